@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// The `notifier` command. Today it runs the daemon (`notifier daemon`, what `npm start` runs); the commands that
+// talk to a running daemon come with issue 6.
+
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { startDaemon } from '../daemon/daemon.js';
+import { log } from '../daemon/log.js';
+import { PRESENTER_NAMES, type PresenterName } from '../daemon/present/choose.js';
+import { VERSION } from '../daemon/version.js';
+
+function parsePort(text: string): number {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new InvalidArgumentError('a port number from 0 to 65535');
+  return Number(text);
+}
+
+const program = new Command()
+  .name('notifier')
+  .description('Notifier: a local desktop notification service with an HTTP API')
+  .version(VERSION, '--version');
+
+program
+  .command('daemon')
+  .description('run the Notifier service in the foreground (Ctrl-C stops it)')
+  .addOption(
+    new Option('--support-dir <folder>', 'folder for the token, port, History and settings').env('NOTIFIER_SUPPORT_DIR'),
+  )
+  .addOption(
+    new Option('--port <port>', 'port on 127.0.0.1 (0: any free port; default 48617)').env('NOTIFIER_PORT').argParser(parsePort),
+  )
+  .addOption(
+    new Option('--presenter <name>', 'how banners are shown')
+      .choices(PRESENTER_NAMES)
+      .default('auto')
+      .env('NOTIFIER_PRESENTER'),
+  )
+  .action(async (options: { supportDir?: string; port?: number; presenter: PresenterName }) => {
+    const daemon = await startDaemon(options).catch((error: Error) => {
+      log.error(`Notifier could not start: ${error.message}`);
+      process.exit(1);
+    });
+    const shutdown = (signal: string): void => {
+      log.info(`${signal}: stopping`);
+      daemon.stop().then(
+        () => process.exit(0),
+        (error: Error) => {
+          log.error(`stop failed: ${error.message}`);
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+  });
+
+// A bug must not take the service down with a half-finished request: log it and keep serving.
+process.on('unhandledRejection', (reason) => log.error(`unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`));
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,104 @@
+import { log } from '../log.js';
+import type { Banner, BannerKey, Presenter } from '../present/presenter.js';
+import { buttonKind, isOpenableLink } from './notification-rules.js';
+import type { AppRegistration, HistoryRecord } from './types.js';
+
+/** Reference §1.2 "Banner lifetime": `persistent: false` without a timeout closes after 8 seconds. */
+const NON_PERSISTENT_SECONDS = 8;
+
+const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
+
+interface OnScreen {
+  key: BannerKey;
+  /** Stacking key: the notification's group, else the app id (reference §1.6). */
+  group: string;
+}
+
+/**
+ * Which banners are on screen: the core's own record, whatever the display does. Presenter calls are made in
+ * order and never make a request fail: a display that breaks costs the picture on screen, not the notification.
+ */
+export class Banners {
+  private readonly onScreen = new Map<string, OnScreen>();
+
+  constructor(private readonly presenter: Presenter) {}
+
+  isOnScreen(app: string, id: string): boolean {
+    return this.onScreen.has(keyOf(app, id));
+  }
+
+  /** Shows a banner, or replaces it in place when the same app and id is already on screen. */
+  show(banner: Banner, group: string): void {
+    const key = keyOf(banner.key.app, banner.key.id);
+    const replacing = this.onScreen.has(key);
+    this.onScreen.set(key, { key: banner.key, group });
+    this.draw(replacing ? this.presenter.replace(banner) : this.presenter.show(banner), 'show');
+  }
+
+  /** Takes a banner off the screen; false when it was not on screen. */
+  close(app: string, id: string): boolean {
+    if (!this.onScreen.delete(keyOf(app, id))) return false;
+    this.draw(this.presenter.close({ app, id }), 'close');
+    return true;
+  }
+
+  /** The person closed it (the display already did): only forget it. */
+  forget(app: string, id: string): void {
+    this.onScreen.delete(keyOf(app, id));
+  }
+
+  /** Banners on screen, optionally of one app and one stack. */
+  list(filter: { app?: string; group?: string } = {}): BannerKey[] {
+    return [...this.onScreen.values()]
+      .filter((banner) => filter.app === undefined || banner.key.app === filter.app)
+      .filter((banner) => filter.group === undefined || banner.group === filter.group)
+      .map((banner) => banner.key);
+  }
+
+  private draw(call: Promise<void>, what: string): void {
+    call.catch((error: Error) => log.warn(`presenter ${this.presenter.name} could not ${what} a banner: ${error.message}`));
+  }
+}
+
+/** The effective stacking key of a record. */
+export const groupOf = (record: HistoryRecord): string => record.notification.group ?? record.app;
+
+/** What the presenter draws for a stored record: its drawn notification plus the app's defaults. */
+export function bannerFor(
+  record: HistoryRecord,
+  appName: string,
+  registration: AppRegistration | undefined,
+  options: { sound: boolean },
+): Banner {
+  const n = record.notification;
+  const defaults = registration?.defaults ?? {};
+  const sound = n.sound ?? defaults.sound ?? 'default';
+  return {
+    key: { app: record.app, id: record.id },
+    appName,
+    title: n.title ?? '',
+    ...(n.showSubtitle !== false && n.subtitle ? { subtitle: n.subtitle } : {}),
+    ...(n.showBody !== false && n.body ? { body: n.body } : {}),
+    ...(record.imagePath ? { imagePath: record.imagePath } : {}),
+    ...(n.url && isOpenableLink(n.url) ? { url: n.url } : {}),
+    actions: (n.buttons ?? []).map((button) => ({
+      actionId: button.id ?? button.label,
+      label: button.label,
+      kind: buttonKind(button),
+      ...(button.style ? { style: button.style } : {}),
+      ...(button.reply?.placeholder ? { placeholder: button.reply.placeholder } : {}),
+    })),
+    snooze: n.snooze === true,
+    priority: n.priority ?? 'normal',
+    ...(n.group ? { group: n.group } : {}),
+    expireSeconds: expireSeconds(n.timeout ?? defaults.timeout, n.persistent ?? defaults.persistent),
+    sound: options.sound && sound !== 'none' ? sound : null,
+  };
+}
+
+/** Reference §1.2: a timeout over 0 wins; otherwise `persistent: false` means 8 s; otherwise it stays. */
+function expireSeconds(timeout: number | undefined, persistent: boolean | undefined): number | null {
+  if (timeout !== undefined && timeout > 0) return timeout;
+  if (persistent === false) return NON_PERSISTENT_SECONDS;
+  return null;
+}

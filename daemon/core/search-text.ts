@@ -1,0 +1,17 @@
+// History search ignores case and accents (spec 1, GET /v1/history/search): both the records and the query are
+// brought to lower case without combining marks before a plain substring test.
+
+const NON_ASCII = /[^\u0000-\u007f]/;
+const COMBINING_MARKS = /\p{M}/gu;
+
+export function foldForSearch(text: string): string {
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  return text.normalize('NFD').replace(COMBINING_MARKS, '').toLowerCase();
+}
+
+/** The words of a query, folded; every one must occur somewhere in the record. */
+export function queryWords(query: string): string[] {
+  return foldForSearch(query)
+    .split(/\s+/)
+    .filter((word) => word !== '');
+}

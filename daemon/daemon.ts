@@ -1,0 +1,125 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
+import { NotifierCore } from './core/notifier.js';
+import { createApp } from './http/app.js';
+import { DEFAULT_PORT, MAX_HEADER_BYTES } from './limits.js';
+import { log } from './log.js';
+import { choosePresenter, type PresenterName } from './present/choose.js';
+import type { Presenter } from './present/presenter.js';
+import {
+  defaultSupportDir,
+  loadOrCreateToken,
+  lockSupportDir,
+  prepareSupportDir,
+  removePortFile,
+  writePortFile,
+} from './support-dir.js';
+
+/** Reference §1.1: the whole request must arrive within 10 s (slow-loris protection); replies may take longer. */
+const REQUEST_ARRIVAL_MS = 10_000;
+/** On stop, requests still running get this long before their connections are cut. */
+const STOP_GRACE_MS = 2_000;
+
+export interface DaemonOptions {
+  supportDir?: string;
+  /** 0 asks the system for a free port. Default 48617. */
+  port?: number;
+  /** A presenter name, or a presenter object (in-process tests use the test presenter). */
+  presenter?: PresenterName | Presenter;
+}
+
+export interface Daemon {
+  readonly port: number;
+  readonly supportDir: string;
+  readonly token: string;
+  readonly core: NotifierCore;
+  stop(): Promise<void>;
+}
+
+/** Starts the service: support folder, token, store, presenter, then the HTTP server, then the port file. */
+export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> {
+  const supportDir = path.resolve(options.supportDir ?? defaultSupportDir());
+  await prepareSupportDir(supportDir);
+  const unlock = await lockSupportDir(supportDir);
+  try {
+    const token = await loadOrCreateToken(supportDir);
+    const presenter = pickPresenter(options.presenter ?? 'auto');
+    const core = await NotifierCore.open({ supportDir, presenter });
+    const server = http.createServer(
+      { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_ARRIVAL_MS, headersTimeout: REQUEST_ARRIVAL_MS },
+      createApp(core, token),
+    );
+    server.on('clientError', answerMalformedRequest);
+    const port = await listen(server, options.port ?? DEFAULT_PORT);
+    await writePortFile(supportDir, port);
+    log.info(`Notifier listening on http://127.0.0.1:${port} (support folder ${supportDir}, presenter ${presenter.name})`);
+
+    let stopping: Promise<void> | null = null;
+    const stop = (): Promise<void> =>
+      (stopping ??= (async () => {
+        await removePortFile(supportDir);
+        await closeServer(server);
+        await core.close();
+        await unlock();
+      })());
+    return { port, supportDir, token, core, stop };
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+}
+
+function pickPresenter(choice: PresenterName | Presenter): Presenter {
+  if (typeof choice !== 'string') return choice;
+  const { presenter, note } = choosePresenter(choice);
+  if (note) log.info(note);
+  return presenter;
+}
+
+/** Listens on 127.0.0.1 only. When the port is taken, any free port: the port file says which. */
+async function listen(server: http.Server, port: number): Promise<number> {
+  const tryPort = (candidate: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(candidate, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  try {
+    await tryPort(port);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0) throw error;
+    log.warn(`port ${port} is taken; listening on a free port instead`);
+    await tryPort(0);
+  }
+  return (server.address() as AddressInfo).port;
+}
+
+/** Node's own parser errors, answered in the service's error shape instead of a bare status line. */
+function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, `request headers are too large (at most ${MAX_HEADER_BYTES} bytes)`]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'the request did not arrive in time']
+        : [400, 'malformed HTTP request'];
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+async function closeServer(server: http.Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const cut = setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS);
+  await closed;
+  clearTimeout(cut);
+}

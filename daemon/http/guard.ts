@@ -1,0 +1,41 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../errors.js';
+
+// The guard in front of every route (DESIGN.md rule 5). It runs on the request head alone, before any body is
+// read: a refused request costs nothing and its body is never looked at.
+
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** `Host` is a loopback name with an optional port, any case (DNS rebinding sends the attacker's name). */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const value = host.trim().toLowerCase();
+  const match = /^(\[[^\]]*\]|[^:]*)(?::(\d{1,5}))?$/.exec(value);
+  return match !== null && LOOPBACK_NAMES.has(match[1]!);
+}
+
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+/** Compares in constant time: both sides are hashed first, so even their lengths do not leak. */
+function tokenMatches(authorization: string | undefined, expected: Buffer): boolean {
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return timingSafeEqual(digest(match?.[1] ?? ''), expected) && match !== null;
+}
+
+export function guard(token: string) {
+  const expected = digest(token);
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    if (!isLoopbackHost(req.headers.host)) {
+      throw new ApiError(403, 'forbidden: the Host header must be 127.0.0.1, localhost or [::1]');
+    }
+    if (req.headers.origin !== undefined) {
+      throw new ApiError(403, 'forbidden: requests from web pages (an Origin header) are refused');
+    }
+    const open = req.method === 'GET' && req.path === '/v1/health';
+    if (!open && !tokenMatches(req.headers.authorization, expected)) {
+      throw new ApiError(401, 'unauthorized: send Authorization: Bearer <the token in the support folder>');
+    }
+    next();
+  };
+}

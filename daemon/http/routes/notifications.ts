@@ -1,0 +1,78 @@
+import type { NotifierCore } from '../../core/notifier.js';
+import type { NotificationInput } from '../../core/notify.js';
+import { invalidField } from '../../errors.js';
+import { bodyObject, bodyText, optionalBodyText } from '../params.js';
+import type { Route } from '../routes.js';
+import { NOTIFICATION_KEYS, notificationSchema } from '../schemas/notification.js';
+import { validator } from '../validate.js';
+
+const checkNotification = validator<NotificationInput & { actions?: NotificationInput['buttons'] }>(notificationSchema);
+
+/**
+ * spec 1, rule 1: a top-level key that is not a notification field is a template field and moves into
+ * `metadata`, where a top-level key wins over the same key inside `metadata`.
+ */
+function foldTemplateFields(body: Record<string, unknown>): Record<string, unknown> {
+  const metadata = body.metadata ?? undefined;
+  if (metadata !== undefined && (typeof metadata !== 'object' || Array.isArray(metadata))) return body; // the schema reports it
+  const folded: Record<string, unknown> = {};
+  let moved: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'metadata') continue;
+    if (NOTIFICATION_KEYS.has(key)) folded[key] = value;
+    else (moved ??= { ...(metadata as Record<string, unknown> | undefined) })[key] = value;
+  }
+  const merged = moved ?? metadata;
+  if (merged !== undefined) folded.metadata = merged;
+  return folded;
+}
+
+/** The body of POST /v1/notify as the core takes it. */
+export function readNotification(body: Record<string, unknown>): NotificationInput {
+  const folded = foldTemplateFields(body);
+  if (typeof folded.priority === 'string') folded.priority = folded.priority.toLowerCase();
+  if (folded.id === '') delete folded.id; // reference §1.2: an empty id counts as absent
+  const { actions, ...notification } = checkNotification(folded);
+  if (notification.app.trim() === '') throw invalidField('app', 'must not be empty');
+  // The original's alias: a list named `actions` is `buttons` (when both are sent, `buttons` wins).
+  if (notification.buttons === undefined && actions !== undefined) notification.buttons = actions;
+  return notification;
+}
+
+export function notificationRoutes(core: NotifierCore): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/v1/notify',
+      handle: async (req) => ({ ok: true, id: await core.notify(readNotification(bodyObject(req))) }),
+    },
+    {
+      method: 'POST',
+      path: '/v1/dismiss',
+      handle: async (req) => {
+        const body = bodyObject(req);
+        await core.dismiss(bodyText(body, 'app'), bodyText(body, 'id'));
+        return { ok: true };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v1/dismissAll',
+      handle: async (req) => {
+        const body = bodyObject(req);
+        const app = optionalBodyText(body, 'app') || undefined;
+        const group = optionalBodyText(body, 'group') || undefined;
+        if (group !== undefined && app === undefined) throw invalidField('group', 'needs app: a stack belongs to one app');
+        await core.dismissAll({ app, group });
+        return { ok: true };
+      },
+    },
+    {
+      // spec 1: opens the composer window. There is no composer yet (it comes with the desktop work); the
+      // route answers as the spec says and shows no banner.
+      method: 'POST',
+      path: '/v1/compose',
+      handle: () => ({ ok: true }),
+    },
+  ];
+}

@@ -1,0 +1,90 @@
+// Every default and limit of the service, each with the line of the spec (or the reference, where the spec says
+// "not shown") it comes from. Nothing else in the daemon writes these numbers.
+
+/** spec 1, Authentication 2: "When the port file is missing the default port is 48617". */
+export const DEFAULT_PORT = 48617;
+
+/** Reference §1.1 "Request rules": body over 1 MiB (1,048,576) gives 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Reference §1.1 "Request rules": a request head over 64 KiB is refused. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+/** Reference §1.1 "Token file": 64 lowercase hex characters (32 random bytes). */
+export const TOKEN_BYTES = 32;
+
+/** spec 1, Limits: "Registered apps | 200". */
+export const MAX_APPS = 200;
+
+/** spec 1, Limits: "Buttons per notification | 8". */
+export const MAX_BUTTONS = 8;
+
+/** spec 1, Limits: "Image | up to 10 MB; listed formats only". */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/** How long an https image may take to arrive before the notification goes on without it (our choice, docs/api-choices.md). */
+export const IMAGE_DOWNLOAD_TIMEOUT_MS = 5_000;
+
+/** spec 1, Limits: "History per app | 1000 records by default (setting historyCapPerApp)". */
+export const DEFAULT_HISTORY_CAP_PER_APP = 1000;
+
+/** Reference §1.7: `historyCapPerApp` 1-100000. */
+export const HISTORY_CAP_RANGE = { min: 1, max: 100_000 } as const;
+
+/** spec 1, GET /v1/history: "limit (integer, optional, default 50)". */
+export const DEFAULT_HISTORY_LIMIT = 50;
+
+/** spec 1, GET /v1/history/search: "limit (integer, optional, up to 1000, default 50)". */
+export const MAX_SEARCH_LIMIT = 1000;
+
+/** spec 1, Limits: "Follow-up after | 5 to 604800 seconds". */
+export const FOLLOW_UP_AFTER_SECONDS = { min: 5, max: 604_800 } as const;
+
+/** spec 1, Limits: "Speech speed | 0.5 to 2.0, default 1.0". */
+export const SPEECH_SPEED = { min: 0.5, max: 2.0 } as const;
+
+/** Reference §1.9: a voice id is 1-64 ASCII letters, digits, `_`, `-`, `.`. */
+export const VOICE_ID_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** Reference §1.9: a language code is 1-16 ASCII letters, `-`, `_`. */
+export const LANG_PATTERN = /^[A-Za-z_-]{1,16}$/;
+
+/** Reference §1.2: `maxBodyLines` 1-30. */
+export const MAX_BODY_LINES_RANGE = { min: 1, max: 30 } as const;
+
+/**
+ * Reference §1.2 "Size limits (413)": UTF-8 bytes per field of a notification. The spec says only that the
+ * message names the field; these are the original's numbers.
+ */
+export const NOTIFY_FIELD_BYTES = {
+  app: 128,
+  id: 256,
+  title: 1024,
+  subtitle: 1024,
+  body: 16_384,
+  image: 262_144,
+  url: 2048,
+  sound: 2048,
+  priority: 2048,
+  template: 2048,
+  accentColor: 2048,
+  group: 2048,
+  audio: 262_144,
+  'reminder.title': 1024,
+  'reminder.due': 2048,
+  metadata: 65_536,
+  buttons: 65_536,
+} as const;
+
+/** Reference §1.17: registration limits (app 128 B, names and URLs 2048 B, icon 256 KB). */
+export const REGISTER_FIELD_BYTES = {
+  app: 128,
+  appName: 2048,
+  bundleId: 2048,
+  callbackURL: 2048,
+  icon: 262_144,
+  'defaults.sound': 1024,
+} as const;
+
+/** Reference §1.17: a registered default timeout is 0 (never) to 86400 seconds. */
+export const REGISTER_TIMEOUT_RANGE = { min: 0, max: 86_400 } as const;

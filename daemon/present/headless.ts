@@ -1,0 +1,32 @@
+import { log } from '../log.js';
+import type { Banner, BannerKey, Presenter } from './presenter.js';
+
+/**
+ * For a machine with no desktop session (a server, CI, a container): nothing is drawn, each banner is one
+ * line in the log. Notifications still go to History and the reply queue, so apps work the same.
+ */
+export class HeadlessPresenter implements Presenter {
+  readonly name = 'headless';
+
+  async start(): Promise<void> {}
+
+  async show(banner: Banner): Promise<void> {
+    log.info(`banner ${describe(banner)}`);
+  }
+
+  async replace(banner: Banner): Promise<void> {
+    log.info(`banner replaced ${describe(banner)}`);
+  }
+
+  async close(key: BannerKey): Promise<void> {
+    log.info(`banner closed [${key.app}] ${key.id}`);
+  }
+
+  async stop(): Promise<void> {}
+}
+
+function describe(banner: Banner): string {
+  const text = [banner.title, banner.subtitle, banner.body].filter(Boolean).join(' | ');
+  const buttons = banner.actions.length ? ` (buttons: ${banner.actions.map((action) => action.label).join(', ')})` : '';
+  return `[${banner.key.app}] ${banner.key.id}: ${text}${buttons}`;
+}

@@ -1,0 +1,63 @@
+// The display side of the daemon. The core decides what is on screen; a Presenter only draws it and reports
+// what the person did. The shape follows freedesktop notifications (org.freedesktop.Notifications): a banner
+// has an id the presenter can replace in place or close, and named actions the person can invoke.
+
+import type { ButtonKind } from '../core/types.js';
+
+export interface BannerKey {
+  app: string;
+  id: string;
+}
+
+export interface BannerAction {
+  /** Stable key of the action (a D-Bus action key); the button's id. */
+  actionId: string;
+  label: string;
+  kind: ButtonKind | 'dismiss';
+  style?: string;
+  /** For a reply action: the hint shown in the empty text field. */
+  placeholder?: string;
+}
+
+export interface Banner {
+  key: BannerKey;
+  appName: string;
+  title: string;
+  subtitle?: string;
+  body?: string;
+  /** A local picture file (the cached copy of the notification's image). */
+  imagePath?: string;
+  /** What a click on the banner opens; absent when a click opens nothing. */
+  url?: string;
+  actions: BannerAction[];
+  /** Offer the snooze menu. */
+  snooze: boolean;
+  priority: 'low' | 'normal' | 'high' | 'urgent';
+  group?: string;
+  /** Seconds until the banner closes itself; null keeps it until it is dismissed. */
+  expireSeconds: number | null;
+  /** Sound to play as it appears; null plays nothing (a quiet restore, an unsnooze). */
+  sound: string | null;
+}
+
+/** What the person did to a banner. */
+export type PresenterEvent =
+  | { type: 'clicked'; key: BannerKey }
+  | { type: 'button'; key: BannerKey; actionId: string }
+  | { type: 'replied'; key: BannerKey; actionId: string; text: string }
+  | { type: 'closed'; key: BannerKey; reason: 'dismissed' | 'expired' };
+
+export type PresenterListener = (event: PresenterEvent) => void;
+
+export interface Presenter {
+  readonly name: string;
+  /** Connects to the display; events go to `listener` from then on. */
+  start(listener: PresenterListener): Promise<void>;
+  /** A banner that is not on screen yet. */
+  show(banner: Banner): Promise<void>;
+  /** A banner already on screen whose content changed (same app and id): updated in place, not added. */
+  replace(banner: Banner): Promise<void>;
+  /** Takes a banner off the screen. Closing one that is not there is not an error. */
+  close(key: BannerKey): Promise<void>;
+  stop(): Promise<void>;
+}

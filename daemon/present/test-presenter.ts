@@ -1,0 +1,61 @@
+import type { Banner, BannerKey, Presenter, PresenterListener } from './presenter.js';
+
+const keyOf = (key: BannerKey): string => `${key.app}\u0000${key.id}`;
+
+/**
+ * An in-process presenter for tests of the core: it keeps what would be on screen and lets the test act as the
+ * person (click, press a button, type a reply, close). It is reachable only from code in the same process,
+ * never from the HTTP API, the CLI or an agent tool.
+ */
+export class TestPresenter implements Presenter {
+  readonly name = 'test';
+  /** Banners on screen now, by app and id. */
+  readonly onScreen = new Map<string, Banner>();
+  /** Every call the core made, in order. */
+  readonly calls: Array<{ call: 'show' | 'replace' | 'close'; key: BannerKey; banner?: Banner }> = [];
+  private listener: PresenterListener = () => undefined;
+
+  async start(listener: PresenterListener): Promise<void> {
+    this.listener = listener;
+  }
+
+  async show(banner: Banner): Promise<void> {
+    this.calls.push({ call: 'show', key: banner.key, banner });
+    this.onScreen.set(keyOf(banner.key), banner);
+  }
+
+  async replace(banner: Banner): Promise<void> {
+    this.calls.push({ call: 'replace', key: banner.key, banner });
+    this.onScreen.set(keyOf(banner.key), banner);
+  }
+
+  async close(key: BannerKey): Promise<void> {
+    this.calls.push({ call: 'close', key });
+    this.onScreen.delete(keyOf(key));
+  }
+
+  async stop(): Promise<void> {}
+
+  banner(app: string, id: string): Banner | undefined {
+    return this.onScreen.get(keyOf({ app, id }));
+  }
+
+  // The person's side.
+
+  click(app: string, id: string): void {
+    this.listener({ type: 'clicked', key: { app, id } });
+  }
+
+  press(app: string, id: string, actionId: string): void {
+    this.listener({ type: 'button', key: { app, id }, actionId });
+  }
+
+  reply(app: string, id: string, actionId: string, text: string): void {
+    this.listener({ type: 'replied', key: { app, id }, actionId, text });
+  }
+
+  closeByPerson(app: string, id: string, reason: 'dismissed' | 'expired' = 'dismissed'): void {
+    this.onScreen.delete(keyOf({ app, id }));
+    this.listener({ type: 'closed', key: { app, id }, reason });
+  }
+}

@@ -1,0 +1,81 @@
+import { open, readFile, rename, unlink, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Adapter } from 'lowdb';
+import { log } from '../log.js';
+
+/** File mode of everything the store writes: History and settings are the person's private data. */
+export const PRIVATE_FILE_MODE = 0o600;
+
+let tempCounter = 0;
+
+/** Makes the renames and removals in a folder durable. A folder that no longer exists has nothing to sync. */
+export async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, 'r').catch(() => null);
+  if (!handle) return;
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes a whole file so that a crash at any moment leaves either the old or the new content: the bytes go to a
+ * temporary file in the same folder, are fsynced, and the temporary file is renamed over the target. (Making
+ * the rename itself durable is the caller's job: fsync the folder, as the store's group commit does.)
+ */
+export async function writeFileDurably(filePath: string, content: string | Buffer): Promise<void> {
+  // Unique per write: two requests may cache the same picture at the same moment.
+  const tempPath = path.join(path.dirname(filePath), `.${path.basename(filePath)}.${process.pid}.${++tempCounter}.tmp`);
+  await mkdir(path.dirname(filePath), { recursive: true, mode: 0o700 });
+  const handle = await open(tempPath, 'w', PRIVATE_FILE_MODE);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(tempPath, filePath);
+}
+
+/**
+ * A lowdb adapter that never leaves a half-written file behind and never acknowledges a write that is not on
+ * disk: the JSON goes to a temporary file in the same folder, is fsynced, and is renamed over the old file.
+ * (lowdb's own JSONFile renames but never fsyncs, and its presets become memory stores under NODE_ENV=test.)
+ */
+export class DurableJSONFile<T> implements Adapter<T> {
+  constructor(
+    readonly filePath: string,
+    private readonly serialize: (data: T) => string = (data) => JSON.stringify(data),
+  ) {}
+
+  async read(): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(this.filePath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      // Our writes are atomic, so a broken file was edited by hand or by another program. Keep it for the
+      // person to inspect and start this document empty rather than refusing to start.
+      const aside = `${this.filePath}.corrupt-${Date.now()}`;
+      await rename(this.filePath, aside);
+      log.warn(`${this.filePath} was not valid JSON; moved it to ${aside} and started it empty`);
+      return null;
+    }
+  }
+
+  async write(data: T): Promise<void> {
+    await writeFileDurably(this.filePath, this.serialize(data));
+  }
+
+  async remove(): Promise<void> {
+    await unlink(this.filePath).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+}

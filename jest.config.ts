@@ -1,0 +1,18 @@
+/** @jest-config-loader esbuild-register */
+import type { Config } from 'jest';
+
+// Tests run as CommonJS compiled by swc (fast, no type-check: `tsc --noEmit` does that in `npm test`).
+// lowdb and steno ship ESM only, so they are compiled too; `.js` suffixes of NodeNext imports are stripped.
+const config: Config = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(lowdb|steno)/)'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testTimeout: 30_000,
+};
+
+export default config;

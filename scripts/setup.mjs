@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// Set-up before `npm start` and `npm test` on a fresh clone, and a quick no-op when nothing changed:
+//   1. system programs the service or its tests need (installed with apt when we may, else we say how),
+//   2. `npm ci` when package-lock.json changed since the last install,
+//   3. the TypeScript build into dist/ when a source file changed since the last build.
+// Only Node's own modules are used here: this runs before any dependency is installed.
+
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const purpose = process.argv.includes('--for-tests') ? 'test' : 'start';
+
+/**
+ * Programs from the system's package manager. `for` says who needs it: the running service (`start`) or only
+ * the test suite (`test`). Later work adds the desktop pieces (dbus, dunst, espeak-ng, canvas libraries).
+ */
+const SYSTEM_PACKAGES = [
+  { command: 'openssl', apt: 'openssl', for: 'test', why: 'makes the self-signed certificate of the https picture test' },
+];
+
+const BUILD_INPUTS = ['daemon', 'cli', 'tray', 'templates-renderer', 'bench', 'tsconfig.base.json', 'tsconfig.build.json', 'package.json'];
+const BUILD_STAMP = path.join(root, 'dist', '.build-stamp');
+const INSTALL_STAMP = path.join(root, 'node_modules', '.notifier-install-stamp');
+
+function say(message) {
+  process.stderr.write(`setup: ${message}\n`);
+}
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    say(`\`${command} ${args.join(' ')}\` failed (exit ${result.status ?? result.signal})`);
+    process.exit(1);
+  }
+}
+
+function hasCommand(command) {
+  return spawnSync('sh', ['-c', `command -v "${command}"`], { stdio: 'ignore' }).status === 0;
+}
+
+function installSystemPackages() {
+  const missing = SYSTEM_PACKAGES.filter((p) => (p.for === 'start' || purpose === 'test') && !hasCommand(p.command));
+  if (missing.length === 0) return;
+  const names = missing.map((p) => p.apt);
+  for (const p of missing) say(`missing ${p.command}: it ${p.why}`);
+  const isRoot = process.getuid?.() === 0;
+  const sudo = !isRoot && hasCommand('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+  if (!hasCommand('apt-get') || (!isRoot && !sudo)) {
+    say(`please install: ${hasCommand('apt-get') ? 'sudo apt-get install -y' : 'your package manager\'s'} ${names.join(' ')}`);
+    process.exit(1);
+  }
+  const apt = (args) => (isRoot ? run('apt-get', args) : run('sudo', ['-n', 'apt-get', ...args]));
+  say(`installing ${names.join(' ')} with apt-get`);
+  apt(['update', '-qq']);
+  apt(['install', '-y', '-qq', '--no-install-recommends', ...names]);
+}
+
+function fingerprint(file) {
+  return createHash('sha256').update(readFileSync(file)).update(process.version).digest('hex');
+}
+
+function installDependencies() {
+  const lock = path.join(root, 'package-lock.json');
+  const wanted = fingerprint(lock);
+  if (existsSync(INSTALL_STAMP) && readFileSync(INSTALL_STAMP, 'utf8') === wanted) return;
+  say('installing npm dependencies (npm ci)');
+  const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, encoding: 'utf8' });
+  if (ci.status !== 0) {
+    // A registry mirror without other platforms' optional binaries (@swc/core-darwin-*, ...) cannot give npm
+    // what it needs to call the lock complete, so `npm ci` refuses it. `npm install` installs the same locked
+    // versions for this platform and leaves package-lock.json as it is.
+    if (!/can only install packages when your package.json and package-lock.json/.test(ci.stderr)) {
+      process.stderr.write(ci.stdout + ci.stderr);
+      say('npm ci failed');
+      process.exit(1);
+    }
+    say('npm ci refused the lock (this registry lacks some other platforms\' optional packages); npm install with the lock instead');
+    run('npm', ['install', '--no-audit', '--no-fund']);
+  }
+  writeFileSync(INSTALL_STAMP, wanted);
+}
+
+function newestChange(entry) {
+  const full = path.join(root, entry);
+  if (!existsSync(full)) return 0;
+  const info = statSync(full);
+  if (!info.isDirectory()) return info.mtimeMs;
+  return readdirSync(full).reduce((newest, name) => Math.max(newest, newestChange(path.join(entry, name))), info.mtimeMs);
+}
+
+function build() {
+  const built = existsSync(BUILD_STAMP) ? statSync(BUILD_STAMP).mtimeMs : 0;
+  if (built >= Math.max(...BUILD_INPUTS.map(newestChange))) return;
+  say('building (tsc)');
+  rmSync(path.join(root, 'dist'), { recursive: true, force: true }); // no stale output of deleted sources
+  run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
+  chmodSync(path.join(root, 'dist', 'cli', 'main.js'), 0o755);
+  writeFileSync(BUILD_STAMP, new Date().toISOString());
+}
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  say(`Node ${process.versions.node} is too old: Notifier needs Node 20.19 or newer`);
+  process.exit(1);
+}
+installSystemPackages();
+installDependencies();
+build();

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll } from '@jest/globals';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { request, type Reply, type RequestOptions } from './http.js';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+
+export async function tempFolder(prefix = 'notifier-test-'): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), prefix));
+}
+
+export async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const readText = (file: string): Promise<string | undefined> => readFile(file, 'utf8').then((t) => t, () => undefined);
+
+export interface DaemonProcess {
+  readonly supportDir: string;
+  readonly port: number;
+  readonly token: string;
+  readonly child: ChildProcess;
+  /** Everything the daemon wrote on stderr so far. */
+  log(): string;
+  /** A request with the daemon's token unless `token` says otherwise. */
+  api(method: string, path: string, options?: RequestOptions): Promise<Reply>;
+  /** SIGTERM, and wait for the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: no clean-up at all. */
+  kill9(): Promise<void>;
+}
+
+export interface StartOptions {
+  supportDir?: string;
+  /** Default 0: a free port chosen by the system. */
+  port?: number;
+  env?: Record<string, string>;
+  /** Replace the command-line options entirely (for the env-variable tests). */
+  args?: string[];
+}
+
+/** Runs `notifier daemon` (the built CLI) as its own process and waits until it answers its health route. */
+export async function startDaemon(options: StartOptions = {}): Promise<DaemonProcess> {
+  const supportDir = options.supportDir ?? (await tempFolder());
+  const args = options.args ?? ['--support-dir', supportDir, '--port', String(options.port ?? 0), '--presenter', 'headless'];
+  const child = spawn(process.execPath, [CLI, 'daemon', ...args], {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+
+  const port = await waitFor(async () => {
+    if (exitCode !== undefined) throw new Error(`daemon exited (${exitCode}) before listening:\n${stderr}`);
+    const text = await readText(path.join(supportDir, 'port'));
+    return text ? Number(text.trim()) : undefined;
+  }, 'the port file');
+  const token = (await readFile(path.join(supportDir, 'token'), 'utf8')).trim();
+  await waitFor(async () => ((await request(port, 'GET', '/v1/health').catch(() => null))?.status === 200 ? true : undefined), 'health');
+
+  return {
+    supportDir,
+    port,
+    token,
+    child,
+    log: () => stderr,
+    api: (method, route, requestOptions = {}) =>
+      request(port, method, route, { ...requestOptions, token: requestOptions.token === undefined ? token : requestOptions.token }),
+    stop: async () => {
+      if (exitCode === undefined) child.kill('SIGTERM');
+      return exited;
+    },
+    kill9: async () => {
+      if (exitCode === undefined) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Starts a daemon for a test file and stops it (and removes its folder) afterwards. */
+export function useDaemon(options: StartOptions = {}): () => DaemonProcess {
+  let daemon: DaemonProcess | undefined;
+  beforeAll(async () => {
+    daemon = await startDaemon(options);
+  });
+  afterAll(async () => {
+    if (!daemon) return;
+    await daemon.stop();
+    await rm(daemon.supportDir, { recursive: true, force: true });
+  });
+  return () => daemon!;
+}

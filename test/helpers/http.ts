@@ -1,0 +1,57 @@
+import http from 'node:http';
+
+export interface Reply<T = any> {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  /** The body parsed as JSON (undefined when it is not JSON). */
+  json: T;
+}
+
+export interface RequestOptions {
+  /** A JSON value to send, or a raw string/Buffer sent as is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Use this token; `null` sends no Authorization header. Default: the daemon's token. */
+  token?: string | null;
+  timeoutMs?: number;
+}
+
+/**
+ * A plain node:http request, so tests control every header (Host, Origin, Authorization) and the raw body.
+ * A fresh connection per request (no agent) keeps each test's requests independent.
+ */
+export function request(port: number, method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+  const payload =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === 'string' || Buffer.isBuffer(options.body)
+        ? Buffer.from(options.body as string | Buffer)
+        : Buffer.from(JSON.stringify(options.body));
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.Authorization ??= `Bearer ${options.token}`;
+  if (payload) {
+    headers['Content-Type'] ??= 'application/json';
+    headers['Content-Length'] ??= String(payload.length);
+  }
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+      res.on('error', reject);
+    });
+    req.setTimeout(options.timeoutMs ?? 20_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}

@@ -1,0 +1,31 @@
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ROOT } from './daemon.js';
+
+export const IMAGES = path.join(ROOT, 'fixtures', 'images');
+
+/** Puts a JSON file into a support folder before a daemon starts (manifests, templates, settings). */
+export async function writeSupportFile(supportDir: string, relativePath: string, value: unknown): Promise<void> {
+  const file = path.join(supportDir, relativePath);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(value));
+}
+
+/** Every file under a folder, as paths relative to it. */
+export async function filesUnder(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/** Paths inside a JSON value whose value is null: History records never hold one. */
+export function nullsIn(value: unknown, at = '$'): string[] {
+  if (value === null) return [at];
+  if (Array.isArray(value)) return value.flatMap((item, index) => nullsIn(item, `${at}[${index}]`));
+  if (typeof value === 'object' && value !== undefined) {
+    return Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => nullsIn(item, `${at}.${key}`));
+  }
+  return [];
+}
