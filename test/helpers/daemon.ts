@@ -24,6 +24,12 @@ export async function waitFor<T>(check: () => Promise<T | undefined> | T | undef
 
 const readText = (file: string): Promise<string | undefined> => readFile(file, 'utf8').then((t) => t, () => undefined);
 
+/** Daemons of this test file still running: a failing test must not leave them behind. */
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export interface DaemonProcess {
   readonly supportDir: string;
   readonly port: number;
@@ -62,13 +68,17 @@ export async function startDaemon(options: StartOptions = {}): Promise<DaemonPro
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
 
+  running.add(child);
+  void exited.then(() => running.delete(child));
+  // The port file may be a stale one left by a killed daemon: wait until the port it names answers with our pid.
   const port = await waitFor(async () => {
     if (exitCode !== undefined) throw new Error(`daemon exited (${exitCode}) before listening:\n${stderr}`);
     const text = await readText(path.join(supportDir, 'port'));
-    return text ? Number(text.trim()) : undefined;
-  }, 'the port file');
+    if (!text) return undefined;
+    const health = await request(Number(text.trim()), 'GET', '/v1/health', { timeoutMs: 1000 }).catch(() => null);
+    return health?.json?.pid === child.pid ? Number(text.trim()) : undefined;
+  }, 'the daemon to listen');
   const token = (await readFile(path.join(supportDir, 'token'), 'utf8')).trim();
-  await waitFor(async () => ((await request(port, 'GET', '/v1/health').catch(() => null))?.status === 200 ? true : undefined), 'health');
 
   return {
     supportDir,

@@ -1,0 +1,181 @@
+// Throughput of POST /v1/notify against a same-run baseline (a bare Express 5 hello-world).
+//   npm run bench:notify [-- --duration 10 --warmup 2 --connections 16 --cpu-prof <folder>]
+// Both servers run pinned to CPU 0, the load generator (autocannon, its own process) to CPU 1. The daemon has
+// a fresh support folder, the headless presenter and persistence on: every answer waits for an fsync.
+
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  BENCH_DIST,
+  LOAD_CPU,
+  SERVER_CPU,
+  describeMachine,
+  firstLine,
+  int,
+  makeTempFolder,
+  ms,
+  option,
+  pinSelf,
+  printTable,
+  ratio,
+  runBenchmark,
+  runLoad,
+  spawnPinned,
+  startDaemon,
+  stopChild,
+  verdict,
+  type LoadResult,
+  type LoadSpec,
+} from './lib.js';
+
+const DURATION_S = Number(option('duration') ?? 10);
+const WARMUP_S = Number(option('warmup') ?? 2);
+const CONNECTIONS = Number(option('connections') ?? 16);
+const CPU_PROFILE_DIR = option('cpu-prof');
+const TARGET_RATIO = 0.5;
+const HISTORY_CAP = 1000;
+
+/** What four typical senders post; each connection cycles through all of them. */
+const APPS = ['bench-ci', 'bench-mail', 'bench-calendar', 'bench-backup'];
+const MESSAGES: Record<string, { title: string; body: string }[]> = {
+  'bench-ci': [
+    { title: 'Build 1742 passed', body: 'main @ 3f2a1c · 412 tests in 3m 12s' },
+    { title: 'Build 1743 failed', body: 'feature/search @ 9b07de · 2 failing tests in history.test.ts' },
+  ],
+  'bench-mail': [
+    { title: 'Marie Dubois', body: 'Re: déploiement de vendredi — tout est prêt de notre côté, on se voit au café ?' },
+    { title: 'Invoice #2026-1187', body: 'Your invoice for November is ready: 3 items, due in 14 days.' },
+  ],
+  'bench-calendar': [
+    { title: 'Weekly sync in 10 minutes', body: 'Room 4.02 · Agenda: release notes, on-call rotation, Q4 planning' },
+    { title: 'Lunch with Tomás', body: 'Tomorrow 12:30 at the Crème Brûlée café on Rue Oberkampf' },
+  ],
+  'bench-backup': [
+    { title: 'Backup finished', body: 'Home folder: 18,204 files, 2.3 GB copied to nas-01 in 4m 51s' },
+    { title: 'Snapshot pruned', body: 'Removed 12 hourly snapshots older than 7 days from volume data-2' },
+  ],
+};
+
+type Measured = LoadResult & { serverCpuPercent?: number };
+
+function row(name: string, result: Measured, baseline: Measured): string[] {
+  return [
+    name,
+    int(result.requestsPerSecond),
+    ms(result.latencyP50),
+    ms(result.latencyP99),
+    ms(result.latencyMax),
+    int(result.completed),
+    `${Math.round(result.serverCpuPercent ?? NaN)}%`,
+    ratio(result.requestsPerSecond / baseline.requestsPerSecond),
+  ];
+}
+
+function describeAnswers(result: LoadResult): string {
+  const codes = Object.entries(result.statusCodes)
+    .map(([code, count]) => `${code}: ${int(count)}`)
+    .join(', ');
+  return (
+    `measured ${int(result.ok2xx)} 2xx of ${int(result.completed)} answers, non-2xx ${int(result.non2xx)}, ` +
+    `errors ${int(result.errors)}, timeouts ${int(result.timeouts)}; warm-up ${int(result.warmupCompleted)} answers, ` +
+    `non-2xx ${int(result.warmupNon2xx)}, errors ${int(result.warmupErrors)}; by status: ${codes || 'none'}`
+  );
+}
+
+async function measureBaseline(): Promise<Measured> {
+  const server = spawnPinned(SERVER_CPU, process.execPath, [path.join(BENCH_DIST, 'hello-express.js')], [
+    'ignore',
+    'pipe',
+    'ignore',
+  ]);
+  try {
+    const port = await firstLine(server.stdout!);
+    if (!/^\d+$/.test(port)) throw new Error('the hello-world server did not report its port');
+    const spec: LoadSpec = {
+      url: `http://127.0.0.1:${port}/`,
+      connections: CONNECTIONS,
+      warmupSeconds: WARMUP_S,
+      durationSeconds: DURATION_S,
+      requests: [{ method: 'GET', path: '/' }],
+    };
+    return await runLoad(spec, server.pid);
+  } finally {
+    await stopChild(server);
+  }
+}
+
+async function measureNotify(): Promise<{ result: Measured; recordsPerApp: Record<string, number>; historyBytes: number }> {
+  const supportDir = await makeTempFolder('notifier-bench-notify-');
+  const nodeArgs = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [];
+  const daemon = await startDaemon(supportDir, nodeArgs);
+  const spec: LoadSpec = {
+    url: `${daemon.baseUrl}/v1/notify`,
+    connections: CONNECTIONS,
+    warmupSeconds: WARMUP_S,
+    durationSeconds: DURATION_S,
+    headers: { ...daemon.auth, 'content-type': 'application/json' },
+    requests: APPS.flatMap((app) =>
+      MESSAGES[app]!.map((message) => ({ method: 'POST', path: '/v1/notify', body: JSON.stringify({ app, ...message }) })),
+    ),
+  };
+  let result: Measured;
+  try {
+    result = await runLoad(spec, daemon.pid);
+  } finally {
+    await stopChild(daemon.child); // SIGTERM: the daemon settles its writes (and writes the CPU profile)
+  }
+  const recordsPerApp: Record<string, number> = {};
+  let historyBytes = 0;
+  const historyDir = path.join(supportDir, 'history');
+  for (const name of await readdir(historyDir)) {
+    if (!name.endsWith('.json')) continue;
+    const text = await readFile(path.join(historyDir, name), 'utf8');
+    const file = JSON.parse(text) as { app: string; records: unknown[] };
+    recordsPerApp[file.app] = file.records.length;
+    historyBytes += Buffer.byteLength(text);
+  }
+  return { result, recordsPerApp, historyBytes };
+}
+
+await runBenchmark(async () => {
+  pinSelf(LOAD_CPU);
+  console.log('Notifier benchmark: POST /v1/notify throughput');
+  console.log(describeMachine());
+  console.log(`${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s measured, per server\n`);
+
+  console.log('1/2 baseline: Express 5 hello-world (GET /) ...');
+  const baseline = await measureBaseline();
+  console.log(`    ${describeAnswers(baseline)}`);
+  console.log('2/2 daemon: POST /v1/notify, 4 apps, persistence on ...');
+  const { result: notify, recordsPerApp, historyBytes } = await measureNotify();
+  console.log(`    ${describeAnswers(notify)}`);
+
+  // Each connection cycles through 2 messages per app, so every app got a quarter of the answers (give or take
+  // one cycle per connection); its History holds that many records, or the cap.
+  const answered = notify.warmupCompleted + notify.completed;
+  const share = Math.floor(answered / APPS.length);
+  const sane =
+    notify.non2xx + notify.warmupNon2xx + notify.errors + notify.warmupErrors + notify.timeouts === 0 &&
+    APPS.every((app) => {
+      const stored = recordsPerApp[app] ?? 0;
+      return stored <= HISTORY_CAP && stored >= Math.min(HISTORY_CAP, share - 2 * CONNECTIONS);
+    });
+  const perApp = Object.entries(recordsPerApp)
+    .map(([app, n]) => `${app} ${n}`)
+    .join(', ');
+  console.log(
+    `    History afterwards: ${perApp} records (cap ${HISTORY_CAP} per app), ` +
+      `${(historyBytes / 1024 / APPS.length).toFixed(0)} KiB per file: each write of an app's History rewrites that much`,
+  );
+  console.log(`    answers sane (all 2xx, no errors, each app's History holds its share or the cap): ${sane ? 'yes' : 'NO'}\n`);
+
+  printTable([
+    ['server', 'req/s', 'p50', 'p99', 'max', 'requests', 'server CPU', 'vs baseline'],
+    row('Express hello-world (baseline)', baseline, baseline),
+    row('daemon POST /v1/notify', notify, baseline),
+  ]);
+  console.log('(latencies have 1 ms resolution; server CPU: share of one core used during warm-up + measurement)');
+  const achieved = notify.requestsPerSecond / baseline.requestsPerSecond;
+  console.log(`\nnotify / baseline = ${achieved.toFixed(2)} (target >= ${TARGET_RATIO}): ${verdict(achieved >= TARGET_RATIO)}`);
+  if (CPU_PROFILE_DIR) console.log(`CPU profile of the daemon written to ${path.resolve(CPU_PROFILE_DIR)}`);
+});
