@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import { startDaemon, tempFolder } from './helpers/daemon.js';
+import { startDaemon, tempFolder, waitFor } from './helpers/daemon.js';
 import { filesUnder } from './helpers/support.js';
 
 describe('durability: an acknowledged notification is on disk', () => {
@@ -39,6 +39,41 @@ describe('durability: an acknowledged notification is on disk', () => {
     expect(items.map((item: { id: string }) => item.id)).toEqual(['dismiss', 'keep']);
     expect(items[0].dismissedAt).toBeDefined();
     await restarted.stop();
+    await rm(daemon.supportDir, { recursive: true, force: true });
+  });
+
+  test('changes made after a checkpoint are replayed from the journal on top of the app files', async () => {
+    const daemon = await startDaemon();
+    const history = path.join(daemon.supportDir, 'history');
+    for (const id of ['a', 'b', 'c', 'd']) await daemon.api('POST', '/v1/notify', { body: { app: 'cp', id, title: id } });
+    await daemon.api('POST', '/v1/notify', { body: { app: 'gone', id: 'g', title: 'g' } });
+    // Wait for the checkpoint: the app files hold everything so far and the journal is gone.
+    await waitFor(async () => {
+      const names = await readdir(history);
+      return names.includes('cp.json') && !names.some((name) => name.endsWith('.jsonl')) ? true : undefined;
+    }, 'the checkpoint');
+    await daemon.api('POST', '/v1/dismiss', { body: { app: 'cp', id: 'b' } });
+    await daemon.api('DELETE', '/v1/history/item?app=cp&id=c');
+    await daemon.api('POST', '/v1/notify', { body: { app: 'cp', id: 'a', title: 'a again' } });
+    await daemon.api('POST', '/v1/notify', { body: { app: 'cp', id: 'e', title: 'e' } });
+    await daemon.api('DELETE', '/v1/history?app=gone');
+    await daemon.api('POST', '/v1/notify', { body: { app: 'fresh', id: 'f', title: 'f' } });
+    await daemon.kill9();
+
+    const restarted = await startDaemon({ supportDir: daemon.supportDir });
+    const items = (await restarted.api('GET', '/v1/history?app=cp')).json.items;
+    expect(items.map((item: { id: string; notification: { title: string } }) => `${item.id}:${item.notification.title}`)).toEqual([
+      'e:e', 'a:a again', 'd:d', 'b:b',
+    ]);
+    expect(items[3].actionUsed).toBe('dismiss');
+    expect((await restarted.api('GET', '/v1/history?app=gone')).json.items).toEqual([]);
+    expect((await restarted.api('GET', '/v1/history?app=fresh')).json.items).toHaveLength(1);
+    // The replayed changes are folded into the files at once and the old journal is dropped.
+    await waitFor(async () => ((await readdir(history)).some((name) => name.endsWith('.jsonl')) ? undefined : true), 'the journal to go');
+    expect(await restarted.stop()).toBe(0);
+    const file = JSON.parse(readFileSync(path.join(history, 'cp.json'), 'utf8'));
+    expect(file.records.map((record: { id: string }) => record.id)).toEqual(['b', 'd', 'a', 'e']);
+    expect((await readdir(history)).sort()).toEqual(['cp.json', 'fresh.json']);
     await rm(daemon.supportDir, { recursive: true, force: true });
   });
 

@@ -1,20 +1,39 @@
 import { log } from '../log.js';
+import { Journal } from '../store/journal.js';
 import { safeFileName } from '../store/safe-name.js';
 import type { Document, Store } from '../store/store.js';
+import { SearchIndex } from './history-search.js';
 import type { ImageCache } from './images.js';
 import { foldForSearch } from './search-text.js';
 import type { HistoryRecord } from './types.js';
 
 const FOLDER = 'history';
+/** A change is in the journal at once; the app's History file follows at most this much later (a checkpoint). */
+const CHECKPOINT_DELAY_MS = 1000;
+/** History files read at the same time while the daemon loads History in the background after it starts. */
+const LOAD_CONCURRENCY = 4;
 
-/** One file per app: `history/<app>.json`, records oldest first (so a new one is an append in memory). */
+/**
+ * `history/<app>.json`: records oldest first (so a new one is an append in memory), and `seq`, the last
+ * journal change the file includes.
+ */
 interface HistoryFile {
   app: string;
+  seq?: number;
   records: HistoryRecord[];
 }
 
+/** A change to History as the journal holds it; replaying the journal after a crash repeats these. */
+type Change =
+  | { op: 'put'; app: string; record: HistoryRecord }
+  | { op: 'set'; app: string; record: HistoryRecord }
+  | { op: 'remove'; app: string; id: string }
+  | { op: 'clear'; app: string };
+type JournalEntry = Change & { seq: number };
+
 class AppHistory {
   readonly byId = new Map<string, HistoryRecord>();
+  private index: SearchIndex | null = null;
 
   constructor(
     readonly app: string,
@@ -25,6 +44,18 @@ class AppHistory {
 
   get records(): HistoryRecord[] {
     return this.document.data.records;
+  }
+
+  get loadedSeq(): number {
+    return this.document.data.seq ?? 0;
+  }
+
+  changed(): void {
+    this.index = null;
+  }
+
+  searchIndex(): SearchIndex {
+    return (this.index ??= new SearchIndex(this.records));
   }
 }
 
@@ -39,14 +70,31 @@ export interface HistoryQuery {
 }
 
 /**
- * History: every notification's record, per app, newest last in memory and on disk. Records are never changed
- * in place; a change replaces the record object. That lets two caches hang off each record safely: its JSON
- * text (so writing an app's file re-serialises only what changed) and its folded search text.
+ * History: every notification's record, per app. A change is made in memory at once and written to the
+ * journal; the promise it returns resolves when the journal line is on disk (so an acknowledged change survives
+ * `kill -9`). The app's own file is rewritten by a checkpoint soon after, atomically, and the journal is then
+ * dropped. Records are never changed in place: a change replaces the record object, so each record's JSON bytes
+ * can be made once and reused by every later checkpoint of its app.
+ *
+ * When the daemon starts, History loads in the background: `load(app)` waits for one app (and jumps the queue),
+ * `ready` for all of them.
  */
 export class History {
   private readonly apps = new Map<string, AppHistory>();
-  private readonly json = new WeakMap<HistoryRecord, string>();
-  private readonly searchText = new WeakMap<HistoryRecord, string>();
+  private readonly json = new WeakMap<HistoryRecord, Buffer>();
+  private readonly loads = new Map<string, Promise<void>>();
+  private readonly fileNames = new Set<string>();
+  /** File names whose load has finished (well or not). */
+  private readonly settled = new Set<string>();
+  /** Journal changes left by a run that crashed, by app, waiting for that app's file to load. */
+  private readonly leftovers = new Map<string, JournalEntry[]>();
+  private readonly dirty = new Set<AppHistory>();
+  private checkpointTimer: NodeJS.Timeout | null = null;
+  private checkpointing: Promise<void> = Promise.resolve();
+  private seq = 0;
+  private journal!: Journal;
+  /** Resolves when every app's History is in memory. */
+  ready: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
@@ -54,106 +102,184 @@ export class History {
     private readonly capPerApp: () => number,
   ) {}
 
-  async load(): Promise<void> {
-    const names = await this.store.listJSON(FOLDER);
-    await Promise.all(names.map((name) => this.loadFile(`${FOLDER}/${name}`)));
+  /** Reads the journal a crash left behind and starts loading History in the background. */
+  async open(): Promise<void> {
+    this.journal = await Journal.open(this.store.resolve(FOLDER));
+    this.store.useJournal(this.journal);
+    for (const entry of (await this.journal.readLeftovers()) as JournalEntry[]) {
+      if (typeof entry?.app !== 'string' || typeof entry.seq !== 'number') continue;
+      this.seq = Math.max(this.seq, entry.seq);
+      if (!this.leftovers.has(entry.app)) this.leftovers.set(entry.app, []);
+      this.leftovers.get(entry.app)!.push(entry);
+    }
+    for (const name of await this.store.listJSON(FOLDER)) this.fileNames.add(name);
+    this.ready = this.loadEverything();
   }
 
-  private async loadFile(relativePath: string): Promise<void> {
+  /** True when this app's History is in memory (or it has none on disk): `load(app)` would not wait. */
+  isLoaded(app: string): boolean {
+    return this.apps.has(app) || !this.fileNames.has(`${safeFileName(app)}.json`);
+  }
+
+  /** Resolves when this app's History is in memory. */
+  load(app: string): Promise<void> {
+    if (this.apps.has(app)) return Promise.resolve();
+    const name = `${safeFileName(app)}.json`;
+    return this.fileNames.has(name) ? this.loadFile(name) : Promise.resolve();
+  }
+
+  private async loadEverything(): Promise<void> {
+    const queue = [...this.fileNames];
+    const worker = async (): Promise<void> => {
+      for (let name = queue.shift(); name !== undefined; name = queue.shift()) await this.loadFile(name);
+    };
+    await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, worker));
+    // Apps whose only trace is the journal (new since the last checkpoint before a crash).
+    for (const app of [...this.leftovers.keys()]) this.appHistory(app);
+    if (this.dirty.size > 0) await this.checkpoint(); // fold the replayed journal into the files at once
+  }
+
+  private loadFile(name: string): Promise<void> {
+    let loading = this.loads.get(name);
+    if (!loading) {
+      loading = this.readFile(`${FOLDER}/${name}`)
+        .catch((error: Error) => log.error(`${FOLDER}/${name}: ${error.message}`))
+        .finally(() => this.settled.add(name));
+      this.loads.set(name, loading);
+    }
+    return loading;
+  }
+
+  private async readFile(relativePath: string): Promise<void> {
     const document = await this.store.open<HistoryFile>(relativePath, { app: '', records: [] }, this.serialize);
     const { app, records } = document.data;
     if (typeof app !== 'string' || app === '' || !Array.isArray(records) || this.apps.has(app)) {
       log.warn(`${relativePath} is not a History file of Notifier; left alone`);
       return;
     }
-    this.apps.set(app, new AppHistory(app, document));
-    for (const record of records) this.images.retain(record.imagePath);
+    this.adopt(new AppHistory(app, document));
+  }
+
+  /** Takes an app's History into memory and replays what the journal holds for it beyond its file. */
+  private adopt(history: AppHistory): void {
+    this.apps.set(history.app, history);
+    for (const record of history.records) this.images.retain(record.imagePath);
+    const entries = this.leftovers.get(history.app) ?? [];
+    this.leftovers.delete(history.app);
+    for (const entry of entries) {
+      if (entry.seq > history.loadedSeq) this.apply(history, entry);
+    }
   }
 
   get(app: string, id: string): HistoryRecord | undefined {
     return this.apps.get(app)?.byId.get(id);
   }
 
-  /** Every app with History. */
-  appIds(): string[] {
-    return [...this.apps.keys()].filter((app) => this.apps.get(app)!.records.length > 0);
-  }
-
   /**
-   * Stores a record as the newest of its app, replacing one with the same id, and evicts the oldest beyond
-   * the per-app cap. The change is made at once; the promise resolves when it is on disk.
+   * Stores a record as the newest of its app, replacing one with the same id, and evicts the oldest beyond the
+   * per-app cap. Made at once; the promise resolves when the change is durable.
    */
   put(record: HistoryRecord): Promise<void> {
-    const history = this.appHistory(record.app);
-    const previous = history.byId.get(record.id);
-    if (previous) this.drop(history, previous);
-    history.records.push(record);
-    history.byId.set(record.id, record);
-    this.images.retain(record.imagePath);
-    const excess = history.records.length - this.capPerApp();
-    if (excess > 0) {
-      for (const evicted of history.records.splice(0, excess)) {
-        history.byId.delete(evicted.id);
-        this.images.release(evicted.imagePath);
-      }
-    }
-    return this.save(history);
+    return this.change({ op: 'put', app: record.app, record });
   }
 
   /** Replaces a record with `change(record)` where it stands; undefined when there is no such record. */
   update(app: string, id: string, change: (record: HistoryRecord) => HistoryRecord): Promise<void> | undefined {
-    const history = this.apps.get(app);
-    const current = history?.byId.get(id);
-    if (!history || !current) return undefined;
+    const current = this.get(app, id);
+    if (!current) return undefined;
     const next = change(current);
-    if (next === current) return Promise.resolve();
-    history.records[history.records.lastIndexOf(current)] = next;
-    history.byId.set(id, next);
-    this.images.retain(next.imagePath);
-    this.images.release(current.imagePath);
-    return this.save(history);
+    return next === current ? Promise.resolve() : this.change({ op: 'set', app, record: next });
   }
 
   /** Removes one record; undefined when there is no such record. */
   remove(app: string, id: string): Promise<void> | undefined {
-    const history = this.apps.get(app);
-    const current = history?.byId.get(id);
-    if (!history || !current) return undefined;
-    this.drop(history, current);
-    return this.save(history);
+    return this.get(app, id) ? this.change({ op: 'remove', app, id }) : undefined;
   }
 
   /** Removes every record of one app, or of every app. */
   clear(app?: string): Promise<void> {
-    const targets = app === undefined ? [...this.apps.values()] : [this.apps.get(app)].filter((h) => h !== undefined);
-    for (const history of targets) {
-      for (const record of history.records) this.images.release(record.imagePath);
-      history.records.length = 0;
-      history.byId.clear();
-    }
-    return Promise.all(targets.map((history) => this.save(history))).then(() => undefined);
+    const apps = app === undefined ? [...this.apps.keys()] : this.apps.has(app) ? [app] : [];
+    return Promise.all(apps.map((id) => this.change({ op: 'clear', app: id }))).then(() => undefined);
   }
 
   /** Records newest first, from one app or merged across all, optionally only those matching query words. */
   query({ app, limit, words = [], appName = (id) => id, filter = () => true }: HistoryQuery): HistoryRecord[] {
     if (limit <= 0) return [];
     const sources = app === undefined ? [...this.apps.values()] : [this.apps.get(app)].filter((h) => h !== undefined);
-    const cursors = sources
-      .map((history) => {
-        const matches = this.matcher(history, words, appName);
-        return this.cursor(history, (record) => filter(record) && matches(record));
-      })
-      .filter((cursor) => cursor.current !== undefined);
+    const cursors = sources.map((history) => cursor(matching(history, words, appName, filter))).filter((c) => c.current);
     return mergeNewestFirst(cursors, limit);
+  }
+
+  /** Builds every app's search index now, so the first search after a start does not pay for it. */
+  warmSearch(): void {
+    for (const history of this.apps.values()) history.searchIndex();
+  }
+
+  /** Writes every changed app's file and drops the journal; called on a clean stop. */
+  async close(): Promise<void> {
+    await this.ready;
+    await this.checkpoint();
+    await this.journal.close();
+  }
+
+  private change(change: Change): Promise<void> {
+    const history = this.appHistory(change.app);
+    const entry: JournalEntry = { ...change, seq: ++this.seq };
+    this.apply(history, entry);
+    return this.store.appendToJournal(this.journalLine(entry)).then(() => this.images.sweep());
+  }
+
+  /** The one place History changes, live or replayed from the journal. */
+  private apply(history: AppHistory, entry: JournalEntry): void {
+    switch (entry.op) {
+      case 'put': {
+        const previous = history.byId.get(entry.record.id);
+        if (previous) this.drop(history, previous);
+        history.records.push(entry.record);
+        history.byId.set(entry.record.id, entry.record);
+        this.images.retain(entry.record.imagePath);
+        const excess = history.records.length - this.capPerApp();
+        for (const evicted of excess > 0 ? history.records.splice(0, excess) : []) {
+          history.byId.delete(evicted.id);
+          this.images.release(evicted.imagePath);
+        }
+        break;
+      }
+      case 'set': {
+        const current = history.byId.get(entry.record.id);
+        if (!current) return;
+        history.records[history.records.lastIndexOf(current)] = entry.record;
+        history.byId.set(entry.record.id, entry.record);
+        this.images.retain(entry.record.imagePath);
+        this.images.release(current.imagePath);
+        break;
+      }
+      case 'remove': {
+        const current = history.byId.get(entry.id);
+        if (!current) return;
+        this.drop(history, current);
+        break;
+      }
+      case 'clear':
+        for (const record of history.records) this.images.release(record.imagePath);
+        history.records.length = 0;
+        history.byId.clear();
+        break;
+    }
+    history.changed();
+    this.markDirty(history);
   }
 
   private appHistory(app: string): AppHistory {
     let history = this.apps.get(app);
     if (!history) {
-      const relativePath = `${FOLDER}/${safeFileName(app)}.json`;
-      const document = this.store.create<HistoryFile>(relativePath, { app, records: [] }, this.serialize);
-      history = new AppHistory(app, document);
-      this.apps.set(app, history);
+      const name = `${safeFileName(app)}.json`;
+      // Creating it now would overwrite the file still loading: callers wait for `load(app)` first.
+      if (this.fileNames.has(name) && !this.settled.has(name)) throw new Error(`History of ${app} is not loaded yet`);
+      history = new AppHistory(app, this.store.create<HistoryFile>(`${FOLDER}/${name}`, { app, records: [] }, this.serialize));
+      this.fileNames.add(name);
+      this.settled.add(name);
+      this.adopt(history);
     }
     return history;
   }
@@ -164,61 +290,89 @@ export class History {
     this.images.release(record.imagePath);
   }
 
-  /** On disk first; pictures no record refers to any more are deleted only after that. */
-  private save(history: AppHistory): Promise<void> {
-    const written =
-      history.records.length === 0 ? this.store.delete(history.document) : this.store.save(history.document);
-    return written.then(() => this.images.sweep());
+  private markDirty(history: AppHistory): void {
+    this.dirty.add(history);
+    this.checkpointTimer ??= setTimeout(() => void this.checkpoint(), CHECKPOINT_DELAY_MS);
   }
 
-  private readonly serialize = (data: HistoryFile): string => {
-    const records = data.records.map((record) => {
-      let text = this.json.get(record);
-      if (text === undefined) {
-        text = JSON.stringify(record);
-        this.json.set(record, text);
+  /**
+   * Rewrites the files of the apps that changed (each atomically: temporary file, fsync, rename) and then
+   * deletes the journals whose changes they now hold. A new journal takes the changes made meanwhile.
+   */
+  private checkpoint(): Promise<void> {
+    this.checkpointing = this.checkpointing.then(async () => {
+      if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+      this.checkpointTimer = null;
+      if (this.dirty.size === 0) return;
+      this.journal.rotate();
+      const targets = [...this.dirty];
+      this.dirty.clear();
+      try {
+        await Promise.all(
+          targets.map((h) => (h.records.length > 0 ? this.store.save(h.document) : this.store.delete(h.document))),
+        );
+        // A crashed run's journal still holds changes of apps not loaded yet: it stays until they are.
+        if (this.leftovers.size === 0) await this.journal.deleteRetired();
+      } catch (error) {
+        log.error(`History checkpoint failed (the journal keeps every change): ${(error as Error).message}`);
+        for (const history of targets) this.markDirty(history);
       }
-      return text;
     });
-    return `{"app":${JSON.stringify(data.app)},"records":[${records.join(',')}]}`;
-  };
+    return this.checkpointing;
+  }
 
-  private textOf(record: HistoryRecord): string {
-    let text = this.searchText.get(record);
-    if (text === undefined) {
-      const { title = '', subtitle = '', body = '' } = record.notification;
-      text = foldForSearch(`${title}\n${subtitle}\n${body}`);
-      this.searchText.set(record, text);
+  private recordBytes(record: HistoryRecord): Buffer {
+    let bytes = this.json.get(record);
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(record));
+      this.json.set(record, bytes);
     }
-    return text;
+    return bytes;
   }
 
-  /** Words found in the app id or name hold for all of its records; the rest must be in each record's text. */
-  private matcher(history: AppHistory, words: string[], appName: (app: string) => string) {
-    if (words.length === 0) return () => true;
-    const appText = foldForSearch(`${history.app}\n${appName(history.app)}`);
-    const remaining = words.filter((word) => !appText.includes(word));
-    if (remaining.length === 0) return () => true;
-    return (record: HistoryRecord): boolean => {
-      const text = this.textOf(record);
-      return remaining.every((word) => text.includes(word));
-    };
+  private journalLine(entry: JournalEntry): Buffer {
+    if (entry.op === 'put' || entry.op === 'set') {
+      const head = `{"seq":${entry.seq},"op":"${entry.op}","app":${JSON.stringify(entry.app)},"record":`;
+      return Buffer.concat([Buffer.from(head), this.recordBytes(entry.record), LINE_END]);
+    }
+    return Buffer.from(`${JSON.stringify(entry)}\n`);
   }
 
-  private cursor(history: AppHistory, matches: (record: HistoryRecord) => boolean): Cursor {
-    const { records } = history;
-    let index = records.length;
-    const cursor: Cursor = {
-      current: undefined,
-      advance() {
-        do index--;
-        while (index >= 0 && !matches(records[index]!));
-        cursor.current = index >= 0 ? records[index] : undefined;
-      },
-    };
-    cursor.advance();
-    return cursor;
+  /**
+   * The file as a list of chunks written with one `writev`: each record's bytes are reused, so a checkpoint
+   * costs a copy into the page cache, not a re-serialisation. `seq` says which journal changes it includes.
+   */
+  private readonly serialize = (data: HistoryFile): Buffer[] => {
+    const chunks: Buffer[] = [Buffer.from(`{"app":${JSON.stringify(data.app)},"seq":${this.seq},"records":[`)];
+    data.records.forEach((record, index) => {
+      if (index > 0) chunks.push(COMMA);
+      chunks.push(this.recordBytes(record));
+    });
+    chunks.push(CLOSE);
+    return chunks;
+  };
+}
+
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');
+const LINE_END = Buffer.from('}\n');
+
+/** One app's records matching the query, newest first, lazily. */
+function* matching(
+  history: AppHistory,
+  words: string[],
+  appName: (app: string) => string,
+  accept: (record: HistoryRecord) => boolean,
+): Generator<HistoryRecord> {
+  // Words found in the app id or name hold for every record of the app; the rest must be in each record.
+  const appText = words.length > 0 ? foldForSearch(`${history.app}\n${appName(history.app)}`) : '';
+  const remaining = words.filter((word) => !appText.includes(word));
+  if (remaining.length > 0) {
+    yield* history.searchIndex().matches(remaining, accept);
+    return;
   }
+  const { records } = history;
+  for (let index = records.length - 1; index >= 0; index--) if (accept(records[index]!)) yield records[index]!;
 }
 
 interface Cursor {
@@ -226,10 +380,21 @@ interface Cursor {
   advance(): void;
 }
 
+function cursor(source: Generator<HistoryRecord>): Cursor {
+  const result: Cursor = {
+    current: undefined,
+    advance() {
+      const next = source.next();
+      result.current = next.done ? undefined : next.value;
+    },
+  };
+  result.advance();
+  return result;
+}
+
 /** k-way merge of per-app newest-first cursors by `deliveredAt`, with a binary heap; stops after `limit`. */
-function mergeNewestFirst(cursors: Cursor[], limit: number): HistoryRecord[] {
+function mergeNewestFirst(heap: Cursor[], limit: number): HistoryRecord[] {
   const newer = (a: Cursor, b: Cursor): boolean => a.current!.deliveredAt > b.current!.deliveredAt;
-  const heap = cursors;
   const siftDown = (start: number): void => {
     let parent = start;
     for (;;) {

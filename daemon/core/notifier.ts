@@ -57,7 +57,7 @@ export class NotifierCore {
     const settings = await Settings.open(store);
     const history = new History(store, images, () => settings.historyCapPerApp);
     const designs = new Designs(store);
-    const [apps] = await Promise.all([AppRegistry.open(store), history.load(), designs.load()]);
+    const [apps] = await Promise.all([AppRegistry.open(store), history.open(), designs.load()]);
     const core = new NotifierCore(
       store,
       apps,
@@ -69,7 +69,11 @@ export class NotifierCore {
       options.now ?? (() => new Date()),
     );
     await options.presenter.start((event) => core.onPresenterEvent(event));
-    core.restoreBanners();
+    // History goes on loading in the background; requests wait only for the apps they touch.
+    void history.ready.then(() => {
+      core.restoreBanners();
+      history.warmSearch();
+    });
     return core;
   }
 
@@ -82,23 +86,30 @@ export class NotifierCore {
   async notify(input: NotificationInput): Promise<string> {
     const id = input.id || randomUUID().toUpperCase();
     const deliveredAt = this.timestamp();
-    const { notification } = prepareNotification({ ...input, id }, this.designs, {
-      appName: this.appName(input.app),
-      deliveredAt,
-    });
+    const appName = this.appName(input.app);
+    const notification = prepareNotification(input, id, this.designs, { appName, deliveredAt });
     const registered = this.apps.ensure(input.app);
 
-    const key = `${input.app}\u0000${id}`;
-    const entry: InFlight = { sequence: ++this.sequence };
-    this.inFlight.set(key, entry);
-    const imagePath = notification.image === undefined ? null : await this.images.cache(notification.image);
-    if (this.inFlight.get(key) !== entry) {
-      // A newer notification with this id arrived while the picture downloaded; it replaces this one.
-      this.images.discard(imagePath);
-      await registered;
-      return id;
+    let imagePath: string | null = null;
+    let dismissedAt: string | undefined;
+    if (notification.image !== undefined || !this.history.isLoaded(input.app)) {
+      // Something to wait for (a picture, the app's History loading): meanwhile a newer notification with this
+      // id may replace this one, or a dismissal may close it before it is shown.
+      const key = `${input.app}\u0000${id}`;
+      const entry: InFlight = { sequence: ++this.sequence };
+      this.inFlight.set(key, entry);
+      [imagePath] = await Promise.all([
+        notification.image === undefined ? null : this.images.cache(notification.image),
+        this.history.load(input.app),
+      ]);
+      if (this.inFlight.get(key) !== entry) {
+        this.images.discard(imagePath);
+        await registered;
+        return id;
+      }
+      this.inFlight.delete(key);
+      dismissedAt = entry.dismissedAt;
     }
-    this.inFlight.delete(key);
 
     if (imagePath && notification.image?.startsWith('data:')) notification.image = imagePath;
     const record: HistoryRecord = {
@@ -106,15 +117,15 @@ export class NotifierCore {
       app: input.app,
       notification,
       deliveredAt,
-      ...(entry.dismissedAt ? { dismissedAt: entry.dismissedAt, actionUsed: 'dismiss' } : {}),
+      ...(dismissedAt ? { dismissedAt, actionUsed: 'dismiss' } : {}),
       ...(imagePath ? { imagePath } : {}),
-      fields: resolveFields(notification, this.appName(input.app), deliveredAt),
+      fields: resolveFields(notification, appName, deliveredAt),
     };
     const saved = this.history.put(record);
     // presentation `voice` speaks instead of showing a banner; until there is a speech engine (issue 4) speech
     // cannot play, and spec 1 says such a notification is shown as a banner so it is not lost.
-    if (!entry.dismissedAt) this.present(record, { sound: true });
-    await Promise.all([saved, registered]);
+    if (!dismissedAt) this.present(record, { sound: true });
+    await (registered ? Promise.all([saved, registered]) : saved);
     return id;
   }
 
@@ -127,6 +138,7 @@ export class NotifierCore {
   async dismiss(app: string, id: string): Promise<void> {
     const pending = this.inFlight.get(`${app}\u0000${id}`);
     if (pending) pending.dismissedAt ??= this.timestamp();
+    await this.history.load(app);
     await this.closeBanner(app, id, 'dismiss');
   }
 
@@ -135,11 +147,14 @@ export class NotifierCore {
     for (const [key, pending] of this.inFlight) {
       if (filter.app === undefined || key.startsWith(`${filter.app}\u0000`)) pending.dismissedAt ??= this.timestamp();
     }
-    await Promise.all(this.banners.list(filter).map((banner) => this.closeBanner(banner.app, banner.id, 'dismiss')));
+    const banners = this.banners.list(filter);
+    await Promise.all(banners.map((banner) => this.history.load(banner.app)));
+    await Promise.all(banners.map((banner) => this.closeBanner(banner.app, banner.id, 'dismiss')));
   }
 
   /** spec 1, POST /v1/history/reshow: a new banner with sound and a fresh delivery time. */
   async reshow(app: string, id: string): Promise<string> {
+    await this.history.load(app);
     const current = this.requireRecord(app, id);
     const { dismissedAt: _d, actionUsed: _a, snoozedUntil: _s, ...rest } = current;
     const record: HistoryRecord = { ...rest, deliveredAt: this.timestamp() };
@@ -151,6 +166,7 @@ export class NotifierCore {
 
   /** spec 1, DELETE /v1/history/item: a banner still on screen is closed. */
   async deleteRecord(app: string, id: string): Promise<void> {
+    await this.history.load(app);
     this.requireRecord(app, id);
     this.banners.close(app, id);
     await this.history.remove(app, id);
@@ -158,12 +174,14 @@ export class NotifierCore {
 
   /** spec 1, DELETE /v1/history: one app's History or everyone's; their banners are closed too. */
   async clearHistory(app?: string): Promise<void> {
+    await (app === undefined ? this.history.ready : this.history.load(app));
     for (const banner of this.banners.list(app === undefined ? {} : { app })) this.banners.close(banner.app, banner.id);
     await this.history.clear(app);
   }
 
   /** spec 1, GET /v1/history and GET /v1/history/search. */
-  records(query: { app?: string; limit: number; q?: string }): HistoryRecord[] {
+  async records(query: { app?: string; limit: number; q?: string }): Promise<HistoryRecord[]> {
+    await (query.app === undefined ? this.history.ready : this.history.load(query.app));
     return this.history.query({
       app: query.app,
       limit: query.limit,
@@ -173,6 +191,7 @@ export class NotifierCore {
   }
 
   async close(): Promise<void> {
+    await this.history.close();
     await this.store.settle();
     await this.presenter.stop();
   }

@@ -17,22 +17,13 @@ export type NotificationInput = Omit<Notification, 'id' | 'speak' | 'followUp' |
   buttons?: Array<Button & { kind?: string }>;
 };
 
-export interface Prepared {
-  notification: Notification;
-  template: ChosenTemplate;
-}
-
 export interface DrawContext {
   appName: string;
   deliveredAt: string;
 }
 
 /** Checks a notification and draws it; throws the service's 400 or 413 for the first problem found. */
-export function prepareNotification(
-  input: NotificationInput & { id: string },
-  designs: Designs,
-  context: DrawContext,
-): Prepared {
+export function prepareNotification(input: NotificationInput, id: string, designs: Designs, context: DrawContext): Notification {
   const template = designs.chooseTemplate(input as Notification);
   requireTitle(input, template);
   const speak = normalizeSpeak(input.speak);
@@ -42,12 +33,15 @@ export function prepareNotification(
   const buttons = chooseButtons(input, manifest);
   const followUp = input.followUp && checkFollowUp(input.followUp, [...buttons, ...manifestButtons(manifest)]);
   checkSizes(input);
-  const notification = applyTemplate({ ...input, speak, followUp, buttons }, template.saved, context);
-  if (notification.buttons?.length === 0 && input.buttons === undefined) delete notification.buttons;
-  if (followUp === undefined) delete notification.followUp;
-  if (speak === undefined) delete notification.speak;
-  delete notification.actionIds;
-  return { notification: { ...notification, template: template.name }, template };
+
+  const { app, actionIds: _ids, speak: _speak, followUp: _followUp, buttons: _buttons, ...sent } = input;
+  const drawn: Notification = { app, id, ...sent };
+  if (buttons.length > 0 || input.buttons !== undefined) drawn.buttons = buttons;
+  if (followUp) drawn.followUp = followUp;
+  if (speak) drawn.speak = speak;
+  if (template.saved) applyTemplate(drawn, template.saved, context);
+  drawn.template = template.name;
+  return drawn;
 }
 
 /** spec 1, POST /v1/notify: 400 when there is "no title and no template supplying one". */
@@ -94,34 +88,30 @@ function manifestButtons(manifest: Manifest | undefined): Button[] {
   return buttons;
 }
 
+const SIZE_LIMITS = Object.entries(NOTIFY_FIELD_BYTES).map(([field, limit]) => ({ field, path: field.split('.'), limit }));
+
 /** Reference §1.2 "Size limits (413)": UTF-8 bytes per field; metadata and buttons as encoded JSON. */
 function checkSizes(input: NotificationInput): void {
-  for (const [field, limit] of Object.entries(NOTIFY_FIELD_BYTES)) {
-    const value = valueAt(input, field);
+  for (const { field, path, limit } of SIZE_LIMITS) {
+    const value = path.reduce<unknown>((object, key) => (object as Record<string, unknown> | undefined)?.[key], input);
     if (value === undefined) continue;
+    // A string's UTF-8 length is at most 3 bytes per UTF-16 unit: most values are far below and need no count.
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    if (Buffer.byteLength(text, 'utf8') > limit) throw fieldTooLarge(field, limit);
+    if (text.length * 3 > limit && Buffer.byteLength(text, 'utf8') > limit) throw fieldTooLarge(field, limit);
   }
-}
-
-function valueAt(object: unknown, dottedPath: string): unknown {
-  return dottedPath.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], object);
 }
 
 /** The defaults a saved template may supply; the sender's own values always win and are never token-filled. */
 const TEMPLATE_TEXT_DEFAULTS = ['title', 'subtitle', 'body', 'image', 'url', 'sound'] as const;
 const TEMPLATE_VALUE_DEFAULTS = ['priority', 'persistent', 'timeout', 'snooze', 'accentColor'] as const;
 
-type Drawn = Notification & { actionIds?: string[] };
-
 /**
  * spec 1, rule 6 and reference §1.10: a saved template fills what the sender left out, its texts with the
- * sender's `{tokens}` filled in; without a saved template the built-in layout draws the sender's values.
+ * sender's `{tokens}` filled in (without a saved template the built-in layout draws the sender's values).
  */
-function applyTemplate(notification: Drawn, template: Template | undefined, context: DrawContext): Drawn {
-  if (!template) return notification;
-  const fields = resolveFields(notification, context.appName, context.deliveredAt);
-  const drawn: Drawn = { ...notification };
+function applyTemplate(drawn: Notification, template: Template, context: DrawContext): void {
+  const fields = resolveFields(drawn, context.appName, context.deliveredAt);
+  const sentURL = drawn.url;
   for (const key of TEMPLATE_TEXT_DEFAULTS) {
     const value = template[key];
     if (drawn[key] === undefined && typeof value === 'string') {
@@ -133,6 +123,5 @@ function applyTemplate(notification: Drawn, template: Template | undefined, cont
     if (drawn[key] === undefined && template[key] !== undefined) (drawn as unknown as Record<string, unknown>)[key] = template[key];
   }
   // A template's link that cannot be opened is the template's problem, not the sender's: it is left out.
-  if (drawn.url !== undefined && !notification.url && !isOpenableLink(drawn.url)) delete drawn.url;
-  return drawn;
+  if (drawn.url !== undefined && !sentURL && !isOpenableLink(drawn.url)) delete drawn.url;
 }

@@ -1,4 +1,4 @@
-import { open, readFile, rename, unlink, mkdir } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Adapter } from 'lowdb';
 import { log } from '../log.js';
@@ -7,6 +7,11 @@ import { log } from '../log.js';
 export const PRIVATE_FILE_MODE = 0o600;
 
 let tempCounter = 0;
+/** Folders known to exist: creating them again on every write cost a system call per write. */
+const knownFolders = new Set<string>();
+
+/** A file's content: text, bytes, or a list of byte chunks written in one `writev` (nothing is concatenated). */
+export type FileContent = string | Buffer | Buffer[];
 
 /** Makes the renames and removals in a folder durable. A folder that no longer exists has nothing to sync. */
 export async function syncFolder(folder: string): Promise<void> {
@@ -24,18 +29,34 @@ export async function syncFolder(folder: string): Promise<void> {
  * temporary file in the same folder, are fsynced, and the temporary file is renamed over the target. (Making
  * the rename itself durable is the caller's job: fsync the folder, as the store's group commit does.)
  */
-export async function writeFileDurably(filePath: string, content: string | Buffer): Promise<void> {
+export async function writeFileDurably(filePath: string, content: FileContent): Promise<void> {
+  const folder = path.dirname(filePath);
   // Unique per write: two requests may cache the same picture at the same moment.
-  const tempPath = path.join(path.dirname(filePath), `.${path.basename(filePath)}.${process.pid}.${++tempCounter}.tmp`);
-  await mkdir(path.dirname(filePath), { recursive: true, mode: 0o700 });
-  const handle = await open(tempPath, 'w', PRIVATE_FILE_MODE);
+  const tempPath = path.join(folder, `.${path.basename(filePath)}.${process.pid}.${++tempCounter}.tmp`);
+  if (!knownFolders.has(folder)) {
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    knownFolders.add(folder);
+  }
+  const handle = await open(tempPath, 'w', PRIVATE_FILE_MODE).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    knownFolders.delete(folder); // removed behind our back: make it again once
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    return open(tempPath, 'w', PRIVATE_FILE_MODE);
+  });
   try {
-    await handle.writeFile(content);
+    if (Array.isArray(content)) await writeAll(handle, content);
+    else await handle.writeFile(content);
     await handle.sync();
   } finally {
     await handle.close();
   }
   await rename(tempPath, filePath);
+}
+
+async function writeAll(handle: FileHandle, chunks: Buffer[]): Promise<void> {
+  const expected = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const { bytesWritten } = await handle.writev(chunks);
+  if (bytesWritten !== expected) throw new Error(`short write: ${bytesWritten} of ${expected} bytes`);
 }
 
 /**
@@ -46,7 +67,7 @@ export async function writeFileDurably(filePath: string, content: string | Buffe
 export class DurableJSONFile<T> implements Adapter<T> {
   constructor(
     readonly filePath: string,
-    private readonly serialize: (data: T) => string = (data) => JSON.stringify(data),
+    private readonly serialize: (data: T) => FileContent = (data) => JSON.stringify(data),
   ) {}
 
   async read(): Promise<T | null> {

@@ -3,7 +3,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { ApiError } from '../errors.js';
-import { DurableJSONFile, syncFolder } from './durable-file.js';
+import { DurableJSONFile, type FileContent, syncFolder } from './durable-file.js';
+import type { Journal } from './journal.js';
 
 /** What the group commit writes: a file it can write whole or remove. */
 interface StoredFile {
@@ -21,7 +22,7 @@ export class Document<T> implements StoredFile {
     readonly relativePath: string,
     absolutePath: string,
     defaultData: T,
-    serialize?: (data: T) => string,
+    serialize?: (data: T) => FileContent,
   ) {
     this.adapter = new DurableJSONFile<T>(absolutePath, serialize);
     this.db = new Low<T>(this.adapter, defaultData);
@@ -77,6 +78,8 @@ function newWaiter(): Waiter {
  */
 export class Store {
   private pending = new Map<StoredFile, Operation>();
+  private pendingLines: Buffer[] = [];
+  private journal: Journal | null = null;
   private waiter: Waiter | null = null;
   private scheduled = false;
   private writing: Promise<void> | null = null;
@@ -84,14 +87,14 @@ export class Store {
   constructor(readonly root: string) {}
 
   /** Opens (reads) one document; a missing file gives `defaultData`. */
-  async open<T>(relativePath: string, defaultData: T, serialize?: (data: T) => string): Promise<Document<T>> {
+  async open<T>(relativePath: string, defaultData: T, serialize?: (data: T) => FileContent): Promise<Document<T>> {
     const document = new Document<T>(relativePath, this.resolve(relativePath), defaultData, serialize);
     await document.db.read();
     return document;
   }
 
   /** A document for a file that does not exist yet; nothing is written until `save`. */
-  create<T>(relativePath: string, data: T, serialize?: (data: T) => string): Document<T> {
+  create<T>(relativePath: string, data: T, serialize?: (data: T) => FileContent): Document<T> {
     return new Document<T>(relativePath, this.resolve(relativePath), data, serialize);
   }
 
@@ -125,6 +128,17 @@ export class Store {
     }
   }
 
+  /** Journal lines go to this journal (see daemon/store/journal.ts). */
+  useJournal(journal: Journal): void {
+    this.journal = journal;
+  }
+
+  /** Resolves once the line is durable in the journal. */
+  appendToJournal(line: Buffer): Promise<void> {
+    this.pendingLines.push(line);
+    return this.schedule();
+  }
+
   /** Resolves once `document`'s current data is on disk. */
   save(document: StoredFile): Promise<void> {
     return this.enqueue(document, 'write');
@@ -144,6 +158,10 @@ export class Store {
 
   private enqueue(document: StoredFile, operation: Operation): Promise<void> {
     this.pending.set(document, operation);
+    return this.schedule();
+  }
+
+  private schedule(): Promise<void> {
     this.waiter ??= newWaiter();
     if (!this.scheduled) {
       this.scheduled = true;
@@ -161,13 +179,15 @@ export class Store {
   }
 
   private async writeBatches(): Promise<void> {
-    while (this.pending.size > 0) {
+    while (this.pending.size > 0 || this.pendingLines.length > 0) {
       const batch = this.pending;
+      const lines = this.pendingLines;
       const waiter = this.waiter!;
       this.pending = new Map();
+      this.pendingLines = [];
       this.waiter = null;
       try {
-        await this.writeBatch(batch);
+        await this.writeBatch(batch, lines);
         waiter.resolve();
       } catch (error) {
         waiter.reject(new ApiError(500, `could not save to the support folder: ${(error as Error).message}`));
@@ -175,15 +195,17 @@ export class Store {
     }
   }
 
-  private async writeBatch(batch: Map<StoredFile, Operation>): Promise<void> {
+  private async writeBatch(batch: Map<StoredFile, Operation>, lines: Buffer[]): Promise<void> {
     const folders = new Set<string>();
-    await Promise.all(
-      [...batch].map(async ([document, operation]) => {
+    const journaled = lines.length > 0 ? this.journal!.append(lines) : Promise.resolve();
+    await Promise.all([
+      journaled,
+      ...[...batch].map(async ([document, operation]) => {
         folders.add(path.dirname(document.filePath));
         if (operation === 'write') await document.write();
         else await document.remove();
       }),
-    );
+    ]);
     await Promise.all([...folders].map(syncFolder));
   }
 }

@@ -26,16 +26,16 @@ export function historyRoutes(core: NotifierCore): Route[] {
     {
       method: 'GET',
       path: '/v1/history',
-      handle: (req) => ({
-        items: core.records({ app: appFilter(queryText(req, 'app')), limit: queryLimit(req, DEFAULT_HISTORY_LIMIT) }),
+      handle: async (req) => ({
+        items: await core.records({ app: appFilter(queryText(req, 'app')), limit: queryLimit(req, DEFAULT_HISTORY_LIMIT) }),
       }),
     },
     {
       method: 'GET',
       path: '/v1/history/search',
-      handle: (req) => {
+      handle: async (req) => {
         const query = queryText(req, 'q') ?? '';
-        const items = core.records({
+        const items = await core.records({
           app: appFilter(queryText(req, 'app')),
           limit: queryLimit(req, DEFAULT_HISTORY_LIMIT, MAX_SEARCH_LIMIT),
           q: query,
@@ -73,7 +73,7 @@ export function historyRoutes(core: NotifierCore): Route[] {
       handle: async (req) => {
         const given = queryText(req, 'path');
         const target = given ? await exportTarget(given) : undefined;
-        const items = core.records({ app: appFilter(queryText(req, 'app')), limit: Number.MAX_SAFE_INTEGER });
+        const items = await core.records({ app: appFilter(queryText(req, 'app')), limit: Number.MAX_SAFE_INTEGER });
         if (!target) return { count: items.length, items };
         const text = JSON.stringify(items, null, 2) + '\n';
         await writeFileDurably(target, text);
