@@ -210,9 +210,23 @@ export class History {
     return mergeNewestFirst(cursors, limit);
   }
 
-  /** Builds every app's search index now, so the first search after a start does not pay for it. */
+  size(): { apps: number; records: number } {
+    let records = 0;
+    for (const history of this.apps.values()) records += history.records.length;
+    return { apps: this.apps.size, records };
+  }
+
+  /**
+   * Builds every app's search index, one app per turn of the event loop (requests go on being served), so the
+   * first search after a start does not pay for all of them.
+   */
   warmSearch(): void {
-    for (const history of this.apps.values()) history.searchIndex();
+    const pending = [...this.apps.values()];
+    const next = (): void => {
+      pending.shift()?.searchIndex();
+      if (pending.length > 0) setImmediate(next);
+    };
+    setImmediate(next);
   }
 
   /** Writes every changed app's file and drops the journal; called on a clean stop. */

@@ -70,9 +70,12 @@ export class NotifierCore {
     );
     await options.presenter.start((event) => core.onPresenterEvent(event));
     // History goes on loading in the background; requests wait only for the apps they touch.
+    const loading = performance.now();
     void history.ready.then(() => {
       core.restoreBanners();
       history.warmSearch();
+      const { apps: count, records } = history.size();
+      log.info(`History loaded: ${records} records of ${count} apps in ${Math.round(performance.now() - loading)} ms`);
     });
     return core;
   }

@@ -73,7 +73,8 @@ export class DurableJSONFile<T> implements Adapter<T> {
   async read(): Promise<T | null> {
     let text: string;
     try {
-      text = await readFile(this.filePath, 'utf8');
+      // Read as bytes and decode once: `readFile(…, 'utf8')` decodes chunk by chunk, several times slower.
+      text = (await readFile(this.filePath)).toString('utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
