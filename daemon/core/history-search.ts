@@ -31,27 +31,36 @@ export class SearchIndex {
   }
 
   /**
-   * Records holding every word, newest first, lazily. `words` must be folded and non-empty; the longest is
-   * scanned for, the others checked inside each candidate record.
+   * Records holding every word, newest first, lazily; `words` must be folded and non-empty. A leapfrog
+   * intersection: each word jumps (`lastIndexOf`) to its latest occurrence before a limit; the oldest record
+   * among those is the only one that can hold them all next, so the limit moves to it. The work grows with the
+   * occurrences of the rarest word, whichever word that is.
    */
   *matches(words: string[], accept: (record: HistoryRecord) => boolean): Generator<HistoryRecord> {
-    const [scan, ...rest] = [...words].sort((a, b) => b.length - a.length) as [string, ...string[]];
-    let from = this.text.length;
-    while (from >= 0) {
-      const found = this.text.lastIndexOf(scan, from);
-      if (found < 0) return;
-      const index = this.recordAt(found);
-      const start = this.starts[index]!;
-      const end = index + 1 < this.records.length ? this.starts[index + 1]! - 1 : this.text.length;
-      const record = this.records[index]!;
-      if (rest.every((word) => this.contains(word, start, end)) && accept(record)) yield record;
-      from = start - 1; // the separator before this record: the next candidate is in an older record
+    let limit = this.text.length;
+    while (limit >= 0) {
+      let oldest = Number.POSITIVE_INFINITY;
+      let together = true;
+      for (const word of words) {
+        const found = this.text.lastIndexOf(word, limit);
+        if (found < 0) return;
+        const index = this.recordAt(found);
+        if (index !== oldest && oldest !== Number.POSITIVE_INFINITY) together = false;
+        oldest = Math.min(oldest, index);
+      }
+      if (together) {
+        const record = this.records[oldest]!;
+        if (accept(record)) yield record;
+        limit = this.starts[oldest]! - 1; // the separator before it: the next match is an older record
+      } else {
+        limit = this.endOf(oldest) - 1; // nothing newer than `oldest` holds every word
+      }
     }
   }
 
-  private contains(word: string, start: number, end: number): boolean {
-    const at = this.text.indexOf(word, start);
-    return at >= 0 && at + word.length <= end;
+  /** Where a record's text ends (its separator, or the end of the text). */
+  private endOf(index: number): number {
+    return index + 1 < this.starts.length ? this.starts[index + 1]! - 1 : this.text.length;
   }
 
   private recordAt(position: number): number {
