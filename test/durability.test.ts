@@ -77,6 +77,24 @@ describe('durability: an acknowledged notification is on disk', () => {
     await rm(daemon.supportDir, { recursive: true, force: true });
   });
 
+  test('after a clean restart, changes acknowledged before kill -9 are still replayed', async () => {
+    // The files written by the clean stop carry journal numbers of the first run; the second run's journal
+    // must continue above them, or its changes would look already written.
+    const first = await startDaemon();
+    for (const id of ['a', 'b', 'c']) await first.api('POST', '/v1/notify', { body: { app: 'runs', id, title: id } });
+    expect(await first.stop()).toBe(0);
+    const second = await startDaemon({ supportDir: first.supportDir });
+    await second.api('POST', '/v1/dismiss', { body: { app: 'runs', id: 'b' } });
+    await second.api('POST', '/v1/notify', { body: { app: 'runs', id: 'd', title: 'd' } });
+    await second.kill9();
+    const third = await startDaemon({ supportDir: first.supportDir });
+    const items = (await third.api('GET', '/v1/history?app=runs')).json.items;
+    expect(items.map((item: { id: string }) => item.id)).toEqual(['d', 'c', 'b', 'a']);
+    expect(items[2].actionUsed).toBe('dismiss');
+    await third.stop();
+    await rm(first.supportDir, { recursive: true, force: true });
+  });
+
   test('a History file broken by hand is set aside, and the daemon starts', async () => {
     const daemon = await startDaemon();
     await daemon.api('POST', '/v1/notify', { body: { app: 'broken', title: 'x' } });

@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import { log } from '../log.js';
 import { Journal } from '../store/journal.js';
 import { safeFileName } from '../store/safe-name.js';
@@ -112,7 +113,12 @@ export class History {
       if (!this.leftovers.has(entry.app)) this.leftovers.set(entry.app, []);
       this.leftovers.get(entry.app)!.push(entry);
     }
-    for (const name of await this.store.listJSON(FOLDER)) this.fileNames.add(name);
+    const names = await this.store.listJSON(FOLDER);
+    // New changes must be numbered above every change a file already holds (from earlier runs too), or a
+    // replay after a crash would take them as written. The number is at the head of each file: no full read.
+    const written = await Promise.all(names.map((name) => readSeqOf(this.store.resolve(`${FOLDER}/${name}`))));
+    this.seq = written.reduce((max, seq) => Math.max(max, seq), this.seq);
+    for (const name of names) this.fileNames.add(name);
     this.ready = this.loadEverything();
   }
 
@@ -365,6 +371,22 @@ export class History {
     chunks.push(CLOSE);
     return chunks;
   };
+}
+
+/** How much of a History file holds its head (`{"app":"<id>","seq":N,`): an app id is at most 128 bytes. */
+const HEAD_BYTES = 2048;
+const HEAD = /^\{"app":"(?:[^"\\]|\\.)*","seq":(\d+)/;
+
+/** The `seq` a History file was written with, read from its head; 0 when it has none (older or hand-made). */
+async function readSeqOf(file: string): Promise<number> {
+  const handle = await open(file, 'r').catch(() => null);
+  if (!handle) return 0;
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
+    return Number(HEAD.exec(buffer.toString('utf8', 0, bytesRead))?.[1] ?? 0);
+  } finally {
+    await handle.close();
+  }
 }
 
 const COMMA = Buffer.from(',');

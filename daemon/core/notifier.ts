@@ -25,7 +25,7 @@ export interface CoreOptions {
   now?: () => Date;
 }
 
-/** A notification still on its way in (its picture downloading): what later requests did to its id meanwhile. */
+/** A notification still on its way in (its picture downloading, its app loading): what happened to its id meanwhile. */
 interface InFlight {
   sequence: number;
   dismissedAt?: string;
