@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
+import { openChannel } from './control/channel.js';
 import { NotifierCore } from './core/notifier.js';
 import { createApp } from './http/app.js';
 import { DEFAULT_PORT, MAX_HEADER_BYTES } from './limits.js';
@@ -31,6 +32,8 @@ export interface DaemonOptions {
 
 export interface Daemon {
   readonly port: number;
+  /** Where the person's private channel (approvals) listens. */
+  readonly channelPath: string;
   readonly supportDir: string;
   readonly token: string;
   readonly core: NotifierCore;
@@ -51,6 +54,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       createApp(core, token),
     );
     server.on('clientError', answerMalformedRequest);
+    const channel = await openChannel(supportDir, core.approvals);
     const port = await listen(server, options.port ?? DEFAULT_PORT);
     await writePortFile(supportDir, port);
     log.info(`Notifier listening on http://127.0.0.1:${port} (support folder ${supportDir}, presenter ${presenter.name})`);
@@ -60,10 +64,11 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       (stopping ??= (async () => {
         await removePortFile(supportDir);
         await closeServer(server);
+        await channel.close();
         await core.close();
         await unlock();
       })());
-    return { port, supportDir, token, core, stop };
+    return { port, channelPath: channel.path, supportDir, token, core, stop };
   } catch (error) {
     await unlock();
     throw error;

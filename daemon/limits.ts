@@ -88,3 +88,33 @@ export const REGISTER_FIELD_BYTES = {
 
 /** Reference §1.17: a registered default timeout is 0 (never) to 86400 seconds. */
 export const REGISTER_TIMEOUT_RANGE = { min: 0, max: 86_400 } as const;
+
+/** spec 1, Limits: "Reply queue per app | 200 most recent replies". */
+export const MAX_REPLIES_PER_APP = 200;
+
+/** Reference §1.8: a reply is trimmed and cut at 4000 UTF-8 bytes, at a character boundary. */
+export const MAX_REPLY_BYTES = 4000;
+
+/** spec 1, Limits: "Snooze minutes | greater than 0, at most 43200". */
+export const SNOOZE_MAX_MINUTES = 43_200;
+
+/** spec 1, Limits: "Wait timeout | 1 to 300 seconds, default 60". */
+export const WAIT_TIMEOUT_SECONDS = { min: 1, max: 300, default: 60 } as const;
+
+/** spec 1, Events rule 3 and Limits: "Callback attempt | 5 seconds, one retry". */
+export const CALLBACK_ATTEMPT_MS = 5_000;
+
+/** Reference §1.8: the retry follows 0.75 s after the first attempt failed. */
+export const CALLBACK_RETRY_DELAY_MS = 750;
+
+/** Reference §1.3: a command or script may run 30 s; then SIGTERM, and SIGKILL 2 s later. */
+export const ACTION_TIME_LIMIT_MS = 30_000;
+export const ACTION_KILL_GRACE_MS = 2_000;
+
+/** Reference §1.3: at most 64 KB of an action's output go to actions.log; the log keeps one backup. */
+export const ACTION_OUTPUT_BYTES = 64 * 1024;
+export const ACTION_LOG_BYTES = 1024 * 1024;
+
+/** spec 1, Limits: "Spoken text | first 2000 characters"; POST /v1/speak: "History title = first 80 characters". */
+export const SPOKEN_TEXT_CHARS = 2000;
+export const SPEAK_TITLE_CHARS = 80;

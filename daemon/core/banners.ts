@@ -1,6 +1,7 @@
 import { log } from '../log.js';
 import type { Banner, BannerKey, Presenter } from '../present/presenter.js';
 import { buttonKind, isOpenableLink } from './notification-rules.js';
+import type { Timers } from './timers.js';
 import type { AppRegistration, HistoryRecord } from './types.js';
 
 /** Reference §1.2 "Banner lifetime": `persistent: false` without a timeout closes after 8 seconds. */
@@ -17,34 +18,49 @@ interface OnScreen {
 /**
  * Which banners are on screen: the core's own record, whatever the display does. Presenter calls are made in
  * order and never make a request fail: a display that breaks costs the picture on screen, not the notification.
+ * A banner's lifetime is timed here unless the display times it itself (and may pause it while hovered).
  */
 export class Banners {
   private readonly onScreen = new Map<string, OnScreen>();
 
-  constructor(private readonly presenter: Presenter) {}
+  constructor(
+    private readonly presenter: Presenter,
+    private readonly timers: Timers,
+  ) {}
 
   isOnScreen(app: string, id: string): boolean {
     return this.onScreen.has(keyOf(app, id));
   }
 
-  /** Shows a banner, or replaces it in place when the same app and id is already on screen. */
-  show(banner: Banner, group: string): void {
+  /**
+   * Shows a banner, or replaces it in place when the same app and id is already on screen. `expired` runs when
+   * its time is up (if the core times it).
+   */
+  show(banner: Banner, group: string, expired: () => void): void {
     const key = keyOf(banner.key.app, banner.key.id);
     const replacing = this.onScreen.has(key);
     this.onScreen.set(key, { key: banner.key, group });
     this.draw(replacing ? this.presenter.replace(banner) : this.presenter.show(banner), 'show');
+    this.timers.cancel('expire', key);
+    if (!this.presenter.handlesExpiry && banner.expireSeconds !== null) {
+      this.timers.after('expire', key, banner.expireSeconds * 1000, expired);
+    }
   }
 
   /** Takes a banner off the screen; false when it was not on screen. */
   close(app: string, id: string): boolean {
-    if (!this.onScreen.delete(keyOf(app, id))) return false;
+    const key = keyOf(app, id);
+    this.timers.cancel('expire', key);
+    if (!this.onScreen.delete(key)) return false;
     this.draw(this.presenter.close({ app, id }), 'close');
     return true;
   }
 
-  /** The person closed it (the display already did): only forget it. */
+  /** The display already took it away (the person closed it, or it expired there): only forget it. */
   forget(app: string, id: string): void {
-    this.onScreen.delete(keyOf(app, id));
+    const key = keyOf(app, id);
+    this.timers.cancel('expire', key);
+    this.onScreen.delete(key);
   }
 
   /** Banners on screen, optionally of one app and one stack. */
@@ -62,6 +78,12 @@ export class Banners {
 
 /** The effective stacking key of a record. */
 export const groupOf = (record: HistoryRecord): string => record.notification.group ?? record.app;
+
+/** Reference §1.2: the seconds a banner stays (null: until dismissed), from the notification and the app's defaults. */
+export function lifetimeOf(record: HistoryRecord, registration: AppRegistration | undefined): number | null {
+  const defaults = registration?.defaults ?? {};
+  return expireSeconds(record.notification.timeout ?? defaults.timeout, record.notification.persistent ?? defaults.persistent);
+}
 
 /** What the presenter draws for a stored record: its drawn notification plus the app's defaults. */
 export function bannerFor(
@@ -91,7 +113,7 @@ export function bannerFor(
     snooze: n.snooze === true,
     priority: n.priority ?? 'normal',
     ...(n.group ? { group: n.group } : {}),
-    expireSeconds: expireSeconds(n.timeout ?? defaults.timeout, n.persistent ?? defaults.persistent),
+    expireSeconds: lifetimeOf(record, registration),
     sound: options.sound && sound !== 'none' ? sound : null,
   };
 }

@@ -45,6 +45,11 @@ export class Designs {
     return this.manifests.get(app);
   }
 
+  /** A saved template of an app by name (built-in layouts are not saved templates). */
+  template(app: string, name: string | undefined): Template | undefined {
+    return name === undefined ? undefined : this.templates.get(templateKey(app, name));
+  }
+
   /**
    * spec 1, rules 2 and 3: the notification's `template`, else the manifest's `defaultTemplate`, else the
    * built-in layout named by `layout`. A `template` that names nothing saved falls back to the built-in layout.

@@ -168,6 +168,7 @@ function followUpAction(action: InlineAction): InlineAction {
  * takes a bare string as the text (reference §1.9). false or absent: nothing is spoken (undefined).
  */
 export function normalizeSpeak(speak: unknown, field = 'speak'): SpeakRequest | undefined {
+  const name = (key: string): string => (field ? `${field}.${key}` : key);
   if (speak === undefined || speak === false) return undefined;
   if (speak === true) return {};
   if (typeof speak === 'string') return { text: speak };
@@ -177,24 +178,24 @@ export function normalizeSpeak(speak: unknown, field = 'speak'): SpeakRequest | 
   const { text, voice, speed, lang } = speak as Record<string, unknown>;
   const request: SpeakRequest = {};
   if (text !== undefined) {
-    if (typeof text !== 'string') throw invalidField(`${field}.text`, 'must be a string');
+    if (typeof text !== 'string') throw invalidField(name('text'), 'must be a string');
     request.text = text;
   }
   if (voice !== undefined) {
     if (typeof voice !== 'string' || !VOICE_ID_PATTERN.test(voice)) {
-      throw invalidField(`${field}.voice`, 'invalid voice: 1 to 64 letters, digits, _, - or .');
+      throw invalidField(name('voice'), 'invalid voice: 1 to 64 letters, digits, _, - or .');
     }
     request.voice = voice;
   }
   if (speed !== undefined) {
     if (typeof speed !== 'number' || !(speed >= SPEECH_SPEED.min && speed <= SPEECH_SPEED.max)) {
-      throw invalidField(`${field}.speed`, `speed must be between ${SPEECH_SPEED.min.toFixed(1)} and ${SPEECH_SPEED.max.toFixed(1)}`);
+      throw invalidField(name('speed'), `speed must be between ${SPEECH_SPEED.min.toFixed(1)} and ${SPEECH_SPEED.max.toFixed(1)}`);
     }
     request.speed = speed;
   }
   if (lang !== undefined) {
     if (typeof lang !== 'string' || !LANG_PATTERN.test(lang)) {
-      throw invalidField(`${field}.lang`, 'invalid lang: a language code such as en-us');
+      throw invalidField(name('lang'), 'invalid lang: a language code such as en-us');
     }
     request.lang = lang;
   }

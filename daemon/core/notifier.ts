@@ -1,19 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { notFound } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import { log } from '../log.js';
-import type { Presenter, PresenterEvent } from '../present/presenter.js';
+import type { Presenter } from '../present/presenter.js';
 import { Store } from '../store/store.js';
+import { ActionRunner } from './action-runner.js';
+import { Actions } from './actions.js';
 import { AppRegistry } from './apps.js';
-import { Banners, bannerFor, groupOf } from './banners.js';
+import { Approvals } from './approvals.js';
+import { Banners, bannerFor, groupOf, lifetimeOf } from './banners.js';
 import { Designs } from './designs.js';
 import { resolveFields } from './fields.js';
+import { FollowUps } from './follow-ups.js';
 import { History } from './history.js';
 import { ImageCache } from './images.js';
 import { prepareNotification, type NotificationInput } from './notify.js';
+import { PersonSide } from './person.js';
+import { ReplyQueue, type ReplyRecord } from './replies.js';
 import { queryWords } from './search-text.js';
 import { Settings } from './settings.js';
-import type { AppRegistration, HistoryRecord } from './types.js';
+import { speechRecord, wantsSpeech } from './speech.js';
+import { Timers } from './timers.js';
+import type { AppRegistration, HistoryRecord, SpeakRequest } from './types.js';
+import { SPEAK_TITLE_CHARS, SPOKEN_TEXT_CHARS } from '../limits.js';
 
 /** Reference §1.2 "Too many banners": at launch the 6 newest undismissed banners are restored. */
 const BANNERS_RESTORED_AT_START = 6;
@@ -21,8 +30,6 @@ const BANNERS_RESTORED_AT_START = 6;
 export interface CoreOptions {
   supportDir: string;
   presenter: Presenter;
-  /** The clock; tests may pin it. */
-  now?: () => Date;
 }
 
 /** A notification still on its way in (its picture downloading, its app loading): what happened to its id meanwhile. */
@@ -31,14 +38,37 @@ interface InFlight {
   dismissedAt?: string;
 }
 
+/** spec 1 does not show the item shape of `GET /v1/stacks`; this is the original's (reference §1.6). */
+export interface Stack {
+  level: 'bySender';
+  app: string;
+  group?: string;
+  count: number;
+  expanded: boolean;
+  members: Array<{ app: string; id: string; title: string; group?: string; deliveredAt: string }>;
+}
+
+/** POST /v1/speak, read: the text to say and how. */
+export interface SpeakInput {
+  app: string;
+  id?: string;
+  text: string;
+  speak: SpeakRequest;
+}
+
+export type WaitResult = { replied: true; reply: ReplyRecord } | { replied: false; timedOut: true; waitedSeconds: number };
+
+const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
+
 /**
- * The service itself, independent of HTTP and of any display: notifications, History, apps and what is on
- * screen. Every change is made synchronously and then awaited on disk, so the order of requests is the order
- * of changes, and a caller is answered only once its change is durable.
+ * The service itself, independent of HTTP and of any display: notifications, History, apps, what is on screen
+ * and when that changes, replies and approvals. Every change is made synchronously and then awaited on disk, so
+ * the order of requests is the order of changes, and a caller is answered only once its change is durable.
  */
 export class NotifierCore {
   private readonly inFlight = new Map<string, InFlight>();
   private sequence = 0;
+  private readonly person: PersonSide;
 
   private constructor(
     readonly store: Store,
@@ -47,32 +77,41 @@ export class NotifierCore {
     readonly designs: Designs,
     readonly banners: Banners,
     readonly presenter: Presenter,
+    readonly replies: ReplyQueue,
+    readonly approvals: Approvals,
+    readonly followUps: FollowUps,
+    private readonly timers: Timers,
     private readonly images: ImageCache,
-    private readonly now: () => Date,
-  ) {}
+    actions: Actions,
+  ) {
+    this.person = new PersonSide(this, actions);
+  }
 
   static async open(options: CoreOptions): Promise<NotifierCore> {
-    const store = new Store(options.supportDir);
-    const images = new ImageCache(path.join(options.supportDir, 'images'));
+    const { supportDir, presenter } = options;
+    const store = new Store(supportDir);
+    const images = new ImageCache(path.join(supportDir, 'images'));
     const settings = await Settings.open(store);
     const history = new History(store, images, () => settings.historyCapPerApp);
     const designs = new Designs(store);
-    const [apps] = await Promise.all([AppRegistry.open(store), history.open(), designs.load()]);
-    const core = new NotifierCore(
-      store,
-      apps,
-      history,
-      designs,
-      new Banners(options.presenter),
-      options.presenter,
-      images,
-      options.now ?? (() => new Date()),
-    );
-    await options.presenter.start((event) => core.onPresenterEvent(event));
+    const replies = new ReplyQueue(store);
+    const [apps, approvals] = await Promise.all([
+      AppRegistry.open(store),
+      Approvals.open(store, presenter),
+      history.open(),
+      designs.load(),
+      replies.load(),
+    ]);
+    const timers = new Timers();
+    const appName = (app: string): string => apps.get(app)?.appName ?? designs.manifest(app)?.appName ?? app;
+    const actions = new Actions(presenter, apps, approvals, new ActionRunner(supportDir), appName);
+    const followUps = new FollowUps(timers, history, designs, actions);
+    const core = new NotifierCore(store, apps, history, designs, new Banners(presenter, timers), presenter, replies, approvals, followUps, timers, images, actions);
+    await presenter.start((event) => core.person.handle(event));
     // History goes on loading in the background; requests wait only for the apps they touch.
     const loading = performance.now();
     void history.ready.then(() => {
-      core.restoreBanners();
+      core.resumeAfterStart();
       history.warmSearch();
       const { apps: count, records } = history.size();
       log.info(`History loaded: ${records} records of ${count} apps in ${Math.round(performance.now() - loading)} ms`);
@@ -98,7 +137,7 @@ export class NotifierCore {
     if (notification.image !== undefined || !this.history.isLoaded(input.app)) {
       // Something to wait for (a picture, the app's History loading): meanwhile a newer notification with this
       // id may replace this one, or a dismissal may close it before it is shown.
-      const key = `${input.app}\u0000${id}`;
+      const key = keyOf(input.app, id);
       const entry: InFlight = { sequence: ++this.sequence };
       this.inFlight.set(key, entry);
       [imagePath] = await Promise.all([
@@ -123,26 +162,45 @@ export class NotifierCore {
       ...(dismissedAt ? { dismissedAt, actionUsed: 'dismiss' } : {}),
       ...(imagePath ? { imagePath } : {}),
       fields: resolveFields(notification, appName, deliveredAt),
+      // No speech engine yet (issue 4): speech cannot play, so (spec 1) the notification is shown as a banner
+      // whatever its `presentation`, and the speech record says it was not played.
+      ...(wantsSpeech(notification) ? { speech: speechRecord(notification) } : {}),
     };
+    // spec 1: a notification with the same id replaces the banner in place and cancels a pending snooze.
+    this.timers.cancel('snooze', keyOf(input.app, id));
+    this.followUps.cancel(input.app, id);
     const saved = this.history.put(record);
-    // presentation `voice` speaks instead of showing a banner; until there is a speech engine (issue 4) speech
-    // cannot play, and spec 1 says such a notification is shown as a banner so it is not lost.
-    if (!dismissedAt) this.present(record, { sound: true });
+    if (!dismissedAt) this.putOnScreen(record, { sound: true });
     await (registered ? Promise.all([saved, registered]) : saved);
     return id;
   }
 
-  /** spec 1, POST /v1/register. */
-  register(registration: AppRegistration): Promise<void> {
-    return this.apps.register(registration);
+  /**
+   * spec 1, POST /v1/speak: a History entry titled with the first 80 characters of the text. Speech cannot play
+   * yet (no engine until issue 4), so, as spec 1 says for that case, it is shown as a banner so it is not lost.
+   */
+  speak(input: SpeakInput): Promise<string> {
+    return this.notify({
+      app: input.app,
+      ...(input.id ? { id: input.id } : {}),
+      title: input.text.trim().slice(0, SPEAK_TITLE_CHARS),
+      presentation: 'voice',
+      speak: { ...input.speak, text: input.text.slice(0, SPOKEN_TEXT_CHARS) },
+    });
+  }
+
+  /** spec 1, POST /v1/register. `allowCommands: false` withdraws the request and the person's confirmation. */
+  async register(registration: AppRegistration): Promise<void> {
+    await this.apps.register(registration);
+    if (registration.allowCommands === false) await this.approvals.revokeCommands(registration.app);
   }
 
   /** spec 1, POST /v1/dismiss: an id that is not on screen is not an error. */
   async dismiss(app: string, id: string): Promise<void> {
-    const pending = this.inFlight.get(`${app}\u0000${id}`);
+    const pending = this.inFlight.get(keyOf(app, id));
     if (pending) pending.dismissedAt ??= this.timestamp();
     await this.history.load(app);
-    await this.closeBanner(app, id, 'dismiss');
+    await this.endBanner(app, id, 'dismiss');
   }
 
   /** spec 1, POST /v1/dismissAll: every banner, one app's, or one stack of one app. Records stay in History. */
@@ -152,33 +210,84 @@ export class NotifierCore {
     }
     const banners = this.banners.list(filter);
     await Promise.all(banners.map((banner) => this.history.load(banner.app)));
-    await Promise.all(banners.map((banner) => this.closeBanner(banner.app, banner.id, 'dismiss')));
+    await Promise.all(banners.map((banner) => this.endBanner(banner.app, banner.id, 'dismiss')));
+  }
+
+  /**
+   * spec 1, POST /v1/snooze: hides the banner for `minutes` of elapsed time and returns when it comes back.
+   * 404 for an unknown notification, 400 for a dismissed one. The time survives a restart (`snoozedUntil`).
+   */
+  async snooze(app: string, id: string, minutes: number): Promise<string> {
+    const record = await this.requireRecord(app, id);
+    if (record.dismissedAt) throw new ApiError(400, 'the notification was already dismissed');
+    const until = new Date(Date.now() + minutes * 60_000).toISOString();
+    this.banners.close(app, id);
+    this.followUps.cancel(app, id);
+    this.timers.at('snooze', keyOf(app, id), Date.parse(until), () => void this.snoozeOver(app, id, { sound: true }));
+    await this.history.update(app, id, (current) => ({ ...current, snoozedUntil: until }));
+    return until;
+  }
+
+  /** spec 1, POST /v1/unsnooze: the snoozed banner comes back now, without sound. */
+  async unsnooze(app: string, id: string): Promise<void> {
+    const record = await this.requireRecord(app, id);
+    if (record.dismissedAt) throw new ApiError(400, 'the notification was already dismissed');
+    if (record.snoozedUntil) await this.snoozeOver(app, id, { sound: false });
+  }
+
+  /** spec 1, GET /v1/stacks: groups of two or more banners on screen, by app and group, newest first. */
+  stacks(app?: string): Stack[] {
+    const groups = new Map<string, HistoryRecord[]>();
+    for (const key of this.banners.list(app === undefined ? {} : { app })) {
+      const record = this.history.get(key.app, key.id);
+      if (!record) continue;
+      const group = keyOf(record.app, groupOf(record));
+      if (!groups.has(group)) groups.set(group, []);
+      groups.get(group)!.push(record);
+    }
+    return [...groups.values()]
+      .filter((members) => members.length >= 2)
+      .map((members) => members.sort((a, b) => (a.deliveredAt < b.deliveredAt ? 1 : -1)))
+      .sort((a, b) => (a[0]!.deliveredAt < b[0]!.deliveredAt ? 1 : -1))
+      .map((members) => ({
+        level: 'bySender',
+        app: members[0]!.app,
+        ...(members[0]!.notification.group ? { group: members[0]!.notification.group } : {}),
+        count: members.length,
+        expanded: false,
+        members: members.map((record) => ({
+          app: record.app,
+          id: record.id,
+          title: record.notification.title ?? '',
+          ...(record.notification.group ? { group: record.notification.group } : {}),
+          deliveredAt: record.deliveredAt,
+        })),
+      }));
   }
 
   /** spec 1, POST /v1/history/reshow: a new banner with sound and a fresh delivery time. */
   async reshow(app: string, id: string): Promise<string> {
-    await this.history.load(app);
-    const current = this.requireRecord(app, id);
+    const current = await this.requireRecord(app, id);
     const { dismissedAt: _d, actionUsed: _a, snoozedUntil: _s, ...rest } = current;
     const record: HistoryRecord = { ...rest, deliveredAt: this.timestamp() };
+    this.timers.cancel('snooze', keyOf(app, id));
     const saved = this.history.put(record);
-    this.present(record, { sound: true });
+    this.putOnScreen(record, { sound: true });
     await saved;
     return id;
   }
 
   /** spec 1, DELETE /v1/history/item: a banner still on screen is closed. */
   async deleteRecord(app: string, id: string): Promise<void> {
-    await this.history.load(app);
-    this.requireRecord(app, id);
-    this.banners.close(app, id);
+    await this.requireRecord(app, id);
+    this.takeOffScreen(app, id);
     await this.history.remove(app, id);
   }
 
   /** spec 1, DELETE /v1/history: one app's History or everyone's; their banners are closed too. */
   async clearHistory(app?: string): Promise<void> {
     await (app === undefined ? this.history.ready : this.history.load(app));
-    for (const banner of this.banners.list(app === undefined ? {} : { app })) this.banners.close(banner.app, banner.id);
+    for (const banner of this.banners.list(app === undefined ? {} : { app })) this.takeOffScreen(banner.app, banner.id);
     await this.history.clear(app);
   }
 
@@ -193,26 +302,70 @@ export class NotifierCore {
     });
   }
 
+  /** spec 1, GET /v1/replies: oldest first; `consume` removes exactly what is returned. */
+  async readReplies(filter: { app?: string; since?: number; consume: boolean }): Promise<ReplyRecord[]> {
+    const replies = this.replies.list(filter);
+    if (filter.consume) await this.replies.consume(replies);
+    return replies;
+  }
+
+  /**
+   * spec 1, GET /v1/replies/wait: a reply already there is returned at once (with `app`, one already in History
+   * too); otherwise the request is answered the moment the reply is stored, or after `timeout` seconds.
+   */
+  async waitForReply(
+    request: { id: string; app?: string; timeoutSeconds: number; consume: boolean },
+    cancelled: AbortSignal,
+  ): Promise<WaitResult> {
+    const existing = this.replies.find(request.id, request.app) ?? (await this.replyInHistory(request.id, request.app));
+    const reply =
+      existing ??
+      (await new Promise<ReplyRecord | null>((resolve) => {
+        const stop = (reply: ReplyRecord | null): void => {
+          stopWaiting();
+          clearTimeout(timer);
+          cancelled.removeEventListener('abort', onAbort);
+          resolve(reply);
+        };
+        const onAbort = (): void => stop(null);
+        const stopWaiting = this.replies.wait(request.id, request.app, stop);
+        const timer = setTimeout(() => stop(null), request.timeoutSeconds * 1000);
+        cancelled.addEventListener('abort', onAbort);
+      }));
+    if (!reply) return { replied: false, timedOut: true, waitedSeconds: request.timeoutSeconds };
+    if (request.consume) await this.replies.consume(this.replies.list({ app: reply.app }).filter((r) => r.notificationId === reply.notificationId));
+    return { replied: true, reply };
+  }
+
   async close(): Promise<void> {
+    this.timers.clear();
     await this.history.close();
     await this.store.settle();
     await this.presenter.stop();
   }
 
-  private requireRecord(app: string, id: string): HistoryRecord {
-    const record = this.history.get(app, id);
-    if (!record) throw notFound('no such notification in History');
-    return record;
-  }
+  // The parts the person's side (person.ts) and the timers use.
 
-  private present(record: HistoryRecord, options: { sound: boolean }): void {
+  /** Shows a record's banner (in place when it is up), times it, and arms its follow-up. */
+  putOnScreen(record: HistoryRecord, options: { sound: boolean }): void {
     const banner = bannerFor(record, this.appName(record.app), this.apps.get(record.app), options);
-    this.banners.show(banner, groupOf(record));
+    this.banners.show(banner, groupOf(record), () => void this.endBanner(record.app, record.id, 'timeout'));
+    this.followUps.arm(record);
   }
 
-  /** Closes a banner and records, once, when and how it ended (reference §1.7: a second dismissal changes nothing). */
-  private async closeBanner(app: string, id: string, actionUsed: string): Promise<void> {
+  /** Takes a banner off the screen without recording anything (its record is going away). */
+  takeOffScreen(app: string, id: string): void {
     this.banners.close(app, id);
+    this.followUps.cancel(app, id);
+    this.timers.cancel('snooze', keyOf(app, id));
+  }
+
+  /**
+   * Closes a banner and records, once, when and how it ended (reference §1.7: a later dismissal changes
+   * nothing); a pending snooze goes with it.
+   */
+  async endBanner(app: string, id: string, actionUsed: string): Promise<void> {
+    this.takeOffScreen(app, id);
     await this.history.update(app, id, (record) => {
       if (record.dismissedAt) return record;
       const { snoozedUntil: _, ...rest } = record;
@@ -220,30 +373,59 @@ export class NotifierCore {
     });
   }
 
-  /** The person's side. Buttons, replies and opening links come with the lifecycle work (issue 3). */
-  private onPresenterEvent(event: PresenterEvent): void {
-    const { app, id } = event.key;
-    let ending: string | null = null;
-    if (event.type === 'closed') {
-      this.banners.forget(app, id);
-      ending = event.reason === 'expired' ? 'timeout' : 'close';
-    } else if (event.type === 'clicked') {
-      ending = 'open';
-    }
-    if (ending === null) {
-      log.info(`[${app}] ${id}: ${event.type} is not handled yet`);
-      return;
-    }
-    this.closeBanner(app, id, ending).catch((error: Error) => log.error(`could not record how ${id} ended: ${error.message}`));
+  /** Records why an action could not do its job (History `actionNote`). */
+  async note(app: string, id: string, actionNote: string): Promise<void> {
+    await this.history.update(app, id, (record) => ({ ...record, actionNote }));
   }
 
-  /** Reference §1.2: after a restart the newest undismissed banners come back, quietly. */
-  private restoreBanners(): void {
-    const waiting = this.history.query({ limit: BANNERS_RESTORED_AT_START, filter: (r) => !r.dismissedAt && !r.snoozedUntil });
-    for (const record of waiting.reverse()) this.present(record, { sound: false });
+  timestamp(): string {
+    return new Date().toISOString();
   }
 
-  private timestamp(): string {
-    return this.now().toISOString();
+  private async requireRecord(app: string, id: string): Promise<HistoryRecord> {
+    await this.history.load(app);
+    const record = this.history.get(app, id);
+    if (!record) throw notFound('no such notification in History');
+    return record;
+  }
+
+  private async replyInHistory(id: string, app: string | undefined): Promise<ReplyRecord | undefined> {
+    if (app === undefined) return undefined;
+    await this.history.load(app);
+    const record = this.history.get(app, id);
+    if (!record?.reply || !record.repliedAt) return undefined;
+    const title = record.notification.title;
+    return { notificationId: id, app, ...(title ? { title } : {}), text: record.reply, repliedAt: record.repliedAt };
+  }
+
+  private async snoozeOver(app: string, id: string, options: { sound: boolean }): Promise<void> {
+    this.timers.cancel('snooze', keyOf(app, id));
+    const current = this.history.get(app, id);
+    if (!current?.snoozedUntil || current.dismissedAt) return;
+    const { snoozedUntil: _, ...record } = current;
+    const saved = this.history.update(app, id, () => record);
+    this.putOnScreen(record, options);
+    await saved;
+  }
+
+  /**
+   * After a restart (reference §1.5, §1.2): a snooze still running is armed again and one that ended meanwhile
+   * shows its banner now; a banner with a lifetime that was simply on screen has expired; the newest banners that
+   * stay until dismissed come back, quietly.
+   */
+  private resumeAfterStart(): void {
+    const open = this.history.query({ limit: Number.MAX_SAFE_INTEGER, filter: (record) => !record.dismissedAt });
+    const waiting: HistoryRecord[] = [];
+    for (const record of open) {
+      if (record.snoozedUntil) {
+        const until = Date.parse(record.snoozedUntil);
+        this.timers.at('snooze', keyOf(record.app, record.id), until, () => void this.snoozeOver(record.app, record.id, { sound: true }));
+      } else if (lifetimeOf(record, this.apps.get(record.app)) !== null) {
+        void this.endBanner(record.app, record.id, 'timeout');
+      } else if (waiting.length < BANNERS_RESTORED_AT_START) {
+        waiting.push(record);
+      }
+    }
+    for (const record of waiting.reverse()) this.putOnScreen(record, { sound: false });
   }
 }

@@ -5,9 +5,12 @@ import { errorHandler } from './error-handler.js';
 import { guard } from './guard.js';
 import { routeTable } from './routes.js';
 import { appRoutes } from './routes/apps.js';
+import { approvalRoutes } from './routes/approvals.js';
+import { bannerRoutes } from './routes/banners.js';
 import { healthRoutes } from './routes/health.js';
 import { historyRoutes } from './routes/history.js';
 import { notificationRoutes } from './routes/notifications.js';
+import { replyRoutes } from './routes/replies.js';
 
 /**
  * The HTTP face of the core (DESIGN.md rule 2): guard -> JSON body -> route -> core -> reply, and one error
@@ -19,7 +22,17 @@ export function createApp(core: NotifierCore, token: string): Express {
   app.disable('etag');
   app.use(guard(token));
   app.use(jsonBody);
-  app.use(routeTable([...healthRoutes, ...notificationRoutes(core), ...appRoutes(core), ...historyRoutes(core)]));
+  app.use(
+    routeTable([
+      ...healthRoutes,
+      ...notificationRoutes(core),
+      ...bannerRoutes(core),
+      ...replyRoutes(core),
+      ...appRoutes(core),
+      ...historyRoutes(core),
+      ...approvalRoutes(core),
+    ]),
+  );
   app.use(errorHandler);
   return app;
 }

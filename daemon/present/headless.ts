@@ -1,12 +1,14 @@
 import { log } from '../log.js';
-import type { Banner, BannerKey, Presenter } from './presenter.js';
+import type { Banner, BannerKey, OpenTarget, Presenter, Question } from './presenter.js';
 
 /**
  * For a machine with no desktop session (a server, CI, a container): nothing is drawn, each banner is one
- * line in the log. Notifications still go to History and the reply queue, so apps work the same.
+ * line in the log. Notifications still go to History and the reply queue, so apps work the same. Questions
+ * are logged too; the person answers them through the private channel (the tray, or `notifier` tools later).
  */
 export class HeadlessPresenter implements Presenter {
   readonly name = 'headless';
+  readonly handlesExpiry = false;
 
   async start(): Promise<void> {}
 
@@ -20,6 +22,18 @@ export class HeadlessPresenter implements Presenter {
 
   async close(key: BannerKey): Promise<void> {
     log.info(`banner closed [${key.app}] ${key.id}`);
+  }
+
+  async open(_target: OpenTarget): Promise<void> {
+    throw new Error('there is no desktop session to open it on (headless)');
+  }
+
+  ask(question: Question): void {
+    log.info(`question ${question.id} [${question.app}]: ${question.text}${question.detail ? ` (${question.detail})` : ''}`);
+  }
+
+  withdraw(questionId: string): void {
+    log.info(`question ${questionId} withdrawn`);
   }
 
   async stop(): Promise<void> {}

@@ -49,8 +49,28 @@ export type PresenterEvent =
 
 export type PresenterListener = (event: PresenterEvent) => void;
 
+/** Something the person's computer opens: a link, or an app brought forward. */
+export type OpenTarget = { url: string } | { app: { bundleId?: string; path?: string } };
+
+/** A question for the person: may this action run? The answer comes back through the approvals channel. */
+export interface Question {
+  id: string;
+  app: string;
+  /** What is asked about: an app's command permission, a callback host, a script, a template's code. */
+  kind: string;
+  /** One line for the person, e.g. "Let backup run commands, scripts and shortcuts?". */
+  text: string;
+  /** What exactly would run or be contacted (a host, a command, a script's SHA-256). */
+  detail?: string;
+}
+
 export interface Presenter {
   readonly name: string;
+  /**
+   * True when the display closes banners itself when their time is up (pausing while one is hovered) and says so
+   * with a `closed`/`expired` event; the core then does not time banners out itself.
+   */
+  readonly handlesExpiry: boolean;
   /** Connects to the display; events go to `listener` from then on. */
   start(listener: PresenterListener): Promise<void>;
   /** A banner that is not on screen yet. */
@@ -59,5 +79,11 @@ export interface Presenter {
   replace(banner: Banner): Promise<void>;
   /** Takes a banner off the screen. Closing one that is not there is not an error. */
   close(key: BannerKey): Promise<void>;
+  /** Opens a link or brings an app forward for the person; rejects with the reason when it cannot. */
+  open(target: OpenTarget): Promise<void>;
+  /** Puts a question in front of the person (an approval the core is waiting for). */
+  ask(question: Question): void;
+  /** Takes a question away: it was answered, or is no longer needed. */
+  withdraw(questionId: string): void;
   stop(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { Banner, BannerKey, Presenter, PresenterListener } from './presenter.js';
+import type { Banner, BannerKey, OpenTarget, Presenter, PresenterListener, Question } from './presenter.js';
 
 const keyOf = (key: BannerKey): string => `${key.app}\u0000${key.id}`;
 
@@ -9,6 +9,14 @@ const keyOf = (key: BannerKey): string => `${key.app}\u0000${key.id}`;
  */
 export class TestPresenter implements Presenter {
   readonly name = 'test';
+  /** Set true to act like a display that times banners out itself (the test then calls `closeByPerson`). */
+  handlesExpiry = false;
+  /** What the person's computer was asked to open. */
+  readonly opened: OpenTarget[] = [];
+  /** Set to make `open` fail with this reason. */
+  openFails: string | null = null;
+  /** Questions in front of the person now, by id. */
+  readonly questions = new Map<string, Question>();
   /** Banners on screen now, by app and id. */
   readonly onScreen = new Map<string, Banner>();
   /** Every call the core made, in order. */
@@ -32,6 +40,19 @@ export class TestPresenter implements Presenter {
   async close(key: BannerKey): Promise<void> {
     this.calls.push({ call: 'close', key });
     this.onScreen.delete(keyOf(key));
+  }
+
+  async open(target: OpenTarget): Promise<void> {
+    if (this.openFails) throw new Error(this.openFails);
+    this.opened.push(target);
+  }
+
+  ask(question: Question): void {
+    this.questions.set(question.id, question);
+  }
+
+  withdraw(questionId: string): void {
+    this.questions.delete(questionId);
   }
 
   async stop(): Promise<void> {}

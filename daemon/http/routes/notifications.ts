@@ -1,6 +1,8 @@
 import type { NotifierCore } from '../../core/notifier.js';
 import type { NotificationInput } from '../../core/notify.js';
-import { invalidField } from '../../errors.js';
+import { normalizeSpeak } from '../../core/notification-rules.js';
+import type { SpeakInput } from '../../core/notifier.js';
+import { invalidField, missingField } from '../../errors.js';
 import { bodyObject, bodyText, optionalBodyText } from '../params.js';
 import type { Route } from '../routes.js';
 import { NOTIFICATION_KEYS, notificationSchema } from '../schemas/notification.js';
@@ -39,6 +41,17 @@ export function readNotification(body: Record<string, unknown>): NotificationInp
   return notification;
 }
 
+/** spec 1, POST /v1/speak: `app` and `text` (not only white space) required; voice, speed and lang checked. */
+function readSpeak(body: Record<string, unknown>): SpeakInput {
+  const app = bodyText(body, 'app');
+  if (typeof body.text !== 'string' && body.text !== undefined && body.text !== null) throw invalidField('text', 'must be a string');
+  const text = typeof body.text === 'string' ? body.text : '';
+  if (text.trim() === '') throw missingField('text');
+  const id = optionalBodyText(body, 'id') || undefined;
+  const speak = normalizeSpeak({ text, voice: body.voice ?? undefined, speed: body.speed ?? undefined, lang: body.lang ?? undefined }, '')!;
+  return { app, text, ...(id ? { id } : {}), speak };
+}
+
 export function notificationRoutes(core: NotifierCore): Route[] {
   return [
     {
@@ -66,6 +79,11 @@ export function notificationRoutes(core: NotifierCore): Route[] {
         await core.dismissAll({ app, group });
         return { ok: true };
       },
+    },
+    {
+      method: 'POST',
+      path: '/v1/speak',
+      handle: async (req) => ({ ok: true, id: await core.speak(readSpeak(bodyObject(req))) }),
     },
     {
       // spec 1: opens the composer window. There is no composer yet (it comes with the desktop work); the

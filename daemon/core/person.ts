@@ -1,0 +1,105 @@
+import { MAX_REPLY_BYTES } from '../limits.js';
+import { log } from '../log.js';
+import type { PresenterEvent } from '../present/presenter.js';
+import type { Actions } from './actions.js';
+import { buttonKind, isOpenableLink } from './notification-rules.js';
+import type { NotifierCore } from './notifier.js';
+import { cutUTF8 } from './text.js';
+import type { Button, HistoryRecord } from './types.js';
+
+/**
+ * What the person does to a banner, as the presenter reports it: close it, click it, press a button, type a
+ * reply. Only the person can: these come from the display, never from the API. Any of them cancels the
+ * banner's follow-up (spec 1, Follow-up rule 4).
+ */
+export class PersonSide {
+  /** Banners whose action is still running: a second press meanwhile is ignored (reference §1.8). */
+  private readonly busy = new Set<string>();
+
+  constructor(
+    private readonly core: NotifierCore,
+    private readonly actions: Actions,
+  ) {}
+
+  handle(event: PresenterEvent): void {
+    const { app, id } = event.key;
+    const work = (() => {
+      switch (event.type) {
+        case 'closed':
+          this.core.banners.forget(app, id);
+          return this.core.endBanner(app, id, event.reason === 'expired' ? 'timeout' : 'close');
+        case 'clicked':
+          return this.clicked(app, id);
+        case 'button':
+          return this.pressed(app, id, event.actionId);
+        case 'replied':
+          return this.replied(app, id, event.actionId, event.text);
+      }
+    })();
+    work.catch((error: Error) => log.error(`[${app}] ${id}: could not record what the person did: ${error.message}`));
+  }
+
+  /** A click opens the notification's link (http, https, mailto only) and closes the banner with `open`. */
+  private async clicked(app: string, id: string): Promise<void> {
+    const record = this.core.history.get(app, id);
+    if (!record) return;
+    this.core.followUps.cancel(app, id);
+    const url = record.notification.url;
+    if (url && isOpenableLink(url)) {
+      await this.core.presenter.open({ url }).catch((error: Error) => this.core.note(app, id, `open: ${error.message}`));
+    }
+    await this.core.endBanner(app, id, 'open');
+  }
+
+  /** A button does what it says; when it did, the banner closes with the button's label as `actionUsed`. */
+  private async pressed(app: string, id: string, actionId: string): Promise<void> {
+    const found = this.find(app, id, actionId);
+    if (!found) return;
+    const { record, button } = found;
+    if (buttonKind(button) === 'reply') return; // the display collects the text and reports a `replied` event
+    const key = `${app}\u0000${id}`;
+    if (this.busy.has(key)) return;
+    this.core.followUps.cancel(app, id);
+    this.busy.add(key);
+    try {
+      const outcome = await this.actions.perform({ record, button });
+      if (outcome.ok) await this.core.endBanner(app, id, button.label);
+      else await this.core.note(app, id, `${button.label}: ${outcome.reason}`);
+    } finally {
+      this.busy.delete(key);
+    }
+  }
+
+  /**
+   * A reply (trimmed, at most 4000 bytes) goes on the record and into the app's queue, where a waiting
+   * `replies/wait` gets it at once; then to the reply button's callback, if it has one. The banner stays until it
+   * is closed, unless that callback is answered with a 2xx.
+   */
+  private async replied(app: string, id: string, actionId: string, typed: string): Promise<void> {
+    const text = cutUTF8(typed.trim(), MAX_REPLY_BYTES);
+    const found = this.find(app, id, actionId);
+    if (!found || text === '') return;
+    const { record, button } = found;
+    this.core.followUps.cancel(app, id);
+    const repliedAt = this.core.timestamp();
+    const title = record.notification.title;
+    // Both changes are made in this same tick, so they reach the disk in one batch and are seen together.
+    await Promise.all([
+      this.core.history.update(app, id, (current) => ({ ...current, reply: text, repliedAt })),
+      this.core.replies.add({ notificationId: id, app, ...(title ? { title } : {}), text, repliedAt }),
+    ]);
+    const outcome = await this.actions.postReply({ record, button, replyText: text });
+    if (outcome?.ok) await this.core.endBanner(app, id, button.label);
+    else if (outcome) await this.core.note(app, id, `${button.label}: ${outcome.reason}`);
+  }
+
+  private find(app: string, id: string, actionId: string): { record: HistoryRecord; button: Button } | undefined {
+    const record = this.core.history.get(app, id);
+    const button = record?.notification.buttons?.find((candidate) => (candidate.id ?? candidate.label) === actionId);
+    if (!record || !button) {
+      log.warn(`[${app}] ${id}: the person used "${actionId}", which this notification does not have`);
+      return undefined;
+    }
+    return { record, button };
+  }
+}

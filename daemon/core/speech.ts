@@ -1,0 +1,27 @@
+import { SPOKEN_TEXT_CHARS } from '../limits.js';
+import type { HistoryRecord, Notification } from './types.js';
+
+/** Why nothing was spoken: there is no speech engine yet (it comes with the desktop work, issue 4). */
+export const SPEECH_UNAVAILABLE = 'unavailable';
+
+const MARKDOWN_LINK = /\[([^\]]*)\]\([^)]*\)/g;
+
+/** One sentence of speech: Markdown links read as their label, white space collapsed, a full stop at the end. */
+function sentence(text: string | undefined): string {
+  const clean = (text ?? '').replace(MARKDOWN_LINK, '$1').replace(/\s+/g, ' ').trim();
+  return clean === '' || /[.!?]$/.test(clean) ? clean : `${clean}.`;
+}
+
+/** Does this notification ask to be spoken (a `speak` value, or presentation `voice` or `both`)? */
+export const wantsSpeech = (n: Notification): boolean =>
+  n.speak !== undefined || n.presentation === 'voice' || n.presentation === 'both';
+
+/**
+ * The speech record for History (spec 1: `text`, `voice`, ...; reference §1.9 for the text): the speak text, else
+ * the title and the body as two sentences, the first 2000 characters. `suppressed` says it was not played.
+ */
+export function speechRecord(n: Notification): NonNullable<HistoryRecord['speech']> {
+  const text = (n.speak?.text !== undefined ? sentence(n.speak.text) : [sentence(n.title), sentence(n.body)].filter(Boolean).join(' '))
+    .slice(0, SPOKEN_TEXT_CHARS);
+  return { text, ...(n.speak?.voice ? { voice: n.speak.voice } : {}), suppressed: SPEECH_UNAVAILABLE };
+}

@@ -1,0 +1,35 @@
+import type { NotifierCore } from '../../core/notifier.js';
+import { ApiError, missingField, notFound } from '../../errors.js';
+import { queryText } from '../params.js';
+import type { Route } from '../routes.js';
+
+const NOTE = 'Approvals are granted by the person at the computer when a banner asks; here they can only be listed and revoked.';
+
+/**
+ * spec 2, approvals: read and revoke. There is deliberately no route that grants: only the person can, through
+ * the question a banner asks.
+ */
+export function approvalRoutes(core: NotifierCore): Route[] {
+  return [
+    { method: 'GET', path: '/v1/actions/approvals', handle: () => ({ ...core.approvals.list(), note: NOTE }) },
+    {
+      method: 'DELETE',
+      path: '/v1/actions/approvals',
+      handle: async (req) => {
+        const app = queryText(req, 'app', { required: true });
+        const template = queryText(req, 'template');
+        const host = queryText(req, 'host');
+        const commands = queryText(req, 'commands');
+        let revoked: boolean;
+        let what: string;
+        if (template) [revoked, what] = [await core.approvals.revokeTemplate(app, template), `${app} / ${template}`];
+        else if (host) [revoked, what] = [await core.approvals.revokeHost(app, host), `${app} / ${host}`];
+        else if (commands === 'true') [revoked, what] = [await core.approvals.revokeCommands(app), `${app} / commands`];
+        else if (commands !== undefined) throw new ApiError(403, 'commands: only true is accepted; nothing can grant here');
+        else throw missingField('template');
+        if (!revoked) throw notFound(`no approval for ${what}`);
+        return { ok: true };
+      },
+    },
+  ];
+}
