@@ -1,0 +1,116 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { tempFolder } from './helpers/daemon.js';
+import { type Running, answerQuestion, callbackServer, channel, eventually, startInProcess } from './helpers/in-process.js';
+import { writeSupportFile } from './helpers/support.js';
+
+// spec 1, Follow-up object, rules 1-9. `after` is at least 5 s, so every case starts at once in one daemon and
+// the assertions come after the timers have had their chance.
+
+const AFTER = 5;
+const exists = (file: string) => stat(file).then(() => true, () => false);
+
+describe('follow-ups', () => {
+  let n: Running;
+  let server: Awaited<ReturnType<typeof callbackServer>>;
+  let out: string;
+  const sentAt = new Map<string, number>();
+
+  beforeAll(async () => {
+    server = await callbackServer();
+    out = await tempFolder('notifier-follow-');
+    const supportDir = await tempFolder('notifier-follow-support-');
+    await writeSupportFile(supportDir, 'manifests/fromManifest.json', {
+      app: 'fromManifest',
+      actions: [{ id: 'page', label: 'Page on-call', kind: 'callback', callback: { url: server.url('/manifest') } }],
+      followUp: { after: AFTER, actionRef: 'page' },
+    });
+    n = await startInProcess({ supportDir });
+    await n.api('POST', '/v1/register', { body: { app: 'asker', allowCommands: true } });
+
+    const page = { label: 'Page', callback: { url: server.url('/page'), payload: { level: 2 } } };
+    const followUp = { after: AFTER, actionRef: 'page' };
+    const send = async (id: string, extra: Record<string, unknown> = {}, app = 'fu') => {
+      sentAt.set(id, Date.now());
+      expect((await n.notify({ app, id, title: id, buttons: [page, { label: 'Got it' }, { label: 'Answer', reply: {} }], followUp, ...extra })).status).toBe(200);
+    };
+    await send('fires');
+    await send('dismissed');
+    await send('pressed');
+    await send('replied');
+    await send('clicked');
+    await send('snoozed');
+    await send('short', { timeout: 3 });
+    await send('off', { followUp: { enabled: false } });
+    await send('waits', { followUp: { after: AFTER, action: { label: 'Touch', kind: 'command', command: `touch ${out}/approved` } } }, 'asker');
+    await send('refused', { followUp: { after: AFTER, action: { label: 'Touch', kind: 'command', command: `touch ${out}/never` } } }, 'stranger');
+    await n.notify({ app: 'fromManifest', id: 'manifest', title: 't' });
+    await n.notify({ app: 'fromManifest', id: 'own', title: 't', buttons: [page], followUp });
+
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await n.api('POST', '/v1/dismiss', { body: { app: 'fu', id: 'dismissed' } });
+    n.person.press('fu', 'pressed', 'got-it');
+    n.person.reply('fu', 'replied', 'answer', 'seen it');
+    n.person.click('fu', 'clicked');
+    await n.api('POST', '/v1/snooze', { body: { app: 'fu', id: 'snoozed', minutes: 0.05 } }); // back after 3 s
+    // Wait past every first firing (5 s after sending), and past the snoozed one's second chance (4 s + 5 s).
+    await new Promise((resolve) => setTimeout(resolve, 9_600));
+  }, 30_000);
+
+  const calls = (id: string) => server.received.filter((call) => call.body?.notificationId === id);
+
+  test('unattended for `after`: the callback is sent once with event unattended, and History records it', async () => {
+    expect(calls('fires')).toHaveLength(1);
+    const [call] = calls('fires');
+    expect(call!.body).toEqual({ notificationId: 'fires', app: 'fu', action: 'Page', payload: { level: 2 }, event: 'unattended', unattendedSeconds: AFTER });
+    expect(call!.at - sentAt.get('fires')!).toBeGreaterThanOrEqual(AFTER * 1000 - 50);
+    const record = await n.record('fu', 'fires');
+    expect(record.followUp).toEqual({ ranAt: expect.any(String), action: 'Page', actionId: 'page', kind: 'callback', outcome: 'ran', unattendedSeconds: AFTER });
+    // A follow-up does not close the banner: the person has not seen it yet.
+    expect(record.dismissedAt).toBeUndefined();
+  });
+
+  test.each(['dismissed', 'pressed', 'replied', 'clicked'])('%s before `after`: cancelled, nothing sent', async (id) => {
+    expect(calls(id)).toEqual([]);
+    expect((await n.record('fu', id)).followUp).toBeUndefined();
+  });
+
+  test('a snooze restarts the timer when the banner returns', async () => {
+    expect(calls('snoozed')).toHaveLength(1);
+    expect(calls('snoozed')[0]!.at - sentAt.get('snoozed')!).toBeGreaterThan(8_500);
+  });
+
+  test('rule 7: when the banner closes before `after`, the follow-up never runs', async () => {
+    expect(calls('short')).toEqual([]);
+    expect(await n.record('fu', 'short')).toMatchObject({ actionUsed: 'timeout' });
+  });
+
+  test('enabled: false switches it off', async () => {
+    expect(calls('off')).toEqual([]);
+  });
+
+  test("rule 3: the notification's follow-up comes before the manifest's, which applies when it has none", async () => {
+    expect(server.received.filter((call) => call.path === '/manifest').map((call) => call.body.notificationId)).toEqual(['manifest']);
+    expect(calls('own').map((call) => call.path)).toEqual(['/page']);
+  });
+
+  test('code waiting for approval is recorded as waitingForApproval, and runs once the person allows it', async () => {
+    expect((await n.record('asker', 'waits')).followUp).toMatchObject({ outcome: 'waitingForApproval', kind: 'command', action: 'Touch', actionId: 'touch' });
+    expect(await exists(`${out}/approved`)).toBe(false);
+    expect((await channel(n.daemon.channelPath, { op: 'questions' })).questions).toEqual([expect.objectContaining({ app: 'asker', kind: 'commands' })]);
+    await answerQuestion(n, 'asker', true);
+    await eventually(async () => (await n.record('asker', 'waits')).followUp.outcome === 'ran', 'the follow-up to run');
+    expect(await exists(`${out}/approved`)).toBe(true);
+    const log = await readFile(path.join(n.daemon.supportDir, 'logs', 'actions.log'), 'utf8');
+    expect(log).toMatch(/\[asker\] waits command "Touch" \(follow-up\): ran/);
+  });
+
+  test('rule 6: a follow-up cannot run code the app may not run', async () => {
+    expect((await n.record('stranger', 'refused')).followUp).toMatchObject({
+      outcome: 'failed',
+      detail: 'stranger is not allowed to run commands, scripts and shortcuts',
+    });
+    expect(await exists(`${out}/never`)).toBe(false);
+  });
+});
