@@ -2,9 +2,9 @@ import { log } from '../log.js';
 import type { Actions } from './actions.js';
 import type { Designs } from './designs.js';
 import type { History } from './history.js';
-import { normalizeButton } from './notification-rules.js';
+import { buttonKind, normalizeButton } from './notification-rules.js';
 import type { Timers } from './timers.js';
-import type { Button, FollowUp, HistoryRecord } from './types.js';
+import { type Button, FOLLOW_UP_KINDS, type FollowUp, type HistoryRecord } from './types.js';
 
 type FollowUpRecord = NonNullable<HistoryRecord['followUp']>;
 
@@ -56,8 +56,13 @@ export class FollowUps {
       log.warn(`[${app}] ${id}: the follow-up names no action this notification has`);
       return;
     }
-    const kind = Object.keys(button).find((field) => ['command', 'script', 'shortcut', 'callback'].includes(field))!;
+    const kind = buttonKind(button);
     const base = { ranAt: new Date().toISOString(), action: button.label, actionId: button.id ?? button.label, kind, unattendedSeconds };
+    if (!(FOLLOW_UP_KINDS as readonly string[]).includes(kind)) {
+      // Rule 2, for a follow-up named by a manifest: links, apps and replies need the person at the banner.
+      await this.record(app, id, { ...base, outcome: 'failed', detail: `a follow-up cannot be a '${kind}' action` });
+      return;
+    }
     const outcome = await this.actions.perform({
       record,
       button,

@@ -96,6 +96,8 @@ export class History {
   private journal!: Journal;
   /** Resolves when every app's History is in memory. */
   ready: Promise<void> = Promise.resolve();
+  /** Told of every record the per-app cap evicts (its banner, if still up, must go with it). */
+  onEvict: (record: HistoryRecord) => void = () => undefined;
 
   constructor(
     private readonly store: Store,
@@ -262,6 +264,7 @@ export class History {
         for (const evicted of excess > 0 ? history.records.splice(0, excess) : []) {
           history.byId.delete(evicted.id);
           this.images.release(evicted.imagePath);
+          this.onEvict(evicted);
         }
         break;
       }

@@ -85,6 +85,9 @@ export class NotifierCore {
     actions: Actions,
   ) {
     this.person = new PersonSide(this, actions);
+    // A banner whose record the History cap dropped cannot be answered any more: it goes too, so what is on
+    // screen never outgrows History.
+    history.onEvict = (record) => this.takeOffScreen(record.app, record.id);
   }
 
   static async open(options: CoreOptions): Promise<NotifierCore> {
@@ -317,23 +320,27 @@ export class NotifierCore {
     request: { id: string; app?: string; timeoutSeconds: number; consume: boolean },
     cancelled: AbortSignal,
   ): Promise<WaitResult> {
-    const existing = this.replies.find(request.id, request.app) ?? (await this.replyInHistory(request.id, request.app));
-    const reply =
-      existing ??
-      (await new Promise<ReplyRecord | null>((resolve) => {
-        const stop = (reply: ReplyRecord | null): void => {
-          stopWaiting();
-          clearTimeout(timer);
-          cancelled.removeEventListener('abort', onAbort);
-          resolve(reply);
-        };
-        const onAbort = (): void => stop(null);
-        const stopWaiting = this.replies.wait(request.id, request.app, stop);
-        const timer = setTimeout(() => stop(null), request.timeoutSeconds * 1000);
-        cancelled.addEventListener('abort', onAbort);
-      }));
+    const reply = await new Promise<ReplyRecord | null>((resolve) => {
+      let done = false;
+      const finish = (found: ReplyRecord | null): void => {
+        if (done) return;
+        done = true;
+        stopWaiting();
+        clearTimeout(timer);
+        cancelled.removeEventListener('abort', onAbort);
+        resolve(found);
+      };
+      const onAbort = (): void => finish(null);
+      // Waiting starts before looking for a reply that is already there, so none can slip in between.
+      const stopWaiting = this.replies.wait(request.id, request.app, finish);
+      const timer = setTimeout(() => finish(null), request.timeoutSeconds * 1000);
+      cancelled.addEventListener('abort', onAbort);
+      const queued = this.replies.find(request.id, request.app);
+      if (queued) finish(queued);
+      else void this.replyInHistory(request.id, request.app).then((found) => found && finish(found));
+    });
     if (!reply) return { replied: false, timedOut: true, waitedSeconds: request.timeoutSeconds };
-    if (request.consume) await this.replies.consume(this.replies.list({ app: reply.app }).filter((r) => r.notificationId === reply.notificationId));
+    if (request.consume) await this.replies.take(reply.app, reply.notificationId);
     return { replied: true, reply };
   }
 

@@ -66,7 +66,12 @@ export class ReplyQueue {
 
   /** The queued reply to a notification (of one app, or of any app). */
   find(notificationId: string, app?: string): ReplyRecord | undefined {
-    return this.list(app === undefined ? {} : { app }).find((reply) => reply.notificationId === notificationId);
+    const queues = app === undefined ? this.queues.values() : [this.queues.get(app)];
+    for (const document of queues) {
+      const reply = document?.data.replies.find((item) => item.notificationId === notificationId);
+      if (reply) return reply;
+    }
+    return undefined;
   }
 
   /** Removes exactly these replies from their queues (what a `consume` read returned). */
@@ -84,6 +89,12 @@ export class ReplyQueue {
         return document.data.replies.length > 0 ? this.store.save(document) : this.store.delete(document);
       }),
     );
+  }
+
+  /** Removes the queued reply to one notification, if there is one. */
+  take(app: string, notificationId: string): Promise<void> {
+    const reply = this.find(notificationId, app);
+    return reply ? this.consume([reply]) : Promise.resolve();
   }
 
   /** Removes an app's queue (its History was cleared). */

@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { NotifierCore } from '../../daemon/core/notifier.js';
 import type { NotificationInput } from '../../daemon/core/notify.js';
@@ -165,6 +166,18 @@ describe('after a restart', () => {
     await waitFor(() => (second.onScreen.size > 0 ? true : undefined), 'the restore');
     expect([...second.onScreen.values()].map((banner) => banner.key.id).sort()).toEqual(['n3', 'n4', 'n5', 'n6', 'n7', 'n8']);
     expect([...second.onScreen.values()].every((banner) => banner.sound === null)).toBe(true);
+  });
+});
+
+describe('what is on screen never outgrows History', () => {
+  test('a banner whose record the per-app cap evicts is taken off the screen', async () => {
+    const folder = await tempFolder('notifier-core-');
+    await writeFile(path.join(folder, 'settings.json'), JSON.stringify({ historyCapPerApp: 2 }));
+    const presenter = new TestPresenter();
+    const { core } = await openCore(presenter, folder);
+    for (const id of ['a', 'b', 'c']) await core.notify(note({ id }));
+    expect([...presenter.onScreen.values()].map((banner) => banner.key.id).sort()).toEqual(['b', 'c']);
+    expect(core.banners.isOnScreen('core', 'a')).toBe(false);
   });
 });
 
