@@ -32,9 +32,11 @@ export interface CoreOptions {
   presenter: Presenter;
 }
 
-/** A notification still on its way in (its picture downloading, its app loading): what happened to its id meanwhile. */
+/**
+ * A notification still on its way in (its picture downloading, its app loading): what happened to its id
+ * meanwhile. A newer notification with the same id puts its own entry in place of this one.
+ */
 interface InFlight {
-  sequence: number;
   dismissedAt?: string;
 }
 
@@ -60,6 +62,10 @@ export type WaitResult = { replied: true; reply: ReplyRecord } | { replied: fals
 
 const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 
+/** An app's display name: the registered one wins over the manifest's (spec 1, App registration); else its id. */
+const displayName = (app: string, apps: AppRegistry, designs: Designs): string =>
+  apps.get(app)?.appName ?? designs.manifest(app)?.appName ?? app;
+
 /**
  * The service itself, independent of HTTP and of any display: notifications, History, apps, what is on screen
  * and when that changes, replies and approvals. Every change is made synchronously and then awaited on disk, so
@@ -67,7 +73,6 @@ const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
  */
 export class NotifierCore {
   private readonly inFlight = new Map<string, InFlight>();
-  private sequence = 0;
   private readonly person: PersonSide;
 
   private constructor(
@@ -106,7 +111,7 @@ export class NotifierCore {
       replies.load(),
     ]);
     const timers = new Timers();
-    const appName = (app: string): string => apps.get(app)?.appName ?? designs.manifest(app)?.appName ?? app;
+    const appName = (app: string): string => displayName(app, apps, designs);
     const actions = new Actions(presenter, apps, approvals, new ActionRunner(supportDir), appName);
     const followUps = new FollowUps(timers, history, designs, actions);
     const core = new NotifierCore(store, apps, history, designs, new Banners(presenter, timers), presenter, replies, approvals, followUps, timers, images, actions);
@@ -122,9 +127,8 @@ export class NotifierCore {
     return core;
   }
 
-  /** Display name: the registered one wins over the manifest's (spec 1, App registration); else the app id. */
   appName(app: string): string {
-    return this.apps.get(app)?.appName ?? this.designs.manifest(app)?.appName ?? app;
+    return displayName(app, this.apps, this.designs);
   }
 
   /** spec 1, POST /v1/notify. Resolves with the notification's id once its record is on disk. */
@@ -141,7 +145,7 @@ export class NotifierCore {
       // Something to wait for (a picture, the app's History loading): meanwhile a newer notification with this
       // id may replace this one, or a dismissal may close it before it is shown.
       const key = keyOf(input.app, id);
-      const entry: InFlight = { sequence: ++this.sequence };
+      const entry: InFlight = {};
       this.inFlight.set(key, entry);
       [imagePath] = await Promise.all([
         notification.image === undefined ? null : this.images.cache(notification.image),
