@@ -2,11 +2,13 @@
 // The `notifier` command. Today it runs the daemon (`notifier daemon`, what `npm start` runs); the commands that
 // talk to a running daemon come with issue 6.
 
+import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { startDaemon } from '../daemon/daemon.js';
 import { log } from '../daemon/log.js';
 import { PRESENTER_NAMES, type PresenterName } from '../daemon/present/choose.js';
 import { VERSION } from '../daemon/version.js';
+import { registerServiceCommand } from './service.js';
 
 function parsePort(text: string): number {
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new InvalidArgumentError('a port number from 0 to 65535');
@@ -51,6 +53,9 @@ program
     process.once('SIGINT', () => shutdown('SIGINT'));
     process.once('SIGTERM', () => shutdown('SIGTERM'));
   });
+
+// `notifier service install | uninstall | status`: the service runs this very file (dist/cli/main.js).
+registerServiceCommand(program, fileURLToPath(import.meta.url));
 
 // A bug must not take the service down with a half-finished request: log it and keep serving.
 process.on('unhandledRejection', (reason) => log.error(`unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`));

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { openChannel } from './control/channel.js';
 import { NotifierCore } from './core/notifier.js';
+import type { SpeechEngine } from './core/voice.js';
 import { createApp } from './http/app.js';
 import { DEFAULT_PORT, MAX_HEADER_BYTES } from './limits.js';
 import { log } from './log.js';
@@ -28,6 +29,8 @@ export interface DaemonOptions {
   port?: number;
   /** A presenter name, or a presenter object (in-process tests use the test presenter). */
   presenter?: PresenterName | Presenter;
+  /** The speech engine; default: the one this computer has. Null: none. */
+  speech?: SpeechEngine | null;
 }
 
 export interface Daemon {
@@ -47,8 +50,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   const unlock = await lockSupportDir(supportDir);
   try {
     const token = await loadOrCreateToken(supportDir);
-    const presenter = pickPresenter(options.presenter ?? 'auto');
-    const core = await NotifierCore.open({ supportDir, presenter });
+    const presenter = await pickPresenter(options.presenter ?? 'auto');
+    const core = await NotifierCore.open({ supportDir, presenter, ...(options.speech === undefined ? {} : { speech: options.speech }) });
     const server = http.createServer(
       { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_ARRIVAL_MS, headersTimeout: REQUEST_ARRIVAL_MS },
       createApp(core, token),
@@ -75,9 +78,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   }
 }
 
-function pickPresenter(choice: PresenterName | Presenter): Presenter {
+async function pickPresenter(choice: PresenterName | Presenter): Promise<Presenter> {
   if (typeof choice !== 'string') return choice;
-  const { presenter, note } = choosePresenter(choice);
+  const { presenter, note } = await choosePresenter(choice);
   if (note) log.info(note);
   return presenter;
 }

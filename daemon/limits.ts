@@ -118,3 +118,10 @@ export const ACTION_LOG_BYTES = 1024 * 1024;
 /** spec 1, Limits: "Spoken text | first 2000 characters"; POST /v1/speak: "History title = first 80 characters". */
 export const SPOKEN_TEXT_CHARS = 2000;
 export const SPEAK_TITLE_CHARS = 80;
+
+/** spec 1, Limits: "Audio message | at most 20 MB". */
+export const MAX_AUDIO_BYTES = 20 * 1024 * 1024;
+
+/** Reference §1.9: speech never overlaps; at most 20 wait; the newest 300 audio files are kept. */
+export const MAX_SPEECH_QUEUE = 20;
+export const SPEECH_FILES_KEPT = 300;

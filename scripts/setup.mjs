@@ -20,6 +20,13 @@ const purpose = process.argv.includes('--for-tests') ? 'test' : 'start';
  */
 const SYSTEM_PACKAGES = [
   { command: 'openssl', apt: 'openssl', for: 'test', why: 'makes the self-signed certificate of the https picture test' },
+  { command: 'dbus-daemon', apt: 'dbus', for: 'test', why: 'runs the private session bus of the D-Bus and desktop tests' },
+  { command: 'espeak-ng', apt: 'espeak-ng', for: 'test', why: 'speaks (the daemon falls back to a banner without it)' },
+  { command: 'Xvfb', apt: 'xvfb', for: 'test', why: 'is the screen of the desktop tests' },
+  { command: 'dunst', apt: 'dunst', for: 'test', why: 'is the real notification server of the desktop tests' },
+  { command: 'xdotool', apt: 'xdotool', for: 'test', why: 'types a reply into the reply window in the desktop tests' },
+  { command: 'zenity', apt: 'zenity', for: 'test', why: 'is the reply window (a notification server without inline replies)' },
+  { file: '/usr/lib/x86_64-linux-gnu/libayatana-appindicator3.so.1', apt: 'libayatana-appindicator3-1', for: 'test', why: 'lets the tray binary (systray2) run' },
 ];
 
 const BUILD_INPUTS = ['daemon', 'cli', 'tray', 'templates-renderer', 'bench', 'tsconfig.base.json', 'tsconfig.build.json', 'package.json'];
@@ -42,11 +49,14 @@ function hasCommand(command) {
   return spawnSync('sh', ['-c', `command -v "${command}"`], { stdio: 'ignore' }).status === 0;
 }
 
+const present = (p) => (p.command ? hasCommand(p.command) : p.file && process.arch !== 'x64' ? true : existsSync(p.file));
+
 function installSystemPackages() {
-  const missing = SYSTEM_PACKAGES.filter((p) => (p.for === 'start' || purpose === 'test') && !hasCommand(p.command));
+  if (process.platform !== 'linux') return; // the packages below are Debian's; other systems bring their own
+  const missing = SYSTEM_PACKAGES.filter((p) => (p.for === 'start' || purpose === 'test') && !present(p));
   if (missing.length === 0) return;
   const names = missing.map((p) => p.apt);
-  for (const p of missing) say(`missing ${p.command}: it ${p.why}`);
+  for (const p of missing) say(`missing ${p.command ?? p.apt}: it ${p.why}`);
   const isRoot = process.getuid?.() === 0;
   const sudo = !isRoot && hasCommand('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
   if (!hasCommand('apt-get') || (!isRoot && !sudo)) {

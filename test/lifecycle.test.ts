@@ -189,18 +189,43 @@ describe('GET /v1/stacks', () => {
   });
 });
 
-describe('POST /v1/speak', () => {
-  test('keeps a History entry titled with the first 80 characters; speech cannot play yet, so a banner shows', async () => {
-    const n = await startInProcess();
+describe('POST /v1/speak and speech', () => {
+  test('with a speech engine: spoken, not shown; the record has the text, the WAV and its length', async () => {
+    const n = await startInProcess(); // espeak-ng, installed by the test set-up
     const text = `The deploy of release 42 finished. ${'Everything is green. '.repeat(6)}`;
     const reply = await n.api('POST', '/v1/speak', { body: { app: 'voice', id: 'sp', text, voice: 'en-gb', speed: 1.2, lang: 'en-gb' } });
     expect(reply.json).toEqual({ ok: true, id: 'sp' });
-    const record = await n.record('voice', 'sp');
+    expect(onScreen(n, 'voice', 'sp')).toBe(false);
+    const record = await eventually(async () => {
+      const found = await n.record('voice', 'sp');
+      return found.speech?.audioPath && found;
+    }, 'the speech to be written');
     expect(record.notification).toMatchObject({ title: text.trim().slice(0, 80), presentation: 'voice', speak: { text, voice: 'en-gb', speed: 1.2, lang: 'en-gb' } });
-    expect(record.speech).toEqual({ text: text.trim(), voice: 'en-gb', suppressed: 'unavailable' });
-    expect(onScreen(n, 'voice', 'sp')).toBe(true);
+    expect(record.speech).toEqual({ text: text.trim(), voice: 'en-gb', audioPath: expect.stringMatching(/audio\/\d+-[0-9a-f]+\.wav$/), durationSeconds: expect.any(Number) });
+    // About 150 words a minute at speed 1.2 (espeak-ng): some 8 to 12 seconds for these 22 words.
+    expect(record.speech.durationSeconds).toBeGreaterThan(4);
+    expect(record.speech.durationSeconds).toBeLessThan(20);
+    expect(record.dismissedAt).toBeDefined(); // nothing is left on screen to close
     const generated = await n.api('POST', '/v1/speak', { body: { app: 'voice', text: 'hello' } });
     expect(generated.json.id).toMatch(/^[0-9A-F-]{36}$/);
+  });
+
+  test('without a speech engine: shown as a banner so nothing is lost, and the record says why', async () => {
+    const n = await startInProcess({ speech: null });
+    await n.api('POST', '/v1/speak', { body: { app: 'voice', id: 'quiet', text: 'Nobody can say this' } });
+    expect(onScreen(n, 'voice', 'quiet')).toBe(true);
+    expect((await n.record('voice', 'quiet')).speech).toEqual({ text: 'Nobody can say this.', suppressed: 'unavailable' });
+    await n.notify({ app: 'voice', id: 'nv', title: 'Bid accepted', body: 'Acme paid [the invoice](https://x.example)', speak: true });
+    expect((await n.record('voice', 'nv')).speech).toEqual({ text: 'Bid accepted. Acme paid the invoice.', suppressed: 'unavailable' });
+  });
+
+  test('presentation both shows the banner and speaks; banner alone does not speak', async () => {
+    const n = await startInProcess();
+    await n.notify({ app: 'voice', id: 'both', title: 'Both ways', presentation: 'both' });
+    await n.notify({ app: 'voice', id: 'quiet-banner', title: 'Only shown' });
+    expect(onScreen(n, 'voice', 'both')).toBe(true);
+    await eventually(async () => (await n.record('voice', 'both')).speech?.audioPath);
+    expect((await n.record('voice', 'quiet-banner')).speech).toBeUndefined();
   });
 
   test.each([
@@ -212,15 +237,9 @@ describe('POST /v1/speak', () => {
     [{ app: 'voice', text: 'hi', speed: 3 }, 'invalid field: speed'],
     [{ app: 'voice', text: 'hi', speed: 0.4 }, 'invalid field: speed'],
   ])('%j is 400: %s', async (body, message) => {
-    const n = await startInProcess();
+    const n = await startInProcess({ speech: null });
     const reply = await n.api('POST', '/v1/speak', { body });
     expect(reply.status).toBe(400);
     expect(reply.json.error.startsWith(message)).toBe(true);
-  });
-
-  test('a notification that asks to be spoken records that the speech was not played', async () => {
-    const n = await startInProcess();
-    await n.notify({ app: 'voice', id: 'nv', title: 'Bid accepted', body: 'Acme paid [the invoice](https://x.example)', speak: true });
-    expect((await n.record('voice', 'nv')).speech).toEqual({ text: 'Bid accepted. Acme paid the invoice.', suppressed: 'unavailable' });
   });
 });

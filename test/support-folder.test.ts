@@ -101,7 +101,7 @@ describe('support folder, token and port', () => {
     expect(badPort.stderr).toMatch(/port/);
     const badPresenter = spawnSync(process.execPath, [CLI, 'daemon', '--presenter', 'hologram'], { encoding: 'utf8' });
     expect(badPresenter.status).not.toBe(0);
-    expect(badPresenter.stderr).toMatch(/auto, headless/);
+    expect(badPresenter.stderr).toMatch(/auto, dbus/);
   });
 
   test('the version reported by health and --version is the package version', async () => {

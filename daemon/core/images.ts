@@ -27,7 +27,7 @@ export class ImageCache {
   async cache(image: string): Promise<string | null> {
     let bytes: Buffer;
     try {
-      bytes = await readImageSource(image);
+      bytes = await readSource(image, MAX_IMAGE_BYTES);
     } catch (error) {
       log.warn(`image ignored: ${(error as Error).message}`);
       return null;
@@ -85,42 +85,49 @@ export class ImageCache {
   }
 }
 
-async function readImageSource(image: string): Promise<Buffer> {
-  if (image.startsWith('data:')) return decodeDataURI(image);
-  if (/^https:\/\//i.test(image)) return download(image);
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(image) && !image.startsWith('file://')) {
-    throw new Error('only a file path, an https URL or a data: URI can carry a picture');
+/**
+ * The bytes of a picture or a recording named by a notification: a file path (absolute, or starting with `~/`;
+ * `file://` URLs too), an https URL (downloaded within 5 s, only while it stays on https) or a base64 data: URI.
+ * Rejects with a readable reason for anything else, or for more than `maxBytes`.
+ */
+export async function readSource(source: string, maxBytes: number): Promise<Buffer> {
+  if (source.startsWith('data:')) return decodeDataURI(source, maxBytes);
+  if (/^https:\/\//i.test(source)) return download(source, maxBytes);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source) && !source.startsWith('file://')) {
+    throw new Error('only a file path, an https URL or a data: URI can be read');
   }
-  return readLocalFile(image.startsWith('file://') ? fileURLToPath(image) : image);
+  return readLocalFile(source.startsWith('file://') ? fileURLToPath(source) : source, maxBytes);
 }
 
-function decodeDataURI(uri: string): Buffer {
+function decodeDataURI(uri: string, maxBytes: number): Buffer {
   const comma = uri.indexOf(',');
-  if (comma < 0 || !/;base64$/i.test(uri.slice(0, comma))) throw new Error('a data: URI picture must be base64');
-  return Buffer.from(uri.slice(comma + 1), 'base64');
+  if (comma < 0 || !/;base64$/i.test(uri.slice(0, comma))) throw new Error('a data: URI must be base64');
+  const bytes = Buffer.from(uri.slice(comma + 1), 'base64');
+  if (bytes.length > maxBytes) throw new Error(`the data: URI holds more than ${maxBytes} bytes`);
+  return bytes;
 }
 
-async function readLocalFile(given: string): Promise<Buffer> {
+async function readLocalFile(given: string, maxBytes: number): Promise<Buffer> {
   const file = given === '~' || given.startsWith('~/') ? path.join(os.homedir(), given.slice(1)) : given;
-  if (!path.isAbsolute(file)) throw new Error(`the picture path must be absolute: ${given}`);
+  if (!path.isAbsolute(file)) throw new Error(`the path must be absolute: ${given}`);
   const info = await stat(file);
   if (!info.isFile()) throw new Error(`not a file: ${given}`);
-  if (info.size > MAX_IMAGE_BYTES) throw new Error(`${given} is larger than ${MAX_IMAGE_BYTES} bytes`);
+  if (info.size > maxBytes) throw new Error(`${given} is larger than ${maxBytes} bytes`);
   return readFile(file);
 }
 
-async function download(url: string): Promise<Buffer> {
+async function download(url: string, maxBytes: number): Promise<Buffer> {
   const response = await fetch(url, { signal: AbortSignal.timeout(IMAGE_DOWNLOAD_TIMEOUT_MS) });
   if (!response.url.startsWith('https://')) throw new Error(`${url} redirected away from https`);
   if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-  if (Number(response.headers.get('content-length') ?? 0) > MAX_IMAGE_BYTES) {
-    throw new Error(`${url} is larger than ${MAX_IMAGE_BYTES} bytes`);
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    throw new Error(`${url} is larger than ${maxBytes} bytes`);
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
-    if (size > MAX_IMAGE_BYTES) throw new Error(`${url} is larger than ${MAX_IMAGE_BYTES} bytes`);
+    if (size > maxBytes) throw new Error(`${url} is larger than ${maxBytes} bytes`);
     chunks.push(Buffer.from(chunk));
   }
   return Buffer.concat(chunks);

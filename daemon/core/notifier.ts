@@ -19,9 +19,10 @@ import { PersonSide } from './person.js';
 import { ReplyQueue, type ReplyRecord } from './replies.js';
 import { queryWords } from './search-text.js';
 import { Settings } from './settings.js';
-import { speechRecord, wantsSpeech } from './speech.js';
+import { SPEECH_MUTED, SPEECH_QUIET, SPEECH_UNAVAILABLE, speechRecord, wantsSpeech } from './speech.js';
 import { Timers } from './timers.js';
 import type { AppRegistration, HistoryRecord, SpeakRequest } from './types.js';
+import { findSpeechEngine, type SpeechEngine, Voice } from './voice.js';
 import { SPEAK_TITLE_CHARS, SPOKEN_TEXT_CHARS } from '../limits.js';
 
 /** Reference §1.2 "Too many banners": at launch the 6 newest undismissed banners are restored. */
@@ -30,6 +31,8 @@ const BANNERS_RESTORED_AT_START = 6;
 export interface CoreOptions {
   supportDir: string;
   presenter: Presenter;
+  /** The speech engine; default: the one this computer has (espeak-ng on Linux, `say` on macOS and Windows). */
+  speech?: SpeechEngine | null;
 }
 
 /**
@@ -73,6 +76,8 @@ const displayName = (app: string, apps: AppRegistry, designs: Designs): string =
  */
 export class NotifierCore {
   private readonly inFlight = new Map<string, InFlight>();
+  /** A quiet period (the tray's "Quiet for an hour"): no sounds, no speech, until then (epoch ms). */
+  private quietUntil = 0;
   private readonly person: PersonSide;
 
   private constructor(
@@ -87,6 +92,8 @@ export class NotifierCore {
     readonly followUps: FollowUps,
     private readonly timers: Timers,
     private readonly images: ImageCache,
+    readonly voice: Voice,
+    private readonly settings: Settings,
     actions: Actions,
   ) {
     this.person = new PersonSide(this, actions);
@@ -114,7 +121,9 @@ export class NotifierCore {
     const appName = (app: string): string => displayName(app, apps, designs);
     const actions = new Actions(presenter, apps, approvals, new ActionRunner(supportDir), appName);
     const followUps = new FollowUps(timers, history, designs, actions);
-    const core = new NotifierCore(store, apps, history, designs, new Banners(presenter, timers), presenter, replies, approvals, followUps, timers, images, actions);
+    const voice = new Voice(path.join(supportDir, 'audio'), options.speech === undefined ? findSpeechEngine() : options.speech);
+    const banners = new Banners(presenter, timers);
+    const core = new NotifierCore(store, apps, history, designs, banners, presenter, replies, approvals, followUps, timers, images, voice, settings, actions);
     await presenter.start((event) => core.person.handle(event));
     // History goes on loading in the background; requests wait only for the apps they touch.
     const loading = performance.now();
@@ -140,15 +149,17 @@ export class NotifierCore {
     const registered = this.apps.ensure(input.app);
 
     let imagePath: string | null = null;
+    let recording: string | null = null;
     let dismissedAt: string | undefined;
-    if (notification.image !== undefined || !this.history.isLoaded(input.app)) {
+    if (notification.image !== undefined || notification.audio !== undefined || !this.history.isLoaded(input.app)) {
       // Something to wait for (a picture, the app's History loading): meanwhile a newer notification with this
       // id may replace this one, or a dismissal may close it before it is shown.
       const key = keyOf(input.app, id);
       const entry: InFlight = {};
       this.inFlight.set(key, entry);
-      [imagePath] = await Promise.all([
+      [imagePath, recording] = await Promise.all([
         notification.image === undefined ? null : this.images.cache(notification.image),
+        notification.audio === undefined ? null : this.voice.cacheRecording(notification.audio),
         this.history.load(input.app),
       ]);
       if (this.inFlight.get(key) !== entry) {
@@ -161,30 +172,66 @@ export class NotifierCore {
     }
 
     if (imagePath && notification.image?.startsWith('data:')) notification.image = imagePath;
+    if (recording && notification.audio?.startsWith('data:')) notification.audio = recording;
+
+    // spec 1, presentation: `voice` speaks instead of showing a banner, `both` does both. Speech that cannot play
+    // (a quiet period, muted, no engine) is shown as a banner so it is not lost, and the record says why.
+    const speechWanted = wantsSpeech(notification);
+    const silenced = this.silenced();
+    const blocked = silenced ?? (speechWanted && !this.voice.engine ? SPEECH_UNAVAILABLE : null);
+    const showBanner = notification.presentation !== 'voice' || blocked !== null;
     const record: HistoryRecord = {
       id,
       app: input.app,
       notification,
       deliveredAt,
-      ...(dismissedAt ? { dismissedAt, actionUsed: 'dismiss' } : {}),
+      // A notification only spoken has no banner to close later: it is done when it is delivered.
+      ...(dismissedAt ? { dismissedAt, actionUsed: 'dismiss' } : showBanner ? {} : { dismissedAt: deliveredAt }),
       ...(imagePath ? { imagePath } : {}),
       fields: resolveFields(notification, appName, deliveredAt),
-      // No speech engine yet (issue 4): speech cannot play, so (spec 1) the notification is shown as a banner
-      // whatever its `presentation`, and the speech record says it was not played.
-      ...(wantsSpeech(notification) ? { speech: speechRecord(notification) } : {}),
+      ...(speechWanted ? { speech: speechRecord(notification, blocked) } : {}),
     };
     // spec 1: a notification with the same id replaces the banner in place and cancels a pending snooze.
     this.timers.cancel('snooze', keyOf(input.app, id));
     this.followUps.cancel(input.app, id);
+    this.voice.stop(input.app, id);
     const saved = this.history.put(record);
-    if (!dismissedAt) this.putOnScreen(record, { sound: true });
+    if (showBanner && !dismissedAt) this.putOnScreen(record, { sound: true });
+    if (!dismissedAt && blocked === null && (speechWanted || recording)) this.queueSpeech(record, recording);
     await (registered ? Promise.all([saved, registered]) : saved);
     return id;
   }
 
+  /** A quiet period from the person (the tray): no sounds and no speech for `minutes`; 0 ends it. */
+  setQuiet(minutes: number): { quietUntil: string | null } {
+    this.quietUntil = minutes > 0 ? Date.now() + minutes * 60_000 : 0;
+    return { quietUntil: this.quietUntil > 0 ? new Date(this.quietUntil).toISOString() : null };
+  }
+
+  /** Why sounds and speech are off right now, or null. */
+  private silenced(): string | null {
+    if (this.quietUntil > Date.now()) return SPEECH_QUIET;
+    return this.settings.muteAllSounds ? SPEECH_MUTED : null;
+  }
+
+  /** Queues a record's speech (and recording); once written, its audio file and length go on the record. */
+  private queueSpeech(record: HistoryRecord, recording: string | null): void {
+    const { app, id, notification } = record;
+    this.voice.say({
+      app,
+      id,
+      text: record.speech?.text ?? '',
+      request: notification.speak ?? {},
+      ...(recording ? { recording } : {}),
+      spoken: (written) => {
+        void this.history.update(app, id, (current) => (current.speech ? { ...current, speech: { ...current.speech, ...written } } : current));
+      },
+    });
+  }
+
   /**
-   * spec 1, POST /v1/speak: a History entry titled with the first 80 characters of the text. Speech cannot play
-   * yet (no engine until issue 4), so, as spec 1 says for that case, it is shown as a banner so it is not lost.
+   * spec 1, POST /v1/speak: says the text, with a History entry titled with its first 80 characters. Speech that
+   * cannot play is shown as a banner instead, so it is not lost.
    */
   speak(input: SpeakInput): Promise<string> {
     return this.notify({
@@ -359,14 +406,16 @@ export class NotifierCore {
 
   /** Shows a record's banner (in place when it is up), times it, and arms its follow-up. */
   putOnScreen(record: HistoryRecord, options: { sound: boolean }): void {
-    const banner = bannerFor(record, this.appName(record.app), this.apps.get(record.app), options);
+    const sound = options.sound && this.silenced() === null;
+    const banner = bannerFor(record, this.appName(record.app), this.apps.get(record.app), { sound });
     this.banners.show(banner, groupOf(record), () => void this.endBanner(record.app, record.id, 'timeout'));
     this.followUps.arm(record);
   }
 
-  /** Takes a banner off the screen without recording anything (its record is going away). */
+  /** Takes a banner off the screen (and stops its speech) without recording anything. */
   takeOffScreen(app: string, id: string): void {
     this.banners.close(app, id);
+    this.voice.stop(app, id);
     this.followUps.cancel(app, id);
     this.timers.cancel('snooze', keyOf(app, id));
   }

@@ -22,9 +22,16 @@ export class PersonSide {
   ) {}
 
   handle(event: PresenterEvent): void {
+    if (event.type === 'answered') {
+      // The display's own Allow/Deny: the same answer the private channel carries.
+      this.core.approvals.answer(event.questionId, event.allow).catch((error: Error) => log.error(`could not record an answer: ${error.message}`));
+      return;
+    }
     const { app, id } = event.key;
     const work = (() => {
       switch (event.type) {
+        case 'snoozed':
+          return this.core.snooze(app, id, event.minutes).then(() => undefined);
         case 'closed':
           this.core.banners.forget(app, id);
           return this.core.endBanner(app, id, event.reason === 'expired' ? 'timeout' : 'close');

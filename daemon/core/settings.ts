@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js';
 
 export interface SettingsValues {
   historyCapPerApp?: number;
+  muteAllSounds?: boolean;
 }
 
 /**
@@ -11,11 +12,15 @@ export interface SettingsValues {
  * routes that change them come later (issue 7). A value out of range is ignored with a warning, never fatal.
  */
 export class Settings {
-  private constructor(readonly historyCapPerApp: number) {}
+  private constructor(
+    readonly historyCapPerApp: number,
+    /** No sound and no speech from any notification. */
+    readonly muteAllSounds: boolean,
+  ) {}
 
   static async open(store: Store): Promise<Settings> {
     const { data } = await store.open<SettingsValues>('settings.json', {});
-    return new Settings(historyCap(data.historyCapPerApp));
+    return new Settings(historyCap(data.historyCapPerApp), data.muteAllSounds === true);
   }
 }
 

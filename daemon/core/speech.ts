@@ -1,8 +1,10 @@
 import { SPOKEN_TEXT_CHARS } from '../limits.js';
 import type { HistoryRecord, Notification } from './types.js';
 
-/** Why nothing was spoken: there is no speech engine yet (it comes with the desktop work, issue 4). */
-export const SPEECH_UNAVAILABLE = 'unavailable';
+/** Why nothing was spoken (History `speech.suppressed`). */
+export const SPEECH_UNAVAILABLE = 'unavailable'; // no speech engine on this computer
+export const SPEECH_MUTED = 'muted'; // the muteAllSounds setting
+export const SPEECH_QUIET = 'quiet-hours'; // a quiet period
 
 const MARKDOWN_LINK = /\[([^\]]*)\]\([^)]*\)/g;
 
@@ -18,10 +20,11 @@ export const wantsSpeech = (n: Notification): boolean =>
 
 /**
  * The speech record for History (spec 1: `text`, `voice`, ...; reference §1.9 for the text): the speak text, else
- * the title and the body as two sentences, the first 2000 characters. `suppressed` says it was not played.
+ * the title and the body as two sentences, the first 2000 characters. `suppressed` says why it was not played;
+ * `audioPath` and `durationSeconds` are added once it is written.
  */
-export function speechRecord(n: Notification): NonNullable<HistoryRecord['speech']> {
+export function speechRecord(n: Notification, suppressed: string | null): NonNullable<HistoryRecord['speech']> {
   const text = (n.speak?.text !== undefined ? sentence(n.speak.text) : [sentence(n.title), sentence(n.body)].filter(Boolean).join(' '))
     .slice(0, SPOKEN_TEXT_CHARS);
-  return { text, ...(n.speak?.voice ? { voice: n.speak.voice } : {}), suppressed: SPEECH_UNAVAILABLE };
+  return { text, ...(n.speak?.voice ? { voice: n.speak.voice } : {}), ...(suppressed ? { suppressed } : {}) };
 }

@@ -1,8 +1,10 @@
+import { DBusPresenter } from './dbus.js';
 import { HeadlessPresenter } from './headless.js';
+import { NodeNotifierPresenter } from './node-notifier.js';
 import type { Presenter } from './presenter.js';
 
 /** Names accepted by `--presenter` / `NOTIFIER_PRESENTER`. */
-export const PRESENTER_NAMES = ['auto', 'headless'] as const;
+export const PRESENTER_NAMES = ['auto', 'dbus', 'node-notifier', 'headless'] as const;
 export type PresenterName = (typeof PRESENTER_NAMES)[number];
 
 export function isPresenterName(name: string): name is PresenterName {
@@ -10,12 +12,19 @@ export function isPresenterName(name: string): name is PresenterName {
 }
 
 /**
- * The presenter for a name. `auto` picks the best display this machine has; native presenters (D-Bus on
- * Linux, node-notifier on macOS and Windows) arrive with issue 4, so today every choice draws headless.
+ * The presenter for a name, with a note for the log when `auto` fell back. `auto`: on macOS and Windows,
+ * node-notifier (Notification Center, toasts); on Linux the desktop's notification server over D-Bus, else
+ * headless. (On Linux node-notifier only runs notify-send, which needs the same bus and server, and has no
+ * buttons: it is no better fallback.) `dbus` without a server is an error.
  */
-export function choosePresenter(name: PresenterName): { presenter: Presenter; note?: string } {
-  if (name === 'auto') {
-    return { presenter: new HeadlessPresenter(), note: 'no native presenter is built yet; banners are logged (headless)' };
+export async function choosePresenter(name: PresenterName): Promise<{ presenter: Presenter; note?: string }> {
+  if (name === 'headless') return { presenter: new HeadlessPresenter() };
+  if (name === 'node-notifier') return { presenter: new NodeNotifierPresenter() };
+  if (name === 'auto' && (process.platform === 'darwin' || process.platform === 'win32')) {
+    return { presenter: new NodeNotifierPresenter() };
   }
-  return { presenter: new HeadlessPresenter() };
+  const connected = await DBusPresenter.connect();
+  if ('presenter' in connected) return { presenter: connected.presenter };
+  if (name === 'dbus') throw new Error(`--presenter dbus: ${connected.reason}`);
+  return { presenter: new HeadlessPresenter(), note: `${connected.reason}: banners are logged instead (headless)` };
 }

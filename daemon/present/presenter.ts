@@ -40,12 +40,20 @@ export interface Banner {
   sound: string | null;
 }
 
-/** What the person did to a banner. */
+/** What the person did: to a banner, or to a question the display put in front of them. */
 export type PresenterEvent =
   | { type: 'clicked'; key: BannerKey }
   | { type: 'button'; key: BannerKey; actionId: string }
   | { type: 'replied'; key: BannerKey; actionId: string; text: string }
-  | { type: 'closed'; key: BannerKey; reason: 'dismissed' | 'expired' };
+  | { type: 'snoozed'; key: BannerKey; minutes: number }
+  | { type: 'closed'; key: BannerKey; reason: 'dismissed' | 'expired' }
+  | { type: 'answered'; questionId: string; allow: boolean };
+
+/** The snooze menu a banner with `snooze: true` offers (reference §1.5 offers 5 min, 15 min, 1 hour, tomorrow). */
+export const SNOOZE_CHOICES = [
+  { minutes: 15, label: 'Snooze 15 min' },
+  { minutes: 60, label: 'Snooze 1 hour' },
+] as const;
 
 export type PresenterListener = (event: PresenterEvent) => void;
 

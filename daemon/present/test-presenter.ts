@@ -75,6 +75,15 @@ export class TestPresenter implements Presenter {
     this.listener({ type: 'replied', key: { app, id }, actionId, text });
   }
 
+  snoozeByPerson(app: string, id: string, minutes: number): void {
+    this.listener({ type: 'snoozed', key: { app, id }, minutes });
+  }
+
+  /** The person answers a question the display showed (the banner's Allow or Deny). */
+  answer(questionId: string, allow: boolean): void {
+    this.listener({ type: 'answered', questionId, allow });
+  }
+
   closeByPerson(app: string, id: string, reason: 'dismissed' | 'expired' = 'dismissed'): void {
     this.onScreen.delete(keyOf({ app, id }));
     this.listener({ type: 'closed', key: { app, id }, reason });

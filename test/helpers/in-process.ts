@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { afterAll } from '@jest/globals';
+import type { SpeechEngine } from '../../daemon/core/voice.js';
 import { type Daemon, startDaemon } from '../../daemon/daemon.js';
 import { log } from '../../daemon/log.js';
 import { TestPresenter } from '../../daemon/present/test-presenter.js';
@@ -44,10 +45,12 @@ export async function eventually<T>(check: () => Promise<T> | T, what = 'the con
  * The real daemon (HTTP server, store, private channel) in this process, with the test presenter as its display:
  * the app's side speaks HTTP to it, the test plays the person through `person`.
  */
-export async function startInProcess(options: { supportDir?: string; person?: TestPresenter } = {}): Promise<Running> {
+export async function startInProcess(
+  options: { supportDir?: string; person?: TestPresenter; speech?: SpeechEngine | null } = {},
+): Promise<Running> {
   const supportDir = options.supportDir ?? (await tempFolder('notifier-person-'));
   const person = options.person ?? new TestPresenter();
-  const daemon = await startDaemon({ supportDir, port: 0, presenter: person });
+  const daemon = await startDaemon({ supportDir, port: 0, presenter: person, ...(options.speech === undefined ? {} : { speech: options.speech }) });
   await daemon.core.history.ready;
   const api = (method: string, path: string, requestOptions: RequestOptions = {}): Promise<Reply> =>
     request(daemon.port, method, path, { ...requestOptions, token: requestOptions.token === undefined ? daemon.token : requestOptions.token });

@@ -16,7 +16,8 @@ const opened: Array<{ core: NotifierCore; folder: string }> = [];
 
 async function openCore(presenter: Presenter = new TestPresenter(), folder?: string) {
   const supportDir = folder ?? (await tempFolder('notifier-core-'));
-  const core = await NotifierCore.open({ supportDir, presenter });
+  // No speech engine here: what speech does is tested in test/lifecycle.test.ts and test/unit/voice.test.ts.
+  const core = await NotifierCore.open({ supportDir, presenter, speech: null });
   await core.history.ready;
   opened.push({ core, folder: supportDir });
   return { core, supportDir };
@@ -103,7 +104,7 @@ describe('what the presenter is asked to draw', () => {
     expect(presenter.calls.map((call) => call.call)).toEqual(['show', 'close', 'show']);
   });
 
-  test('presentation voice still shows a banner: speech cannot play yet, so nothing is lost', async () => {
+  test('presentation voice without a speech engine shows a banner, so nothing is lost', async () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
     await core.notify(note({ id: 'v', presentation: 'voice', speak: true }));
@@ -156,7 +157,7 @@ describe('after a restart', () => {
   test('the newest undismissed banners come back, quietly, and dismissed ones do not', async () => {
     const folder = await tempFolder('notifier-core-');
     const first = new TestPresenter();
-    const core = await NotifierCore.open({ supportDir: folder, presenter: first });
+    const core = await NotifierCore.open({ supportDir: folder, presenter: first, speech: null });
     for (let n = 1; n <= 9; n++) await core.notify(note({ id: `n${n}` }));
     await core.dismiss('core', 'n9');
     await core.close();

@@ -1,0 +1,238 @@
+import dbus from 'dbus-next';
+import { log } from '../log.js';
+import { openOnDesktop } from './opener.js';
+import {
+  type Banner,
+  type BannerKey,
+  type OpenTarget,
+  type Presenter,
+  type PresenterListener,
+  type Question,
+  SNOOZE_CHOICES,
+} from './presenter.js';
+import { askForReply } from './prompt.js';
+import { playSound } from './sound.js';
+
+const SERVICE = 'org.freedesktop.Notifications';
+const PATH = '/org/freedesktop/Notifications';
+/** How long finding the notification server may take before the daemon carries on without it. */
+const CONNECT_TIMEOUT_MS = 3_000;
+
+/** freedesktop urgency: 0 low, 1 normal, 2 critical (critical banners stay until the person closes them). */
+const URGENCY = { low: 0, normal: 1, high: 1, urgent: 2 } as const;
+/** NotificationClosed reasons of the freedesktop spec. */
+const CLOSED = { EXPIRED: 1, DISMISSED: 2, BY_CALL: 3 } as const;
+const DEFAULT_ACTION = 'default';
+const INLINE_REPLY_ACTION = 'inline-reply';
+const SNOOZE_ACTION = 'snooze:';
+
+type Shown = { kind: 'banner'; key: BannerKey; banner: Banner } | { kind: 'question'; question: Question };
+
+const keyOf = (key: BannerKey): string => `${key.app}\u0000${key.id}`;
+const escapeMarkup = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * Banners in the desktop's own notification server, over D-Bus (org.freedesktop.Notifications): `Notify` with
+ * actions for the buttons and a `default` action for a click, `replaces_id` for a reused id, `CloseNotification`
+ * on dismiss. `ActionInvoked` and `NotificationClosed` become the core's events; dbus-next drops signals that do
+ * not come from the bus name owning the service, so no other program can press a button. The server times
+ * banners out itself (and may pause while one is hovered). What the server can do (`GetCapabilities`) decides how
+ * buttons and replies are offered.
+ */
+export class DBusPresenter implements Presenter {
+  readonly name = 'dbus';
+  readonly handlesExpiry = true;
+  private listener: PresenterListener = () => undefined;
+  /** Banner -> the server's id for it, as a chain so a replace waits for the id of the show before it. */
+  private readonly ids = new Map<string, Promise<number | null>>();
+  private readonly shown = new Map<number, Shown>();
+  /** Ids the person acted on: the close that follows an action is part of that action, not a dismissal. */
+  private readonly acted = new Set<number>();
+
+  private constructor(
+    private readonly bus: dbus.MessageBus,
+    private readonly server: dbus.ClientInterface,
+    private readonly capabilities: Set<string>,
+  ) {}
+
+  /** Connects to the session bus's notification server; null (with the reason) when there is none. */
+  static async connect(busAddress?: string): Promise<{ presenter: DBusPresenter } | { reason: string }> {
+    let bus: dbus.MessageBus;
+    try {
+      bus = dbus.sessionBus(busAddress ? { busAddress } : {});
+    } catch (error) {
+      return { reason: `no session bus (${(error as Error).message})` };
+    }
+    const failed = new Promise<{ reason: string }>((resolve) =>
+      bus.on('error', (error: Error) => {
+        log.warn(`session bus: ${error.message}`);
+        resolve({ reason: `the session bus failed (${error.message})` });
+      }),
+    );
+    const attempt = (async () => {
+      const daemon = (await bus.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
+      const owned = (await daemon.NameHasOwner(SERVICE)) as boolean;
+      const activatable = ((await daemon.ListActivatableNames()) as string[]).includes(SERVICE);
+      const display = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+      if (!owned && !(activatable && display)) return { reason: 'no notification server on the session bus' };
+      const server = (await bus.getProxyObject(SERVICE, PATH)).getInterface(SERVICE);
+      const capabilities = new Set((await server.GetCapabilities()) as string[]);
+      return { presenter: new DBusPresenter(bus, server, capabilities) };
+    })();
+    const timeout = new Promise<{ reason: string }>((resolve) =>
+      setTimeout(() => resolve({ reason: 'the session bus did not answer' }), CONNECT_TIMEOUT_MS).unref(),
+    );
+    const result = await Promise.race([attempt.catch((error: Error) => ({ reason: error.message })), failed, timeout]);
+    if ('reason' in result) bus.disconnect();
+    return result;
+  }
+
+  async start(listener: PresenterListener): Promise<void> {
+    this.listener = listener;
+    this.server.on('ActionInvoked', (id: number, action: string) => this.invoked(id, action));
+    this.server.on('NotificationClosed', (id: number, reason: number) => this.closed(id, reason));
+    if (this.capabilities.has(INLINE_REPLY_ACTION)) {
+      this.server.on('NotificationReplied', (id: number, text: string) => this.repliedInline(id, text));
+    }
+  }
+
+  show(banner: Banner): Promise<void> {
+    return this.notify(banner);
+  }
+
+  replace(banner: Banner): Promise<void> {
+    return this.notify(banner);
+  }
+
+  async close(key: BannerKey): Promise<void> {
+    const id = await this.ids.get(keyOf(key));
+    this.ids.delete(keyOf(key));
+    if (id) await this.closeId(id);
+  }
+
+  open(target: OpenTarget): Promise<void> {
+    return openOnDesktop(target);
+  }
+
+  ask(question: Question): void {
+    const actions = ['allow', 'Allow', 'deny', 'Deny'];
+    const hints = { urgency: new dbus.Variant('y', URGENCY.urgent), category: new dbus.Variant('s', 'presence') };
+    const body = question.detail ? this.text(question.detail) : '';
+    this.call(this.server.Notify('Notifier', 0, 'dialog-question', question.text, body, actions, hints, 0), 'ask').then((id) => {
+      if (typeof id === 'number') this.shown.set(id, { kind: 'question', question });
+    });
+  }
+
+  withdraw(questionId: string): void {
+    for (const [id, shown] of this.shown) {
+      if (shown.kind === 'question' && shown.question.id === questionId) void this.closeId(id);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.bus.disconnect();
+  }
+
+  /** Shows a banner, in place of the one with the same app and id when it is up (`replaces_id`). */
+  private notify(banner: Banner): Promise<void> {
+    const key = keyOf(banner.key);
+    const previous = this.ids.get(key) ?? Promise.resolve(null);
+    const next = previous.then(async (replacesId) => {
+      const { summary, body, actions, hints } = this.draw(banner);
+      const timeout = banner.expireSeconds === null ? 0 : Math.round(banner.expireSeconds * 1000);
+      const id = (await this.call(this.server.Notify(banner.appName, replacesId ?? 0, '', summary, body, actions, hints, timeout), 'show')) as number | undefined;
+      if (typeof id !== 'number') return null;
+      if (replacesId && replacesId !== id) this.shown.delete(replacesId);
+      this.shown.set(id, { kind: 'banner', key: banner.key, banner });
+      return id;
+    });
+    this.ids.set(key, next);
+    if (banner.sound) playSound(banner.sound);
+    return next.then(() => undefined);
+  }
+
+  /** The banner in the server's terms: its text, its actions (or, without them, the buttons listed), its hints. */
+  private draw(banner: Banner): { summary: string; body: string; actions: string[]; hints: Record<string, dbus.Variant> } {
+    const lines = [banner.subtitle, banner.body].filter((line): line is string => Boolean(line)).map((line) => this.text(line));
+    const actions: string[] = [DEFAULT_ACTION, 'Open'];
+    const hints: Record<string, dbus.Variant> = {
+      urgency: new dbus.Variant('y', URGENCY[banner.priority]),
+      'suppress-sound': new dbus.Variant('b', true), // the daemon plays the banner's sound itself
+      'desktop-entry': new dbus.Variant('s', 'notifier'),
+    };
+    if (banner.imagePath) hints['image-path'] = new dbus.Variant('s', banner.imagePath);
+    if (banner.group) hints['x-notifier-group'] = new dbus.Variant('s', banner.group);
+    for (const action of banner.actions) {
+      if (action.kind === 'reply' && this.capabilities.has(INLINE_REPLY_ACTION)) {
+        actions.push(INLINE_REPLY_ACTION, action.label);
+        if (action.placeholder) hints['x-kde-reply-placeholder-text'] = new dbus.Variant('s', action.placeholder);
+      } else {
+        actions.push(action.actionId, action.label);
+      }
+    }
+    if (banner.snooze) for (const choice of SNOOZE_CHOICES) actions.push(`${SNOOZE_ACTION}${choice.minutes}`, choice.label);
+    if (!this.capabilities.has('actions') && banner.actions.length > 0) {
+      lines.push(banner.actions.map((action) => `[${this.text(action.label)}]`).join(' '));
+    }
+    return { summary: banner.title, body: lines.join('\n'), actions: this.capabilities.has('actions') ? actions : [], hints };
+  }
+
+  /** Text for the body: escaped when the server reads markup, so a notification cannot inject any. */
+  private text(value: string): string {
+    return this.capabilities.has('body-markup') ? escapeMarkup(value) : value;
+  }
+
+  private invoked(id: number, action: string): void {
+    const shown = this.shown.get(id);
+    if (!shown) return;
+    if (shown.kind === 'question') {
+      if (action === 'allow' || action === 'deny') {
+        this.acted.add(id);
+        this.listener({ type: 'answered', questionId: shown.question.id, allow: action === 'allow' });
+      }
+      return;
+    }
+    const { key, banner } = shown;
+    this.acted.add(id);
+    if (action === DEFAULT_ACTION) return this.listener({ type: 'clicked', key });
+    if (action.startsWith(SNOOZE_ACTION)) return this.listener({ type: 'snoozed', key, minutes: Number(action.slice(SNOOZE_ACTION.length)) });
+    const pressed = banner.actions.find((candidate) => candidate.actionId === action);
+    if (pressed?.kind === 'reply') {
+      void askForReply(banner.appName, banner.title, pressed.placeholder)
+        .then((text) => text !== null && this.listener({ type: 'replied', key, actionId: pressed.actionId, text }))
+        .catch((error: Error) => log.warn(`a reply could not be asked for: ${error.message}`));
+      return;
+    }
+    this.listener({ type: 'button', key, actionId: action });
+  }
+
+  private repliedInline(id: number, text: string): void {
+    const shown = this.shown.get(id);
+    const reply = shown?.kind === 'banner' ? shown.banner.actions.find((action) => action.kind === 'reply') : undefined;
+    if (shown?.kind === 'banner' && reply) {
+      this.acted.add(id);
+      this.listener({ type: 'replied', key: shown.key, actionId: reply.actionId, text });
+    }
+  }
+
+  private closed(id: number, reason: number): void {
+    const shown = this.shown.get(id);
+    this.shown.delete(id);
+    if (this.acted.delete(id) || !shown || reason === CLOSED.BY_CALL) return;
+    if (shown.kind === 'question') return; // closed without an answer: the question stays open (tray, channel)
+    this.ids.delete(keyOf(shown.key));
+    this.listener({ type: 'closed', key: shown.key, reason: reason === CLOSED.EXPIRED ? 'expired' : 'dismissed' });
+  }
+
+  private async closeId(id: number): Promise<void> {
+    await this.call(this.server.CloseNotification(id), 'close');
+  }
+
+  /** A D-Bus call that failing never fails the core: the display is lost, not the notification. */
+  private call(pending: Promise<unknown>, what: string): Promise<unknown> {
+    return pending.catch((error: Error) => {
+      log.warn(`notification server could not ${what}: ${error.message}`);
+      return undefined;
+    });
+  }
+}

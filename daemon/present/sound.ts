@@ -1,0 +1,69 @@
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { log } from '../log.js';
+
+/** The freedesktop sound theme's name for a new message: what `sound: "default"` plays on Linux. */
+const DEFAULT_LINUX_SOUND = 'message-new-instant';
+/** macOS's own default alert sound (reference §1.2: "Glass"). */
+const DEFAULT_MAC_SOUND = '/System/Library/Sounds/Glass.aiff';
+
+const available = new Map<string, boolean>();
+function has(program: string): boolean {
+  if (!available.has(program)) available.set(program, spawnSync('which', [program], { stdio: 'ignore' }).status === 0);
+  return available.get(program)!;
+}
+
+/** A sound or recording being played; `stop` ends it early (a dismissed notification stops its speech). */
+export interface Playing {
+  done: Promise<void>;
+  stop(): void;
+}
+
+/** The first audio file player this computer has: PulseAudio, PipeWire, ALSA, or macOS's afplay. */
+function filePlayer(file: string): [string, string[]] | null {
+  if (process.platform === 'darwin') return ['afplay', [file]];
+  for (const program of ['paplay', 'pw-play', 'aplay']) {
+    if (has(program)) return [program, program === 'aplay' ? ['-q', file] : [file]];
+  }
+  return null;
+}
+
+/**
+ * Plays an audio file with the platform's player, always with an argument array. Resolves when it has played;
+ * rejects with the reason it could not (no player, no sound device).
+ */
+export function playFile(file: string): Playing {
+  const player = filePlayer(file);
+  if (!player) return { done: Promise.reject(new Error('no audio player (paplay, pw-play or aplay) is installed')), stop: () => undefined };
+  let child: ChildProcess | null = null;
+  const done = new Promise<void>((resolve, reject) => {
+    child = spawn(player[0], player[1], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', (error) => reject(error));
+    child.once('close', (code, signal) =>
+      code === 0 || signal === 'SIGTERM' ? resolve() : reject(new Error(stderr.trim().split('\n')[0] || `${player[0]} exit ${code}`)),
+    );
+  });
+  return { done, stop: () => child?.kill('SIGTERM') };
+}
+
+/**
+ * Plays a banner's sound without making anyone wait: `default`, a sound theme name (canberra-gtk-play on Linux;
+ * a name from /System/Library/Sounds on macOS), or a file path. `none` and null never get here.
+ */
+export function playSound(sound: string): void {
+  const isFile = path.isAbsolute(sound);
+  let command: [string, string[]] | null = null;
+  if (process.platform === 'darwin') {
+    command = ['afplay', [isFile ? sound : sound === 'default' ? DEFAULT_MAC_SOUND : `/System/Library/Sounds/${sound}.aiff`]];
+  } else if (!isFile && has('canberra-gtk-play')) {
+    command = ['canberra-gtk-play', ['-i', sound === 'default' ? DEFAULT_LINUX_SOUND : sound]];
+  } else if (isFile) {
+    command = has('canberra-gtk-play') ? ['canberra-gtk-play', ['-f', sound]] : filePlayer(sound);
+  }
+  if (!command) return; // nothing here can play it: a notification is never held back for a sound
+  execFile(command[0], command[1], { timeout: 30_000 }, (error) => {
+    if (error) log.info(`sound ${sound} did not play: ${error.message.split('\n')[0]}`);
+  });
+}

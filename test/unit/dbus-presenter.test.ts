@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import dbus from 'dbus-next';
+import { log } from '../../daemon/log.js';
+import { DBusPresenter } from '../../daemon/present/dbus.js';
+import type { Banner, PresenterEvent } from '../../daemon/present/presenter.js';
+import { eventually } from '../helpers/in-process.js';
+import { startFakeNotificationServer, startSessionBus } from '../helpers/session-bus.js';
+
+// The D-Bus presenter against a fake notification server on a private session bus.
+
+log.setQuiet(true);
+
+const banner = (overrides: Partial<Banner> = {}): Banner => ({
+  key: { app: 'ci', id: 'b1' },
+  appName: 'CI',
+  title: 'Build passed',
+  subtitle: 'main',
+  body: 'All <b>412</b> tests & more',
+  actions: [
+    { actionId: 'open-log', label: 'Open log', kind: 'url' },
+    { actionId: 'approve', label: 'Approve', kind: 'callback' },
+  ],
+  snooze: false,
+  priority: 'normal',
+  expireSeconds: null,
+  sound: null,
+  ...overrides,
+});
+
+describe('the D-Bus presenter', () => {
+  let bus: Awaited<ReturnType<typeof startSessionBus>>;
+  let server: Awaited<ReturnType<typeof startFakeNotificationServer>>;
+  let presenter: DBusPresenter;
+  const events: PresenterEvent[] = [];
+
+  beforeAll(async () => {
+    bus = await startSessionBus();
+    server = await startFakeNotificationServer(bus.address);
+    const connected = await DBusPresenter.connect(bus.address);
+    if (!('presenter' in connected)) throw new Error(connected.reason);
+    presenter = connected.presenter;
+    await presenter.start((event) => events.push(event));
+  });
+
+  afterAll(async () => {
+    await presenter?.stop();
+    await server?.stop();
+    await bus?.stop();
+  });
+
+  test('Notify carries the banner: actions with a default one for a click, urgency, image, expiry, escaped markup', async () => {
+    await presenter.show(banner({ imagePath: '/tmp/pic.png', priority: 'urgent', expireSeconds: 12, group: 'builds', snooze: true }));
+    const call = server.calls.at(-1)!;
+    expect(call).toMatchObject({
+      appName: 'CI',
+      replacesId: 0,
+      summary: 'Build passed',
+      body: 'main\nAll &lt;b&gt;412&lt;/b&gt; tests &amp; more',
+      actions: ['default', 'Open', 'open-log', 'Open log', 'approve', 'Approve', 'snooze:15', 'Snooze 15 min', 'snooze:60', 'Snooze 1 hour'],
+      timeout: 12_000,
+    });
+    expect(call.hints).toMatchObject({ urgency: 2, 'image-path': '/tmp/pic.png', 'suppress-sound': true, 'x-notifier-group': 'builds' });
+  });
+
+  test('a reused id replaces the banner in place (replaces_id), a persistent one never expires', async () => {
+    const first = server.calls.length;
+    await presenter.show(banner({ key: { app: 'ci', id: 'same' } }));
+    await presenter.replace(banner({ key: { app: 'ci', id: 'same' }, title: 'Build failed' }));
+    const [shown, replaced] = server.calls.slice(first);
+    expect(shown!.replacesId).toBe(0);
+    expect(replaced!.replacesId).toBeGreaterThan(0);
+    expect(replaced!.summary).toBe('Build failed');
+    expect(replaced!.timeout).toBe(0);
+  });
+
+  test('close calls CloseNotification, and the close it causes is not reported as the person\'s', async () => {
+    await presenter.show(banner({ key: { app: 'ci', id: 'gone' } }));
+    const before = events.length;
+    await presenter.close({ app: 'ci', id: 'gone' });
+    expect(server.closed.length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(events.slice(before)).toEqual([]);
+  });
+
+  test('the person\'s actions become events: click, button, snooze; the close after an action is not a dismissal', async () => {
+    await presenter.show(banner({ key: { app: 'ci', id: 'acts' }, snooze: true }));
+    const shownId = await lastId();
+    const start = events.length;
+    server.invoke(shownId, 'approve');
+    server.close(shownId, 2); // dunst closes a banner after an action
+    await eventually(() => events.length > start);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(events.slice(start)).toEqual([{ type: 'button', key: { app: 'ci', id: 'acts' }, actionId: 'approve' }]);
+
+    await presenter.show(banner({ key: { app: 'ci', id: 'clicky' }, snooze: true }));
+    const clickId = await lastId();
+    server.invoke(clickId, 'default');
+    await presenter.show(banner({ key: { app: 'ci', id: 'later' }, snooze: true }));
+    server.invoke(await lastId(), 'snooze:60');
+    await eventually(() => events.length >= start + 3);
+    expect(events.slice(start + 1)).toEqual([
+      { type: 'clicked', key: { app: 'ci', id: 'clicky' } },
+      { type: 'snoozed', key: { app: 'ci', id: 'later' }, minutes: 60 },
+    ]);
+  });
+
+  test('the server\'s closes become events: expired and dismissed', async () => {
+    await presenter.show(banner({ key: { app: 'ci', id: 'expires' } }));
+    const expiring = await lastId();
+    await presenter.show(banner({ key: { app: 'ci', id: 'dismissed' } }));
+    const dismissed = await lastId();
+    const start = events.length;
+    server.close(expiring, 1);
+    server.close(dismissed, 2);
+    await eventually(() => events.length >= start + 2);
+    expect(events.slice(start)).toEqual([
+      { type: 'closed', key: { app: 'ci', id: 'expires' }, reason: 'expired' },
+      { type: 'closed', key: { app: 'ci', id: 'dismissed' }, reason: 'dismissed' },
+    ]);
+  });
+
+  test('a question has Allow and Deny; the person\'s choice is an answer', async () => {
+    presenter.ask({ id: 'q-1', app: 'ci', kind: 'commands', text: 'Let CI run commands, scripts and shortcuts?', detail: 'command: make deploy' });
+    await eventually(() => server.calls.at(-1)?.summary === 'Let CI run commands, scripts and shortcuts?');
+    const call = server.calls.at(-1)!;
+    expect(call).toMatchObject({ appName: 'Notifier', body: 'command: make deploy', actions: ['allow', 'Allow', 'deny', 'Deny'], timeout: 0 });
+    const start = events.length;
+    server.invoke(await lastId(), 'allow');
+    await eventually(() => events.length > start);
+    expect(events.at(-1)).toEqual({ type: 'answered', questionId: 'q-1', allow: true });
+  });
+
+  test('signals from any other program on the bus are ignored: only the server can report what the person did', async () => {
+    await presenter.show(banner({ key: { app: 'ci', id: 'target' } }));
+    const targetId = await lastId();
+    const intruder = dbus.sessionBus({ busAddress: bus.address });
+    class Forger extends dbus.interface.Interface {
+      ActionInvoked(id: number, action: string): unknown[] {
+        return [id, action];
+      }
+    }
+    Forger.configureMembers({ signals: { ActionInvoked: { signature: 'us' } } });
+    const forger = new Forger('org.freedesktop.Notifications');
+    intruder.export('/org/freedesktop/Notifications', forger);
+    const start = events.length;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    forger.ActionInvoked(targetId, 'approve');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(events.slice(start)).toEqual([]);
+    intruder.disconnect();
+  });
+
+  /** The server's id for the banner shown last. */
+  async function lastId(): Promise<number> {
+    return server.calls.at(-1)!.id;
+  }
+});
+
+describe('finding a notification server', () => {
+  test('a bus without one gives the reason, and no presenter', async () => {
+    const bus = await startSessionBus();
+    try {
+      expect(await DBusPresenter.connect(bus.address)).toEqual({ reason: 'no notification server on the session bus' });
+    } finally {
+      await bus.stop();
+    }
+  });
+
+  test('no bus at all gives the reason', async () => {
+    const result = await DBusPresenter.connect('unix:path=/nonexistent/bus');
+    expect('reason' in result).toBe(true);
+  });
+
+  test('without the actions capability, buttons are listed in the body', async () => {
+    const bus = await startSessionBus();
+    const server = await startFakeNotificationServer(bus.address, ['body']);
+    const connected = await DBusPresenter.connect(bus.address);
+    if (!('presenter' in connected)) throw new Error(connected.reason);
+    try {
+      await connected.presenter.show(banner({ body: 'plain <b>text</b>' }));
+      expect(server.calls.at(-1)).toMatchObject({ actions: [], body: 'main\nplain <b>text</b>\n[Open log] [Approve]' });
+    } finally {
+      await connected.presenter.stop();
+      await server.stop();
+      await bus.stop();
+    }
+  });
+});
