@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `notifier` command. Today it runs the daemon (`notifier daemon`, what `npm start` runs); the commands that
-// talk to a running daemon come with issue 6.
+// The `notifier` command. Today it runs the daemon (`notifier daemon`, what `npm start` runs) and installs it as a
+// background service; the commands that talk to a running daemon come with issue 6.
 
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -35,8 +35,11 @@ program
       .default('auto')
       .env('NOTIFIER_PRESENTER'),
   )
-  .action(async (options: { supportDir?: string; port?: number; presenter: PresenterName }) => {
-    const daemon = await startDaemon(options).catch((error: Error) => {
+  .addOption(new Option('--no-tray', 'do not start the tray companion (it starts when there is a desktop session)').env('NOTIFIER_NO_TRAY'))
+  .action(async (options: { supportDir?: string; port?: number; presenter: PresenterName; tray: boolean }) => {
+    const { tray, ...rest } = options;
+    const trayScript = fileURLToPath(new URL('../tray/main.js', import.meta.url));
+    const daemon = await startDaemon({ ...rest, ...(tray ? { trayScript } : {}), onQuit: () => process.exit(0) }).catch((error: Error) => {
       log.error(`Notifier could not start: ${error.message}`);
       process.exit(1);
     });

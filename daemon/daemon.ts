@@ -4,6 +4,7 @@ import path from 'node:path';
 import { openChannel } from './control/channel.js';
 import { NotifierCore } from './core/notifier.js';
 import type { SpeechEngine } from './core/voice.js';
+import { startTray } from './tray-process.js';
 import { createApp } from './http/app.js';
 import { DEFAULT_PORT, MAX_HEADER_BYTES } from './limits.js';
 import { log } from './log.js';
@@ -31,6 +32,10 @@ export interface DaemonOptions {
   presenter?: PresenterName | Presenter;
   /** The speech engine; default: the one this computer has. Null: none. */
   speech?: SpeechEngine | null;
+  /** Called after the person quit the daemon (the tray's Quit) and it has stopped. */
+  onQuit?: () => void;
+  /** The tray companion's script (dist/tray/main.js); it starts when a desktop session exists. None: no tray. */
+  trayScript?: string;
 }
 
 export interface Daemon {
@@ -57,15 +62,28 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       createApp(core, token),
     );
     server.on('clientError', answerMalformedRequest);
-    const channel = await openChannel(supportDir, core.approvals);
+    let stop: () => Promise<void> = async () => undefined;
+    const channel = await openChannel(supportDir, {
+      approvals: core.approvals,
+      recent: async (limit) =>
+        (await core.records({ limit })).map(({ app, id, notification, deliveredAt }) => ({ app, id, title: notification.title ?? '', deliveredAt })),
+      onNotification: (listener) => core.onDelivery(listener),
+      quiet: (minutes) => core.setQuiet(minutes),
+      quit: () => {
+        log.info('quit from the tray: stopping');
+        void stop().then(() => options.onQuit?.());
+      },
+    });
     const port = await listen(server, options.port ?? DEFAULT_PORT);
     await writePortFile(supportDir, port);
+    const tray = options.trayScript ? startTray(options.trayScript, supportDir) : null;
     log.info(`Notifier listening on http://127.0.0.1:${port} (support folder ${supportDir}, presenter ${presenter.name})`);
 
     let stopping: Promise<void> | null = null;
-    const stop = (): Promise<void> =>
+    stop = (): Promise<void> =>
       (stopping ??= (async () => {
         await removePortFile(supportDir);
+        tray?.stop();
         await closeServer(server);
         await channel.close();
         await core.close();

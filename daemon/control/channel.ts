@@ -6,6 +6,21 @@ import path from 'node:path';
 import type { Approvals } from '../core/approvals.js';
 import { log } from '../log.js';
 
+/** What the person's programs can do through the channel (the daemon provides it). */
+export interface ChannelHandlers {
+  approvals: Approvals;
+  /** The newest notifications, for the tray's menu. */
+  recent(limit: number): Promise<Array<{ app: string; id: string; title: string; deliveredAt: string }>>;
+  /** Calls back whenever a notification arrives; returns a function that stops. */
+  onNotification(listener: () => void): () => void;
+  /** A quiet period: no sounds or speech for `minutes` (0 ends it). */
+  quiet(minutes: number): { quietUntil: string | null };
+  /** Stops the daemon (the tray's Quit). */
+  quit(): void;
+}
+
+const RECENT_DEFAULT = 5;
+
 /** A Unix socket path must fit in sockaddr_un (108 bytes on Linux, 104 on macOS). */
 const MAX_SOCKET_PATH = 100;
 /** A request line longer than this is not a request of ours. */
@@ -23,23 +38,29 @@ export function channelPath(supportDir: string): string {
   return path.join(process.env.XDG_RUNTIME_DIR || os.tmpdir(), `notifier-${hash}.sock`);
 }
 
-type Request = { op: 'questions' } | { op: 'answer'; id: string; allow: boolean } | { op: 'watch' };
+type Request =
+  | { op: 'questions' }
+  | { op: 'answer'; id: string; allow: boolean }
+  | { op: 'watch' }
+  | { op: 'recent'; limit?: number }
+  | { op: 'quiet'; minutes: number }
+  | { op: 'quit' };
 
 /**
  * The person's private channel to the daemon: the tray and the native approval prompts answer questions
  * here. It is a Unix socket only the user can open (0600, in a 0700 folder), never the bearer-token HTTP API,
  * so an app holding the token still cannot grant itself anything. One JSON object per line, each answered by one
- * line: `{"op":"questions"}`, `{"op":"answer","id":"...","allow":true}`, and `{"op":"watch"}`, which sends the
- * open questions now and again whenever they change.
+ * line (docs/private-channel.md): `questions`, `answer`, `recent`, `quiet`, `quit`, and `watch`, which sends the
+ * open questions now and again whenever they change, and tells when a notification arrives.
  */
-export async function openChannel(supportDir: string, approvals: Approvals): Promise<{ path: string; close(): Promise<void> }> {
+export async function openChannel(supportDir: string, handlers: ChannelHandlers): Promise<{ path: string; close(): Promise<void> }> {
   const where = channelPath(supportDir);
   if (process.platform !== 'win32') await unlink(where).catch(() => undefined); // a socket left by a crash
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    serve(socket, approvals);
+    serve(socket, handlers);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -56,12 +77,13 @@ export async function openChannel(supportDir: string, approvals: Approvals): Pro
   };
 }
 
-function serve(socket: net.Socket, approvals: Approvals): void {
+function serve(socket: net.Socket, handlers: ChannelHandlers): void {
+  const { approvals } = handlers;
   const send = (value: unknown): void => {
     if (socket.writable) socket.write(`${JSON.stringify(value)}\n`);
   };
-  let stopWatching: (() => void) | null = null;
-  socket.once('close', () => stopWatching?.());
+  const stopWatching: Array<() => void> = [];
+  socket.once('close', () => stopWatching.forEach((stop) => stop()));
   socket.on('error', () => undefined);
   let buffered = '';
   socket.on('data', (chunk: Buffer) => {
@@ -95,10 +117,23 @@ function serve(socket: net.Socket, approvals: Approvals): void {
         return send(answered ? { ok: true } : { ok: false, error: answered === null ? 'could not save the answer' : 'no such question' });
       }
       case 'watch':
-        stopWatching ??= approvals.onChange(() => send({ event: 'questions', questions: approvals.questions() }));
+        if (stopWatching.length === 0) {
+          stopWatching.push(approvals.onChange(() => send({ event: 'questions', questions: approvals.questions() })));
+          stopWatching.push(handlers.onNotification(() => send({ event: 'notification' })));
+        }
         return send({ ok: true, questions: approvals.questions() });
+      case 'recent': {
+        const limit = Number.isInteger(request.limit) && request.limit! > 0 ? request.limit! : RECENT_DEFAULT;
+        return send({ ok: true, notifications: await handlers.recent(limit) });
+      }
+      case 'quiet':
+        if (typeof request.minutes !== 'number' || request.minutes < 0) return send({ ok: false, error: 'quiet needs minutes (0 ends it)' });
+        return send({ ok: true, ...handlers.quiet(request.minutes) });
+      case 'quit':
+        send({ ok: true });
+        return handlers.quit();
       default:
-        return send({ ok: false, error: 'unknown op: use questions, answer or watch' });
+        return send({ ok: false, error: 'unknown op: use questions, answer, watch, recent, quiet or quit' });
     }
   }
 }

@@ -78,6 +78,7 @@ export class NotifierCore {
   private readonly inFlight = new Map<string, InFlight>();
   /** A quiet period (the tray's "Quiet for an hour"): no sounds, no speech, until then (epoch ms). */
   private quietUntil = 0;
+  private readonly deliveryListeners = new Set<() => void>();
   private readonly person: PersonSide;
 
   private constructor(
@@ -199,7 +200,14 @@ export class NotifierCore {
     if (showBanner && !dismissedAt) this.putOnScreen(record, { sound: true });
     if (!dismissedAt && blocked === null && (speechWanted || recording)) this.queueSpeech(record, recording);
     await (registered ? Promise.all([saved, registered]) : saved);
+    for (const listener of this.deliveryListeners) listener();
     return id;
+  }
+
+  /** Calls back after every notification delivered (the tray refreshes its list); returns a function that stops. */
+  onDelivery(listener: () => void): () => void {
+    this.deliveryListeners.add(listener);
+    return () => this.deliveryListeners.delete(listener);
   }
 
   /** A quiet period from the person (the tray): no sounds and no speech for `minutes`; 0 ends it. */
