@@ -46,9 +46,9 @@ export function describeMachine(): string {
 const children = new Set<ChildProcess>();
 const tempFolders = new Set<string>();
 
-export function spawnPinned(cpu: number, command: string, args: string[], stdio: StdioOptions = 'ignore'): ChildProcess {
+export function spawnPinned(cpu: number, command: string, args: string[], stdio: StdioOptions = 'ignore', env: NodeJS.ProcessEnv = process.env): ChildProcess {
   const [file, fileArgs] = onCpu(cpu, command, args);
-  const child = spawn(file, fileArgs, { stdio });
+  const child = spawn(file, fileArgs, { stdio, env });
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
@@ -159,7 +159,11 @@ export interface RunningDaemon {
  * Spawns `notifier daemon` on a support folder, pinned to the server CPU, with its output ignored, and waits
  * (polling every 5 ms) for the port file and then for GET /v1/health to answer 200.
  */
-export async function startDaemon(supportDir: string, nodeArgs: string[] = []): Promise<RunningDaemon> {
+export async function startDaemon(
+  supportDir: string,
+  nodeArgs: string[] = [],
+  options: { presenter?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunningDaemon> {
   const portFile = path.join(supportDir, 'port');
   await rm(portFile, { force: true });
   const started = performance.now();
@@ -172,8 +176,9 @@ export async function startDaemon(supportDir: string, nodeArgs: string[] = []): 
     '--port',
     '0',
     '--presenter',
-    'headless',
-  ]);
+    options.presenter ?? 'headless',
+    ...(options.args ?? []),
+  ], 'ignore', options.env);
   let port: number | null = null;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {

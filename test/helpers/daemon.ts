@@ -12,15 +12,8 @@ export async function tempFolder(prefix = 'notifier-test-'): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
-export async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { waitFor } from '../../bench/rigs/wait.js';
+import { waitFor } from '../../bench/rigs/wait.js';
 
 const readText = (file: string): Promise<string | undefined> => readFile(file, 'utf8').then((t) => t, () => undefined);
 

@@ -1,0 +1,104 @@
+// From POST /v1/notify to the Notify call on the session bus, with a real notification server (dunst on Xvfb).
+//   npm run bench:bus [-- --rounds 300]
+// dbus-monitor stamps every Notify call with the time it crossed the bus; the benchmark stamps the moment it
+// sent the request. Both are wall-clock times of this machine. Baseline in the same run: GET /v1/health.
+
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import {
+  LOAD_CPU,
+  describeMachine,
+  makeTempFolder,
+  ms,
+  option,
+  percentile,
+  pinSelf,
+  printTable,
+  request,
+  runBenchmark,
+  sleep,
+  startDaemon,
+  stopChild,
+  verdict,
+} from './lib.js';
+import { startDesktop } from './rigs/desktop.js';
+
+const ROUNDS = Number(option('rounds') ?? 300);
+const WARM_UP = 30;
+const TARGET_P50_MS = 10;
+
+const now = (): number => performance.timeOrigin + performance.now();
+
+await runBenchmark(async () => {
+  pinSelf(LOAD_CPU);
+  console.log('Notifier benchmark: POST /v1/notify -> Notify on the session bus (dunst on Xvfb)');
+  console.log(describeMachine());
+  const desktop = await startDesktop();
+  try {
+    // Every Notify on the bus, by its summary, with dbus-monitor's timestamp (epoch seconds, microseconds).
+    const seen = new Map<string, number>();
+    const monitor = spawn('dbus-monitor', ["interface='org.freedesktop.Notifications',member='Notify'"], {
+      env: { ...process.env, ...desktop.env },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let callTime: number | null = null;
+    let strings = 0;
+    createInterface({ input: monitor.stdout! }).on('line', (line) => {
+      const header = /^method call time=(\d+\.\d+) .*member=Notify$/.exec(line);
+      if (header) {
+        callTime = Number(header[1]) * 1000;
+        strings = 0;
+      } else if (callTime !== null && /^\s+string "/.test(line) && ++strings === 3) {
+        seen.set(line.trim().slice('string "'.length, -1), callTime); // app, icon, then the summary
+        callTime = null;
+      }
+    });
+    await sleep(300);
+
+    const supportDir = await makeTempFolder('notifier-bench-bus-');
+    const daemon = await startDaemon(supportDir, [], { presenter: 'dbus', args: ['--no-tray'], env: { ...process.env, ...desktop.env } });
+    const post = (title: string, id: string) =>
+      request(`${daemon.baseUrl}/v1/notify`, {
+        method: 'POST',
+        headers: { ...daemon.auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ app: 'bench', id, title, body: 'measured on its way to the bus', timeout: 2 }),
+      });
+
+    const health: number[] = [];
+    const answered: number[] = [];
+    const onBus: number[] = [];
+    for (let round = -WARM_UP; round < ROUNDS; round++) {
+      const title = `bench round ${round}`;
+      const started = now();
+      const answer = await post(title, `r${round % 50}`);
+      const done = now();
+      if (answer.status !== 200) throw new Error(`notify answered ${answer.status}`);
+      for (let wait = 0; !seen.has(title) && wait < 200; wait++) await sleep(5);
+      const crossed = seen.get(title);
+      if (crossed === undefined) throw new Error(`no Notify on the bus for "${title}"`);
+      const probe = now();
+      await request(`${daemon.baseUrl}/v1/health`);
+      if (round >= 0) {
+        answered.push(done - started);
+        onBus.push(crossed - started);
+        health.push(now() - probe);
+      }
+      if (round % 50 === 49) await desktop.dunstctl('close-all');
+    }
+    await stopChild(daemon.child);
+    monitor.kill();
+
+    const row = (name: string, samples: number[]): string[] => [name, ms(percentile(samples, 50)), ms(percentile(samples, 90)), ms(percentile(samples, 99))];
+    console.log(`\n${ROUNDS} sequential notifications after ${WARM_UP} unmeasured ones, reused ids (in-place replaces) mixed in\n`);
+    printTable([
+      ['measured', 'p50', 'p90', 'p99'],
+      row('GET /v1/health round trip (baseline)', health),
+      row('POST /v1/notify answered (durable)', answered),
+      row('POST /v1/notify -> Notify on the bus', onBus),
+    ]);
+    const p50 = percentile(onBus, 50);
+    console.log(`\nnotify -> Notify p50 = ${ms(p50)} (target < ${TARGET_P50_MS} ms): ${verdict(p50 < TARGET_P50_MS)}`);
+  } finally {
+    await desktop.stop();
+  }
+});

@@ -1,0 +1,86 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import dbus from 'dbus-next';
+import { startSessionBus } from './session-bus.js';
+import { waitFor } from './wait.js';
+
+// Shared by the tests and the benchmarks: no test framework in here.
+
+export interface Desktop {
+  /** DISPLAY and DBUS_SESSION_BUS_ADDRESS of this desktop, for the programs started on it. */
+  env: Record<string, string>;
+  /** Runs dunstctl against this desktop's dunst. */
+  dunstctl(...args: string[]): Promise<string>;
+  /** The line the fake dmenu picks next from dunst's context menu (a fixed string it contains). */
+  pick(text: string): Promise<void>;
+  /** The context menu dunst showed last, one line per action ("#Label (summary) [id,action]"). */
+  lastMenu(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+function run(program: string, args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(program, args, { env: { ...process.env, ...env }, timeout: 10_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${program} ${args.join(' ')}: ${stderr || error.message}`)) : resolve(stdout.trim()),
+    ),
+  );
+}
+
+/** A free X display number (no socket and no lock file for it). */
+function freeDisplay(): number {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const number = 100 + Math.floor(Math.random() * 800);
+    if (!existsSync(`/tmp/.X11-unix/X${number}`) && !existsSync(`/tmp/.X${number}-lock`)) return number;
+  }
+  throw new Error('no free X display number');
+}
+
+/**
+ * A desktop for end-to-end tests: Xvfb (a screen with nothing attached), a private D-Bus session bus, and dunst,
+ * a real notification server, whose context menu is answered by a fake dmenu the test steers. Everything is
+ * stopped by PID afterwards.
+ */
+export async function startDesktop(): Promise<Desktop> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'notifier-desktop-'));
+  const processes: ChildProcess[] = [];
+  const display = freeDisplay();
+  const xvfb = spawn('Xvfb', [`:${display}`, '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
+  processes.push(xvfb);
+  await waitFor(() => (existsSync(`/tmp/.X11-unix/X${display}`) ? true : undefined), 'Xvfb');
+  const bus = await startSessionBus();
+  const env = { DISPLAY: `:${display}`, DBUS_SESSION_BUS_ADDRESS: bus.address };
+
+  const pickFile = path.join(folder, 'pick.txt');
+  const menuFile = path.join(folder, 'menu.txt');
+  const dmenu = path.join(folder, 'dmenu.sh');
+  await writeFile(pickFile, '');
+  await writeFile(dmenu, `#!/bin/sh\ntee "${menuFile}" | grep -m1 -F "$(cat "${pickFile}")"\n`);
+  await chmod(dmenu, 0o755);
+  const config = path.join(folder, 'dunstrc');
+  await writeFile(config, `[global]\n    dmenu = ${dmenu}\n    mouse_left_click = do_action, close_current\n    show_age_threshold = -1\n`);
+  const dunst = spawn('dunst', ['-config', config], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  processes.push(dunst);
+
+  const client = dbus.sessionBus({ busAddress: bus.address });
+  const daemon = (await client.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
+  await waitFor(async () => ((await daemon.NameHasOwner('org.freedesktop.Notifications')) ? true : undefined), 'dunst on the bus');
+  client.disconnect();
+
+  let stopped = false;
+  return {
+    env,
+    dunstctl: (...args) => run('dunstctl', args, env),
+    pick: (text) => writeFile(pickFile, text),
+    lastMenu: () => readFile(menuFile, 'utf8').catch(() => ''),
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      for (const child of processes.reverse()) child.kill('SIGTERM');
+      await bus.stop();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
