@@ -96,6 +96,9 @@ export async function startFakeNotificationServer(address: string, capabilities:
     NotificationClosed(id: number, reason: number): unknown[] {
       return [id, reason];
     }
+    NotificationReplied(id: number, text: string): unknown[] {
+      return [id, text];
+    }
   }
   Notifications.configureMembers({
     methods: {
@@ -104,7 +107,7 @@ export async function startFakeNotificationServer(address: string, capabilities:
       GetCapabilities: { inSignature: '', outSignature: 'as' },
       GetServerInformation: { inSignature: '', outSignature: 'ssss' },
     },
-    signals: { ActionInvoked: { signature: 'us' }, NotificationClosed: { signature: 'uu' } },
+    signals: { ActionInvoked: { signature: 'us' }, NotificationClosed: { signature: 'uu' }, NotificationReplied: { signature: 'us' } },
   });
   const server = new Notifications('org.freedesktop.Notifications');
   bus.export('/org/freedesktop/Notifications', server);
@@ -114,6 +117,8 @@ export async function startFakeNotificationServer(address: string, capabilities:
     closed,
     /** The person presses an action (or clicks: `default`). */
     invoke: (id: number, action: string) => server.ActionInvoked(id, action),
+    /** The person typed into the server's own reply field (servers with `inline-reply`). */
+    replyInline: (id: number, text: string) => server.NotificationReplied(id, text),
     /** The server closes a banner: 1 expired, 2 dismissed by the person. */
     close: (id: number, reason: number) => server.NotificationClosed(id, reason),
     stop: async () => bus.disconnect(),

@@ -171,6 +171,28 @@ describe('finding a notification server', () => {
     expect('reason' in result).toBe(true);
   });
 
+  test('with inline-reply, a reply button is the server\'s own reply field and its text is the reply', async () => {
+    const bus = await startSessionBus();
+    const server = await startFakeNotificationServer(bus.address, ['actions', 'body', 'inline-reply']);
+    const connected = await DBusPresenter.connect(bus.address);
+    if (!('presenter' in connected)) throw new Error(connected.reason);
+    const events: PresenterEvent[] = [];
+    try {
+      await connected.presenter.start((event) => events.push(event));
+      await connected.presenter.show(banner({ actions: [{ actionId: 'answer', label: 'Answer', kind: 'reply', placeholder: 'Why?' }] }));
+      const call = server.calls.at(-1)!;
+      expect(call.actions).toEqual(['default', 'Open', 'inline-reply', 'Answer']);
+      expect(call.hints['x-kde-reply-placeholder-text']).toBe('Why?');
+      server.replyInline(call.id, 'Because.');
+      await eventually(() => events.length > 0);
+      expect(events).toEqual([{ type: 'replied', key: { app: 'ci', id: 'b1' }, actionId: 'answer', text: 'Because.' }]);
+    } finally {
+      await connected.presenter.stop();
+      await server.stop();
+      await bus.stop();
+    }
+  });
+
   test('without the actions capability, buttons are listed in the body', async () => {
     const bus = await startSessionBus();
     const server = await startFakeNotificationServer(bus.address, ['body']);

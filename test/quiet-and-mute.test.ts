@@ -1,0 +1,64 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, test } from '@jest/globals';
+import { tempFolder } from './helpers/daemon.js';
+import { channel, eventually, startInProcess } from './helpers/in-process.js';
+
+// Sounds and speech held back: the muteAllSounds setting, and the quiet hour the person starts from the tray
+// (through the private channel). The banners still show; what could not be spoken says why.
+
+describe('muteAllSounds', () => {
+  test('banners come without sound, and speech falls back to a banner marked muted', async () => {
+    const supportDir = await tempFolder('notifier-mute-');
+    await writeFile(path.join(supportDir, 'settings.json'), JSON.stringify({ muteAllSounds: true }));
+    const n = await startInProcess({ supportDir });
+    await n.notify({ app: 'mute', id: 'b', title: 'Silent banner' });
+    expect(n.person.banner('mute', 'b')!.sound).toBeNull();
+    await n.api('POST', '/v1/speak', { body: { app: 'mute', id: 's', text: 'Not said aloud' } });
+    expect(n.person.banner('mute', 's')).toBeDefined();
+    expect((await n.record('mute', 's')).speech).toEqual({ text: 'Not said aloud.', suppressed: 'muted' });
+  });
+});
+
+describe('the private channel: the tray\'s quiet hour, recent notifications and quit', () => {
+  test('quiet for an hour silences sounds and speech until it is ended', async () => {
+    const n = await startInProcess();
+    const quiet = await channel(n.daemon.channelPath, { op: 'quiet', minutes: 60 });
+    expect(quiet).toEqual({ ok: true, quietUntil: expect.any(String) });
+    expect(Date.parse(quiet.quietUntil) - Date.now()).toBeGreaterThan(59 * 60_000);
+    await n.notify({ app: 'q', id: 'during', title: 'During the quiet hour', speak: true });
+    expect(n.person.banner('q', 'during')!.sound).toBeNull();
+    expect((await n.record('q', 'during')).speech).toMatchObject({ suppressed: 'quiet-hours' });
+    expect(await channel(n.daemon.channelPath, { op: 'quiet', minutes: 0 })).toEqual({ ok: true, quietUntil: null });
+    await n.notify({ app: 'q', id: 'after', title: 'After it' });
+    expect(n.person.banner('q', 'after')!.sound).toBe('default');
+    expect(await channel(n.daemon.channelPath, { op: 'quiet' })).toMatchObject({ ok: false });
+  });
+
+  test('recent lists the newest notifications; watch tells when one arrives', async () => {
+    const n = await startInProcess();
+    for (const id of ['one', 'two', 'three']) await n.notify({ app: 'r', id, title: `Title ${id}` });
+    const recent = await channel(n.daemon.channelPath, { op: 'recent', limit: 2 });
+    expect(recent).toEqual({
+      ok: true,
+      notifications: [
+        { app: 'r', id: 'three', title: 'Title three', deliveredAt: expect.any(String) },
+        { app: 'r', id: 'two', title: 'Title two', deliveredAt: expect.any(String) },
+      ],
+    });
+    const net = await import('node:net');
+    const lines: any[] = [];
+    const watcher = net.connect(n.daemon.channelPath, () => watcher.write('{"op":"watch"}\n'));
+    watcher.on('data', (chunk) => lines.push(...chunk.toString().trim().split('\n').map((line) => JSON.parse(line))));
+    await eventually(() => lines.length > 0);
+    await n.notify({ app: 'r', id: 'four', title: 'Title four' });
+    await eventually(() => lines.some((line) => line.event === 'notification'), 'the notification event');
+    watcher.destroy();
+  });
+
+  test('quit stops the daemon', async () => {
+    const n = await startInProcess();
+    expect(await channel(n.daemon.channelPath, { op: 'quit' })).toEqual({ ok: true });
+    await eventually(async () => (await n.api('GET', '/v1/health').then(() => false, () => true)) || undefined, 'the daemon to stop');
+  });
+});
