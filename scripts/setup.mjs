@@ -19,6 +19,13 @@ const purpose = process.argv.includes('--for-tests') ? 'test' : 'start';
  * the test suite (`test`). Later work adds the desktop pieces (dbus, dunst, espeak-ng, canvas libraries).
  */
 const SYSTEM_PACKAGES = [
+  // node-canvas (previews, template drawing) compiles against these when npm installs it, and runs with them.
+  { pkgconfig: 'cairo', apt: 'libcairo2-dev', for: 'start', why: 'draws previews (node-canvas is built against it)' },
+  { pkgconfig: 'pangocairo', apt: 'libpango1.0-dev', for: 'start', why: 'lays out text in previews (node-canvas)' },
+  { pkgconfig: 'librsvg-2.0', apt: 'librsvg2-dev', for: 'start', why: 'draws symbols (SVG) in previews (node-canvas)' },
+  { pkgconfig: 'libjpeg', apt: 'libjpeg-dev', for: 'start', why: 'reads JPEG pictures in previews (node-canvas)' },
+  { file: '/usr/include/gif_lib.h', apt: 'libgif-dev', for: 'start', why: 'reads GIF pictures in previews (node-canvas)' },
+  { command: 'pkg-config', apt: 'pkg-config', for: 'start', why: 'finds those libraries when node-canvas is built' },
   { command: 'openssl', apt: 'openssl', for: 'test', why: 'makes the self-signed certificate of the https picture test' },
   { command: 'dbus-daemon', apt: 'dbus', for: 'test', why: 'runs the private session bus of the D-Bus and desktop tests' },
   { command: 'espeak-ng', apt: 'espeak-ng', for: 'test', why: 'speaks (the daemon falls back to a banner without it)' },
@@ -49,7 +56,11 @@ function hasCommand(command) {
   return spawnSync('sh', ['-c', `command -v "${command}"`], { stdio: 'ignore' }).status === 0;
 }
 
-const present = (p) => (p.command ? hasCommand(p.command) : p.file && process.arch !== 'x64' ? true : existsSync(p.file));
+function present(p) {
+  if (p.command) return hasCommand(p.command);
+  if (p.pkgconfig) return spawnSync('pkg-config', ['--exists', p.pkgconfig], { stdio: 'ignore' }).status === 0;
+  return p.file.includes('x86_64') && process.arch !== 'x64' ? true : existsSync(p.file);
+}
 
 function installSystemPackages() {
   if (process.platform !== 'linux') return; // the packages below are Debian's; other systems bring their own
