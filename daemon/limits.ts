@@ -125,3 +125,30 @@ export const MAX_AUDIO_BYTES = 20 * 1024 * 1024;
 /** Reference §1.9: speech never overlaps; at most 20 wait; the newest 300 audio files are kept. */
 export const MAX_SPEECH_QUEUE = 20;
 export const SPEECH_FILES_KEPT = 300;
+
+/** Reference §1.11: sizes and counts of a manifest (all reported as 400 `invalid manifest: ...`). */
+export const MANIFEST_LIMITS = {
+  appBytes: 128,
+  appNameBytes: 2048,
+  iconBytes: 256 * 1024,
+  defaultTemplateBytes: 2048,
+  fields: 200,
+  actions: 32,
+  assets: 32,
+  fieldKeyBytes: 128,
+  sampleBytes: 16 * 1024,
+  sampleItems: 100,
+  assetPathBytes: 2048,
+} as const;
+
+/** spec 2, Limits: "Manifests / apps: 200 each; a new app beyond that gets 429". */
+export const MAX_MANIFESTS = 200;
+
+/** Reference §1.10: template files over 2 MB are ignored on read (and refused on save). */
+export const TEMPLATE_FILE_BYTES = 2 * 1024 * 1024;
+
+/** Reference §1.13: an app's asset folder holds files of at most 10 MB, 32 Rive files and 100 images. */
+export const ASSET_LIMITS = { bytes: 10 * 1024 * 1024, riveFiles: 32, images: 100 } as const;
+
+/** How long `shortcuts list` may take before GET /v1/shortcuts answers 504. */
+export const SHORTCUTS_TIMEOUT_MS = 10_000;

@@ -26,6 +26,7 @@ const SYSTEM_PACKAGES = [
   { pkgconfig: 'libjpeg', apt: 'libjpeg-dev', for: 'start', why: 'reads JPEG pictures in previews (node-canvas)' },
   { file: '/usr/include/gif_lib.h', apt: 'libgif-dev', for: 'start', why: 'reads GIF pictures in previews (node-canvas)' },
   { command: 'pkg-config', apt: 'pkg-config', for: 'start', why: 'finds those libraries when node-canvas is built' },
+  { file: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', apt: 'fonts-dejavu-core', for: 'start', why: 'is the font previews are drawn with' },
   { command: 'openssl', apt: 'openssl', for: 'test', why: 'makes the self-signed certificate of the https picture test' },
   { command: 'dbus-daemon', apt: 'dbus', for: 'test', why: 'runs the private session bus of the D-Bus and desktop tests' },
   { command: 'espeak-ng', apt: 'espeak-ng', for: 'test', why: 'speaks (the daemon falls back to a banner without it)' },

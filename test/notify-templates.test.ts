@@ -4,15 +4,18 @@ import { type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js
 import { writeSupportFile } from './helpers/support.js';
 
 // Rules 2-4 of spec 1's notification object: which template draws a notification, and where its buttons come
-// from. Manifests and templates are put into the support folder before the daemon starts (their routes come
-// with the templates work).
+// from. Manifests and templates are put through their routes; one manifest is a file written before the daemon
+// starts (files in the support folder load, whoever wrote them).
 
 describe('templates and manifests on the notification path', () => {
   let daemon: DaemonProcess;
 
   beforeAll(async () => {
     const supportDir = await tempFolder();
-    await writeSupportFile(supportDir, 'manifests/ci.json', {
+    await writeSupportFile(supportDir, 'manifests/named.json', { app: 'named', appName: 'From Manifest' });
+    daemon = await startDaemon({ supportDir });
+    const put = async (path: string, body: unknown) => expect((await daemon.api('PUT', path, { body })).json).toEqual({ ok: true });
+    await put('/v1/manifest', {
       app: 'ci',
       appName: 'Continuous Integration',
       defaultTemplate: 'build',
@@ -20,10 +23,9 @@ describe('templates and manifests on the notification path', () => {
         { id: 'rerun', label: 'Re-run', kind: 'callback' },
         { id: 'logs', label: 'Logs', kind: 'url', url: 'https://ci.example/logs' },
         { id: 'page', label: 'Page', kind: 'command', command: 'page-oncall' },
-        { id: 'broken', label: 'Broken', kind: 'url' },
       ],
     });
-    await writeSupportFile(supportDir, 'templates/ci/build.json', {
+    await put('/v1/templates', {
       app: 'ci',
       name: 'build',
       title: 'Build {status}: {project}',
@@ -31,9 +33,7 @@ describe('templates and manifests on the notification path', () => {
       url: 'https://ci.example/{project}',
       priority: 'high',
     });
-    await writeSupportFile(supportDir, 'templates/ci/quiet.json', { app: 'ci', name: 'quiet', sound: 'none' });
-    await writeSupportFile(supportDir, 'manifests/named.json', { app: 'named', appName: 'From Manifest' });
-    daemon = await startDaemon({ supportDir });
+    await put('/v1/templates', { app: 'ci', name: 'quiet', sound: 'none' });
   });
 
   afterAll(async () => {
@@ -97,6 +97,12 @@ describe('templates and manifests on the notification path', () => {
       { id: 'logs', label: 'Logs', url: 'https://ci.example/logs' },
       { id: 'rerun', label: 'Re-run', callback: {} },
     ]);
+  });
+
+  test('a manifest action that does not fit the button rules is refused when the manifest is put', async () => {
+    const reply = await daemon.api('PUT', '/v1/manifest', { body: { app: 'ci2', actions: [{ id: 'broken', label: 'Broken', kind: 'url' }] } });
+    expect(reply.status).toBe(400);
+    expect(reply.json.error).toBe('invalid manifest: actions[0]: a url button needs its url field');
   });
 
   test('rule 4: buttons: [] means no buttons even with actionIds', async () => {

@@ -1,7 +1,7 @@
 import type { Presenter } from '../present/presenter.js';
 import type { ActionRunner, RunContext } from './action-runner.js';
 import type { AppRegistry } from './apps.js';
-import type { Approvals } from './approvals.js';
+import { type Approvals, codeOf } from './approvals.js';
 import { type CallbackBody, type Outcome, isLoopback, sendCallback } from './callbacks.js';
 import { fillTokens } from './fields.js';
 import { buttonKind, isOpenableLink } from './notification-rules.js';
@@ -14,6 +14,8 @@ export interface Performance {
   replyText?: string;
   /** Set when a follow-up performs the action. */
   followUp?: { unattendedSeconds: number };
+  /** Set when the action is a template's own code (its follow-up): the template's approval gates it. */
+  template?: string;
   /** Called when the action has to wait for the person's approval (a question is open). */
   waiting?: () => void;
 }
@@ -99,24 +101,44 @@ export class Actions {
   private async runCode(request: Performance): Promise<Outcome> {
     const { record, button, followUp } = request;
     const kind = buttonKind(button) as 'command' | 'script' | 'shortcut';
-    const name = this.appName(record.app);
-    if (this.apps.get(record.app)?.allowCommands !== true) {
-      return { ok: false, reason: `${name} is not allowed to run commands, scripts and shortcuts` };
-    }
-    if (!this.approvals.commandsAllowed(record.app)) {
-      request.waiting?.();
-      const allowed = await this.approvals.ask(
-        { kind: 'commands', app: record.app },
-        `Let ${name} run commands, scripts and shortcuts?`,
-        await this.describeCode(button, kind),
-      );
-      if (!allowed) return { ok: false, reason: `the person did not allow ${name} to run commands` };
-    }
+    const refusal = request.template === undefined ? await this.appMayRun(request, kind) : await this.templateMayRun(request, request.template, kind);
+    if (refusal) return refusal;
     const context: RunContext = { record, action: { id: button.id ?? button.label, label: button.label, kind }, ...(followUp ? { followUp } : {}) };
     const input = button.input === undefined ? undefined : fillTokens(button.input, record.fields ?? {});
     if (kind === 'command') return this.runner.command(button.command!, context);
     if (kind === 'script') return this.runner.script(button.script!, input, context);
     return this.runner.shortcut(button.shortcut!, input, context);
+  }
+
+  /** An app's own code: the app asked (`allowCommands`) and the person allowed it. */
+  private async appMayRun(request: Performance, kind: 'command' | 'script' | 'shortcut'): Promise<Outcome | null> {
+    const { record, button } = request;
+    const name = this.appName(record.app);
+    if (this.apps.get(record.app)?.allowCommands !== true) {
+      return { ok: false, reason: `${name} is not allowed to run commands, scripts and shortcuts` };
+    }
+    if (this.approvals.commandsAllowed(record.app)) return null;
+    request.waiting?.();
+    const allowed = await this.approvals.ask(
+      { kind: 'commands', app: record.app },
+      `Let ${name} run commands, scripts and shortcuts?`,
+      await this.describeCode(button, kind),
+    );
+    return allowed ? null : { ok: false, reason: `the person did not allow ${name} to run commands` };
+  }
+
+  /** A template's own code (spec 2, follow-up approval): the person approves this code under this template's name. */
+  private async templateMayRun(request: Performance, template: string, kind: 'command' | 'script' | 'shortcut'): Promise<Outcome | null> {
+    const { record, button } = request;
+    const code = codeOf(button);
+    if (this.approvals.templateCodeApproved(record.app, template, code)) return null;
+    request.waiting?.();
+    const allowed = await this.approvals.ask(
+      { kind: 'templateCode', app: record.app, template, code },
+      `Let the template ${template} of ${this.appName(record.app)} run this ${kind}?`,
+      await this.describeCode(button, kind),
+    );
+    return allowed ? null : { ok: false, reason: `the person did not approve the code of template ${template}` };
   }
 
   /** What the person is shown: the command itself, a script by its SHA-256, a shortcut by its name and input. */

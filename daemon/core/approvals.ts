@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Presenter, Question } from '../present/presenter.js';
 import type { Document, Store } from '../store/store.js';
+import type { Button } from './types.js';
 
 /**
  * What the person allowed (`approvals.json`): an app's permission to run commands, scripts and shortcuts (which
@@ -15,7 +16,21 @@ interface ApprovalsFile {
 }
 
 /** What a question asks the person to allow. */
-export type Grant = { kind: 'commands'; app: string } | { kind: 'callbackHost'; app: string; host: string };
+export type Grant =
+  | { kind: 'commands'; app: string }
+  | { kind: 'callbackHost'; app: string; host: string }
+  | { kind: 'templateCode'; app: string; template: string; code: string };
+
+/**
+ * The code of a template's action as approvals bind it (spec 2: "Approval is bound to the template's name and its
+ * code; changing the shortcut asks again"): its kind, what it names and its input.
+ */
+export function codeOf(action: Button): string {
+  if (action.command !== undefined) return `command: ${action.command}`;
+  const input = action.input === undefined ? '' : ` with input ${action.input}`;
+  if (action.script !== undefined) return `script: ${action.script}${input}`;
+  return `shortcut: ${action.shortcut ?? ''}${input}`;
+}
 
 interface Pending {
   question: Question;
@@ -25,7 +40,11 @@ interface Pending {
 }
 
 const grantKey = (grant: Grant): string =>
-  grant.kind === 'commands' ? `commands\u0000${grant.app}` : `host\u0000${grant.app}\u0000${grant.host}`;
+  grant.kind === 'commands'
+    ? `commands\u0000${grant.app}`
+    : grant.kind === 'callbackHost'
+      ? `host\u0000${grant.app}\u0000${grant.host}`
+      : `template\u0000${grant.app}\u0000${grant.template}\u0000${grant.code}`;
 
 export class Approvals {
   private readonly pending = new Map<string, Pending>();
@@ -52,6 +71,11 @@ export class Approvals {
 
   hostAllowed(app: string, host: string): boolean {
     return this.document.data.callbackHosts[app]?.[host] !== undefined;
+  }
+
+  /** A template's code the person approved (under this template name, this exact code). */
+  templateCodeApproved(app: string, template: string, code: string): boolean {
+    return this.document.data.templates[app]?.[template]?.commands.includes(code) ?? false;
   }
 
   /**
@@ -134,7 +158,12 @@ export class Approvals {
   private grant(grant: Grant): Promise<void> {
     const approvedAt = new Date().toISOString();
     if (grant.kind === 'commands') this.document.data.commands[grant.app] = { approvedAt };
-    else (this.document.data.callbackHosts[grant.app] ??= {})[grant.host] = { approvedAt };
+    else if (grant.kind === 'callbackHost') (this.document.data.callbackHosts[grant.app] ??= {})[grant.host] = { approvedAt };
+    else {
+      const byName = (this.document.data.templates[grant.app] ??= {});
+      const commands = byName[grant.template]?.commands ?? [];
+      byName[grant.template] = { commands: commands.includes(grant.code) ? commands : [...commands, grant.code], approvedAt };
+    }
     return this.save();
   }
 

@@ -28,6 +28,10 @@ export class AppRegistry {
     return this.byId.get(app);
   }
 
+  count(): number {
+    return this.byId.size;
+  }
+
   list(): AppRegistration[] {
     return [...this.byId.values()].sort((a, b) => (a.app < b.app ? -1 : a.app > b.app ? 1 : 0));
   }

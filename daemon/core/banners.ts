@@ -90,7 +90,7 @@ export function bannerFor(
   record: HistoryRecord,
   appName: string,
   registration: AppRegistration | undefined,
-  options: { sound: boolean },
+  options: { sound: boolean; picture?: string },
 ): Banner {
   const n = record.notification;
   const defaults = registration?.defaults ?? {};
@@ -101,7 +101,7 @@ export function bannerFor(
     title: n.title ?? '',
     ...(n.showSubtitle !== false && n.subtitle ? { subtitle: n.subtitle } : {}),
     ...(n.showBody !== false && n.body ? { body: n.body } : {}),
-    ...(record.imagePath ? { imagePath: record.imagePath } : {}),
+    ...(options.picture ?? record.imagePath ? { imagePath: options.picture ?? record.imagePath } : {}),
     ...(n.url && isOpenableLink(n.url) ? { url: n.url } : {}),
     actions: (n.buttons ?? []).map((button) => ({
       actionId: button.id ?? button.label,

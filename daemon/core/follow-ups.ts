@@ -30,7 +30,8 @@ export class FollowUps {
     if (!followUp || followUp.enabled === false || followUp.after === undefined) return;
     const key = keyOf(record.app, record.id);
     this.armedAt.set(key, Date.now());
-    this.timers.after('followUp', key, followUp.after * 1000, () => void this.fire(record.app, record.id, followUp));
+    const template = this.templateOrigin(record, followUp);
+    this.timers.after('followUp', key, followUp.after * 1000, () => void this.fire(record.app, record.id, followUp, template));
   }
 
   cancel(app: string, id: string): void {
@@ -45,7 +46,13 @@ export class FollowUps {
     return template?.followUp ?? record.notification.followUp ?? this.designs.manifest(record.app)?.followUp;
   }
 
-  private async fire(app: string, id: string, followUp: FollowUp): Promise<void> {
+  /** A template's inline action is the template's own code: its approval, not the app's permission, gates it. */
+  private templateOrigin(record: HistoryRecord, followUp: FollowUp): string | undefined {
+    const template = this.designs.template(record.app, record.notification.template);
+    return template?.followUp === followUp && followUp.action ? template.name : undefined;
+  }
+
+  private async fire(app: string, id: string, followUp: FollowUp, template: string | undefined): Promise<void> {
     const key = keyOf(app, id);
     const unattendedSeconds = Math.round((Date.now() - (this.armedAt.get(key) ?? Date.now())) / 1000);
     this.armedAt.delete(key);
@@ -67,6 +74,7 @@ export class FollowUps {
       record,
       button,
       followUp: { unattendedSeconds },
+      ...(template !== undefined ? { template } : {}),
       waiting: () => void this.record(app, id, { ...base, outcome: 'waitingForApproval' }),
     });
     await this.record(app, id, outcome.ok ? { ...base, outcome: 'ran' } : { ...base, outcome: 'failed', detail: outcome.reason });

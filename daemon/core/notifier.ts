@@ -9,8 +9,12 @@ import { Actions } from './actions.js';
 import { AppRegistry } from './apps.js';
 import { Approvals } from './approvals.js';
 import { Banners, bannerFor, groupOf, lifetimeOf } from './banners.js';
+import { Assets } from './assets.js';
+import { CardPictures } from './cards.js';
 import { Designs } from './designs.js';
-import { resolveFields } from './fields.js';
+import { TemplateBundles } from './template-bundles.js';
+import { TemplateLibrary } from './templates.js';
+import { coerceFields, resolveFields } from './fields.js';
 import { FollowUps } from './follow-ups.js';
 import { History } from './history.js';
 import { ImageCache } from './images.js';
@@ -21,7 +25,7 @@ import { queryWords } from './search-text.js';
 import { Settings } from './settings.js';
 import { SPEECH_MUTED, SPEECH_QUIET, SPEECH_UNAVAILABLE, speechRecord, wantsSpeech } from './speech.js';
 import { Timers } from './timers.js';
-import type { AppRegistration, HistoryRecord, SpeakRequest } from './types.js';
+import type { AppRegistration, HistoryRecord, Notification, SpeakRequest } from './types.js';
 import { findSpeechEngine, type SpeechEngine, Voice } from './voice.js';
 import { SPEAK_TITLE_CHARS, SPOKEN_TEXT_CHARS } from '../limits.js';
 
@@ -96,6 +100,10 @@ export class NotifierCore {
     readonly voice: Voice,
     private readonly settings: Settings,
     actions: Actions,
+    readonly assets: Assets,
+    readonly library: TemplateLibrary,
+    readonly bundles: TemplateBundles,
+    private readonly cards: CardPictures,
   ) {
     this.person = new PersonSide(this, actions);
     // A banner whose record the History cap dropped cannot be answered any more: it goes too, so what is on
@@ -124,7 +132,10 @@ export class NotifierCore {
     const followUps = new FollowUps(timers, history, designs, actions);
     const voice = new Voice(path.join(supportDir, 'audio'), options.speech === undefined ? findSpeechEngine() : options.speech);
     const banners = new Banners(presenter, timers);
-    const core = new NotifierCore(store, apps, history, designs, banners, presenter, replies, approvals, followUps, timers, images, voice, settings, actions);
+    const assets = new Assets(store);
+    const library = new TemplateLibrary(designs, apps, approvals, assets);
+    const bundles = new TemplateBundles(designs, library, assets);
+    const core = new NotifierCore(store, apps, history, designs, banners, presenter, replies, approvals, followUps, timers, images, voice, settings, actions, assets, library, bundles, new CardPictures(path.join(supportDir, 'cards'), designs));
     await presenter.start((event) => core.person.handle(event));
     // History goes on loading in the background; requests wait only for the apps they touch.
     const loading = performance.now();
@@ -189,7 +200,7 @@ export class NotifierCore {
       // A notification only spoken has no banner to close later: it is done when it is delivered.
       ...(dismissedAt ? { dismissedAt, actionUsed: 'dismiss' } : showBanner ? {} : { dismissedAt: deliveredAt }),
       ...(imagePath ? { imagePath } : {}),
-      fields: resolveFields(notification, appName, deliveredAt),
+      fields: this.fieldsOf(notification, appName, deliveredAt),
       ...(speechWanted ? { speech: speechRecord(notification, blocked) } : {}),
     };
     // spec 1: a notification with the same id replaces the banner in place and cancels a pending snooze.
@@ -197,11 +208,26 @@ export class NotifierCore {
     this.followUps.cancel(input.app, id);
     this.voice.stop(input.app, id);
     const saved = this.history.put(record);
+    if (showBanner && !dismissedAt && this.settings.bannerCardImage) await this.cards.draw(record, appName, this.appIcon(input.app));
     if (showBanner && !dismissedAt) this.putOnScreen(record, { sound: true });
     if (!dismissedAt && blocked === null && (speechWanted || recording)) this.queueSpeech(record, recording);
     await (registered ? Promise.all([saved, registered]) : saved);
     for (const listener of this.deliveryListeners) listener();
     return id;
+  }
+
+  /**
+   * History `fields` (reference §1.10 "Bindings"): the notification's, the template's `extra`, the manifest's
+   * number and bool fields read as such.
+   */
+  private fieldsOf(notification: Notification, appName: string, deliveredAt: string): Record<string, string> {
+    const extra = this.designs.template(notification.app, notification.template)?.extra;
+    return coerceFields(resolveFields(notification, appName, deliveredAt, extra ? { extra } : {}), this.designs.manifest(notification.app));
+  }
+
+  /** The app's icon: the registered one, else the manifest's. */
+  appIcon(app: string): string | undefined {
+    return this.apps.get(app)?.icon ?? this.designs.manifest(app)?.icon;
   }
 
   /** Calls back after every notification delivered (the tray refreshes its list); returns a function that stops. */
@@ -415,7 +441,8 @@ export class NotifierCore {
   /** Shows a record's banner (in place when it is up), times it, and arms its follow-up. */
   putOnScreen(record: HistoryRecord, options: { sound: boolean }): void {
     const sound = options.sound && this.silenced() === null;
-    const banner = bannerFor(record, this.appName(record.app), this.apps.get(record.app), { sound });
+    const picture = this.cards.get(record.app, record.id);
+    const banner = bannerFor(record, this.appName(record.app), this.apps.get(record.app), { sound, ...(picture ? { picture } : {}) });
     this.banners.show(banner, groupOf(record), () => void this.endBanner(record.app, record.id, 'timeout'));
     this.followUps.arm(record);
   }
@@ -423,6 +450,7 @@ export class NotifierCore {
   /** Takes a banner off the screen (and stops its speech) without recording anything. */
   takeOffScreen(app: string, id: string): void {
     this.banners.close(app, id);
+    this.cards.forget(app, id);
     this.voice.stop(app, id);
     this.followUps.cancel(app, id);
     this.timers.cancel('snooze', keyOf(app, id));

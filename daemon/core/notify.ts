@@ -7,7 +7,8 @@ import { MAX_BUTTONS, NOTIFY_FIELD_BYTES } from '../limits.js';
 import type { ChosenTemplate, Designs } from './designs.js';
 import { fillTokens, resolveFields } from './fields.js';
 import { type FollowUpInput, checkFollowUp, checkLink, isOpenableLink, normalizeButton, normalizeSpeak, tooManyButtons } from './notification-rules.js';
-import type { Button, Manifest, Notification, Template } from './types.js';
+import type { Template } from '../../templates-renderer/model.js';
+import type { Button, Manifest, Notification } from './types.js';
 
 /** A notification as the HTTP layer hands it over: types checked, unknown keys already moved into metadata. */
 export type NotificationInput = Omit<Notification, 'id' | 'speak' | 'followUp' | 'buttons'> & {
@@ -39,7 +40,7 @@ export function prepareNotification(input: NotificationInput, id: string, design
   if (buttons.length > 0 || input.buttons !== undefined) drawn.buttons = buttons;
   if (followUp) drawn.followUp = followUp;
   if (speak) drawn.speak = speak;
-  if (template.saved) applyTemplate(drawn, template.saved, context);
+  if (template.saved) applyTemplateDefaults(drawn, template.saved, context);
   drawn.template = template.name;
   return drawn;
 }
@@ -109,7 +110,7 @@ const TEMPLATE_VALUE_DEFAULTS = ['priority', 'persistent', 'timeout', 'snooze', 
  * spec 1, rule 6 and reference §1.10: a saved template fills what the sender left out, its texts with the
  * sender's `{tokens}` filled in (without a saved template the built-in layout draws the sender's values).
  */
-function applyTemplate(drawn: Notification, template: Template, context: DrawContext): void {
+export function applyTemplateDefaults(drawn: Notification, template: Template, context: DrawContext): void {
   const fields = resolveFields(drawn, context.appName, context.deliveredAt);
   const sentURL = drawn.url;
   for (const key of TEMPLATE_TEXT_DEFAULTS) {

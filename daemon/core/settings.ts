@@ -5,6 +5,7 @@ import type { Store } from '../store/store.js';
 export interface SettingsValues {
   historyCapPerApp?: number;
   muteAllSounds?: boolean;
+  bannerCardImage?: boolean;
 }
 
 /**
@@ -16,11 +17,13 @@ export class Settings {
     readonly historyCapPerApp: number,
     /** No sound and no speech from any notification. */
     readonly muteAllSounds: boolean,
+    /** Each banner carries its card, drawn through its template, as its picture (daemon/core/cards.ts). */
+    readonly bannerCardImage: boolean,
   ) {}
 
   static async open(store: Store): Promise<Settings> {
     const { data } = await store.open<SettingsValues>('settings.json', {});
-    return new Settings(historyCap(data.historyCapPerApp), data.muteAllSounds === true);
+    return new Settings(historyCap(data.historyCapPerApp), data.muteAllSounds === true, data.bannerCardImage === true);
   }
 }
 

@@ -129,30 +129,41 @@ export interface AppRegistration {
   icon?: string;
 }
 
-/** The parts of a manifest (spec 2) the notification path reads. The manifest routes come with templates. */
-export interface Manifest {
-  app: string;
-  appName?: string;
-  defaultTemplate?: string;
-  actions?: Array<Button & { kind?: string }>;
-  followUp?: FollowUp;
+/** spec 2, Manifest object, as validated and normalised (daemon/core/manifest-rules.ts; reference §1.11). */
+export const FIELD_TYPES = ['text', 'number', 'date', 'url', 'image', 'bool', 'list'] as const;
+
+export interface ManifestField {
+  key: string;
+  type: (typeof FIELD_TYPES)[number];
+  required: boolean;
+  sample?: string | number | boolean | string[];
 }
 
-/** The parts of a saved template (spec 2) the notification path reads: its defaults. */
-export interface Template {
-  name: string;
-  app: string;
-  title?: string;
-  subtitle?: string;
-  body?: string;
-  image?: string;
-  url?: string;
-  sound?: string;
-  priority?: Notification['priority'];
-  persistent?: boolean;
-  timeout?: number;
-  snooze?: boolean;
-  accentColor?: string;
-  buttons?: Button[];
-  followUp?: FollowUp;
+/** A reusable action: a button with an id and its kind written out. */
+export type ManifestAction = Button & { id: string; kind: string };
+
+export interface ManifestAsset {
+  id: string;
+  type: 'rive';
+  /** Absolute, `~/`, `file://`, or a plain name in the app's assets folder. */
+  path: string;
+  stateMachine?: string;
+  inputs?: Record<string, unknown> | unknown[];
 }
+
+export interface Manifest {
+  app: string;
+  /** Default: the app id. A name set by app registration wins when a banner is drawn. */
+  appName: string;
+  version: number;
+  icon?: string;
+  fields: ManifestField[];
+  actions: ManifestAction[];
+  assets: ManifestAsset[];
+  defaultTemplate?: string;
+  family?: string;
+  followUp?: FollowUp;
+  appBundleId?: string;
+  appPath?: string;
+}
+

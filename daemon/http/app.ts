@@ -6,11 +6,16 @@ import { guard } from './guard.js';
 import { routeTable } from './routes.js';
 import { appRoutes } from './routes/apps.js';
 import { approvalRoutes } from './routes/approvals.js';
+import { assetRoutes } from './routes/assets.js';
 import { bannerRoutes } from './routes/banners.js';
 import { healthRoutes } from './routes/health.js';
 import { historyRoutes } from './routes/history.js';
+import { lookupRoutes } from './routes/lookups.js';
+import { manifestRoutes } from './routes/manifests.js';
 import { notificationRoutes } from './routes/notifications.js';
+import { previewRoutes } from './routes/previews.js';
 import { replyRoutes } from './routes/replies.js';
+import { templateRoutes } from './routes/templates.js';
 
 /**
  * The HTTP face of the core (DESIGN.md rule 2): guard -> JSON body -> route -> core -> reply, and one error
@@ -31,6 +36,11 @@ export function createApp(core: NotifierCore, token: string): Express {
       ...appRoutes(core),
       ...historyRoutes(core),
       ...approvalRoutes(core),
+      ...templateRoutes(core),
+      ...manifestRoutes(core),
+      ...previewRoutes(core),
+      ...lookupRoutes(),
+      ...assetRoutes(core),
     ]),
   );
   app.use(errorHandler);

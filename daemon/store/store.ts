@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { ApiError } from '../errors.js';
@@ -105,6 +105,11 @@ export class Store {
       throw new Error(`refusing a path outside the support folder: ${relativePath}`);
     }
     return absolute;
+  }
+
+  /** Size in bytes of a file of the support folder. */
+  async size(relativePath: string): Promise<number> {
+    return (await stat(this.resolve(relativePath))).size;
   }
 
   /** Names of the `.json` files in one folder of the support folder (none when it does not exist). */

@@ -1,0 +1,145 @@
+// spec 2, "Other routes": an app's Rive files and images (GET/POST/DELETE /v1/assets) and the Rive check
+// (POST /v1/rive/check). Reference §1.13 gives the fields and messages.
+
+import { readFile, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type AssetKind, assetKindOf, isPlainFileName } from '../../core/assets.js';
+import type { NotifierCore } from '../../core/notifier.js';
+import { fillTokens } from '../../core/fields.js';
+import type { Component } from '../../../templates-renderer/model.js';
+import { ApiError, invalidField, missingField, notFound } from '../../errors.js';
+import { ASSET_LIMITS } from '../../limits.js';
+import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
+import type { Route } from '../routes.js';
+
+type RiveComponent = Extract<Component, { type: 'rive' }>;
+
+const PLAIN_NAME_HINT = 'invalid file name: use a plain name without folders, for example logo.png';
+const SIMULATIONS = ['hoverIn', 'hoverOut', 'pressDown', 'pressUp'] as const;
+/** Reference §1.10: an input bound to the pointer (written by hovering and pressing, not by fields). */
+const POINTER_VALUES = new Set(['hover', 'pressed']);
+
+/** POST /v1/assets: exactly one of `path` and `base64` (which needs `name`); the kind from the name, unless given. */
+async function addAsset(core: NotifierCore, body: Record<string, unknown>) {
+  const app = bodyText(body, 'app');
+  const source = optionalBodyText(body, 'path');
+  const base64 = optionalBodyText(body, 'base64');
+  if ((source === undefined) === (base64 === undefined)) throw new ApiError(400, 'give exactly one of base64 (with name) or path (a file on this computer)');
+  const name = optionalBodyText(body, 'name');
+  if (base64 !== undefined && !name) throw missingField('name (the file name to store the base64 bytes under)');
+  const file = name ?? path.basename(source!);
+  if (!isPlainFileName(file)) throw new ApiError(400, PLAIN_NAME_HINT);
+  const kind = readKind(optionalBodyText(body, 'kind'), file);
+  const bytes = base64 !== undefined ? Buffer.from(base64, 'base64') : await readSourceFile(source!);
+  const stored = await core.assets.add(app, file, bytes, kind);
+  if (kind === 'rive') {
+    const id = file.slice(0, -'.riv'.length);
+    return { ok: true, kind, app, id, file, path: stored.path, bytes: bytes.length, replaced: stored.replaced, component: { type: 'rive', asset: id } };
+  }
+  return {
+    ok: true,
+    kind,
+    app,
+    file,
+    path: stored.path,
+    format: stored.format,
+    bytes: bytes.length,
+    replaced: stored.replaced,
+    usage: { type: 'image', binding: stored.path },
+  };
+}
+
+function readKind(given: string | undefined, file: string): AssetKind {
+  if (given !== undefined && given !== 'rive' && given !== 'image') throw invalidField('kind', 'rive or image');
+  const kind = (given as AssetKind | undefined) ?? assetKindOf(file);
+  if (!kind) throw new ApiError(400, 'cannot tell the kind from the name; end it in .riv or an image extension (.png, .jpg, ...), or give kind');
+  return kind;
+}
+
+async function readSourceFile(given: string): Promise<Buffer> {
+  const file = given === '~' || given.startsWith('~/') ? path.join(os.homedir(), given.slice(1)) : given;
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) throw new ApiError(400, `no such file: ${given}`);
+  if (info.size > ASSET_LIMITS.bytes) throw new ApiError(413, `${given} is larger than ${ASSET_LIMITS.bytes} bytes`);
+  return readFile(file);
+}
+
+/** POST /v1/rive/check: the component's file and header, and what its bindings would write. */
+async function checkRive(core: NotifierCore, body: Record<string, unknown>) {
+  const app = bodyText(body, 'app');
+  const component = body.component;
+  if (typeof component !== 'object' || component === null || (component as { type?: unknown }).type !== 'rive') {
+    throw invalidField('component', 'a rive component object');
+  }
+  const rive = component as RiveComponent;
+  const fields = readFields(body.fields);
+  const simulate = readSimulate(body.simulate);
+  const header = await core.assets.checkRive(app, rive, core.designs.manifest(app));
+  const applied: Record<string, string> = {};
+  const pointerWrites: string[] = [];
+  for (const [input, binding] of Object.entries(rive.inputBindings ?? {})) {
+    if (POINTER_VALUES.has(binding)) pointerWrites.push(input);
+    else applied[input] = fillTokens(binding, fields);
+  }
+  const takesClicks = rive.action !== undefined || rive.actionRef !== undefined;
+  const clickedAction = typeof rive.action === 'object' ? rive.action.id : rive.actionRef ?? rive.action;
+  return {
+    ...header,
+    inputs: {},
+    applied,
+    artboards: [],
+    takesClicks,
+    pointerWrites,
+    clickedActions: takesClicks && simulate.includes('pressUp') && clickedAction ? [clickedAction] : [],
+    note: 'There is no Rive runtime on this computer: the check reads the file header only; artboards, state machines and inputs are not listed, and banners draw a labelled placeholder.',
+  };
+}
+
+function readFields(value: unknown): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalidField('fields', 'an object of field values');
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, String(item)]));
+}
+
+function readSimulate(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || !value.every((step) => (SIMULATIONS as readonly unknown[]).includes(step))) {
+    throw invalidField('simulate', `a list of ${SIMULATIONS.join(', ')}`);
+  }
+  return value as string[];
+}
+
+export function assetRoutes(core: NotifierCore): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/v1/assets',
+      handle: async (req) => {
+        const app = queryText(req, 'app', { required: true });
+        const manifest = core.designs.manifest(app);
+        const assets = await core.assets.list(app, manifest, core.designs.templatesOf(app));
+        return {
+          app,
+          folder: core.assets.folder(app),
+          limits: ASSET_LIMITS,
+          assets: assets.map((asset) => (asset.kind === 'rive' ? { ...asset, component: { type: 'rive', asset: asset.id } } : asset)),
+        };
+      },
+    },
+    { method: 'POST', path: '/v1/assets', handle: (req) => addAsset(core, bodyObject(req)) },
+    {
+      method: 'DELETE',
+      path: '/v1/assets',
+      handle: async (req) => {
+        const app = queryText(req, 'app', { required: true });
+        const file = queryText(req, 'file', { required: true });
+        if (!isPlainFileName(file) || !assetKindOf(file)) throw new ApiError(400, `${file} is not a Rive file or an image name`);
+        const stillReferencedBy = core.assets.usedBy(app, file, core.designs.templatesOf(app));
+        if (!(await core.assets.remove(app, file))) throw notFound(`no such asset: ${file}`);
+        return { ok: true, deleted: file, stillReferencedBy };
+      },
+    },
+    { method: 'POST', path: '/v1/rive/check', handle: (req) => checkRive(core, bodyObject(req)) },
+  ];
+}

@@ -1,0 +1,52 @@
+// spec 2, Lookups: the component schema, the symbol catalogue and the installed shortcuts.
+
+import { execFile } from 'node:child_process';
+import type { Request } from 'express';
+import { componentsDocument } from '../../../templates-renderer/components-doc.js';
+import { listSymbols } from '../../../templates-renderer/symbols.js';
+import { ApiError, invalidField } from '../../errors.js';
+import { SHORTCUTS_TIMEOUT_MS } from '../../limits.js';
+import { queryText } from '../params.js';
+import type { Route } from '../routes.js';
+
+/** A whole number query parameter at least 0 (`limit`, `offset`); absent gives undefined. */
+function queryCount(req: Request, name: string): number | undefined {
+  const text = queryText(req, name);
+  if (text === undefined || text === '') return undefined;
+  if (!/^\s*\d+\s*$/.test(text)) throw invalidField(name, 'a whole number, 0 or more');
+  return Number(text);
+}
+
+/**
+ * spec 2, GET /v1/shortcuts: the names `shortcuts list` prints. Apple's Shortcuts exists only on macOS; elsewhere
+ * the tool is missing and the answer is 502 saying so.
+ */
+function listShortcuts(): Promise<{ items: string[] }> {
+  return new Promise((resolve, reject) => {
+    execFile('shortcuts', ['list'], { timeout: SHORTCUTS_TIMEOUT_MS, maxBuffer: 1024 * 1024 }, (error, stdout) => {
+      if (!error) return resolve({ items: stdout.split('\n').map((line) => line.trim()).filter(Boolean) });
+      const failure = error as NodeJS.ErrnoException & { killed?: boolean };
+      if (failure.killed) return reject(new ApiError(504, `the shortcuts tool did not answer within ${SHORTCUTS_TIMEOUT_MS / 1000} s`));
+      if (failure.code === 'ENOENT') return reject(new ApiError(502, 'the shortcuts tool is not on this computer (Apple Shortcuts exists on macOS only)'));
+      reject(new ApiError(502, `the shortcuts tool failed: ${error.message}`));
+    });
+  });
+}
+
+export function lookupRoutes(): Route[] {
+  return [
+    { method: 'GET', path: '/v1/components', handle: () => componentsDocument() },
+    {
+      method: 'GET',
+      path: '/v1/symbols',
+      handle: (req) => {
+        const limit = queryCount(req, 'limit');
+        const offset = queryCount(req, 'offset');
+        const q = queryText(req, 'q');
+        const category = queryText(req, 'category');
+        return listSymbols({ ...(q ? { q } : {}), ...(category ? { category } : {}), ...(limit !== undefined ? { limit } : {}), ...(offset !== undefined ? { offset } : {}) });
+      },
+    },
+    { method: 'GET', path: '/v1/shortcuts', handle: () => listShortcuts() },
+  ];
+}

@@ -1,0 +1,39 @@
+// spec 2, Manifests: an app's description of itself (its fields, actions, Rive files, default template).
+
+import { validateManifest } from '../../core/manifest-rules.js';
+import type { NotifierCore } from '../../core/notifier.js';
+import { notFound } from '../../errors.js';
+import { bodyObject, queryText } from '../params.js';
+import type { Route } from '../routes.js';
+
+export function manifestRoutes(core: NotifierCore): Route[] {
+  return [
+    {
+      method: 'PUT',
+      path: '/v1/manifest',
+      handle: async (req) => {
+        await core.library.saveManifest(validateManifest(bodyObject(req)));
+        return { ok: true };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/manifest',
+      handle: (req) => {
+        const app = queryText(req, 'app', { required: true });
+        const manifest = core.designs.manifest(app);
+        if (!manifest) throw notFound(`${app} has no manifest`);
+        return manifest;
+      },
+    },
+    { method: 'GET', path: '/v1/manifests', handle: () => ({ items: core.designs.allManifests() }) },
+    {
+      method: 'DELETE',
+      path: '/v1/manifest',
+      handle: async (req) => {
+        await core.library.removeManifest(queryText(req, 'app', { required: true }));
+        return { ok: true };
+      },
+    },
+  ];
+}

@@ -1,0 +1,191 @@
+// spec 2, Previews: POST /v1/preview and GET /v1/preview answer a PNG of a template drawn with data, drawn by the
+// same code as real banners (daemon/core/previews.ts). Reference §1.12 gives the messages.
+
+import type { Request, Response } from 'express';
+import type { NotifierCore } from '../../core/notifier.js';
+import { type PreviewOptions, drawCard, sampleNotification } from '../../core/previews.js';
+import type { Notification } from '../../core/types.js';
+import { CONFIRMATION_KINDS, CONFIRMATION_STRINGS, type Confirmation } from '../../../templates-renderer/confirmation.js';
+import type { Template } from '../../../templates-renderer/model.js';
+import { SCALE_RANGE, STACK_COUNT_RANGE } from '../../../templates-renderer/render.js';
+import { templateErrorMessage, validateTemplate } from '../../../templates-renderer/validate.js';
+import { ApiError, invalidField, missingField } from '../../errors.js';
+import { bodyObject, queryText } from '../params.js';
+import type { Route } from '../routes.js';
+import { readNotification } from './notifications.js';
+
+const BUILTIN_DEFAULT = 'builtin.imageLeft';
+
+interface PreviewRequest {
+  app: string;
+  template?: string | Template;
+  data: 'sample' | 'last' | Record<string, unknown>;
+  options: PreviewOptions;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading the options (each message names its field)
+
+function readAppearance(value: unknown): PreviewOptions['appearance'] {
+  if (value === undefined || value === null || value === '') return 'light';
+  const text = typeof value === 'string' ? value.toLowerCase() : '';
+  if (text !== 'light' && text !== 'dark') throw invalidField('appearance', 'light or dark');
+  return text;
+}
+
+function readScale(value: unknown): number {
+  if (value === undefined || value === null || value === '') return SCALE_RANGE.default;
+  const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isFinite(number) || number < SCALE_RANGE.min || number > SCALE_RANGE.max) throw invalidField('scale', `a number from ${SCALE_RANGE.min} to ${SCALE_RANGE.max}`);
+  return number;
+}
+
+function readStackCount(value: unknown): number {
+  if (value === undefined || value === null || value === '') return STACK_COUNT_RANGE.default;
+  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(number) || number < STACK_COUNT_RANGE.min || number > STACK_COUNT_RANGE.max) {
+    throw invalidField('stackCount', `a whole number from ${STACK_COUNT_RANGE.min} to ${STACK_COUNT_RANGE.max}`);
+  }
+  return number;
+}
+
+/** A JSON boolean; from a query string, `true|1|yes` and `false|0|no` (reference §1.12). */
+function readFlag(value: unknown, field: string): boolean {
+  if (value === undefined || value === null || value === '') return false;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && /^(true|1|yes)$/i.test(value)) return true;
+  if (typeof value === 'string' && /^(false|0|no)$/i.test(value)) return false;
+  throw invalidField(field, 'true or false');
+}
+
+function readConfirmation(value: unknown): Confirmation | undefined {
+  if (value === undefined || value === null) return undefined;
+  const kinds = CONFIRMATION_KINDS.join(', ');
+  const kind = typeof value === 'string' ? value : typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>).kind : undefined;
+  if (!(CONFIRMATION_KINDS as readonly unknown[]).includes(kind)) throw invalidField('confirmation', `a kind (${kinds}) or an object with one`);
+  const confirmation = { kind } as Confirmation;
+  if (typeof value === 'object') {
+    for (const key of CONFIRMATION_STRINGS) {
+      const text = (value as Record<string, unknown>)[key];
+      if (text === undefined || text === null) continue;
+      if (typeof text !== 'string') throw invalidField(`confirmation.${key}`, 'must be a string');
+      confirmation[key] = text;
+    }
+  }
+  return confirmation;
+}
+
+function readData(value: unknown): PreviewRequest['data'] {
+  if (value === undefined || value === null || value === 'sample') return 'sample';
+  if (value === 'last') return 'last';
+  if (typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  throw invalidField('data', 'an object, "sample" or "last"');
+}
+
+/** POST /v1/preview's body. */
+function readPost(body: Record<string, unknown>): PreviewRequest {
+  const template = body.template ?? undefined;
+  if (template !== undefined && typeof template !== 'string' && (typeof template !== 'object' || Array.isArray(template))) {
+    throw invalidField('template', 'a name or a template object');
+  }
+  let app: unknown = body.app ?? undefined;
+  if (app !== undefined && (typeof app !== 'string' || app === '')) throw invalidField('app');
+  if (app === undefined && typeof template === 'object' && typeof (template as Record<string, unknown>).app === 'string') app = (template as Record<string, unknown>).app;
+  if (app === undefined) throw missingField('app');
+  const replySample = body.replySample ?? undefined;
+  if (replySample !== undefined && typeof replySample !== 'string') throw invalidField('replySample', 'must be a string');
+  const confirmation = readConfirmation(body.confirmation);
+  return {
+    app: app as string,
+    ...(template !== undefined ? { template: inlineTemplate(template, app as string) } : {}),
+    data: readData(body.data),
+    options: {
+      appearance: readAppearance(body.appearance),
+      scale: readScale(body.scale),
+      stackCount: readStackCount(body.stackCount),
+      stackExpanded: readFlag(body.stackExpanded, 'stackExpanded'),
+      replying: readFlag(body.replying, 'replying'),
+      ...(confirmation ? { confirmation } : {}),
+      ...(replySample !== undefined ? { replySample } : {}),
+    },
+  };
+}
+
+/** A template sent whole is validated like a saved one (its problems name their cells); a name is looked up later. */
+function inlineTemplate(template: unknown, app: string): string | Template {
+  if (typeof template === 'string') return template;
+  const given = template as Record<string, unknown>;
+  const { template: valid, errors } = validateTemplate({ name: '_preview', ...given, app: given.app ?? app }, { app });
+  if (!valid || errors.length > 0) throw new ApiError(400, templateErrorMessage(errors));
+  return valid;
+}
+
+/** GET /v1/preview's query: the manifest's sample data. */
+function readGet(req: Request): PreviewRequest {
+  const template = queryText(req, 'template') || undefined;
+  return {
+    app: queryText(req, 'app', { required: true }),
+    ...(template ? { template } : {}),
+    data: 'sample',
+    options: {
+      appearance: readAppearance(queryText(req, 'appearance')),
+      scale: readScale(queryText(req, 'scale')),
+      stackCount: readStackCount(queryText(req, 'stackCount')),
+      stackExpanded: readFlag(queryText(req, 'stackExpanded'), 'stackExpanded'),
+      replying: false,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Drawing
+
+/** The data as a notification: the manifest's samples, the app's last notification, or one written inline. */
+async function notificationOf(core: NotifierCore, request: PreviewRequest): Promise<{ notification: Notification; deliveredAt: string }> {
+  const now = new Date().toISOString();
+  if (request.data === 'sample') return { notification: sampleNotification(request.app, core.designs.manifest(request.app)), deliveredAt: now };
+  if (request.data === 'last') {
+    await core.history.load(request.app);
+    const last = core.history.query({ app: request.app, limit: 1 })[0];
+    if (!last) throw new ApiError(400, `no notification has been delivered for ${request.app} yet; use "sample" or an object`);
+    return { notification: last.notification, deliveredAt: last.deliveredAt };
+  }
+  try {
+    const input = readNotification({ ...request.data, app: request.app });
+    const { speak: _speak, followUp: _followUp, ...drawn } = input;
+    return { notification: { ...drawn, id: input.id ?? 'preview' } as Notification, deliveredAt: now };
+  } catch (error) {
+    if (error instanceof ApiError) throw new ApiError(error.status, error.message.replace(/^(invalid field|missing field): /, '$1: data.'));
+    throw error;
+  }
+}
+
+/** The template asked for, the app's default, else builtin.imageLeft; an unknown name is a render failure (500). */
+function templateOf(core: NotifierCore, request: PreviewRequest): Template {
+  if (typeof request.template === 'object') return request.template;
+  const name = request.template ?? core.designs.manifest(request.app)?.defaultTemplate ?? BUILTIN_DEFAULT;
+  const found = core.designs.templateOrBuiltin(request.app, name) ?? (request.template === undefined ? core.designs.templateOrBuiltin(request.app, BUILTIN_DEFAULT) : undefined);
+  if (!found) throw new ApiError(500, `the preview could not be drawn: template not found: ${name}`);
+  return found;
+}
+
+async function sendPreview(core: NotifierCore, request: PreviewRequest, res: Response): Promise<void> {
+  const template = templateOf(core, request);
+  const { notification, deliveredAt } = await notificationOf(core, request);
+  const manifest = core.designs.manifest(request.app);
+  const appIcon = core.appIcon(request.app);
+  const { png } = await drawCard(
+    template,
+    { notification, deliveredAt, appName: core.appName(request.app), ...(appIcon ? { appIcon } : {}), ...(manifest ? { manifest } : {}) },
+    request.options,
+  );
+  res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length, 'Cache-Control': 'no-store' });
+  res.end(png);
+}
+
+export function previewRoutes(core: NotifierCore): Route[] {
+  return [
+    { method: 'POST', path: '/v1/preview', handle: (req, res) => sendPreview(core, readPost(bodyObject(req)), res) },
+    { method: 'GET', path: '/v1/preview', handle: (req, res) => sendPreview(core, readGet(req), res) },
+  ];
+}

@@ -1,0 +1,165 @@
+import type { CanvasRenderingContext2D } from 'canvas';
+
+/** A run of text, plain or a Markdown link (drawn in the accent colour). */
+export interface Run {
+  text: string;
+  link: boolean;
+}
+
+/** One laid-out line: its runs (each with its width) and its width. */
+export interface Line {
+  runs: Array<Run & { width: number }>;
+  width: number;
+}
+
+const MARKDOWN_LINK = /\[([^\]]+)\]\(([^)\s]+)\)/g;
+const ELLIPSIS = '…';
+
+/** Splits text into plain runs and Markdown link runs (`[label](url)` draws `label`). */
+export function runsOf(text: string, markdown: boolean): Run[] {
+  if (!markdown) return [{ text, link: false }];
+  const runs: Run[] = [];
+  let at = 0;
+  for (const match of text.matchAll(MARKDOWN_LINK)) {
+    if (match.index! > at) runs.push({ text: text.slice(at, match.index), link: false });
+    runs.push({ text: match[1]!, link: true });
+    at = match.index! + match[0].length;
+  }
+  if (at < text.length) runs.push({ text: text.slice(at), link: false });
+  return runs;
+}
+
+/**
+ * Widths of words by font. Measuring is the costly part of drawing a card (a Pango layout per call); a banner's
+ * words repeat from one card to the next, so each is measured once. Bounded: cleared when it grows large.
+ */
+const WIDTHS = new Map<string, number>();
+const WIDTHS_SIZE = 20_000;
+
+/** A measuring function for the context's current font. */
+export function measurer(ctx: CanvasRenderingContext2D): (text: string) => number {
+  const font = ctx.font;
+  return (text) => {
+    const key = `${font}\u0000${text}`;
+    let width = WIDTHS.get(key);
+    if (width === undefined) {
+      if (WIDTHS.size >= WIDTHS_SIZE) WIDTHS.clear();
+      width = ctx.measureText(text).width;
+      WIDTHS.set(key, width);
+    }
+    return width;
+  };
+}
+
+interface Piece {
+  text: string;
+  link: boolean;
+  width: number;
+}
+
+interface Word {
+  text: string;
+  link: boolean;
+  /** A line break comes before this word. */
+  breakBefore: boolean;
+}
+
+function wordsOf(runs: Run[]): Word[] {
+  const words: Word[] = [];
+  let breakNext = false;
+  for (const run of runs) {
+    for (const piece of run.text.split(/(\n| +)/)) {
+      if (piece === '\n') breakNext = true;
+      else if (piece !== '' && piece.trim() === '') words.push({ text: ' ', link: run.link, breakBefore: false });
+      else if (piece !== '') {
+        words.push({ text: piece, link: run.link, breakBefore: breakNext });
+        breakNext = false;
+      }
+    }
+  }
+  return words;
+}
+
+/**
+ * Lays text out in lines of at most `width` (in the context's current font), at most `maxLines` lines; the last
+ * line ends in an ellipsis when text was cut. A word longer than a line is broken between characters. A line's
+ * width is the sum of its words' widths (kerning across a space is not worth a measurement).
+ */
+export function layoutText(ctx: CanvasRenderingContext2D, runs: Run[], width: number, maxLines: number): Line[] {
+  const measure = measurer(ctx);
+  const lines: Piece[][] = [];
+  let current: Piece[] = [];
+  let used = 0;
+  let cut = false;
+  const finishLine = (): boolean => {
+    while (current.at(-1)?.text === ' ') used -= current.pop()!.width;
+    lines.push(current);
+    current = [];
+    used = 0;
+    if (lines.length >= maxLines) cut = true;
+    return !cut;
+  };
+  const push = (text: string, link: boolean, pieceWidth: number): void => {
+    current.push({ text, link, width: pieceWidth });
+    used += pieceWidth;
+  };
+
+  for (const word of wordsOf(runs)) {
+    if (word.breakBefore && current.length > 0 && !finishLine()) break;
+    const wordWidth = measure(word.text);
+    if (word.text === ' ') {
+      if (current.length > 0) push(' ', word.link, wordWidth);
+      continue;
+    }
+    if (current.length > 0 && used + wordWidth > width && !finishLine()) break;
+    if (wordWidth <= width) {
+      push(word.text, word.link, wordWidth);
+      continue;
+    }
+    // A word wider than the line: as many characters as fit, then the rest on the next lines.
+    let rest = word.text;
+    while (rest !== '') {
+      let fits = 1;
+      while (fits < rest.length && used + measure(rest.slice(0, fits + 1)) <= width) fits++;
+      push(rest.slice(0, fits), word.link, measure(rest.slice(0, fits)));
+      rest = rest.slice(fits);
+      if (rest !== '' && !finishLine()) break;
+    }
+    if (cut) break;
+  }
+  if (!cut && current.length > 0) finishLine();
+  else if (cut && lines.length > 0) ellipsize(lines.at(-1)!, width, measure);
+  return lines.map(toLine);
+}
+
+/** Cuts a line so that it ends in "…" within the width. */
+function ellipsize(line: Piece[], width: number, measure: (text: string) => number): void {
+  const ellipsis = measure(ELLIPSIS);
+  let used = line.reduce((sum, piece) => sum + piece.width, 0);
+  while (line.length > 0 && used + ellipsis > width) {
+    const last = line.at(-1)!;
+    used -= last.width;
+    last.text = last.text.slice(0, -1);
+    if (last.text === '') line.pop();
+    else {
+      last.width = measure(last.text);
+      used += last.width;
+    }
+  }
+  while (line.at(-1)?.text === ' ') line.pop();
+  const last = line.at(-1);
+  line.push({ text: ELLIPSIS, link: last?.link ?? false, width: ellipsis });
+}
+
+/** Adjacent pieces of the same kind become one run. */
+function toLine(pieces: Piece[]): Line {
+  const runs: Line['runs'] = [];
+  for (const piece of pieces) {
+    const last = runs.at(-1);
+    if (last && last.link === piece.link) {
+      last.text += piece.text;
+      last.width += piece.width;
+    } else runs.push({ ...piece });
+  }
+  return { runs, width: runs.reduce((sum, run) => sum + run.width, 0) };
+}

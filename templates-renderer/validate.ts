@@ -1,0 +1,893 @@
+// Reads a template as sent (PUT /v1/templates, an inline template of POST /v1/preview, a file on disk, a bundle) into
+// the validated model (model.ts): every problem is collected at once, defaults are written out and sizes become
+// numbers. What is checked, and with which message, is reference §1.10 ("Validation messages"); the properties,
+// types, ranges and defaults come from the one description of the format (schema.ts).
+//
+// Errors make a template unusable: `PUT /v1/templates` answers 400 `templateErrorMessage(errors)`. Warnings never
+// block: unknown keys (dropped), undeclared tokens, rules that change nothing, columns that were fitted.
+
+import { ApiError } from '../daemon/errors.js';
+import { checkFollowUp, isOpenableLink, normalizeButton, slug, type FollowUpInput } from '../daemon/core/notification-rules.js';
+import type { Button, ButtonKind, FollowUp } from '../daemon/core/types.js';
+import type { Cell, Component, Grid, Issue, Size, Template, TemplateAction } from './model.js';
+import {
+  COLOR_ROLES,
+  COMPONENT_TYPES,
+  COMPONENTS,
+  CURRENT_LAYOUT_VERSION,
+  DEFINITIONS,
+  KIND_INFERENCE_ORDER,
+  LIMITS,
+  STANDARD_TOKENS,
+  TEMPLATE,
+  TOKEN_PATTERN,
+  isObjectSpec,
+  objectDefinition,
+  type ActionKind,
+  type JsonType,
+  type ObjectSpec,
+  type PropertySpec,
+} from './schema.js';
+
+export interface ValidateOptions {
+  /** The app the template is for, when the template names none (an inline template of a preview). */
+  app?: string;
+  /**
+   * The field keys the app declares (its manifest's `fields`). When given, a token that is neither one of them, a
+   * standard token nor `extra.<key>` gives a warning (it only resolves when the app happens to send it).
+   */
+  knownFields?: readonly string[];
+  /**
+   * The actions the app offers (its manifest's `actions`). When given, a follow-up `actionRef` must name one of them,
+   * a legacy button or an action the template adds; when not, only the template's own actions can be checked.
+   */
+  offeredActions?: readonly Button[];
+}
+
+export interface ValidationResult {
+  /** The normalised template; present only when there are no errors. */
+  template?: Template;
+  errors: Issue[];
+  warnings: Issue[];
+}
+
+/** Validates and normalises a template; every problem is reported, none stops the others from being found. */
+export function validateTemplate(input: unknown, options: ValidateOptions = {}): ValidationResult {
+  const report = new Report();
+  if (!isPlainObject(input)) {
+    report.error('', 'a template is a JSON object with at least name and app');
+    return report.result();
+  }
+  const raw: Json = { ...input };
+  if (options.app !== undefined && (raw.app === undefined || raw.app === null)) raw.app = options.app;
+
+  const context = new Context();
+  const template = readObject(TEMPLATE, raw, '', 'template', report, context) as unknown as Template;
+
+  // layoutVersion: 2 with a grid, else 1; anything else is an error (reference §1.10, "Template object").
+  const hasGrid = raw.grid !== undefined && raw.grid !== null;
+  const version = raw.layoutVersion;
+  if (version === undefined || version === null) template.layoutVersion = hasGrid ? CURRENT_LAYOUT_VERSION : 1;
+  else if (version === 1 || version === 2) template.layoutVersion = version;
+  else {
+    report.error('layoutVersion', `unsupported layoutVersion ${typeof version === 'string' ? JSON.stringify(version) : String(version)} (1 or ${CURRENT_LAYOUT_VERSION})`);
+    template.layoutVersion = hasGrid ? CURRENT_LAYOUT_VERSION : 1;
+  }
+  if (version === 2 && !hasGrid) report.error('grid', 'layoutVersion 2 needs a grid');
+  if (template.layoutVersion === 1 && (hasGrid || (Array.isArray(raw.cells) && raw.cells.length > 0))) {
+    report.warn('layoutVersion', 'grid and cells are ignored while layoutVersion is 1; set layoutVersion to 2 to use them');
+  }
+
+  if (Array.isArray(template.cells)) checkActionClaims(template.cells, report);
+  if (Array.isArray(template.cells)) checkTokens(template, options.knownFields, report);
+
+  // The follow-up last: its actionRef may name the template's own buttons and added actions.
+  if (context.followUp !== undefined) {
+    const offered = [...offeredByTemplate(template), ...(options.offeredActions ?? [])];
+    const checked = validateFollowUp(context.followUp, {
+      offered,
+      ...(options.offeredActions === undefined ? { offeredIsPartial: true } : {}),
+      ...(typeof template.timeout === 'number' ? { timeout: template.timeout } : {}),
+      ...(template.persistent === true ? { persistent: true } : {}),
+    });
+    report.absorb(checked);
+    if (checked.followUp) template.followUp = checked.followUp;
+  }
+  return report.result(inSchemaOrder(TEMPLATE, template as unknown as Json) as unknown as Template);
+}
+
+/**
+ * `invalid template: <path>: <message>; ...` (spec 2, PUT /v1/templates; reference §1.10): a problem inside a cell
+ * starts `cell <id>: `.
+ */
+export function templateErrorMessage(errors: readonly Issue[]): string {
+  if (errors.length === 0) return 'invalid template';
+  return `invalid template: ${errors.map(issueText).join('; ')}`;
+}
+
+/** One issue as the message writes it: `cell <id>: <path>: <message>`. */
+export function issueText(issue: Issue): string {
+  const where = issue.path ? `${issue.path}: ` : '';
+  return `${issue.cellId !== undefined ? `cell ${issue.cellId}: ` : ''}${where}${issue.message}`;
+}
+
+export interface FollowUpOptions {
+  /** The actions an `actionRef` may name (by id or label, any case). */
+  offered?: readonly Button[];
+  /**
+   * The list is not everything the banner can offer (the app's manifest actions are not known here): an `actionRef`
+   * naming none of them is taken as one of the app's actions rather than reported.
+   */
+  offeredIsPartial?: boolean;
+  /** The template's banner timeout and persistence, for the warning that the banner may close first. */
+  timeout?: number;
+  persistent?: boolean;
+}
+
+/**
+ * Validates a template's follow-up alone (reference §1.4; the rules of spec 1's follow-up object), with
+ * `checkFollowUp`. Paths start `followUp`.
+ */
+export function validateFollowUp(input: unknown, options: FollowUpOptions = {}): { followUp?: FollowUp; errors: Issue[]; warnings: Issue[] } {
+  const report = new Report();
+  const spec = objectDefinition('followUp');
+  if (!isPlainObject(input)) {
+    report.error('followUp', 'followUp must be an object with after and actionRef or action');
+    return report.result();
+  }
+  const read = readObject(spec, input, 'followUp', 'followUp', report, new Context());
+  if (report.errors.length > 0) return report.result();
+
+  const followUp = { ...read } as FollowUpInput;
+  if (followUp.action) {
+    // A follow-up action written without its kind or label (reference §1.10, PUT /v1/templates/follow-up).
+    const action = { ...followUp.action };
+    action.kind ??= (['shortcut', 'script', 'command', 'callback'] as const).find((field) => action[field] !== undefined) as string;
+    if (action.kind === undefined) {
+      report.error('followUp.action.kind', "an action needs a 'kind'");
+      return report.result();
+    }
+    action.label ??= action.shortcut ?? action.script ?? 'Follow-up';
+    followUp.action = action;
+  }
+  let offered = [...(options.offered ?? [])];
+  const ref = followUp.actionRef?.toLowerCase();
+  if (options.offeredIsPartial && ref !== undefined && !offered.some((b) => b.id?.toLowerCase() === ref || b.label.toLowerCase() === ref)) {
+    // Not one of the template's own actions: it may be one the app declares, which is checked when it runs.
+    offered = [...offered, { id: followUp.actionRef!, label: followUp.actionRef!, callback: {} }];
+  }
+  let followUpOut: FollowUp;
+  try {
+    followUpOut = checkFollowUp(followUp, offered);
+  } catch (error) {
+    report.fromApiError(error, 'followUp');
+    return report.result();
+  }
+  const after = followUpOut.after;
+  if (after !== undefined && options.persistent !== true && options.timeout !== undefined && options.timeout > 0 && options.timeout <= after) {
+    report.warn(
+      'followUp.after',
+      `the banner closes after ${formatNumber(options.timeout)} s, not later than after (${formatNumber(after)} s), so the follow-up may never run`,
+    );
+  }
+  return { ...report.result(), followUp: followUpOut };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Small value rules, exported for the renderer and the routes
+
+/** `"auto"`, `"fill"`, a number, or a number written `"72"`, `"72pt"`, `"72px"`; null when it is none of those. */
+export function parseSize(value: unknown): Size | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'string') return null;
+  const text = value.trim().toLowerCase();
+  if (text === 'auto' || text === 'fill') return text;
+  const match = /^(-?\d+(?:\.\d+)?|-?\.\d+)\s*(pt|px)?$/.exec(text);
+  return match ? Number(match[1]) : null;
+}
+
+/** `#RGB`, `#RGBA`, `#RRGGBB`, `#RRGGBBAA`, or (unless `hexOnly`) a role: accent, primary, secondary. */
+export function isValidColor(value: string, hexOnly = false): boolean {
+  if (!hexOnly && (COLOR_ROLES as readonly string[]).includes(value)) return true;
+  return /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(value);
+}
+
+/** The distinct `{tokens}` of a text, in order of first appearance. */
+export function tokensIn(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(TOKEN_PATTERN)) if (!found.includes(match[1]!)) found.push(match[1]!);
+  return found;
+}
+
+/**
+ * A template link: with no token it must be an openable link (http, https with a host, or mailto); with tokens,
+ * the text before the first token must be empty or start an http, https or mailto link.
+ */
+export function isTemplateLink(link: string): boolean {
+  const firstToken = link.search(/\{[A-Za-z0-9_.-]+\}/);
+  if (firstToken < 0) return isOpenableLink(link);
+  const prefix = link.slice(0, firstToken).trim().toLowerCase();
+  if (prefix === '') return true;
+  return ['http://', 'https://', 'mailto:'].some((scheme) => prefix.startsWith(scheme));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Collecting problems
+
+type Json = Record<string, unknown>;
+
+const isPlainObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+class Report {
+  readonly errors: Issue[] = [];
+  readonly warnings: Issue[] = [];
+  /** The cell being read: problems inside it carry its id. */
+  cellId: string | undefined;
+
+  error(path: string, message: string, cellId = this.cellId): void {
+    this.add(this.errors, { severity: 'error', path, ...(cellId !== undefined ? { cellId } : {}), message });
+  }
+
+  warn(path: string, message: string, cellId = this.cellId): void {
+    this.add(this.warnings, { severity: 'warning', path, ...(cellId !== undefined ? { cellId } : {}), message });
+  }
+
+  private add(list: Issue[], issue: Issue): void {
+    if (!list.some((known) => known.path === issue.path && known.message === issue.message && known.cellId === issue.cellId)) list.push(issue);
+  }
+
+  /** An `invalid field: <path> (<why>)` thrown by the shared notification rules, as an issue. */
+  fromApiError(error: unknown, fallbackPath: string): void {
+    if (!(error instanceof ApiError)) throw error;
+    const match = /^invalid field: (\S+)(?: \((.*)\))?$/s.exec(error.message);
+    if (match) this.error(match[1]!, match[2] ?? 'invalid value');
+    else this.error(fallbackPath, error.message);
+  }
+
+  absorb(other: { errors: Issue[]; warnings: Issue[] }): void {
+    for (const issue of other.errors) this.add(this.errors, issue);
+    for (const issue of other.warnings) this.add(this.warnings, issue);
+  }
+
+  result(template?: Template): ValidationResult {
+    return { ...(template && this.errors.length === 0 ? { template } : {}), errors: this.errors, warnings: this.warnings };
+  }
+}
+
+/** What one template's reading shares between its parts: the grid the cells must fit, the ids seen... */
+class Context {
+  rows: number | undefined;
+  cols: number | undefined;
+  readonly cellIds = new Set<string>();
+  readonly owner = new Map<number, string>();
+  readonly overlaps = new Set<string>();
+  /** The grid as sent, for the rowSizes / colSizes counts. */
+  gridInput: Json | undefined;
+  followUp: unknown;
+}
+
+const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading by the description
+
+/** An object of the format: aliases, unknown keys, each property in order, defaults, "one of these is needed". */
+function readObject(
+  spec: ObjectSpec,
+  input: Json,
+  path: string,
+  key: string,
+  report: Report,
+  context: Context,
+  beforeProperty?: (name: string, out: Json) => void,
+): Json {
+  const raw: Json = { ...input };
+  for (const [alias, target] of Object.entries(spec.aliases ?? {})) {
+    if (raw[alias] === undefined) continue;
+    const value = raw[alias];
+    delete raw[alias];
+    const [head, tail] = target.split('.') as [string, string | undefined];
+    if (tail === undefined) {
+      if (raw[head] === undefined) raw[head] = value;
+      else if (raw[head] !== value) report.warn(join(path, alias), `${alias} is another name for ${head}; ${head} is used`);
+    } else {
+      const inner = raw[head] === undefined ? {} : raw[head];
+      if (!isPlainObject(inner)) continue;
+      if (inner[tail] === undefined) raw[head] = { ...inner, [tail]: value };
+      else if (inner[tail] !== value) report.warn(join(path, alias), `${alias} is another name for ${head}.${tail}; ${head}.${tail} is used`);
+    }
+  }
+  for (const name of Object.keys(raw)) {
+    if (!Object.hasOwn(spec.properties, name)) report.warn(join(path, name), `unknown key '${name}' is ignored`);
+  }
+  const out: Json = {};
+  for (const [name, property] of Object.entries(spec.properties)) {
+    beforeProperty?.(name, out);
+    const value = raw[name];
+    const at = join(path, name);
+    if (value === undefined || value === null) {
+      if (property.required) report.error(at, property.requiredMessage ?? `${name} is required`);
+      else if (property.default !== undefined && !property.computedDefault) out[name] = structuredClone(property.default);
+      continue;
+    }
+    const read = readValue(property, value, at, name, path, report, context);
+    if (read !== undefined) out[name] = read;
+  }
+  for (const rule of spec.needsOneOf ?? []) {
+    const given = rule.keys.some((name) => {
+      const value = raw[name];
+      return value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
+    });
+    if (!given) report.error(path || key, rule.message);
+  }
+  return inSchemaOrder(spec, out);
+}
+
+/** The object's keys in the order the description lists them (values worked out later go in their place). */
+function inSchemaOrder(spec: ObjectSpec, object: Json): Json {
+  const out: Json = {};
+  for (const name of Object.keys(spec.properties)) if (object[name] !== undefined) out[name] = object[name];
+  return out;
+}
+
+/** One value: its named rule, else its JSON type, enum, blank text and range. undefined when it is not usable. */
+function readValue(spec: PropertySpec, value: unknown, path: string, key: string, parentPath: string, report: Report, context: Context): unknown {
+  if (spec.reader) return READERS[spec.reader](spec, value, path, key, report, context);
+  if (spec.ref && !spec.items && !spec.values) {
+    const definition = DEFINITIONS[spec.ref];
+    if (isObjectSpec(definition)) {
+      if (!isPlainObject(value)) {
+        report.error(path, `${key} must be an object`);
+        return undefined;
+      }
+      return readObject(definition, value, path, key, report, context);
+    }
+  }
+  if (!hasType(spec, value)) {
+    report.error(path, typeMessage(spec, key));
+    return undefined;
+  }
+  if (typeof value === 'string') return readText(spec, value, path, key, report);
+  if (typeof value === 'number') return inRange(spec, value, path, key, parentPath, report) ? value : undefined;
+  if (Array.isArray(value)) return readList(spec, value, path, key, report, context);
+  if (isPlainObject(value) && spec.values) {
+    const out: Json = {};
+    for (const [name, item] of Object.entries(value)) {
+      const read = readValue(spec.values, item, `${path}.${name}`, name, path, report, context);
+      // defineProperty: a key such as __proto__ stays a plain key.
+      if (read !== undefined) Object.defineProperty(out, name, { value: read, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+  return value;
+}
+
+function hasType(spec: PropertySpec, value: unknown): boolean {
+  if (spec.type === 'any') return true;
+  const types: readonly JsonType[] = typeof spec.type === 'string' ? [spec.type] : spec.type;
+  return types.some((type) => {
+    switch (type) {
+      case 'string':
+        return typeof value === 'string';
+      case 'integer':
+        return typeof value === 'number' && Number.isInteger(value);
+      case 'number':
+        return typeof value === 'number' && Number.isFinite(value);
+      case 'boolean':
+        return typeof value === 'boolean';
+      case 'array':
+        return Array.isArray(value);
+      case 'object':
+        return isPlainObject(value);
+    }
+  });
+}
+
+function typeMessage(spec: PropertySpec, key: string): string {
+  const types: readonly JsonType[] = spec.type === 'any' ? [] : typeof spec.type === 'string' ? [spec.type] : spec.type;
+  const words: Record<JsonType, string> = {
+    string: 'a text',
+    integer: 'a whole number',
+    number: 'a number',
+    boolean: 'true or false',
+    array: 'a list',
+    object: 'an object',
+  };
+  return `${key} must be ${types.map((type) => words[type]).join(' or ')}`;
+}
+
+function readText(spec: PropertySpec, value: string, path: string, key: string, report: Report): string | undefined {
+  if (spec.enum) {
+    if (value === '' && spec.allowEmpty) return value;
+    const aliases = spec.enumAliases ?? {};
+    const canonical = spec.enum.includes(value) ? value : Object.hasOwn(aliases, value) ? aliases[value] : undefined;
+    if (canonical === undefined) {
+      report.error(path, `${key} must be one of ${spec.enum.join(', ')} (got '${value}')`);
+      return undefined;
+    }
+    return canonical;
+  }
+  if (spec.nonBlank && value.trim() === '') {
+    report.error(path, spec.requiredMessage ?? `${key} is required`);
+    return undefined;
+  }
+  return value;
+}
+
+function inRange(spec: PropertySpec, value: number, path: string, key: string, parentPath: string, report: Report): boolean {
+  const { minimum: min, maximum: max, exclusiveMinimum: above } = spec;
+  const ok = (min === undefined || value >= min) && (max === undefined || value <= max) && (above === undefined || value > above);
+  if (ok) return true;
+  report.error(spec.reportAtObject ? parentPath : path, spec.rangeMessage ?? rangeMessage(spec, key));
+  return false;
+}
+
+function rangeMessage(spec: PropertySpec, key: string): string {
+  if (spec.minimum !== undefined && spec.maximum !== undefined) return `${key} must be ${spec.minimum} to ${spec.maximum}`;
+  if (spec.exclusiveMinimum !== undefined) return `${key} must be greater than ${spec.exclusiveMinimum}`;
+  if (spec.minimum === 0) return `${key} must be 0 or greater`;
+  if (spec.minimum !== undefined) return `${key} must be at least ${spec.minimum}`;
+  return `${key} must be at most ${spec.maximum}`;
+}
+
+function readList(spec: PropertySpec, value: unknown[], path: string, key: string, report: Report, context: Context): unknown[] | undefined {
+  let items = value;
+  if (spec.maxItems !== undefined && value.length > spec.maxItems) {
+    report.error(path, spec.maxItemsMessage ?? `${key} has more than ${spec.maxItems} entries`);
+    items = value.slice(0, spec.maxItems);
+  }
+  if (!spec.items) return [...items];
+  const out: unknown[] = [];
+  items.forEach((item, index) => {
+    const read = readValue(spec.items!, item, `${path}[${index}]`, `${key}[${index}]`, path, report, context);
+    // An item that cannot be read is left out (and reported); the others are still checked.
+    if (read !== undefined) out.push(read);
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The named rules (schema.ts `Reader`)
+
+type ReaderFn = (spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context) => unknown;
+
+const READERS: Record<NonNullable<PropertySpec['reader']>, ReaderFn> = {
+  size: readSize,
+  color: (spec, value, path, key, report) => readColor(value, path, key, report, false),
+  hexColor: (spec, value, path, key, report) => readColor(value, path, key, report, true),
+  link: readLink,
+  // The template reads layoutVersion itself (it depends on the grid); here only the value is kept.
+  layoutVersion: (spec, value) => value,
+  grid: readGrid,
+  trackSizes: readTrackSizes,
+  cell: readCell,
+  component: readComponent,
+  action: (spec, value, path, key, report, context) => readAction(value, path, key, report, context),
+  actionOrId: readActionOrId,
+  actionRule: readActionRule,
+  button: readButton,
+  followUp: (spec, value, path, key, report, context) => {
+    context.followUp = value;
+    return undefined;
+  },
+  symbol: readSymbol,
+};
+
+function readSize(spec: PropertySpec, value: unknown, path: string, key: string, report: Report): Size | undefined {
+  const size = parseSize(value);
+  if (size === null) {
+    report.error(path, `size '${typeof value === 'string' ? value : JSON.stringify(value)}' must be "auto", "fill" or a number of points`);
+    return undefined;
+  }
+  if (typeof size === 'number' && !(size >= LIMITS.sizePoints.min && size <= LIMITS.sizePoints.max)) {
+    report.error(path, spec.rangeMessage ?? `a size in points must be ${LIMITS.sizePoints.min} to ${LIMITS.sizePoints.max}`);
+    return undefined;
+  }
+  return size;
+}
+
+function readColor(value: unknown, path: string, key: string, report: Report, hexOnly: boolean): string | undefined {
+  if (typeof value !== 'string') {
+    report.error(path, `${key} must be a text`);
+    return undefined;
+  }
+  if (!isValidColor(value, hexOnly)) {
+    report.error(
+      path,
+      hexOnly
+        ? `'${value}' is not a hex colour (#RGB, #RGBA, #RRGGBB or #RRGGBBAA)`
+        : `'${value}' is not a hex colour (#RGB, #RGBA, #RRGGBB or #RRGGBBAA) or one of ${COLOR_ROLES.join(', ')}`,
+    );
+    return undefined;
+  }
+  return value;
+}
+
+function readLink(spec: PropertySpec, value: unknown, path: string, key: string, report: Report): string | undefined {
+  if (typeof value !== 'string') {
+    report.error(path, `${key} must be a text`);
+    return undefined;
+  }
+  if (!isTemplateLink(value)) {
+    report.error(path, 'only http, https and mailto URLs can be opened');
+    return undefined;
+  }
+  return value;
+}
+
+function readSymbol(spec: PropertySpec, value: unknown, path: string, key: string, report: Report): string | undefined {
+  // The reference's styled symbol object ({name, weight, ...}) is drawn by its name here.
+  if (isPlainObject(value) && typeof value.name === 'string' && value.name.trim() !== '') {
+    report.warn(path, `only the symbol's name is used ('${value.name}')`);
+    return value.name;
+  }
+  if (typeof value !== 'string') {
+    report.error(path, `${key} must be a text (an icon name)`);
+    return undefined;
+  }
+  if (value.trim() === '') {
+    report.error(path, spec.requiredMessage ?? `${key} must name an icon`);
+    return undefined;
+  }
+  return value;
+}
+
+function readGrid(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): Grid | undefined {
+  if (!isPlainObject(value)) {
+    report.error(path, 'grid must be an object');
+    return undefined;
+  }
+  const errorsBefore = report.errors.length;
+  context.gridInput = value;
+  const grid = readObject(objectDefinition('grid'), value, path, key, report, context) as unknown as Grid;
+  context.rows = fillTracks(value, 'rows', 'rowSizes', 3, 'auto', grid);
+  context.cols = fillTracks(value, 'cols', 'colSizes', 4, 'fill', grid);
+  if (report.errors.length === errorsBefore) fitColumns(grid, path, report);
+  return inSchemaOrder(objectDefinition('grid'), grid as unknown as Json) as unknown as Grid;
+}
+
+const TRACK_AXES = { rowSizes: 'rows', colSizes: 'cols' } as const;
+
+/** rowSizes / colSizes: the sizes, and one per track (`rowSizes has N entries but rows is M`). */
+function readTrackSizes(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): Size[] | undefined {
+  if (!Array.isArray(value)) {
+    report.error(path, `${key} must be a list`);
+    return undefined;
+  }
+  const sizes = readList(spec, value, path, key, report, context) as Size[];
+  const countKey = TRACK_AXES[key as keyof typeof TRACK_AXES];
+  const count = context.gridInput?.[countKey];
+  if (count === undefined || count === null) {
+    if (value.length < LIMITS.tracks.min || value.length > LIMITS.tracks.max) {
+      report.error(path, `${countKey} must be ${LIMITS.tracks.min} to ${LIMITS.tracks.max}`);
+    }
+  } else if (isTrackCount(count) && value.length !== count) {
+    report.error(path, `${key} has ${value.length} entries but ${countKey} is ${count}`);
+  }
+  return sizes;
+}
+
+const isTrackCount = (n: unknown): n is number =>
+  typeof n === 'number' && Number.isInteger(n) && n >= LIMITS.tracks.min && n <= LIMITS.tracks.max;
+
+/** rows (cols): given, else the number of sizes, else the default; sizes: given, else one default per track. */
+function fillTracks(raw: Json, countKey: 'rows' | 'cols', sizesKey: 'rowSizes' | 'colSizes', fallback: number, fill: Size, grid: Grid): number | undefined {
+  const given = raw[countKey] ?? (Array.isArray(raw[sizesKey]) ? (raw[sizesKey] as unknown[]).length : fallback);
+  if (!isTrackCount(given)) return undefined;
+  grid[countKey] = given;
+  if (raw[sizesKey] === undefined || raw[sizesKey] === null) grid[sizesKey] = Array.from({ length: given }, () => fill);
+  return given;
+}
+
+/**
+ * Reference §1.10 "Grid": fixed columns below 24 points are raised to 24, and a set of columns that are all fixed is
+ * stretched (or trimmed) on its last columns to the width inside the padding and gaps. Warnings, not errors.
+ */
+function fitColumns(grid: Grid, path: string, report: Report): void {
+  const at = join(path, 'colSizes');
+  const min = LIMITS.minColumnPoints;
+  grid.colSizes = grid.colSizes.map((size, index) => {
+    if (typeof size === 'number' && size < min) {
+      report.warn(at, `column ${index + 1} was ${formatNumber(size)} points; fixed columns are at least ${min} points, so it was raised`);
+      return min;
+    }
+    return size;
+  });
+  if (!grid.colSizes.every((size) => typeof size === 'number')) return;
+  const points = grid.colSizes as number[];
+  const inner = grid.width - 2 * grid.padding - grid.gap * (grid.cols - 1);
+  const total = points.reduce((sum, size) => sum + size, 0);
+  const difference = inner - total;
+  if (difference > 0.5) {
+    points[points.length - 1]! += difference;
+    report.warn(
+      at,
+      `the columns add up to ${formatNumber(total)} points but the grid is ${formatNumber(inner)} points wide inside its padding and gaps; the last column takes the ${formatNumber(difference)} points left over`,
+    );
+  } else if (difference < -0.5) {
+    let over = -difference;
+    for (let index = points.length - 1; index >= 0 && over > 0; index--) {
+      const take = Math.min(over, Math.max(points[index]! - min, 0));
+      points[index]! -= take;
+      over -= take;
+    }
+    report.warn(
+      at,
+      `the columns add up to ${formatNumber(total)} points but the grid is only ${formatNumber(inner)} points wide inside its padding and gaps; the last columns were trimmed`,
+    );
+  }
+  grid.colSizes = points;
+}
+
+function readCell(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): Cell | undefined {
+  if (!isPlainObject(value)) {
+    report.error(path, 'a cell must be an object with row, col and component');
+    return undefined;
+  }
+  const { row, col, id } = value;
+  const wholeAtLeast0 = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+  const cellId = typeof id === 'string' && id.trim() !== '' ? id : id === undefined && wholeAtLeast0(row) && wholeAtLeast0(col) ? `r${row}c${col}` : undefined;
+  const outer = report.cellId;
+  report.cellId = cellId;
+  try {
+    // The id and the place are checked before the component, so a cell's problems read in that order.
+    const cell = readObject(objectDefinition('cell'), value, path, key, report, context, (name, out) => {
+      if (name !== 'component' || cellId === undefined) return;
+      out.id = cellId;
+      if (context.cellIds.has(cellId)) report.error(`${path}.id`, `cell id '${cellId}' is used twice`);
+      context.cellIds.add(cellId);
+      placeCell(out as unknown as Cell, value, path, report, context);
+    }) as unknown as Cell;
+    return cell;
+  } finally {
+    report.cellId = outer;
+  }
+}
+
+/** The cell must fit the grid and not cover a slot another cell covers (reported once per pair). */
+function placeCell(cell: Cell, raw: Json, path: string, report: Report, context: Context): void {
+  const { rows, cols } = context;
+  const whole = (n: unknown, min: number): boolean => typeof n === 'number' && Number.isInteger(n) && n >= min;
+  const rowSpan = raw.rowSpan ?? 1;
+  const colSpan = raw.colSpan ?? 1;
+  if (!whole(raw.row, 0) || !whole(raw.col, 0) || !whole(rowSpan, 1) || !whole(colSpan, 1)) return;
+  if (rows === undefined || cols === undefined) return;
+  if (cell.row + cell.rowSpan > rows || cell.col + cell.colSpan > cols) {
+    report.error(
+      path,
+      `cell '${cell.id}' (row ${cell.row}, col ${cell.col}, ${cell.rowSpan} x ${cell.colSpan}) does not fit the ${rows} x ${cols} grid`,
+    );
+    return;
+  }
+  for (let r = cell.row; r < cell.row + cell.rowSpan; r++) {
+    for (let c = cell.col; c < cell.col + cell.colSpan; c++) {
+      const slot = r * 100 + c;
+      const other = context.owner.get(slot);
+      if (other === undefined) {
+        context.owner.set(slot, cell.id);
+        continue;
+      }
+      const pair = [other, cell.id].sort().join('\u0000');
+      if (context.overlaps.has(pair)) continue;
+      context.overlaps.add(pair);
+      report.error(path, `cell '${cell.id}' overlaps cell '${other}' at row ${r}, col ${c}`);
+    }
+  }
+}
+
+function readComponent(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): Component | undefined {
+  const types = COMPONENT_TYPES.join(', ');
+  if (!isPlainObject(value)) {
+    report.error(path, `component must be an object with a type (one of ${types})`);
+    return undefined;
+  }
+  const { type, ...rest } = value;
+  if (type === undefined || type === null) {
+    report.error(`${path}.type`, `a component needs a type (one of ${types})`);
+    return undefined;
+  }
+  if (typeof type !== 'string' || !(COMPONENT_TYPES as readonly string[]).includes(type)) {
+    report.error(`${path}.type`, `unknown component type '${String(type)}' (one of ${types})`);
+    return undefined;
+  }
+  const component = readObject(COMPONENTS[type as Component['type']], rest, path, key, report, context);
+  return { type, ...component } as unknown as Component;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Actions (reference §1.3), with the button rules of spec 1 (normalizeButton)
+
+const KIND_FIELDS = ['url', 'callback', 'command', 'script', 'shortcut', 'openApp', 'reply'] as const;
+
+function readActionOrId(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): TemplateAction | string | undefined {
+  if (typeof value === 'string') {
+    if (value.trim() === '') {
+      report.error(path, `${key} must be an action object or the id of an action`);
+      return undefined;
+    }
+    return value;
+  }
+  return readAction(value, path, key, report, context);
+}
+
+function readAction(value: unknown, path: string, key: string, report: Report, context: Context): TemplateAction | undefined {
+  if (!isPlainObject(value)) {
+    report.error(path, `${key} must be an action object with a label and a kind`);
+    return undefined;
+  }
+  const errorsBefore = report.errors.length;
+  const read = readObject(objectDefinition('action'), value, path, key, report, context);
+  if (report.errors.length > errorsBefore) return undefined;
+
+  const label = read.label as string;
+  const kind = (read.kind as ActionKind | undefined) ?? inferKind(read);
+  if (kind === undefined) {
+    report.error(`${path}.kind`, "an action needs a 'kind'");
+    return undefined;
+  }
+  if (value.style === 'prominent') report.warn(`${path}.style`, 'prominent is drawn as the default style');
+
+  const given = KIND_FIELDS.filter((field) => read[field] !== undefined);
+  if (kind === 'dismiss' || kind === 'snooze') {
+    for (const field of given) {
+      report.warn(`${path}.${field}`, `${field} is not used by a ${kind} action`);
+      delete read[field];
+    }
+    if ('input' in read) {
+      report.warn(`${path}.input`, `input is not used by a ${kind} action`);
+      delete read.input;
+    }
+  } else {
+    const field = kind as ButtonKind;
+    const text = read[field];
+    if (typeof text === 'string' && text.trim() === '') {
+      report.error(`${path}.${field}`, `a ${field} action needs its ${field}`);
+      return undefined;
+    }
+  }
+  if (read.snoozeMinutes !== undefined && kind !== 'snooze') {
+    report.warn(`${path}.snoozeMinutes`, 'snoozeMinutes is only read by a snooze action');
+    delete read.snoozeMinutes;
+  }
+  const { kind: _kind, snoozeMinutes, symbol, ...fields } = read;
+  void _kind;
+  let button: Button;
+  if (kind === 'dismiss' || kind === 'snooze') button = { ...(fields as unknown as Button), id: (fields.id as string | undefined) || slug(label) };
+  else {
+    const normalized = normalizeWithLinkTokens({ ...(fields as unknown as Button), kind }, path, report);
+    if (!normalized) return undefined;
+    button = normalized;
+  }
+  return {
+    ...button,
+    id: button.id!,
+    kind,
+    ...(snoozeMinutes !== undefined ? { snoozeMinutes: snoozeMinutes as number } : {}),
+    ...(symbol !== undefined ? { symbol: symbol as string } : {}),
+  };
+}
+
+function inferKind(action: Json): ActionKind | undefined {
+  return KIND_INFERENCE_ORDER.find((field) => action[field] !== undefined);
+}
+
+/**
+ * normalizeButton (spec 1) with the template's link rule: a url with `{tokens}` was checked already (isTemplateLink)
+ * and cannot be parsed before its tokens are filled, so a stand-in link goes through the shared rules.
+ */
+function normalizeWithLinkTokens(button: Button & { kind?: string }, path: string, report: Report): Button | undefined {
+  const url = button.url;
+  const standIn = url !== undefined && tokensIn(url).length > 0 ? { ...button, url: 'https://example.com/' } : button;
+  try {
+    const normalized = normalizeButton(standIn, path);
+    return url === undefined ? normalized : { ...normalized, url };
+  } catch (error) {
+    report.fromApiError(error, path);
+    return undefined;
+  }
+}
+
+function readActionRule(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): unknown {
+  if (!isPlainObject(value)) {
+    report.error(path, "a rule must be an object with a 'match' or an 'add'");
+    return undefined;
+  }
+  const rule = readObject(objectDefinition('actionRule'), value, path, key, report, context);
+  const match = typeof rule.match === 'string' && rule.match.trim() !== '';
+  if (match && rule.hide === true && (rule.relabel !== undefined || rule.style !== undefined || rule.position !== undefined)) {
+    report.warn(path, 'hide: true removes the action, so relabel, style and position have no effect');
+  }
+  const changes = ['hide', 'relabel', 'style', 'position', 'symbol', 'add'].some((name) => rule[name] !== undefined);
+  if (match && !changes) report.warn(path, `the rule matches '${rule.match as string}' but changes nothing (set hide, relabel, style, symbol, position or add)`);
+  return rule;
+}
+
+function readButton(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): Button | undefined {
+  if (!isPlainObject(value)) {
+    report.error(path, 'a button must be an object with a label');
+    return undefined;
+  }
+  const errorsBefore = report.errors.length;
+  const read = readObject(objectDefinition('button'), value, path, key, report, context);
+  if (report.errors.length > errorsBefore) return undefined;
+  const button = normalizeWithLinkTokens(read as unknown as Button, path, report);
+  if (button?.command !== undefined) {
+    report.warn(
+      `${path}.command`,
+      "a default button that runs a shell command is the template's own code: the person confirms it once, and again when it changes; prefer an actionRules 'add'",
+    );
+  }
+  return button;
+}
+
+/** Every button and action the template itself offers: legacy buttons, rule adds, inline component actions. */
+function offeredByTemplate(template: Template): Button[] {
+  const offered: Button[] = [...(Array.isArray(template.buttons) ? template.buttons : [])];
+  for (const rule of Array.isArray(template.actionRules) ? template.actionRules : []) if (rule?.add) offered.push(rule.add);
+  for (const cell of Array.isArray(template.cells) ? template.cells : []) {
+    const component = cell?.component;
+    if (component && 'action' in component && isPlainObject(component.action)) offered.push(component.action as TemplateAction);
+  }
+  return offered;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Warnings across cells
+
+/** Reference §1.10: an action is drawn by one cell; a later cell asking for it shows nothing. */
+function checkActionClaims(cells: Cell[], report: Report): void {
+  const claims = new Map<string, string[]>();
+  for (const cell of cells) {
+    const component = cell?.component;
+    if (!component || !('action' in component || 'actionRef' in component)) continue;
+    const action = 'action' in component ? component.action : undefined;
+    const ref = 'actionRef' in component ? component.actionRef : undefined;
+    const id = ref ?? (typeof action === 'string' ? action : action?.id);
+    if (!id) continue;
+    const claimants = claims.get(id.toLowerCase()) ?? [];
+    claimants.push(cell.id);
+    claims.set(id.toLowerCase(), claimants);
+  }
+  for (const [id, claimants] of claims) {
+    for (const later of claimants.slice(1)) {
+      report.warn('cells', `action '${id}' is asked for by cells '${claimants[0]}' and '${later}': it is drawn once, in '${claimants[0]}'`, later);
+    }
+  }
+}
+
+/** Tokens of the cells (bindings, inline action labels, links and inputs). */
+function checkTokens(template: Template, knownFields: readonly string[] | undefined, report: Report): void {
+  const extraKeys = new Set(Object.keys(isPlainObject(template.extra) ? template.extra : {}));
+  for (const key of extraKeys) {
+    if (!/^[A-Za-z0-9_.-]+$/.test(key)) {
+      report.warn(`extra.${key}`, `extra key '${key}' cannot be read as {extra.${key}}: use letters, digits, '_', '.' or '-'`, undefined);
+    }
+  }
+  const known = new Set<string>([...STANDARD_TOKENS, ...(knownFields ?? [])]);
+  template.cells.forEach((cell, index) => {
+    if (!cell?.component) return;
+    const path = `cells[${index}].component`;
+    for (const token of componentTokens(cell.component)) {
+      if (token.startsWith('extra.')) {
+        if (!extraKeys.has(token.slice('extra.'.length))) report.warn(path, `token {${token}} has no matching key in the template's extra`, cell.id);
+      } else if (knownFields !== undefined && !known.has(token)) {
+        report.warn(path, `token {${token}} is not declared in the manifest (it only resolves if the app sends it)`, cell.id);
+      }
+    }
+  });
+}
+
+function componentTokens(component: Component): string[] {
+  const texts: string[] = [];
+  if ('binding' in component && typeof component.binding === 'string') texts.push(component.binding);
+  if (component.type === 'rive' && component.inputBindings) texts.push(...Object.values(component.inputBindings));
+  if ('action' in component && isPlainObject(component.action)) {
+    const action = component.action as TemplateAction;
+    texts.push(...[action.label, action.url, action.input].filter((text): text is string => typeof text === 'string'));
+  }
+  return [...new Set(texts.flatMap(tokensIn))];
+}
+
+function formatNumber(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
+}
