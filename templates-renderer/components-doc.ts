@@ -37,7 +37,7 @@ export const CUSTOM_EXAMPLE: Json = {
     { id: 'icon', row: 0, col: 0, rowSpan: 2, component: { type: 'issuerIcon', size: 28 } },
     { id: 'title', row: 0, col: 1, component: { type: 'text', binding: '{title}', style: 'title', maxLines: 2 } },
     { id: 'count', row: 0, col: 2, align: 'topTrailing', component: { type: 'badge', binding: '{failures}', color: '#FF3B30' } },
-    { id: 'body', row: 1, col: 1, colSpan: 2, component: { type: 'text', binding: '{branch}: {body}', style: 'body', maxLines: 3 } },
+    { id: 'body', row: 1, col: 1, colSpan: 2, component: { type: 'text', binding: '{body}', style: 'body', maxLines: 3 } },
     { id: 'progress', row: 2, col: 0, colSpan: 3, component: { type: 'progress', binding: '{percent}' } },
     { id: 'actions', row: 3, col: 0, colSpan: 3, component: { type: 'actions', source: 'merged', layout: 'row' } },
   ],
@@ -86,13 +86,14 @@ export function componentsDocument(): Json {
     examples: [
       {
         name: CUSTOM_EXAMPLE.name,
-        note: 'Icon, title and a failure-count badge, the body with the branch, a progress bar that collapses when {percent} is absent, and the actions: the app\'s "retry" relabelled and moved first, and a link added.',
+        note: 'Icon, title and a failure-count badge, the body, a progress bar that collapses when {percent} is absent, and the actions: the app\'s "retry" relabelled and moved first, and a link added.',
         template: structuredClone(CUSTOM_EXAMPLE),
       },
       ...LAYOUTS.map((layout) => ({
         name: `builtin.${layout}`,
         note: BUILTIN_NOTES[layout],
-        template: builtinTemplateSource(layout, EXAMPLE_APP),
+        // The layout as a template of one's own: a built-in name is reserved, so the copy is named after it.
+        template: { ...builtinTemplateSource(layout, EXAMPLE_APP), name: `${layout} copy` },
       })),
     ],
     workflow: [

@@ -182,7 +182,7 @@ function issuerIcon(component: Extract<Component, { type: 'issuerIcon' }>, scene
       ctx.fillStyle = scene.theme.accent;
       ctx.fill();
       if (symbol) return ctx.drawImage(symbol, box.x + size * 0.2, box.y + size * 0.2, size * 0.6, size * 0.6);
-      const initial = (scene.fields.appName ?? scene.fields.app ?? '?').trim().charAt(0).toUpperCase() || '?';
+      const initial = initialOf(scene.fields.appName ?? scene.fields.app ?? '');
       ctx.fillStyle = scene.theme.onAccent;
       ctx.font = font(Math.round(size * 0.55), true);
       ctx.textAlign = 'center';
@@ -190,6 +190,17 @@ function issuerIcon(component: Extract<Component, { type: 'issuerIcon' }>, scene
       ctx.textAlign = 'left';
     },
   };
+}
+
+/**
+ * The app's initial: its first character (a whole code point, so an emoji or a letter outside the BMP stays
+ * whole), in upper case unless that makes more than one letter ("ß" would become "SS").
+ */
+export function initialOf(name: string): string {
+  const first = Array.from(name.trim())[0];
+  if (!first) return '?';
+  const upper = first.toUpperCase();
+  return Array.from(upper).length === 1 ? upper : first;
 }
 
 function timestamp(component: Extract<Component, { type: 'timestamp' }>, scene: Scene): Prepared {

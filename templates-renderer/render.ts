@@ -11,9 +11,11 @@ import { type Confirmation, type Question, questionOf } from './confirmation.js'
 import { type Frame, type GridItem, solveGrid } from './grid.js';
 import type { Cell, Grid, Template } from './model.js';
 import { symbolSVG } from './symbols.js';
-import { measurer } from './text.js';
+import { type Line, layoutText, measurer, runsOf } from './text.js';
 import { encodePNG } from './png.js';
-import { type Appearance, type Theme, font, themeFor } from './theme.js';
+import { drawingTurn } from './turns.js';
+import { type Appearance, MONO, type Theme, font, themeFor } from './theme.js';
+import { isValidColor } from './validate.js';
 
 /** spec 2, Limits: "Preview scale 1 to 3, default 2" and "Preview stackCount 1 to 99, default 1". */
 export const SCALE_RANGE = { min: 1, max: 3, default: 2 } as const;
@@ -62,12 +64,13 @@ const MAX_GHOSTS = 2;
 /** An open stack lists at most this many cards, then "+N more". */
 const MAX_LISTED = 4;
 const LIST_GAP = 8;
-const LIST_HEADER = 26;
+/** The header above an open stack's list (a pill and the gap below it), and the "+N more" line below it. */
+const LIST_HEADER = 30;
 const QUESTION_BUTTON = 26;
 
 export async function renderBanner(input: RenderInput, pictures: PictureLoader): Promise<Rendered> {
   const template = withGrid(input.template, input.width);
-  const theme = themeFor(input.appearance, template.accentColor ?? input.fields.accentColor);
+  const theme = themeFor(input.appearance, template.accentColor ?? accentOfFields(input.fields));
   const question = input.confirmation ? questionOf(input.confirmation) : undefined;
   const [images, symbols] = await Promise.all([loadPictures(template, input, pictures), loadSymbols(template, theme, input.actions)]);
   const scene = (stackCount: number): Scene => ({
@@ -87,20 +90,34 @@ export async function renderBanner(input: RenderInput, pictures: PictureLoader):
     measure: MEASURE,
   });
 
-  const open = input.stackExpanded && input.stackCount > 1;
-  const card = cardOf(open ? scene(1) : scene(input.stackCount), question);
-  const width = template.grid.width + MARGIN * 2;
-  const height = open ? openStackHeight(card, input.stackCount) : card.height + ghostCount(input.stackCount) * GHOST_STEP + MARGIN * 2;
+  const finished = await drawingTurn();
+  try {
+    const open = input.stackExpanded && input.stackCount > 1;
+    const card = cardOf(open ? scene(1) : scene(input.stackCount), question);
+    const width = template.grid.width + MARGIN * 2;
+    const height = open ? openStackHeight(card, input.stackCount) : card.height + ghostCount(input.stackCount) * GHOST_STEP + MARGIN * 2;
 
-  const canvas = createCanvas(Math.ceil(width * input.scale), Math.ceil(height * input.scale));
-  const ctx = canvas.getContext('2d');
-  ctx.scale(input.scale, input.scale);
-  if (open) drawOpenStack(ctx, card, input.stackCount, theme, input.fields);
-  else {
-    drawGhosts(ctx, card, input.stackCount, theme);
-    card.draw(ctx, MARGIN, MARGIN);
+    const canvas = createCanvas(Math.ceil(width * input.scale), Math.ceil(height * input.scale));
+    const ctx = canvas.getContext('2d');
+    ctx.scale(input.scale, input.scale);
+    if (open) drawOpenStack(ctx, card, input.stackCount, theme, input.fields);
+    else {
+      drawGhosts(ctx, card, input.stackCount, theme);
+      card.draw(ctx, MARGIN, MARGIN);
+    }
+    // The pixels are read within the turn; the deflate then runs on the thread pool while the next card is drawn.
+    const png = encodePNG(canvas);
+    finished();
+    return { png: await png, width, height };
+  } finally {
+    finished();
   }
-  return { png: await encodePNG(canvas), width, height };
+}
+
+/** A sender's `accentColor` field counts only when it is a hex colour (anything else would leave buttons unpainted). */
+function accentOfFields(fields: Record<string, string>): string | undefined {
+  const color = fields.accentColor?.trim();
+  return color && isValidColor(color, true) ? color : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -281,11 +298,32 @@ function drawCardShape(ctx: CanvasRenderingContext2D, box: Frame, theme: Theme):
 // ---------------------------------------------------------------------------------------------------------------
 // The inline question
 
+/** Lines of the question's title and of each detail line: a command is shown whole up to its limit, not cut. */
+const QUESTION_TITLE_LINES = 2;
+const QUESTION_CODE_LINES = 4;
+const QUESTION_DETAIL_LINES = 2;
+
 function questionPanel(question: Question, scene: Scene, width: number): { height: number; draw(ctx: CanvasRenderingContext2D, x: number, y: number): void } {
   const titleSize = 13;
+  const titleLine = 18;
   const detailSize = 12;
   const detailLine = 17;
-  const height = 12 + 20 + question.detail.length * detailLine + 10 + QUESTION_BUTTON + 6;
+  const titleFont = font(titleSize, true);
+  const codeFont = font(detailSize, false, MONO);
+  const detailFont = font(detailSize, false);
+  // Laid out once with the measuring context (scale 1), drawn as laid out.
+  scene.measure.font = titleFont;
+  const title = layoutText(scene.measure, runsOf(question.title, false), width, QUESTION_TITLE_LINES);
+  const details = question.detail.map((text, index) => {
+    const code = question.code && index === 0;
+    scene.measure.font = code ? codeFont : detailFont;
+    return { code, lines: layoutText(scene.measure, runsOf(text, false), width, code ? QUESTION_CODE_LINES : QUESTION_DETAIL_LINES) };
+  });
+  const detailCount = details.reduce((sum, detail) => sum + detail.lines.length, 0);
+  const height = 12 + title.length * titleLine + 2 + detailCount * detailLine + 10 + QUESTION_BUTTON + 6;
+  const text = (ctx: CanvasRenderingContext2D, line: Line, x: number, baseline: number): void => {
+    ctx.fillText(line.runs.map((run) => run.text).join(''), x, baseline);
+  };
   return {
     height,
     draw: (ctx, x, y) => {
@@ -293,16 +331,20 @@ function questionPanel(question: Question, scene: Scene, width: number): { heigh
       ctx.fillRect(x, y, width, 1);
       let top = y + 12;
       ctx.fillStyle = scene.theme.primary;
-      ctx.font = font(titleSize, true);
-      ctx.fillText(cut(ctx, question.title, width), x, top + titleSize);
-      top += 20;
-      question.detail.forEach((line, index) => {
-        const code = question.code && index === 0;
-        ctx.font = code ? font(detailSize, false, 'DejaVu Sans Mono') : font(detailSize, false);
+      ctx.font = titleFont;
+      for (const line of title) {
+        text(ctx, line, x, top + titleSize);
+        top += titleLine;
+      }
+      top += 2;
+      for (const { code, lines } of details) {
+        ctx.font = code ? codeFont : detailFont;
         ctx.fillStyle = code ? scene.theme.primary : scene.theme.secondary;
-        ctx.fillText(cut(ctx, line, width), x, top + detailSize);
-        top += detailLine;
-      });
+        for (const line of lines) {
+          text(ctx, line, x, top + detailSize);
+          top += detailLine;
+        }
+      }
       top += 10;
       // Answers sit at the trailing edge, the first (the one that allows) last, as dialogs do.
       let right = x + width;
@@ -349,33 +391,66 @@ function openStackHeight(card: Card, stackCount: number): number {
   return MARGIN * 2 + LIST_HEADER + listed * card.height + (listed - 1) * LIST_GAP + more;
 }
 
+const PILL_HEIGHT = 22;
+const PILL_PADDING = 10;
+/** How much each older card of an open list fades into its own background, and the most it fades. */
+const LIST_FADE = 0.1;
+const LIST_FADE_MAX = 0.3;
+
 /**
  * An open stack: a header with the app and the count, then the cards as a list (a preview has one notification's
- * data, so each listed card shows it), then how many more the list holds.
+ * data, so each listed card shows it), then how many more the list holds. The header and the "more" line sit in
+ * card-coloured pills: the picture is transparent around the cards, and text drawn straight on it would vanish on
+ * a desktop of the text's own colour.
  */
 function drawOpenStack(ctx: CanvasRenderingContext2D, card: Card, stackCount: number, theme: Theme, fields: Record<string, string>): void {
   const listed = listedCards(stackCount);
-  ctx.font = font(13, true);
-  ctx.fillStyle = theme.primary;
-  const header = `${fields.appName ?? fields.app ?? ''}`.trim();
-  ctx.fillText(cut(ctx, header, card.width * 0.6), MARGIN + 4, MARGIN + 16);
+  // The longest wording that fits in a little over half the width (narrow cards drop the words, then the count).
   ctx.font = font(12, false);
-  ctx.fillStyle = theme.secondary;
-  const label = `${stackCount} notifications · Show less`;
-  ctx.fillText(label, MARGIN + card.width - measurer(ctx)(label) - 4, MARGIN + 16);
+  const room = card.width * 0.55;
+  const wordings = [`${stackCount} notifications · Show less`, `${stackCount} · Show less`, 'Show less'];
+  const label = wordings.find((wording) => measurer(ctx)(wording) + PILL_PADDING * 2 <= room) ?? wordings.at(-1)!;
+  const labelWidth = Math.min(room, measurer(ctx)(label) + PILL_PADDING * 2);
+  drawPill(ctx, label, { x: MARGIN + card.width - labelWidth, y: MARGIN, width: labelWidth }, theme, false);
+  const header = `${fields.appName ?? fields.app ?? ''}`.trim();
+  if (header) {
+    ctx.font = font(12, true);
+    const headerWidth = Math.min(card.width - labelWidth - 8, measurer(ctx)(header) + PILL_PADDING * 2);
+    drawPill(ctx, header, { x: MARGIN, y: MARGIN, width: headerWidth }, theme, true);
+  }
   let y = MARGIN + LIST_HEADER;
   for (let index = 0; index < listed; index++) {
-    ctx.save();
-    // Older cards are drawn a little fainter, as a list that fades away from the newest.
-    ctx.globalAlpha = 1 - index * 0.12;
     card.draw(ctx, MARGIN, y);
-    ctx.restore();
+    // Older cards fade a little, as a list that fades away from the newest; the card itself stays opaque.
+    if (index > 0) {
+      ctx.save();
+      ctx.globalAlpha = Math.min(LIST_FADE_MAX, index * LIST_FADE);
+      roundRect(ctx, { x: MARGIN, y, width: card.width, height: card.height }, CARD_RADIUS);
+      ctx.fillStyle = theme.card;
+      ctx.fill();
+      ctx.restore();
+    }
     y += card.height + LIST_GAP;
   }
   if (stackCount > listed) {
-    ctx.font = font(12, true);
-    ctx.fillStyle = theme.secondary;
     const more = `+${stackCount - listed} more`;
-    ctx.fillText(more, MARGIN + (card.width - measurer(ctx)(more)) / 2, y + 10);
+    ctx.font = font(12, true);
+    const moreWidth = measurer(ctx)(more) + PILL_PADDING * 2;
+    drawPill(ctx, more, { x: MARGIN + (card.width - moreWidth) / 2, y, width: moreWidth }, theme, true);
   }
+}
+
+function drawPill(ctx: CanvasRenderingContext2D, text: string, at: { x: number; y: number; width: number }, theme: Theme, bold: boolean): void {
+  const box = { ...at, height: PILL_HEIGHT };
+  roundRect(ctx, box, PILL_HEIGHT / 2);
+  ctx.fillStyle = theme.card;
+  ctx.fill();
+  roundRect(ctx, { x: box.x + 0.5, y: box.y + 0.5, width: box.width - 1, height: box.height - 1 }, PILL_HEIGHT / 2);
+  ctx.strokeStyle = theme.border;
+  ctx.lineWidth = 1;
+  ctx.stroke();
+  ctx.font = font(12, bold);
+  ctx.fillStyle = bold ? theme.primary : theme.secondary;
+  const shown = cut(ctx, text, box.width - PILL_PADDING * 2);
+  ctx.fillText(shown, box.x + (box.width - measurer(ctx)(shown)) / 2, box.y + PILL_HEIGHT / 2 + 4.3);
 }

@@ -19,11 +19,14 @@ export interface Theme {
   danger: string;
 }
 
-/** The accent when a template sets none: a calm blue that reads on both backgrounds. */
-export const DEFAULT_ACCENT = '#0A84FF';
+/**
+ * The accent when a template sets none: a calm blue, a shade darker on the light card so that links and white
+ * text on a prominent button keep a 4.5:1 contrast (#0A84FF on white is 3.6:1).
+ */
+export const DEFAULT_ACCENT: Record<Appearance, string> = { light: '#0071E3', dark: '#0A84FF' };
 
 export function themeFor(appearance: Appearance, accentColor?: string): Theme {
-  const accent = accentColor ?? DEFAULT_ACCENT;
+  const accent = accentColor ?? DEFAULT_ACCENT[appearance];
   return appearance === 'dark'
     ? {
         appearance,

@@ -3,12 +3,13 @@
 // (`rive.asset`) or by file (`rive.path`, `image.binding`). Rive files cannot be played on this computer (there is no
 // Rive runtime for node-canvas), so a check reads the file's header: whether it is a Rive file, and its version.
 
-import { readFile, readdir, rm, stat } from 'node:fs/promises';
+import { open, readFile, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Component, Template } from '../../templates-renderer/model.js';
 import { ApiError } from '../errors.js';
+import { log } from '../log.js';
 import { ASSET_LIMITS } from '../limits.js';
 import { syncFolder, writeFileDurably } from '../store/durable-file.js';
 import { safeFileName } from '../store/safe-name.js';
@@ -54,6 +55,15 @@ export function isPlainFileName(name: string): boolean {
   return name !== '' && !/[/\\\u0000-\u001f]/.test(name) && !name.startsWith('.') && Buffer.byteLength(name) <= 255;
 }
 
+/**
+ * The file of a Rive asset id in the app's folder: `<id>.riv`, the name POST /v1/assets stores and GET /v1/assets
+ * derives the id from. An id that cannot be a plain file name (a leading dot, a very long one) is made safe.
+ */
+export function riveFileOf(id: string): string {
+  const file = `${id}${RIVE_EXTENSION}`;
+  return isPlainFileName(file) ? file : `${safeFileName(id)}${RIVE_EXTENSION}`;
+}
+
 export function assetKindOf(file: string): AssetKind | null {
   const extension = path.extname(file).slice(1).toLowerCase();
   if (`.${extension}` === RIVE_EXTENSION) return 'rive';
@@ -61,7 +71,22 @@ export function assetKindOf(file: string): AssetKind | null {
 }
 
 export class Assets {
+  /** Per app, the end of the chain of writes: counting the files and writing one happen together (limits hold). */
+  private readonly writing = new Map<string, Promise<unknown>>();
+
   constructor(private readonly store: Store) {}
+
+  /** Runs `work` after the app's earlier writes have finished. */
+  private serially<T>(app: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.writing.get(app) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    this.writing.set(app, settled);
+    void settled.then(() => {
+      if (this.writing.get(app) === settled) this.writing.delete(app);
+    });
+    return next;
+  }
 
   folder(app: string): string {
     return this.store.resolve(path.posix.join('assets', safeFileName(app)));
@@ -80,7 +105,9 @@ export class Assets {
       const usedBy = this.usedBy(app, file, templates);
       if (kind === 'rive') {
         const id = file.slice(0, -RIVE_EXTENSION.length);
-        entries.push({ kind, id, file, path: full, bytes: info.size, declared: manifest?.assets.some((asset) => asset.id === id) ?? false, usedBy });
+        // Declared: the copy of a declared file (`<id>.riv`), or the file a declared plain name names.
+        const declared = manifest?.assets.some((asset) => riveFileOf(asset.id) === file || asset.path === file) ?? false;
+        entries.push({ kind, id, file, path: full, bytes: info.size, declared, usedBy });
       } else {
         const head = await readHead(full);
         entries.push({ kind, file, path: full, bytes: info.size, ...(sniffImage(head) ? { format: sniffImage(head)! } : {}), usedBy });
@@ -96,7 +123,11 @@ export class Assets {
   }
 
   /** Adds a file (reference §1.13 limits); replaces one of the same name. */
-  async add(app: string, file: string, bytes: Buffer, kind: AssetKind): Promise<{ path: string; replaced: boolean; format?: ImageFormat }> {
+  add(app: string, file: string, bytes: Buffer, kind: AssetKind): Promise<{ path: string; replaced: boolean; format?: ImageFormat }> {
+    return this.serially(app, () => this.write(app, file, bytes, kind));
+  }
+
+  private async write(app: string, file: string, bytes: Buffer, kind: AssetKind): Promise<{ path: string; replaced: boolean; format?: ImageFormat }> {
     if (bytes.length === 0) throw new ApiError(400, `${file} is empty`);
     if (bytes.length > ASSET_LIMITS.bytes) throw new ApiError(413, `${file} is ${megabytes(bytes.length)}; assets are limited to ${megabytes(ASSET_LIMITS.bytes)}`);
     const folder = this.folder(app);
@@ -124,7 +155,11 @@ export class Assets {
   }
 
   /** Removes a file; false when there was none. */
-  async remove(app: string, file: string): Promise<boolean> {
+  remove(app: string, file: string): Promise<boolean> {
+    return this.serially(app, () => this.removeFile(app, file));
+  }
+
+  private async removeFile(app: string, file: string): Promise<boolean> {
     const target = path.join(this.folder(app), file);
     const exists = await stat(target).then((info) => info.isFile(), () => false);
     if (!exists) return false;
@@ -137,20 +172,35 @@ export class Assets {
    * spec 2, PUT /v1/manifest: declared Rive files are copied into the app's folder as `<id>.riv`. A file that cannot
    * be copied does not block the manifest (the Rive check reports it); resolves with the files copied.
    */
-  async installDeclared(manifest: Manifest): Promise<string[]> {
+  installDeclared(manifest: Manifest, copiedBefore: string[]): Promise<string[]> {
+    return this.serially(manifest.app, () => this.copyDeclared(manifest, copiedBefore));
+  }
+
+  /**
+   * A file the person put there (POST /v1/assets) is never replaced by a copy; a copy made by an earlier manifest is
+   * refreshed, and kept when its source cannot be read this time.
+   */
+  private async copyDeclared(manifest: Manifest, copiedBefore: string[]): Promise<string[]> {
     const installed: string[] = [];
     const folder = this.folder(manifest.app);
     for (const asset of manifest.assets) {
-      const source = localPath(asset.path);
-      if (source === null || !path.isAbsolute(source)) continue; // a name in the folder is already there
-      const file = `${safeFileName(asset.id)}${RIVE_EXTENSION}`;
+      const file = riveFileOf(asset.id);
+      const target = path.join(folder, file);
+      const ours = copiedBefore.includes(file);
       try {
-        const bytes = await readFile(source);
-        if (bytes.length === 0 || bytes.length > ASSET_LIMITS.bytes) continue;
-        await writeFileDurably(path.join(folder, file), bytes);
+        const source = localPath(asset.path);
+        if (source === null || !path.isAbsolute(source)) continue; // a name in the folder is already there
+        if (!ours && (await stat(target).catch(() => null))) {
+          log.warn(`[${manifest.app}] asset ${asset.id}: ${file} was added by hand and is kept; the declared ${asset.path} is not copied over it`);
+          continue;
+        }
+        const bytes = await readAssetFile(source);
+        if (!bytes || bytes.length === 0) throw new Error('empty');
+        await writeFileDurably(target, bytes);
         installed.push(file);
       } catch {
-        // Reported when a banner draws it (POST /v1/rive/check says why).
+        // Reported when a banner draws it (POST /v1/rive/check says why); an earlier copy stays.
+        if (ours) installed.push(file);
       }
     }
     if (installed.length > 0) await syncFolder(folder);
@@ -158,7 +208,11 @@ export class Assets {
   }
 
   /** spec 2, DELETE /v1/manifest: "Copies of declared Rive files are deleted". */
-  async removeInstalled(app: string, files: string[]): Promise<void> {
+  removeInstalled(app: string, files: string[]): Promise<void> {
+    return this.serially(app, () => this.removeCopies(app, files));
+  }
+
+  private async removeCopies(app: string, files: string[]): Promise<void> {
     for (const file of files) if (isPlainFileName(file)) await rm(path.join(this.folder(app), file), { force: true });
     if (files.length > 0) await syncFolder(this.folder(app)).catch(() => undefined);
   }
@@ -175,7 +229,7 @@ export class Assets {
       const declaredPath = declared ? localPath(declared.path) : null;
       // A declared plain name is a file already in the folder; a declared path was copied in as `<id>.riv`.
       if (declaredPath !== null && !path.isAbsolute(declaredPath)) return { file: path.join(folder, declaredPath) };
-      const installed = path.join(folder, `${safeFileName(component.asset)}${RIVE_EXTENSION}`);
+      const installed = path.join(folder, riveFileOf(component.asset));
       return declaredPath ? { file: installed, fallback: declaredPath } : { file: installed };
     }
     if (!component.path) throw new ApiError(400, 'the Rive component has no asset or path');
@@ -209,16 +263,46 @@ export class Assets {
   }
 }
 
-/** A local path from a path, `~/...` or `file://` URL; null for a remote URL. */
+/** A local path from a path, `~/...` or `file://` URL; null for a remote URL; 400 for a file URL naming no local file. */
 function localPath(given: string): string | null {
-  if (given.startsWith('file://')) return fileURLToPath(given);
+  if (given.startsWith('file://')) return fileURLPath(given);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(given)) return null;
   return expandHome(given);
 }
 
+/** The path of a `file://` URL (reference §1.11); one with a host or an encoded `/` names no file here. */
+export function fileURLPath(given: string): string {
+  try {
+    return fileURLToPath(given);
+  } catch (error) {
+    throw new ApiError(400, `not a file on this computer: ${given} (${(error as Error).message})`);
+  }
+}
+
+/**
+ * The bytes of a file an asset may be: a regular file (not a folder, not a device that never ends) of at most the
+ * asset limit; null when there is no such file or it is larger.
+ */
+export async function readAssetFile(file: string): Promise<Buffer | null> {
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile() || info.size > ASSET_LIMITS.bytes) return null;
+  const bytes = await readFile(file).catch(() => null);
+  return bytes && bytes.length <= ASSET_LIMITS.bytes ? bytes : null;
+}
+
+/** The first bytes of a file (enough to tell a picture's format or read a Rive header), without reading the rest. */
 async function readHead(file: string): Promise<Buffer> {
-  const bytes = await readFile(file).catch(() => Buffer.alloc(0));
-  return bytes.subarray(0, 64);
+  const handle = await open(file, 'r').catch(() => null);
+  if (!handle) return Buffer.alloc(0);
+  try {
+    const head = Buffer.alloc(64);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return head.subarray(0, bytesRead);
+  } catch {
+    return Buffer.alloc(0);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Reads `RIVE`, then the major and minor version (unsigned LEB128). */
@@ -248,7 +332,7 @@ function uses(template: Template, file: string, full: string): boolean {
   const id = file.endsWith(RIVE_EXTENSION) ? file.slice(0, -RIVE_EXTENSION.length) : null;
   return template.cells.some(({ component }) => {
     if (component.type === 'rive') {
-      if (component.asset !== undefined) return id !== null && safeFileName(component.asset) === id;
+      if (component.asset !== undefined) return id !== null && riveFileOf(component.asset) === file;
       return component.path !== undefined && (component.path === file || expandHome(component.path) === full);
     }
     if (component.type === 'image') return component.binding === file || expandHome(component.binding) === full || component.binding === `file://${full}`;

@@ -114,10 +114,17 @@ export class Designs {
   }
 
   async putManifest(file: ManifestFile): Promise<void> {
-    const document = this.manifests.get(file.manifest.app) ?? this.store.create<ManifestFile>(manifestPath(file.manifest.app), file);
+    const { app } = file.manifest;
+    const existing = this.manifests.get(app);
+    const document = existing ?? this.store.create<ManifestFile>(manifestPath(app), file);
+    const before = document.data;
     document.data = file;
-    this.manifests.set(file.manifest.app, document);
-    await this.store.save(document);
+    this.manifests.set(app, document);
+    await saveOrUndo(this.store.save(document), () => {
+      if (document.data !== file) return; // changed again since: that change owns the memory now
+      if (existing) document.data = before;
+      else this.manifests.delete(app);
+    });
   }
 
   /** Removes an app's manifest; resolves with what it was (null when there was none). */
@@ -132,9 +139,13 @@ export class Designs {
   /** Sets or clears the manifest's default template (the caller checked that the manifest exists). */
   async setDefaultTemplate(app: string, name: string | undefined): Promise<void> {
     const document = this.manifests.get(app)!;
-    const { defaultTemplate: _old, ...manifest } = document.data.manifest;
-    document.data = { ...document.data, manifest: name === undefined ? manifest : { ...manifest, defaultTemplate: name } };
-    await this.store.save(document);
+    const before = document.data;
+    const { defaultTemplate: _old, ...manifest } = before.manifest;
+    const after = { ...before, manifest: name === undefined ? manifest : { ...manifest, defaultTemplate: name } };
+    document.data = after;
+    await saveOrUndo(this.store.save(document), () => {
+      if (document.data === after) document.data = before;
+    });
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -163,12 +174,23 @@ export class Designs {
     return [...this.templates.values()].map((document) => document.data).filter((template) => template.app === app);
   }
 
+  /** spec 2: 500 `could not save template X` when the file cannot be written (and then nothing was saved). */
   async putTemplate(template: Template): Promise<void> {
     const key = templateKey(template.app, template.name);
-    const document = this.templates.get(key) ?? this.store.create<Template>(templatePath(template.app, template.name), template);
+    const existing = this.templates.get(key);
+    const document = existing ?? this.store.create<Template>(templatePath(template.app, template.name), template);
+    const before = document.data;
     document.data = template;
     this.templates.set(key, document);
-    await this.store.save(document);
+    try {
+      await saveOrUndo(this.store.save(document), () => {
+        if (document.data !== template) return;
+        if (existing) document.data = before;
+        else this.templates.delete(key);
+      });
+    } catch (error) {
+      throw new ApiError(500, `could not save template ${template.name}: ${(error as Error).message}`);
+    }
   }
 
   async deleteTemplate(app: string, name: string): Promise<boolean> {
@@ -176,24 +198,24 @@ export class Designs {
     const document = this.templates.get(key);
     if (!document) return false;
     this.templates.delete(key);
-    await this.store.delete(document);
+    await saveOrUndo(this.store.delete(document), () => {
+      if (!this.templates.has(key)) this.templates.set(key, document);
+    });
     return true;
   }
 
   /**
-   * spec 2, rename: the template moves to its new file; when it was the app's default, the manifest follows. Both
-   * writes go into one group commit.
+   * spec 2, rename: the template moves to its new file; when it was the app's default, the manifest follows. The
+   * new file is on disk before the old one goes, so a failed write leaves the template as it was (both files at
+   * worst, never neither).
    */
   async renameTemplate(app: string, name: string, newName: string): Promise<{ isDefault: boolean }> {
-    const old = this.templates.get(templateKey(app, name))!;
-    const renamed = { ...old.data, name: newName };
-    this.templates.delete(templateKey(app, name));
+    const oldKey = templateKey(app, name);
+    const old = this.templates.get(oldKey)!;
     const isDefault = this.manifest(app)?.defaultTemplate === name;
-    await Promise.all([
-      this.store.delete(old),
-      this.putTemplate(renamed),
-      ...(isDefault ? [this.setDefaultTemplate(app, newName)] : []),
-    ]);
+    await this.putTemplate({ ...old.data, name: newName });
+    this.templates.delete(oldKey);
+    await Promise.all([this.store.delete(old), ...(isDefault ? [this.setDefaultTemplate(app, newName)] : [])]);
     return { isDefault };
   }
 
@@ -208,5 +230,18 @@ export class Designs {
     if (isBuiltinName(wanted)) return { name: wanted, wanted };
     const saved = this.template(notification.app, wanted);
     return saved ? { name: wanted, saved, wanted } : { ...builtin, wanted };
+  }
+}
+
+/**
+ * Rule 4 of DESIGN.md from the other side: a change whose write failed did not happen, so the memory goes back to
+ * what the disk still holds (otherwise a route that answered 500 would still list, and draw with, the change).
+ */
+async function saveOrUndo(saved: Promise<void>, undo: () => void): Promise<void> {
+  try {
+    await saved;
+  } catch (error) {
+    undo();
+    throw error;
   }
 }

@@ -2,6 +2,7 @@
 // `invalid manifest: <path>: <why>; ...`, and its normalised form (what GET returns: `appName`, `version`, `fields`,
 // `actions` with ids and kinds, `assets` always present).
 
+import { fileURLToPath } from 'node:url';
 import { ApiError } from '../errors.js';
 import { MANIFEST_LIMITS } from '../limits.js';
 import { type FollowUpInput, buttonKind, checkFollowUp, normalizeButton } from './notification-rules.js';
@@ -52,12 +53,15 @@ export function validateManifest(body: unknown): Manifest {
     else manifest.version = body.version as number;
   }
 
-  manifest.fields = list(body, 'fields', MANIFEST_LIMITS.fields, problems, checkField);
-  manifest.actions = list(body, 'actions', MANIFEST_LIMITS.actions, problems, checkAction);
-  manifest.assets = list(body, 'assets', MANIFEST_LIMITS.assets, problems, checkAsset);
-  unique(manifest.fields.map((field) => field.key), 'fields', 'key', problems);
-  unique(manifest.actions.map((action) => action.id.toLowerCase()), 'actions', 'id', problems);
-  unique(manifest.assets.map((asset) => asset.id), 'assets', 'id', problems);
+  const fields = list(body, 'fields', MANIFEST_LIMITS.fields, problems, checkField);
+  const actions = list(body, 'actions', MANIFEST_LIMITS.actions, problems, checkAction);
+  const assets = list(body, 'assets', MANIFEST_LIMITS.assets, problems, checkAsset);
+  unique(fields, (field) => field.key, 'fields', 'key', problems);
+  unique(actions, (action) => action.id.toLowerCase(), 'actions', 'id', problems);
+  unique(assets, (asset) => asset.id, 'assets', 'id', problems);
+  manifest.fields = fields.map(({ item }) => item);
+  manifest.actions = actions.map(({ item }) => item);
+  manifest.assets = assets.map(({ item }) => item);
 
   if (body.followUp !== undefined && body.followUp !== null) {
     const followUp = checkManifestFollowUp(body.followUp, manifest.actions, problems);
@@ -67,8 +71,17 @@ export function validateManifest(body: unknown): Manifest {
   return manifest;
 }
 
-/** An array property: each item checked by `check`, which returns the normalised item or undefined. */
-function list<T>(body: Record<string, unknown>, key: string, limit: number, problems: Problems, check: (item: unknown, path: string, problems: Problems) => T | undefined): T[] {
+/**
+ * An array property: each item checked by `check`, which returns the normalised item or undefined. The valid items
+ * keep their index in the body, so later problems name the item where it was sent.
+ */
+function list<T>(
+  body: Record<string, unknown>,
+  key: string,
+  limit: number,
+  problems: Problems,
+  check: (item: unknown, path: string, problems: Problems) => T | undefined,
+): Array<{ item: T; index: number }> {
   const value = body[key];
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
@@ -78,16 +91,17 @@ function list<T>(body: Record<string, unknown>, key: string, limit: number, prob
   if (value.length > limit) problems.push(`${key}: at most ${limit} items (got ${value.length})`);
   return value.slice(0, limit).flatMap((item, index) => {
     const checked = check(item, `${key}[${index}]`, problems);
-    return checked === undefined ? [] : [checked];
+    return checked === undefined ? [] : [{ item: checked, index }];
   });
 }
 
-function unique(values: string[], key: string, property: string, problems: Problems): void {
+function unique<T>(items: Array<{ item: T; index: number }>, valueOf: (item: T) => string, key: string, property: string, problems: Problems): void {
   const seen = new Set<string>();
-  values.forEach((value, index) => {
+  for (const { item, index } of items) {
+    const value = valueOf(item);
     if (seen.has(value)) problems.push(`${key}[${index}].${property}: '${value}' is used twice`);
     seen.add(value);
-  });
+  }
 }
 
 function checkField(item: unknown, path: string, problems: Problems): ManifestField | undefined {
@@ -132,10 +146,12 @@ function checkAsset(item: unknown, path: string, problems: Problems): ManifestAs
   const before = problems.length;
   const { id, type = 'rive', path: file, stateMachine, inputs } = item;
   if (typeof id !== 'string' || !ASSET_ID.test(id)) problems.push(`${path}.id: letters, digits, _ . - only`);
+  else if (id.startsWith('.')) problems.push(`${path}.id: cannot start with . (the file <id>.riv would be hidden)`);
   if (type !== 'rive') problems.push(`${path}.type: asset type "${String(type)}" is not supported (only rive)`);
   if (typeof file !== 'string' || file === '') problems.push(`${path}.path: required`);
   else if (bytes(file) > MANIFEST_LIMITS.assetPathBytes) problems.push(`${path}.path: at most ${MANIFEST_LIMITS.assetPathBytes} bytes`);
   else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file) && !file.startsWith('file://')) problems.push(`${path}.path: remote assets are not supported: ${file}`);
+  else if (file.startsWith('file://') && !isLocalFileURL(file)) problems.push(`${path}.path: a file:// URL must name a file on this computer: ${file}`);
   else if (!file.startsWith('/') && !file.startsWith('~/') && !file.startsWith('file://') && /[/\\]/.test(file)) {
     problems.push(`${path}.path: an absolute path, ~/..., file://..., or a plain name in the app's assets folder`);
   }
@@ -149,6 +165,15 @@ function checkAsset(item: unknown, path: string, problems: Problems): ManifestAs
     ...(typeof stateMachine === 'string' ? { stateMachine } : {}),
     ...(inputs !== undefined ? { inputs: inputs as ManifestAsset['inputs'] } : {}),
   };
+}
+
+function isLocalFileURL(url: string): boolean {
+  try {
+    fileURLToPath(url);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** spec 2: `after` 5-604800 s; one action; `actionRef` names a manifest action; kind shortcut, script, command, callback. */

@@ -155,7 +155,7 @@ function followUpAction(action: InlineAction): InlineAction {
   const field = action.kind as (typeof FOLLOW_UP_KINDS)[number];
   const normalized: InlineAction = { ...action, id: action.id || slug(action.label) };
   if (field === 'callback') normalized.callback ??= {};
-  else if (typeof normalized[field] !== 'string' || normalized[field] === '') {
+  else if (typeof normalized[field] !== 'string' || normalized[field].trim() === '') {
     throw invalidField(`followUp.action.${field}`, `a ${field} action needs its ${field}`);
   }
   if (normalized.script !== undefined) checkScriptName(normalized.script, 'followUp.action.script');

@@ -5,7 +5,7 @@
 import { ApiError, fieldTooLarge, invalidField, missingField } from '../errors.js';
 import { MAX_BUTTONS, NOTIFY_FIELD_BYTES } from '../limits.js';
 import type { ChosenTemplate, Designs } from './designs.js';
-import { fillTokens, resolveFields } from './fields.js';
+import { coerceFields, fillTokens, resolveFields } from './fields.js';
 import { type FollowUpInput, checkFollowUp, checkLink, isOpenableLink, normalizeButton, normalizeSpeak, tooManyButtons } from './notification-rules.js';
 import type { Template } from '../../templates-renderer/model.js';
 import type { Button, Manifest, Notification } from './types.js';
@@ -21,6 +21,8 @@ export type NotificationInput = Omit<Notification, 'id' | 'speak' | 'followUp' |
 export interface DrawContext {
   appName: string;
   deliveredAt: string;
+  /** The app's manifest: its number and bool fields are read as such (reference §1.10, "Formatting"). */
+  manifest?: Manifest;
 }
 
 /** Checks a notification and draws it; throws the service's 400 or 413 for the first problem found. */
@@ -40,7 +42,7 @@ export function prepareNotification(input: NotificationInput, id: string, design
   if (buttons.length > 0 || input.buttons !== undefined) drawn.buttons = buttons;
   if (followUp) drawn.followUp = followUp;
   if (speak) drawn.speak = speak;
-  if (template.saved) applyTemplateDefaults(drawn, template.saved, context);
+  if (template.saved) applyTemplateDefaults(drawn, template.saved, { ...context, ...(manifest ? { manifest } : {}) });
   drawn.template = template.name;
   return drawn;
 }
@@ -111,7 +113,7 @@ const TEMPLATE_VALUE_DEFAULTS = ['priority', 'persistent', 'timeout', 'snooze', 
  * sender's `{tokens}` filled in (without a saved template the built-in layout draws the sender's values).
  */
 export function applyTemplateDefaults(drawn: Notification, template: Template, context: DrawContext): void {
-  const fields = resolveFields(drawn, context.appName, context.deliveredAt);
+  const fields = coerceFields(resolveFields(drawn, context.appName, context.deliveredAt, { extra: template.extra }), context.manifest);
   const sentURL = drawn.url;
   for (const key of TEMPLATE_TEXT_DEFAULTS) {
     const value = template[key];

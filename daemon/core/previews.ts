@@ -79,9 +79,9 @@ export function drawnActions(notification: Notification, template: Template): Dr
 }
 
 /** Draws a card; a failure of the drawing itself is the service's (500), never the caller's. */
-export async function drawCard(template: Template, data: CardData, options: PreviewOptions & { width?: number; now?: Date }): Promise<Rendered> {
+export async function drawCard(template: Template, data: CardData, options: PreviewOptions & { width?: number; now?: Date; timeZone?: string }): Promise<Rendered> {
   const notification = { ...data.notification };
-  applyTemplateDefaults(notification, template, { appName: data.appName, deliveredAt: data.deliveredAt });
+  applyTemplateDefaults(notification, template, { appName: data.appName, deliveredAt: data.deliveredAt, ...(data.manifest ? { manifest: data.manifest } : {}) });
   const fields = coerceFields(
     resolveFields(notification, data.appName, data.deliveredAt, { extra: template.extra, stackCount: options.stackCount }),
     data.manifest,
@@ -101,6 +101,7 @@ export async function drawCard(template: Template, data: CardData, options: Prev
         replying: options.replying,
         ...(options.replySample !== undefined ? { replySample: options.replySample } : {}),
         now: options.now ?? new Date(),
+        ...(options.timeZone ? { timeZone: options.timeZone } : {}),
         ...(options.width ? { width: options.width } : {}),
       },
       loadPicture,

@@ -9,7 +9,8 @@ import { BUILTIN_PREFIX, templateNameProblem } from '../../templates-renderer/na
 import { templateErrorMessage, validateTemplate } from '../../templates-renderer/validate.js';
 import { ApiError } from '../errors.js';
 import { safeFileName } from '../store/safe-name.js';
-import { type Assets, RIVE_EXTENSION, isPlainFileName } from './assets.js';
+import { ASSET_LIMITS } from '../limits.js';
+import { type Assets, RIVE_EXTENSION, isPlainFileName, readAssetFile, riveFileOf } from './assets.js';
 import { BUNDLE_EXTENSION, BUNDLE_MAX_TOTAL_BYTES, readBundle, writeBundle } from './bundle.js';
 import type { Designs } from './designs.js';
 import type { TemplateLibrary } from './templates.js';
@@ -39,8 +40,10 @@ export class TemplateBundles {
     const template: Template = structuredClone({ ...source, name: source.name.startsWith(BUILTIN_PREFIX) ? source.name.slice(BUILTIN_PREFIX.length) : source.name });
     const packed = new Map<string, Uint8Array>();
     const warnings: string[] = [];
-    for (const { component } of template.cells) {
-      if (component.type === 'rive') await this.packRive(app, component, packed, warnings);
+    // Files named by asset id first: they must go in as `<id>.riv`, so a loose file may not take that name before them.
+    const rives = template.cells.flatMap(({ component }) => (component.type === 'rive' ? [component] : []));
+    for (const component of [...rives.filter((rive) => rive.asset), ...rives.filter((rive) => !rive.asset)]) {
+      await this.packRive(app, component, packed, warnings);
     }
     warnings.push(...codeLeftBehind(template));
     const bytes = writeBundle({ app, name: template.name, template, assets: packed, createdAt: new Date().toISOString() });
@@ -61,16 +64,16 @@ export class TemplateBundles {
       warnings.push((error as Error).message);
       return;
     }
-    const bytes = (await readFile(found.file).catch(() => null)) ?? (found.fallback ? await readFile(found.fallback).catch(() => null) : null);
+    const bytes = (await readAssetFile(found.file)) ?? (found.fallback ? await readAssetFile(found.fallback) : null);
     if (!bytes) {
-      warnings.push(`the Rive file for ${component.asset ? `asset "${component.asset}"` : `"${component.path}"`} is missing: ${found.file}`);
+      warnings.push(`the Rive file for ${component.asset ? `asset "${component.asset}"` : `"${component.path}"`} is missing (or over ${ASSET_LIMITS.bytes} bytes): ${found.file}`);
       return;
     }
     if (component.asset) {
-      packed.set(`${safeFileName(component.asset)}${RIVE_EXTENSION}`, bytes);
+      packed.set(riveFileOf(component.asset), bytes);
       return;
     }
-    const base = safeFileName(path.basename(found.file, RIVE_EXTENSION));
+    const base = safeFileName(path.basename(found.file).replace(/\.riv$/i, ''));
     const packedName = freeFileName(base, (candidate) => packed.has(candidate) && !sameBytes(packed.get(candidate)!, bytes));
     packed.set(packedName, bytes);
     component.path = packedName;
@@ -94,8 +97,11 @@ export class TemplateBundles {
 
     const warnings = [...contents.warnings];
     const template = { ...given, app, name } as Record<string, unknown>;
-    const installed = await this.installAssets(app, template, contents.assets, warnings);
-    const { template: valid, errors } = validateTemplate(template);
+    // Checked before any file is written: a bundle that is refused leaves nothing behind.
+    const checked = validateTemplate(template);
+    if (!checked.template || checked.errors.length > 0) throw new ApiError(400, `the bundle cannot be read: ${templateErrorMessage(checked.errors)}`);
+    const installed = await this.installAssets(app, checked.template as unknown as Record<string, unknown>, contents.assets, warnings);
+    const { template: valid, errors } = validateTemplate(checked.template);
     if (!valid || errors.length > 0) throw new ApiError(400, `the bundle cannot be read: ${templateErrorMessage(errors)}`);
     const missingAssets = (contents.manifest.assets ?? []).filter((file) => !contents.assets.has(file));
     await this.designs.putTemplate(valid);
@@ -132,17 +138,22 @@ export class TemplateBundles {
       }
       const existing = async (candidate: string) => readFile(path.join(folder, candidate)).catch(() => null);
       let target = file;
+      let identical = false;
       for (let n = 2; ; n++) {
         const there = await existing(target);
         if (!there) break;
         if (sameBytes(there, bytes)) {
-          reused.push(target);
-          target = '';
+          identical = true;
           break;
         }
         target = `${file.slice(0, -RIVE_EXTENSION.length)}-${n}${RIVE_EXTENSION}`;
       }
-      if (target === '') continue;
+      if (identical) {
+        // The same file is there already, maybe under a numbered name from an earlier import: the template draws it.
+        reused.push(target);
+        if (target !== file) renamed.set(file, target);
+        continue;
+      }
       try {
         await this.assets.add(app, target, Buffer.from(bytes), 'rive');
         installed.push(target);
@@ -162,7 +173,7 @@ function retarget(template: Record<string, unknown>, renamed: Map<string, string
   for (const cell of template.cells as Array<{ component?: Partial<RiveComponent> }>) {
     const component = cell.component;
     if (component?.type !== 'rive') continue;
-    const byAsset = component.asset !== undefined ? renamed.get(`${safeFileName(component.asset)}${RIVE_EXTENSION}`) : undefined;
+    const byAsset = component.asset !== undefined ? renamed.get(riveFileOf(component.asset)) : undefined;
     if (byAsset) component.asset = byAsset.slice(0, -RIVE_EXTENSION.length);
     const byPath = component.path !== undefined ? renamed.get(component.path) : undefined;
     if (byPath) component.path = byPath;

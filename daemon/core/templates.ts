@@ -11,6 +11,7 @@ import type { AppRegistry } from './apps.js';
 import type { Assets } from './assets.js';
 import { type Approvals, codeOf } from './approvals.js';
 import type { Designs } from './designs.js';
+import { validateManifest } from './manifest-rules.js';
 import { buttonKind, normalizeButton, parseDuration } from './notification-rules.js';
 import { FOLLOW_UP_KINDS, type Button, type FollowUp, type Manifest } from './types.js';
 
@@ -47,13 +48,18 @@ export class TemplateLibrary {
    */
   async saveManifest(manifest: Manifest): Promise<void> {
     const { app } = manifest;
+    this.checkRoomForManifest(app);
+    const before = this.designs.manifestFile(app)?.installed ?? [];
+    const installed = await this.assets.installDeclared(manifest, before);
+    await this.designs.putManifest({ manifest, installed });
+    await this.assets.removeInstalled(app, before.filter((file) => !installed.includes(file)));
+  }
+
+  /** spec 2, Limits: 429 for a new app when 200 manifests or apps exist (a manifest the follow-up route makes too). */
+  private checkRoomForManifest(app: string): void {
     const known = this.designs.manifest(app) !== undefined;
     this.designs.checkRoomFor(app);
     if (!known && !this.apps.get(app) && this.apps.count() >= MAX_APPS) throw new ApiError(429, `too many apps (at most ${MAX_APPS})`);
-    const before = this.designs.manifestFile(app)?.installed ?? [];
-    const installed = await this.assets.installDeclared(manifest);
-    await this.designs.putManifest({ manifest, installed });
-    await this.assets.removeInstalled(app, before.filter((file) => !installed.includes(file)));
   }
 
   /** spec 2, DELETE /v1/manifest: the copies of its Rive files go; the app, its templates and History stay. */
@@ -70,10 +76,15 @@ export class TemplateLibrary {
     return template;
   }
 
-  /** spec 2, duplicate: `<name> copy`, then `<name> copy 2`...; a built-in's base drops `builtin.`. */
+  /**
+   * spec 2, duplicate: `<name> copy`, then `<name> copy 2`...; a built-in's base drops `builtin.`. A scratch
+   * template's base drops its leading `_` too: the default name must itself be a valid name, or duplicating
+   * `_draft` without a newName would be refused as `invalid newName` although no newName was sent.
+   */
   async duplicate(app: string, name: string, newName: string | undefined, toApp: string): Promise<{ app: string; name: string }> {
     const source = this.find(app, name);
-    const target = newName ?? this.freeName(toApp, `${name.startsWith(BUILTIN_PREFIX) ? name.slice(BUILTIN_PREFIX.length) : name} copy`, ' ');
+    const base = name.startsWith(BUILTIN_PREFIX) ? name.slice(BUILTIN_PREFIX.length) : name.replace(/^[_.]+/, '');
+    const target = newName ?? this.freeName(toApp, base === '' ? 'copy' : `${base} copy`, ' ');
     checkNewName(target, 'newName');
     if (this.designs.template(toApp, target)) throw new ApiError(409, `a template named ${target} already exists for ${toApp}`);
     await this.designs.putTemplate({ ...structuredClone(source), app: toApp, name: target });
@@ -126,18 +137,20 @@ export class TemplateLibrary {
     let template: Template;
     let createdTemplate = false;
     let manifestCreated = false;
+    let manifest: Manifest | undefined;
     if (saved) template = saved;
     else {
+      manifest = this.designs.manifest(app) ? undefined : this.manifestFor(app); // before anything is written
       // The app draws with a built-in layout (its default, or imageLeft): it becomes a template of its own.
       const base = builtinTemplate(named && isBuiltinName(named) ? named : `${BUILTIN_PREFIX}imageLeft`, app)!;
       template = { ...base, name: this.freeName(app, 'default', '-') };
       createdTemplate = true;
-      manifestCreated = !this.designs.manifest(app);
+      manifestCreated = manifest !== undefined;
     }
     const updated: Template = { ...template, followUp };
     await this.designs.putTemplate(updated);
     if (createdTemplate) {
-      if (manifestCreated) await this.designs.putManifest({ manifest: newManifest(app), installed: [] });
+      if (manifest) await this.designs.putManifest({ manifest, installed: [] });
       await this.designs.setDefaultTemplate(app, updated.name);
     }
     return {
@@ -148,6 +161,20 @@ export class TemplateLibrary {
       ...(createdTemplate ? { manifestCreated, defaultTemplate: updated.name } : {}),
       ...this.describe(app, updated.name, followUp, issuerAction),
     };
+  }
+
+  /**
+   * The manifest the follow-up route makes for an app that has none. The manifest rules (and limits) apply to it as
+   * to a put one: a manifest they refuse (an app id over 128 bytes) would be dropped when the daemon next starts.
+   */
+  private manifestFor(app: string): Manifest {
+    this.checkRoomForManifest(app);
+    try {
+      return validateManifest(newManifest(app));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      throw invalidField('app', error.message.replace(/^invalid manifest: (app: )?/, ''));
+    }
   }
 
   /** The follow-up fields of the reply: what runs, whose it is, and whether the person must approve it first. */
@@ -190,15 +217,27 @@ export class TemplateLibrary {
     if (given.length === 0) throw new ApiError(400, 'give the action: one of shortcut, script, command or actionRef');
     if (given.length > 1) throw new ApiError(400, `give the action once: one of shortcut, script, command or actionRef (got ${given.join(', ')})`);
     const field = given[0]!;
+    // A blank command, script, shortcut or label names nothing to run or show: refused rather than saved.
+    for (const key of [field, 'label'] as const) {
+      if (request[key] !== undefined && request[key]!.trim() === '') throw invalidField(key, 'must not be empty');
+    }
     if (request.input !== undefined && (field === 'command' || field === 'actionRef')) throw new ApiError(400, 'input goes with a shortcut or a script');
     if (field === 'actionRef') return { after, actionRef: request.actionRef! };
     const value = request[field]!;
-    if (field === 'script' && (/[/\\]/.test(value) || value === '..' || value.startsWith('~'))) {
+    // The same rule as a script button's (notification-rules.ts), with the route's own message.
+    // eslint-disable-next-line no-control-regex
+    if (field === 'script' && (/[/\\\u0000-\u001f]/.test(value) || value === '.' || value === '..' || value.startsWith('~'))) {
       throw new ApiError(400, "script must be a plain file name in Notifier's scripts folder, not a path");
     }
     const label = request.label ?? (field === 'command' ? 'Follow-up' : value);
     const action: TemplateAction = { id: 'follow-up', label, kind: field, [field]: value, ...(request.input !== undefined ? { input: request.input } : {}) };
-    normalizeButton({ ...action } as Button & { kind: string }, field); // the same checks as a button's
+    try {
+      normalizeButton({ ...action } as Button & { kind: string }, 'action'); // the same checks as a button's
+    } catch (error) {
+      // The button rules name the field inside the action (`action.shortcut`); here it is a field of the body.
+      if (error instanceof ApiError) throw new ApiError(error.status, error.message.replace(/^invalid field: action\./, 'invalid field: '));
+      throw error;
+    }
     return { after, action: action as FollowUp['action'] };
   }
 

@@ -4,6 +4,8 @@ export interface Reply<T = any> {
   status: number;
   headers: http.IncomingHttpHeaders;
   text: string;
+  /** The body's bytes as received (for binary replies such as PNG pictures). */
+  raw: Buffer;
   /** The body parsed as JSON (undefined when it is not JSON). */
   json: T;
 }
@@ -39,14 +41,15 @@ export function request(port: number, method: string, path: string, options: Req
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const raw = Buffer.concat(chunks);
+        const text = raw.toString('utf8');
         let json: unknown;
         try {
           json = JSON.parse(text);
         } catch {
           json = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, raw, json });
       });
       res.on('error', reject);
     });

@@ -4,10 +4,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { type AssetKind, assetKindOf, isPlainFileName } from '../../core/assets.js';
+import { type AssetKind, RIVE_EXTENSION, assetKindOf, isPlainFileName } from '../../core/assets.js';
+import { sniffImage } from '../../core/image-sniff.js';
 import type { NotifierCore } from '../../core/notifier.js';
 import { fillTokens } from '../../core/fields.js';
 import type { Component } from '../../../templates-renderer/model.js';
+import { validateTemplate } from '../../../templates-renderer/validate.js';
 import { ApiError, invalidField, missingField, notFound } from '../../errors.js';
 import { ASSET_LIMITS } from '../../limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
@@ -20,7 +22,11 @@ const SIMULATIONS = ['hoverIn', 'hoverOut', 'pressDown', 'pressUp'] as const;
 /** Reference §1.10: an input bound to the pointer (written by hovering and pressing, not by fields). */
 const POINTER_VALUES = new Set(['hover', 'pressed']);
 
-/** POST /v1/assets: exactly one of `path` and `base64` (which needs `name`); the kind from the name, unless given. */
+/**
+ * POST /v1/assets: exactly one of `path` and `base64` (which needs `name`); the kind from the name's extension. A
+ * `kind` may name it for a name without a known extension, which then gets the kind's (`.riv`, or the picture's
+ * format); a kind the extension contradicts is refused, so a stored file's name always tells its kind.
+ */
 async function addAsset(core: NotifierCore, body: Record<string, unknown>) {
   const app = bodyText(body, 'app');
   const source = optionalBodyText(body, 'path');
@@ -28,13 +34,14 @@ async function addAsset(core: NotifierCore, body: Record<string, unknown>) {
   if ((source === undefined) === (base64 === undefined)) throw new ApiError(400, 'give exactly one of base64 (with name) or path (a file on this computer)');
   const name = optionalBodyText(body, 'name');
   if (base64 !== undefined && !name) throw missingField('name (the file name to store the base64 bytes under)');
-  const file = name ?? path.basename(source!);
-  if (!isPlainFileName(file)) throw new ApiError(400, PLAIN_NAME_HINT);
-  const kind = readKind(optionalBodyText(body, 'kind'), file);
+  const given = name || path.basename(source!);
+  if (!isPlainFileName(given)) throw new ApiError(400, PLAIN_NAME_HINT);
+  const kind = readKind(optionalBodyText(body, 'kind'), given);
   const bytes = base64 !== undefined ? Buffer.from(base64, 'base64') : await readSourceFile(source!);
+  const file = withExtension(given, kind, bytes);
   const stored = await core.assets.add(app, file, bytes, kind);
   if (kind === 'rive') {
-    const id = file.slice(0, -'.riv'.length);
+    const id = file.slice(0, -RIVE_EXTENSION.length);
     return { ok: true, kind, app, id, file, path: stored.path, bytes: bytes.length, replaced: stored.replaced, component: { type: 'rive', asset: id } };
   }
   return {
@@ -52,9 +59,23 @@ async function addAsset(core: NotifierCore, body: Record<string, unknown>) {
 
 function readKind(given: string | undefined, file: string): AssetKind {
   if (given !== undefined && given !== 'rive' && given !== 'image') throw invalidField('kind', 'rive or image');
-  const kind = (given as AssetKind | undefined) ?? assetKindOf(file);
+  const named = assetKindOf(file);
+  if (given !== undefined && named !== null && given !== named) {
+    throw invalidField('kind', `${file} is the name of ${named === 'rive' ? 'a Rive file' : 'an image'}, not ${given === 'rive' ? 'a Rive file' : 'an image'}`);
+  }
+  const kind = (given as AssetKind | undefined) ?? named;
   if (!kind) throw new ApiError(400, 'cannot tell the kind from the name; end it in .riv or an image extension (.png, .jpg, ...), or give kind');
   return kind;
+}
+
+/** A name without its kind's extension gets it: `.riv`, or the picture's own format (`.png`, `.jpg`, ...). */
+function withExtension(file: string, kind: AssetKind, bytes: Buffer): string {
+  if (assetKindOf(file) === kind) return file;
+  const format = kind === 'image' ? sniffImage(bytes) : null;
+  if (kind === 'image' && !format) return file; // not a picture: the store refuses it by its bytes, naming it as sent
+  const named = `${file}${kind === 'rive' ? RIVE_EXTENSION : `.${format}`}`;
+  if (!isPlainFileName(named)) throw new ApiError(400, PLAIN_NAME_HINT);
+  return named;
 }
 
 async function readSourceFile(given: string): Promise<Buffer> {
@@ -68,11 +89,7 @@ async function readSourceFile(given: string): Promise<Buffer> {
 /** POST /v1/rive/check: the component's file and header, and what its bindings would write. */
 async function checkRive(core: NotifierCore, body: Record<string, unknown>) {
   const app = bodyText(body, 'app');
-  const component = body.component;
-  if (typeof component !== 'object' || component === null || (component as { type?: unknown }).type !== 'rive') {
-    throw invalidField('component', 'a rive component object');
-  }
-  const rive = component as RiveComponent;
+  const rive = readRiveComponent(body.component, app);
   const fields = readFields(body.fields);
   const simulate = readSimulate(body.simulate);
   const header = await core.assets.checkRive(app, rive, core.designs.manifest(app));
@@ -91,9 +108,42 @@ async function checkRive(core: NotifierCore, body: Record<string, unknown>) {
     artboards: [],
     takesClicks,
     pointerWrites,
-    clickedActions: takesClicks && simulate.includes('pressUp') && clickedAction ? [clickedAction] : [],
+    clickedActions: takesClicks && clickedAction ? Array.from({ length: clicks(simulate) }, () => clickedAction) : [],
     note: 'There is no Rive runtime on this computer: the check reads the file header only; artboards, state machines and inputs are not listed, and banners draw a labelled placeholder.',
   };
+}
+
+/**
+ * The component checked as a template cell would be (types of its properties, its action normalised with an id),
+ * except that a missing asset and path is the check's answer (`loaded: false`), not a 400.
+ */
+function readRiveComponent(value: unknown, app: string): RiveComponent {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as { type?: unknown }).type !== 'rive') {
+    throw invalidField('component', 'a rive component object');
+  }
+  const cell = { id: 'rive', row: 0, col: 0, component: value };
+  const { template, errors } = validateTemplate({ app, name: '_rive-check', grid: { rows: 1, cols: 1 }, cells: [cell] });
+  if (template) return template.cells[0]!.component as RiveComponent;
+  const problems = errors.filter((issue) => !(issue.path === 'cells[0].component' && /needs an 'asset'/.test(issue.message)));
+  if (problems.length > 0) {
+    throw invalidField('component', problems.map((issue) => `${issue.path.replace(/^cells\[0\]\./, '')}: ${issue.message}`).join('; '));
+  }
+  return { type: 'rive' }; // neither asset nor path: the check says so
+}
+
+/** A click is a press released over the animation: a pressUp after a pressDown, the pointer not having left between. */
+function clicks(simulate: string[]): number {
+  let pressed = false;
+  let count = 0;
+  for (const step of simulate) {
+    if (step === 'pressDown') pressed = true;
+    else if (step === 'hoverOut') pressed = false;
+    else if (step === 'pressUp' && pressed) {
+      count++;
+      pressed = false;
+    }
+  }
+  return count;
 }
 
 function readFields(value: unknown): Record<string, string> {

@@ -3,7 +3,7 @@
 import { validateManifest } from '../../core/manifest-rules.js';
 import type { NotifierCore } from '../../core/notifier.js';
 import { notFound } from '../../errors.js';
-import { bodyObject, queryText } from '../params.js';
+import { queryText } from '../params.js';
 import type { Route } from '../routes.js';
 
 export function manifestRoutes(core: NotifierCore): Route[] {
@@ -12,7 +12,8 @@ export function manifestRoutes(core: NotifierCore): Route[] {
       method: 'PUT',
       path: '/v1/manifest',
       handle: async (req) => {
-        await core.library.saveManifest(validateManifest(bodyObject(req)));
+        // Any body that is not a manifest is `invalid manifest: ...` (spec 2); no body at all lacks its app.
+        await core.library.saveManifest(validateManifest(req.body === undefined ? {} : (req.body as unknown)));
         return { ok: true };
       },
     },

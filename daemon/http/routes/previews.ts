@@ -35,7 +35,8 @@ function readAppearance(value: unknown): PreviewOptions['appearance'] {
 
 function readScale(value: unknown): number {
   if (value === undefined || value === null || value === '') return SCALE_RANGE.default;
-  const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  // A numeric string is written in decimals ("2", "1.5"); Number() alone would also read "0x2" and "2e0".
+  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isFinite(number) || number < SCALE_RANGE.min || number > SCALE_RANGE.max) throw invalidField('scale', `a number from ${SCALE_RANGE.min} to ${SCALE_RANGE.max}`);
   return number;
 }

@@ -34,6 +34,8 @@ function readFollowUp(body: Record<string, unknown>): FollowUpRequest {
     const value = optionalBodyText(body, key);
     if (value !== undefined) request[key] = value;
   }
+  // An empty `template` is no template: the app's default is edited, as when it is left out.
+  if (request.template === '') delete request.template;
   if (body.after !== undefined && body.after !== null) {
     if (typeof body.after !== 'number' && typeof body.after !== 'string') throw invalidField('after', 'seconds, or a duration such as 90s, 10m, 2h');
     request.after = body.after;
