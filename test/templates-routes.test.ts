@@ -117,6 +117,7 @@ describe('template routes', () => {
       [{ name: 'x' }, 'missing field: app'],
       [{ app: 'put' }, 'missing field: name'],
       [{ app: 'put', name: '' }, 'missing field: name'],
+      [{ app: 'a'.repeat(129), name: 'x' }, 'invalid field: app (at most 128 bytes)'],
     ])('400 for %j', async (body, message) => {
       expectError(await api('PUT', '/v1/templates', body), 400, message);
     });

@@ -7,6 +7,7 @@ import type { FollowUpRequest } from '../../core/templates.js';
 import { isBuiltinName, templateNameProblem } from '../../../templates-renderer/names.js';
 import { issueText, templateErrorMessage, validateTemplate } from '../../../templates-renderer/validate.js';
 import { ApiError, invalidField, notFound } from '../../errors.js';
+import { MANIFEST_LIMITS } from '../../limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
 import type { Route } from '../routes.js';
 
@@ -14,6 +15,8 @@ import type { Route } from '../routes.js';
 async function saveTemplate(core: NotifierCore, req: Request) {
   const body = bodyObject(req);
   const app = bodyText(body, 'app');
+  // An app id is at most 128 bytes wherever it is given (notify, manifests): a longer one could never send.
+  if (Buffer.byteLength(app, 'utf8') > MANIFEST_LIMITS.appBytes) throw invalidField('app', `at most ${MANIFEST_LIMITS.appBytes} bytes`);
   const name = bodyText(body, 'name');
   const nameProblem = templateNameProblem(name, { allowScratch: true });
   if (nameProblem) throw new ApiError(400, `invalid template name: ${nameProblem}`);
