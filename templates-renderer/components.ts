@@ -2,7 +2,7 @@ import type { CanvasRenderingContext2D, Image } from 'canvas';
 import { resolveBinding } from '../daemon/core/fields.js';
 import type { Frame } from './grid.js';
 import type { Alignment, Cell, Component, Template } from './model.js';
-import { type Line, layoutText, measurer, runsOf } from './text.js';
+import { type Line, fitText, layoutText, measurer, runsOf } from './text.js';
 import { DEFAULT_MAX_LINES, LINE_HEIGHT, MONO, TEXT_STYLE, type Theme, colorOf, font } from './theme.js';
 
 /** An action as a banner shows it (a button of the notification, or one the template adds). */
@@ -376,9 +376,7 @@ export function drawButton(ctx: CanvasRenderingContext2D, scene: Scene, action: 
 
 /** A label cut with an ellipsis to fit (reference §1.3: labels over 40 characters are cut too). */
 function fitLabel(ctx: CanvasRenderingContext2D, label: string, width: number): string {
-  let text = label.length > 40 ? `${label.slice(0, 39)}…` : label;
-  while (text.length > 1 && measurer(ctx)(text) > width) text = `${text.slice(0, -2)}…`;
-  return text;
+  return fitText(ctx, label.length > 40 ? `${label.slice(0, 39)}…` : label, width);
 }
 
 function replyField(scene: Scene): Prepared {

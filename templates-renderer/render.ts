@@ -11,7 +11,7 @@ import { type Confirmation, type Question, questionOf } from './confirmation.js'
 import { type Frame, type GridItem, solveGrid } from './grid.js';
 import type { Cell, Grid, Template } from './model.js';
 import { symbolSVG } from './symbols.js';
-import { type Line, layoutText, measurer, runsOf } from './text.js';
+import { type Line, fitText, layoutText, measurer, runsOf } from './text.js';
 import { encodePNG } from './png.js';
 import { drawingTurn } from './turns.js';
 import { type Appearance, MONO, type Theme, font, themeFor } from './theme.js';
@@ -360,12 +360,6 @@ function questionPanel(question: Question, scene: Scene, width: number): { heigh
   };
 }
 
-function cut(ctx: CanvasRenderingContext2D, text: string, width: number): string {
-  let shown = text;
-  while (shown.length > 1 && measurer(ctx)(shown) > width) shown = `${shown.slice(0, -2)}…`;
-  return shown;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Stacks
 
@@ -451,6 +445,6 @@ function drawPill(ctx: CanvasRenderingContext2D, text: string, at: { x: number; 
   ctx.stroke();
   ctx.font = font(12, bold);
   ctx.fillStyle = bold ? theme.primary : theme.secondary;
-  const shown = cut(ctx, text, box.width - PILL_PADDING * 2);
+  const shown = fitText(ctx, text, box.width - PILL_PADDING * 2);
   ctx.fillText(shown, box.x + (box.width - measurer(ctx)(shown)) / 2, box.y + PILL_HEIGHT / 2 + 4.3);
 }

@@ -51,6 +51,14 @@ export function measurer(ctx: CanvasRenderingContext2D): (text: string) => numbe
   };
 }
 
+/** One line of text cut with "…" to fit a width (in the context's current font). */
+export function fitText(ctx: CanvasRenderingContext2D, text: string, width: number): string {
+  const measure = measurer(ctx);
+  let shown = text;
+  while (shown.length > 1 && measure(shown) > width) shown = `${shown.slice(0, -2)}${ELLIPSIS}`;
+  return shown;
+}
+
 interface Piece {
   text: string;
   link: boolean;

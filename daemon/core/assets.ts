@@ -4,9 +4,7 @@
 // Rive runtime for node-canvas), so a check reads the file's header: whether it is a Rive file, and its version.
 
 import { open, readFile, readdir, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Component, Template } from '../../templates-renderer/model.js';
 import { ApiError } from '../errors.js';
 import { log } from '../log.js';
@@ -16,6 +14,7 @@ import { safeFileName } from '../store/safe-name.js';
 import type { Store } from '../store/store.js';
 import { type ImageFormat, sniffImage } from './image-sniff.js';
 import type { Manifest } from './types.js';
+import { expandHome, localPath } from '../paths.js';
 
 export const RIVE_EXTENSION = '.riv';
 /** Reference §1.13: the names an image asset may end in. */
@@ -46,7 +45,6 @@ export interface RiveHeader {
   version?: string;
 }
 
-const expandHome = (file: string): string => (file === '~' || file.startsWith('~/') ? path.join(os.homedir(), file.slice(1)) : file);
 const megabytes = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
 
 /** Reference §1.13: a plain file name (no folders, not hidden). */
@@ -260,22 +258,6 @@ export class Assets {
     if (info.size === 0) return { loaded: false, error: `"${name}" is empty` };
     if (info.size > ASSET_LIMITS.bytes) return { loaded: false, error: `"${name}" is ${megabytes(info.size)}; Rive assets are limited to ${megabytes(ASSET_LIMITS.bytes)}` };
     return riveHeader(await readHead(file), name);
-  }
-}
-
-/** A local path from a path, `~/...` or `file://` URL; null for a remote URL; 400 for a file URL naming no local file. */
-function localPath(given: string): string | null {
-  if (given.startsWith('file://')) return fileURLPath(given);
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(given)) return null;
-  return expandHome(given);
-}
-
-/** The path of a `file://` URL (reference §1.11); one with a host or an encoded `/` names no file here. */
-export function fileURLPath(given: string): string {
-  try {
-    return fileURLToPath(given);
-  } catch (error) {
-    throw new ApiError(400, `not a file on this computer: ${given} (${(error as Error).message})`);
   }
 }
 

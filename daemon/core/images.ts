@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat, unlink } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IMAGE_DOWNLOAD_TIMEOUT_MS, MAX_IMAGE_BYTES } from '../limits.js';
 import { log } from '../log.js';
 import { syncFolder, writeFileDurably } from '../store/durable-file.js';
 import { sniffImage } from './image-sniff.js';
+import { expandHome } from '../paths.js';
 
 /**
  * Pictures of notifications, copied into `<support>/images/` under the hash of their bytes (so a picture sent
@@ -108,7 +108,7 @@ function decodeDataURI(uri: string, maxBytes: number): Buffer {
 }
 
 async function readLocalFile(given: string, maxBytes: number): Promise<Buffer> {
-  const file = given === '~' || given.startsWith('~/') ? path.join(os.homedir(), given.slice(1)) : given;
+  const file = expandHome(given);
   if (!path.isAbsolute(file)) throw new Error(`the path must be absolute: ${given}`);
   const info = await stat(file);
   if (!info.isFile()) throw new Error(`not a file: ${given}`);

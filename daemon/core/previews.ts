@@ -17,6 +17,7 @@ import { readSource } from './images.js';
 import { buttonKind } from './notification-rules.js';
 import { applyTemplateDefaults } from './notify.js';
 import type { Button, Manifest, Notification } from './types.js';
+import { localPath } from '../paths.js';
 
 export interface PreviewOptions {
   appearance: Appearance;
@@ -126,8 +127,7 @@ const PICTURE_CACHE_SIZE = 64;
 
 /** Reads and decodes a picture (a path, `~/`, `file://`, data: URI or https URL); null when it cannot be drawn. */
 export async function loadPicture(source: string): Promise<Image | null> {
-  const local = !/^(data:|https:)/i.test(source);
-  const modified = local ? await stat(source.startsWith('file://') ? new URL(source) : source.replace(/^~(?=\/|$)/, process.env.HOME ?? '~')).then((info) => info.mtimeMs, () => -1) : undefined;
+  const modified = await modifiedTime(source);
   const cached = PICTURES.get(source);
   if (cached && cached.modified === modified) {
     // Most recently used last: the oldest entry is the first one dropped.
@@ -141,4 +141,15 @@ export async function loadPicture(source: string): Promise<Image | null> {
   if (PICTURES.size >= PICTURE_CACHE_SIZE) PICTURES.delete(PICTURES.keys().next().value!);
   PICTURES.set(source, { image, ...(modified !== undefined ? { modified } : {}) });
   return image;
+}
+
+/** When a local picture file last changed (-1 when it cannot be read); undefined for a data: URI or a URL. */
+async function modifiedTime(source: string): Promise<number | undefined> {
+  if (/^(data:|https:)/i.test(source)) return undefined;
+  try {
+    const file = localPath(source);
+    return file === null ? undefined : (await stat(file)).mtimeMs;
+  } catch {
+    return -1;
+  }
 }

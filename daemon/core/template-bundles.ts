@@ -2,7 +2,6 @@
 // Rive files it draws, as one `.notifiertemplate` zip (daemon/core/bundle.ts packs and unpacks it).
 
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { Component, Template } from '../../templates-renderer/model.js';
 import { BUILTIN_PREFIX, templateNameProblem } from '../../templates-renderer/names.js';
@@ -13,14 +12,13 @@ import { ASSET_LIMITS } from '../limits.js';
 import { type Assets, RIVE_EXTENSION, isPlainFileName, readAssetFile, riveFileOf } from './assets.js';
 import { BUNDLE_EXTENSION, BUNDLE_MAX_TOTAL_BYTES, readBundle, writeBundle } from './bundle.js';
 import type { Designs } from './designs.js';
-import type { TemplateLibrary } from './templates.js';
+import { type TemplateLibrary, numberedName } from './templates.js';
+import { expandHome } from '../paths.js';
 
 export const ON_CONFLICT = ['keepBoth', 'replace', 'fail'] as const;
 export type OnConflict = (typeof ON_CONFLICT)[number];
 
 type RiveComponent = Extract<Component, { type: 'rive' }>;
-
-const expandHome = (file: string): string => (file === '~' || file.startsWith('~/') ? path.join(os.homedir(), file.slice(1)) : file);
 
 export class TemplateBundles {
   constructor(
@@ -74,7 +72,7 @@ export class TemplateBundles {
       return;
     }
     const base = safeFileName(path.basename(found.file).replace(/\.riv$/i, ''));
-    const packedName = freeFileName(base, (candidate) => packed.has(candidate) && !sameBytes(packed.get(candidate)!, bytes));
+    const packedName = numberedName(base, '-', (candidate) => packed.has(candidate) && !sameBytes(packed.get(candidate)!, bytes), RIVE_EXTENSION);
     packed.set(packedName, bytes);
     component.path = packedName;
   }
@@ -212,11 +210,6 @@ async function bundleBytes(request: { path?: string; base64?: string }): Promise
   if (!info?.isFile()) throw new ApiError(400, `no such file: ${request.path}`);
   if (info.size > BUNDLE_MAX_TOTAL_BYTES) throw new ApiError(413, `the bundle is too large: ${info.size} bytes (at most ${BUNDLE_MAX_TOTAL_BYTES})`);
   return readFile(file);
-}
-
-function freeFileName(base: string, taken: (candidate: string) => boolean): string {
-  if (!taken(`${base}${RIVE_EXTENSION}`)) return `${base}${RIVE_EXTENSION}`;
-  for (let n = 2; ; n++) if (!taken(`${base}-${n}${RIVE_EXTENSION}`)) return `${base}-${n}${RIVE_EXTENSION}`;
 }
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;

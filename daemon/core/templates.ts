@@ -258,8 +258,7 @@ export class TemplateLibrary {
 
   /** `<base>`, else `<base><sep>2`, `<base><sep>3`... free for the app (`copy` names start numbering at 2 too). */
   freeName(app: string, base: string, separator: string): string {
-    if (!this.designs.template(app, base)) return base;
-    for (let n = 2; ; n++) if (!this.designs.template(app, `${base}${separator}${n}`)) return `${base}${separator}${n}`;
+    return numberedName(base, separator, (candidate) => this.designs.template(app, candidate) !== undefined);
   }
 }
 
@@ -272,3 +271,9 @@ function checkNewName(name: string, field: string): void {
 }
 
 const newManifest = (app: string): Manifest => ({ app, appName: app, version: 1, fields: [], actions: [], assets: [] });
+
+/** `<base><suffix>` if it is free, else `<base><separator>2<suffix>`, `...3`...: the first free one. */
+export function numberedName(base: string, separator: string, taken: (candidate: string) => boolean, suffix = ''): string {
+  if (!taken(`${base}${suffix}`)) return `${base}${suffix}`;
+  for (let n = 2; ; n++) if (!taken(`${base}${separator}${n}${suffix}`)) return `${base}${separator}${n}${suffix}`;
+}

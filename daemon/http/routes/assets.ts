@@ -2,7 +2,6 @@
 // (POST /v1/rive/check). Reference §1.13 gives the fields and messages.
 
 import { readFile, stat } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { type AssetKind, RIVE_EXTENSION, assetKindOf, isPlainFileName } from '../../core/assets.js';
 import { sniffImage } from '../../core/image-sniff.js';
@@ -14,6 +13,7 @@ import { ApiError, invalidField, missingField, notFound } from '../../errors.js'
 import { ASSET_LIMITS } from '../../limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
 import type { Route } from '../routes.js';
+import { expandHome } from '../../paths.js';
 
 type RiveComponent = Extract<Component, { type: 'rive' }>;
 
@@ -79,7 +79,7 @@ function withExtension(file: string, kind: AssetKind, bytes: Buffer): string {
 }
 
 async function readSourceFile(given: string): Promise<Buffer> {
-  const file = given === '~' || given.startsWith('~/') ? path.join(os.homedir(), given.slice(1)) : given;
+  const file = expandHome(given);
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) throw new ApiError(400, `no such file: ${given}`);
   if (info.size > ASSET_LIMITS.bytes) throw new ApiError(413, `${given} is larger than ${ASSET_LIMITS.bytes} bytes`);

@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { NotifierCore } from '../../core/notifier.js';
 import { invalidField } from '../../errors.js';
@@ -7,13 +6,14 @@ import { DEFAULT_HISTORY_LIMIT, MAX_SEARCH_LIMIT } from '../../limits.js';
 import { writeFileDurably } from '../../store/durable-file.js';
 import { bodyObject, bodyText, queryLimit, queryText } from '../params.js';
 import type { Route } from '../routes.js';
+import { expandHome } from '../../paths.js';
 
 /** An app filter: absent or empty means every app. */
 const appFilter = (text: string | undefined): string | undefined => text || undefined;
 
 /** spec 1, GET /v1/history/export: `path` must end in `.json` and its folder must exist. `~` is the home folder. */
 async function exportTarget(given: string): Promise<string> {
-  const expanded = given === '~' || given.startsWith('~/') ? path.join(os.homedir(), given.slice(1)) : given;
+  const expanded = expandHome(given);
   if (!expanded.toLowerCase().endsWith('.json')) throw invalidField('path', 'must end in .json');
   if (!path.isAbsolute(expanded)) throw invalidField('path', 'must be an absolute path');
   const folder = await stat(path.dirname(expanded)).catch(() => null);
