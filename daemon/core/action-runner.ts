@@ -137,8 +137,8 @@ export class ActionRunner {
       const finish = (outcome: Outcome): void => {
         clearTimeout(stopIt);
         const text = Buffer.concat(output).toString('utf8');
-        void this.log(context, outcome, text);
-        resolve(outcome);
+        // The entry is in actions.log before anyone hears the outcome (log never rejects).
+        void this.log(context, outcome, text).then(() => resolve(outcome));
       };
       child.once('error', (error: NodeJS.ErrnoException) =>
         finish({ ok: false, reason: error.code === 'ENOENT' ? `${path.basename(program)} is not installed` : error.message }),
