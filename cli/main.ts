@@ -1,16 +1,29 @@
 #!/usr/bin/env node
-// The `notifier` command. Today it runs the daemon (`notifier daemon`, what `npm start` runs) and installs it as a
-// background service; the commands that talk to a running daemon come with issue 6.
+// The `notifier` command: the client commands that call a running service (spec 2, "Command-line tool"; one file
+// per group in cli/commands/), `notifier daemon` (what `npm start` runs) and `notifier service` (run it in the
+// background).
+//
+// A client command must start fast (docs/performance.md, "bench:cli"): nothing heavy is imported here. The
+// daemon (Express, node-canvas, the presenters) is loaded by the `daemon` action only.
 
 import { fileURLToPath } from 'node:url';
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { startDaemon } from '../daemon/daemon.js';
+import { type Command as CommandType, Command, InvalidArgumentError, Option } from 'commander';
 import { log } from '../daemon/log.js';
 import { PRESENTER_NAMES, type PresenterName } from '../daemon/present/choose.js';
 import { VERSION } from '../daemon/version.js';
+import { parsePort as parseClientPort } from './args.js';
+import { registerAppCommands } from './commands/apps.js';
+import { registerAssetCommands } from './commands/assets.js';
+import { registerBannerCommands } from './commands/banners.js';
+import { addGlobalOptions } from './commands/common.js';
+import { registerHistoryCommands } from './commands/history.js';
+import { registerMiscCommands } from './commands/misc.js';
+import { registerNotifyCommands } from './commands/notify.js';
+import { registerSettingsCommands } from './commands/settings.js';
+import { registerTemplateCommands } from './commands/template.js';
 import { registerServiceCommand } from './service.js';
 
-function parsePort(text: string): number {
+function parseDaemonPort(text: string): number {
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new InvalidArgumentError('a port number from 0 to 65535');
   return Number(text);
 }
@@ -18,7 +31,24 @@ function parsePort(text: string): number {
 const program = new Command()
   .name('notifier')
   .description('Notifier: a local desktop notification service with an HTTP API')
-  .version(VERSION, '--version');
+  .version(VERSION, '--version', "print the tool's version")
+  // Options belong to the command they follow, so `daemon --port` and `history --app` are their commands' own;
+  // the client commands repeat the global options (addGlobalOptions) so they work after the command too.
+  .enablePositionalOptions()
+  .addOption(new Option('--port <n>', 'port to call (default: the port file, else 48617)').argParser(parseClientPort))
+  .option('--token <token>', 'bearer token (default: the token file)')
+  .option('--json <file>', 'JSON object used as the body, - for standard input (notify and register only)')
+  .showSuggestionAfterError();
+
+registerNotifyCommands(program);
+registerBannerCommands(program);
+registerHistoryCommands(program);
+registerTemplateCommands(program);
+registerAssetCommands(program);
+registerAppCommands(program);
+registerSettingsCommands(program);
+registerMiscCommands(program);
+const clientCommands = [...program.commands];
 
 program
   .command('daemon')
@@ -27,7 +57,7 @@ program
     new Option('--support-dir <folder>', 'folder for the token, port, History and settings').env('NOTIFIER_SUPPORT_DIR'),
   )
   .addOption(
-    new Option('--port <port>', 'port on 127.0.0.1 (0: any free port; default 48617)').env('NOTIFIER_PORT').argParser(parsePort),
+    new Option('--port <port>', 'port on 127.0.0.1 (0: any free port; default 48617)').env('NOTIFIER_PORT').argParser(parseDaemonPort),
   )
   .addOption(
     new Option('--presenter <name>', 'how banners are shown')
@@ -37,6 +67,7 @@ program
   )
   .addOption(new Option('--no-tray', 'do not start the tray companion (it starts when there is a desktop session)').env('NOTIFIER_NO_TRAY'))
   .action(async (options: { supportDir?: string; port?: number; presenter: PresenterName; tray: boolean }) => {
+    const { startDaemon } = await import('../daemon/daemon.js');
     const { tray, ...rest } = options;
     const trayScript = fileURLToPath(new URL('../tray/main.js', import.meta.url));
     const daemon = await startDaemon({ ...rest, ...(tray ? { trayScript } : {}), onQuit: () => process.exit(0) }).catch((error: Error) => {
@@ -60,7 +91,50 @@ program
 // `notifier service install | uninstall | status`: the service runs this very file (dist/cli/main.js).
 registerServiceCommand(program, fileURLToPath(import.meta.url));
 
+function eachCommand(command: CommandType, visit: (command: CommandType) => void): void {
+  visit(command);
+  for (const sub of command.commands) eachCommand(sub, visit);
+}
+
+/** `Run 'notifier help history search' for usage.` */
+function usageHint(command: CommandType): string {
+  const names: string[] = [];
+  for (let at: CommandType | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.length > 0 ? `Run 'notifier help ${names.join(' ')}' for usage.` : "Run 'notifier --help' for usage.";
+}
+
+for (const command of clientCommands) {
+  eachCommand(command, (each) => {
+    addGlobalOptions(each);
+    each.configureHelp({ showGlobalOptions: true });
+  });
+}
+// Every mistake on the command line, commander's own (unknown option, missing argument) and the commands'
+// (UsageError), reads `notifier: <message>` and a hint, and exits 1.
+eachCommand(program, (command) =>
+  command.configureOutput({
+    outputError: (text, write) => write(`notifier: ${text.replace(/^error: /, '').trimEnd()}\n${usageHint(command)}\n`),
+  }),
+);
+
 // A bug must not take the service down with a half-finished request: log it and keep serving.
 process.on('unhandledRejection', (reason) => log.error(`unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`));
 
-await program.parseAsync(process.argv);
+/**
+ * `notifier help history search` prints that command's usage, at any depth (commander's own goes one level);
+ * an unknown name is a mistake like any other (exit 1).
+ */
+function helpWords(argv: string[]): string[] {
+  const words = argv.slice(2);
+  if (words[0] !== 'help' || words.length < 2) return argv;
+  const names = words.slice(1).filter((word) => !word.startsWith('-'));
+  let at: CommandType = program;
+  for (const name of names) {
+    const next = at.commands.find((command) => command.name() === name || command.aliases().includes(name));
+    if (!next) at.error(`unknown command '${name}'`);
+    at = next;
+  }
+  return [...argv.slice(0, 2), ...names, '--help'];
+}
+
+await program.parseAsync(helpWords(process.argv));

@@ -6,7 +6,7 @@
 // temporary folders and put a fake `systemctl` or `launchctl` first on PATH.
 
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
@@ -360,6 +360,63 @@ async function launchdStatus(ctx: ServiceContext): Promise<ServiceStatus> {
     enabled = disabled ? 'disabled' : installed ? 'enabled' : 'not-found';
   }
   return { installed, unitFile: plistFile, active, enabled };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Launch at login (the daemon's `launchAtLogin` setting). Asked by the running daemon itself, so nothing is started
+// or stopped now: a second daemon would find the support folder locked, and stopping the service could stop the
+// daemon that asks. The service is written and enabled for the next login; a change takes effect then.
+
+/** systemd's own link for `WantedBy=default.target`, which `systemctl --user enable` makes. */
+function systemdWantsLink(env: NodeJS.ProcessEnv, home: string): string {
+  return path.join(path.dirname(systemdUnitPath(env, home)), 'default.target.wants', SYSTEMD_UNIT_NAME);
+}
+
+/** Is Notifier set to start at login (the unit or the agent is there)? */
+export async function launchesAtLogin(ctx: ServiceContext): Promise<boolean> {
+  if (ctx.platform === 'linux') return exists(systemdUnitPath(ctx.env, ctx.home));
+  if (ctx.platform === 'darwin') return exists(launchdPlistPath(ctx.home));
+  return false;
+}
+
+/**
+ * Installs (or removes) the service so Notifier starts at the next login, without starting or stopping it now.
+ * Linux: the unit and its `default.target.wants` link (what `enable` makes, so no user session is needed), then a
+ * `daemon-reload` when one answers. macOS: the agent's property list, which launchd loads at login. Throws when
+ * the files cannot be written or the platform has no service support.
+ */
+export async function setLaunchAtLogin(ctx: ServiceContext, enabled: boolean, rawOptions: ServiceOptions = {}): Promise<void> {
+  const options = withOptions(rawOptions);
+  if (ctx.platform === 'linux') {
+    const unitFile = systemdUnitPath(ctx.env, ctx.home);
+    const link = systemdWantsLink(ctx.env, ctx.home);
+    if (enabled) {
+      const environment: Record<string, string> = {};
+      if (options.supportDir === undefined && ctx.env.XDG_DATA_HOME) environment.XDG_DATA_HOME = ctx.env.XDG_DATA_HOME;
+      await writeFileAtomically(unitFile, systemdUnit({ execPath: ctx.execPath, mainScript: ctx.mainScript, options, environment }));
+      await mkdir(path.dirname(link), { recursive: true });
+      if (!(await lstat(link).then(() => true, () => false))) await symlink(unitFile, link);
+    } else {
+      await rm(link, { force: true });
+      await rm(unitFile, { force: true });
+    }
+    // The manager reads the files again at login anyway; a running one learns of them now.
+    await run(ctx, SYSTEMCTL, ['--user', 'daemon-reload'], 10_000);
+    return;
+  }
+  if (ctx.platform === 'darwin') {
+    const plistFile = launchdPlistPath(ctx.home);
+    if (!enabled) {
+      await rm(plistFile, { force: true });
+      return;
+    }
+    const supportDir = options.supportDir ?? macSupportDir(ctx.home);
+    const logFile = path.join(supportDir, 'logs', 'daemon.log');
+    await mkdir(path.dirname(logFile), { recursive: true, mode: 0o700 });
+    await writeFileAtomically(plistFile, launchdPlist({ execPath: ctx.execPath, mainScript: ctx.mainScript, options, logFile }));
+    return;
+  }
+  throw new Error(`there is no service support on ${ctx.platform === 'win32' ? 'Windows' : ctx.platform} yet`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,12 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
+import { defaultServiceContext, launchesAtLogin, type ServiceContext, setLaunchAtLogin } from '../cli/service.js';
 import { openChannel } from './control/channel.js';
 import { NotifierCore } from './core/notifier.js';
 import type { SpeechEngine } from './core/voice.js';
 import { startTray } from './tray-process.js';
+import { ApiError } from './errors.js';
 import { createApp } from './http/app.js';
-import { DEFAULT_PORT, MAX_HEADER_BYTES } from './limits.js';
+import { MAX_HEADER_BYTES } from './limits.js';
 import { log } from './log.js';
 import { choosePresenter, type PresenterName } from './present/choose.js';
 import type { Presenter } from './present/presenter.js';
@@ -23,6 +25,8 @@ import {
 const REQUEST_ARRIVAL_MS = 10_000;
 /** On stop, requests still running get this long before their connections are cut. */
 const STOP_GRACE_MS = 2_000;
+/** After a move to another port (setting `port`), requests still running on the old one get this long. */
+const MOVE_GRACE_MS = 10_000;
 
 export interface DaemonOptions {
   supportDir?: string;
@@ -36,9 +40,14 @@ export interface DaemonOptions {
   onQuit?: () => void;
   /** The tray companion's script (dist/tray/main.js); it starts when a desktop session exists. None: no tray. */
   trayScript?: string;
+  /** Epoch milliseconds now, for quiet hours (tests move it). Default Date.now. */
+  clock?: () => number;
+  /** Where the `launchAtLogin` setting installs the login service. Default: this user's, running this program. */
+  service?: ServiceContext;
 }
 
 export interface Daemon {
+  /** The port listened on now (the `port` setting can move it). */
   readonly port: number;
   /** Where the person's private channel (approvals) listens. */
   readonly channelPath: string;
@@ -56,12 +65,20 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   try {
     const token = await loadOrCreateToken(supportDir);
     const presenter = await pickPresenter(options.presenter ?? 'auto');
-    const core = await NotifierCore.open({ supportDir, presenter, ...(options.speech === undefined ? {} : { speech: options.speech }) });
-    const server = http.createServer(
-      { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_ARRIVAL_MS, headersTimeout: REQUEST_ARRIVAL_MS },
-      createApp(core, token),
-    );
-    server.on('clientError', answerMalformedRequest);
+    const core = await NotifierCore.open({
+      supportDir,
+      presenter,
+      ...(options.speech === undefined ? {} : { speech: options.speech }),
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    const app = createApp(core, token);
+    const newServer = (): http.Server => {
+      const created = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_ARRIVAL_MS, headersTimeout: REQUEST_ARRIVAL_MS }, app);
+      created.on('clientError', answerMalformedRequest);
+      return created;
+    };
+    let server = newServer();
+    const retired = new Set<http.Server>();
     let stop: () => Promise<void> = async () => undefined;
     const channel = await openChannel(supportDir, {
       approvals: core.approvals,
@@ -74,8 +91,36 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
         void stop().then(() => options.onQuit?.());
       },
     });
-    const port = await listen(server, options.port ?? DEFAULT_PORT);
+    // --port and NOTIFIER_PORT win over the `port` setting (default 48617).
+    let port = await listen(server, options.port ?? core.settings.storedPort);
     await writePortFile(supportDir, port);
+    core.settings.useEffect('port', {
+      read: () => port,
+      // The setting moves the server: the new port listens before the old one stops, then the port file says so.
+      change: async (next) => {
+        const moved = newServer();
+        await listenOn(moved, next).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'EADDRINUSE') throw new ApiError(409, `port ${next} is in use by another program; Notifier stays on ${port}`);
+          throw error;
+        });
+        const [previous, old] = [server, port];
+        [server, port] = [moved, next];
+        await writePortFile(supportDir, port);
+        retire(previous, retired);
+        log.info(`Notifier moved from port ${old} to http://127.0.0.1:${port}`);
+        return `Notifier now listens on port ${port} (the port file says so); this reply is the last one from port ${old}.`;
+      },
+    });
+    const service = options.service ?? defaultServiceContext(process.argv[1] ?? '');
+    core.settings.useEffect('launchAtLogin', {
+      read: () => launchesAtLogin(service),
+      change: async (enabled) => {
+        await setLaunchAtLogin(service, enabled, { supportDir }).catch((error: Error) => {
+          const supported = service.platform === 'linux' || service.platform === 'darwin';
+          throw new ApiError(supported ? 500 : 501, `launchAtLogin: ${error.message}`);
+        });
+      },
+    });
     const tray = options.trayScript ? startTray(options.trayScript, supportDir) : null;
     log.info(`Notifier listening on http://127.0.0.1:${port} (support folder ${supportDir}, presenter ${presenter.name})`);
 
@@ -84,12 +129,22 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       (stopping ??= (async () => {
         await removePortFile(supportDir);
         tray?.stop();
+        for (const old of retired) old.closeAllConnections();
         await closeServer(server);
         await channel.close();
         await core.close();
         await unlock();
       })());
-    return { port, channelPath: channel.path, supportDir, token, core, stop };
+    return {
+      get port() {
+        return port;
+      },
+      channelPath: channel.path,
+      supportDir,
+      token,
+      core,
+      stop,
+    };
   } catch (error) {
     await unlock();
     throw error;
@@ -103,24 +158,35 @@ async function pickPresenter(choice: PresenterName | Presenter): Promise<Present
   return presenter;
 }
 
+/** Listens on 127.0.0.1, on exactly this port. */
+function listenOn(server: http.Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
 /** Listens on 127.0.0.1 only. When the port is taken, any free port: the port file says which. */
 async function listen(server: http.Server, port: number): Promise<number> {
-  const tryPort = (candidate: number): Promise<void> =>
-    new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(candidate, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
   try {
-    await tryPort(port);
+    await listenOn(server, port);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || port === 0) throw error;
     log.warn(`port ${port} is taken; listening on a free port instead`);
-    await tryPort(0);
+    await listenOn(server, 0);
   }
   return (server.address() as AddressInfo).port;
+}
+
+/** A server left behind by a move: it takes no new connections; those still busy get a grace period. */
+function retire(server: http.Server, retired: Set<http.Server>): void {
+  retired.add(server);
+  server.close(() => retired.delete(server));
+  server.closeIdleConnections();
+  setTimeout(() => server.closeAllConnections(), MOVE_GRACE_MS).unref();
 }
 
 /** Node's own parser errors, answered in the service's error shape instead of a bare status line. */

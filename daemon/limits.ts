@@ -152,3 +152,32 @@ export const ASSET_LIMITS = { bytes: 10 * 1024 * 1024, riveFiles: 32, images: 10
 
 /** How long `shortcuts list` may take before GET /v1/shortcuts answers 504. */
 export const SHORTCUTS_TIMEOUT_MS = 10_000;
+
+/** Reference §1.16: the `port` setting is an integer from 1024 to 65535. */
+export const PORT_SETTING_RANGE = { min: 1024, max: 65_535 } as const;
+
+/** Reference §1.7: the History cap choices the original's Settings menu offers (GET /v1/settings `options`). */
+export const HISTORY_CAP_CHOICES = [100, 250, 500, 1000, 2500, 5000] as const;
+
+/** Reference §1.16: `voiceDefault` is at most 64 bytes, `voiceLang` at most 16. */
+export const VOICE_DEFAULT_BYTES = 64;
+export const VOICE_LANG_BYTES = 16;
+
+/** Reference §1.9: speech is spoken in `en-us` at speed 1.0 unless told otherwise. */
+export const DEFAULT_VOICE_LANG = 'en-us';
+export const DEFAULT_VOICE_SPEED = 1.0;
+
+/** Reference §1.16: at most 24 quiet-hour windows. */
+export const MAX_QUIET_WINDOWS = 24;
+
+/** Reference §1.16: an ad hoc quiet period lasts more than 0 and at most 10080 minutes (a week). */
+export const QUIET_AD_HOC_MAX_MINUTES = 10_080;
+
+/** Reference §1.16: the end-of-window summary names the first 4 titles ("A, B, C, D, and 2 more"). */
+export const QUIET_SUMMARY_TITLES = 4;
+
+/** A quiet-hour window's `id` is at most 128 bytes (our choice, docs/settings.md; the reference sets no limit). */
+export const QUIET_WINDOW_ID_BYTES = 128;
+
+/** Reference §1.9, GET /v1/voice: the installation's log shows its last 8 lines. */
+export const VOICE_INSTALL_LOG_LINES = 8;

@@ -45,7 +45,7 @@ describe('notifications drawn through templates', () => {
     const { n, supportDir } = await withTemplate({ bannerCardImage: true });
     expect((await n.notify({ app: 'cards', id: 'c', count: 3, body: 'All green', image: path.join(IMAGES, 'sample.png') })).status).toBe(200);
     const banner = n.person.banner('cards', 'c')!;
-    expect(banner.imagePath).toMatch(new RegExp(`^${supportDir}/cards/[0-9a-f]{32}\\.png$`));
+    expect(banner.imagePath).toMatch(new RegExp(`^${supportDir}/cards/cards/[0-9a-f]{32}\\.png$`));
     const png = await readFile(banner.imagePath!);
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(pngWidth(png)).toBe(CARD_PIXEL_WIDTH);

@@ -155,6 +155,32 @@ export class Approvals {
     return this.save().then(() => true);
   }
 
+  /** Withdraws every callback host the person approved for an app; the number withdrawn. */
+  async revokeHosts(app: string): Promise<number> {
+    const count = Object.keys(this.document.data.callbackHosts[app] ?? {}).length;
+    if (count === 0) return 0;
+    delete this.document.data.callbackHosts[app];
+    await this.save();
+    return count;
+  }
+
+  /** An app removed (DELETE /v1/apps/{id}): its approvals go, and its open questions are answered "no". */
+  async forgetApp(app: string): Promise<void> {
+    for (const [id, pending] of this.pending) {
+      if (pending.grant.app !== app) continue;
+      this.pending.delete(id);
+      this.presenter.withdraw(id);
+      pending.resolve(false);
+    }
+    this.changed();
+    const { commands, callbackHosts, templates } = this.document.data;
+    if (!commands[app] && !callbackHosts[app] && !templates[app]) return;
+    delete commands[app];
+    delete callbackHosts[app];
+    delete templates[app];
+    await this.save();
+  }
+
   private grant(grant: Grant): Promise<void> {
     const approvedAt = new Date().toISOString();
     if (grant.kind === 'commands') this.document.data.commands[grant.app] = { approvedAt };

@@ -56,6 +56,19 @@ export class AppRegistry {
     return this.put(merged);
   }
 
+  /** Replaces an app's registration as it is (PUT /v1/apps/settings computed the whole of it). */
+  replace(registration: AppRegistration): Promise<void> {
+    return this.put(registration);
+  }
+
+  /** Forgets an app (DELETE /v1/apps/{id}); false when it was not registered. */
+  async remove(app: string): Promise<boolean> {
+    if (!this.byId.delete(app)) return false;
+    this.document.data = { apps: [...this.byId.values()] };
+    await this.store.save(this.document);
+    return true;
+  }
+
   private checkRoomFor(app: string): void {
     if (!this.byId.has(app) && this.byId.size >= MAX_APPS) {
       throw new ApiError(429, `too many apps (at most ${MAX_APPS})`);

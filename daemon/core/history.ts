@@ -29,7 +29,8 @@ type Change =
   | { op: 'put'; app: string; record: HistoryRecord }
   | { op: 'set'; app: string; record: HistoryRecord }
   | { op: 'remove'; app: string; id: string }
-  | { op: 'clear'; app: string };
+  | { op: 'clear'; app: string }
+  | { op: 'trim'; app: string; cap: number };
 type JournalEntry = Change & { seq: number };
 
 class AppHistory {
@@ -210,6 +211,32 @@ export class History {
     return Promise.all(apps.map((id) => this.change({ op: 'clear', app: id }))).then(() => undefined);
   }
 
+  /**
+   * Removes an app's History for good (DELETE /v1/apps/{id}): its records, then, at once rather than at the next
+   * checkpoint, its file and the journal lines that held them.
+   */
+  async removeApp(app: string): Promise<void> {
+    await this.load(app);
+    if (!this.apps.has(app)) return;
+    await this.change({ op: 'clear', app });
+    await this.checkpoint();
+    const history = this.apps.get(app);
+    // A notification that arrived meanwhile was acknowledged: its History stays.
+    if (history && history.records.length === 0) {
+      this.apps.delete(app);
+      this.dirty.delete(history);
+      this.fileNames.delete(`${safeFileName(app)}.json`);
+    }
+  }
+
+  /** The cap was lowered (setting historyCapPerApp): every app's oldest records beyond it go at once. */
+  async trim(): Promise<void> {
+    await this.ready;
+    const cap = this.capPerApp();
+    const over = [...this.apps.values()].filter((history) => history.records.length > cap);
+    await Promise.all(over.map((history) => this.change({ op: 'trim', app: history.app, cap })));
+  }
+
   /** Records newest first, from one app or merged across all, optionally only those matching query words. */
   query({ app, limit, words = [], appName = (id) => id, filter = () => true }: HistoryQuery): HistoryRecord[] {
     if (limit <= 0) return [];
@@ -260,14 +287,12 @@ export class History {
         history.records.push(entry.record);
         history.byId.set(entry.record.id, entry.record);
         this.images.retain(entry.record.imagePath);
-        const excess = history.records.length - this.capPerApp();
-        for (const evicted of excess > 0 ? history.records.splice(0, excess) : []) {
-          history.byId.delete(evicted.id);
-          this.images.release(evicted.imagePath);
-          this.onEvict(evicted);
-        }
+        this.evictBeyond(history, this.capPerApp());
         break;
       }
+      case 'trim':
+        this.evictBeyond(history, entry.cap);
+        break;
       case 'set': {
         const current = history.byId.get(entry.record.id);
         if (!current) return;
@@ -291,6 +316,16 @@ export class History {
     }
     history.changed();
     this.markDirty(history);
+  }
+
+  /** Evicts an app's oldest records beyond `cap` (their banners go too: onEvict). */
+  private evictBeyond(history: AppHistory, cap: number): void {
+    const excess = history.records.length - cap;
+    for (const evicted of excess > 0 ? history.records.splice(0, excess) : []) {
+      history.byId.delete(evicted.id);
+      this.images.release(evicted.imagePath);
+      this.onEvict(evicted);
+    }
   }
 
   private appHistory(app: string): AppHistory {

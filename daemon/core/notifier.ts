@@ -6,6 +6,7 @@ import type { Presenter } from '../present/presenter.js';
 import { Store } from '../store/store.js';
 import { ActionRunner } from './action-runner.js';
 import { Actions } from './actions.js';
+import { appIsKnown, deleteAppFiles } from './app-removal.js';
 import { AppRegistry } from './apps.js';
 import { Approvals } from './approvals.js';
 import { Banners, bannerFor, groupOf, lifetimeOf } from './banners.js';
@@ -22,11 +23,14 @@ import { prepareNotification, type NotificationInput } from './notify.js';
 import { PersonSide } from './person.js';
 import { ReplyQueue, type ReplyRecord } from './replies.js';
 import { queryWords } from './search-text.js';
-import { Settings } from './settings.js';
-import { SPEECH_MUTED, SPEECH_QUIET, SPEECH_UNAVAILABLE, speechRecord, wantsSpeech } from './speech.js';
+import { QuietHours, type QuietStatus } from './quiet-hours.js';
+import { ENGINE_VOICE, Settings } from './settings.js';
+import { stackKey, type StackingLevel } from './stacking.js';
+import { SPEECH_APP_MUTED, SPEECH_APP_OFF, SPEECH_MUTED, SPEECH_QUIET, SPEECH_UNAVAILABLE, speechRecord, wantsSpeech } from './speech.js';
 import { Timers } from './timers.js';
-import type { AppRegistration, HistoryRecord, Notification, SpeakRequest } from './types.js';
+import type { AppPreferences, AppRegistration, HistoryRecord, Notification, SpeakRequest } from './types.js';
 import { findSpeechEngine, type SpeechEngine, Voice } from './voice.js';
+import { VoiceSetup } from './voice-setup.js';
 import { SPEAK_TITLE_CHARS, SPOKEN_TEXT_CHARS } from '../limits.js';
 
 /** Reference §1.2 "Too many banners": at launch the 6 newest undismissed banners are restored. */
@@ -37,7 +41,15 @@ export interface CoreOptions {
   presenter: Presenter;
   /** The speech engine; default: the one this computer has (espeak-ng on Linux, `say` on macOS and Windows). */
   speech?: SpeechEngine | null;
+  /** Epoch milliseconds now, for quiet hours; tests move it. Default Date.now. */
+  clock?: () => number;
 }
+
+/** History `held`: why a banner was kept in History only — quiet hours silenced banners, or the app is muted. */
+const HELD_QUIET = 'quiet-hours';
+const HELD_MUTED = 'app-muted';
+/** The service's own app id (reference §0.2): the speaker of the quiet-hours summary. */
+const OWN_APP = 'notifier';
 
 /**
  * A notification still on its way in (its picture downloading, its app loading): what happened to its id
@@ -49,7 +61,7 @@ interface InFlight {
 
 /** spec 1 does not show the item shape of `GET /v1/stacks`; this is the original's (reference §1.6). */
 export interface Stack {
-  level: 'bySender';
+  level: StackingLevel;
   app: string;
   group?: string;
   count: number;
@@ -69,6 +81,12 @@ export type WaitResult = { replied: true; reply: ReplyRecord } | { replied: fals
 
 const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 
+/** The app's own voice, speed and language (PUT /v1/apps/settings): a notification's own `speak` values win. */
+const appVoice = (preferences: AppPreferences | undefined): SpeakRequest => {
+  const { voice, speed, lang } = preferences ?? {};
+  return { ...(voice ? { voice } : {}), ...(speed ? { speed } : {}), ...(lang ? { lang } : {}) };
+};
+
 /** An app's display name: the registered one wins over the manifest's (spec 1, App registration); else its id. */
 const displayName = (app: string, apps: AppRegistry, designs: Designs): string =>
   apps.get(app)?.appName ?? designs.manifest(app)?.appName ?? app;
@@ -80,10 +98,13 @@ const displayName = (app: string, apps: AppRegistry, designs: Designs): string =
  */
 export class NotifierCore {
   private readonly inFlight = new Map<string, InFlight>();
-  /** A quiet period (the tray's "Quiet for an hour"): no sounds, no speech, until then (epoch ms). */
-  private quietUntil = 0;
   private readonly deliveryListeners = new Set<() => void>();
   private readonly person: PersonSide;
+  /** The voice engine's state and installation (GET /v1/voice, POST /v1/voice/install). */
+  readonly voiceSetup = new VoiceSetup(
+    () => this.voice.engine,
+    (engine) => (this.voice.engine = engine),
+  );
 
   private constructor(
     readonly store: Store,
@@ -98,12 +119,13 @@ export class NotifierCore {
     private readonly timers: Timers,
     private readonly images: ImageCache,
     readonly voice: Voice,
-    private readonly settings: Settings,
+    readonly settings: Settings,
     actions: Actions,
     readonly assets: Assets,
     readonly library: TemplateLibrary,
     readonly bundles: TemplateBundles,
     private readonly cards: CardPictures,
+    readonly quietHours: QuietHours,
   ) {
     this.person = new PersonSide(this, actions);
     // A banner whose record the History cap dropped cannot be answered any more: it goes too, so what is on
@@ -115,7 +137,10 @@ export class NotifierCore {
     const { supportDir, presenter } = options;
     const store = new Store(supportDir);
     const images = new ImageCache(path.join(supportDir, 'images'));
+    const engine = options.speech === undefined ? findSpeechEngine() : options.speech;
     const settings = await Settings.open(store);
+    let sayLater: (text: string) => void = () => undefined;
+    const quietHours = await QuietHours.open(store, { ...(options.clock ? { clock: options.clock } : {}), onSummary: (text) => sayLater(text) });
     const history = new History(store, images, () => settings.historyCapPerApp);
     const designs = new Designs(store);
     const replies = new ReplyQueue(store);
@@ -130,12 +155,14 @@ export class NotifierCore {
     const appName = (app: string): string => displayName(app, apps, designs);
     const actions = new Actions(presenter, apps, approvals, new ActionRunner(supportDir), appName);
     const followUps = new FollowUps(timers, history, designs, actions);
-    const voice = new Voice(path.join(supportDir, 'audio'), options.speech === undefined ? findSpeechEngine() : options.speech);
+    const voice = new Voice(path.join(supportDir, 'audio'), engine);
     const banners = new Banners(presenter, timers);
     const assets = new Assets(store);
     const library = new TemplateLibrary(designs, apps, approvals, assets);
     const bundles = new TemplateBundles(designs, library, assets);
-    const core = new NotifierCore(store, apps, history, designs, banners, presenter, replies, approvals, followUps, timers, images, voice, settings, actions, assets, library, bundles, new CardPictures(path.join(supportDir, 'cards'), designs));
+    const core = new NotifierCore(store, apps, history, designs, banners, presenter, replies, approvals, followUps, timers, images, voice, settings, actions, assets, library, bundles, new CardPictures(path.join(supportDir, 'cards'), designs), quietHours);
+    sayLater = (text) => core.speakSummary(text);
+    settings.onChange('historyCapPerApp', () => history.trim());
     await presenter.start((event) => core.person.handle(event));
     // History goes on loading in the background; requests wait only for the apps they touch.
     const loading = performance.now();
@@ -187,19 +214,30 @@ export class NotifierCore {
     if (recording && notification.audio?.startsWith('data:')) notification.audio = recording;
 
     // spec 1, presentation: `voice` speaks instead of showing a banner, `both` does both. Speech that cannot play
-    // (a quiet period, muted, no engine) is shown as a banner so it is not lost, and the record says why.
+    // (a quiet period, muted, the app's Speak switch off, no engine) is shown as a banner so it is not lost, and
+    // the record says why. A muted app's notifications go to History only (reference §1.17).
+    const preferences = this.apps.get(input.app)?.settings ?? {};
+    const muted = preferences.muteBanners === true;
+    const quiet = this.quietFor(notification);
     const speechWanted = wantsSpeech(notification);
-    const silenced = this.silenced();
-    const blocked = silenced ?? (speechWanted && !this.voice.engine ? SPEECH_UNAVAILABLE : null);
-    const showBanner = notification.presentation !== 'voice' || blocked !== null;
+    const blocked = muted
+      ? SPEECH_APP_MUTED
+      : (this.silenced(quiet) ?? (speechWanted && preferences.speak === false ? SPEECH_APP_OFF : null) ?? (speechWanted && !this.speechOn() ? SPEECH_UNAVAILABLE : null));
+    const bannerWanted = notification.presentation !== 'voice' || blocked !== null;
+    // A muted app's banners, and banners quiet hours silence, are held: the record goes to History, not dismissed,
+    // and is never shown (a reshow shows it).
+    const held = !bannerWanted ? null : muted ? HELD_MUTED : quiet.banners ? HELD_QUIET : null;
+    const showBanner = bannerWanted && held === null;
+    if (quiet.active && !muted) this.quietHours.noteQuieted(notification.title || appName);
     const record: HistoryRecord = {
       id,
       app: input.app,
       notification,
       deliveredAt,
       // A notification only spoken has no banner to close later: it is done when it is delivered.
-      ...(dismissedAt ? { dismissedAt, actionUsed: 'dismiss' } : showBanner ? {} : { dismissedAt: deliveredAt }),
+      ...(dismissedAt ? { dismissedAt, actionUsed: 'dismiss' } : held ? { held } : showBanner ? {} : { dismissedAt: deliveredAt }),
       ...(imagePath ? { imagePath } : {}),
+      ...(recording ? { recordingPath: recording } : {}),
       fields: this.fieldsOf(notification, appName, deliveredAt),
       ...(speechWanted ? { speech: speechRecord(notification, blocked) } : {}),
     };
@@ -210,6 +248,7 @@ export class NotifierCore {
     const saved = this.history.put(record);
     if (showBanner && !dismissedAt && this.settings.bannerCardImage) await this.cards.draw(record, appName, this.appIcon(input.app));
     if (showBanner && !dismissedAt) this.putOnScreen(record, { sound: true });
+    else if (held) this.banners.close(input.app, id); // an earlier banner with this id does not stay up in its place
     if (!dismissedAt && blocked === null && (speechWanted || recording)) this.queueSpeech(record, recording);
     await (registered ? Promise.all([saved, registered]) : saved);
     for (const listener of this.deliveryListeners) listener();
@@ -238,14 +277,42 @@ export class NotifierCore {
 
   /** A quiet period from the person (the tray): no sounds and no speech for `minutes`; 0 ends it. */
   setQuiet(minutes: number): { quietUntil: string | null } {
-    this.quietUntil = minutes > 0 ? Date.now() + minutes * 60_000 : 0;
-    return { quietUntil: this.quietUntil > 0 ? new Date(this.quietUntil).toISOString() : null };
+    return this.quietHours.quietFor(minutes);
+  }
+
+  /** What quiet hours silence for this notification now: nothing when it is urgent and its app lets it through. */
+  private quietFor(notification: Notification): QuietStatus {
+    return this.quietHours.statusFor(notification.priority, this.apps.get(notification.app)?.settings?.urgentBreaksQuiet === true);
   }
 
   /** Why sounds and speech are off right now, or null. */
-  private silenced(): string | null {
-    if (this.quietUntil > Date.now()) return SPEECH_QUIET;
+  private silenced(quiet: QuietStatus): string | null {
+    if (quiet.speech) return SPEECH_QUIET;
     return this.settings.muteAllSounds ? SPEECH_MUTED : null;
+  }
+
+  /** Is there a speech engine, and is it on (setting voiceEngine)? */
+  private speechOn(): boolean {
+    return this.voice.engine !== null && this.settings.voiceEngine !== 'off';
+  }
+
+  /**
+   * A speech request with the settings' defaults (voiceDefault, voiceSpeed, voiceLang) where it gives none. A
+   * request that names a language but no voice gets the engine's voice for that language, not voiceDefault.
+   */
+  private withSpeechDefaults(request: SpeakRequest): SpeakRequest {
+    const { voiceDefault, voiceSpeed, voiceLang } = this.settings;
+    const voice = request.voice ?? (request.lang === undefined && voiceDefault !== ENGINE_VOICE ? voiceDefault : undefined);
+    return { ...request, ...(voice ? { voice } : {}), speed: request.speed ?? voiceSpeed, lang: request.lang ?? voiceLang };
+  }
+
+  /** Says the summary of a quiet-hours window that asked for one, unless sounds are muted or speech is off. */
+  speakSummary(text: string): void {
+    if (this.settings.muteAllSounds || !this.speechOn()) {
+      log.info(`quiet hours are over; the summary is not spoken (sounds muted or speech off): ${text}`);
+      return;
+    }
+    this.voice.say({ app: OWN_APP, id: `quiet-summary-${Date.now()}`, text, request: this.withSpeechDefaults({}), spoken: () => undefined });
   }
 
   /** Queues a record's speech (and recording); once written, its audio file and length go on the record. */
@@ -255,7 +322,7 @@ export class NotifierCore {
       app,
       id,
       text: record.speech?.text ?? '',
-      request: notification.speak ?? {},
+      request: this.withSpeechDefaults({ ...appVoice(this.apps.get(app)?.settings), ...notification.speak }),
       ...(recording ? { recording } : {}),
       spoken: (written) => {
         void this.history.update(app, id, (current) => (current.speech ? { ...current, speech: { ...current.speech, ...written } } : current));
@@ -323,24 +390,28 @@ export class NotifierCore {
     if (record.snoozedUntil) await this.snoozeOver(app, id, { sound: false });
   }
 
-  /** spec 1, GET /v1/stacks: groups of two or more banners on screen, by app and group, newest first. */
+  /**
+   * spec 1, GET /v1/stacks: groups of two or more banners on screen, newest first, gathered at each app's stacking
+   * level (its own setting, else the global one; reference §1.6).
+   */
   stacks(app?: string): Stack[] {
-    const groups = new Map<string, HistoryRecord[]>();
+    const stacks = new Map<string, { level: StackingLevel; members: HistoryRecord[] }>();
     for (const key of this.banners.list(app === undefined ? {} : { app })) {
       const record = this.history.get(key.app, key.id);
-      if (!record) continue;
-      const group = keyOf(record.app, groupOf(record));
-      if (!groups.has(group)) groups.set(group, []);
-      groups.get(group)!.push(record);
+      const level = this.stackingOf(key.app);
+      const stack = record && stackKey(record, level, this.designs.manifest(record.app));
+      if (!record || !stack) continue;
+      if (!stacks.has(stack)) stacks.set(stack, { level, members: [] });
+      stacks.get(stack)!.members.push(record);
     }
-    return [...groups.values()]
-      .filter((members) => members.length >= 2)
-      .map((members) => members.sort((a, b) => (a.deliveredAt < b.deliveredAt ? 1 : -1)))
-      .sort((a, b) => (a[0]!.deliveredAt < b[0]!.deliveredAt ? 1 : -1))
-      .map((members) => ({
-        level: 'bySender',
+    return [...stacks.values()]
+      .filter(({ members }) => members.length >= 2)
+      .map(({ level, members }) => ({ level, members: members.sort((a, b) => (a.deliveredAt < b.deliveredAt ? 1 : -1)) }))
+      .sort((a, b) => (a.members[0]!.deliveredAt < b.members[0]!.deliveredAt ? 1 : -1))
+      .map(({ level, members }) => ({
+        level,
         app: members[0]!.app,
-        ...(members[0]!.notification.group ? { group: members[0]!.notification.group } : {}),
+        ...(level === 'bySender' && members[0]!.notification.group ? { group: members[0]!.notification.group } : {}),
         count: members.length,
         expanded: false,
         members: members.map((record) => ({
@@ -353,10 +424,15 @@ export class NotifierCore {
       }));
   }
 
+  /** An app's stacking level: its own setting, else the global one. */
+  private stackingOf(app: string): StackingLevel {
+    return (this.apps.get(app)?.settings?.stacking as StackingLevel | null | undefined) ?? this.settings.stacking;
+  }
+
   /** spec 1, POST /v1/history/reshow: a new banner with sound and a fresh delivery time. */
   async reshow(app: string, id: string): Promise<string> {
     const current = await this.requireRecord(app, id);
-    const { dismissedAt: _d, actionUsed: _a, snoozedUntil: _s, ...rest } = current;
+    const { dismissedAt: _d, actionUsed: _a, snoozedUntil: _s, held: _h, ...rest } = current;
     const record: HistoryRecord = { ...rest, deliveredAt: this.timestamp() };
     this.timers.cancel('snooze', keyOf(app, id));
     const saved = this.history.put(record);
@@ -377,6 +453,25 @@ export class NotifierCore {
     await (app === undefined ? this.history.ready : this.history.load(app));
     for (const banner of this.banners.list(app === undefined ? {} : { app })) this.takeOffScreen(banner.app, banner.id);
     await this.history.clear(app);
+  }
+
+  /**
+   * DELETE /v1/apps/{id} (reference §1.17): its banners close and its timers and speech stop, then everything the
+   * service keeps of the app goes. 404 for an app it knows nothing of.
+   */
+  async removeApp(app: string): Promise<void> {
+    await this.history.ready;
+    const records = this.history.query({ app, limit: Number.MAX_SAFE_INTEGER });
+    if (!appIsKnown(this, app, records)) throw notFound(`unknown app: ${app}`);
+    for (const [key, pending] of this.inFlight) if (key.startsWith(`${app}\u0000`)) pending.dismissedAt ??= this.timestamp();
+    for (const record of records) this.takeOffScreen(app, record.id);
+    const { store, apps, history, replies, designs, assets, approvals, cards } = this;
+    await deleteAppFiles({ store, apps, history, replies, designs, assets, approvals, cards }, app, records);
+  }
+
+  /** GET /v1/voice: the engine setting, the engine this computer has, its voices, any installation under way. */
+  async voiceStatus() {
+    return { engine: this.settings.voiceEngine, ...(await this.voiceSetup.status()) };
   }
 
   /** spec 1, GET /v1/history and GET /v1/history/search. */
@@ -431,6 +526,7 @@ export class NotifierCore {
 
   async close(): Promise<void> {
     this.timers.clear();
+    this.quietHours.close();
     await this.history.close();
     await this.store.settle();
     await this.presenter.stop();
@@ -440,7 +536,7 @@ export class NotifierCore {
 
   /** Shows a record's banner (in place when it is up), times it, and arms its follow-up. */
   putOnScreen(record: HistoryRecord, options: { sound: boolean }): void {
-    const sound = options.sound && this.silenced() === null;
+    const sound = options.sound && !this.settings.muteAllSounds && !this.quietFor(record.notification).sounds;
     const picture = this.cards.get(record.app, record.id);
     const banner = bannerFor(record, this.appName(record.app), this.apps.get(record.app), { sound, ...(picture ? { picture } : {}) });
     this.banners.show(banner, groupOf(record), () => void this.endBanner(record.app, record.id, 'timeout'));
@@ -498,7 +594,7 @@ export class NotifierCore {
     this.timers.cancel('snooze', keyOf(app, id));
     const current = this.history.get(app, id);
     if (!current?.snoozedUntil || current.dismissedAt) return;
-    const { snoozedUntil: _, ...record } = current;
+    const { snoozedUntil: _, held: _h, ...record } = current;
     const saved = this.history.update(app, id, () => record);
     this.putOnScreen(record, options);
     await saved;
@@ -516,6 +612,8 @@ export class NotifierCore {
       if (record.snoozedUntil) {
         const until = Date.parse(record.snoozedUntil);
         this.timers.at('snooze', keyOf(record.app, record.id), until, () => void this.snoozeOver(record.app, record.id, { sound: true }));
+      } else if (record.held) {
+        // Held by quiet hours: it stays in History only.
       } else if (lifetimeOf(record, this.apps.get(record.app)) !== null) {
         void this.endBanner(record.app, record.id, 'timeout');
       } else if (waiting.length < BANNERS_RESTORED_AT_START) {

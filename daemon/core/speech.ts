@@ -5,6 +5,8 @@ import type { HistoryRecord, Notification } from './types.js';
 export const SPEECH_UNAVAILABLE = 'unavailable'; // no speech engine on this computer
 export const SPEECH_MUTED = 'muted'; // the muteAllSounds setting
 export const SPEECH_QUIET = 'quiet-hours'; // a quiet period
+export const SPEECH_APP_MUTED = 'app-muted'; // the app's muteBanners setting: History only
+export const SPEECH_APP_OFF = 'app-speech-off'; // the app's Speak switch is off
 
 const MARKDOWN_LINK = /\[([^\]]*)\]\([^)]*\)/g;
 

@@ -100,7 +100,14 @@ export interface HistoryRecord {
   actionUsed?: string;
   actionNote?: string;
   snoozedUntil?: string;
+  /**
+   * Why the banner was never shown: `quiet-hours` (held while quiet hours silenced banners). The record stays in
+   * History, not dismissed; it is not put on screen later, not even after a restart (docs/settings.md).
+   */
+  held?: string;
   imagePath?: string;
+  /** The service's copy of the notification's `audio` recording (content-addressed in `<support>/audio/`). */
+  recordingPath?: string;
   fields?: Record<string, string>;
   speech?: { text: string; voice?: string; audioPath?: string; durationSeconds?: number; suppressed?: string };
   followUp?: {
@@ -119,6 +126,9 @@ export interface HistoryRecord {
 }
 
 /** spec 1, App registration, with the keys the reference (§1.17) pins down for the CLI's extras. */
+/** spec 1, App registration: the corners a banner may appear in. */
+export const CORNERS = ['topRight', 'topLeft', 'bottomRight', 'bottomLeft'] as const;
+
 export interface AppRegistration {
   app: string;
   appName?: string;
@@ -127,6 +137,24 @@ export interface AppRegistration {
   allowCommands?: boolean;
   defaults?: { sound?: string; persistent?: boolean; timeout?: number; corner?: string };
   icon?: string;
+  /** What the person set for the app beyond its registration (PUT /v1/apps/settings; reference §1.17). */
+  settings?: AppPreferences;
+}
+
+/** Per-app settings of the person; absent keys take their defaults (reference §1.17). */
+export interface AppPreferences {
+  /** Notifications go to History only: no banner, no sound. */
+  muteBanners?: boolean;
+  /** Stacking level for this app; absent or null follows the global `stacking` setting. */
+  stacking?: string | null;
+  /** Speech allowed for this app (default true). */
+  speak?: boolean;
+  /** The app's voice, speed and language when a notification gives none; absent: the global settings. */
+  voice?: string | null;
+  speed?: number | null;
+  lang?: string | null;
+  /** `priority: urgent` from this app breaks through quiet hours (default false). */
+  urgentBreaksQuiet?: boolean;
 }
 
 /** spec 2, Manifest object, as validated and normalised (daemon/core/manifest-rules.ts; reference §1.11). */

@@ -94,7 +94,8 @@ export class Voice {
 
   constructor(
     private readonly folder: string,
-    readonly engine: SpeechEngine | null,
+    /** The engine in use; it changes when one is installed while the service runs (voice-setup.ts). */
+    public engine: SpeechEngine | null,
     private readonly player: (file: string) => Playing = playFile,
   ) {}
 

@@ -12,10 +12,13 @@ import { healthRoutes } from './routes/health.js';
 import { historyRoutes } from './routes/history.js';
 import { lookupRoutes } from './routes/lookups.js';
 import { manifestRoutes } from './routes/manifests.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { previewRoutes } from './routes/previews.js';
 import { replyRoutes } from './routes/replies.js';
+import { settingsRoutes } from './routes/settings.js';
 import { templateRoutes } from './routes/templates.js';
+import { voiceRoutes } from './routes/voice.js';
 
 /**
  * The HTTP face of the core (DESIGN.md rule 2): guard -> JSON body -> route -> core -> reply, and one error
@@ -41,6 +44,9 @@ export function createApp(core: NotifierCore, token: string): Express {
       ...previewRoutes(core),
       ...lookupRoutes(),
       ...assetRoutes(core),
+      ...settingsRoutes(core),
+      ...voiceRoutes(core),
+      ...mcpRoutes(core),
     ]),
   );
   app.use(errorHandler);

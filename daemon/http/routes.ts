@@ -17,9 +17,16 @@ export function sendJSON(res: Response, status: number, value: unknown): void {
   res.end(body);
 }
 
+/** A route whose path ends in `/{id}` takes the rest of the path as its parameter (e.g. `DELETE /v1/apps/{id}`). */
+const PARAMETER = '/{id}';
+
+/** The raw (still percent-encoded) `{id}` part of the path of a parameter route. */
+export const pathParameter = (res: Response): string => res.locals.pathParameter as string;
+
 /**
- * Every route of the service, found by one map lookup on the path (a trailing slash is ignored). A known path
- * with a method it does not take answers 405 with `Allow`; an unknown path answers 404.
+ * Every route of the service, found by one map lookup on the path (a trailing slash is ignored), then by the
+ * prefix of a parameter route. A known path with a method it does not take answers 405 with `Allow`; an unknown
+ * path answers 404.
  */
 export function routeTable(routes: Route[]): RequestHandler {
   const byPath = new Map<string, Map<string, Route>>();
@@ -28,15 +35,20 @@ export function routeTable(routes: Route[]): RequestHandler {
     byPath.get(route.path)!.set(route.method, route);
   }
   const allowed = new Map([...byPath].map(([path, methods]) => [path, [...methods.keys()].join(', ')]));
+  const prefixes = [...byPath.keys()].filter((path) => path.endsWith(PARAMETER)).map((path) => path.slice(0, -PARAMETER.length + 1));
   return async (req, res) => {
     const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
-    const methods = byPath.get(path);
-    if (!methods) throw new ApiError(404, `not found: ${req.method} ${req.path}`);
-    const route = methods.get(req.method);
+    const prefix = prefixes.find((start) => path.startsWith(start) && path.length > start.length);
+    const exact = byPath.get(path);
+    const withParameter = prefix === undefined ? undefined : byPath.get(`${prefix.slice(0, -1)}${PARAMETER}`);
+    const route = exact?.get(req.method) ?? withParameter?.get(req.method);
     if (!route) {
-      res.setHeader('Allow', allowed.get(path)!);
-      throw new ApiError(405, `method not allowed: ${path} takes ${allowed.get(path)}`);
+      const known = exact ? path : prefix === undefined ? undefined : `${prefix.slice(0, -1)}${PARAMETER}`;
+      if (known === undefined) throw new ApiError(404, `not found: ${req.method} ${req.path}`);
+      res.setHeader('Allow', allowed.get(known)!);
+      throw new ApiError(405, `method not allowed: ${known} takes ${allowed.get(known)}`);
     }
+    if (route.path.endsWith(PARAMETER)) res.locals.pathParameter = path.slice(prefix!.length);
     const reply = await route.handle(req, res);
     if (!res.headersSent) sendJSON(res, 200, reply);
   };

@@ -1,7 +1,7 @@
-import { DBusPresenter } from './dbus.js';
-import { HeadlessPresenter } from './headless.js';
-import { NodeNotifierPresenter } from './node-notifier.js';
 import type { Presenter } from './presenter.js';
+
+// The presenters are loaded when one is chosen, not with this module: the `notifier` command reads
+// PRESENTER_NAMES for its options, and its client commands must start without loading D-Bus and node-notifier.
 
 /** Names accepted by `--presenter` / `NOTIFIER_PRESENTER`. */
 export const PRESENTER_NAMES = ['auto', 'dbus', 'node-notifier', 'headless'] as const;
@@ -18,13 +18,15 @@ export function isPresenterName(name: string): name is PresenterName {
  * buttons: it is no better fallback.) `dbus` without a server is an error.
  */
 export async function choosePresenter(name: PresenterName): Promise<{ presenter: Presenter; note?: string }> {
-  if (name === 'headless') return { presenter: new HeadlessPresenter() };
-  if (name === 'node-notifier') return { presenter: new NodeNotifierPresenter() };
+  const headless = async () => new (await import('./headless.js')).HeadlessPresenter();
+  const nodeNotifier = async () => new (await import('./node-notifier.js')).NodeNotifierPresenter();
+  if (name === 'headless') return { presenter: await headless() };
+  if (name === 'node-notifier') return { presenter: await nodeNotifier() };
   if (name === 'auto' && (process.platform === 'darwin' || process.platform === 'win32')) {
-    return { presenter: new NodeNotifierPresenter() };
+    return { presenter: await nodeNotifier() };
   }
-  const connected = await DBusPresenter.connect();
+  const connected = await (await import('./dbus.js')).DBusPresenter.connect();
   if ('presenter' in connected) return { presenter: connected.presenter };
   if (name === 'dbus') throw new Error(`--presenter dbus: ${connected.reason}`);
-  return { presenter: new HeadlessPresenter(), note: `${connected.reason}: banners are logged instead (headless)` };
+  return { presenter: await headless(), note: `${connected.reason}: banners are logged instead (headless)` };
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { log } from '../log.js';
 
@@ -66,4 +67,22 @@ export function playSound(sound: string): void {
   execFile(command[0], command[1], { timeout: 30_000 }, (error) => {
     if (error) log.info(`sound ${sound} did not play: ${error.message.split('\n')[0]}`);
   });
+}
+
+/** Where the freedesktop sound theme keeps its sounds (the names canberra-gtk-play plays). */
+const FREEDESKTOP_SOUNDS = '/usr/share/sounds/freedesktop/stereo';
+
+/**
+ * The sound names a setting may choose from: `none`, `default`, then this computer's system sounds (the
+ * freedesktop theme on Linux, /System/Library/Sounds on macOS). A file path is always allowed besides.
+ */
+export function soundChoices(): string[] {
+  const folder = process.platform === 'darwin' ? '/System/Library/Sounds' : FREEDESKTOP_SOUNDS;
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).map((name) => name.replace(/\.[^.]+$/, ''));
+  } catch {
+    // no sound theme installed: only the two words
+  }
+  return ['none', 'default', ...new Set(names.sort())];
 }

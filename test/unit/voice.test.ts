@@ -3,43 +3,14 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { sniffAudio, wavDurationSeconds } from '../../daemon/core/audio.js';
-import type { SpeakRequest } from '../../daemon/core/types.js';
-import { type SpeechEngine, type Utterance, Voice } from '../../daemon/core/voice.js';
+import { type Utterance, Voice } from '../../daemon/core/voice.js';
 import { log } from '../../daemon/log.js';
 import type { Playing } from '../../daemon/present/sound.js';
 import { tempFolder } from '../helpers/daemon.js';
+import { FakeEngine, wav } from '../helpers/speech.js';
 import { eventually } from '../helpers/in-process.js';
 
 log.setQuiet(true);
-
-/** A real PCM WAV header and `seconds` of silence at 22050 Hz, 16-bit mono (44100 bytes a second). */
-function wav(seconds: number): Buffer {
-  const data = Math.round(seconds * 44100);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + data, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(22050, 24);
-  header.writeUInt32LE(44100, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(data, 40);
-  return Buffer.concat([header, Buffer.alloc(data)]);
-}
-
-/** An engine that writes a WAV one second per word, and remembers what it was asked. */
-class FakeEngine implements SpeechEngine {
-  readonly name = 'fake';
-  readonly asked: Array<{ text: string; request: SpeakRequest }> = [];
-  async synthesize(text: string, request: SpeakRequest, file: string): Promise<void> {
-    this.asked.push({ text, request });
-    await writeFile(file, wav(text.split(/\s+/).length));
-  }
-}
 
 /** A player the test finishes by hand, recording what it played and what was stopped. */
 class FakePlayer {

@@ -1,10 +1,11 @@
+import { appSettingsOptions, appSettingsSchema, appSettingsView, changeAppSettings, readAppSettingsChange } from '../../core/app-settings.js';
 import type { NotifierCore } from '../../core/notifier.js';
 import { checkCallbackURL } from '../../core/notification-rules.js';
 import type { AppRegistration } from '../../core/types.js';
-import { fieldTooLarge } from '../../errors.js';
+import { ApiError, fieldTooLarge } from '../../errors.js';
 import { REGISTER_FIELD_BYTES } from '../../limits.js';
-import { bodyObject } from '../params.js';
-import type { Route } from '../routes.js';
+import { bodyObject, bodyText, queryText } from '../params.js';
+import { pathParameter, type Route } from '../routes.js';
 import { REGISTRATION_KEYS, registerSchema } from '../schemas/register.js';
 import { validator } from '../validate.js';
 
@@ -34,5 +35,50 @@ export function appRoutes(core: NotifierCore): Route[] {
       },
     },
     { method: 'GET', path: '/v1/apps', handle: () => ({ apps: core.apps.list() }) },
+    {
+      method: 'DELETE',
+      path: '/v1/apps/{id}',
+      handle: async (_req, res) => {
+        const app = appIdOf(pathParameter(res));
+        await core.removeApp(app);
+        return { ok: true, deleted: app };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/apps/settings',
+      handle: (req) => {
+        const app = queryText(req, 'app') || undefined;
+        const apps = app === undefined ? core.apps.list().map((registration) => registration.app) : [app];
+        return {
+          apps: apps.map((id) => appSettingsView(id, core)),
+          schema: appSettingsSchema(),
+          ...(app === undefined ? { options: appSettingsOptions() } : {}),
+        };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/v1/apps/settings',
+      handle: async (req) => {
+        const body = bodyObject(req);
+        const app = bodyText(body, 'app');
+        const change = readAppSettingsChange(body);
+        await changeAppSettings(core, app, change);
+        return { ok: true, applied: change.applied, app: appSettingsView(app, core) };
+      },
+    },
   ];
+}
+
+/** Reference §1.17: the id is percent-decoded; empty or holding a `/` it names no app. */
+function appIdOf(raw: string): string {
+  let app: string;
+  try {
+    app = decodeURIComponent(raw);
+  } catch {
+    throw new ApiError(400, `invalid app id: ${raw} (bad percent-encoding)`);
+  }
+  if (app === '' || app.includes('/')) throw new ApiError(400, 'app id is required: DELETE /v1/apps/{id}');
+  return app;
 }

@@ -1,10 +1,12 @@
 // Schema of POST /v1/register (spec 1, "App registration"; the CLI's extra keys as reference §1.17 names them).
 
+import { CORNERS } from '../../core/types.js';
+
+export { CORNERS };
 import { REGISTER_TIMEOUT_RANGE } from '../../limits.js';
 
 const string = { type: 'string' } as const;
 
-export const CORNERS = ['topRight', 'topLeft', 'bottomRight', 'bottomLeft'] as const;
 
 /** The keys a registration keeps; any other key of the body is ignored. */
 export const REGISTRATION_KEYS = ['app', 'appName', 'bundleId', 'callbackURL', 'allowCommands', 'defaults', 'icon'] as const;

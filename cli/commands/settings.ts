@@ -1,0 +1,45 @@
+// `notifier settings` (the general settings) and `notifier quiet` (quiet hours: ad hoc, status, off).
+
+import { type Command, Option } from 'commander';
+import { UsageError, clockTime, keyValues, positiveNumber } from '../args.js';
+import { act, send } from './common.js';
+
+/** KEY=VALUE words: at least one. */
+function pairs(words: string[]): Record<string, unknown> {
+  if (words.length === 0) throw new UsageError('give at least one KEY=VALUE');
+  return keyValues(words);
+}
+
+export function registerSettingsCommands(program: Command): void {
+  const settings = program.command('settings').description('show the settings (GET /v1/settings)');
+  act(settings, (context) => send(context, { method: 'GET', path: '/v1/settings' }));
+  act(settings.command('get').description('show the settings (GET /v1/settings)'), (context) => send(context, { method: 'GET', path: '/v1/settings' }));
+  act(
+    settings
+      .command('set')
+      .description('change settings (PUT /v1/settings); a value that reads as JSON keeps its type')
+      .argument('<KEY=VALUE...>', 'for example muteAllSounds=true historyCapPerApp=500'),
+    (context) => send(context, { method: 'PUT', path: '/v1/settings', body: pairs(context.args[0] as string[]) }),
+  );
+
+  const quiet = program
+    .command('quiet')
+    .description('quiet hours now: until a time or for some minutes (PUT /v1/settings/quiet-hours)')
+    .addOption(new Option('--until <HH:MM>', 'quiet until this time (its next occurrence)').argParser(clockTime))
+    .addOption(new Option('--for <minutes>', 'quiet for this many minutes').argParser(positiveNumber))
+    .option('--banners', 'hold banners too (by default only speech and sounds are held)');
+  act(quiet, async (context) => {
+    const { until, for: minutes, banners } = context.opts;
+    if ((until === undefined) === (minutes === undefined)) {
+      throw new UsageError("give exactly one of --until HH:MM and --for MINUTES (or 'quiet status', 'quiet off')");
+    }
+    const adHoc = { ...(until !== undefined ? { until } : { minutes }), ...(banners ? { banners: true } : {}) };
+    await send(context, { method: 'PUT', path: '/v1/settings/quiet-hours', body: { adHoc } });
+  });
+  act(quiet.command('status').description('show quiet hours and whether they are on (GET /v1/settings/quiet-hours)'), (context) =>
+    send(context, { method: 'GET', path: '/v1/settings/quiet-hours' }),
+  );
+  act(quiet.command('off').description('end quiet hours now (PUT /v1/settings/quiet-hours {"resume": true})'), (context) =>
+    send(context, { method: 'PUT', path: '/v1/settings/quiet-hours', body: { resume: true } }),
+  );
+}

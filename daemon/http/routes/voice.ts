@@ -1,0 +1,25 @@
+import type { NotifierCore } from '../../core/notifier.js';
+import { ApiError } from '../../errors.js';
+import { bodyObject } from '../params.js';
+import type { Route } from '../routes.js';
+
+/** Reference §1.9: the actions of POST /v1/voice/install (the CLI's word for useExisting is `use-existing`). */
+const INSTALL_ACTIONS = ['install', 'cancel', 'useExisting'] as const;
+
+/** GET /v1/voice and POST /v1/voice/install (spec 2, Other routes). */
+export function voiceRoutes(core: NotifierCore): Route[] {
+  return [
+    { method: 'GET', path: '/v1/voice', handle: () => core.voiceStatus() },
+    {
+      method: 'POST',
+      path: '/v1/voice/install',
+      handle: (req) => {
+        const action = bodyObject(req).action;
+        if (action === 'install') return core.voiceSetup.install();
+        if (action === 'cancel') return core.voiceSetup.cancel();
+        if (action === 'useExisting') return core.voiceSetup.useExisting();
+        throw new ApiError(400, `action must be ${INSTALL_ACTIONS.slice(0, -1).join(', ')} or ${INSTALL_ACTIONS.at(-1)}`);
+      },
+    },
+  ];
+}

@@ -1,0 +1,268 @@
+// The `notifier` command against a real daemon: the built CLI runs as a child process with NOTIFIER_SUPPORT_DIR
+// pointing at the daemon's support folder, as a person runs it. What each command sends is pinned in
+// cli-routes.test.ts; here: what comes back, the files it writes, and the exit codes.
+
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { CLI, type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let daemon: DaemonProcess;
+let workDir: string;
+
+function notifier(args: string[], options: { stdin?: string; supportDir?: string } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: workDir,
+      env: { ...process.env, NOTIFIER_SUPPORT_DIR: options.supportDir ?? daemon.supportDir },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+/** A command that must succeed: its reply. */
+async function ok(args: string[], options: { stdin?: string } = {}): Promise<any> {
+  const result = await notifier(args, options);
+  expect([args, result.code, result.stderr]).toEqual([args, 0, '']);
+  return JSON.parse(result.stdout);
+}
+
+beforeAll(async () => {
+  daemon = await startDaemon();
+  workDir = await tempFolder('notifier-cli-work-');
+});
+
+afterAll(async () => {
+  await daemon?.stop();
+  await rm(daemon.supportDir, { recursive: true, force: true });
+  await rm(workDir, { recursive: true, force: true });
+});
+
+describe('the tool finds the running service', () => {
+  test('health answers with the version and pid, as sorted JSON', async () => {
+    const result = await notifier(['health']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`{\n  "ok": true,\n  "pid": ${daemon.child.pid},\n  "version": ${JSON.stringify(JSON.parse(result.stdout).version)}\n}\n`);
+  });
+
+  test('global options work after the command: --port and --token with no support folder files', async () => {
+    const empty = await tempFolder('notifier-cli-elsewhere-');
+    try {
+      const health = await notifier(['health', '--port', String(daemon.port)], { supportDir: empty });
+      expect([health.code, JSON.parse(health.stdout).pid]).toEqual([0, daemon.child.pid]);
+      const apps = await notifier(['apps', `--port=${daemon.port}`, '--token', daemon.token], { supportDir: empty });
+      expect([apps.code, Array.isArray(JSON.parse(apps.stdout).apps)]).toEqual([0, true]);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('notify', () => {
+  test('buttons, a reminder and a follow-up reach History as sent', async () => {
+    const reply = await ok([
+      'notify', '--app', 'cli.demo', '--id', 'deploy-1', '--title', 'Deploy finished', '--body', 'All green', '--timeout', '0',
+      '--button', 'Open=https://example.com/run/1', '--button', 'Ack=cb:{"ticket":42}', '--button', 'Later=cb:',
+      '--reminder', 'Check deploy|2030-01-02T03:04:05Z', '--follow-up-after', '2h', '--follow-up-ref', 'ack',
+    ]);
+    expect(reply).toEqual({ ok: true, id: 'deploy-1' });
+    const [record] = (await daemon.api('GET', '/v1/history?app=cli.demo')).json.items;
+    expect(record.notification).toMatchObject({
+      title: 'Deploy finished',
+      body: 'All green',
+      buttons: [
+        { label: 'Open', url: 'https://example.com/run/1' },
+        { label: 'Ack', callback: { payload: { ticket: 42 } } },
+        { label: 'Later', callback: {} },
+      ],
+      reminder: { title: 'Check deploy', due: '2030-01-02T03:04:05Z' },
+      followUp: { after: 7200, actionRef: 'ack' },
+    });
+  });
+
+  test('an inline follow-up action and --json - from standard input, flags on top', async () => {
+    const reply = await ok(['notify', '--json', '-', '--title', 'From a flag', '--follow-up-after', '90s', '--follow-up-shortcut', 'Escalate'], {
+      stdin: JSON.stringify({ app: 'cli.json', id: 'piped', title: 'From stdin', body: 'Body from stdin' }),
+    });
+    expect(reply).toEqual({ ok: true, id: 'piped' });
+    const [record] = (await daemon.api('GET', '/v1/history?app=cli.json')).json.items;
+    expect(record.notification).toMatchObject({
+      title: 'From a flag',
+      body: 'Body from stdin',
+      followUp: { after: 90, action: { label: 'Escalate', kind: 'shortcut', shortcut: 'Escalate' } },
+    });
+  });
+
+  test('a field the service refuses: its reply on standard output, exit 1', async () => {
+    const result = await notifier(['notify', '--app', 'cli.demo', '--title', 'T', '--button', 'Bad=ftp://example.com']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).error).toMatch(/buttons\[0\]\.url/);
+    expect(result.stderr).toBe('');
+  });
+});
+
+describe('history', () => {
+  beforeAll(async () => {
+    for (const [id, title] of [['h1', 'Build failed on main'], ['h2', 'Coffee is ready'], ['h3', 'Build passed on main']]) {
+      await ok(['notify', '--app', 'cli.history', '--id', id, '--title', title]);
+    }
+  });
+
+  test('list, search, re-show, delete and clear', async () => {
+    expect((await ok(['history', '--app', 'cli.history'])).items.map((item: { id: string }) => item.id)).toEqual(['h3', 'h2', 'h1']);
+    expect((await ok(['history', '--app', 'cli.history', '--limit', '1'])).items).toHaveLength(1);
+
+    const found = await ok(['history', 'search', 'build', 'main', '--app', 'cli.history']);
+    expect([found.query, found.count, found.items.map((item: { id: string }) => item.id)]).toEqual(['build main', 2, ['h3', 'h1']]);
+
+    expect(await ok(['history', 'reshow', '--app', 'cli.history', '--id', 'h2'])).toEqual({ ok: true, id: 'h2' });
+
+    expect(await ok(['history', 'delete', '--app', 'cli.history', '--id', 'h1'])).toEqual({ ok: true });
+    const missing = await notifier(['history', 'delete', '--app', 'cli.history', '--id', 'h1']);
+    expect([missing.code, JSON.parse(missing.stdout).error]).toEqual([1, expect.any(String)]);
+
+    const exported = await notifier(['history', 'export', '--app', 'cli.history', '--out', 'history.json']);
+    const file = path.join(workDir, 'history.json');
+    expect([exported.code, exported.stdout]).toEqual([0, `Wrote ${file} (2 records)\n`]);
+    // h2 was shown again, so it is the newest
+    expect(JSON.parse(await readFile(file, 'utf8')).map((item: { id: string }) => item.id)).toEqual(['h2', 'h3']);
+
+    expect(await ok(['history', '--app', 'cli.history', '--clear'])).toEqual({ ok: true });
+    expect((await ok(['history', '--app', 'cli.history'])).items).toEqual([]);
+  });
+});
+
+describe('templates', () => {
+  test('put from a file, export to a bundle file, import it into another app', async () => {
+    const template = {
+      app: 'cli.tpl',
+      name: 'card',
+      grid: { rows: 1, cols: 1 },
+      cells: [{ id: 'title', row: 0, col: 0, component: { type: 'text', binding: '{title}', style: 'title' } }],
+    };
+    await writeFile(path.join(workDir, 'card.json'), JSON.stringify(template));
+    expect(await ok(['template', 'put', 'card.json'])).toEqual({ ok: true });
+
+    const exported = await notifier(['template', 'export', '--app', 'cli.tpl', '--name', 'card']);
+    const bundle = path.join(workDir, 'card.notifiertemplate');
+    expect([exported.code, exported.stdout, exported.stderr]).toEqual([0, `Wrote ${bundle} (0 animation files)\n`, '']);
+    expect((await readFile(bundle)).subarray(0, 2).toString()).toBe('PK');
+
+    const imported = await ok(['template', 'import', 'card.notifiertemplate', '--app', 'cli.tpl.copy']);
+    expect(imported).toMatchObject({ ok: true, app: 'cli.tpl.copy', name: 'card', replaced: false });
+    const again = await ok(['template', 'import', '--file', bundle, '--app', 'cli.tpl.copy']);
+    expect(again).toMatchObject({ name: 'card 2', renamedFrom: 'card' });
+    const refused = await notifier(['template', 'import', bundle, '--app', 'cli.tpl.copy', '--fail']);
+    expect([refused.code, JSON.parse(refused.stdout)]).toEqual([1, { error: 'a template named card already exists for cli.tpl.copy' }]);
+
+    const listed = await ok(['template', 'list', '--app', 'cli.tpl.copy']);
+    expect(listed.items.map((item: { name: string }) => item.name)).toEqual(expect.arrayContaining(['card', 'card 2']));
+  });
+});
+
+describe('settings, quiet hours, apps, voice and the agent server', () => {
+  test('settings set keeps JSON types; a refused value is exit 1 with the reply', async () => {
+    const changed = await ok(['settings', 'set', 'muteAllSounds=true', 'historyCapPerApp=500']);
+    expect(changed.applied).toEqual(['historyCapPerApp', 'muteAllSounds']);
+    expect((await ok(['settings', 'get'])).settings).toMatchObject({ muteAllSounds: true, historyCapPerApp: 500 });
+    const refused = await notifier(['settings', 'set', 'historyCapPerApp=lots']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatch(/^invalid value for historyCapPerApp/);
+    await ok(['settings', 'set', 'muteAllSounds=false']);
+  });
+
+  test('quiet --for, quiet status, quiet off', async () => {
+    const quiet = await ok(['quiet', '--for', '30', '--banners']);
+    expect(quiet.status).toMatchObject({ active: true, banners: true, sounds: true, speech: true });
+    expect((await ok(['quiet', 'status'])).status.active).toBe(true);
+    expect((await ok(['quiet', 'off'])).status.active).toBe(false);
+    const wrong = await notifier(['quiet', '--until', '7pm']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/^notifier: /);
+  });
+
+  test('apps settings, apps set and apps delete', async () => {
+    await ok(['notify', '--app', 'cli.apps', '--title', 'Hello']);
+    expect((await ok(['apps', 'set', '--app', 'cli.apps', 'muteBanners=true', 'timeout=30'])).applied).toEqual(['muteBanners', 'timeout']);
+    expect((await ok(['apps', 'settings', '--app', 'cli.apps'])).apps[0].settings).toMatchObject({ muteBanners: true, timeout: 30 });
+    const grant = await notifier(['apps', 'set', '--app', 'cli.apps', 'revokeCommands=false']);
+    expect(grant.code).toBe(1);
+    expect(JSON.parse(grant.stdout).error).toMatch(/^revokeCommands: only true is accepted/);
+    expect(await ok(['apps', 'delete', '--app', 'cli.apps'])).toEqual({ deleted: 'cli.apps', ok: true });
+    expect((await notifier(['apps', 'delete', '--app', 'cli.apps'])).code).toBe(1);
+  });
+
+  test('voice status and mcp status', async () => {
+    expect(await ok(['voice'])).toMatchObject({ engine: 'system', installed: true });
+    expect((await notifier(['voice', 'install'])).code).toBe(1); // already installed: 409
+    const mcp = await ok(['mcp', 'status']);
+    expect(mcp.clients.map((client: { client: string }) => client.client)).toEqual(expect.arrayContaining(['claudeCode', 'codex', 'claudeDesktop']));
+  });
+});
+
+describe('exit codes and messages', () => {
+  test('a wrong command line: exit 1, the message and a hint on standard error, nothing sent', async () => {
+    const result = await notifier(['notify', '--app', 'cli.errors']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "notifier: --title is required (or --template naming a template that gives one)\nRun 'notifier help notify' for usage.\n",
+    });
+    expect((await daemon.api('GET', '/v1/history?app=cli.errors')).json.items).toEqual([]);
+  });
+
+  test('a wrong token: the 401 reply on standard output, the unauthorized hint on standard error, exit 1', async () => {
+    const result = await notifier(['apps', '--token', 'wrong']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toHaveProperty('error');
+    expect(result.stderr).toBe('notifier: unauthorized (check the token file or --token)\n');
+  });
+
+  test('no service: exit 2 with a message on standard error', async () => {
+    const gone = await tempFolder('notifier-cli-gone-');
+    // A port nobody listens on: one that was free a moment ago.
+    const free = http.createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise((resolve) => free.close(resolve));
+    await writeFile(path.join(gone, 'port'), String(port));
+    try {
+      const result = await notifier(['health'], { supportDir: gone });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `Notifier is not running: nothing answered on 127.0.0.1:${port} (connection refused). Start it with 'npm start' or 'notifier daemon'.\n`,
+      );
+    } finally {
+      await rm(gone, { recursive: true, force: true });
+    }
+  });
+
+  test("help: `notifier help <command>` and --help print that command's usage; --version the tool's version", async () => {
+    const pkg = JSON.parse(await readFile(path.join(__dirname, '..', 'package.json'), 'utf8'));
+    const help = await notifier(['help', 'history', 'search']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: notifier history search \[options\] \[words\.\.\.\]/);
+    expect(help.stdout).not.toMatch(/Commands:/);
+    expect((await notifier(['notify', '--help'])).stdout).toMatch(/--follow-up-after <duration>/);
+    expect((await notifier(['help', 'snooze'])).stdout).toMatch(/^Usage: notifier snooze/);
+    const version = await notifier(['--version']);
+    expect([version.code, version.stdout]).toEqual([0, `${pkg.version}\n`]);
+  });
+});
