@@ -219,3 +219,30 @@ describe('what the settings change', () => {
     expect(await stacks()).toEqual([]);
   });
 });
+
+describe('POST /v1/stacks/expand', () => {
+  test('opens and closes one stack; the others stay closed; no stack there is 404', async () => {
+    for (const [id, group] of [['e1', 'deploys'], ['e2', 'deploys'], ['e3', undefined], ['e4', undefined], ['e5', 'alone']]) {
+      await n.notify({ app: 'expander', id, title: id, ...(group ? { group } : {}) });
+    }
+    const expanded = async () =>
+      Object.fromEntries((await n.api('GET', '/v1/stacks?app=expander')).json.stacks.map((stack: { group?: string; expanded: boolean }) => [stack.group ?? '-', stack.expanded]));
+    expect(await expanded()).toEqual({ deploys: false, '-': false });
+    expect(await n.api('POST', '/v1/stacks/expand', { body: { app: 'expander', group: 'deploys' } })).toMatchObject({ status: 200, json: { ok: true } });
+    expect(await expanded()).toEqual({ deploys: true, '-': false });
+    await n.api('POST', '/v1/stacks/expand', { body: { app: 'expander' } }); // group defaults to the app id
+    expect(await expanded()).toEqual({ deploys: true, '-': true });
+    await n.api('POST', '/v1/stacks/expand', { body: { app: 'expander', group: 'deploys', expanded: false } });
+    expect(await expanded()).toEqual({ deploys: false, '-': true });
+
+    expect(await n.api('POST', '/v1/stacks/expand', { body: { app: 'expander', group: 'alone' } })).toMatchObject({
+      status: 404,
+      json: { error: 'no stack of two or more banners for expander / alone' },
+    });
+    expect(await n.api('POST', '/v1/stacks/expand', { body: { group: 'deploys' } })).toMatchObject({ status: 400, json: { error: 'missing field: app' } });
+    expect(await n.api('POST', '/v1/stacks/expand', { body: { app: 'expander', expanded: 'yes' } })).toMatchObject({
+      status: 400,
+      json: { error: 'invalid field: expanded (true or false)' },
+    });
+  });
+});

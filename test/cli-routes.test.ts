@@ -3,7 +3,6 @@
 // CLI runs as a child process, as a person runs it. The real daemon's answers are tested in cli.test.ts.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -11,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { CLI, tempFolder } from './helpers/daemon.js';
+import { type Run, type RunOptions, runProgram } from './helpers/process.js';
 
 const TOKEN = 'ab'.repeat(32);
 
@@ -23,11 +23,6 @@ interface Recorded {
   authorization: string | undefined;
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let server: http.Server;
 let port: number;
@@ -41,21 +36,8 @@ const answers = new Map<string, { status: number; body: unknown }>();
 
 const BUNDLE_BYTES = Buffer.from('PK\u0003\u0004 a bundle');
 
-function runCli(args: string[], options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: options.cwd ?? workDir,
-      env: { ...process.env, NOTIFIER_SUPPORT_DIR: supportDir, ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? '');
-  });
+function runCli(args: string[], options: RunOptions = {}): Promise<Run> {
+  return runProgram(process.execPath, [CLI, ...args], { ...options, cwd: options.cwd ?? workDir, env: { NOTIFIER_SUPPORT_DIR: supportDir, ...options.env } });
 }
 
 beforeAll(async () => {

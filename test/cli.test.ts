@@ -3,36 +3,22 @@
 // cli-routes.test.ts; here: what comes back, the files it writes, and the exit codes.
 
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { CLI, type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
+import { type Run, runProgram } from './helpers/process.js';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let daemon: DaemonProcess;
 let workDir: string;
 
 function notifier(args: string[], options: { stdin?: string; supportDir?: string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: workDir,
-      env: { ...process.env, NOTIFIER_SUPPORT_DIR: options.supportDir ?? daemon.supportDir },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? '');
+  return runProgram(process.execPath, [CLI, ...args], {
+    cwd: workDir,
+    env: { NOTIFIER_SUPPORT_DIR: options.supportDir ?? daemon.supportDir },
+    ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
   });
 }
 

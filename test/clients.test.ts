@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -7,6 +6,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from '@jest/globals';
 import { ROOT, useDaemon } from './helpers/daemon.js';
+import { freePort } from './helpers/http.js';
+import { runProgram } from './helpers/process.js';
 
 // The Node client is plain JavaScript outside the build; its types come from clients/node/notifier.d.ts (TypeScript
 // finds the declarations under the `.js` name), so `tsc` checks this file against them.
@@ -18,32 +19,9 @@ const NODE_MJS = path.join(ROOT, 'clients', 'node', 'notifier.mjs');
 // jest runs this file as CommonJS: `require` loads the CommonJS entry as a user's `require('notifier-client')` would.
 const { Notifier, NotifierError, NotifierUnavailable, defaultSupportDir, DEFAULT_PORT } = require(NODE_CJS) as Client;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-function run(command: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runProgram;
 
-/** A port nobody listens on: the system hands out a free one, and it is closed again. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Runs `use` against a local server, then closes it (and any connection it still holds). */
 async function withServer<T>(server: net.Server, use: (port: number) => Promise<T>): Promise<T> {
@@ -226,7 +204,7 @@ describe('client libraries against a running Notifier', () => {
 
   describe('Node when nothing answers or the answer is an error', () => {
     test('a closed port: isAvailable and every call reject with NotifierUnavailable (status 0)', async () => {
-      const notifier = new Notifier({ port: await closedPort(), token: 'x' });
+      const notifier = new Notifier({ port: await freePort(), token: 'x' });
       const error = await rejection(notifier.isAvailable());
       expect(error).toBeInstanceOf(NotifierUnavailable);
       expect(error).toBeInstanceOf(NotifierError);
@@ -285,7 +263,7 @@ describe('client libraries against a running Notifier', () => {
 
       const folder = await mkdtemp(path.join(os.tmpdir(), 'notifier-node-demo-'));
       try {
-        await writeFile(path.join(folder, 'port'), String(await closedPort()));
+        await writeFile(path.join(folder, 'port'), String(await freePort()));
         const down = await run(process.execPath, [NODE_CJS, 'Nobody listens'], { env: { NOTIFIER_SUPPORT_DIR: folder } });
         expect({ code: down.code, stderr: down.stderr }).toEqual({ code: 2, stderr: expect.stringContaining('not running') });
 

@@ -5,24 +5,14 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import type { SpeakRequest } from '../daemon/core/types.js';
-import type { SpeechEngine } from '../daemon/core/voice.js';
 import { startDaemon } from '../daemon/daemon.js';
 import { TestPresenter } from '../daemon/present/test-presenter.js';
 import { tempFolder } from './helpers/daemon.js';
 import { request } from './helpers/http.js';
 import { eventually, startInProcess } from './helpers/in-process.js';
+import { ListeningEngine } from './helpers/speech.js';
 import { writeSupportFile } from './helpers/support.js';
 
-/** Remembers what it was asked to say; writes nothing, so nothing is played. */
-class ListeningEngine implements SpeechEngine {
-  readonly name = 'listening';
-  readonly asked: Array<{ text: string; request: SpeakRequest }> = [];
-  async synthesize(text: string, request: SpeakRequest): Promise<void> {
-    this.asked.push({ text, request });
-    throw new Error('a test engine does not write audio');
-  }
-}
 
 const NOTHING = { active: false, speech: false, sounds: false, banners: false };
 

@@ -8,11 +8,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { systemdQuote } from '../cli/service.js';
-import type { SpeakRequest } from '../daemon/core/types.js';
-import type { SpeechEngine } from '../daemon/core/voice.js';
 import { CLI, type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
-import { request } from './helpers/http.js';
+import { freePort, request } from './helpers/http.js';
 import { eventually, startInProcess } from './helpers/in-process.js';
+import { ListeningEngine } from './helpers/speech.js';
 
 const KEYS = [
   'bannerCardImage',
@@ -51,14 +50,6 @@ afterAll(async () => {
 const exists = (file: string) => stat(file).then(() => true, () => false);
 const settingsFile = async (daemon: DaemonProcess) => JSON.parse(await readFile(path.join(daemon.supportDir, 'settings.json'), 'utf8').catch(() => '{}'));
 
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('the settings table on the built daemon', () => {
   let daemon: DaemonProcess;
@@ -287,15 +278,6 @@ describe('the port setting', () => {
   });
 });
 
-/** Remembers what it was asked to say; writes nothing, so nothing is played. */
-class ListeningEngine implements SpeechEngine {
-  readonly name = 'listening';
-  readonly asked: Array<{ text: string; request: SpeakRequest }> = [];
-  async synthesize(text: string, request: SpeakRequest): Promise<void> {
-    this.asked.push({ text, request });
-    throw new Error('a test engine does not write audio');
-  }
-}
 
 describe('settings take effect without a restart', () => {
   test('voiceDefault, voiceSpeed and voiceLang are what speech uses when a request gives none of its own', async () => {

@@ -1,21 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { readFile, rm, stat } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { CLI, startDaemon, tempFolder } from './helpers/daemon.js';
-import { request } from './helpers/http.js';
+import { freePort, request } from './helpers/http.js';
 
 const mode = async (file: string) => (await stat(file)).mode & 0o777;
 
-/** A port that nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('support folder, token and port', () => {
   test('the folder is 0700; the token is 64 hex characters, 0600, and the same after a restart', async () => {

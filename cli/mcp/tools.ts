@@ -485,6 +485,23 @@ export const TOOLS: Tool[] = [
     agentApp: true,
   }),
   route({
+    name: 'expand_stack',
+    title: 'Open or close a stack',
+    description: "Opens (or with expanded: false closes) one app's stack of banners (POST /v1/stacks/expand); GET /v1/stacks then reports it expanded.",
+    method: 'POST',
+    path: '/v1/stacks/expand',
+    inputSchema: inputs(
+      {
+        app: APP,
+        group: text("The stack's group (the notifications' group). Default: the app id, the stack of notifications without a group."),
+        expanded: flag('true opens the stack, false closes it. Default: true.'),
+      },
+      ['app'],
+    ),
+    kind: 'set',
+    agentApp: true,
+  }),
+  route({
     name: 'get_replies',
     title: 'Read replies',
     description: 'Replies the person typed, oldest first (GET /v1/replies). consume: true takes them out of the queue.',

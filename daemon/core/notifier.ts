@@ -81,6 +81,9 @@ export type WaitResult = { replied: true; reply: ReplyRecord } | { replied: fals
 
 const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 
+/** Which stack a stack is, for remembering that it was opened: its level, app and group. */
+const stackIdentity = (stack: Stack): string => `${stack.level}\u0000${stack.app}\u0000${stack.group ?? ''}`;
+
 /** The app's own voice, speed and language (PUT /v1/apps/settings): a notification's own `speak` values win. */
 const appVoice = (preferences: AppPreferences | undefined): SpeakRequest => {
   const { voice, speed, lang } = preferences ?? {};
@@ -100,6 +103,8 @@ export class NotifierCore {
   private readonly inFlight = new Map<string, InFlight>();
   private readonly deliveryListeners = new Set<() => void>();
   private readonly person: PersonSide;
+  /** Stacks the caller opened (POST /v1/stacks/expand), by `stackIdentity`. */
+  private readonly expandedStacks = new Set<string>();
   /** The voice engine's state and installation (GET /v1/voice, POST /v1/voice/install). */
   readonly voiceSetup = new VoiceSetup(
     () => this.voice.engine,
@@ -408,7 +413,7 @@ export class NotifierCore {
       .filter(({ members }) => members.length >= 2)
       .map(({ level, members }) => ({ level, members: members.sort((a, b) => (a.deliveredAt < b.deliveredAt ? 1 : -1)) }))
       .sort((a, b) => (a.members[0]!.deliveredAt < b.members[0]!.deliveredAt ? 1 : -1))
-      .map(({ level, members }) => ({
+      .map(({ level, members }) => this.withExpanded({
         level,
         app: members[0]!.app,
         ...(level === 'bySender' && members[0]!.notification.group ? { group: members[0]!.notification.group } : {}),
@@ -422,6 +427,25 @@ export class NotifierCore {
           deliveredAt: record.deliveredAt,
         })),
       }));
+  }
+
+  private withExpanded(stack: Stack): Stack {
+    return { ...stack, expanded: this.expandedStacks.has(stackIdentity(stack)) };
+  }
+
+  /**
+   * POST /v1/stacks/expand (reference §1.6): opens or closes one app's stack — the stack of `group` (the
+   * notifications' group, else the app id). 404 when there is no stack of two or more banners there.
+   */
+  expandStack(app: string, group: string, expanded: boolean): void {
+    const stack = this.stacks(app).find((found) => (found.group ?? found.app) === group);
+    if (!stack) throw notFound(`no stack of two or more banners for ${app} / ${group}`);
+    // Stacks that have come apart since are forgotten, so one that forms again starts closed.
+    const live = new Set(this.stacks().map(stackIdentity));
+    for (const known of this.expandedStacks) if (!live.has(known)) this.expandedStacks.delete(known);
+    const key = stackIdentity(stack);
+    if (expanded) this.expandedStacks.add(key);
+    else this.expandedStacks.delete(key);
   }
 
   /** An app's stacking level: its own setting, else the global one. */

@@ -1,4 +1,14 @@
+import net from 'node:net';
 import http from 'node:http';
+
+/** A port nobody listens on right now: the system hands out a free one, and it is closed again. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 export interface Reply<T = any> {
   status: number;

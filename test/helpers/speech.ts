@@ -31,3 +31,13 @@ export class FakeEngine implements SpeechEngine {
   }
 }
 
+
+/** Remembers what it was asked to say; writes nothing, so nothing is played. */
+export class ListeningEngine implements SpeechEngine {
+  readonly name = 'listening';
+  readonly asked: Array<{ text: string; request: SpeakRequest }> = [];
+  async synthesize(text: string, request: SpeakRequest): Promise<void> {
+    this.asked.push({ text, request });
+    throw new Error('a test engine does not write audio');
+  }
+}

@@ -1,7 +1,7 @@
 import type { NotifierCore } from '../../core/notifier.js';
 import { invalidField, missingField } from '../../errors.js';
 import { SNOOZE_MAX_MINUTES } from '../../limits.js';
-import { bodyObject, bodyText, queryText } from '../params.js';
+import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
 import type { Route } from '../routes.js';
 
 /** spec 1, POST /v1/snooze: `minutes` greater than 0 and at most 43200, fractions allowed. */
@@ -35,5 +35,17 @@ export function bannerRoutes(core: NotifierCore): Route[] {
       },
     },
     { method: 'GET', path: '/v1/stacks', handle: (req) => ({ stacks: core.stacks(queryText(req, 'app') || undefined) }) },
+    {
+      method: 'POST',
+      path: '/v1/stacks/expand',
+      handle: (req) => {
+        const body = bodyObject(req);
+        const app = bodyText(body, 'app');
+        const expanded = body.expanded ?? true;
+        if (typeof expanded !== 'boolean') throw invalidField('expanded', 'true or false');
+        core.expandStack(app, optionalBodyText(body, 'group') || app, expanded);
+        return { ok: true };
+      },
+    },
   ];
 }
