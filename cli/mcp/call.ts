@@ -1,12 +1,12 @@
-// How the agent server reaches the running daemon: the support folder's `port` and `token` files, read again on
-// every call (a restarted daemon may listen on another port), and one HTTP request on 127.0.0.1.
-// Every failure becomes a ToolFailure whose message is what the agent reads; nothing here may crash the server.
+// How the agent server reaches the running daemon: finding it (the support folder's `port` and `token` files, read
+// again on every call) and one HTTP request on 127.0.0.1 come from cli/local-service.ts, shared with the `notifier`
+// command. Here every failure becomes a ToolFailure whose message is what the agent reads; nothing here may crash
+// the server.
 
 import http from 'node:http';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_PORT } from '../../daemon/limits.js';
 import { defaultSupportDir } from '../../daemon/support-dir.js';
+import { type HttpCall, type Query, type ServiceFiles, type ServiceOptions, findService, httpCall, parseJson } from '../local-service.js';
 
 /** How long an ordinary call may take (a preview draws a picture; everything else answers at once). */
 export const CALL_TIMEOUT_MS = 30_000;
@@ -16,19 +16,8 @@ export class ToolFailure extends Error {
   override readonly name = 'ToolFailure';
 }
 
-export interface ConnectionOptions {
-  /** `--support-dir`, else `NOTIFIER_SUPPORT_DIR`, else the platform's default folder. */
-  supportDir?: string;
-  /** `--port`: beats the `port` file. */
-  port?: number;
-  /** `--token` or `NOTIFIER_TOKEN`: beats the `token` file. */
-  token?: string;
-}
-
-export type Query = Record<string, string | number | boolean | undefined | null>;
-
 export interface Call {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: HttpCall['method'];
   path: string;
   query?: Query;
   body?: unknown;
@@ -47,40 +36,16 @@ export interface Answer {
   json: unknown;
 }
 
-/** Where the daemon is, as the files say right now. */
-export interface Whereabouts {
-  supportDir: string;
-  port: number;
-  /** True when the port came from `--port` or the `port` file (no file: the daemon is probably not running). */
-  portKnown: boolean;
-  tokenFile: string;
-  token: string | undefined;
-}
-
-const readTrimmed = (file: string): Promise<string | undefined> =>
-  readFile(file, 'utf8').then(
-    (text) => text.trim() || undefined,
-    () => undefined,
-  );
-
 export class Notifier {
   readonly supportDir: string;
 
-  constructor(private readonly options: ConnectionOptions) {
+  constructor(private readonly options: ServiceOptions) {
     this.supportDir = path.resolve(options.supportDir ?? defaultSupportDir());
   }
 
-  async whereabouts(): Promise<Whereabouts> {
-    const portText = this.options.port === undefined ? await readTrimmed(path.join(this.supportDir, 'port')) : undefined;
-    const filePort = portText !== undefined && /^\d{1,5}$/.test(portText) ? Number(portText) : undefined;
-    const tokenFile = path.join(this.supportDir, 'token');
-    return {
-      supportDir: this.supportDir,
-      port: this.options.port ?? filePort ?? DEFAULT_PORT,
-      portKnown: this.options.port !== undefined || filePort !== undefined,
-      tokenFile,
-      token: this.options.token ?? (await readTrimmed(tokenFile)),
-    };
+  /** Where the daemon is, as the files say right now (a restarted daemon may listen on another port). */
+  whereabouts(): Promise<ServiceFiles> {
+    return findService({ ...this.options, supportDir: this.supportDir });
   }
 
   /** One request. A 2xx answer is returned; anything else throws a ToolFailure with the route's own message. */
@@ -88,7 +53,19 @@ export class Notifier {
     const where = await this.whereabouts();
     let answer: Answer;
     try {
-      answer = await send(where, call);
+      const reply = await httpCall({
+        method: call.method,
+        port: where.port,
+        path: call.path,
+        query: call.query,
+        body: call.body,
+        token: call.withoutToken ? undefined : where.token,
+        accept: 'application/json, image/png',
+        timeoutMs: call.timeoutMs ?? CALL_TIMEOUT_MS,
+        signal: call.signal,
+      });
+      // Only a JSON answer is parsed: a preview answers with a picture's bytes.
+      answer = { ...reply, json: reply.contentType.includes('json') ? parseJson(reply.bytes.toString('utf8')) : undefined };
     } catch (error) {
       if (call.signal?.aborted) throw new ToolFailure('the call was cancelled');
       throw new ToolFailure(notRunningText(where, error as NodeJS.ErrnoException));
@@ -98,7 +75,7 @@ export class Notifier {
   }
 }
 
-export function notRunningText(where: Whereabouts, error?: NodeJS.ErrnoException): string {
+export function notRunningText(where: ServiceFiles, error?: NodeJS.ErrnoException): string {
   const why = error ? ` (${error.code ?? error.message})` : '';
   const portNote = where.portKnown ? '' : `; there is no port file in ${where.supportDir}`;
   return (
@@ -107,7 +84,7 @@ export function notRunningText(where: Whereabouts, error?: NodeJS.ErrnoException
   );
 }
 
-function failureText(where: Whereabouts, answer: Answer): string {
+function failureText(where: ServiceFiles, answer: Answer): string {
   const message = routeMessage(answer);
   if (answer.status === 401) {
     return (
@@ -129,51 +106,4 @@ function routeMessage(answer: Answer): string {
   if (typeof error === 'string') return error;
   const text = answer.bytes.toString('utf8').trim();
   return text ? text.slice(0, 500) : http.STATUS_CODES[answer.status] ?? 'no message';
-}
-
-function queryString(query: Query | undefined): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value === undefined || value === null) continue;
-    params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
-function send(where: Whereabouts, call: Call): Promise<Answer> {
-  const payload = call.body === undefined ? undefined : Buffer.from(JSON.stringify(call.body));
-  const headers: Record<string, string> = { Accept: 'application/json, image/png' };
-  if (!call.withoutToken && where.token) headers.Authorization = `Bearer ${where.token}`;
-  if (payload) {
-    headers['Content-Type'] = 'application/json';
-    headers['Content-Length'] = String(payload.length);
-  }
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      { host: '127.0.0.1', port: where.port, method: call.method, path: call.path + queryString(call.query), headers, signal: call.signal },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          const bytes = Buffer.concat(chunks);
-          const contentType = String(response.headers['content-type'] ?? '');
-          let json: unknown;
-          if (contentType.includes('json')) {
-            try {
-              json = JSON.parse(bytes.toString('utf8'));
-            } catch {
-              json = undefined;
-            }
-          }
-          resolve({ status: response.statusCode ?? 0, contentType, bytes, json });
-        });
-      },
-    );
-    const timeoutMs = call.timeoutMs ?? CALL_TIMEOUT_MS;
-    request.setTimeout(timeoutMs, () => request.destroy(Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })));
-    request.on('error', reject);
-    request.end(payload);
-  });
 }

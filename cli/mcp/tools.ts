@@ -7,7 +7,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { registerSchema } from '../../daemon/http/schemas/register.js';
 import { notificationSchema } from '../../daemon/http/schemas/notification.js';
 import { VERSION } from '../../daemon/version.js';
-import { type Answer, type Call, type Notifier, type Query, ToolFailure } from './call.js';
+import type { Query } from '../local-service.js';
+import { type Answer, type Call, type Notifier, ToolFailure } from './call.js';
 
 export type Args = Record<string, unknown>;
 type Schema = Record<string, unknown>;
