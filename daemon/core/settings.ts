@@ -11,12 +11,12 @@ import {
   VOICE_LANG_BYTES,
 } from '../limits.js';
 import { log } from '../log.js';
+import { soundChoices } from '../present/sound.js';
 import type { Document, Store } from '../store/store.js';
 import { checkChange, describeRule, LANG_RULE_PATTERN, ruleProblem, type SettingRule, VOICE_RULE_PATTERN } from './setting-rules.js';
 import { DEFAULT_STACKING, STACKING_LEVELS, type StackingLevel } from './stacking.js';
 import { CORNERS } from './types.js';
-import type { SpeechEngine } from './voice.js';
-import { listVoices } from './voice-setup.js';
+import type { VoiceEntry } from './voice-setup.js';
 
 // The person's global settings (GET/PUT /v1/settings, reference §1.16): one table says what each key is; the
 // same table checks a change, describes the schema and reads `settings.json`. Every key takes effect at once:
@@ -252,16 +252,16 @@ export class Settings {
     return RULES.map((rule) => ({ ...describeRule(rule), default: DEFAULTS[rule.key] }));
   }
 
-  /** The lists a settings screen offers (reference §1.16 `options`); `engine` is the speech engine in use. */
-  async options(engine: SpeechEngine | null): Promise<Record<string, unknown>> {
+  /** The lists a settings screen offers (reference §1.16 `options`); `voices` are the speech engine's. */
+  options(voices: VoiceEntry[]): Record<string, unknown> {
     return {
       stackingLevels: [...STACKING_LEVELS],
       tooltipLevels: [...TOOLTIP_LEVELS],
       voiceEngines: [...VOICE_ENGINES],
-      voices: await this.voices(engine),
+      voices: [{ id: ENGINE_VOICE, name: "The engine's own voice" }, ...voices.map(({ id, name }) => ({ id, name }))],
       historyCapChoices: [...HISTORY_CAP_CHOICES],
       corners: [...CORNERS],
-      sounds: ['none', 'default'],
+      sounds: soundChoices(),
       displays: [{ id: 'main', name: 'Main display' }],
     };
   }
@@ -275,20 +275,6 @@ export class Settings {
     const run = this.queue.then(() => this.apply(applied, body as Partial<SettingsValues>));
     this.queue = run.catch(() => undefined);
     return run;
-  }
-
-  private voiceList: { engine: SpeechEngine | null; list: Promise<Array<{ id: string; name: string }>> } | null = null;
-
-  /** The voices to choose from for voiceDefault: the engine's own, then the engine's list (read once per engine). */
-  private voices(engine: SpeechEngine | null): Promise<Array<{ id: string; name: string }>> {
-    if (this.voiceList?.engine !== engine) {
-      const list = listVoices(engine).then((found) => [
-        { id: ENGINE_VOICE, name: "The engine's own voice" },
-        ...found.map(({ id, name }) => ({ id, name })),
-      ]);
-      this.voiceList = { engine, list };
-    }
-    return this.voiceList!.list;
   }
 
   private async apply(applied: SettingKey[], change: Partial<SettingsValues>): Promise<{ applied: SettingKey[]; note?: string }> {

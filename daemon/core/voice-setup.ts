@@ -88,7 +88,7 @@ export class VoiceSetup {
   private output: string[] = [];
   private child: ChildProcess | null = null;
   private cancelled = false;
-  private voices: { engine: SpeechEngine; list: Promise<VoiceEntry[]> } | null = null;
+  private voiceList: { engine: SpeechEngine; list: Promise<VoiceEntry[]> } | null = null;
 
   constructor(
     private readonly engine: () => SpeechEngine | null,
@@ -103,7 +103,7 @@ export class VoiceSetup {
       engineName: engine?.name ?? null,
       installed: engine !== null,
       ...('manual' in plan && !engine ? { installCommand: plan.manual } : {}),
-      voices: await this.voicesOf(engine),
+      voices: await this.voices(),
       install: { ...this.phase, log: this.output },
     };
   }
@@ -187,10 +187,11 @@ export class VoiceSetup {
     });
   }
 
-  /** The voice list is read once per engine (it does not change while the service runs). */
-  private voicesOf(engine: SpeechEngine | null): Promise<VoiceEntry[]> {
+  /** The voices of the engine in use, read once per engine (the list does not change while the service runs). */
+  voices(): Promise<VoiceEntry[]> {
+    const engine = this.engine();
     if (!engine) return Promise.resolve([]);
-    if (this.voices?.engine !== engine) this.voices = { engine, list: listVoices(engine) };
-    return this.voices.list;
+    if (this.voiceList?.engine !== engine) this.voiceList = { engine, list: listVoices(engine) };
+    return this.voiceList.list;
   }
 }

@@ -6,8 +6,8 @@ import type { Route } from '../routes.js';
 
 /** GET /v1/settings: every value as it is now, the schema of every key, and the lists to choose from. */
 async function settingsView(core: NotifierCore) {
-  const [settings, options] = await Promise.all([core.settings.current(), core.settings.options(core.voice.engine)]);
-  return { settings, schema: core.settings.schema(), options };
+  const [settings, voices] = await Promise.all([core.settings.current(), core.voiceSetup.voices()]);
+  return { settings, schema: core.settings.schema(), options: core.settings.options(voices) };
 }
 
 export function settingsRoutes(core: NotifierCore): Route[] {
