@@ -7,7 +7,7 @@
 // daemon (Express, node-canvas, the presenters) is loaded by the `daemon` action only.
 
 import { fileURLToPath } from 'node:url';
-import { type Command as CommandType, Command, InvalidArgumentError, Option } from 'commander';
+import { type Command as CommandType, Command, Option } from 'commander';
 import { log } from '../daemon/log.js';
 import { PRESENTER_NAMES, type PresenterName } from '../daemon/present/choose.js';
 import { VERSION } from '../daemon/version.js';
@@ -21,12 +21,7 @@ import { registerMiscCommands } from './commands/misc.js';
 import { registerNotifyCommands } from './commands/notify.js';
 import { registerSettingsCommands } from './commands/settings.js';
 import { registerTemplateCommands } from './commands/template.js';
-import { registerServiceCommand } from './service.js';
-
-function parseDaemonPort(text: string): number {
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new InvalidArgumentError('a port number from 0 to 65535');
-  return Number(text);
-}
+import { parseListenPort, registerServiceCommand } from './service.js';
 
 const program = new Command()
   .name('notifier')
@@ -57,7 +52,7 @@ program
     new Option('--support-dir <folder>', 'folder for the token, port, History and settings').env('NOTIFIER_SUPPORT_DIR'),
   )
   .addOption(
-    new Option('--port <port>', 'port on 127.0.0.1 (0: any free port; default 48617)').env('NOTIFIER_PORT').argParser(parseDaemonPort),
+    new Option('--port <port>', 'port on 127.0.0.1 (0: any free port; default 48617)').env('NOTIFIER_PORT').argParser(parseListenPort),
   )
   .addOption(
     new Option('--presenter <name>', 'how banners are shown')

@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { strToU8, zipSync } from 'fflate';
-import { type DaemonProcess, ROOT, startDaemon, tempFolder } from './helpers/daemon.js';
+import { type DaemonProcess, ROOT, startDaemon, tempFolder, useDaemon } from './helpers/daemon.js';
 import { IMAGES, filesUnder } from './helpers/support.js';
 
 // spec 2: manifests (PUT/GET/DELETE /v1/manifest, GET /v1/manifests), an app's Rive files and images
@@ -36,17 +36,10 @@ function bundleZip(entries: Record<string, Uint8Array>, manifest: Record<string,
 }
 
 describe('manifests', () => {
-  let daemon: DaemonProcess;
-  beforeAll(async () => {
-    daemon = await startDaemon();
-  });
-  afterAll(async () => {
-    await daemon.stop();
-    await rm(daemon.supportDir, { recursive: true, force: true });
-  });
+  const daemon = useDaemon();
 
-  const put = (body: unknown) => daemon.api('PUT', '/v1/manifest', { body });
-  const get = (app: string) => daemon.api('GET', `/v1/manifest?app=${encodeURIComponent(app)}`);
+  const put = (body: unknown) => daemon().api('PUT', '/v1/manifest', { body });
+  const get = (app: string) => daemon().api('GET', `/v1/manifest?app=${encodeURIComponent(app)}`);
 
   test('PUT answers {ok: true} and GET returns the normalised form', async () => {
     const reply = await put({
@@ -152,7 +145,7 @@ describe('manifests', () => {
     const noApp = await put({ appName: 'Nobody' });
     expect(noApp.status).toBe(400);
     expect(noApp.json.error).toBe('invalid manifest: app: required, a non-empty string');
-    const noBody = await daemon.api('PUT', '/v1/manifest');
+    const noBody = await daemon().api('PUT', '/v1/manifest');
     expect(noBody.status).toBe(400);
     expect(noBody.json.error).toBe('invalid manifest: app: required, a non-empty string');
   });
@@ -162,67 +155,60 @@ describe('manifests', () => {
     expect((await put({ app: 'replace-me', appName: 'Second', version: 3 })).status).toBe(200);
     expect((await get('replace-me')).json).toEqual({ app: 'replace-me', appName: 'Second', version: 3, fields: [], actions: [], assets: [] });
 
-    const list = await daemon.api('GET', '/v1/manifests');
+    const list = await daemon().api('GET', '/v1/manifests');
     expect(list.status).toBe(200);
     const apps = list.json.items.map((item: { app: string }) => item.app);
     expect(apps).toEqual(expect.arrayContaining(['deploys', 'follow-ok', 'many-actions', 'replace-me']));
     expect(apps).not.toContain('broken');
     expect(list.json.items.find((item: { app: string }) => item.app === 'replace-me').appName).toBe('Second');
 
-    expect((await daemon.api('DELETE', '/v1/manifest?app=replace-me')).json).toEqual({ ok: true });
-    expect(await filesUnder(path.join(daemon.supportDir, 'manifests'))).not.toContain('replace-me.json');
+    expect((await daemon().api('DELETE', '/v1/manifest?app=replace-me')).json).toEqual({ ok: true });
+    expect(await filesUnder(path.join(daemon().supportDir, 'manifests'))).not.toContain('replace-me.json');
     expect((await get('replace-me')).status).toBe(404);
-    const again = await daemon.api('DELETE', '/v1/manifest?app=replace-me');
+    const again = await daemon().api('DELETE', '/v1/manifest?app=replace-me');
     expect(again.status).toBe(404);
     expect(again.json.error).toBe('replace-me has no manifest');
-    const missing = await daemon.api('DELETE', '/v1/manifest');
+    const missing = await daemon().api('DELETE', '/v1/manifest');
     expect(missing.status).toBe(400);
     expect(missing.json.error).toBe('missing field: app');
-    expect((await daemon.api('GET', '/v1/manifest')).status).toBe(400);
+    expect((await daemon().api('GET', '/v1/manifest')).status).toBe(400);
   });
 
   test("the manifest's appName names the app in History", async () => {
     expect((await put({ app: 'named-app', appName: 'Nightly Builds' })).status).toBe(200);
-    expect((await daemon.api('POST', '/v1/notify', { body: { app: 'named-app', title: 'done' } })).status).toBe(200);
-    const history = await daemon.api('GET', '/v1/history?app=named-app&limit=1');
+    expect((await daemon().api('POST', '/v1/notify', { body: { app: 'named-app', title: 'done' } })).status).toBe(200);
+    const history = await daemon().api('GET', '/v1/history?app=named-app&limit=1');
     expect(history.json.items[0].fields.appName).toBe('Nightly Builds');
   });
 });
 
 describe('the manifest count limit', () => {
-  let daemon: DaemonProcess;
-  beforeAll(async () => {
-    daemon = await startDaemon();
-  });
-  afterAll(async () => {
-    await daemon.stop();
-    await rm(daemon.supportDir, { recursive: true, force: true });
-  });
+  const daemon = useDaemon();
 
   test('the 201st new app gets 429; existing ones can still be replaced', async () => {
     for (let i = 0; i < 200; i++) {
-      const reply = await daemon.api('PUT', '/v1/manifest', { body: { app: `app-${i}` } });
+      const reply = await daemon().api('PUT', '/v1/manifest', { body: { app: `app-${i}` } });
       expect(reply.status).toBe(200);
     }
-    const over = await daemon.api('PUT', '/v1/manifest', { body: { app: 'one-too-many' } });
+    const over = await daemon().api('PUT', '/v1/manifest', { body: { app: 'one-too-many' } });
     expect(over.status).toBe(429);
     expect(over.json.error).toMatch(/at most 200/);
-    expect((await daemon.api('GET', '/v1/manifest?app=one-too-many')).status).toBe(404);
-    const again = await daemon.api('PUT', '/v1/manifest', { body: { app: 'app-7', appName: 'Seven' } });
+    expect((await daemon().api('GET', '/v1/manifest?app=one-too-many')).status).toBe(404);
+    const again = await daemon().api('PUT', '/v1/manifest', { body: { app: 'app-7', appName: 'Seven' } });
     expect(again.status).toBe(200);
-    expect((await daemon.api('GET', '/v1/manifests')).json.items).toHaveLength(200);
+    expect((await daemon().api('GET', '/v1/manifests')).json.items).toHaveLength(200);
     // Room again once one goes.
-    expect((await daemon.api('DELETE', '/v1/manifest?app=app-0')).status).toBe(200);
-    expect((await daemon.api('PUT', '/v1/manifest', { body: { app: 'one-too-many' } })).status).toBe(200);
+    expect((await daemon().api('DELETE', '/v1/manifest?app=app-0')).status).toBe(200);
+    expect((await daemon().api('PUT', '/v1/manifest', { body: { app: 'one-too-many' } })).status).toBe(200);
   });
 
   test('with 200 registered apps, a manifest for a new app is 429; one for a registered app is not', async () => {
-    for (let i = 0; i < 10; i++) expect((await daemon.api('DELETE', `/v1/manifest?app=app-${i + 1}`)).status).toBe(200);
-    for (let i = 0; i < 200; i++) expect((await daemon.api('POST', '/v1/register', { body: { app: `registered-${i}` } })).status).toBe(200);
-    const stranger = await daemon.api('PUT', '/v1/manifest', { body: { app: 'stranger' } });
+    for (let i = 0; i < 10; i++) expect((await daemon().api('DELETE', `/v1/manifest?app=app-${i + 1}`)).status).toBe(200);
+    for (let i = 0; i < 200; i++) expect((await daemon().api('POST', '/v1/register', { body: { app: `registered-${i}` } })).status).toBe(200);
+    const stranger = await daemon().api('PUT', '/v1/manifest', { body: { app: 'stranger' } });
     expect(stranger.status).toBe(429);
     expect(stranger.json.error).toBe('too many apps (at most 200)');
-    expect((await daemon.api('PUT', '/v1/manifest', { body: { app: 'registered-3', appName: 'Three' } })).status).toBe(200);
+    expect((await daemon().api('PUT', '/v1/manifest', { body: { app: 'registered-3', appName: 'Three' } })).status).toBe(200);
   });
 });
 

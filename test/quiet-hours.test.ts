@@ -202,16 +202,33 @@ describe('GET and PUT /v1/settings/quiet-hours', () => {
   });
 });
 
+/** A daemon whose clock the test sets (`setNow`), with a speech engine that remembers what it was asked. */
+async function withClockedDaemon(
+  start: Date,
+  use: (rig: { api: (method: string, route: string, body?: unknown) => Promise<any>; engine: ListeningEngine; setNow: (now: Date) => void }) => Promise<void>,
+): Promise<void> {
+  let offset = start.getTime() - Date.now();
+  const supportDir = await tempFolder('notifier-summary-');
+  const engine = new ListeningEngine();
+  const daemon = await startDaemon({ supportDir, port: 0, presenter: new TestPresenter(), speech: engine, clock: () => Date.now() + offset });
+  try {
+    await use({
+      api: (method, route, body) => request(daemon.port, method, route, { token: daemon.token, body }),
+      engine,
+      setNow: (now) => (offset = now.getTime() - Date.now()),
+    });
+  } finally {
+    await daemon.stop();
+    await rm(supportDir, { recursive: true, force: true });
+  }
+}
+
 describe('the summary at the end of a window', () => {
-  test('when a window with speakSummary ends, what came in meanwhile is summed up in one spoken sentence', async () => {
-    // A clock the test sets: Monday 6 January 2025, 09:30 local, inside a window from 09:00 to 10:00.
-    let offset = new Date(2025, 0, 6, 9, 30).getTime() - Date.now();
-    const clock = () => Date.now() + offset;
-    const supportDir = await tempFolder('notifier-summary-');
-    const engine = new ListeningEngine();
-    const daemon = await startDaemon({ supportDir, port: 0, presenter: new TestPresenter(), speech: engine, clock });
-    try {
-      const api = (method: string, route: string, body?: unknown) => request(daemon.port, method, route, { token: daemon.token, body });
+  // Monday 6 January 2025, 09:30 local, inside a window from 09:00 to 10:00.
+  const monday = (hours: number, minutes: number, seconds = 0) => new Date(2025, 0, 6, hours, minutes, seconds);
+
+  test('when a window with speakSummary ends, what came in meanwhile is summed up in one spoken sentence', () =>
+    withClockedDaemon(monday(9, 30), async ({ api, engine, setNow }) => {
       const windows = [{ id: 'morning', start: '09:00', end: '10:00', speakSummary: true }];
       expect((await api('PUT', '/v1/settings/quiet-hours', { windows })).json.status).toMatchObject({ active: true, speech: true, source: 'window' });
       for (const title of ['Build failed', 'Deploy done', 'New mail', 'Lunch', 'Standup', 'Review']) {
@@ -220,36 +237,22 @@ describe('the summary at the end of a window', () => {
       expect(engine.asked).toEqual([]); // all of it was quiet
 
       // A second before the window ends; the daemon looks at the clock again when quiet hours change.
-      offset = new Date(2025, 0, 6, 9, 59, 59).getTime() - Date.now();
+      setNow(monday(9, 59, 59));
       expect((await api('PUT', '/v1/settings/quiet-hours', {})).json.status.active).toBe(true);
       await eventually(() => engine.asked.length > 0, 'the summary', 15_000);
       expect(engine.asked.map((ask) => ask.text)).toEqual(['6 messages while you were away: Build failed, Deploy done, New mail, Lunch, and 2 more']);
       expect((await api('GET', '/v1/settings/quiet-hours')).json.status).toEqual(NOTHING);
-    } finally {
-      await daemon.stop();
-      await rm(supportDir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  test('a window without speakSummary ends silently', async () => {
-    let offset = new Date(2025, 0, 6, 9, 30).getTime() - Date.now();
-    const clock = () => Date.now() + offset;
-    const supportDir = await tempFolder('notifier-summary-');
-    const engine = new ListeningEngine();
-    const daemon = await startDaemon({ supportDir, port: 0, presenter: new TestPresenter(), speech: engine, clock });
-    try {
-      const api = (method: string, route: string, body?: unknown) => request(daemon.port, method, route, { token: daemon.token, body });
+  test('a window without speakSummary ends silently', () =>
+    withClockedDaemon(monday(9, 30), async ({ api, engine, setNow }) => {
       await api('PUT', '/v1/settings/quiet-hours', { windows: [{ id: 'morning', start: '09:00', end: '10:00' }] });
       await api('POST', '/v1/notify', { app: 'work', title: 'Quietly' });
-      offset = new Date(2025, 0, 6, 10, 0, 1).getTime() - Date.now();
+      setNow(monday(10, 0, 1));
       // The change makes the daemon look at the clock: the window is over, and speech is heard again.
       expect((await api('PUT', '/v1/settings/quiet-hours', {})).json.status).toEqual(NOTHING);
       await api('POST', '/v1/notify', { app: 'work', title: 'Heard', speak: true });
       await eventually(() => engine.asked.length > 0, 'the speech after the window');
       expect(engine.asked.map((ask) => ask.text)).toEqual(['Heard.']);
-    } finally {
-      await daemon.stop();
-      await rm(supportDir, { recursive: true, force: true });
-    }
-  });
+    }));
 });

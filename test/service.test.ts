@@ -12,7 +12,7 @@ import {
   systemdQuote,
   systemdUnit,
   type ServiceContext,
-} from '../cli/service.js';
+} from '../daemon/login-service.js';
 import { CLI, tempFolder } from './helpers/daemon.js';
 
 let root: string;

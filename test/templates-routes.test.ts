@@ -2,10 +2,10 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { safeFileName } from '../daemon/store/safe-name.js';
-import { type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
+import { startDaemon, tempFolder, useDaemon } from './helpers/daemon.js';
 import type { Reply } from './helpers/http.js';
 import { type Running, answerQuestion, channel, eventually, startInProcess } from './helpers/in-process.js';
-import { writeSupportFile } from './helpers/support.js';
+import { WRITTEN_OUT_DEFAULTS, writeSupportFile } from './helpers/support.js';
 
 // spec 2, Templates: every route of the table with every status it lists, spoken over HTTP to the built daemon.
 // Messages are the reference's (§1.10 "Names", "Validation messages", "Routes"). One daemon serves the first
@@ -26,8 +26,8 @@ const gridTemplate = (app: string, name: string, extra: Record<string, unknown> 
 });
 
 describe('template routes', () => {
-  let daemon: DaemonProcess;
-  const api = (method: string, route: string, body?: unknown): Promise<Reply> => daemon.api(method, route, body === undefined ? {} : { body });
+  const daemon = useDaemon();
+  const api = (method: string, route: string, body?: unknown): Promise<Reply> => daemon().api(method, route, body === undefined ? {} : { body });
   const list = async (app: string) => (await api('GET', `/v1/templates?${q({ app })}`)).json.items;
   const names = async (app: string) => (await list(app)).map((t: { name: string }) => t.name);
   const one = async (app: string, name: string) => (await list(app)).find((t: { name: string }) => t.name === name);
@@ -42,14 +42,6 @@ describe('template routes', () => {
   };
   const latest = async (app: string) => (await api('GET', `/v1/history?${q({ app, limit: '1' })}`)).json.items[0];
 
-  beforeAll(async () => {
-    daemon = await startDaemon();
-  });
-
-  afterAll(async () => {
-    await daemon.stop();
-    await rm(daemon.supportDir, { recursive: true, force: true });
-  });
 
   describe('GET /v1/templates', () => {
     beforeAll(async () => {
@@ -77,15 +69,7 @@ describe('template routes', () => {
               component: { type: 'text', binding: '{title}', style: 'title' },
             },
           ],
-          collapseEmpty: true,
-          actionRules: [],
-          extra: {},
-          buttons: [],
-          layout: 'imageLeft',
-          showSubtitle: true,
-          showBody: true,
-          showTimestamp: true,
-          maxBodyLines: 8,
+          ...WRITTEN_OUT_DEFAULTS,
         },
       ]);
     });
@@ -108,8 +92,8 @@ describe('template routes', () => {
   describe('PUT /v1/templates', () => {
     test('{ok: true}, and the file is templates/<app>/<name>.json with safe names', async () => {
       await saveOk(gridTemplate('Put App', 'Nightly Build'));
-      const file = templateFile(daemon.supportDir, 'Put App', 'Nightly Build');
-      expect(path.relative(daemon.supportDir, file)).toMatch(/^templates\/put_app-[0-9a-f]{12}\/nightly_build-[0-9a-f]{12}\.json$/);
+      const file = templateFile(daemon().supportDir, 'Put App', 'Nightly Build');
+      expect(path.relative(daemon().supportDir, file)).toMatch(/^templates\/put_app-[0-9a-f]{12}\/nightly_build-[0-9a-f]{12}\.json$/);
       expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(await one('Put App', 'Nightly Build'));
     });
 
@@ -181,8 +165,8 @@ describe('template routes', () => {
 
     test('500 when the file cannot be written, and then the template is not there', async () => {
       // A file where the app's folder must go: the write fails.
-      await mkdir(path.join(daemon.supportDir, 'templates'), { recursive: true });
-      await writeFile(path.join(daemon.supportDir, 'templates', 'blocked'), 'not a folder');
+      await mkdir(path.join(daemon().supportDir, 'templates'), { recursive: true });
+      await writeFile(path.join(daemon().supportDir, 'templates', 'blocked'), 'not a folder');
       expectError(await api('PUT', '/v1/templates', { app: 'blocked', name: 'n', title: 't' }), 500, /^could not save template n: /);
       expect(await list('blocked')).toEqual([]);
       expectError(await api('POST', '/v1/notify', { app: 'blocked', template: 'n' }), 400, 'missing field: title (template n has none or does not exist)');
@@ -192,11 +176,11 @@ describe('template routes', () => {
   describe('DELETE /v1/templates', () => {
     test('{ok: true}: the template and its file are gone; a second delete is 404', async () => {
       await saveOk({ app: 'del', name: 'gone', title: 't' });
-      expect(await exists(templateFile(daemon.supportDir, 'del', 'gone'))).toBe(true);
+      expect(await exists(templateFile(daemon().supportDir, 'del', 'gone'))).toBe(true);
       const reply = await api('DELETE', `/v1/templates?${q({ app: 'del', name: 'gone' })}`);
       expect([reply.status, reply.json]).toEqual([200, { ok: true }]);
       expect(await list('del')).toEqual([]);
-      expect(await exists(templateFile(daemon.supportDir, 'del', 'gone'))).toBe(false);
+      expect(await exists(templateFile(daemon().supportDir, 'del', 'gone'))).toBe(false);
       expectError(await api('DELETE', `/v1/templates?${q({ app: 'del', name: 'gone' })}`), 404, 'template not found');
     });
 
@@ -313,8 +297,8 @@ describe('template routes', () => {
       ]);
       expect(await names('ren')).toEqual(['final', 'taken']);
       expect(await one('ren', 'final')).toMatchObject({ title: 'Draft' });
-      expect(await exists(templateFile(daemon.supportDir, 'ren', 'draft'))).toBe(false);
-      expect(await exists(templateFile(daemon.supportDir, 'ren', 'final'))).toBe(true);
+      expect(await exists(templateFile(daemon().supportDir, 'ren', 'draft'))).toBe(false);
+      expect(await exists(templateFile(daemon().supportDir, 'ren', 'final'))).toBe(true);
     });
 
     test("the manifest's default follows the renamed template", async () => {

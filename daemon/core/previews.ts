@@ -6,9 +6,7 @@ import { stat } from 'node:fs/promises';
 import { type Image, loadImage } from 'canvas';
 import type { Template } from '../../templates-renderer/model.js';
 import type { DrawnAction } from '../../templates-renderer/components.js';
-import type { Confirmation } from '../../templates-renderer/confirmation.js';
-import { type Rendered, renderBanner } from '../../templates-renderer/render.js';
-import type { Appearance } from '../../templates-renderer/theme.js';
+import { type Rendered, type RenderInput, renderBanner } from '../../templates-renderer/render.js';
 import { ApiError } from '../errors.js';
 import { MAX_BUTTONS, MAX_IMAGE_BYTES } from '../limits.js';
 import { coerceFields, formatSample, resolveFields } from './fields.js';
@@ -19,15 +17,8 @@ import { applyTemplateDefaults } from './notify.js';
 import type { Button, Manifest, Notification } from './types.js';
 import { localPath } from '../paths.js';
 
-export interface PreviewOptions {
-  appearance: Appearance;
-  scale: number;
-  stackCount: number;
-  stackExpanded: boolean;
-  confirmation?: Confirmation;
-  replying: boolean;
-  replySample?: string;
-}
+/** How a preview is drawn: the renderer's own options, as the preview routes read them. */
+export type PreviewOptions = Pick<RenderInput, 'appearance' | 'scale' | 'stackCount' | 'stackExpanded' | 'confirmation' | 'replying' | 'replySample'>;
 
 /** What a card is drawn from: the notification's fields and buttons, and the app's name and icon. */
 export interface CardData {

@@ -98,11 +98,12 @@ export class VoiceSetup {
   /** GET /v1/voice, the engine part. */
   async status() {
     const engine = this.engine();
-    const plan = this.plan();
+    // The plan looks for package managers on the PATH: only worth it when there is no engine.
+    const plan = engine ? null : this.plan();
     return {
       engineName: engine?.name ?? null,
       installed: engine !== null,
-      ...('manual' in plan && !engine ? { installCommand: plan.manual } : {}),
+      ...(plan && 'manual' in plan ? { installCommand: plan.manual } : {}),
       voices: await this.voices(),
       install: { ...this.phase, log: this.output },
     };

@@ -71,18 +71,22 @@ export function playSound(sound: string): void {
 
 /** Where the freedesktop sound theme keeps its sounds (the names canberra-gtk-play plays). */
 const FREEDESKTOP_SOUNDS = '/usr/share/sounds/freedesktop/stereo';
+/** The sound theme's names, read once (a theme installed later shows after a restart). */
+let themeSounds: string[] | null = null;
 
 /**
  * The sound names a setting may choose from: `none`, `default`, then this computer's system sounds (the
  * freedesktop theme on Linux, /System/Library/Sounds on macOS). A file path is always allowed besides.
  */
 export function soundChoices(): string[] {
-  const folder = process.platform === 'darwin' ? '/System/Library/Sounds' : FREEDESKTOP_SOUNDS;
-  let names: string[] = [];
-  try {
-    names = readdirSync(folder).map((name) => name.replace(/\.[^.]+$/, ''));
-  } catch {
-    // no sound theme installed: only the two words
+  if (!themeSounds) {
+    const folder = process.platform === 'darwin' ? '/System/Library/Sounds' : FREEDESKTOP_SOUNDS;
+    try {
+      themeSounds = [...new Set(readdirSync(folder).map((name) => name.replace(/\.[^.]+$/, '')))].sort();
+    } catch {
+      themeSounds = []; // no sound theme installed: only the two words
+    }
   }
-  return ['none', 'default', ...new Set(names.sort())];
+  return ['none', 'default', ...themeSounds];
 }
+

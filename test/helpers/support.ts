@@ -4,6 +4,19 @@ import { ROOT } from './daemon.js';
 
 export const IMAGES = path.join(ROOT, 'fixtures', 'images');
 
+/** What a saved template gets written out when it leaves it unsaid (reference §1.10: GET returns it normalised). */
+export const WRITTEN_OUT_DEFAULTS = {
+  collapseEmpty: true,
+  actionRules: [],
+  extra: {},
+  buttons: [],
+  layout: 'imageLeft',
+  showSubtitle: true,
+  showBody: true,
+  showTimestamp: true,
+  maxBodyLines: 8,
+} as const;
+
 /** Puts a JSON file into a support folder before a daemon starts (manifests, templates, settings). */
 export async function writeSupportFile(supportDir: string, relativePath: string, value: unknown): Promise<void> {
   const file = path.join(supportDir, relativePath);

@@ -3,6 +3,7 @@ import dbus from 'dbus-next';
 import { log } from '../../daemon/log.js';
 import { DBusPresenter } from '../../daemon/present/dbus.js';
 import type { Banner, PresenterEvent } from '../../daemon/present/presenter.js';
+import { sampleBanner } from '../helpers/banners.js';
 import { eventually } from '../helpers/in-process.js';
 import { startFakeNotificationServer, startSessionBus } from '../helpers/session-bus.js';
 
@@ -10,22 +11,8 @@ import { startFakeNotificationServer, startSessionBus } from '../helpers/session
 
 log.setQuiet(true);
 
-const banner = (overrides: Partial<Banner> = {}): Banner => ({
-  key: { app: 'ci', id: 'b1' },
-  appName: 'CI',
-  title: 'Build passed',
-  subtitle: 'main',
-  body: 'All <b>412</b> tests & more',
-  actions: [
-    { actionId: 'open-log', label: 'Open log', kind: 'url' },
-    { actionId: 'approve', label: 'Approve', kind: 'callback' },
-  ],
-  snooze: false,
-  priority: 'normal',
-  expireSeconds: null,
-  sound: null,
-  ...overrides,
-});
+/** The sample banner with markup characters in its body (the server reads body markup). */
+const banner = (overrides: Partial<Banner> = {}): Banner => sampleBanner({ body: 'All <b>412</b> tests & more', ...overrides });
 
 describe('the D-Bus presenter', () => {
   let bus: Awaited<ReturnType<typeof startSessionBus>>;

@@ -7,7 +7,8 @@ import {
   type NodeNotifierOptions,
   NodeNotifierPresenter,
 } from '../../daemon/present/node-notifier.js';
-import type { Banner, PresenterEvent, Question } from '../../daemon/present/presenter.js';
+import type { PresenterEvent, Question } from '../../daemon/present/presenter.js';
+import { sampleBanner } from '../helpers/banners.js';
 
 // The node-notifier presenter against a fake notifier: it records every notify() call, and the test ends a
 // notification the way node-notifier 10.0.1 would, by running node-notifier's own callback decorator
@@ -84,22 +85,7 @@ const winPipe = (action: string, extra: Record<string, string> = {}): string => 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 32);
 const GROUP = `notifier.${sha('ci\u0000b1')}`;
 
-const banner = (overrides: Partial<Banner> = {}): Banner => ({
-  key: { app: 'ci', id: 'b1' },
-  appName: 'CI',
-  title: 'Build passed',
-  subtitle: 'main',
-  body: 'All 412 tests',
-  actions: [
-    { actionId: 'open-log', label: 'Open log', kind: 'url' },
-    { actionId: 'approve', label: 'Approve', kind: 'callback' },
-  ],
-  snooze: false,
-  priority: 'normal',
-  expireSeconds: null,
-  sound: null,
-  ...overrides,
-});
+const banner = sampleBanner;
 
 const question: Question = { id: 'q1', app: 'backup', kind: 'command', text: 'Let backup run commands?', detail: 'rsync -a ~ /mnt' };
 

@@ -11,6 +11,7 @@ import {
   validateFollowUp,
   validateTemplate,
 } from '../../templates-renderer/validate.js';
+import { WRITTEN_OUT_DEFAULTS } from '../helpers/support.js';
 
 type Json = Record<string, unknown>;
 
@@ -209,15 +210,7 @@ describe('normalisation', () => {
       app: 'a',
       layoutVersion: 1,
       cells: [],
-      collapseEmpty: true,
-      actionRules: [],
-      extra: {},
-      buttons: [],
-      layout: 'imageLeft',
-      showSubtitle: true,
-      showBody: true,
-      showTimestamp: true,
-      maxBodyLines: 8,
+      ...WRITTEN_OUT_DEFAULTS,
     });
   });
 
@@ -235,15 +228,7 @@ describe('normalisation', () => {
       layoutVersion: 2,
       grid: { rows: 3, cols: 4, rowSizes: ['auto', 'auto', 'auto'], colSizes: ['fill', 'fill', 'fill', 'fill'], gap: 8, padding: 14, width: 400 },
       cells: [{ id: 'r0c1', row: 0, col: 1, rowSpan: 1, colSpan: 1, align: 'topLeading', padding: 0, component: { type: 'text', binding: '{title}', style: 'body' } }],
-      collapseEmpty: true,
-      actionRules: [],
-      extra: {},
-      buttons: [],
-      layout: 'imageLeft',
-      showSubtitle: true,
-      showBody: true,
-      showTimestamp: true,
-      maxBodyLines: 8,
+      ...WRITTEN_OUT_DEFAULTS,
     });
   });
 
