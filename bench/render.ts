@@ -12,7 +12,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createCanvas } from 'canvas';
-import { drawCard } from '../daemon/core/previews.js';
+import { drawCard } from '../daemon/core/templates/previews.js';
 import { builtinTemplate } from '../templates-renderer/builtins.js';
 import {
   LOAD_CPU,

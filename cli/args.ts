@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { parseDuration } from '../daemon/core/notification-rules.js';
-import { FOLLOW_UP_AFTER_SECONDS } from '../daemon/limits.js';
+import { parseDuration } from '../protocol/notification-rules.js';
+import { FOLLOW_UP_AFTER_SECONDS } from '../protocol/limits.js';
 
 /** A mistake on the command line: the tool prints `notifier: <message>` and a hint, and exits 1. */
 export class UsageError extends Error {

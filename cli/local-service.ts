@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { DEFAULT_PORT } from '../daemon/limits.js';
+import { DEFAULT_PORT } from '../protocol/limits.js';
 import { defaultSupportDir } from '../daemon/support-dir.js';
 
 /** What the caller was told; each beats the support folder's files. */

@@ -4,7 +4,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiError } from './errors.js';
+import { ApiError } from '../protocol/errors.js';
 
 /** `~` and `~/...` in the home folder; anything else as given. */
 export function expandHome(given: string): string {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { TOKEN_BYTES } from './limits.js';
+import { TOKEN_BYTES } from '../protocol/limits.js';
 import { log } from './log.js';
 import { writeFileDurably } from './store/durable-file.js';
 

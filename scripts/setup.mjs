@@ -37,7 +37,7 @@ const SYSTEM_PACKAGES = [
   { file: '/usr/lib/x86_64-linux-gnu/libayatana-appindicator3.so.1', apt: 'libayatana-appindicator3-1', for: 'test', why: 'lets the tray binary (systray2) run' },
 ];
 
-const BUILD_INPUTS = ['daemon', 'cli', 'tray', 'templates-renderer', 'bench', 'tsconfig.base.json', 'tsconfig.build.json', 'package.json'];
+const BUILD_INPUTS = ['protocol', 'daemon', 'cli', 'tray', 'templates-renderer', 'bench', 'tsconfig.base.json', 'tsconfig.build.json', 'package.json'];
 const BUILD_STAMP = path.join(root, 'dist', '.build-stamp');
 const INSTALL_STAMP = path.join(root, 'node_modules', '.notifier-install-stamp');
 

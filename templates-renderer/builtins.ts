@@ -6,7 +6,7 @@
 // module loads. Collapsing does what a fixed layout did by hand: without an image there is no picture column or
 // row, without a subtitle no subtitle row, without buttons no action row.
 
-import { LAYOUTS, type Layout } from '../daemon/core/types.js';
+import { LAYOUTS, type Layout } from '../protocol/types.js';
 import type { Template } from './model.js';
 import { BUILTIN_PREFIX, isBuiltinName } from './names.js';
 import { LIVE_BANNER_WIDTH } from './schema.js';

@@ -4,7 +4,7 @@
 // all of which validate.
 
 import { builtinTemplateSource } from './builtins.js';
-import { LAYOUTS } from '../daemon/core/types.js';
+import { LAYOUTS } from '../protocol/types.js';
 import {
   ACTION_KINDS,
   ACTION_RULES_DOC,

@@ -1,5 +1,5 @@
 import type { CanvasRenderingContext2D, Image } from 'canvas';
-import { resolveBinding } from '../daemon/core/fields.js';
+import { resolveBinding } from '../protocol/fields.js';
 import type { Frame } from './grid.js';
 import type { Alignment, Cell, Component, Template } from './model.js';
 import { type Line, fitText, layoutText, measurer, runsOf } from './text.js';

@@ -2,7 +2,7 @@
 // the shapes after validation (templates-renderer/validate.ts): defaults written out, sizes as numbers. The
 // validator, the `GET /v1/components` document, the grid solver and the drawing all work from these.
 
-import type { Button, FollowUp, Layout, Notification } from '../daemon/core/types.js';
+import type { Button, FollowUp, Layout, Notification } from '../protocol/types.js';
 
 /** A track size: sized by its content, sharing the space left, or fixed in points (0-4000). */
 export type Size = 'auto' | 'fill' | number;

@@ -4,7 +4,7 @@
 // only new names are checked.
 
 import { Buffer } from 'node:buffer';
-import { LAYOUTS } from '../daemon/core/types.js';
+import { LAYOUTS } from '../protocol/types.js';
 
 export const BUILTIN_PREFIX = 'builtin.';
 export const SCRATCH_PREFIX = '_';

@@ -4,7 +4,7 @@
 // card of a closed stack, or as an open stack — with the reply field or an inline question when asked.
 
 import { type CanvasRenderingContext2D, type Image, createCanvas, loadImage } from 'canvas';
-import { resolveBinding } from '../daemon/core/fields.js';
+import { resolveBinding } from '../protocol/fields.js';
 import { builtinTemplate } from './builtins.js';
 import { type DrawnAction, type Prepared, type Scene, drawButton, neededSymbols, place, prepare, roundRect, symbolKey } from './components.js';
 import { type Confirmation, type Question, questionOf } from './confirmation.js';

@@ -7,8 +7,8 @@
 // The tables are typed against the model (templates-renderer/model.ts): each one must name exactly the keys of its
 // model interface, so a property added to the model and forgotten here (or the reverse) fails the type-check.
 
-import { FOLLOW_UP_AFTER_SECONDS, MAX_BODY_LINES_RANGE } from '../daemon/limits.js';
-import { FOLLOW_UP_KINDS, LAYOUTS, PRIORITIES, type Button, type FollowUp, type InlineAction } from '../daemon/core/types.js';
+import { FOLLOW_UP_AFTER_SECONDS, MAX_BODY_LINES_RANGE } from '../protocol/limits.js';
+import { FOLLOW_UP_KINDS, LAYOUTS, PRIORITIES, type Button, type FollowUp, type InlineAction } from '../protocol/types.js';
 import {
   ALIGNMENTS,
   TEXT_STYLES,

@@ -18,8 +18,8 @@
 // the whole catalogue (not over the query's matches); `total` counts the matches of the query and category before
 // paging.
 
-import { queryWords } from '../daemon/core/search-text.js';
-import { ApiError } from '../daemon/errors.js';
+import { queryWords } from '../protocol/search-text.js';
+import { ApiError } from '../protocol/errors.js';
 
 type IconNode = [tag: string, attributes: Record<string, string | number>];
 

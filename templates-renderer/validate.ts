@@ -6,9 +6,9 @@
 // Errors make a template unusable: `PUT /v1/templates` answers 400 `templateErrorMessage(errors)`. Warnings never
 // block: unknown keys (dropped), undeclared tokens, rules that change nothing, columns that were fitted.
 
-import { ApiError } from '../daemon/errors.js';
-import { checkFollowUp, isOpenableLink, normalizeButton, slug, type FollowUpInput } from '../daemon/core/notification-rules.js';
-import type { Button, ButtonKind, FollowUp } from '../daemon/core/types.js';
+import { ApiError } from '../protocol/errors.js';
+import { checkFollowUp, isOpenableLink, normalizeButton, slug, type FollowUpInput } from '../protocol/notification-rules.js';
+import type { Button, ButtonKind, FollowUp } from '../protocol/types.js';
 import type { Cell, Component, Grid, Issue, Size, Template, TemplateAction } from './model.js';
 import {
   COLOR_ROLES,

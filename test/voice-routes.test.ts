@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, test } from '@jest/globals';
-import type { InstallPlan } from '../daemon/core/voice-setup.js';
+import type { InstallPlan } from '../daemon/core/voice/voice-setup.js';
 import { eventually, type Running, startInProcess } from './helpers/in-process.js';
 import { FakeEngine } from './helpers/speech.js';
 

@@ -1,7 +1,7 @@
 // Commands about banners on screen and speech: speak, compose, snooze, unsnooze, dismiss, dismiss-all, stacks.
 
 import type { Command } from 'commander';
-import { SNOOZE_MAX_MINUTES, SPEECH_SPEED } from '../../daemon/limits.js';
+import { SNOOZE_MAX_MINUTES, SPEECH_SPEED } from '../../protocol/limits.js';
 import { UsageError, defined, numberIn } from '../args.js';
 import { act, send } from './common.js';
 

@@ -2,8 +2,8 @@
 // registration; `--json FILE|-` gives a body the flags merge on top of.
 
 import { type Command, Option } from 'commander';
-import { CORNERS, LAYOUTS, PRESENTATIONS, PRIORITIES } from '../../daemon/core/types.js';
-import { REGISTER_TIMEOUT_RANGE, SPEECH_SPEED } from '../../daemon/limits.js';
+import { CORNERS, LAYOUTS, PRESENTATIONS, PRIORITIES } from '../../protocol/types.js';
+import { REGISTER_TIMEOUT_RANGE, SPEECH_SPEED } from '../../protocol/limits.js';
 import {
   type Json,
   type JsonObject,

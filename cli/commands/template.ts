@@ -4,7 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { MAX_BODY_BYTES } from '../../daemon/limits.js';
+import { MAX_BODY_BYTES } from '../../protocol/limits.js';
 import { UsageError, checkFollowUpFlags, defined, followUpAfter, readInput, readJsonObject } from '../args.js';
 import { act, ask, send } from './common.js';
 

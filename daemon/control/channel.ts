@@ -3,7 +3,7 @@ import { chmod, unlink } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Approvals } from '../core/approvals.js';
+import type { Approvals } from '../core/actions/approvals.js';
 import { log } from '../log.js';
 
 /** What the person's programs can do through the channel (the daemon provides it). */

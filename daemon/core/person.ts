@@ -1,11 +1,32 @@
-import { MAX_REPLY_BYTES } from '../limits.js';
+import { MAX_REPLY_BYTES } from '../../protocol/limits.js';
+import { buttonKind, isOpenableLink } from '../../protocol/notification-rules.js';
+import { cutUTF8 } from '../../protocol/text.js';
+import type { Button, HistoryRecord } from '../../protocol/types.js';
 import { log } from '../log.js';
-import type { PresenterEvent } from '../present/presenter.js';
-import type { Actions } from './actions.js';
-import { buttonKind, isOpenableLink } from './notification-rules.js';
-import type { NotifierCore } from './notifier.js';
-import { cutUTF8 } from './text.js';
-import type { Button, HistoryRecord } from './types.js';
+import type { Presenter, PresenterEvent } from '../present/presenter.js';
+import type { Actions } from './actions/actions.js';
+import type { Approvals } from './actions/approvals.js';
+import type { FollowUps } from './actions/follow-ups.js';
+import type { History } from './history/history.js';
+import type { Banners } from './notifications/banners.js';
+import type { ReplyQueue } from './notifications/replies.js';
+
+/**
+ * What the person's side needs of the service. NotifierCore provides it; naming it here keeps this file from
+ * importing the core that wires it (no import cycle).
+ */
+export interface PersonHost {
+  readonly approvals: Pick<Approvals, 'answer'>;
+  readonly banners: Pick<Banners, 'forget'>;
+  readonly history: Pick<History, 'get' | 'update'>;
+  readonly followUps: Pick<FollowUps, 'cancel'>;
+  readonly presenter: Pick<Presenter, 'open'>;
+  readonly replies: Pick<ReplyQueue, 'add'>;
+  snooze(app: string, id: string, minutes: number): Promise<string>;
+  endBanner(app: string, id: string, actionUsed: string): Promise<void>;
+  note(app: string, id: string, actionNote: string): Promise<void>;
+  timestamp(): string;
+}
 
 /**
  * What the person does to a banner, as the presenter reports it: close it, click it, press a button, type a
@@ -17,7 +38,7 @@ export class PersonSide {
   private readonly busy = new Set<string>();
 
   constructor(
-    private readonly core: NotifierCore,
+    private readonly core: PersonHost,
     private readonly actions: Actions,
   ) {}
 

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '../errors.js';
-import { MAX_BODY_BYTES } from '../limits.js';
+import { ApiError } from '../../protocol/errors.js';
+import { MAX_BODY_BYTES } from '../../protocol/limits.js';
 
 const tooLarge = (): ApiError => new ApiError(413, `body is too large (at most ${MAX_BODY_BYTES} bytes)`);
 

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../protocol/errors.js';
 import { log } from '../log.js';
 import { sendJSON } from './routes.js';
 

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../protocol/errors.js';
 
 // The guard in front of every route (DESIGN.md rule 5). It runs on the request head alone, before any body is
 // read: a refused request costs nothing and its body is never looked at.

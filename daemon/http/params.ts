@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { ApiError, invalidField, missingField } from '../errors.js';
+import { ApiError, invalidField, missingField } from '../../protocol/errors.js';
 
 // Reading a request's JSON body and query string. Every problem is the caller's and names the field.
 

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../protocol/errors.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

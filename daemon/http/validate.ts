@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
-import { invalidField, missingField } from '../errors.js';
+import { invalidField, missingField } from '../../protocol/errors.js';
 
 // One ajv instance for every schema in ./schemas. `verbose` hands each error its schema node, whose
 // `description` becomes the hint in the message ("invalid field: accentColor (a hex colour such as #RRGGBB)").

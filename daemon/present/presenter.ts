@@ -2,7 +2,7 @@
 // what the person did. The shape follows freedesktop notifications (org.freedesktop.Notifications): a banner
 // has an id the presenter can replace in place or close, and named actions the person can invoke.
 
-import type { ButtonKind } from '../core/types.js';
+import type { ButtonKind } from '../../protocol/types.js';
 
 export interface BannerKey {
   app: string;

@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../protocol/errors.js';
 import { DurableJSONFile, type FileContent, syncFolder } from './durable-file.js';
 import type { Journal } from './journal.js';
 

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { afterAll } from '@jest/globals';
-import type { SpeechEngine } from '../../daemon/core/voice.js';
+import type { SpeechEngine } from '../../daemon/core/voice/voice.js';
 import { type Daemon, startDaemon } from '../../daemon/daemon.js';
 import { log } from '../../daemon/log.js';
 import { TestPresenter } from '../../daemon/present/test-presenter.js';

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import type { SpeakRequest } from '../../daemon/core/types.js';
-import type { SpeechEngine } from '../../daemon/core/voice.js';
+import type { SpeakRequest } from '../../protocol/types.js';
+import type { SpeechEngine } from '../../daemon/core/voice/voice.js';
 
 /** A real PCM WAV header and `seconds` of silence at 22050 Hz, 16-bit mono (44100 bytes a second). */
 export function wav(seconds: number): Buffer {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { ApiError } from '../../daemon/errors.js';
+import { ApiError } from '../../protocol/errors.js';
 import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import {
   BUNDLE_EXTENSION,
@@ -11,7 +11,7 @@ import {
   BUNDLE_VERSION,
   readBundle,
   writeBundle,
-} from '../../daemon/core/bundle.js';
+} from '../../daemon/core/templates/bundle.js';
 
 const TEMPLATE = { id: 'deploy', title: 'Deploy {{service}}', rows: [{ text: 'ünïcødé ✓' }], nested: { n: 1, ok: true } };
 const MANIFEST = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, app: 'ci', name: 'deploy', createdAt: '2024-05-01T12:00:00.000Z', assets: [] };

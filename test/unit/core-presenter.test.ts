@@ -2,7 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { NotifierCore } from '../../daemon/core/notifier.js';
-import type { NotificationInput } from '../../daemon/core/notify.js';
+import type { NotificationInput } from '../../daemon/core/notifications/notify.js';
 import { log } from '../../daemon/log.js';
 import type { Banner, BannerKey, Presenter } from '../../daemon/present/presenter.js';
 import { TestPresenter } from '../../daemon/present/test-presenter.js';

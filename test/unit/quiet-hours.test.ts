@@ -17,7 +17,7 @@ import {
   summaryText,
   summaryWindowRunning,
   updateQuietHours,
-} from '../../daemon/core/quiet-hours.js';
+} from '../../daemon/core/settings/quiet-hours.js';
 
 /** January 2025, local time: 5 Sunday, 6 Monday, 7 Tuesday ... 11 Saturday, 12 Sunday. */
 const at = (day: number, hours: number, minutes = 0, seconds = 0) => new Date(2025, 0, day, hours, minutes, seconds);

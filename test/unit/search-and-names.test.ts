@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import { SearchIndex } from '../../daemon/core/history-search.js';
-import { sniffImage } from '../../daemon/core/image-sniff.js';
-import { foldForSearch, queryWords } from '../../daemon/core/search-text.js';
-import type { HistoryRecord } from '../../daemon/core/types.js';
+import { SearchIndex } from '../../daemon/core/history/history-search.js';
+import { sniffImage } from '../../daemon/core/media/image-sniff.js';
+import { foldForSearch, queryWords } from '../../protocol/search-text.js';
+import type { HistoryRecord } from '../../protocol/types.js';
 import { safeFileName } from '../../daemon/store/safe-name.js';
 import { IMAGES } from '../helpers/support.js';
 

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from '@jest/globals';
-import { ApiError } from '../../daemon/errors.js';
+import { ApiError } from '../../protocol/errors.js';
 import { log } from '../../daemon/log.js';
 import { Journal } from '../../daemon/store/journal.js';
 import { Store } from '../../daemon/store/store.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { BUILTIN_NAMES, builtinTemplate, builtinTemplateSource, builtinTemplates, isBuiltinName } from '../../templates-renderer/builtins.js';
-import { LAYOUTS } from '../../daemon/core/types.js';
+import { LAYOUTS } from '../../protocol/types.js';
 import { isScratchName, templateNameProblem } from '../../templates-renderer/names.js';
 import {
   isTemplateLink,

@@ -1,5 +1,5 @@
 import type { NotifierCore } from '../../core/notifier.js';
-import { ApiError, missingField, notFound } from '../../errors.js';
+import { ApiError, missingField, notFound } from '../../../protocol/errors.js';
 import { queryText } from '../params.js';
 import type { Route } from '../routes.js';
 

@@ -1,9 +1,9 @@
-import { appSettingsOptions, appSettingsSchema, appSettingsView, changeAppSettings, readAppSettingsChange } from '../../core/app-settings.js';
+import { appSettingsOptions, appSettingsSchema, appSettingsView, changeAppSettings, readAppSettingsChange } from '../../core/apps/app-settings.js';
 import type { NotifierCore } from '../../core/notifier.js';
-import { checkCallbackURL } from '../../core/notification-rules.js';
-import type { AppRegistration } from '../../core/types.js';
-import { ApiError, fieldTooLarge } from '../../errors.js';
-import { REGISTER_FIELD_BYTES } from '../../limits.js';
+import { checkCallbackURL } from '../../../protocol/notification-rules.js';
+import type { AppRegistration } from '../../../protocol/types.js';
+import { ApiError, fieldTooLarge } from '../../../protocol/errors.js';
+import { REGISTER_FIELD_BYTES } from '../../../protocol/limits.js';
 import { bodyObject, bodyText, queryText } from '../params.js';
 import { pathParameter, type Route } from '../routes.js';
 import { REGISTRATION_KEYS, registerSchema } from '../schemas/register.js';

@@ -3,14 +3,14 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type AssetKind, RIVE_EXTENSION, assetKindOf, isPlainFileName } from '../../core/assets.js';
-import { sniffImage } from '../../core/image-sniff.js';
+import { type AssetKind, RIVE_EXTENSION, assetKindOf, isPlainFileName } from '../../core/templates/assets.js';
+import { sniffImage } from '../../core/media/image-sniff.js';
 import type { NotifierCore } from '../../core/notifier.js';
-import { fillTokens } from '../../core/fields.js';
+import { fillTokens } from '../../../protocol/fields.js';
 import type { Component } from '../../../templates-renderer/model.js';
 import { validateTemplate } from '../../../templates-renderer/validate.js';
-import { ApiError, invalidField, missingField, notFound } from '../../errors.js';
-import { ASSET_LIMITS } from '../../limits.js';
+import { ApiError, invalidField, missingField, notFound } from '../../../protocol/errors.js';
+import { ASSET_LIMITS } from '../../../protocol/limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
 import type { Route } from '../routes.js';
 import { expandHome } from '../../paths.js';

@@ -1,6 +1,6 @@
 import type { NotifierCore } from '../../core/notifier.js';
-import { invalidField, missingField } from '../../errors.js';
-import { SNOOZE_MAX_MINUTES } from '../../limits.js';
+import { invalidField, missingField } from '../../../protocol/errors.js';
+import { SNOOZE_MAX_MINUTES } from '../../../protocol/limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
 import type { Route } from '../routes.js';
 

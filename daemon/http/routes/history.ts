@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { NotifierCore } from '../../core/notifier.js';
-import { invalidField } from '../../errors.js';
-import { DEFAULT_HISTORY_LIMIT, MAX_SEARCH_LIMIT } from '../../limits.js';
+import { invalidField } from '../../../protocol/errors.js';
+import { DEFAULT_HISTORY_LIMIT, MAX_SEARCH_LIMIT } from '../../../protocol/limits.js';
 import { writeFileDurably } from '../../store/durable-file.js';
 import { bodyObject, bodyText, queryLimit, queryText } from '../params.js';
 import type { Route } from '../routes.js';

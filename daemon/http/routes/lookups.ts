@@ -4,8 +4,8 @@ import { execFile } from 'node:child_process';
 import type { Request } from 'express';
 import { componentsDocument } from '../../../templates-renderer/components-doc.js';
 import { listSymbols } from '../../../templates-renderer/symbols.js';
-import { ApiError, invalidField } from '../../errors.js';
-import { SHORTCUTS_TIMEOUT_MS } from '../../limits.js';
+import { ApiError, invalidField } from '../../../protocol/errors.js';
+import { SHORTCUTS_TIMEOUT_MS } from '../../../protocol/limits.js';
 import { queryText } from '../params.js';
 import type { Route } from '../routes.js';
 

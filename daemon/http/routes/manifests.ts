@@ -1,8 +1,8 @@
 // spec 2, Manifests: an app's description of itself (its fields, actions, Rive files, default template).
 
-import { validateManifest } from '../../core/manifest-rules.js';
+import { validateManifest } from '../../core/templates/manifest-rules.js';
 import type { NotifierCore } from '../../core/notifier.js';
-import { notFound } from '../../errors.js';
+import { notFound } from '../../../protocol/errors.js';
 import { queryText } from '../params.js';
 import type { Route } from '../routes.js';
 

@@ -1,6 +1,6 @@
 // spec 2, "Other routes": GET /v1/mcp (where the agent server is installed) and POST /v1/mcp/install.
 
-import { McpInstaller, readInstallRequest } from '../../core/mcp-install.js';
+import { McpInstaller, readInstallRequest } from '../../integrations/mcp-install.js';
 import type { NotifierCore } from '../../core/notifier.js';
 import { bodyObject } from '../params.js';
 import type { Route } from '../routes.js';

@@ -1,8 +1,8 @@
 import type { NotifierCore } from '../../core/notifier.js';
-import type { NotificationInput } from '../../core/notify.js';
-import { normalizeSpeak } from '../../core/notification-rules.js';
+import type { NotificationInput } from '../../core/notifications/notify.js';
+import { normalizeSpeak } from '../../../protocol/notification-rules.js';
 import type { SpeakInput } from '../../core/notifier.js';
-import { invalidField, missingField } from '../../errors.js';
+import { invalidField, missingField } from '../../../protocol/errors.js';
 import { bodyObject, bodyText, optionalBodyText } from '../params.js';
 import type { Route } from '../routes.js';
 import { NOTIFICATION_KEYS, notificationSchema } from '../schemas/notification.js';

@@ -3,13 +3,13 @@
 
 import type { Request, Response } from 'express';
 import type { NotifierCore } from '../../core/notifier.js';
-import { type PreviewOptions, drawCard, sampleNotification } from '../../core/previews.js';
-import type { Notification } from '../../core/types.js';
+import { type PreviewOptions, drawCard, sampleNotification } from '../../core/templates/previews.js';
+import type { Notification } from '../../../protocol/types.js';
 import { CONFIRMATION_KINDS, CONFIRMATION_STRINGS, type Confirmation } from '../../../templates-renderer/confirmation.js';
 import type { Template } from '../../../templates-renderer/model.js';
 import { SCALE_RANGE, STACK_COUNT_RANGE } from '../../../templates-renderer/render.js';
 import { templateErrorMessage, validateTemplate } from '../../../templates-renderer/validate.js';
-import { ApiError, invalidField, missingField } from '../../errors.js';
+import { ApiError, invalidField, missingField } from '../../../protocol/errors.js';
 import { bodyObject, queryText } from '../params.js';
 import type { Route } from '../routes.js';
 import { readNotification } from './notifications.js';

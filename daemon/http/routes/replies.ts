@@ -1,6 +1,6 @@
 import type { NotifierCore } from '../../core/notifier.js';
-import { invalidField, missingField } from '../../errors.js';
-import { WAIT_TIMEOUT_SECONDS } from '../../limits.js';
+import { invalidField, missingField } from '../../../protocol/errors.js';
+import { WAIT_TIMEOUT_SECONDS } from '../../../protocol/limits.js';
 import { queryText } from '../params.js';
 import type { Route } from '../routes.js';
 

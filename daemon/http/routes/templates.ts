@@ -2,12 +2,12 @@
 
 import type { Request } from 'express';
 import type { NotifierCore } from '../../core/notifier.js';
-import { ON_CONFLICT, type OnConflict } from '../../core/template-bundles.js';
-import type { FollowUpRequest } from '../../core/templates.js';
+import { ON_CONFLICT, type OnConflict } from '../../core/templates/template-bundles.js';
+import type { FollowUpRequest } from '../../core/templates/library.js';
 import { isBuiltinName, templateNameProblem } from '../../../templates-renderer/names.js';
 import { issueText, templateErrorMessage, validateTemplate } from '../../../templates-renderer/validate.js';
-import { ApiError, invalidField, notFound } from '../../errors.js';
-import { MANIFEST_LIMITS } from '../../limits.js';
+import { ApiError, invalidField, notFound } from '../../../protocol/errors.js';
+import { MANIFEST_LIMITS } from '../../../protocol/limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
 import type { Route } from '../routes.js';
 

@@ -1,5 +1,5 @@
 import type { NotifierCore } from '../../core/notifier.js';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../../protocol/errors.js';
 import { bodyObject } from '../params.js';
 import type { Route } from '../routes.js';
 

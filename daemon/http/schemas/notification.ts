@@ -2,8 +2,8 @@
 // types and ranges; the rules that span fields (exactly one button kind, the follow-up's rules, the template's
 // title) live in daemon/core/notification-rules.ts.
 
-import { LAYOUTS, PRESENTATIONS, PRIORITIES } from '../../core/types.js';
-import { MAX_BODY_LINES_RANGE } from '../../limits.js';
+import { LAYOUTS, PRESENTATIONS, PRIORITIES } from '../../../protocol/types.js';
+import { MAX_BODY_LINES_RANGE } from '../../../protocol/limits.js';
 
 const string = { type: 'string' } as const;
 const boolean = { type: 'boolean' } as const;

@@ -1,9 +1,9 @@
 // Schema of POST /v1/register (spec 1, "App registration"; the CLI's extra keys as reference §1.17 names them).
 
-import { CORNERS } from '../../core/types.js';
+import { CORNERS } from '../../../protocol/types.js';
 
 export { CORNERS };
-import { REGISTER_TIMEOUT_RANGE } from '../../limits.js';
+import { REGISTER_TIMEOUT_RANGE } from '../../../protocol/limits.js';
 
 const string = { type: 'string' } as const;
 

@@ -1,0 +1,161 @@
+import type { Presenter } from '../../present/presenter.js';
+import type { ActionRunner, RunContext } from './action-runner.js';
+import type { AppRegistry } from '../apps/app-registry.js';
+import { type Approvals, codeOf } from './approvals.js';
+import { type CallbackBody, type Outcome, isLoopback, sendCallback } from './callbacks.js';
+import { fillTokens } from '../../../protocol/fields.js';
+import { buttonKind, isOpenableLink } from '../../../protocol/notification-rules.js';
+import type { Button, HistoryRecord } from '../../../protocol/types.js';
+
+export interface Performance {
+  record: HistoryRecord;
+  button: Button;
+  /** The text the person typed, for a reply button. */
+  replyText?: string;
+  /** Set when a follow-up performs the action. */
+  followUp?: { unattendedSeconds: number };
+  /** Set when the action is a template's own code (its follow-up): the template's approval gates it. */
+  template?: string;
+  /** Called when the action has to wait for the person's approval (a question is open). */
+  waiting?: () => void;
+}
+
+/**
+ * Does what a button (or a follow-up) says, with the gates of DESIGN.md rule 5 in front: a callback to another
+ * computer needs the person's approval of that host for that app; a command, script or shortcut needs the app to
+ * have asked (`allowCommands` on register) and the person to have allowed it. Nothing runs on delivery.
+ */
+export class Actions {
+  constructor(
+    private readonly presenter: Presenter,
+    private readonly apps: AppRegistry,
+    private readonly approvals: Approvals,
+    private readonly runner: ActionRunner,
+    private readonly appName: (app: string) => string,
+  ) {}
+
+  async perform(request: Performance): Promise<Outcome> {
+    const { button } = request;
+    switch (buttonKind(button)) {
+      case 'dismiss':
+      case 'reply':
+        return { ok: true };
+      case 'url':
+        return this.open({ url: button.url! }, button.url!);
+      case 'openApp':
+        return this.openApp(request);
+      case 'callback':
+        return this.callback(request, button.callback!);
+      default:
+        return this.runCode(request);
+    }
+  }
+
+  /** A reply typed into a reply button: posted to its callback, when it has one. */
+  async postReply(request: Performance): Promise<Outcome | null> {
+    const target = request.button.reply?.callback;
+    return target ? this.callback(request, target) : null;
+  }
+
+  private async open(target: Parameters<Presenter['open']>[0], link?: string): Promise<Outcome> {
+    if (link !== undefined && !isOpenableLink(link)) return { ok: false, reason: 'this link type is not allowed' };
+    try {
+      await this.presenter.open(target);
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, reason: (error as Error).message };
+    }
+  }
+
+  /** spec 1: `openApp` with `bundleId` or `path`; empty means the sender (its registered bundle id). */
+  private openApp({ record, button }: Performance): Promise<Outcome> {
+    const { bundleId, path } = button.openApp ?? {};
+    const sender = this.apps.get(record.app)?.bundleId;
+    const target = bundleId || path ? { bundleId, path } : sender ? { bundleId: sender } : null;
+    if (!target) return Promise.resolve({ ok: false, reason: 'no installed application found' });
+    return this.open({ app: target });
+  }
+
+  /** spec 1, Events: the button's callback URL, else the app's registered `callbackURL`. */
+  private async callback(request: Performance, target: { url?: string; payload?: unknown }): Promise<Outcome> {
+    const { record, button, replyText, followUp } = request;
+    const url = target.url ?? this.apps.get(record.app)?.callbackURL;
+    if (!url) return { ok: false, reason: 'no callback URL' };
+    const parsed = new URL(url);
+    if (!isLoopback(parsed) && !this.approvals.hostAllowed(record.app, parsed.host)) {
+      request.waiting?.();
+      const allowed = await this.approvals.ask(
+        { kind: 'callbackHost', app: record.app, host: parsed.host },
+        `Let ${this.appName(record.app)} send notification answers to ${parsed.host}?`,
+        url,
+      );
+      if (!allowed) return { ok: false, reason: `the person did not allow ${parsed.host}` };
+    }
+    const body: CallbackBody = { notificationId: record.id, app: record.app, action: button.label };
+    const payload = withReply(target.payload, replyText);
+    if (payload !== undefined) body.payload = payload;
+    if (followUp) Object.assign(body, { event: 'unattended', unattendedSeconds: followUp.unattendedSeconds });
+    return sendCallback(url, body);
+  }
+
+  private async runCode(request: Performance): Promise<Outcome> {
+    const { record, button, followUp } = request;
+    const kind = buttonKind(button) as 'command' | 'script' | 'shortcut';
+    const refusal = request.template === undefined ? await this.appMayRun(request, kind) : await this.templateMayRun(request, request.template, kind);
+    if (refusal) return refusal;
+    const context: RunContext = { record, action: { id: button.id ?? button.label, label: button.label, kind }, ...(followUp ? { followUp } : {}) };
+    const input = button.input === undefined ? undefined : fillTokens(button.input, record.fields ?? {});
+    if (kind === 'command') return this.runner.command(button.command!, context);
+    if (kind === 'script') return this.runner.script(button.script!, input, context);
+    return this.runner.shortcut(button.shortcut!, input, context);
+  }
+
+  /** An app's own code: the app asked (`allowCommands`) and the person allowed it. */
+  private async appMayRun(request: Performance, kind: 'command' | 'script' | 'shortcut'): Promise<Outcome | null> {
+    const { record, button } = request;
+    const name = this.appName(record.app);
+    if (this.apps.get(record.app)?.allowCommands !== true) {
+      return { ok: false, reason: `${name} is not allowed to run commands, scripts and shortcuts` };
+    }
+    if (this.approvals.commandsAllowed(record.app)) return null;
+    request.waiting?.();
+    const allowed = await this.approvals.ask(
+      { kind: 'commands', app: record.app },
+      `Let ${name} run commands, scripts and shortcuts?`,
+      await this.describeCode(button, kind),
+    );
+    return allowed ? null : { ok: false, reason: `the person did not allow ${name} to run commands` };
+  }
+
+  /** A template's own code (spec 2, follow-up approval): the person approves this code under this template's name. */
+  private async templateMayRun(request: Performance, template: string, kind: 'command' | 'script' | 'shortcut'): Promise<Outcome | null> {
+    const { record, button } = request;
+    const code = codeOf(button);
+    if (this.approvals.templateCodeApproved(record.app, template, code)) return null;
+    request.waiting?.();
+    const allowed = await this.approvals.ask(
+      { kind: 'templateCode', app: record.app, template, code },
+      `Let the template ${template} of ${this.appName(record.app)} run this ${kind}?`,
+      await this.describeCode(button, kind),
+    );
+    return allowed ? null : { ok: false, reason: `the person did not approve the code of template ${template}` };
+  }
+
+  /** What the person is shown: the command itself, a script by its SHA-256, a shortcut by its name and input. */
+  private async describeCode(button: Button, kind: 'command' | 'script' | 'shortcut'): Promise<string> {
+    if (kind === 'command') return `command: ${button.command}`;
+    if (kind === 'script') {
+      const digest = await this.runner.scriptDigest(button.script!);
+      return `script ${button.script} (SHA-256 ${digest ?? 'missing: the file is not in the scripts folder'})`;
+    }
+    return `shortcut ${button.shortcut}${button.input ? ` with input ${button.input}` : ''}`;
+  }
+}
+
+/** spec 1, Events: the payload gains `reply` when a reply is sent (when the payload is an object or absent). */
+function withReply(payload: unknown, reply: string | undefined): unknown {
+  if (reply === undefined) return payload;
+  if (payload === undefined || payload === null) return { reply };
+  if (typeof payload === 'object' && !Array.isArray(payload)) return { ...(payload as Record<string, unknown>), reply };
+  return payload;
+}

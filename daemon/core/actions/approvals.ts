@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { Presenter, Question } from '../../present/presenter.js';
+import type { Document, Store } from '../../store/store.js';
+import type { Button } from '../../../protocol/types.js';
+
+/**
+ * What the person allowed (`approvals.json`): an app's permission to run commands, scripts and shortcuts (which
+ * the app asked for with `allowCommands`), callback hosts per app, and template code by template name. The API
+ * can read and revoke these; only the person grants, by answering a question (`answer`), which reaches the
+ * daemon through the private channel, never through the bearer-token API.
+ */
+interface ApprovalsFile {
+  commands: Record<string, { approvedAt: string }>;
+  callbackHosts: Record<string, Record<string, { approvedAt: string }>>;
+  templates: Record<string, Record<string, { commands: string[]; approvedAt: string }>>;
+}
+
+/** What a question asks the person to allow. */
+export type Grant =
+  | { kind: 'commands'; app: string }
+  | { kind: 'callbackHost'; app: string; host: string }
+  | { kind: 'templateCode'; app: string; template: string; code: string };
+
+/**
+ * The code of a template's action as approvals bind it (spec 2: "Approval is bound to the template's name and its
+ * code; changing the shortcut asks again"): its kind, what it names and its input.
+ */
+export function codeOf(action: Button): string {
+  if (action.command !== undefined) return `command: ${action.command}`;
+  const input = action.input === undefined ? '' : ` with input ${action.input}`;
+  if (action.script !== undefined) return `script: ${action.script}${input}`;
+  return `shortcut: ${action.shortcut ?? ''}${input}`;
+}
+
+interface Pending {
+  question: Question;
+  grant: Grant;
+  answered: Promise<boolean>;
+  resolve: (allowed: boolean) => void;
+}
+
+const grantKey = (grant: Grant): string =>
+  grant.kind === 'commands'
+    ? `commands\u0000${grant.app}`
+    : grant.kind === 'callbackHost'
+      ? `host\u0000${grant.app}\u0000${grant.host}`
+      : `template\u0000${grant.app}\u0000${grant.template}\u0000${grant.code}`;
+
+export class Approvals {
+  private readonly pending = new Map<string, Pending>();
+  private readonly listeners = new Set<() => void>();
+
+  private constructor(
+    private readonly store: Store,
+    private readonly document: Document<ApprovalsFile>,
+    private readonly presenter: Presenter,
+  ) {
+    document.data.commands ??= {};
+    document.data.callbackHosts ??= {};
+    document.data.templates ??= {};
+  }
+
+  static async open(store: Store, presenter: Presenter): Promise<Approvals> {
+    const document = await store.open<ApprovalsFile>('approvals.json', { commands: {}, callbackHosts: {}, templates: {} });
+    return new Approvals(store, document, presenter);
+  }
+
+  commandsAllowed(app: string): boolean {
+    return this.document.data.commands[app] !== undefined;
+  }
+
+  hostAllowed(app: string, host: string): boolean {
+    return this.document.data.callbackHosts[app]?.[host] !== undefined;
+  }
+
+  /** A template's code the person approved (under this template name, this exact code). */
+  templateCodeApproved(app: string, template: string, code: string): boolean {
+    return this.document.data.templates[app]?.[template]?.commands.includes(code) ?? false;
+  }
+
+  /**
+   * Asks the person (once: the same open question is shared by everyone waiting for it) and resolves with the
+   * answer. An allowed grant is on disk before this resolves.
+   */
+  ask(grant: Grant, text: string, detail?: string): Promise<boolean> {
+    const key = grantKey(grant);
+    const open = [...this.pending.values()].find((pending) => grantKey(pending.grant) === key);
+    if (open) return open.answered;
+    let resolve!: (allowed: boolean) => void;
+    const answered = new Promise<boolean>((done) => (resolve = done));
+    const question: Question = { id: randomUUID(), app: grant.app, kind: grant.kind, text, ...(detail ? { detail } : {}) };
+    this.pending.set(question.id, { question, grant, answered, resolve });
+    this.presenter.ask(question);
+    this.changed();
+    return answered;
+  }
+
+  /** The questions waiting for the person. */
+  questions(): Question[] {
+    return [...this.pending.values()].map((pending) => pending.question);
+  }
+
+  /** The person's answer (from the private channel). False when there is no such question. */
+  async answer(questionId: string, allow: boolean): Promise<boolean> {
+    const pending = this.pending.get(questionId);
+    if (!pending) return false;
+    this.pending.delete(questionId);
+    this.presenter.withdraw(questionId);
+    if (allow) await this.grant(pending.grant);
+    pending.resolve(allow);
+    this.changed();
+    return true;
+  }
+
+  /** Called whenever the open questions change (the private channel tells its listeners). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Everything granted, for `GET /v1/actions/approvals`. */
+  list() {
+    const { commands, callbackHosts, templates } = this.document.data;
+    const items = Object.entries(templates).flatMap(([app, byName]) =>
+      Object.entries(byName).map(([template, approval]) => ({ app, template, ...approval })),
+    );
+    const apps = [...new Set([...Object.keys(commands), ...Object.keys(callbackHosts)])].sort().map((app) => ({
+      app,
+      commandsAllowed: commands[app] !== undefined,
+      ...(commands[app] ? { commandsApprovedAt: commands[app].approvedAt } : {}),
+      callbackHosts: Object.entries(callbackHosts[app] ?? {}).map(([host, { approvedAt }]) => ({ host, approvedAt })),
+    }));
+    return { items, apps };
+  }
+
+  /** Revokes one template's approval; false when there was none. */
+  revokeTemplate(app: string, template: string): Promise<boolean> {
+    const byName = this.document.data.templates[app];
+    if (!byName?.[template]) return Promise.resolve(false);
+    delete byName[template];
+    return this.save().then(() => true);
+  }
+
+  revokeHost(app: string, host: string): Promise<boolean> {
+    const hosts = this.document.data.callbackHosts[app];
+    if (!hosts?.[host]) return Promise.resolve(false);
+    delete hosts[host];
+    return this.save().then(() => true);
+  }
+
+  /** Withdraws an app's command permission (revoked, or the app withdrew its request). */
+  revokeCommands(app: string): Promise<boolean> {
+    if (!this.document.data.commands[app]) return Promise.resolve(false);
+    delete this.document.data.commands[app];
+    return this.save().then(() => true);
+  }
+
+  /** Withdraws every callback host the person approved for an app; the number withdrawn. */
+  async revokeHosts(app: string): Promise<number> {
+    const count = Object.keys(this.document.data.callbackHosts[app] ?? {}).length;
+    if (count === 0) return 0;
+    delete this.document.data.callbackHosts[app];
+    await this.save();
+    return count;
+  }
+
+  /** An app removed (DELETE /v1/apps/{id}): its approvals go, and its open questions are answered "no". */
+  async forgetApp(app: string): Promise<void> {
+    for (const [id, pending] of this.pending) {
+      if (pending.grant.app !== app) continue;
+      this.pending.delete(id);
+      this.presenter.withdraw(id);
+      pending.resolve(false);
+    }
+    this.changed();
+    const { commands, callbackHosts, templates } = this.document.data;
+    if (!commands[app] && !callbackHosts[app] && !templates[app]) return;
+    delete commands[app];
+    delete callbackHosts[app];
+    delete templates[app];
+    await this.save();
+  }
+
+  private grant(grant: Grant): Promise<void> {
+    const approvedAt = new Date().toISOString();
+    if (grant.kind === 'commands') this.document.data.commands[grant.app] = { approvedAt };
+    else if (grant.kind === 'callbackHost') (this.document.data.callbackHosts[grant.app] ??= {})[grant.host] = { approvedAt };
+    else {
+      const byName = (this.document.data.templates[grant.app] ??= {});
+      const commands = byName[grant.template]?.commands ?? [];
+      byName[grant.template] = { commands: commands.includes(grant.code) ? commands : [...commands, grant.code], approvedAt };
+    }
+    return this.save();
+  }
+
+  private save(): Promise<void> {
+    return this.store.save(this.document);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,57 @@
+import { CALLBACK_ATTEMPT_MS, CALLBACK_RETRY_DELAY_MS } from '../../../protocol/limits.js';
+import { VERSION } from '../../version.js';
+
+/** spec 1, Events: the body of the callback request. */
+export interface CallbackBody {
+  notificationId: string;
+  app: string;
+  action: string;
+  payload?: unknown;
+  event?: 'unattended';
+  unattendedSeconds?: number;
+}
+
+export type Outcome = { ok: true } | { ok: false; reason: string };
+
+/** spec 1, Events rule 4: a callback to the computer itself needs no approval. */
+export function isLoopback(target: URL): boolean {
+  const host = target.hostname.toLowerCase();
+  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Statuses after which the one retry follows (spec 1, Events rule 3). */
+const RETRIED = (status: number): boolean => status === 408 || status === 429 || status >= 500;
+
+/**
+ * Sends the callback request: POST with a JSON body and `X-Notifier-Attempt`, 5 s per attempt, redirects never
+ * followed, one retry after a network error or 408, 429, 5xx. Only a 2xx is success.
+ */
+export async function sendCallback(url: string, body: CallbackBody): Promise<Outcome> {
+  const first = await attempt(url, body, 1);
+  if (first.ok || !first.retry) return first.outcome;
+  await new Promise((resolve) => setTimeout(resolve, CALLBACK_RETRY_DELAY_MS));
+  return (await attempt(url, body, 2)).outcome;
+}
+
+async function attempt(url: string, body: CallbackBody, number: 1 | 2): Promise<{ ok: boolean; retry: boolean; outcome: Outcome }> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Notifier-Attempt': String(number), 'User-Agent': `Notifier/${VERSION}` },
+      body: JSON.stringify(body),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(CALLBACK_ATTEMPT_MS),
+    });
+    await response.body?.cancel(); // the body is ignored (spec 1, Events rule 2)
+    if (response.status >= 200 && response.status < 300) return { ok: true, retry: false, outcome: { ok: true } };
+    return { ok: false, retry: RETRIED(response.status), outcome: { ok: false, reason: `HTTP ${response.status}` } };
+  } catch (error) {
+    const reason =
+      (error as Error).name === 'TimeoutError'
+        ? `timed out after ${CALLBACK_ATTEMPT_MS / 1000} s`
+        : /ECONNREFUSED/.test(String((error as { cause?: unknown }).cause ?? ''))
+          ? 'connection refused'
+          : `network error: ${(error as Error).message}`;
+    return { ok: false, retry: true, outcome: { ok: false, reason } };
+  }
+}

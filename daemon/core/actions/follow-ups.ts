@@ -1,0 +1,100 @@
+import { log } from '../../log.js';
+import type { Actions } from './actions.js';
+import type { Designs } from '../templates/designs.js';
+import type { History } from '../history/history.js';
+import { buttonKind, normalizeButton } from '../../../protocol/notification-rules.js';
+import type { Timers } from '../timers.js';
+import { type Button, FOLLOW_UP_KINDS, type FollowUp, type HistoryRecord } from '../../../protocol/types.js';
+
+type FollowUpRecord = NonNullable<HistoryRecord['followUp']>;
+
+/**
+ * Follow-ups (spec 1, Follow-up object): one action that runs when a banner is left unattended. Armed when the
+ * banner is on screen; cancelled by a dismissal, a button, a reply or a click; restarted when a snoozed banner
+ * returns; at most once per notification (the History `followUp` record says it fired). Timers live in memory
+ * only and are dropped when the service quits (rule 8).
+ */
+export class FollowUps {
+  private readonly armedAt = new Map<string, number>();
+
+  constructor(
+    private readonly timers: Timers,
+    private readonly history: History,
+    private readonly designs: Designs,
+    private readonly actions: Actions,
+  ) {}
+
+  arm(record: HistoryRecord): void {
+    if (record.followUp) return; // rule 5: it already ran (or tried to)
+    const followUp = this.effective(record);
+    if (!followUp || followUp.enabled === false || followUp.after === undefined) return;
+    const key = keyOf(record.app, record.id);
+    this.armedAt.set(key, Date.now());
+    const template = this.templateOrigin(record, followUp);
+    this.timers.after('followUp', key, followUp.after * 1000, () => void this.fire(record.app, record.id, followUp, template));
+  }
+
+  cancel(app: string, id: string): void {
+    const key = keyOf(app, id);
+    this.timers.cancel('followUp', key);
+    this.armedAt.delete(key);
+  }
+
+  /** Rule 3: the template's follow-up, then the notification's, then the manifest's. */
+  private effective(record: HistoryRecord): FollowUp | undefined {
+    const template = this.designs.template(record.app, record.notification.template);
+    return template?.followUp ?? record.notification.followUp ?? this.designs.manifest(record.app)?.followUp;
+  }
+
+  /** A template's inline action is the template's own code: its approval, not the app's permission, gates it. */
+  private templateOrigin(record: HistoryRecord, followUp: FollowUp): string | undefined {
+    const template = this.designs.template(record.app, record.notification.template);
+    return template?.followUp === followUp && followUp.action ? template.name : undefined;
+  }
+
+  private async fire(app: string, id: string, followUp: FollowUp, template: string | undefined): Promise<void> {
+    const key = keyOf(app, id);
+    const unattendedSeconds = Math.round((Date.now() - (this.armedAt.get(key) ?? Date.now())) / 1000);
+    this.armedAt.delete(key);
+    const record = this.history.get(app, id);
+    if (!record || record.dismissedAt || record.followUp) return;
+    const button = this.resolve(record, followUp);
+    if (!button) {
+      log.warn(`[${app}] ${id}: the follow-up names no action this notification has`);
+      return;
+    }
+    const kind = buttonKind(button);
+    const base = { ranAt: new Date().toISOString(), action: button.label, actionId: button.id ?? button.label, kind, unattendedSeconds };
+    if (!(FOLLOW_UP_KINDS as readonly string[]).includes(kind)) {
+      // Rule 2, for a follow-up named by a manifest: links, apps and replies need the person at the banner.
+      await this.record(app, id, { ...base, outcome: 'failed', detail: `a follow-up cannot be a '${kind}' action` });
+      return;
+    }
+    const outcome = await this.actions.perform({
+      record,
+      button,
+      followUp: { unattendedSeconds },
+      ...(template !== undefined ? { template } : {}),
+      waiting: () => void this.record(app, id, { ...base, outcome: 'waitingForApproval' }),
+    });
+    await this.record(app, id, outcome.ok ? { ...base, outcome: 'ran' } : { ...base, outcome: 'failed', detail: outcome.reason });
+  }
+
+  /** `actionRef` names one of the notification's buttons or the manifest's actions; `action` is written inline. */
+  private resolve(record: HistoryRecord, followUp: FollowUp): Button | undefined {
+    if (followUp.action) {
+      const { kind, ...inline } = followUp.action;
+      return normalizeButton({ ...inline, kind } as Button & { kind: string }, 'followUp.action');
+    }
+    const wanted = followUp.actionRef!.toLowerCase();
+    const offered = [...(record.notification.buttons ?? []), ...(this.designs.manifest(record.app)?.actions ?? [])];
+    const found = offered.find((button) => button.id?.toLowerCase() === wanted || button.label?.toLowerCase() === wanted);
+    return found && normalizeButton(found, 'followUp.actionRef');
+  }
+
+  private async record(app: string, id: string, followUp: FollowUpRecord): Promise<void> {
+    await this.history.update(app, id, (record) => ({ ...record, followUp }));
+  }
+}
+
+const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
