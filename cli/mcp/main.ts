@@ -9,7 +9,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../../daemon/version.js';
 import { Notifier, ToolFailure } from './call.js';
-import { type Args, TOOLS, TOOLS_BY_NAME, type ToolResult, errorResult, forgivingArguments, schemaFor } from './tools.js';
+import { forgivingArguments, schemaFor } from './tools/arguments.js';
+import { type Args, type ToolResult, errorResult } from './tools/common.js';
+import { TOOLS, TOOLS_BY_NAME } from './tools/index.js';
 
 /** Reference §1.21: an agent is a slug, or `agent.<slug>`; its app id is always `agent.<slug>`. */
 const AGENT_SLUG = /^[a-z0-9-]{1,48}$/;

@@ -1,0 +1,74 @@
+// Registered apps, their settings, and removing one (daemon/http/routes/apps.ts).
+
+import { registerSchema } from '../../../daemon/http/schemas/register.js';
+import { APP, APP_FILTER, type Tool, annotate, call, flag, inputs, jsonResult, need, route, text, whole } from './common.js';
+
+export const registerApp = route({
+  name: 'register_app',
+  title: 'Register an app',
+  description: 'Register an app or update its registration; omitted fields keep their values (POST /v1/register). allowCommands only asks: the person decides.',
+  method: 'POST',
+  path: '/v1/register',
+  inputSchema: registerSchema,
+  kind: 'set',
+});
+
+export const listApps = route({
+  name: 'list_apps',
+  title: 'List apps',
+  description: 'Registered apps (GET /v1/apps).',
+  method: 'GET',
+  path: '/v1/apps',
+  inputSchema: inputs({}),
+  kind: 'read',
+});
+
+export const deleteApp: Tool = {
+  name: 'delete_app',
+  title: 'Delete an app',
+  description: "Remove an app with its registration, History, templates, manifest and assets; its banners close (DELETE /v1/apps/{id}).",
+  routes: ['DELETE /v1/apps/{id}'],
+  inputSchema: inputs({ app: APP }, ['app']),
+  annotations: annotate('Delete an app', 'replace'),
+  run: async (args, context) => {
+    const app = need(args, 'app');
+    return jsonResult((await call(context, { method: 'DELETE', path: `/v1/apps/${encodeURIComponent(app)}` })).json);
+  },
+};
+
+export const getAppSettings = route({
+  name: 'get_app_settings',
+  title: 'Read app settings',
+  description: 'Per-app settings, voice, approvals and a schema of every key (GET /v1/apps/settings).',
+  method: 'GET',
+  path: '/v1/apps/settings',
+  inputSchema: inputs({ app: APP_FILTER }),
+  kind: 'read',
+});
+
+export const updateAppSettings = route({
+  name: 'update_app_settings',
+  title: 'Change app settings',
+  description:
+    'Change per-app settings, all or none (PUT /v1/apps/settings): keys such as muteBanners, corner, sound, timeout, stacking, speak. ' +
+    'revokeCommands / revokeCallbackHost: true withdraw a permission; nothing here can grant one. See get_app_settings for every key.',
+  method: 'PUT',
+  path: '/v1/apps/settings',
+  inputSchema: inputs(
+    {
+      app: APP,
+      muteBanners: flag('History only: no banner, no sound.'),
+      corner: { type: ['string', 'null'], description: 'topRight, topLeft, bottomRight, bottomLeft; null follows the global setting.' },
+      sound: text('A sound name, or none.'),
+      timeout: whole('Seconds a banner stays; 0: until dismissed.'),
+      persistent: flag('Banners stay until closed.'),
+      stacking: { type: ['string', 'null'], description: 'A stacking level; null follows the global setting.' },
+      speak: flag('Speech allowed for this app.'),
+      revokeCommands: { type: 'boolean', const: true, description: "true withdraws the app's permission to run commands." },
+      revokeCallbackHost: { type: 'boolean', const: true, description: "true withdraws the approval of the app's callback host." },
+    },
+    ['app'],
+    true,
+  ),
+  kind: 'set',
+});
