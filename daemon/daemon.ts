@@ -6,7 +6,7 @@ import { openChannel } from './control/channel.js';
 import { NotifierCore } from './core/notifier.js';
 import type { SpeechEngine } from './core/voice/voice.js';
 import { startTray } from './tray-process.js';
-import { ApiError } from '../protocol/errors.js';
+import { errors } from '../protocol/errors.js';
 import { createApp } from './http/app.js';
 import { MAX_HEADER_BYTES } from '../protocol/limits.js';
 import { log } from './log.js';
@@ -100,7 +100,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       change: async (next) => {
         const moved = newServer();
         await listenOn(moved, next).catch((error: NodeJS.ErrnoException) => {
-          if (error.code === 'EADDRINUSE') throw new ApiError(409, `port ${next} is in use by another program; Notifier stays on ${port}`);
+          if (error.code === 'EADDRINUSE') throw errors.portInUse(next, port);
           throw error;
         });
         const [previous, old] = [server, port];
@@ -117,7 +117,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       change: async (enabled) => {
         await setLaunchAtLogin(service, enabled, { supportDir }).catch((error: Error) => {
           const supported = service.platform === 'linux' || service.platform === 'darwin';
-          throw new ApiError(supported ? 500 : 501, `launchAtLogin: ${error.message}`);
+          throw supported ? errors.launchAtLoginFailed(error.message) : errors.launchAtLoginUnsupported(error.message);
         });
       },
     });

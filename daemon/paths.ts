@@ -4,7 +4,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ApiError } from '../protocol/errors.js';
+import { errors } from '../protocol/errors.js';
 
 /** `~` and `~/...` in the home folder; anything else as given. */
 export function expandHome(given: string): string {
@@ -20,7 +20,7 @@ export function localPath(given: string): string | null {
     try {
       return fileURLToPath(given);
     } catch (error) {
-      throw new ApiError(400, `not a file on this computer: ${given} (${(error as Error).message})`);
+      throw errors.notLocalFile(given, (error as Error).message);
     }
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(given)) return null;

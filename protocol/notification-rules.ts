@@ -1,7 +1,7 @@
 // The rules of spec 1's notification object that span more than one field: a button has exactly one kind, links
 // are http, https or mailto, the follow-up names one action of an allowed kind, the speak object is valid.
 
-import { ApiError, invalidField } from './errors.js';
+import { errors } from './errors.js';
 import { FOLLOW_UP_AFTER_SECONDS, LANG_PATTERN, SPEECH_SPEED, VOICE_ID_PATTERN } from './limits.js';
 import {
   BUTTON_KINDS,
@@ -34,14 +34,14 @@ export function isOpenableLink(link: string): boolean {
 }
 
 export function checkLink(link: string, field: string): void {
-  if (!isOpenableLink(link)) throw invalidField(field, 'only http, https and mailto links can be opened');
+  if (!isOpenableLink(link)) throw errors.invalidField(field, 'only http, https and mailto links can be opened');
 }
 
 /** Reference §1.3: a script is a plain file name in the scripts folder. */
 function checkScriptName(script: string, field: string): void {
   // eslint-disable-next-line no-control-regex
   if (!script || /[/\\\u0000-\u001f]/.test(script) || script === '.' || script === '..' || script.startsWith('~')) {
-    throw invalidField(field, "a plain file name in the scripts folder, not a path");
+    throw errors.invalidField(field, "a plain file name in the scripts folder, not a path");
   }
 }
 
@@ -56,26 +56,26 @@ export function buttonKind(button: Button): ButtonKind | 'dismiss' {
  */
 export function normalizeButton(input: Button & { kind?: string }, field: string): Button {
   const { kind, ...button } = input;
-  if (kind === 'snooze') throw invalidField(field, 'a snooze is not a button an app can send; send snooze: true');
+  if (kind === 'snooze') throw errors.invalidField(field, 'a snooze is not a button an app can send; send snooze: true');
   if (kind !== undefined && kind !== 'dismiss') {
     if (!(BUTTON_KINDS as readonly string[]).includes(kind)) {
-      throw invalidField(`${field}.kind`, `one of ${KIND_LIST}, dismiss`);
+      throw errors.invalidField(`${field}.kind`, `one of ${KIND_LIST}, dismiss`);
     }
     const key = kind as ButtonKind;
     if (button[key] === undefined) {
       if (key === 'callback' || key === 'reply' || key === 'openApp') button[key] = {};
-      else throw invalidField(field, `a ${key} button needs its ${key} field`);
+      else throw errors.invalidField(field, `a ${key} button needs its ${key} field`);
     }
   }
   const kinds = BUTTON_KINDS.filter((name) => button[name] !== undefined);
-  if (kinds.length > 1) throw invalidField(field, `give exactly one of ${KIND_LIST}; got ${kinds.join(', ')}`);
+  if (kinds.length > 1) throw errors.invalidField(field, `give exactly one of ${KIND_LIST}; got ${kinds.join(', ')}`);
   if (button.url !== undefined) checkLink(button.url, `${field}.url`);
   if (button.script !== undefined) checkScriptName(button.script, `${field}.script`);
   if (button.shortcut !== undefined && (button.shortcut === '' || button.shortcut.startsWith('-'))) {
-    throw invalidField(`${field}.shortcut`, 'a shortcut name, not starting with -');
+    throw errors.invalidField(`${field}.shortcut`, 'a shortcut name, not starting with -');
   }
   if (button.input !== undefined && button.shortcut === undefined && button.script === undefined) {
-    throw invalidField(`${field}.input`, 'input goes with a shortcut or a script');
+    throw errors.invalidField(`${field}.input`, 'input goes with a shortcut or a script');
   }
   for (const [target, path] of [
     [button.callback?.url, `${field}.callback.url`],
@@ -95,7 +95,7 @@ export function checkCallbackURL(target: string, field: string): void {
     // reported below
   }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !parsed.hostname) {
-    throw invalidField(field, 'an http or https URL');
+    throw errors.invalidField(field, 'an http or https URL');
   }
 }
 
@@ -120,15 +120,15 @@ export type FollowUpInput = Omit<FollowUp, 'after'> & { after?: number | string 
 export function checkFollowUp(followUp: FollowUpInput, offered: Button[]): FollowUp {
   if (followUp.enabled === false) return { enabled: false };
   if (followUp.after === undefined) {
-    throw invalidField('followUp.after', `required unless enabled is false: ${afterRange()}`);
+    throw errors.invalidField('followUp.after', `required unless enabled is false: ${afterRange()}`);
   }
   const after = parseDuration(followUp.after);
-  if (after === null) throw invalidField('followUp.after', `not a duration; ${afterRange()}`);
+  if (after === null) throw errors.invalidField('followUp.after', `not a duration; ${afterRange()}`);
   if (after < FOLLOW_UP_AFTER_SECONDS.min || after > FOLLOW_UP_AFTER_SECONDS.max) {
-    throw invalidField('followUp.after', afterRange());
+    throw errors.invalidField('followUp.after', afterRange());
   }
   if ((followUp.actionRef === undefined) === (followUp.action === undefined)) {
-    throw invalidField('followUp', "give exactly one of actionRef and action");
+    throw errors.invalidField('followUp', "give exactly one of actionRef and action");
   }
   if (followUp.action) {
     checkFollowUpKind(followUp.action.kind, 'followUp.action.kind');
@@ -137,7 +137,7 @@ export function checkFollowUp(followUp: FollowUpInput, offered: Button[]): Follo
   }
   const wanted = followUp.actionRef!.toLowerCase();
   const target = offered.find((button) => button.id?.toLowerCase() === wanted || button.label.toLowerCase() === wanted);
-  if (!target) throw invalidField('followUp.actionRef', `no button or manifest action is named '${followUp.actionRef}'`);
+  if (!target) throw errors.invalidField('followUp.actionRef', `no button or manifest action is named '${followUp.actionRef}'`);
   checkFollowUpKind(buttonKind(target), 'followUp.actionRef');
   return { after, actionRef: followUp.actionRef!, ...(followUp.enabled === undefined ? {} : { enabled: followUp.enabled }) };
 }
@@ -147,7 +147,7 @@ const afterRange = (): string =>
 
 function checkFollowUpKind(kind: string, field: string): void {
   if (!(FOLLOW_UP_KINDS as readonly string[]).includes(kind)) {
-    throw invalidField(field, `a follow-up cannot be a '${kind}' action; use shortcut, script, command or callback`);
+    throw errors.invalidField(field, `a follow-up cannot be a '${kind}' action; use shortcut, script, command or callback`);
   }
 }
 
@@ -156,7 +156,7 @@ function followUpAction(action: InlineAction): InlineAction {
   const normalized: InlineAction = { ...action, id: action.id || slug(action.label) };
   if (field === 'callback') normalized.callback ??= {};
   else if (typeof normalized[field] !== 'string' || normalized[field].trim() === '') {
-    throw invalidField(`followUp.action.${field}`, `a ${field} action needs its ${field}`);
+    throw errors.invalidField(`followUp.action.${field}`, `a ${field} action needs its ${field}`);
   }
   if (normalized.script !== undefined) checkScriptName(normalized.script, 'followUp.action.script');
   if (normalized.callback?.url !== undefined) checkCallbackURL(normalized.callback.url, 'followUp.action.callback.url');
@@ -173,35 +173,31 @@ export function normalizeSpeak(speak: unknown, field = 'speak'): SpeakRequest | 
   if (speak === true) return {};
   if (typeof speak === 'string') return { text: speak };
   if (typeof speak !== 'object' || speak === null || Array.isArray(speak)) {
-    throw invalidField(field, 'true, a text, or an object with text, voice, speed and lang');
+    throw errors.invalidField(field, 'true, a text, or an object with text, voice, speed and lang');
   }
   const { text, voice, speed, lang } = speak as Record<string, unknown>;
   const request: SpeakRequest = {};
   if (text !== undefined) {
-    if (typeof text !== 'string') throw invalidField(name('text'), 'must be a string');
+    if (typeof text !== 'string') throw errors.invalidField(name('text'), 'must be a string');
     request.text = text;
   }
   if (voice !== undefined) {
     if (typeof voice !== 'string' || !VOICE_ID_PATTERN.test(voice)) {
-      throw invalidField(name('voice'), 'invalid voice: 1 to 64 letters, digits, _, - or .');
+      throw errors.invalidField(name('voice'), 'invalid voice: 1 to 64 letters, digits, _, - or .');
     }
     request.voice = voice;
   }
   if (speed !== undefined) {
     if (typeof speed !== 'number' || !(speed >= SPEECH_SPEED.min && speed <= SPEECH_SPEED.max)) {
-      throw invalidField(name('speed'), `speed must be between ${SPEECH_SPEED.min.toFixed(1)} and ${SPEECH_SPEED.max.toFixed(1)}`);
+      throw errors.invalidField(name('speed'), `speed must be between ${SPEECH_SPEED.min.toFixed(1)} and ${SPEECH_SPEED.max.toFixed(1)}`);
     }
     request.speed = speed;
   }
   if (lang !== undefined) {
     if (typeof lang !== 'string' || !LANG_PATTERN.test(lang)) {
-      throw invalidField(name('lang'), 'invalid lang: a language code such as en-us');
+      throw errors.invalidField(name('lang'), 'invalid lang: a language code such as en-us');
     }
     request.lang = lang;
   }
   return request;
-}
-
-export function tooManyButtons(max: number): ApiError {
-  return new ApiError(413, `too many buttons (at most ${max})`);
 }

@@ -19,7 +19,6 @@
 // paging.
 
 import { queryWords } from '../protocol/search-text.js';
-import { ApiError } from '../protocol/errors.js';
 
 type IconNode = [tag: string, attributes: Record<string, string | number>];
 
@@ -47,6 +46,22 @@ export interface SymbolListing {
   /** `categories` are the keys of the symbol's categories, `all` first. */
   symbols: Array<{ name: string; categories: string[] }>;
   categories: SymbolCategory[];
+}
+
+/** Why the catalogue cannot answer. The renderer knows no HTTP: the route that serves the catalogue answers for it. */
+export type SymbolsProblem =
+  | { kind: 'no-symbol-list'; cause: string }
+  | { kind: 'unknown-category'; category: string; known: string[] };
+
+export class SymbolsError extends Error {
+  constructor(readonly problem: SymbolsProblem) {
+    super(
+      problem.kind === 'no-symbol-list'
+        ? `this computer has no symbol list: ${problem.cause}`
+        : `unknown category: ${problem.category} (known: ${problem.known.join(', ')})`,
+    );
+    this.name = 'SymbolsError';
+  }
 }
 
 export interface SymbolSVGOptions {
@@ -316,7 +331,7 @@ function catalogue(): Promise<Catalogue> {
   if (!loading) {
     loading = build().catch((error: unknown) => {
       loading = undefined;
-      throw new ApiError(501, `this computer has no symbol list: ${(error as Error).message}`);
+      throw new SymbolsError({ kind: 'no-symbol-list', cause: (error as Error).message });
     });
   }
   return loading;
@@ -402,7 +417,7 @@ export async function listSymbols(query: SymbolQuery = {}): Promise<SymbolListin
   const offset = clampInteger(query.offset, 0, Number.MAX_SAFE_INTEGER, 0);
   const categoryKey = query.category === undefined || query.category.trim() === '' ? 'all' : query.category.trim().toLowerCase();
   const pool = cat.byCategory.get(categoryKey);
-  if (!pool) throw new ApiError(400, `unknown category: ${query.category} (known: ${cat.knownKeys.join(', ')})`);
+  if (!pool) throw new SymbolsError({ kind: 'unknown-category', category: String(query.category), known: cat.knownKeys });
 
   const words = queryWords(query.q ?? '');
   let matches = pool;

@@ -236,11 +236,10 @@ class Report {
     if (!list.some((known) => known.path === issue.path && known.message === issue.message && known.cellId === issue.cellId)) list.push(issue);
   }
 
-  /** An `invalid field: <path> (<why>)` thrown by the shared notification rules, as an issue. */
+  /** An `invalid field: <path> (<why>)` thrown by the shared notification rules, as an issue of that path. */
   fromApiError(error: unknown, fallbackPath: string): void {
     if (!(error instanceof ApiError)) throw error;
-    const match = /^invalid field: (\S+)(?: \((.*)\))?$/s.exec(error.message);
-    if (match) this.error(match[1]!, match[2] ?? 'invalid value');
+    if (error.code === 'invalid_field') this.error(error.field!, error.reason ?? 'invalid value');
     else this.error(fallbackPath, error.message);
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { ApiError, notFound } from '../../protocol/errors.js';
+import { errors } from '../../protocol/errors.js';
 import { log } from '../log.js';
 import type { Presenter } from '../present/presenter.js';
 import { Store } from '../store/store.js';
@@ -379,7 +379,7 @@ export class NotifierCore {
    */
   async snooze(app: string, id: string, minutes: number): Promise<string> {
     const record = await this.requireRecord(app, id);
-    if (record.dismissedAt) throw new ApiError(400, 'the notification was already dismissed');
+    if (record.dismissedAt) throw errors.alreadyDismissed();
     const until = new Date(Date.now() + minutes * 60_000).toISOString();
     this.banners.close(app, id);
     this.followUps.cancel(app, id);
@@ -391,7 +391,7 @@ export class NotifierCore {
   /** spec 1, POST /v1/unsnooze: the snoozed banner comes back now, without sound. */
   async unsnooze(app: string, id: string): Promise<void> {
     const record = await this.requireRecord(app, id);
-    if (record.dismissedAt) throw new ApiError(400, 'the notification was already dismissed');
+    if (record.dismissedAt) throw errors.alreadyDismissed();
     if (record.snoozedUntil) await this.snoozeOver(app, id, { sound: false });
   }
 
@@ -439,7 +439,7 @@ export class NotifierCore {
    */
   expandStack(app: string, group: string, expanded: boolean): void {
     const stack = this.stacks(app).find((found) => (found.group ?? found.app) === group);
-    if (!stack) throw notFound(`no stack of two or more banners for ${app} / ${group}`);
+    if (!stack) throw errors.noStack(app, group);
     // Stacks that have come apart since are forgotten, so one that forms again starts closed.
     const live = new Set(this.stacks().map(stackIdentity));
     for (const known of this.expandedStacks) if (!live.has(known)) this.expandedStacks.delete(known);
@@ -486,7 +486,7 @@ export class NotifierCore {
   async removeApp(app: string): Promise<void> {
     await this.history.ready;
     const records = this.history.query({ app, limit: Number.MAX_SAFE_INTEGER });
-    if (!appIsKnown(this, app, records)) throw notFound(`unknown app: ${app}`);
+    if (!appIsKnown(this, app, records)) throw errors.unknownApp(app);
     for (const [key, pending] of this.inFlight) if (key.startsWith(`${app}\u0000`)) pending.dismissedAt ??= this.timestamp();
     for (const record of records) this.takeOffScreen(app, record.id);
     const { store, apps, history, replies, designs, assets, approvals, cards } = this;
@@ -601,7 +601,7 @@ export class NotifierCore {
   private async requireRecord(app: string, id: string): Promise<HistoryRecord> {
     await this.history.load(app);
     const record = this.history.get(app, id);
-    if (!record) throw notFound('no such notification in History');
+    if (!record) throw errors.notificationNotFound();
     return record;
   }
 

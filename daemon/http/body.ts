@@ -1,8 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '../../protocol/errors.js';
+import { type ApiError, errors } from '../../protocol/errors.js';
 import { MAX_BODY_BYTES } from '../../protocol/limits.js';
-
-const tooLarge = (): ApiError => new ApiError(413, `body is too large (at most ${MAX_BODY_BYTES} bytes)`);
 
 /**
  * Reads the request body as JSON (UTF-8, whatever the Content-Type says, so `curl -d '{...}'` works without
@@ -12,10 +10,10 @@ const tooLarge = (): ApiError => new ApiError(413, `body is too large (at most $
 export function jsonBody(req: Request, _res: Response, next: NextFunction): void {
   const announced = req.headers['content-length'];
   if (announced === undefined ? req.headers['transfer-encoding'] === undefined : announced === '0') return next();
-  if (Number(announced) > MAX_BODY_BYTES) return next(tooLarge());
+  if (Number(announced) > MAX_BODY_BYTES) return next(errors.bodyTooLarge());
   const encoding = req.headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
-    return next(new ApiError(415, 'unsupported Content-Encoding: send the JSON body as is'));
+    return next(errors.unsupportedEncoding());
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -28,11 +26,11 @@ export function jsonBody(req: Request, _res: Response, next: NextFunction): void
   };
   const onData = (chunk: Buffer): void => {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) finish(tooLarge());
+    if (size > MAX_BODY_BYTES) finish(errors.bodyTooLarge());
     else chunks.push(chunk);
   };
   req.on('data', onData);
-  req.once('error', () => finish(new ApiError(400, 'the request body was cut off')));
+  req.once('error', () => finish(errors.bodyCutOff()));
   req.once('end', () => {
     if (done) return;
     let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
@@ -40,7 +38,7 @@ export function jsonBody(req: Request, _res: Response, next: NextFunction): void
     try {
       req.body = JSON.parse(text);
     } catch {
-      if (/\S/.test(text)) return finish(new ApiError(400, 'invalid JSON'));
+      if (/\S/.test(text)) return finish(errors.invalidJson());
       req.body = undefined; // only white space: no body
     }
     finish();

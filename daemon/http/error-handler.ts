@@ -1,12 +1,12 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '../../protocol/errors.js';
+import { ApiError, errors } from '../../protocol/errors.js';
 import { log } from '../log.js';
 import { sendJSON } from './routes.js';
 
 function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   log.error(`unexpected error: ${(error as Error)?.stack ?? String(error)}`);
-  return new ApiError(500, 'internal error (details are in the Notifier log)');
+  return errors.internal();
 }
 
 /**

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '../../protocol/errors.js';
+import { errors } from '../../protocol/errors.js';
 
 // The guard in front of every route (DESIGN.md rule 5). It runs on the request head alone, before any body is
 // read: a refused request costs nothing and its body is never looked at.
@@ -29,14 +29,14 @@ export function guard(token: string) {
   const expected = Buffer.from(token);
   return (req: Request, _res: Response, next: NextFunction): void => {
     if (!isLoopbackHost(req.headers.host)) {
-      throw new ApiError(403, 'forbidden: the Host header must be 127.0.0.1, localhost or [::1]');
+      throw errors.forbiddenHost();
     }
     if (req.headers.origin !== undefined) {
-      throw new ApiError(403, 'forbidden: requests from web pages (an Origin header) are refused');
+      throw errors.forbiddenOrigin();
     }
     const open = req.method === 'GET' && req.path === '/v1/health';
     if (!open && !tokenMatches(req.headers.authorization, expected)) {
-      throw new ApiError(401, 'unauthorized: send Authorization: Bearer <the token in the support folder>');
+      throw errors.unauthorized();
     }
     next();
   };

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { ApiError, invalidField, missingField } from '../../protocol/errors.js';
+import { errors } from '../../protocol/errors.js';
 
 // Reading a request's JSON body and query string. Every problem is the caller's and names the field.
 
@@ -8,7 +8,7 @@ export function bodyObject(req: Request): Record<string, unknown> {
   const body: unknown = req.body;
   if (body === undefined) return {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError(400, 'invalid JSON: the body must be a JSON object');
+    throw errors.bodyNotObject();
   }
   return body as Record<string, unknown>;
 }
@@ -18,9 +18,9 @@ export function queryText(req: Request, name: string, options: { required: true 
 export function queryText(req: Request, name: string, options?: { required?: false }): string | undefined;
 export function queryText(req: Request, name: string, options: { required?: boolean } = {}): string | undefined {
   const value: unknown = req.query[name];
-  if (Array.isArray(value)) throw invalidField(name, 'give it once');
-  if (typeof value !== 'string' && value !== undefined) throw invalidField(name);
-  if (options.required && !value) throw missingField(name);
+  if (Array.isArray(value)) throw errors.invalidField(name, 'give it once');
+  if (typeof value !== 'string' && value !== undefined) throw errors.invalidField(name);
+  if (options.required && !value) throw errors.missingField(name);
   return value;
 }
 
@@ -28,15 +28,15 @@ export function queryText(req: Request, name: string, options: { required?: bool
 export function queryLimit(req: Request, defaultValue: number, max = Number.MAX_SAFE_INTEGER): number {
   const text = queryText(req, 'limit');
   if (text === undefined || text === '') return defaultValue;
-  if (!/^\+?\d+$/.test(text.trim())) throw invalidField('limit', 'a whole number, 0 or more');
+  if (!/^\+?\d+$/.test(text.trim())) throw errors.invalidField('limit', 'a whole number, 0 or more');
   return Math.min(Number(text), max);
 }
 
 /** A required, non-empty string field of a JSON body. */
 export function bodyText(body: Record<string, unknown>, name: string): string {
   const value = body[name];
-  if (value === undefined || value === null || value === '') throw missingField(name);
-  if (typeof value !== 'string') throw invalidField(name, 'must be a string');
+  if (value === undefined || value === null || value === '') throw errors.missingField(name);
+  if (typeof value !== 'string') throw errors.invalidField(name, 'must be a string');
   return value;
 }
 
@@ -44,6 +44,6 @@ export function bodyText(body: Record<string, unknown>, name: string): string {
 export function optionalBodyText(body: Record<string, unknown>, name: string): string | undefined {
   const value = body[name];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalidField(name, 'must be a string');
+  if (typeof value !== 'string') throw errors.invalidField(name, 'must be a string');
   return value;
 }

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { ApiError } from '../../protocol/errors.js';
+import { errors } from '../../protocol/errors.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -44,9 +44,9 @@ export function routeTable(routes: Route[]): RequestHandler {
     const route = exact?.get(req.method) ?? withParameter?.get(req.method);
     if (!route) {
       const known = exact ? path : prefix === undefined ? undefined : `${prefix.slice(0, -1)}${PARAMETER}`;
-      if (known === undefined) throw new ApiError(404, `not found: ${req.method} ${req.path}`);
+      if (known === undefined) throw errors.routeNotFound(req.method, req.path);
       res.setHeader('Allow', allowed.get(known)!);
-      throw new ApiError(405, `method not allowed: ${known} takes ${allowed.get(known)}`);
+      throw errors.methodNotAllowed(known, allowed.get(known)!);
     }
     if (route.path.endsWith(PARAMETER)) res.locals.pathParameter = path.slice(prefix!.length);
     const reply = await route.handle(req, res);

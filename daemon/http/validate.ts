@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
-import { invalidField, missingField } from '../../protocol/errors.js';
+import { errors } from '../../protocol/errors.js';
 
 // One ajv instance for every schema in ./schemas. `verbose` hands each error its schema node, whose
 // `description` becomes the hint in the message ("invalid field: accentColor (a hex colour such as #RRGGBB)").
@@ -45,9 +45,9 @@ function describeType(type: string): string {
 /** The first problem ajv found, as the service's error: `missing field: x` or `invalid field: x (why)`. */
 export function toApiError(error: ErrorObject) {
   if (error.keyword === 'required') {
-    return missingField(fieldPath(error.instancePath, String(error.params.missingProperty)));
+    return errors.missingField(fieldPath(error.instancePath, String(error.params.missingProperty)));
   }
-  return invalidField(fieldPath(error.instancePath) || 'body', hint(error));
+  return errors.invalidField(fieldPath(error.instancePath) || 'body', hint(error));
 }
 
 /** Compiles a schema once; the returned function throws the service's 400 for the first problem. */

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { chmod, copyFile, lstat, readFile, realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiError, invalidField, missingField } from '../../protocol/errors.js';
+import { errors } from '../../protocol/errors.js';
 import { expandHome } from '../paths.js';
 import { writeFileDurably } from '../store/durable-file.js';
 import type { AppRegistration } from '../../protocol/types.js';
@@ -148,10 +148,10 @@ function parseJSONConfig(text: string, file: string): Record<string, unknown> {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new ApiError(409, `${file} is not valid JSON (${(error as Error).message}); fix or move it first, nothing was changed`);
+    throw errors.configNotJson(file, (error as Error).message);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new ApiError(409, `${file} does not hold a JSON object; fix or move it first, nothing was changed`);
+    throw errors.configNotObject(file);
   }
   return parsed as Record<string, unknown>;
 }
@@ -216,16 +216,16 @@ function slugOf(name: string): string {
 /** The body of POST /v1/mcp/install with its types checked. */
 export function readInstallRequest(body: Record<string, unknown>): InstallRequest {
   const client = body.client;
-  if (client === undefined || client === null || client === '') throw missingField('client');
+  if (client === undefined || client === null || client === '') throw errors.missingField('client');
   if (typeof client !== 'string' || !(MCP_CLIENTS as readonly string[]).includes(client)) {
-    throw new ApiError(400, `unknown client: ${String(client)} (known: ${MCP_CLIENTS.join(', ')})`);
+    throw errors.unknownClient(String(client), MCP_CLIENTS);
   }
-  if (body.reinstall !== undefined && body.reinstall !== null && typeof body.reinstall !== 'boolean') throw invalidField('reinstall', 'true or false');
+  if (body.reinstall !== undefined && body.reinstall !== null && typeof body.reinstall !== 'boolean') throw errors.invalidField('reinstall', 'true or false');
   const request: InstallRequest = { client: client as McpClient, reinstall: body.reinstall === true };
   for (const key of ['name', 'icon'] as const) {
     const value = body[key];
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'string') throw invalidField(key, 'must be a string');
+    if (typeof value !== 'string') throw errors.invalidField(key, 'must be a string');
     if (value !== '') request[key] = value;
   }
   return request;
@@ -240,7 +240,7 @@ export class McpInstaller {
 
   private programs(): Programs {
     const programs = findPrograms();
-    if (!programs) throw new ApiError(500, 'the agent server (notifier-mcp) was not found in the package this daemon runs from');
+    if (!programs) throw errors.agentServerMissing();
     return programs;
   }
 
@@ -305,7 +305,7 @@ export class McpInstaller {
       content = `${JSON.stringify({ ...parsed, mcpServers: { ...servers, [SERVER_KEY]: entry } }, null, 2)}\n`;
     }
     if (exists && !reinstall) {
-      throw new ApiError(409, `${CLIENT_NAMES[client]} already has a ${SERVER_KEY} server in ${file}; send reinstall: true to replace it`);
+      throw errors.serverInstalled(CLIENT_NAMES[client], SERVER_KEY, file);
     }
     const app = `agent.${slug}`;
     await this.register({ app, appName: CLIENT_NAMES[client] });
@@ -326,14 +326,14 @@ export class McpInstaller {
 
   /** `generic`: nothing is written; the reply is what to put in the client's configuration. */
   private async generic(request: InstallRequest) {
-    if (!request.name) throw new ApiError(400, "missing field: name (the generic client needs the agent's name)");
+    if (!request.name) throw errors.missingField('name', "the generic client needs the agent's name");
     const slug = slugOf(request.name);
-    if (!slug) throw invalidField('name', 'needs at least one letter or digit');
+    if (!slug) throw errors.invalidField('name', 'needs at least one letter or digit');
     let icon: string | undefined;
     if (request.icon) {
       icon = path.resolve(expandHome(request.icon));
       const info = await stat(icon).catch(() => null);
-      if (!info?.isFile()) throw new ApiError(400, `icon file not found: ${request.icon}`);
+      if (!info?.isFile()) throw errors.iconNotFound(request.icon);
     }
     const launch = this.launch(this.programs(), slug);
     const app = `agent.${slug}`;
@@ -355,7 +355,7 @@ export class McpInstaller {
     const folder = LAUNCHER_FOLDER();
     const destination = path.join(folder, 'notifier');
     const exists = await lstat(destination).then(() => true, () => false); // a dangling link counts too
-    if (exists && !reinstall) throw new ApiError(409, `${destination} already exists; send reinstall: true to replace it`);
+    if (exists && !reinstall) throw errors.launcherExists(destination);
     // The launcher points the tool at this daemon's support folder unless the caller's environment names another.
     const script =
       '#!/bin/sh\n' +

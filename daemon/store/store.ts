@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Low } from 'lowdb';
-import { ApiError } from '../../protocol/errors.js';
+import { errors } from '../../protocol/errors.js';
 import { DurableJSONFile, type FileContent, syncFolder } from './durable-file.js';
 import type { Journal } from './journal.js';
 
@@ -195,7 +195,7 @@ export class Store {
         await this.writeBatch(batch, lines);
         waiter.resolve();
       } catch (error) {
-        waiter.reject(new ApiError(500, `could not save to the support folder: ${(error as Error).message}`));
+        waiter.reject(errors.saveFailed((error as Error).message));
       }
     }
   }

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { MAX_APPS } from '../../../protocol/limits.js';
 import type { Document, Store } from '../../store/store.js';
 import type { AppRegistration } from '../../../protocol/types.js';
@@ -71,7 +71,7 @@ export class AppRegistry {
 
   private checkRoomFor(app: string): void {
     if (!this.byId.has(app) && this.byId.size >= MAX_APPS) {
-      throw new ApiError(429, `too many apps (at most ${MAX_APPS})`);
+      throw errors.tooManyApps();
     }
   }
 

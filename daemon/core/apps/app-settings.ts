@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { REGISTER_FIELD_BYTES, REGISTER_TIMEOUT_RANGE, SPEECH_SPEED } from '../../../protocol/limits.js';
 import { checkChange, describeRule, LANG_RULE_PATTERN, type SettingRule, VOICE_RULE_PATTERN } from '../settings/setting-rules.js';
 import { STACKING_LEVELS } from '../notifications/stacking.js';
@@ -64,7 +64,7 @@ export function readAppSettingsChange(body: Record<string, unknown>): AppSetting
   const { app: _app, ...change } = body;
   for (const key of Object.keys(change).sort()) {
     if (REVOKE_KEYS.has(key) && change[key] !== true) {
-      throw new ApiError(403, `${key}: only true is accepted; a permission is granted only by the person at the computer`);
+      throw errors.permissionNotGrantable(key);
     }
   }
   const applied = checkChange(RULES, change, '{"app":"build","muteBanners":true}');
@@ -83,7 +83,7 @@ export function readAppSettingsChange(body: Record<string, unknown>): AppSetting
 /** Reference §1.17: one app as GET /v1/apps/settings shows it. */
 export function appSettingsView(app: string, parts: AppSettingsParts) {
   const registration = parts.apps.get(app);
-  if (!registration) throw notFound(`unknown app: ${app}`);
+  if (!registration) throw errors.unknownApp(app);
   const defaults = registration.defaults ?? {};
   const preferences = registration.settings ?? {};
   const host = callbackHost(registration.callbackURL);
@@ -124,7 +124,7 @@ export function appSettingsView(app: string, parts: AppSettingsParts) {
  */
 export async function changeAppSettings(parts: AppSettingsParts, app: string, change: AppSettingsChange): Promise<void> {
   const registration = parts.apps.get(app);
-  if (!registration) throw notFound(`unknown app: ${app}`);
+  if (!registration) throw errors.unknownApp(app);
   await parts.apps.replace(withSettings(registration, change));
   if (change.revokeCommands) await parts.approvals.revokeCommands(app);
   if (change.revokeCallbackHost) await parts.approvals.revokeHosts(app);

@@ -2,11 +2,11 @@
 // reference (§1.2 "Validation order") gives, and draw it through its template. The caller (NotifierCore) then
 // registers the app, caches the picture, stores the record and shows the banner.
 
-import { ApiError, fieldTooLarge, invalidField, missingField } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { MAX_BUTTONS, NOTIFY_FIELD_BYTES } from '../../../protocol/limits.js';
 import type { ChosenTemplate, Designs } from '../templates/designs.js';
 import { coerceFields, fillTokens, resolveFields } from '../../../protocol/fields.js';
-import { type FollowUpInput, checkFollowUp, checkLink, isOpenableLink, normalizeButton, normalizeSpeak, tooManyButtons } from '../../../protocol/notification-rules.js';
+import { type FollowUpInput, checkFollowUp, checkLink, isOpenableLink, normalizeButton, normalizeSpeak } from '../../../protocol/notification-rules.js';
 import type { Template } from '../../../templates-renderer/model.js';
 import type { Button, Manifest, Notification } from '../../../protocol/types.js';
 
@@ -50,13 +50,13 @@ export function prepareNotification(input: NotificationInput, id: string, design
 /** spec 1, POST /v1/notify: 400 when there is "no title and no template supplying one". */
 function requireTitle(input: NotificationInput, template: ChosenTemplate): void {
   if (input.title || template.saved?.title) return;
-  if (template.wanted === undefined) throw missingField('title');
-  throw new ApiError(400, `missing field: title (template ${template.wanted} has none or does not exist)`);
+  if (template.wanted === undefined) throw errors.missingField('title');
+  throw errors.missingField('title', `template ${template.wanted} has none or does not exist`);
 }
 
 function checkReminder(reminder: NotificationInput['reminder']): void {
   if (reminder?.due !== undefined && Number.isNaN(Date.parse(reminder.due))) {
-    throw invalidField('reminder.due', 'an ISO 8601 date');
+    throw errors.invalidField('reminder.due', 'an ISO 8601 date');
   }
 }
 
@@ -66,7 +66,7 @@ function checkReminder(reminder: NotificationInput['reminder']): void {
  */
 function chooseButtons(input: NotificationInput, manifest: Manifest | undefined): Button[] {
   if (input.buttons !== undefined) {
-    if (input.buttons.length > MAX_BUTTONS) throw tooManyButtons(MAX_BUTTONS);
+    if (input.buttons.length > MAX_BUTTONS) throw errors.tooManyButtons();
     return input.buttons.map((button, index) => normalizeButton(button, `buttons[${index}]`));
   }
   if (!input.actionIds?.length || !manifest) return [];
@@ -74,7 +74,7 @@ function chooseButtons(input: NotificationInput, manifest: Manifest | undefined)
   const chosen = input.actionIds
     .map((id) => offered.find((action) => action.id?.toLowerCase() === id.toLowerCase()))
     .filter((action) => action !== undefined);
-  if (chosen.length > MAX_BUTTONS) throw tooManyButtons(MAX_BUTTONS);
+  if (chosen.length > MAX_BUTTONS) throw errors.tooManyButtons();
   return chosen;
 }
 
@@ -100,7 +100,7 @@ function checkSizes(input: NotificationInput): void {
     if (value === undefined) continue;
     // A string's UTF-8 length is at most 3 bytes per UTF-16 unit: most values are far below and need no count.
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    if (text.length * 3 > limit && Buffer.byteLength(text, 'utf8') > limit) throw fieldTooLarge(field, limit);
+    if (text.length * 3 > limit && Buffer.byteLength(text, 'utf8') > limit) throw errors.fieldTooLarge(field, limit);
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { MAX_QUIET_WINDOWS, QUIET_AD_HOC_MAX_MINUTES, QUIET_SUMMARY_TITLES, QUIET_WINDOW_ID_BYTES } from '../../../protocol/limits.js';
 import { log } from '../../log.js';
 import type { Document, Store } from '../../store/store.js';
@@ -205,7 +205,7 @@ export function summaryText(titles: string[]): string | null {
 // ---------------------------------------------------------------------------------------------------------------
 // Changes (PUT /v1/settings/quiet-hours). Every problem is a 400 naming the field; nothing is changed then.
 
-const bad = (message: string): ApiError => new ApiError(400, message);
+const bad = errors.invalidQuietHours;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

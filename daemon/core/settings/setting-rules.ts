@@ -1,4 +1,4 @@
-import { ApiError } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { LANG_PATTERN, VOICE_ID_PATTERN } from '../../../protocol/limits.js';
 
 // One way to describe and check a setting, shared by the global settings (PUT /v1/settings) and the per-app
@@ -31,7 +31,7 @@ export function describeRule(rule: SettingRule): Record<string, unknown> {
   return shown;
 }
 
-/** Why a value does not fit its rule (`invalid value for K: ...`), or null when it fits. */
+/** Why a value does not fit its rule (the reason of `invalid value for K: ...`), or null when it fits. */
 export function ruleProblem(rule: SettingRule, value: unknown): string | null {
   const why = ((): string | null => {
     if (value === null) return rule.nullable ? null : 'null is not allowed';
@@ -51,7 +51,7 @@ export function ruleProblem(rule: SettingRule, value: unknown): string | null {
         return rule.pattern && !rule.pattern.test.test(value) ? rule.pattern.message : null;
     }
   })();
-  return why === null ? null : `invalid value for ${rule.key}: ${why}`;
+  return why;
 }
 
 const inRange = (rule: SettingRule, value: number): boolean =>
@@ -63,13 +63,13 @@ const inRange = (rule: SettingRule, value: number): boolean =>
  */
 export function checkChange(rules: readonly SettingRule[], change: Record<string, unknown>, example: string): string[] {
   const keys = Object.keys(change).sort();
-  if (keys.length === 0) throw new ApiError(400, `no settings given; send an object such as ${example}`);
+  if (keys.length === 0) throw errors.noSettingsGiven(example);
   const byKey = new Map(rules.map((rule) => [rule.key, rule]));
   for (const key of keys) {
     const rule = byKey.get(key);
-    if (!rule) throw new ApiError(400, `unknown setting: ${key} (known: ${[...byKey.keys()].sort().join(', ')})`);
+    if (!rule) throw errors.unknownSetting(key, [...byKey.keys()].sort());
     const problem = ruleProblem(rule, change[key]);
-    if (problem) throw new ApiError(400, problem);
+    if (problem) throw errors.invalidSetting(key, problem);
   }
   return keys;
 }

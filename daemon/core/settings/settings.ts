@@ -183,7 +183,7 @@ export class Settings {
         Object.assign(values, { [rule.key]: stored });
         continue;
       }
-      const wanted = rule.type === 'integer' ? `a whole number from ${rule.min} to ${rule.max}` : (ruleProblem(rule, stored) ?? '').replace(/^.*?: /, '');
+      const wanted = rule.type === 'integer' ? `a whole number from ${rule.min} to ${rule.max}` : ruleProblem(rule, stored);
       log.warn(`settings.json: ${rule.key} ${JSON.stringify(stored)} is not ${wanted}; using ${JSON.stringify(values[rule.key])}`);
     }
     return new Settings(store, document, values);

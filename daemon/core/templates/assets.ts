@@ -6,7 +6,7 @@
 import { open, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Component, Template } from '../../../templates-renderer/model.js';
-import { ApiError } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { log } from '../../log.js';
 import { ASSET_LIMITS } from '../../../protocol/limits.js';
 import { syncFolder, writeFileDurably } from '../../store/durable-file.js';
@@ -126,18 +126,18 @@ export class Assets {
   }
 
   private async write(app: string, file: string, bytes: Buffer, kind: AssetKind): Promise<{ path: string; replaced: boolean; format?: ImageFormat }> {
-    if (bytes.length === 0) throw new ApiError(400, `${file} is empty`);
-    if (bytes.length > ASSET_LIMITS.bytes) throw new ApiError(413, `${file} is ${megabytes(bytes.length)}; assets are limited to ${megabytes(ASSET_LIMITS.bytes)}`);
+    if (bytes.length === 0) throw errors.emptyAsset(file);
+    if (bytes.length > ASSET_LIMITS.bytes) throw errors.assetTooLarge(file, megabytes(bytes.length), megabytes(ASSET_LIMITS.bytes));
     const folder = this.folder(app);
     const target = path.join(folder, file);
     const replaced = await stat(target).then((info) => info.isFile(), () => false);
     let format: ImageFormat | undefined;
     if (kind === 'image') {
       format = sniffImage(bytes) ?? undefined;
-      if (!format) throw new ApiError(400, `not an image this computer can draw: ${file} (PNG, JPEG, GIF, WebP, TIFF, BMP, HEIC, AVIF)`);
+      if (!format) throw errors.notAnImage(file);
     } else {
       const header = riveHeader(bytes, file);
-      if (!header.loaded) throw new ApiError(400, header.error!);
+      if (!header.loaded) throw errors.unreadableRiveFile(header.error!);
     }
     if (!replaced) await this.checkRoom(folder, kind);
     await writeFileDurably(target, bytes);
@@ -148,8 +148,8 @@ export class Assets {
   private async checkRoom(folder: string, kind: AssetKind): Promise<void> {
     const names = await readdir(folder).catch(() => [] as string[]);
     const count = names.filter((name) => assetKindOf(name) === kind).length;
-    if (kind === 'rive' && count >= ASSET_LIMITS.riveFiles) throw new ApiError(429, `an app can have at most ${ASSET_LIMITS.riveFiles} animation assets`);
-    if (kind === 'image' && count >= ASSET_LIMITS.images) throw new ApiError(429, `an app can hold at most ${ASSET_LIMITS.images} images`);
+    if (kind === 'rive' && count >= ASSET_LIMITS.riveFiles) throw errors.tooManyRiveFiles();
+    if (kind === 'image' && count >= ASSET_LIMITS.images) throw errors.tooManyImages();
   }
 
   /** Removes a file; false when there was none. */
@@ -230,12 +230,12 @@ export class Assets {
       const installed = path.join(folder, riveFileOf(component.asset));
       return declaredPath ? { file: installed, fallback: declaredPath } : { file: installed };
     }
-    if (!component.path) throw new ApiError(400, 'the Rive component has no asset or path');
+    if (!component.path) throw errors.riveNeedsFile();
     const local = localPath(component.path);
-    if (local === null) throw new ApiError(400, `remote assets are not supported: ${component.path}`);
+    if (local === null) throw errors.remoteAsset(component.path);
     if (path.isAbsolute(local)) return { file: local };
     const resolved = path.resolve(folder, local);
-    if (!resolved.startsWith(folder + path.sep)) throw new ApiError(400, "a relative asset path cannot leave the app's assets folder");
+    if (!resolved.startsWith(folder + path.sep)) throw errors.assetPathOutside();
     return { file: resolved };
   }
 

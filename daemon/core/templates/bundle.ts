@@ -7,7 +7,7 @@
 // size is checked against the limits before anything is inflated, and inflating is streamed so it stops as
 // soon as the real output passes a limit, whatever the zip declared.
 
-import { ApiError } from '../../../protocol/errors.js';
+import { ApiError, errors } from '../../../protocol/errors.js';
 import { Inflate, strToU8, zipSync, type Zippable } from 'fflate';
 
 export const BUNDLE_FORMAT = 'notifiertemplate';
@@ -40,8 +40,8 @@ const TEMPLATE_NAME = 'template.json';
 const ASSETS_FOLDER = 'assets/';
 const MACOS_FOLDER = '__MACOSX';
 
-const unreadable = (why: string): ApiError => new ApiError(400, `the bundle cannot be read: ${why}`);
-const tooLarge = (why: string): ApiError => new ApiError(413, `the bundle is too large: ${why}`);
+const unreadable = errors.bundleUnreadable;
+const tooLarge = errors.bundleTooLarge;
 const mb = (bytes: number): string => `${bytes / (1024 * 1024)} MB`;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -67,7 +67,7 @@ export function readBundle(bytes: Uint8Array): BundleContents {
 
   // Check every name first: one that climbs out of the folder refuses the whole bundle, even if it would be ignored.
   for (const entry of entries) {
-    if (!isSafeName(entry.rawName)) throw new ApiError(400, `unsafe name in the bundle: ${entry.rawName}`);
+    if (!isSafeName(entry.rawName)) throw errors.unsafeBundleName(entry.rawName);
   }
 
   // Sizes as declared, before inflating anything.
@@ -103,8 +103,8 @@ export function readBundle(bytes: Uint8Array): BundleContents {
       warnings.push(`ignored an unexpected file in the bundle: ${entry.rawName}`);
     }
   }
-  if (!manifestEntry) throw new ApiError(400, `the bundle has no ${MANIFEST_NAME}`);
-  if (!templateEntry) throw new ApiError(400, `the bundle has no ${TEMPLATE_NAME}`);
+  if (!manifestEntry) throw errors.bundleMissingFile(MANIFEST_NAME);
+  if (!templateEntry) throw errors.bundleMissingFile(TEMPLATE_NAME);
   if (templateEntry.size > BUNDLE_MAX_TEMPLATE_BYTES) {
     throw tooLarge(`${TEMPLATE_NAME} is ${templateEntry.size} bytes (at most ${mb(BUNDLE_MAX_TEMPLATE_BYTES)})`);
   }
@@ -306,7 +306,7 @@ function parseManifest(value: unknown): BundleContents['manifest'] {
   }
   if (typeof read.version !== 'number') throw unreadable(`${MANIFEST_NAME} has no format version`);
   if (read.version !== BUNDLE_VERSION) {
-    throw new ApiError(400, `the bundle is format version ${read.version}; this Notifier reads version ${BUNDLE_VERSION}`);
+    throw errors.bundleVersion(read.version, BUNDLE_VERSION);
   }
   // Kept as read, except the known optional keys, which are dropped when they have the wrong type.
   const manifest: Record<string, unknown> = { ...read };
@@ -336,7 +336,7 @@ export function writeBundle(input: {
   const createdAt = input.createdAt ?? new Date().toISOString();
   for (const fileName of input.assets.keys()) {
     if (!isPlainFileName(fileName)) {
-      throw new ApiError(400, `an asset name must be a plain file name: ${JSON.stringify(fileName)}`);
+      throw errors.bundleAssetName(fileName);
     }
   }
   const manifest = {
@@ -348,7 +348,7 @@ export function writeBundle(input: {
     assets: [...input.assets.keys()],
   };
   const templateJson = JSON.stringify(input.template, null, 2) as string | undefined;
-  if (templateJson === undefined) throw new ApiError(400, 'the template cannot be written as JSON');
+  if (templateJson === undefined) throw errors.templateNotJson();
   const manifestBytes = strToU8(JSON.stringify(manifest, null, 2));
   const templateBytes = strToU8(templateJson);
 

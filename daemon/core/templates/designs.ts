@@ -7,7 +7,7 @@ import { builtinTemplate } from '../../../templates-renderer/builtins.js';
 import { isBuiltinName, isScratchName } from '../../../templates-renderer/names.js';
 import type { Template } from '../../../templates-renderer/model.js';
 import { templateErrorMessage, validateTemplate } from '../../../templates-renderer/validate.js';
-import { ApiError } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { MAX_MANIFESTS, TEMPLATE_FILE_BYTES } from '../../../protocol/limits.js';
 import { log } from '../../log.js';
 import { safeFileName } from '../../store/safe-name.js';
@@ -109,7 +109,7 @@ export class Designs {
   /** spec 2: 429 when the app is new and 200 manifests already exist (the apps limit is checked by the caller). */
   checkRoomFor(app: string): void {
     if (!this.manifests.has(app) && this.manifests.size >= MAX_MANIFESTS) {
-      throw new ApiError(429, `too many manifests (at most ${MAX_MANIFESTS})`);
+      throw errors.tooManyManifests();
     }
   }
 
@@ -189,7 +189,7 @@ export class Designs {
         else this.templates.delete(key);
       });
     } catch (error) {
-      throw new ApiError(500, `could not save template ${template.name}: ${(error as Error).message}`);
+      throw errors.saveTemplateFailed(template.name, (error as Error).message);
     }
   }
 

@@ -5,13 +5,13 @@
 import { builtinTemplate } from '../../../templates-renderer/builtins.js';
 import type { Template, TemplateAction } from '../../../templates-renderer/model.js';
 import { BUILTIN_PREFIX, isBuiltinName, templateNameProblem } from '../../../templates-renderer/names.js';
-import { ApiError, invalidField, missingField, notFound } from '../../../protocol/errors.js';
+import { ApiError, errors } from '../../../protocol/errors.js';
 import { FOLLOW_UP_AFTER_SECONDS, MAX_APPS } from '../../../protocol/limits.js';
 import type { AppRegistry } from '../apps/app-registry.js';
 import type { Assets } from './assets.js';
 import { type Approvals, codeOf } from '../actions/approvals.js';
 import type { Designs } from './designs.js';
-import { validateManifest } from './manifest-rules.js';
+import { appIdProblem, validateManifest } from './manifest-rules.js';
 import { buttonKind, normalizeButton, parseDuration } from '../../../protocol/notification-rules.js';
 import { FOLLOW_UP_KINDS, type Button, type FollowUp, type Manifest } from '../../../protocol/types.js';
 
@@ -59,20 +59,20 @@ export class TemplateLibrary {
   private checkRoomForManifest(app: string): void {
     const known = this.designs.manifest(app) !== undefined;
     this.designs.checkRoomFor(app);
-    if (!known && !this.apps.get(app) && this.apps.count() >= MAX_APPS) throw new ApiError(429, `too many apps (at most ${MAX_APPS})`);
+    if (!known && !this.apps.get(app) && this.apps.count() >= MAX_APPS) throw errors.tooManyApps();
   }
 
   /** spec 2, DELETE /v1/manifest: the copies of its Rive files go; the app, its templates and History stay. */
   async removeManifest(app: string): Promise<void> {
     const removed = await this.designs.deleteManifest(app);
-    if (!removed) throw notFound(`${app} has no manifest`);
+    if (!removed) throw errors.noManifest(app);
     await this.assets.removeInstalled(app, removed.installed);
   }
 
   /** A saved template or a built-in layout (for the app); 404 `template not found` otherwise. */
   find(app: string, name: string): Template {
     const template = this.designs.templateOrBuiltin(app, name);
-    if (!template) throw notFound('template not found');
+    if (!template) throw errors.templateNotFound();
     return template;
   }
 
@@ -86,18 +86,18 @@ export class TemplateLibrary {
     const base = name.startsWith(BUILTIN_PREFIX) ? name.slice(BUILTIN_PREFIX.length) : name.replace(/^[_.]+/, '');
     const target = newName ?? this.freeName(toApp, base === '' ? 'copy' : `${base} copy`, ' ');
     checkNewName(target, 'newName');
-    if (this.designs.template(toApp, target)) throw new ApiError(409, `a template named ${target} already exists for ${toApp}`);
+    if (this.designs.template(toApp, target)) throw errors.templateExists(target, toApp);
     await this.designs.putTemplate({ ...structuredClone(source), app: toApp, name: target });
     return { app: toApp, name: target };
   }
 
   /** spec 2, rename: the default follows; approvals belong to the old name, so the person is asked again. */
   async rename(app: string, name: string, newName: string) {
-    if (isBuiltinName(name)) throw new ApiError(400, 'a built-in template cannot be renamed; duplicate it instead');
+    if (isBuiltinName(name)) throw errors.builtinNotRenamable();
     checkNewName(newName, 'newName');
-    if (!this.designs.template(app, name)) throw notFound('template not found');
+    if (!this.designs.template(app, name)) throw errors.templateNotFound();
     if (newName === name) return { ok: true, app, name, unchanged: true };
-    if (this.designs.template(app, newName)) throw new ApiError(409, `a template named ${newName} already exists for ${app}`);
+    if (this.designs.template(app, newName)) throw errors.templateExists(newName, app);
     const { isDefault } = await this.designs.renameTemplate(app, name, newName);
     const note =
       'Approvals of commands, scripts and shortcuts stay with the old name: the person will be asked again before this template runs code.';
@@ -106,8 +106,8 @@ export class TemplateLibrary {
 
   /** spec 2, default: needs a manifest; a saved or built-in template; none clears it. */
   async setDefault(app: string, name: string | undefined): Promise<string | null> {
-    if (!this.designs.manifest(app)) throw new ApiError(400, `${app} has no manifest; put one first with PUT /v1/manifest, then set its default template`);
-    if (name !== undefined && !this.designs.templateOrBuiltin(app, name)) throw notFound(`template not found: ${name}`);
+    if (!this.designs.manifest(app)) throw errors.defaultNeedsManifest(app);
+    if (name !== undefined && !this.designs.templateOrBuiltin(app, name)) throw errors.templateNotFound(name);
     await this.designs.setDefaultTemplate(app, name);
     return name ?? null;
   }
@@ -122,15 +122,15 @@ export class TemplateLibrary {
     const given = ACTION_FIELDS.filter((field) => request[field] !== undefined);
     if (request.enabled === false) {
       const extra = [...given, ...(['after', 'input', 'label'] as const).filter((field) => request[field] !== undefined)];
-      if (extra.length > 0) throw new ApiError(400, 'enabled: false switches the follow-up off and takes no other follow-up field');
+      if (extra.length > 0) throw errors.followUpOffTakesNothing();
     }
     const followUp = request.enabled === false ? ({ enabled: false } satisfies FollowUp) : this.checkFollowUp(request, given);
 
     const named = request.template ?? this.designs.manifest(app)?.defaultTemplate;
     if (named !== undefined && isBuiltinName(named) && request.template !== undefined) {
-      throw new ApiError(400, `${named} is a built-in layout and read-only; duplicate it first (POST /v1/templates/duplicate)`);
+      throw errors.builtinNeedsDuplicate(named);
     }
-    if (request.template !== undefined && !this.designs.template(app, request.template)) throw notFound(`template not found: ${request.template}`);
+    if (request.template !== undefined && !this.designs.template(app, request.template)) throw errors.templateNotFound(request.template);
 
     const issuerAction = followUp.actionRef ? this.issuerAction(app, followUp.actionRef) : undefined;
     const saved = named !== undefined && !isBuiltinName(named) ? this.designs.template(app, named) : undefined;
@@ -169,12 +169,9 @@ export class TemplateLibrary {
    */
   private manifestFor(app: string): Manifest {
     this.checkRoomForManifest(app);
-    try {
-      return validateManifest(newManifest(app));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      throw invalidField('app', error.message.replace(/^invalid manifest: (app: )?/, ''));
-    }
+    const problem = appIdProblem(app);
+    if (problem) throw errors.invalidField('app', problem);
+    return validateManifest(newManifest(app));
   }
 
   /** The follow-up fields of the reply: what runs, whose it is, and whether the person must approve it first. */
@@ -211,23 +208,23 @@ export class TemplateLibrary {
   }
 
   private checkFollowUp(request: FollowUpRequest, given: Array<(typeof ACTION_FIELDS)[number]>): FollowUp {
-    if (request.after === undefined) throw missingField(`after (${afterRange()})`);
+    if (request.after === undefined) throw errors.missingField('after', afterRange());
     const after = parseDuration(request.after);
-    if (after === null || after < FOLLOW_UP_AFTER_SECONDS.min || after > FOLLOW_UP_AFTER_SECONDS.max) throw invalidField('after', afterRange());
-    if (given.length === 0) throw new ApiError(400, 'give the action: one of shortcut, script, command or actionRef');
-    if (given.length > 1) throw new ApiError(400, `give the action once: one of shortcut, script, command or actionRef (got ${given.join(', ')})`);
+    if (after === null || after < FOLLOW_UP_AFTER_SECONDS.min || after > FOLLOW_UP_AFTER_SECONDS.max) throw errors.invalidField('after', afterRange());
+    if (given.length === 0) throw errors.followUpNeedsAction();
+    if (given.length > 1) throw errors.followUpActionTwice(given);
     const field = given[0]!;
     // A blank command, script, shortcut or label names nothing to run or show: refused rather than saved.
     for (const key of [field, 'label'] as const) {
-      if (request[key] !== undefined && request[key]!.trim() === '') throw invalidField(key, 'must not be empty');
+      if (request[key] !== undefined && request[key]!.trim() === '') throw errors.invalidField(key, 'must not be empty');
     }
-    if (request.input !== undefined && (field === 'command' || field === 'actionRef')) throw new ApiError(400, 'input goes with a shortcut or a script');
+    if (request.input !== undefined && (field === 'command' || field === 'actionRef')) throw errors.inputNeedsShortcutOrScript();
     if (field === 'actionRef') return { after, actionRef: request.actionRef! };
     const value = request[field]!;
     // The same rule as a script button's (notification-rules.ts), with the route's own message.
     // eslint-disable-next-line no-control-regex
     if (field === 'script' && (/[/\\\u0000-\u001f]/.test(value) || value === '.' || value === '..' || value.startsWith('~'))) {
-      throw new ApiError(400, "script must be a plain file name in Notifier's scripts folder, not a path");
+      throw errors.scriptNotPlainName();
     }
     const label = request.label ?? (field === 'command' ? 'Follow-up' : value);
     const action: TemplateAction = { id: 'follow-up', label, kind: field, [field]: value, ...(request.input !== undefined ? { input: request.input } : {}) };
@@ -235,7 +232,9 @@ export class TemplateLibrary {
       normalizeButton({ ...action } as Button & { kind: string }, 'action'); // the same checks as a button's
     } catch (error) {
       // The button rules name the field inside the action (`action.shortcut`); here it is a field of the body.
-      if (error instanceof ApiError) throw new ApiError(error.status, error.message.replace(/^invalid field: action\./, 'invalid field: '));
+      if (error instanceof ApiError && error.code === 'invalid_field' && error.field!.startsWith('action.')) {
+        throw errors.invalidField(error.field!.slice('action.'.length), error.reason);
+      }
       throw error;
     }
     return { after, action: action as FollowUp['action'] };
@@ -247,11 +246,11 @@ export class TemplateLibrary {
     const found = offered.find((action) => action.id.toLowerCase() === actionRef.toLowerCase());
     if (!found) {
       const known = offered.map((action) => action.id).join(', ') || 'the app declares no actions in its manifest';
-      throw new ApiError(400, `actionRef '${actionRef}' is not an action this app offers (${known})`);
+      throw errors.unknownActionRef(actionRef, known);
     }
     const kind = buttonKind(found);
     if (!(FOLLOW_UP_KINDS as readonly string[]).includes(kind)) {
-      throw new ApiError(400, `actionRef '${actionRef}' is a '${kind}' action; a follow-up runs a shortcut, script, command or callback`);
+      throw errors.actionRefNotRunnable(actionRef, kind);
     }
     return found;
   }
@@ -267,7 +266,7 @@ const afterRange = (): string => `${FOLLOW_UP_AFTER_SECONDS.min} to ${FOLLOW_UP_
 /** Duplicate and rename take names that can be listed: not scratch names (only PUT accepts those). */
 function checkNewName(name: string, field: string): void {
   const problem = templateNameProblem(name);
-  if (problem) throw new ApiError(400, `invalid ${field}: ${problem}`);
+  if (problem) throw errors.invalidNewName(field, problem);
 }
 
 const newManifest = (app: string): Manifest => ({ app, appName: app, version: 1, fields: [], actions: [], assets: [] });

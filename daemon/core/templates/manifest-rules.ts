@@ -3,7 +3,7 @@
 // `actions` with ids and kinds, `assets` always present).
 
 import { fileURLToPath } from 'node:url';
-import { ApiError } from '../../../protocol/errors.js';
+import { ApiError, errors } from '../../../protocol/errors.js';
 import { MANIFEST_LIMITS } from '../../../protocol/limits.js';
 import { type FollowUpInput, buttonKind, checkFollowUp, normalizeButton } from '../../../protocol/notification-rules.js';
 import { FIELD_TYPES, type Manifest, type ManifestAction, type ManifestAsset, type ManifestField } from '../../../protocol/types.js';
@@ -20,10 +20,12 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** Checks a manifest body; throws `invalid manifest: ...` with every problem, or returns the normalised manifest. */
 export function validateManifest(body: unknown): Manifest {
   const problems: Problems = [];
-  if (!isObject(body)) throw new ApiError(400, 'invalid manifest: the body must be a JSON object');
+  if (!isObject(body)) throw errors.invalidManifest(['the body must be a JSON object']);
   const app = body.app;
-  if (typeof app !== 'string' || app.trim() === '') throw new ApiError(400, 'invalid manifest: app: required, a non-empty string');
-  if (bytes(app) > MANIFEST_LIMITS.appBytes) problems.push(`app: at most ${MANIFEST_LIMITS.appBytes} bytes`);
+  const appProblem = appIdProblem(app);
+  // Without an app id the manifest is no one's: refused at once. A long one is one problem among the others.
+  if (typeof app !== 'string' || app.trim() === '') throw errors.invalidManifest([`app: ${appProblem}`]);
+  if (appProblem) problems.push(`app: ${appProblem}`);
 
   const manifest: Manifest = { app, appName: app, version: 1, fields: [], actions: [], assets: [] };
   const text = (key: string, limit: number): string | undefined => {
@@ -67,8 +69,14 @@ export function validateManifest(body: unknown): Manifest {
     const followUp = checkManifestFollowUp(body.followUp, manifest.actions, problems);
     if (followUp) manifest.followUp = followUp;
   }
-  if (problems.length > 0) throw new ApiError(400, `invalid manifest: ${problems.join('; ')}`);
+  if (problems.length > 0) throw errors.invalidManifest(problems);
   return manifest;
+}
+
+/** Why an app id cannot be a manifest's (`required, a non-empty string`, `at most 128 bytes`); undefined if it can. */
+export function appIdProblem(app: unknown): string | undefined {
+  if (typeof app !== 'string' || app.trim() === '') return 'required, a non-empty string';
+  return bytes(app) > MANIFEST_LIMITS.appBytes ? `at most ${MANIFEST_LIMITS.appBytes} bytes` : undefined;
 }
 
 /**
@@ -189,7 +197,6 @@ function checkManifestFollowUp(value: unknown, actions: ManifestAction[], proble
 
 /** `invalid field: a.b (why)` from the shared rules, as `a.b: why`. */
 function fieldProblem(error: unknown): string {
-  const message = (error as Error).message;
-  const match = /^invalid field: (\S+) \((.*)\)$/s.exec(message);
-  return match ? `${match[1]}: ${match[2]}` : message.replace(/^invalid field: /, '');
+  if (!(error instanceof ApiError) || error.code !== 'invalid_field') return (error as Error).message;
+  return error.reason ? `${error.field}: ${error.reason}` : error.field!;
 }

@@ -7,7 +7,7 @@ import { type Image, loadImage } from 'canvas';
 import type { Template } from '../../../templates-renderer/model.js';
 import type { DrawnAction } from '../../../templates-renderer/components.js';
 import { type Rendered, type RenderInput, renderBanner } from '../../../templates-renderer/render.js';
-import { ApiError } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { MAX_BUTTONS, MAX_IMAGE_BYTES } from '../../../protocol/limits.js';
 import { coerceFields, formatSample, resolveFields } from '../../../protocol/fields.js';
 import { sniffImage } from '../media/image-sniff.js';
@@ -99,7 +99,7 @@ export async function drawCard(template: Template, data: CardData, options: Prev
       loadPicture,
     );
   } catch (error) {
-    throw new ApiError(500, `the preview could not be drawn: ${(error as Error).message}`);
+    throw errors.previewFailed((error as Error).message);
   }
 }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Component, Template } from '../../../templates-renderer/model.js';
 import { BUILTIN_PREFIX, templateNameProblem } from '../../../templates-renderer/names.js';
 import { templateErrorMessage, validateTemplate } from '../../../templates-renderer/validate.js';
-import { ApiError } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { safeFileName } from '../../store/safe-name.js';
 import { ASSET_LIMITS } from '../../../protocol/limits.js';
 import { type Assets, RIVE_EXTENSION, isPlainFileName, readAssetFile, riveFileOf } from './assets.js';
@@ -84,23 +84,23 @@ export class TemplateBundles {
   async import(request: { path?: string; base64?: string; app?: string; onConflict: OnConflict }) {
     const contents = readBundle(await bundleBytes(request));
     const raw = contents.template;
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ApiError(400, 'the bundle cannot be read: template.json is not a template object');
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw errors.bundleUnreadable('template.json is not a template object');
     const given = raw as Record<string, unknown>;
     const app = request.app ?? (typeof given.app === 'string' && given.app ? given.app : contents.manifest.app);
-    if (!app) throw new ApiError(400, 'the bundle names no app; give app');
+    if (!app) throw errors.bundleNamesNoApp();
     const wanted = typeof given.name === 'string' ? given.name : contents.manifest.name ?? '';
     const nameProblem = templateNameProblem(wanted, { allowScratch: true });
-    if (nameProblem) throw new ApiError(400, `the bundle cannot be read: invalid template name: ${nameProblem}`);
+    if (nameProblem) throw errors.bundleUnreadable(errors.invalidTemplateName(nameProblem).message);
     const { name, replaced } = this.resolveName(app, wanted, request.onConflict);
 
     const warnings = [...contents.warnings];
     const template = { ...given, app, name } as Record<string, unknown>;
     // Checked before any file is written: a bundle that is refused leaves nothing behind.
     const checked = validateTemplate(template);
-    if (!checked.template || checked.errors.length > 0) throw new ApiError(400, `the bundle cannot be read: ${templateErrorMessage(checked.errors)}`);
+    if (!checked.template || checked.errors.length > 0) throw errors.bundleUnreadable(templateErrorMessage(checked.errors));
     const installed = await this.installAssets(app, checked.template as unknown as Record<string, unknown>, contents.assets, warnings);
-    const { template: valid, errors } = validateTemplate(checked.template);
-    if (!valid || errors.length > 0) throw new ApiError(400, `the bundle cannot be read: ${templateErrorMessage(errors)}`);
+    const { template: valid, errors: problems } = validateTemplate(checked.template);
+    if (!valid || problems.length > 0) throw errors.bundleUnreadable(templateErrorMessage(problems));
     const missingAssets = (contents.manifest.assets ?? []).filter((file) => !contents.assets.has(file));
     await this.designs.putTemplate(valid);
     return {
@@ -119,7 +119,7 @@ export class TemplateBundles {
   private resolveName(app: string, wanted: string, onConflict: OnConflict): { name: string; replaced: boolean } {
     if (!this.designs.template(app, wanted)) return { name: wanted, replaced: false };
     if (onConflict === 'replace') return { name: wanted, replaced: true };
-    if (onConflict === 'fail') throw new ApiError(409, `a template named ${wanted} already exists for ${app}`);
+    if (onConflict === 'fail') throw errors.templateExists(wanted, app);
     return { name: this.library.freeName(app, wanted, ' '), replaced: false };
   }
 
@@ -192,23 +192,23 @@ function codeLeftBehind(template: Template): string[] {
 }
 
 async function checkTarget(target: string): Promise<void> {
-  if (!target.endsWith(BUNDLE_EXTENSION)) throw new ApiError(400, `path must end in ${BUNDLE_EXTENSION}`);
+  if (!target.endsWith(BUNDLE_EXTENSION)) throw errors.bundlePathExtension(BUNDLE_EXTENSION);
   const folder = path.dirname(path.resolve(expandHome(target)));
   const info = await stat(folder).catch(() => null);
-  if (!info?.isDirectory()) throw new ApiError(400, `the folder of path does not exist: ${folder}`);
+  if (!info?.isDirectory()) throw errors.exportFolderMissing(folder);
 }
 
 /** The bundle's bytes: from `base64` (inside the 1 MB request body), or from `path` (up to the bundle limit). */
 async function bundleBytes(request: { path?: string; base64?: string }): Promise<Uint8Array> {
   if ((request.path === undefined) === (request.base64 === undefined)) {
-    throw new ApiError(400, 'give exactly one of base64 or path (a .notifiertemplate file on this computer)');
+    throw errors.bundleNeedsOneSource();
   }
   if (request.base64 !== undefined) return Buffer.from(request.base64, 'base64');
   const file = path.resolve(expandHome(request.path!));
-  if (!file.endsWith(BUNDLE_EXTENSION)) throw new ApiError(400, `path must end in ${BUNDLE_EXTENSION}`);
+  if (!file.endsWith(BUNDLE_EXTENSION)) throw errors.bundlePathExtension(BUNDLE_EXTENSION);
   const info = await stat(file).catch(() => null);
-  if (!info?.isFile()) throw new ApiError(400, `no such file: ${request.path}`);
-  if (info.size > BUNDLE_MAX_TOTAL_BYTES) throw new ApiError(413, `the bundle is too large: ${info.size} bytes (at most ${BUNDLE_MAX_TOTAL_BYTES})`);
+  if (!info?.isFile()) throw errors.noSuchFile(request.path!);
+  if (info.size > BUNDLE_MAX_TOTAL_BYTES) throw errors.bundleTooLarge(`${info.size} bytes (at most ${BUNDLE_MAX_TOTAL_BYTES})`);
   return readFile(file);
 }
 

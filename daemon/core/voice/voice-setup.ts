@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { VOICE_INSTALL_LOG_LINES } from '../../../protocol/limits.js';
 import { log } from '../../log.js';
-import { ApiError, notFound } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { findSpeechEngine, type SpeechEngine } from './voice.js';
 
 // The voice engine's state and its installation (GET /v1/voice, POST /v1/voice/install; reference §1.9). On
@@ -111,12 +111,12 @@ export class VoiceSetup {
 
   /** POST /v1/voice/install `install`: starts the installation and answers at once; progress is in GET. */
   install(): { ok: true; action: string; next: string } {
-    if (this.engine()) throw new ApiError(409, 'the voice engine is already installed');
-    if (this.phase.state === 'installing') throw new ApiError(409, 'an installation is already running');
+    if (this.engine()) throw errors.voiceInstalled();
+    if (this.phase.state === 'installing') throw errors.installRunning();
     const plan = this.plan();
-    if ('builtIn' in plan) throw new ApiError(409, 'the system voice is built in: there is nothing to install');
+    if ('builtIn' in plan) throw errors.voiceBuiltIn();
     if ('manual' in plan) {
-      throw new ApiError(409, `the service cannot install espeak-ng itself (it does not run as root); run: ${plan.manual}, then POST /v1/voice/install {"action":"useExisting"}`);
+      throw errors.installNeedsRoot(plan.manual);
     }
     this.output = [];
     this.cancelled = false;
@@ -126,7 +126,7 @@ export class VoiceSetup {
 
   /** `cancel`: stops a running installation. */
   cancel(): { ok: true; action: string } {
-    if (this.phase.state !== 'installing') throw new ApiError(409, 'no installation is running');
+    if (this.phase.state !== 'installing') throw errors.noInstallRunning();
     this.cancelled = true;
     // The whole process group: a package manager runs helpers (downloads, dpkg) that must stop with it.
     if (this.child?.pid !== undefined) process.kill(-this.child.pid, 'SIGTERM');
@@ -136,7 +136,7 @@ export class VoiceSetup {
   /** `useExisting`: an engine installed outside the service (espeak-ng on the PATH) is taken into use. */
   useExisting(): { ok: true; action: string; engineName: string } {
     const found = this.find();
-    if (!found) throw notFound('no espeak-ng was found on the PATH; install it first');
+    if (!found) throw errors.espeakNotFound();
     this.useEngine(found);
     return { ok: true, action: 'useExisting', engineName: found.name };
   }

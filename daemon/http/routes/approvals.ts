@@ -1,5 +1,5 @@
 import type { NotifierCore } from '../../core/notifier.js';
-import { ApiError, missingField, notFound } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { queryText } from '../params.js';
 import type { Route } from '../routes.js';
 
@@ -25,9 +25,9 @@ export function approvalRoutes(core: NotifierCore): Route[] {
         if (template) [revoked, what] = [await core.approvals.revokeTemplate(app, template), `${app} / ${template}`];
         else if (host) [revoked, what] = [await core.approvals.revokeHost(app, host), `${app} / ${host}`];
         else if (commands === 'true') [revoked, what] = [await core.approvals.revokeCommands(app), `${app} / commands`];
-        else if (commands !== undefined) throw new ApiError(403, 'commands: only true is accepted; nothing can grant here');
-        else throw missingField('template');
-        if (!revoked) throw notFound(`no approval for ${what}`);
+        else if (commands !== undefined) throw errors.approvalsCannotGrant();
+        else throw errors.missingField('template');
+        if (!revoked) throw errors.noApproval(what);
         return { ok: true };
       },
     },

@@ -2,7 +2,7 @@ import { appSettingsOptions, appSettingsSchema, appSettingsView, changeAppSettin
 import type { NotifierCore } from '../../core/notifier.js';
 import { checkCallbackURL } from '../../../protocol/notification-rules.js';
 import type { AppRegistration } from '../../../protocol/types.js';
-import { ApiError, fieldTooLarge } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { REGISTER_FIELD_BYTES } from '../../../protocol/limits.js';
 import { bodyObject, bodyText, queryText } from '../params.js';
 import { pathParameter, type Route } from '../routes.js';
@@ -16,7 +16,7 @@ function readRegistration(body: Record<string, unknown>): AppRegistration {
   const registration = checkRegistration(body);
   for (const [field, limit] of Object.entries(REGISTER_FIELD_BYTES)) {
     const value = field === 'defaults.sound' ? registration.defaults?.sound : registration[field as keyof AppRegistration];
-    if (typeof value === 'string' && Buffer.byteLength(value, 'utf8') > limit) throw fieldTooLarge(field, limit);
+    if (typeof value === 'string' && Buffer.byteLength(value, 'utf8') > limit) throw errors.fieldTooLarge(field, limit);
   }
   if (registration.callbackURL !== undefined) checkCallbackURL(registration.callbackURL, 'callbackURL');
   const known: Record<string, unknown> = {};
@@ -77,8 +77,8 @@ function appIdOf(raw: string): string {
   try {
     app = decodeURIComponent(raw);
   } catch {
-    throw new ApiError(400, `invalid app id: ${raw} (bad percent-encoding)`);
+    throw errors.invalidAppId(raw);
   }
-  if (app === '' || app.includes('/')) throw new ApiError(400, 'app id is required: DELETE /v1/apps/{id}');
+  if (app === '' || app.includes('/')) throw errors.appIdRequired();
   return app;
 }

@@ -9,7 +9,7 @@ import type { NotifierCore } from '../../core/notifier.js';
 import { fillTokens } from '../../../protocol/fields.js';
 import type { Component } from '../../../templates-renderer/model.js';
 import { validateTemplate } from '../../../templates-renderer/validate.js';
-import { ApiError, invalidField, missingField, notFound } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { ASSET_LIMITS } from '../../../protocol/limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
 import type { Route } from '../routes.js';
@@ -17,7 +17,6 @@ import { expandHome } from '../../paths.js';
 
 type RiveComponent = Extract<Component, { type: 'rive' }>;
 
-const PLAIN_NAME_HINT = 'invalid file name: use a plain name without folders, for example logo.png';
 const SIMULATIONS = ['hoverIn', 'hoverOut', 'pressDown', 'pressUp'] as const;
 /** Reference §1.10: an input bound to the pointer (written by hovering and pressing, not by fields). */
 const POINTER_VALUES = new Set(['hover', 'pressed']);
@@ -31,11 +30,11 @@ async function addAsset(core: NotifierCore, body: Record<string, unknown>) {
   const app = bodyText(body, 'app');
   const source = optionalBodyText(body, 'path');
   const base64 = optionalBodyText(body, 'base64');
-  if ((source === undefined) === (base64 === undefined)) throw new ApiError(400, 'give exactly one of base64 (with name) or path (a file on this computer)');
+  if ((source === undefined) === (base64 === undefined)) throw errors.assetNeedsOneSource();
   const name = optionalBodyText(body, 'name');
-  if (base64 !== undefined && !name) throw missingField('name (the file name to store the base64 bytes under)');
+  if (base64 !== undefined && !name) throw errors.missingField('name', 'the file name to store the base64 bytes under');
   const given = name || path.basename(source!);
-  if (!isPlainFileName(given)) throw new ApiError(400, PLAIN_NAME_HINT);
+  if (!isPlainFileName(given)) throw errors.notPlainFileName();
   const kind = readKind(optionalBodyText(body, 'kind'), given);
   const bytes = base64 !== undefined ? Buffer.from(base64, 'base64') : await readSourceFile(source!);
   const file = withExtension(given, kind, bytes);
@@ -58,13 +57,13 @@ async function addAsset(core: NotifierCore, body: Record<string, unknown>) {
 }
 
 function readKind(given: string | undefined, file: string): AssetKind {
-  if (given !== undefined && given !== 'rive' && given !== 'image') throw invalidField('kind', 'rive or image');
+  if (given !== undefined && given !== 'rive' && given !== 'image') throw errors.invalidField('kind', 'rive or image');
   const named = assetKindOf(file);
   if (given !== undefined && named !== null && given !== named) {
-    throw invalidField('kind', `${file} is the name of ${named === 'rive' ? 'a Rive file' : 'an image'}, not ${given === 'rive' ? 'a Rive file' : 'an image'}`);
+    throw errors.invalidField('kind', `${file} is the name of ${named === 'rive' ? 'a Rive file' : 'an image'}, not ${given === 'rive' ? 'a Rive file' : 'an image'}`);
   }
   const kind = (given as AssetKind | undefined) ?? named;
-  if (!kind) throw new ApiError(400, 'cannot tell the kind from the name; end it in .riv or an image extension (.png, .jpg, ...), or give kind');
+  if (!kind) throw errors.assetKindUnknown();
   return kind;
 }
 
@@ -74,15 +73,15 @@ function withExtension(file: string, kind: AssetKind, bytes: Buffer): string {
   const format = kind === 'image' ? sniffImage(bytes) : null;
   if (kind === 'image' && !format) return file; // not a picture: the store refuses it by its bytes, naming it as sent
   const named = `${file}${kind === 'rive' ? RIVE_EXTENSION : `.${format}`}`;
-  if (!isPlainFileName(named)) throw new ApiError(400, PLAIN_NAME_HINT);
+  if (!isPlainFileName(named)) throw errors.notPlainFileName();
   return named;
 }
 
 async function readSourceFile(given: string): Promise<Buffer> {
   const file = expandHome(given);
   const info = await stat(file).catch(() => null);
-  if (!info?.isFile()) throw new ApiError(400, `no such file: ${given}`);
-  if (info.size > ASSET_LIMITS.bytes) throw new ApiError(413, `${given} is larger than ${ASSET_LIMITS.bytes} bytes`);
+  if (!info?.isFile()) throw errors.noSuchFile(given);
+  if (info.size > ASSET_LIMITS.bytes) throw errors.sourceFileTooLarge(given);
   return readFile(file);
 }
 
@@ -119,14 +118,14 @@ async function checkRive(core: NotifierCore, body: Record<string, unknown>) {
  */
 function readRiveComponent(value: unknown, app: string): RiveComponent {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as { type?: unknown }).type !== 'rive') {
-    throw invalidField('component', 'a rive component object');
+    throw errors.invalidField('component', 'a rive component object');
   }
   const cell = { id: 'rive', row: 0, col: 0, component: value };
-  const { template, errors } = validateTemplate({ app, name: '_rive-check', grid: { rows: 1, cols: 1 }, cells: [cell] });
+  const { template, errors: issues } = validateTemplate({ app, name: '_rive-check', grid: { rows: 1, cols: 1 }, cells: [cell] });
   if (template) return template.cells[0]!.component as RiveComponent;
-  const problems = errors.filter((issue) => !(issue.path === 'cells[0].component' && /needs an 'asset'/.test(issue.message)));
+  const problems = issues.filter((issue) => !(issue.path === 'cells[0].component' && /needs an 'asset'/.test(issue.message)));
   if (problems.length > 0) {
-    throw invalidField('component', problems.map((issue) => `${issue.path.replace(/^cells\[0\]\./, '')}: ${issue.message}`).join('; '));
+    throw errors.invalidField('component', problems.map((issue) => `${issue.path.replace(/^cells\[0\]\./, '')}: ${issue.message}`).join('; '));
   }
   return { type: 'rive' }; // neither asset nor path: the check says so
 }
@@ -148,14 +147,14 @@ function clicks(simulate: string[]): number {
 
 function readFields(value: unknown): Record<string, string> {
   if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw invalidField('fields', 'an object of field values');
+  if (typeof value !== 'object' || Array.isArray(value)) throw errors.invalidField('fields', 'an object of field values');
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, String(item)]));
 }
 
 function readSimulate(value: unknown): string[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || !value.every((step) => (SIMULATIONS as readonly unknown[]).includes(step))) {
-    throw invalidField('simulate', `a list of ${SIMULATIONS.join(', ')}`);
+    throw errors.invalidField('simulate', `a list of ${SIMULATIONS.join(', ')}`);
   }
   return value as string[];
 }
@@ -184,9 +183,9 @@ export function assetRoutes(core: NotifierCore): Route[] {
       handle: async (req) => {
         const app = queryText(req, 'app', { required: true });
         const file = queryText(req, 'file', { required: true });
-        if (!isPlainFileName(file) || !assetKindOf(file)) throw new ApiError(400, `${file} is not a Rive file or an image name`);
+        if (!isPlainFileName(file) || !assetKindOf(file)) throw errors.notAnAssetName(file);
         const stillReferencedBy = core.assets.usedBy(app, file, core.designs.templatesOf(app));
-        if (!(await core.assets.remove(app, file))) throw notFound(`no such asset: ${file}`);
+        if (!(await core.assets.remove(app, file))) throw errors.noSuchAsset(file);
         return { ok: true, deleted: file, stillReferencedBy };
       },
     },

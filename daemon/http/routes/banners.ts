@@ -1,5 +1,5 @@
 import type { NotifierCore } from '../../core/notifier.js';
-import { invalidField, missingField } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { SNOOZE_MAX_MINUTES } from '../../../protocol/limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
 import type { Route } from '../routes.js';
@@ -7,9 +7,9 @@ import type { Route } from '../routes.js';
 /** spec 1, POST /v1/snooze: `minutes` greater than 0 and at most 43200, fractions allowed. */
 function snoozeMinutes(body: Record<string, unknown>): number {
   const minutes = body.minutes;
-  if (minutes === undefined || minutes === null) throw missingField('minutes');
+  if (minutes === undefined || minutes === null) throw errors.missingField('minutes');
   if (typeof minutes !== 'number' || !(minutes > 0 && minutes <= SNOOZE_MAX_MINUTES)) {
-    throw invalidField('minutes', `a number greater than 0 and at most ${SNOOZE_MAX_MINUTES}`);
+    throw errors.invalidField('minutes', `a number greater than 0 and at most ${SNOOZE_MAX_MINUTES}`);
   }
   return minutes;
 }
@@ -42,7 +42,7 @@ export function bannerRoutes(core: NotifierCore): Route[] {
         const body = bodyObject(req);
         const app = bodyText(body, 'app');
         const expanded = body.expanded ?? true;
-        if (typeof expanded !== 'boolean') throw invalidField('expanded', 'true or false');
+        if (typeof expanded !== 'boolean') throw errors.invalidField('expanded', 'true or false');
         core.expandStack(app, optionalBodyText(body, 'group') || app, expanded);
         return { ok: true };
       },

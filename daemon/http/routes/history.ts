@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { NotifierCore } from '../../core/notifier.js';
-import { invalidField } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { DEFAULT_HISTORY_LIMIT, MAX_SEARCH_LIMIT } from '../../../protocol/limits.js';
 import { writeFileDurably } from '../../store/durable-file.js';
 import { bodyObject, bodyText, queryLimit, queryText } from '../params.js';
@@ -14,10 +14,10 @@ const appFilter = (text: string | undefined): string | undefined => text || unde
 /** spec 1, GET /v1/history/export: `path` must end in `.json` and its folder must exist. `~` is the home folder. */
 async function exportTarget(given: string): Promise<string> {
   const expanded = expandHome(given);
-  if (!expanded.toLowerCase().endsWith('.json')) throw invalidField('path', 'must end in .json');
-  if (!path.isAbsolute(expanded)) throw invalidField('path', 'must be an absolute path');
+  if (!expanded.toLowerCase().endsWith('.json')) throw errors.invalidField('path', 'must end in .json');
+  if (!path.isAbsolute(expanded)) throw errors.invalidField('path', 'must be an absolute path');
   const folder = await stat(path.dirname(expanded)).catch(() => null);
-  if (!folder?.isDirectory()) throw invalidField('path', 'the folder does not exist');
+  if (!folder?.isDirectory()) throw errors.invalidField('path', 'the folder does not exist');
   return expanded;
 }
 

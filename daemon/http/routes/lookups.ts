@@ -3,8 +3,8 @@
 import { execFile } from 'node:child_process';
 import type { Request } from 'express';
 import { componentsDocument } from '../../../templates-renderer/components-doc.js';
-import { listSymbols } from '../../../templates-renderer/symbols.js';
-import { ApiError, invalidField } from '../../../protocol/errors.js';
+import { SymbolsError, type SymbolQuery, listSymbols } from '../../../templates-renderer/symbols.js';
+import { errors } from '../../../protocol/errors.js';
 import { SHORTCUTS_TIMEOUT_MS } from '../../../protocol/limits.js';
 import { queryText } from '../params.js';
 import type { Route } from '../routes.js';
@@ -13,8 +13,19 @@ import type { Route } from '../routes.js';
 function queryCount(req: Request, name: string): number | undefined {
   const text = queryText(req, name);
   if (text === undefined || text === '') return undefined;
-  if (!/^\s*\d+\s*$/.test(text)) throw invalidField(name, 'a whole number, 0 or more');
+  if (!/^\s*\d+\s*$/.test(text)) throw errors.invalidField(name, 'a whole number, 0 or more');
   return Number(text);
+}
+
+/** spec 2, GET /v1/symbols: the renderer's catalogue; its refusals become the API's (501 no list, 400 a category). */
+async function symbols(query: SymbolQuery) {
+  try {
+    return await listSymbols(query);
+  } catch (error) {
+    if (!(error instanceof SymbolsError)) throw error;
+    const { problem } = error;
+    throw problem.kind === 'no-symbol-list' ? errors.noSymbolList(problem.cause) : errors.unknownSymbolCategory(problem.category, problem.known);
+  }
 }
 
 /**
@@ -26,9 +37,9 @@ function listShortcuts(): Promise<{ items: string[] }> {
     execFile('shortcuts', ['list'], { timeout: SHORTCUTS_TIMEOUT_MS, maxBuffer: 1024 * 1024 }, (error, stdout) => {
       if (!error) return resolve({ items: stdout.split('\n').map((line) => line.trim()).filter(Boolean) });
       const failure = error as NodeJS.ErrnoException & { killed?: boolean };
-      if (failure.killed) return reject(new ApiError(504, `the shortcuts tool did not answer within ${SHORTCUTS_TIMEOUT_MS / 1000} s`));
-      if (failure.code === 'ENOENT') return reject(new ApiError(502, 'the shortcuts tool is not on this computer (Apple Shortcuts exists on macOS only)'));
-      reject(new ApiError(502, `the shortcuts tool failed: ${error.message}`));
+      if (failure.killed) return reject(errors.shortcutsTimeout());
+      if (failure.code === 'ENOENT') return reject(errors.shortcutsMissing());
+      reject(errors.shortcutsFailed(error.message));
     });
   });
 }
@@ -44,7 +55,7 @@ export function lookupRoutes(): Route[] {
         const offset = queryCount(req, 'offset');
         const q = queryText(req, 'q');
         const category = queryText(req, 'category');
-        return listSymbols({ ...(q ? { q } : {}), ...(category ? { category } : {}), ...(limit !== undefined ? { limit } : {}), ...(offset !== undefined ? { offset } : {}) });
+        return symbols({ ...(q ? { q } : {}), ...(category ? { category } : {}), ...(limit !== undefined ? { limit } : {}), ...(offset !== undefined ? { offset } : {}) });
       },
     },
     { method: 'GET', path: '/v1/shortcuts', handle: () => listShortcuts() },

@@ -2,7 +2,7 @@
 
 import { validateManifest } from '../../core/templates/manifest-rules.js';
 import type { NotifierCore } from '../../core/notifier.js';
-import { notFound } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { queryText } from '../params.js';
 import type { Route } from '../routes.js';
 
@@ -23,7 +23,7 @@ export function manifestRoutes(core: NotifierCore): Route[] {
       handle: (req) => {
         const app = queryText(req, 'app', { required: true });
         const manifest = core.designs.manifest(app);
-        if (!manifest) throw notFound(`${app} has no manifest`);
+        if (!manifest) throw errors.noManifest(app);
         return manifest;
       },
     },

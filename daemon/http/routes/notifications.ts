@@ -2,7 +2,7 @@ import type { NotifierCore } from '../../core/notifier.js';
 import type { NotificationInput } from '../../core/notifications/notify.js';
 import { normalizeSpeak } from '../../../protocol/notification-rules.js';
 import type { SpeakInput } from '../../core/notifier.js';
-import { invalidField, missingField } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { bodyObject, bodyText, optionalBodyText } from '../params.js';
 import type { Route } from '../routes.js';
 import { NOTIFICATION_KEYS, notificationSchema } from '../schemas/notification.js';
@@ -35,7 +35,7 @@ export function readNotification(body: Record<string, unknown>): NotificationInp
   if (typeof folded.priority === 'string') folded.priority = folded.priority.toLowerCase();
   if (folded.id === '') delete folded.id; // reference §1.2: an empty id counts as absent
   const { actions, ...notification } = checkNotification(folded);
-  if (notification.app.trim() === '') throw invalidField('app', 'must not be empty');
+  if (notification.app.trim() === '') throw errors.invalidField('app', 'must not be empty');
   // The original's alias: a list named `actions` is `buttons` (when both are sent, `buttons` wins).
   if (notification.buttons === undefined && actions !== undefined) notification.buttons = actions;
   return notification;
@@ -44,9 +44,9 @@ export function readNotification(body: Record<string, unknown>): NotificationInp
 /** spec 1, POST /v1/speak: `app` and `text` (not only white space) required; voice, speed and lang checked. */
 function readSpeak(body: Record<string, unknown>): SpeakInput {
   const app = bodyText(body, 'app');
-  if (typeof body.text !== 'string' && body.text !== undefined && body.text !== null) throw invalidField('text', 'must be a string');
+  if (typeof body.text !== 'string' && body.text !== undefined && body.text !== null) throw errors.invalidField('text', 'must be a string');
   const text = typeof body.text === 'string' ? body.text : '';
-  if (text.trim() === '') throw missingField('text');
+  if (text.trim() === '') throw errors.missingField('text');
   const id = optionalBodyText(body, 'id') || undefined;
   const speak = normalizeSpeak({ text, voice: body.voice ?? undefined, speed: body.speed ?? undefined, lang: body.lang ?? undefined }, '')!;
   return { app, text, ...(id ? { id } : {}), speak };
@@ -75,7 +75,7 @@ export function notificationRoutes(core: NotifierCore): Route[] {
         const body = bodyObject(req);
         const app = optionalBodyText(body, 'app') || undefined;
         const group = optionalBodyText(body, 'group') || undefined;
-        if (group !== undefined && app === undefined) throw invalidField('group', 'needs app: a stack belongs to one app');
+        if (group !== undefined && app === undefined) throw errors.invalidField('group', 'needs app: a stack belongs to one app');
         await core.dismissAll({ app, group });
         return { ok: true };
       },

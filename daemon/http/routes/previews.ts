@@ -9,7 +9,7 @@ import { CONFIRMATION_KINDS, CONFIRMATION_STRINGS, type Confirmation } from '../
 import type { Template } from '../../../templates-renderer/model.js';
 import { SCALE_RANGE, STACK_COUNT_RANGE } from '../../../templates-renderer/render.js';
 import { templateErrorMessage, validateTemplate } from '../../../templates-renderer/validate.js';
-import { ApiError, invalidField, missingField } from '../../../protocol/errors.js';
+import { ApiError, errors } from '../../../protocol/errors.js';
 import { bodyObject, queryText } from '../params.js';
 import type { Route } from '../routes.js';
 import { readNotification } from './notifications.js';
@@ -29,7 +29,7 @@ interface PreviewRequest {
 function readAppearance(value: unknown): PreviewOptions['appearance'] {
   if (value === undefined || value === null || value === '') return 'light';
   const text = typeof value === 'string' ? value.toLowerCase() : '';
-  if (text !== 'light' && text !== 'dark') throw invalidField('appearance', 'light or dark');
+  if (text !== 'light' && text !== 'dark') throw errors.invalidField('appearance', 'light or dark');
   return text;
 }
 
@@ -37,7 +37,7 @@ function readScale(value: unknown): number {
   if (value === undefined || value === null || value === '') return SCALE_RANGE.default;
   // A numeric string is written in decimals ("2", "1.5"); Number() alone would also read "0x2" and "2e0".
   const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isFinite(number) || number < SCALE_RANGE.min || number > SCALE_RANGE.max) throw invalidField('scale', `a number from ${SCALE_RANGE.min} to ${SCALE_RANGE.max}`);
+  if (!Number.isFinite(number) || number < SCALE_RANGE.min || number > SCALE_RANGE.max) throw errors.invalidField('scale', `a number from ${SCALE_RANGE.min} to ${SCALE_RANGE.max}`);
   return number;
 }
 
@@ -45,7 +45,7 @@ function readStackCount(value: unknown): number {
   if (value === undefined || value === null || value === '') return STACK_COUNT_RANGE.default;
   const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(number) || number < STACK_COUNT_RANGE.min || number > STACK_COUNT_RANGE.max) {
-    throw invalidField('stackCount', `a whole number from ${STACK_COUNT_RANGE.min} to ${STACK_COUNT_RANGE.max}`);
+    throw errors.invalidField('stackCount', `a whole number from ${STACK_COUNT_RANGE.min} to ${STACK_COUNT_RANGE.max}`);
   }
   return number;
 }
@@ -56,20 +56,20 @@ function readFlag(value: unknown, field: string): boolean {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'string' && /^(true|1|yes)$/i.test(value)) return true;
   if (typeof value === 'string' && /^(false|0|no)$/i.test(value)) return false;
-  throw invalidField(field, 'true or false');
+  throw errors.invalidField(field, 'true or false');
 }
 
 function readConfirmation(value: unknown): Confirmation | undefined {
   if (value === undefined || value === null) return undefined;
   const kinds = CONFIRMATION_KINDS.join(', ');
   const kind = typeof value === 'string' ? value : typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>).kind : undefined;
-  if (!(CONFIRMATION_KINDS as readonly unknown[]).includes(kind)) throw invalidField('confirmation', `a kind (${kinds}) or an object with one`);
+  if (!(CONFIRMATION_KINDS as readonly unknown[]).includes(kind)) throw errors.invalidField('confirmation', `a kind (${kinds}) or an object with one`);
   const confirmation = { kind } as Confirmation;
   if (typeof value === 'object') {
     for (const key of CONFIRMATION_STRINGS) {
       const text = (value as Record<string, unknown>)[key];
       if (text === undefined || text === null) continue;
-      if (typeof text !== 'string') throw invalidField(`confirmation.${key}`, 'must be a string');
+      if (typeof text !== 'string') throw errors.invalidField(`confirmation.${key}`, 'must be a string');
       confirmation[key] = text;
     }
   }
@@ -80,21 +80,21 @@ function readData(value: unknown): PreviewRequest['data'] {
   if (value === undefined || value === null || value === 'sample') return 'sample';
   if (value === 'last') return 'last';
   if (typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  throw invalidField('data', 'an object, "sample" or "last"');
+  throw errors.invalidField('data', 'an object, "sample" or "last"');
 }
 
 /** POST /v1/preview's body. */
 function readPost(body: Record<string, unknown>): PreviewRequest {
   const template = body.template ?? undefined;
   if (template !== undefined && typeof template !== 'string' && (typeof template !== 'object' || Array.isArray(template))) {
-    throw invalidField('template', 'a name or a template object');
+    throw errors.invalidField('template', 'a name or a template object');
   }
   let app: unknown = body.app ?? undefined;
-  if (app !== undefined && (typeof app !== 'string' || app === '')) throw invalidField('app');
+  if (app !== undefined && (typeof app !== 'string' || app === '')) throw errors.invalidField('app');
   if (app === undefined && typeof template === 'object' && typeof (template as Record<string, unknown>).app === 'string') app = (template as Record<string, unknown>).app;
-  if (app === undefined) throw missingField('app');
+  if (app === undefined) throw errors.missingField('app');
   const replySample = body.replySample ?? undefined;
-  if (replySample !== undefined && typeof replySample !== 'string') throw invalidField('replySample', 'must be a string');
+  if (replySample !== undefined && typeof replySample !== 'string') throw errors.invalidField('replySample', 'must be a string');
   const confirmation = readConfirmation(body.confirmation);
   return {
     app: app as string,
@@ -116,8 +116,8 @@ function readPost(body: Record<string, unknown>): PreviewRequest {
 function inlineTemplate(template: unknown, app: string): string | Template {
   if (typeof template === 'string') return template;
   const given = template as Record<string, unknown>;
-  const { template: valid, errors } = validateTemplate({ name: '_preview', ...given, app: given.app ?? app }, { app });
-  if (!valid || errors.length > 0) throw new ApiError(400, templateErrorMessage(errors));
+  const { template: valid, errors: problems } = validateTemplate({ name: '_preview', ...given, app: given.app ?? app }, { app });
+  if (!valid || problems.length > 0) throw errors.invalidTemplate(templateErrorMessage(problems));
   return valid;
 }
 
@@ -148,7 +148,7 @@ async function notificationOf(core: NotifierCore, request: PreviewRequest): Prom
   if (request.data === 'last') {
     await core.history.load(request.app);
     const last = core.history.query({ app: request.app, limit: 1 })[0];
-    if (!last) throw new ApiError(400, `no notification has been delivered for ${request.app} yet; use "sample" or an object`);
+    if (!last) throw errors.nothingDelivered(request.app);
     return { notification: last.notification, deliveredAt: last.deliveredAt };
   }
   try {
@@ -156,7 +156,9 @@ async function notificationOf(core: NotifierCore, request: PreviewRequest): Prom
     const { speak: _speak, followUp: _followUp, ...drawn } = input;
     return { notification: { ...drawn, id: input.id ?? 'preview' } as Notification, deliveredAt: now };
   } catch (error) {
-    if (error instanceof ApiError) throw new ApiError(error.status, error.message.replace(/^(invalid field|missing field): /, '$1: data.'));
+    // The fields of the data are fields of the body's `data`, and are named so.
+    if (error instanceof ApiError && error.code === 'missing_field') throw errors.missingField(`data.${error.field}`, error.reason);
+    if (error instanceof ApiError && error.code === 'invalid_field') throw errors.invalidField(`data.${error.field}`, error.reason);
     throw error;
   }
 }
@@ -166,7 +168,7 @@ function templateOf(core: NotifierCore, request: PreviewRequest): Template {
   if (typeof request.template === 'object') return request.template;
   const name = request.template ?? core.designs.manifest(request.app)?.defaultTemplate ?? BUILTIN_DEFAULT;
   const found = core.designs.templateOrBuiltin(request.app, name) ?? (request.template === undefined ? core.designs.templateOrBuiltin(request.app, BUILTIN_DEFAULT) : undefined);
-  if (!found) throw new ApiError(500, `the preview could not be drawn: template not found: ${name}`);
+  if (!found) throw errors.previewFailed(errors.templateNotFound(name).message);
   return found;
 }
 

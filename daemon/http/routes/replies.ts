@@ -1,5 +1,5 @@
 import type { NotifierCore } from '../../core/notifier.js';
-import { invalidField, missingField } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { WAIT_TIMEOUT_SECONDS } from '../../../protocol/limits.js';
 import { queryText } from '../params.js';
 import type { Route } from '../routes.js';
@@ -18,7 +18,7 @@ function readSince(text: string | undefined): number | undefined {
     return new Date(year!, month! - 1, day!, 9).getTime();
   }
   const parsed = /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(parsed)) throw invalidField('since', 'an ISO 8601 date or epoch seconds');
+  if (Number.isNaN(parsed)) throw errors.invalidField('since', 'an ISO 8601 date or epoch seconds');
   return parsed;
 }
 
@@ -28,7 +28,7 @@ function readFlag(text: string | undefined, name: string, fallback: boolean): bo
   const value = text.toLowerCase();
   if (['true', '1', 'yes'].includes(value)) return true;
   if (['false', '0', 'no'].includes(value)) return false;
-  throw invalidField(name, 'true or false');
+  throw errors.invalidField(name, 'true or false');
 }
 
 /** spec 1, GET /v1/replies/wait `timeout`: seconds from 1 to 300, default 60. */
@@ -36,7 +36,7 @@ function readTimeout(text: string | undefined): number {
   if (text === undefined || text === '') return WAIT_TIMEOUT_SECONDS.default;
   const seconds = Number(text);
   if (!(seconds >= WAIT_TIMEOUT_SECONDS.min && seconds <= WAIT_TIMEOUT_SECONDS.max)) {
-    throw invalidField('timeout', `seconds from ${WAIT_TIMEOUT_SECONDS.min} to ${WAIT_TIMEOUT_SECONDS.max}`);
+    throw errors.invalidField('timeout', `seconds from ${WAIT_TIMEOUT_SECONDS.min} to ${WAIT_TIMEOUT_SECONDS.max}`);
   }
   return seconds;
 }
@@ -61,7 +61,7 @@ export function replyRoutes(core: NotifierCore): Route[] {
       handle: async (req, res) => {
         // The original's integration guide spells these `notificationId` and `timeoutSeconds`; both work.
         const id = queryText(req, 'id') || queryText(req, 'notificationId');
-        if (!id) throw missingField('id');
+        if (!id) throw errors.missingField('id');
         const request = {
           id,
           app: queryText(req, 'app') || undefined,

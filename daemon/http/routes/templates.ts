@@ -6,7 +6,7 @@ import { ON_CONFLICT, type OnConflict } from '../../core/templates/template-bund
 import type { FollowUpRequest } from '../../core/templates/library.js';
 import { isBuiltinName, templateNameProblem } from '../../../templates-renderer/names.js';
 import { issueText, templateErrorMessage, validateTemplate } from '../../../templates-renderer/validate.js';
-import { ApiError, invalidField, notFound } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { MANIFEST_LIMITS } from '../../../protocol/limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
 import type { Route } from '../routes.js';
@@ -16,16 +16,16 @@ async function saveTemplate(core: NotifierCore, req: Request) {
   const body = bodyObject(req);
   const app = bodyText(body, 'app');
   // An app id is at most 128 bytes wherever it is given (notify, manifests): a longer one could never send.
-  if (Buffer.byteLength(app, 'utf8') > MANIFEST_LIMITS.appBytes) throw invalidField('app', `at most ${MANIFEST_LIMITS.appBytes} bytes`);
+  if (Buffer.byteLength(app, 'utf8') > MANIFEST_LIMITS.appBytes) throw errors.invalidField('app', `at most ${MANIFEST_LIMITS.appBytes} bytes`);
   const name = bodyText(body, 'name');
   const nameProblem = templateNameProblem(name, { allowScratch: true });
-  if (nameProblem) throw new ApiError(400, `invalid template name: ${nameProblem}`);
+  if (nameProblem) throw errors.invalidTemplateName(nameProblem);
   const manifest = core.designs.manifest(app);
-  const { template, errors, warnings } = validateTemplate(body, {
+  const { template, errors: problems, warnings } = validateTemplate(body, {
     ...(manifest?.fields.length ? { knownFields: manifest.fields.map((field) => field.key) } : {}),
     ...(manifest ? { offeredActions: manifest.actions } : {}),
   });
-  if (!template || errors.length > 0) throw new ApiError(400, templateErrorMessage(errors));
+  if (!template || problems.length > 0) throw errors.invalidTemplate(templateErrorMessage(problems));
   await core.designs.putTemplate(template);
   return { ok: true, ...(warnings.length > 0 ? { warnings: warnings.map(issueText) } : {}) };
 }
@@ -40,11 +40,11 @@ function readFollowUp(body: Record<string, unknown>): FollowUpRequest {
   // An empty `template` is no template: the app's default is edited, as when it is left out.
   if (request.template === '') delete request.template;
   if (body.after !== undefined && body.after !== null) {
-    if (typeof body.after !== 'number' && typeof body.after !== 'string') throw invalidField('after', 'seconds, or a duration such as 90s, 10m, 2h');
+    if (typeof body.after !== 'number' && typeof body.after !== 'string') throw errors.invalidField('after', 'seconds, or a duration such as 90s, 10m, 2h');
     request.after = body.after;
   }
   if (body.enabled !== undefined && body.enabled !== null) {
-    if (typeof body.enabled !== 'boolean') throw invalidField('enabled', 'true or false');
+    if (typeof body.enabled !== 'boolean') throw errors.invalidField('enabled', 'true or false');
     request.enabled = body.enabled;
   }
   return request;
@@ -52,7 +52,7 @@ function readFollowUp(body: Record<string, unknown>): FollowUpRequest {
 
 function readOnConflict(body: Record<string, unknown>): OnConflict {
   const value = body.onConflict ?? 'keepBoth';
-  if (!(ON_CONFLICT as readonly unknown[]).includes(value)) throw new ApiError(400, `onConflict must be ${ON_CONFLICT.join(', ').replace(/, (?=[^,]*$)/, ' or ')}`);
+  if (!(ON_CONFLICT as readonly unknown[]).includes(value)) throw errors.invalidChoice('onConflict', ON_CONFLICT);
   return value as OnConflict;
 }
 
@@ -66,8 +66,8 @@ export function templateRoutes(core: NotifierCore): Route[] {
       handle: async (req) => {
         const app = queryText(req, 'app', { required: true });
         const name = queryText(req, 'name', { required: true });
-        if (isBuiltinName(name)) throw new ApiError(400, `${name} is a built-in layout and read-only`);
-        if (!(await core.designs.deleteTemplate(app, name))) throw notFound('template not found');
+        if (isBuiltinName(name)) throw errors.builtinReadOnly(name);
+        if (!(await core.designs.deleteTemplate(app, name))) throw errors.templateNotFound();
         return { ok: true };
       },
     },

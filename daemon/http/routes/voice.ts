@@ -1,5 +1,5 @@
 import type { NotifierCore } from '../../core/notifier.js';
-import { ApiError } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { bodyObject } from '../params.js';
 import type { Route } from '../routes.js';
 
@@ -18,7 +18,7 @@ export function voiceRoutes(core: NotifierCore): Route[] {
         if (action === 'install') return core.voiceSetup.install();
         if (action === 'cancel') return core.voiceSetup.cancel();
         if (action === 'useExisting') return core.voiceSetup.useExisting();
-        throw new ApiError(400, `action must be ${INSTALL_ACTIONS.slice(0, -1).join(', ')} or ${INSTALL_ACTIONS.at(-1)}`);
+        throw errors.invalidChoice('action', INSTALL_ACTIONS);
       },
     },
   ];
