@@ -21,7 +21,7 @@ import {
   writePortFile,
 } from './support-dir.js';
 
-/** Reference §1.1: the whole request must arrive within 10 s (slow-loris protection); replies may take longer. */
+/** docs/api/README.md#g14: the whole request must arrive within 10 s (slow-loris protection); replies may take longer. */
 const REQUEST_ARRIVAL_MS = 10_000;
 /** On stop, requests still running get this long before their connections are cut. */
 const STOP_GRACE_MS = 2_000;

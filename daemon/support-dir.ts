@@ -9,7 +9,7 @@ import { writeFileDurably } from './store/durable-file.js';
 const TOKEN_PATTERN = new RegExp(`^[0-9a-f]{${TOKEN_BYTES * 2}}$`);
 
 /**
- * The support folder (DESIGN.md "Support folder"): `NOTIFIER_SUPPORT_DIR`, else the platform's place for an
+ * The support folder (docs/api/README.md#g4; docs/storage.md): `NOTIFIER_SUPPORT_DIR`, else the platform's place for an
  * application's data.
  */
 export function defaultSupportDir(env: NodeJS.ProcessEnv = process.env): string {

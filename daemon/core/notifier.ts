@@ -33,7 +33,7 @@ import { findSpeechEngine, type SpeechEngine, Voice } from './voice/voice.js';
 import { VoiceSetup } from './voice/voice-setup.js';
 import { SPEAK_TITLE_CHARS, SPOKEN_TEXT_CHARS } from '../../protocol/limits.js';
 
-/** Reference §1.2 "Too many banners": at launch the 6 newest undismissed banners are restored. */
+/** docs/api/notifications.md#n36: at launch the 6 newest undismissed banners are restored. */
 const BANNERS_RESTORED_AT_START = 6;
 
 export interface CoreOptions {
@@ -48,7 +48,7 @@ export interface CoreOptions {
 /** History `held`: why a banner was kept in History only — quiet hours silenced banners, or the app is muted. */
 const HELD_QUIET = 'quiet-hours';
 const HELD_MUTED = 'app-muted';
-/** The service's own app id (reference §0.2): the speaker of the quiet-hours summary. */
+/** The service's own app id: the speaker of the quiet-hours summary (docs/api/settings.md#s15). */
 const OWN_APP = 'notifier';
 
 /**
@@ -59,7 +59,7 @@ interface InFlight {
   dismissedAt?: string;
 }
 
-/** spec 1 does not show the item shape of `GET /v1/stacks`; this is the original's (reference §1.6). */
+/** An item of `GET /v1/stacks` (docs/api/notifications.md#n44); the shape is the original's. */
 export interface Stack {
   level: StackingLevel;
   app: string;
@@ -90,7 +90,7 @@ const appVoice = (preferences: AppPreferences | undefined): SpeakRequest => {
   return { ...(voice ? { voice } : {}), ...(speed ? { speed } : {}), ...(lang ? { lang } : {}) };
 };
 
-/** An app's display name: the registered one wins over the manifest's (spec 1, App registration); else its id. */
+/** An app's display name: the registered one wins over the manifest's (docs/api/apps.md#a2); else its id. */
 const displayName = (app: string, apps: AppRegistry, designs: Designs): string =>
   apps.get(app)?.appName ?? designs.manifest(app)?.appName ?? app;
 
@@ -184,7 +184,7 @@ export class NotifierCore {
     return displayName(app, this.apps, this.designs);
   }
 
-  /** spec 1, POST /v1/notify. Resolves with the notification's id once its record is on disk. */
+  /** POST /v1/notify (docs/api/notifications.md#post-v1-notify). Resolves with the notification's id once its record is on disk. */
   async notify(input: NotificationInput): Promise<string> {
     const id = input.id || randomUUID().toUpperCase();
     const deliveredAt = this.timestamp();
@@ -218,9 +218,9 @@ export class NotifierCore {
     if (imagePath && notification.image?.startsWith('data:')) notification.image = imagePath;
     if (recording && notification.audio?.startsWith('data:')) notification.audio = recording;
 
-    // spec 1, presentation: `voice` speaks instead of showing a banner, `both` does both. Speech that cannot play
+    // docs/api/notifications.md#n31: `voice` speaks instead of showing a banner, `both` does both. Speech that cannot play
     // (a quiet period, muted, the app's Speak switch off, no engine) is shown as a banner so it is not lost, and
-    // the record says why. A muted app's notifications go to History only (reference §1.17).
+    // the record says why. A muted app's notifications go to History only (docs/api/apps.md#a10).
     const preferences = this.apps.get(input.app)?.settings ?? {};
     const muted = preferences.muteBanners === true;
     const quiet = this.quietFor(notification);
@@ -246,7 +246,7 @@ export class NotifierCore {
       fields: this.fieldsOf(notification, appName, deliveredAt),
       ...(speechWanted ? { speech: speechRecord(notification, blocked) } : {}),
     };
-    // spec 1: a notification with the same id replaces the banner in place and cancels a pending snooze.
+    // docs/api/notifications.md#n3: a notification with the same id replaces the banner in place and cancels a pending snooze.
     this.timers.cancel('snooze', keyOf(input.app, id));
     this.followUps.cancel(input.app, id);
     this.voice.stop(input.app, id);
@@ -261,7 +261,7 @@ export class NotifierCore {
   }
 
   /**
-   * History `fields` (reference §1.10 "Bindings"): the notification's, the template's `extra`, the manifest's
+   * History `fields` (docs/api/history.md#h3, docs/api/templates.md#t10): the notification's, the template's `extra`, the manifest's
    * number and bool fields read as such.
    */
   private fieldsOf(notification: Notification, appName: string, deliveredAt: string): Record<string, string> {
@@ -336,7 +336,7 @@ export class NotifierCore {
   }
 
   /**
-   * spec 1, POST /v1/speak: says the text, with a History entry titled with its first 80 characters. Speech that
+   * POST /v1/speak (docs/api/notifications.md#n38): says the text, with a History entry titled with its first 80 characters. Speech that
    * cannot play is shown as a banner instead, so it is not lost.
    */
   speak(input: SpeakInput): Promise<string> {
@@ -349,13 +349,13 @@ export class NotifierCore {
     });
   }
 
-  /** spec 1, POST /v1/register. `allowCommands: false` withdraws the request and the person's confirmation. */
+  /** POST /v1/register (docs/api/apps.md#post-v1-register). `allowCommands: false` withdraws the request and the person's confirmation. */
   async register(registration: AppRegistration): Promise<void> {
     await this.apps.register(registration);
     if (registration.allowCommands === false) await this.approvals.revokeCommands(registration.app);
   }
 
-  /** spec 1, POST /v1/dismiss: an id that is not on screen is not an error. */
+  /** POST /v1/dismiss (docs/api/notifications.md#n39): an id that is not on screen is not an error. */
   async dismiss(app: string, id: string): Promise<void> {
     const pending = this.inFlight.get(keyOf(app, id));
     if (pending) pending.dismissedAt ??= this.timestamp();
@@ -363,7 +363,7 @@ export class NotifierCore {
     await this.endBanner(app, id, 'dismiss');
   }
 
-  /** spec 1, POST /v1/dismissAll: every banner, one app's, or one stack of one app. Records stay in History. */
+  /** POST /v1/dismissAll (docs/api/notifications.md#n40): every banner, one app's, or one stack of one app. Records stay in History. */
   async dismissAll(filter: { app?: string; group?: string }): Promise<void> {
     for (const [key, pending] of this.inFlight) {
       if (filter.app === undefined || key.startsWith(`${filter.app}\u0000`)) pending.dismissedAt ??= this.timestamp();
@@ -374,7 +374,7 @@ export class NotifierCore {
   }
 
   /**
-   * spec 1, POST /v1/snooze: hides the banner for `minutes` of elapsed time and returns when it comes back.
+   * POST /v1/snooze (docs/api/notifications.md#n41): hides the banner for `minutes` of elapsed time and returns when it comes back.
    * 404 for an unknown notification, 400 for a dismissed one. The time survives a restart (`snoozedUntil`).
    */
   async snooze(app: string, id: string, minutes: number): Promise<string> {
@@ -388,7 +388,7 @@ export class NotifierCore {
     return until;
   }
 
-  /** spec 1, POST /v1/unsnooze: the snoozed banner comes back now, without sound. */
+  /** POST /v1/unsnooze (docs/api/notifications.md#n42): the snoozed banner comes back now, without sound. */
   async unsnooze(app: string, id: string): Promise<void> {
     const record = await this.requireRecord(app, id);
     if (record.dismissedAt) throw errors.alreadyDismissed();
@@ -396,8 +396,8 @@ export class NotifierCore {
   }
 
   /**
-   * spec 1, GET /v1/stacks: groups of two or more banners on screen, newest first, gathered at each app's stacking
-   * level (its own setting, else the global one; reference §1.6).
+   * GET /v1/stacks (docs/api/notifications.md#n44): groups of two or more banners on screen, newest first, gathered at each app's stacking
+   * level (its own setting, else the global one).
    */
   stacks(app?: string): Stack[] {
     const stacks = new Map<string, { level: StackingLevel; members: HistoryRecord[] }>();
@@ -434,7 +434,7 @@ export class NotifierCore {
   }
 
   /**
-   * POST /v1/stacks/expand (reference §1.6): opens or closes one app's stack — the stack of `group` (the
+   * POST /v1/stacks/expand (docs/api/notifications.md#n45): opens or closes one app's stack — the stack of `group` (the
    * notifications' group, else the app id). 404 when there is no stack of two or more banners there.
    */
   expandStack(app: string, group: string, expanded: boolean): void {
@@ -453,7 +453,7 @@ export class NotifierCore {
     return (this.apps.get(app)?.settings?.stacking as StackingLevel | null | undefined) ?? this.settings.stacking;
   }
 
-  /** spec 1, POST /v1/history/reshow: a new banner with sound and a fresh delivery time. */
+  /** POST /v1/history/reshow (docs/api/history.md#h14): a new banner with sound and a fresh delivery time. */
   async reshow(app: string, id: string): Promise<string> {
     const current = await this.requireRecord(app, id);
     const { dismissedAt: _d, actionUsed: _a, snoozedUntil: _s, held: _h, ...rest } = current;
@@ -465,14 +465,14 @@ export class NotifierCore {
     return id;
   }
 
-  /** spec 1, DELETE /v1/history/item: a banner still on screen is closed. */
+  /** DELETE /v1/history/item (docs/api/history.md#h15): a banner still on screen is closed. */
   async deleteRecord(app: string, id: string): Promise<void> {
     await this.requireRecord(app, id);
     this.takeOffScreen(app, id);
     await this.history.remove(app, id);
   }
 
-  /** spec 1, DELETE /v1/history: one app's History or everyone's; their banners are closed too. */
+  /** DELETE /v1/history (docs/api/history.md#h16): one app's History or everyone's; their banners are closed too. */
   async clearHistory(app?: string): Promise<void> {
     await (app === undefined ? this.history.ready : this.history.load(app));
     for (const banner of this.banners.list(app === undefined ? {} : { app })) this.takeOffScreen(banner.app, banner.id);
@@ -480,7 +480,7 @@ export class NotifierCore {
   }
 
   /**
-   * DELETE /v1/apps/{id} (reference §1.17): its banners close and its timers and speech stop, then everything the
+   * DELETE /v1/apps/{id} (docs/api/apps.md#a7): its banners close and its timers and speech stop, then everything the
    * service keeps of the app goes. 404 for an app it knows nothing of.
    */
   async removeApp(app: string): Promise<void> {
@@ -498,7 +498,7 @@ export class NotifierCore {
     return { engine: this.settings.voiceEngine, ...(await this.voiceSetup.status()) };
   }
 
-  /** spec 1, GET /v1/history and GET /v1/history/search. */
+  /** GET /v1/history and GET /v1/history/search (docs/api/history.md#get-v1-history, #get-v1-history-search). */
   async records(query: { app?: string; limit: number; q?: string }): Promise<HistoryRecord[]> {
     await (query.app === undefined ? this.history.ready : this.history.load(query.app));
     return this.history.query({
@@ -509,7 +509,7 @@ export class NotifierCore {
     });
   }
 
-  /** spec 1, GET /v1/replies: oldest first; `consume` removes exactly what is returned. */
+  /** GET /v1/replies (docs/api/replies.md#r6): oldest first; `consume` removes exactly what is returned. */
   async readReplies(filter: { app?: string; since?: number; consume: boolean }): Promise<ReplyRecord[]> {
     const replies = this.replies.list(filter);
     if (filter.consume) await this.replies.consume(replies);
@@ -517,7 +517,7 @@ export class NotifierCore {
   }
 
   /**
-   * spec 1, GET /v1/replies/wait: a reply already there is returned at once (with `app`, one already in History
+   * GET /v1/replies/wait (docs/api/replies.md#r7): a reply already there is returned at once (with `app`, one already in History
    * too); otherwise the request is answered the moment the reply is stored, or after `timeout` seconds.
    */
   async waitForReply(
@@ -577,7 +577,7 @@ export class NotifierCore {
   }
 
   /**
-   * Closes a banner and records, once, when and how it ended (reference §1.7: a later dismissal changes
+   * Closes a banner and records, once, when and how it ended (docs/api/notifications.md#n35: a later dismissal changes
    * nothing); a pending snooze goes with it.
    */
   async endBanner(app: string, id: string, actionUsed: string): Promise<void> {
@@ -625,7 +625,7 @@ export class NotifierCore {
   }
 
   /**
-   * After a restart (reference §1.5, §1.2): a snooze still running is armed again and one that ended meanwhile
+   * After a restart (docs/api/notifications.md#n36): a snooze still running is armed again and one that ended meanwhile
    * shows its banner now; a banner with a lifetime that was simply on screen has expired; the newest banners that
    * stay until dismissed come back, quietly.
    */

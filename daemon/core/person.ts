@@ -31,10 +31,10 @@ export interface PersonHost {
 /**
  * What the person does to a banner, as the presenter reports it: close it, click it, press a button, type a
  * reply. Only the person can: these come from the display, never from the API. Any of them cancels the
- * banner's follow-up (spec 1, Follow-up rule 4).
+ * banner's follow-up (docs/api/notifications.md#n23).
  */
 export class PersonSide {
-  /** Banners whose action is still running: a second press meanwhile is ignored (reference §1.8). */
+  /** Banners whose action is still running: a second press meanwhile is ignored (docs/api/replies.md#r14). */
   private readonly busy = new Set<string>();
 
   constructor(

@@ -1,4 +1,4 @@
-// spec 2, GET /v1/mcp and POST /v1/mcp/install (reference §1.21): which agent clients run Notifier's agent server
+// GET /v1/mcp and POST /v1/mcp/install (docs/api/mcp.md): which agent clients run Notifier's agent server
 // (`notifier-mcp`), and adding it to their configuration. Every file edited keeps a `.bak` copy of what it held.
 //
 // Where the programs are: the daemon walks up from the program it runs as (process.argv[1], links resolved) to the
@@ -21,11 +21,11 @@ type ConfigClient = 'claudeCode' | 'codex' | 'claudeDesktop';
 
 const CONFIG_CLIENTS: ConfigClient[] = ['claudeCode', 'codex', 'claudeDesktop'];
 const CLIENT_NAMES: Record<ConfigClient, string> = { claudeCode: 'Claude Code', codex: 'Codex', claudeDesktop: 'Claude Desktop' };
-/** Reference §0.2: the agent app ids are `agent.claude-code`, `agent.codex`, `agent.claude-desktop`, `agent.<slug>`. */
+/** docs/api/mcp.md#m3: the agent app ids are `agent.claude-code`, `agent.codex`, `agent.claude-desktop`, `agent.<slug>`. */
 const AGENT_SLUGS: Record<ConfigClient, string> = { claudeCode: 'claude-code', codex: 'codex', claudeDesktop: 'claude-desktop' };
 /** The key of the server in every client's configuration. */
 const SERVER_KEY = 'notifier';
-/** Reference §1.21: an agent slug is at most 48 of `[a-z0-9-]`. */
+/** docs/api/mcp.md#m3: an agent slug is at most 48 of `[a-z0-9-]`. */
 const SLUG_MAX = 48;
 /** New configuration files: they may hold other servers' secrets, so only their owner reads them. */
 const NEW_CONFIG_MODE = 0o600;
@@ -202,7 +202,7 @@ const shellQuote = (word: string): string => (SHELL_SAFE.test(word) ? word : `'$
 // ---------------------------------------------------------------------------------------------------------------
 // The installer
 
-/** Reference §1.21: the agent's slug from its name (`My Agent` -> `my-agent`). */
+/** docs/api/mcp.md#m3: the agent's slug from its name (`My Agent` -> `my-agent`). */
 function slugOf(name: string): string {
   return name
     .normalize('NFKD')

@@ -100,7 +100,7 @@ export interface NodeNotifierPresenterOptions {
  * so '0' is what reaches terminal-notifier as "wait, with no time limit".
  */
 const MAC_NO_TIME_LIMIT = '0';
-/** macOS's default alert sound (reference §1.2); also what a sound terminal-notifier cannot play becomes. */
+/** macOS's default alert sound (docs/desktop.md#sound); also what a sound terminal-notifier cannot play becomes. */
 const MAC_DEFAULT_SOUND = 'Glass';
 /** The system sounds node-notifier lists for Notification Center. */
 const MAC_SOUNDS = ['Basso', 'Blow', 'Bottle', 'Frog', 'Funk', 'Glass', 'Hero', 'Morse', 'Ping', 'Pop', 'Purr', 'Sosumi', 'Submarine', 'Tink'];

@@ -49,7 +49,10 @@ export type PresenterEvent =
   | { type: 'closed'; key: BannerKey; reason: 'dismissed' | 'expired' }
   | { type: 'answered'; questionId: string; allow: boolean };
 
-/** The snooze menu a banner with `snooze: true` offers (reference §1.5 offers 5 min, 15 min, 1 hour, tomorrow). */
+/**
+ * The snooze menu a banner with `snooze: true` offers (docs/api/notifications.md#n13; the original's menu also had
+ * 5 min and tomorrow).
+ */
 export const SNOOZE_CHOICES = [
   { minutes: 15, label: 'Snooze 15 min' },
   { minutes: 60, label: 'Snooze 1 hour' },

@@ -5,7 +5,7 @@ import { log } from '../log.js';
 
 /** The freedesktop sound theme's name for a new message: what `sound: "default"` plays on Linux. */
 const DEFAULT_LINUX_SOUND = 'message-new-instant';
-/** macOS's own default alert sound (reference §1.2: "Glass"). */
+/** macOS's own default alert sound (docs/desktop.md#sound: Glass). */
 const DEFAULT_MAC_SOUND = '/System/Library/Sounds/Glass.aiff';
 
 const available = new Map<string, boolean>();

@@ -8,7 +8,7 @@ import type { Outcome } from './callbacks.js';
 import { cutUTF8 } from '../../../protocol/text.js';
 import type { HistoryRecord } from '../../../protocol/types.js';
 
-/** Reference §1.3: at most 100 field variables, each value cut at 4 KB. */
+/** docs/api/actions.md#x10: at most 100 field variables, each value cut at 4 KB. */
 const MAX_FIELD_VARIABLES = 100;
 const MAX_VARIABLE_BYTES = 4096;
 
@@ -82,7 +82,7 @@ export class ActionRunner {
     }
   }
 
-  /** The notification as the program reads it on stdin (reference §1.3, "merged payload"). */
+  /** The notification as the program reads it on stdin (docs/api/actions.md#x10). */
   private payload({ record, action, followUp }: RunContext): string {
     return JSON.stringify({
       app: record.app,

@@ -21,7 +21,7 @@ export interface Performance {
 }
 
 /**
- * Does what a button (or a follow-up) says, with the gates of DESIGN.md rule 5 in front: a callback to another
+ * Does what a button (or a follow-up) says, with the gates of docs/api/actions.md#x3 and #x5 in front: a callback to another
  * computer needs the person's approval of that host for that app; a command, script or shortcut needs the app to
  * have asked (`allowCommands` on register) and the person to have allowed it. Nothing runs on delivery.
  */
@@ -67,7 +67,7 @@ export class Actions {
     }
   }
 
-  /** spec 1: `openApp` with `bundleId` or `path`; empty means the sender (its registered bundle id). */
+  /** docs/api/actions.md#x9: `openApp` with `bundleId` or `path`; empty means the sender (its registered bundle id). */
   private openApp({ record, button }: Performance): Promise<Outcome> {
     const { bundleId, path } = button.openApp ?? {};
     const sender = this.apps.get(record.app)?.bundleId;
@@ -76,7 +76,7 @@ export class Actions {
     return this.open({ app: target });
   }
 
-  /** spec 1, Events: the button's callback URL, else the app's registered `callbackURL`. */
+  /** docs/api/replies.md#r9: the button's callback URL, else the app's registered `callbackURL`. */
   private async callback(request: Performance, target: { url?: string; payload?: unknown }): Promise<Outcome> {
     const { record, button, replyText, followUp } = request;
     const url = target.url ?? this.apps.get(record.app)?.callbackURL;
@@ -127,7 +127,7 @@ export class Actions {
     return allowed ? null : { ok: false, reason: `the person did not allow ${name} to run commands` };
   }
 
-  /** A template's own code (spec 2, follow-up approval): the person approves this code under this template's name. */
+  /** A template's own code (docs/api/actions.md#x4): the person approves this code under this template's name. */
   private async templateMayRun(request: Performance, template: string, kind: 'command' | 'script' | 'shortcut'): Promise<Outcome | null> {
     const { record, button } = request;
     const code = codeOf(button);
@@ -152,7 +152,7 @@ export class Actions {
   }
 }
 
-/** spec 1, Events: the payload gains `reply` when a reply is sent (when the payload is an object or absent). */
+/** docs/api/replies.md#r10: the payload gains `reply` when a reply is sent (when the payload is an object or absent). */
 function withReply(payload: unknown, reply: string | undefined): unknown {
   if (reply === undefined) return payload;
   if (payload === undefined || payload === null) return { reply };

@@ -22,8 +22,8 @@ export type Grant =
   | { kind: 'templateCode'; app: string; template: string; code: string };
 
 /**
- * The code of a template's action as approvals bind it (spec 2: "Approval is bound to the template's name and its
- * code; changing the shortcut asks again"): its kind, what it names and its input.
+ * The code of a template's action as approvals bind it (docs/api/actions.md#x4: approval is bound to the template's name and
+ * its code; changing the shortcut asks again): its kind, what it names and its input.
  */
 export function codeOf(action: Button): string {
   if (action.command !== undefined) return `command: ${action.command}`;

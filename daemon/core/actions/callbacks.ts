@@ -1,7 +1,7 @@
 import { CALLBACK_ATTEMPT_MS, CALLBACK_RETRY_DELAY_MS } from '../../../protocol/limits.js';
 import { VERSION } from '../../version.js';
 
-/** spec 1, Events: the body of the callback request. */
+/** docs/api/replies.md#r10: the body of the callback request. */
 export interface CallbackBody {
   notificationId: string;
   app: string;
@@ -13,13 +13,13 @@ export interface CallbackBody {
 
 export type Outcome = { ok: true } | { ok: false; reason: string };
 
-/** spec 1, Events rule 4: a callback to the computer itself needs no approval. */
+/** docs/api/replies.md#r13: a callback to the computer itself needs no approval. */
 export function isLoopback(target: URL): boolean {
   const host = target.hostname.toLowerCase();
   return host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/** Statuses after which the one retry follows (spec 1, Events rule 3). */
+/** Statuses after which the one retry follows (docs/api/replies.md#r12). */
 const RETRIED = (status: number): boolean => status === 408 || status === 429 || status >= 500;
 
 /**
@@ -42,7 +42,7 @@ async function attempt(url: string, body: CallbackBody, number: 1 | 2): Promise<
       redirect: 'manual',
       signal: AbortSignal.timeout(CALLBACK_ATTEMPT_MS),
     });
-    await response.body?.cancel(); // the body is ignored (spec 1, Events rule 2)
+    await response.body?.cancel(); // the body is ignored (docs/api/replies.md#r11)
     if (response.status >= 200 && response.status < 300) return { ok: true, retry: false, outcome: { ok: true } };
     return { ok: false, retry: RETRIED(response.status), outcome: { ok: false, reason: `HTTP ${response.status}` } };
   } catch (error) {

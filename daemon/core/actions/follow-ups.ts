@@ -9,10 +9,10 @@ import { type Button, FOLLOW_UP_KINDS, type FollowUp, type HistoryRecord } from 
 type FollowUpRecord = NonNullable<HistoryRecord['followUp']>;
 
 /**
- * Follow-ups (spec 1, Follow-up object): one action that runs when a banner is left unattended. Armed when the
+ * Follow-ups (docs/api/notifications.md#follow-up-object): one action that runs when a banner is left unattended. Armed when the
  * banner is on screen; cancelled by a dismissal, a button, a reply or a click; restarted when a snoozed banner
  * returns; at most once per notification (the History `followUp` record says it fired). Timers live in memory
- * only and are dropped when the service quits (rule 8).
+ * only and are dropped when the service quits (docs/api/notifications.md#n27).
  */
 export class FollowUps {
   private readonly armedAt = new Map<string, number>();
@@ -25,7 +25,7 @@ export class FollowUps {
   ) {}
 
   arm(record: HistoryRecord): void {
-    if (record.followUp) return; // rule 5: it already ran (or tried to)
+    if (record.followUp) return; // docs/api/notifications.md#n24: it already ran (or tried to)
     const followUp = this.effective(record);
     if (!followUp || followUp.enabled === false || followUp.after === undefined) return;
     const key = keyOf(record.app, record.id);
@@ -40,7 +40,7 @@ export class FollowUps {
     this.armedAt.delete(key);
   }
 
-  /** Rule 3: the template's follow-up, then the notification's, then the manifest's. */
+  /** docs/api/notifications.md#n22: the template's follow-up, then the notification's, then the manifest's. */
   private effective(record: HistoryRecord): FollowUp | undefined {
     const template = this.designs.template(record.app, record.notification.template);
     return template?.followUp ?? record.notification.followUp ?? this.designs.manifest(record.app)?.followUp;
@@ -66,7 +66,7 @@ export class FollowUps {
     const kind = buttonKind(button);
     const base = { ranAt: new Date().toISOString(), action: button.label, actionId: button.id ?? button.label, kind, unattendedSeconds };
     if (!(FOLLOW_UP_KINDS as readonly string[]).includes(kind)) {
-      // Rule 2, for a follow-up named by a manifest: links, apps and replies need the person at the banner.
+      // docs/api/notifications.md#n21, for a follow-up named by a manifest: links, apps and replies need the person at the banner.
       await this.record(app, id, { ...base, outcome: 'failed', detail: `a follow-up cannot be a '${kind}' action` });
       return;
     }

@@ -37,8 +37,8 @@ export class AppRegistry {
   }
 
   /**
-   * Makes sure the app is registered, registering it now if it is new; spec 1: 429 when "the app id is new and
-   * 200 apps are already registered". Returns the save to wait for, or null when nothing changed. Reserving the
+   * Makes sure the app is registered, registering it now if it is new; docs/api/apps.md#a1: 429 when the app id is new and
+   * 200 apps are already registered. Returns the save to wait for, or null when nothing changed. Reserving the
    * slot synchronously keeps two concurrent requests from both taking the last one.
    */
   ensure(app: string): Promise<void> | null {
@@ -47,7 +47,7 @@ export class AppRegistry {
     return this.put({ app });
   }
 
-  /** spec 1, POST /v1/register: replaces or updates an app; omitted fields keep their values (reference §1.17). */
+  /** POST /v1/register: replaces or updates an app; omitted fields keep their values (docs/api/apps.md#a3). */
   register(update: AppRegistration): Promise<void> {
     const current = this.byId.get(update.app);
     if (!current) this.checkRoomFor(update.app);

@@ -23,7 +23,7 @@ export interface AppParts {
 }
 
 /**
- * DELETE /v1/apps/{id} (reference §1.17), once its banners are closed: everything the service keeps of the app
+ * DELETE /v1/apps/{id} (docs/api/apps.md#a7), once its banners are closed: everything the service keeps of the app
  * goes — History (and the speech and recordings made for it), the reply queue, templates, the manifest, assets,
  * card pictures, approvals and the registration. A recording another app also sent stays for that app.
  */

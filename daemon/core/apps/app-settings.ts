@@ -7,12 +7,12 @@ import type { Approvals } from '../actions/approvals.js';
 import { soundChoices } from '../../present/sound.js';
 import { type AppPreferences, type AppRegistration, CORNERS } from '../../../protocol/types.js';
 
-// Per-app settings (reference §1.17): what the person set for one app. `sound`, `persistent`, `timeout` and
+// Per-app settings (docs/api/apps.md#a8): what the person set for one app. `sound`, `persistent`, `timeout` and
 // `corner` are the app's defaults (the same ones `POST /v1/register` sets); the others are the person's alone.
 // Two keys only ever take something away: `revokeCommands` and `revokeCallbackHost` accept `true` and nothing
-// else, since nothing here may grant a permission (spec 2, Authentication 2).
+// else, since nothing here may grant a permission (docs/api/apps.md#a9).
 
-/** Reference §1.17 "Effective defaults": banners appear top right unless the app says otherwise. */
+/** docs/api/apps.md#a8: banners appear top right unless the app says otherwise. */
 const DEFAULT_CORNER = 'topRight';
 
 const RULES: readonly SettingRule[] = [
@@ -58,7 +58,7 @@ export const appSettingsOptions = () => ({ corners: CORNERS, stackingLevels: STA
 
 /**
  * Reads the body of PUT /v1/apps/settings, all or nothing: 400 for no keys, an unknown key or a bad value
- * (reference §1.17), 403 for a revoke key that is not `true`.
+ * (docs/api/apps.md#a14), 403 for a revoke key that is not `true`.
  */
 export function readAppSettingsChange(body: Record<string, unknown>): AppSettingsChange {
   const { app: _app, ...change } = body;
@@ -80,7 +80,7 @@ export function readAppSettingsChange(body: Record<string, unknown>): AppSetting
   return result;
 }
 
-/** Reference §1.17: one app as GET /v1/apps/settings shows it. */
+/** docs/api/apps.md#get-v1-apps-settings: one app as GET /v1/apps/settings shows it. */
 export function appSettingsView(app: string, parts: AppSettingsParts) {
   const registration = parts.apps.get(app);
   if (!registration) throw errors.unknownApp(app);

@@ -1,5 +1,5 @@
 // Which picture format some bytes are, judged by the bytes alone (never by a file name or a MIME type a sender
-// chose). spec 1, notification `image`: "Checked by its bytes: PNG, JPEG, GIF, WebP, HEIC, AVIF, TIFF, BMP".
+// chose). docs/api/notifications.md#n9: checked by its bytes: PNG, JPEG, GIF, WebP, HEIC, AVIF, TIFF, BMP.
 
 export type ImageFormat = 'png' | 'jpg' | 'gif' | 'webp' | 'tiff' | 'bmp' | 'heic' | 'avif';
 

@@ -4,14 +4,14 @@ import { buttonKind, isOpenableLink } from '../../../protocol/notification-rules
 import type { Timers } from '../timers.js';
 import type { AppRegistration, HistoryRecord } from '../../../protocol/types.js';
 
-/** Reference §1.2 "Banner lifetime": `persistent: false` without a timeout closes after 8 seconds. */
+/** docs/api/notifications.md#n11: `persistent: false` without a timeout closes after 8 seconds. */
 const NON_PERSISTENT_SECONDS = 8;
 
 const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 
 interface OnScreen {
   key: BannerKey;
-  /** Stacking key: the notification's group, else the app id (reference §1.6). */
+  /** Stacking key: the notification's group, else the app id (docs/api/notifications.md#n40). */
   group: string;
 }
 
@@ -79,7 +79,7 @@ export class Banners {
 /** The effective stacking key of a record. */
 export const groupOf = (record: HistoryRecord): string => record.notification.group ?? record.app;
 
-/** Reference §1.2: the seconds a banner stays (null: until dismissed), from the notification and the app's defaults. */
+/** docs/api/notifications.md#n11: the seconds a banner stays (null: until dismissed), from the notification and the app's defaults. */
 export function lifetimeOf(record: HistoryRecord, registration: AppRegistration | undefined): number | null {
   const defaults = registration?.defaults ?? {};
   return expireSeconds(record.notification.timeout ?? defaults.timeout, record.notification.persistent ?? defaults.persistent);
@@ -118,7 +118,7 @@ export function bannerFor(
   };
 }
 
-/** Reference §1.2: a timeout over 0 wins; otherwise `persistent: false` means 8 s; otherwise it stays. */
+/** docs/api/notifications.md#n11: a timeout over 0 wins; otherwise `persistent: false` means 8 s; otherwise it stays. */
 function expireSeconds(timeout: number | undefined, persistent: boolean | undefined): number | null {
   if (timeout !== undefined && timeout > 0) return timeout;
   if (persistent === false) return NON_PERSISTENT_SECONDS;

@@ -1,5 +1,5 @@
-// POST /v1/notify, the part that needs no I/O: check the notification against spec 1's rules in the order the
-// reference (§1.2 "Validation order") gives, and draw it through its template. The caller (NotifierCore) then
+// POST /v1/notify, the part that needs no I/O: check the notification against its rules in the order
+// docs/api/notifications.md#n34 gives, and draw it through its template. The caller (NotifierCore) then
 // registers the app, caches the picture, stores the record and shows the banner.
 
 import { errors } from '../../../protocol/errors.js';
@@ -21,7 +21,7 @@ export type NotificationInput = Omit<Notification, 'id' | 'speak' | 'followUp' |
 export interface DrawContext {
   appName: string;
   deliveredAt: string;
-  /** The app's manifest: its number and bool fields are read as such (reference §1.10, "Formatting"). */
+  /** The app's manifest: its number and bool fields are read as such (docs/api/templates.md#t10). */
   manifest?: Manifest;
 }
 
@@ -47,7 +47,7 @@ export function prepareNotification(input: NotificationInput, id: string, design
   return drawn;
 }
 
-/** spec 1, POST /v1/notify: 400 when there is "no title and no template supplying one". */
+/** docs/api/notifications.md#n5: 400 when there is no title and no template supplying one. */
 function requireTitle(input: NotificationInput, template: ChosenTemplate): void {
   if (input.title || template.saved?.title) return;
   if (template.wanted === undefined) throw errors.missingField('title');
@@ -61,8 +61,8 @@ function checkReminder(reminder: NotificationInput['reminder']): void {
 }
 
 /**
- * spec 1, rule 4: `buttons: []` means no buttons even when the manifest declares actions; when `buttons` is
- * omitted, `actionIds` name actions of the manifest (any case; unknown ids are skipped, reference §1.3).
+ * docs/api/notifications.md#n15: `buttons: []` means no buttons even when the manifest declares actions; when `buttons` is
+ * omitted, `actionIds` name actions of the manifest (any case; unknown ids are skipped).
  */
 function chooseButtons(input: NotificationInput, manifest: Manifest | undefined): Button[] {
   if (input.buttons !== undefined) {
@@ -93,7 +93,7 @@ function manifestButtons(manifest: Manifest | undefined): Button[] {
 
 const SIZE_LIMITS = Object.entries(NOTIFY_FIELD_BYTES).map(([field, limit]) => ({ field, path: field.split('.'), limit }));
 
-/** Reference §1.2 "Size limits (413)": UTF-8 bytes per field; metadata and buttons as encoded JSON. */
+/** docs/api/notifications.md#n33: UTF-8 bytes per field; metadata and buttons as encoded JSON. */
 function checkSizes(input: NotificationInput): void {
   for (const { field, path, limit } of SIZE_LIMITS) {
     const value = path.reduce<unknown>((object, key) => (object as Record<string, unknown> | undefined)?.[key], input);
@@ -109,7 +109,7 @@ const TEMPLATE_TEXT_DEFAULTS = ['title', 'subtitle', 'body', 'image', 'url', 'so
 const TEMPLATE_VALUE_DEFAULTS = ['priority', 'persistent', 'timeout', 'snooze', 'accentColor'] as const;
 
 /**
- * spec 1, rule 6 and reference §1.10: a saved template fills what the sender left out, its texts with the
+ * docs/api/notifications.md#n6 and #n7: a saved template fills what the sender left out, its texts with the
  * sender's `{tokens}` filled in (without a saved template the built-in layout draws the sender's values).
  */
 export function applyTemplateDefaults(drawn: Notification, template: Template, context: DrawContext): void {

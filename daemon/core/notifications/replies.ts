@@ -4,7 +4,7 @@ import type { Document, Store } from '../../store/store.js';
 
 const FOLDER = 'replies';
 
-/** spec 1, Reply record (queue item). */
+/** docs/api/replies.md#the-reply-record (an item of the queue). */
 export interface ReplyRecord {
   notificationId: string;
   app: string;
@@ -22,7 +22,7 @@ interface RepliesFile {
 type Waiter = { id: string; app?: string; deliver: (reply: ReplyRecord) => void };
 
 /**
- * The reply queues, one per app (spec 1: at most 200, one per notification, persisted), and the requests
+ * The reply queues, one per app (docs/api/replies.md#r3: at most 200, one per notification, persisted), and the requests
  * waiting for a reply. A waiting request is answered the moment its reply is stored: no polling.
  */
 export class ReplyQueue {

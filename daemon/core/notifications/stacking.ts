@@ -1,7 +1,7 @@
 import type { HistoryRecord, Manifest } from '../../../protocol/types.js';
 
 /**
- * Reference §1.6 "Levels": how banners on screen are gathered into stacks. `bySender` (the default): one stack per
+ * docs/api/notifications.md#n44: how banners on screen are gathered into stacks. `bySender` (the default): one stack per
  * app and `group`; `byIssuer`: one per app; `byApp`: one per product (the manifest's `family`, else the app id up
  * to its first dot, so `acme.build` and `acme.deploy` stack together); `never`: no stacks.
  */

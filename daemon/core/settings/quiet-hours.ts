@@ -4,7 +4,7 @@ import { MAX_QUIET_WINDOWS, QUIET_AD_HOC_MAX_MINUTES, QUIET_SUMMARY_TITLES, QUIE
 import { log } from '../../log.js';
 import type { Document, Store } from '../../store/store.js';
 
-// Quiet hours (reference §1.16): scheduled windows and a one-off quiet period, and what they silence at an instant.
+// Quiet hours (docs/api/settings.md#s8, #s9, #s11): scheduled windows and a one-off quiet period, and what they silence at an instant.
 // The first part is pure: every function takes `now`, so tests set the clock. The `QuietHours` class at the end
 // holds the person's configuration (`quiet-hours.json`), and speaks the summary when a window that asked for
 // one ends.
@@ -152,7 +152,7 @@ function liveAdHoc(config: QuietConfig, now: Date): QuietAdHoc | undefined {
   return config.adHoc && now.getTime() < Date.parse(config.adHoc.until) ? config.adHoc : undefined;
 }
 
-/** spec 1 rule 5: `priority: urgent` breaks through quiet hours only for an app the person allowed. */
+/** docs/api/settings.md#s14: `priority: urgent` breaks through quiet hours only for an app the person allowed. */
 export function effectiveStatus(status: QuietStatus, priority: string | undefined, urgentBreaksQuiet: boolean): QuietStatus {
   return status.active && urgentBreaksQuiet && priority === 'urgent' ? { ...NOTHING } : status;
 }

@@ -2,7 +2,7 @@ import { errors } from '../../../protocol/errors.js';
 import { LANG_PATTERN, VOICE_ID_PATTERN } from '../../../protocol/limits.js';
 
 // One way to describe and check a setting, shared by the global settings (PUT /v1/settings) and the per-app
-// settings (PUT /v1/apps/settings). Reference §1.16 gives the schema entry's shape and the messages.
+// settings (PUT /v1/apps/settings). docs/api/settings.md gives the schema entry's shape (#get-v1-settings) and the messages (#s3).
 
 export type SettingType = 'boolean' | 'integer' | 'number' | 'string' | 'choice';
 
@@ -74,6 +74,6 @@ export function checkChange(rules: readonly SettingRule[], change: Record<string
   return keys;
 }
 
-/** Reference §1.16: the voice and language settings are checked like a notification's `speak` (reference §1.9). */
+/** docs/api/settings.md#s1: the voice and language settings are checked like a notification's `speak` (docs/api/voice.md#v3). */
 export const VOICE_RULE_PATTERN = { test: VOICE_ID_PATTERN, message: 'not a valid voice name' };
 export const LANG_RULE_PATTERN = { test: LANG_PATTERN, message: 'not a valid language code' };

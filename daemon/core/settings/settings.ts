@@ -18,7 +18,7 @@ import { DEFAULT_STACKING, STACKING_LEVELS, type StackingLevel } from '../notifi
 import { CORNERS } from '../../../protocol/types.js';
 import type { VoiceEntry } from '../voice/voice-setup.js';
 
-// The person's global settings (GET/PUT /v1/settings, reference §1.16): one table says what each key is; the
+// The person's global settings (GET/PUT /v1/settings, docs/api/settings.md#s1): one table says what each key is; the
 // same table checks a change, describes the schema and reads `settings.json`. Every key takes effect at once:
 // the core reads the values when it needs them, and the keys that act on something outside (the port, the
 // service started at login) have an effect that runs before the change is accepted.
@@ -247,12 +247,12 @@ export class Settings {
     return values;
   }
 
-  /** Reference §1.16: one entry per key, with its limits, its choices and its default. */
+  /** docs/api/settings.md#get-v1-settings: one entry per key, with its limits, its choices and its default. */
   schema(): Array<Record<string, unknown>> {
     return RULES.map((rule) => ({ ...describeRule(rule), default: DEFAULTS[rule.key] }));
   }
 
-  /** The lists a settings screen offers (reference §1.16 `options`); `voices` are the speech engine's. */
+  /** The lists a settings screen offers (docs/api/settings.md#get-v1-settings, `options`); `voices` are the speech engine's. */
   options(voices: VoiceEntry[]): Record<string, unknown> {
     return {
       stackingLevels: [...STACKING_LEVELS],

@@ -1,4 +1,4 @@
-// An app's Rive animations and images (spec 2, "Other routes": /v1/assets, /v1/rive/check; reference §1.13), kept in
+// An app's Rive animations and images (/v1/assets, /v1/rive/check; docs/api/templates.md#t28, #t29), kept in
 // `<support>/assets/<app>/`. Manifests copy the Rive files they declare in here; templates name them by asset id
 // (`rive.asset`) or by file (`rive.path`, `image.binding`). Rive files cannot be played on this computer (there is no
 // Rive runtime for node-canvas), so a check reads the file's header: whether it is a Rive file, and its version.
@@ -17,7 +17,7 @@ import type { Manifest } from '../../../protocol/types.js';
 import { expandHome, localPath } from '../../paths.js';
 
 export const RIVE_EXTENSION = '.riv';
-/** Reference §1.13: the names an image asset may end in. */
+/** docs/api/templates.md#t28: the names an image asset may end in. */
 const IMAGE_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'heic', 'heif', 'tif', 'tiff', 'bmp', 'avif'];
 /** A Rive file starts with these four bytes, then its major and minor version and file id as LEB128 numbers. */
 const RIVE_MAGIC = 'RIVE';
@@ -47,7 +47,7 @@ export interface RiveHeader {
 
 const megabytes = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
 
-/** Reference §1.13: a plain file name (no folders, not hidden). */
+/** docs/api/templates.md#t28: a plain file name (no folders, not hidden). */
 export function isPlainFileName(name: string): boolean {
   // eslint-disable-next-line no-control-regex
   return name !== '' && !/[/\\\u0000-\u001f]/.test(name) && !name.startsWith('.') && Buffer.byteLength(name) <= 255;
@@ -120,7 +120,7 @@ export class Assets {
     return templates.filter((template) => uses(template, file, full)).map((template) => template.name);
   }
 
-  /** Adds a file (reference §1.13 limits); replaces one of the same name. */
+  /** Adds a file (docs/api/templates.md#t28 limits); replaces one of the same name. */
   add(app: string, file: string, bytes: Buffer, kind: AssetKind): Promise<{ path: string; replaced: boolean; format?: ImageFormat }> {
     return this.serially(app, () => this.write(app, file, bytes, kind));
   }
@@ -167,7 +167,7 @@ export class Assets {
   }
 
   /**
-   * spec 2, PUT /v1/manifest: declared Rive files are copied into the app's folder as `<id>.riv`. A file that cannot
+   * PUT /v1/manifest (docs/api/templates.md#t23): declared Rive files are copied into the app's folder as `<id>.riv`. A file that cannot
    * be copied does not block the manifest (the Rive check reports it); resolves with the files copied.
    */
   installDeclared(manifest: Manifest, copiedBefore: string[]): Promise<string[]> {
@@ -205,7 +205,7 @@ export class Assets {
     return installed;
   }
 
-  /** spec 2, DELETE /v1/manifest: "Copies of declared Rive files are deleted". */
+  /** DELETE /v1/manifest (docs/api/templates.md#t23): copies of declared Rive files are deleted. */
   removeInstalled(app: string, files: string[]): Promise<void> {
     return this.serially(app, () => this.removeCopies(app, files));
   }
@@ -216,7 +216,7 @@ export class Assets {
   }
 
   /**
-   * The file a `rive` component draws (reference §1.13): its `asset` (a manifest asset id: the installed copy, else
+   * The file a `rive` component draws (docs/api/templates.md#t28, #t29): its `asset` (a manifest asset id: the installed copy, else
    * the declared path; or a file `<id>.riv` in the folder), else its `path` (absolute, `~/`, `file://`, or a name
    * in the app's folder that may not climb out of it). Throws the placeholder text when there is none.
    */

@@ -1,4 +1,4 @@
-// Packing and unpacking of `.notifiertemplate` template bundles (reference §1.10, Bundle): a zip holding
+// Packing and unpacking of `.notifiertemplate` template bundles (docs/api/templates.md#t18): a zip holding
 // bundle.json (what the bundle is), template.json (the template) and assets/<file>.riv (Rive animations).
 // Pure: bytes in, bytes out; the callers do the file I/O and validate the template.
 //
@@ -14,14 +14,14 @@ export const BUNDLE_FORMAT = 'notifiertemplate';
 export const BUNDLE_VERSION = 1;
 export const BUNDLE_EXTENSION = '.notifiertemplate';
 
-// Limits of a bundle (reference §1.10, Bundle).
-/** At most this many entries (files and folders) in the zip (reference §1.10, Bundle). */
+// Limits of a bundle (docs/api/templates.md#t18).
+/** At most this many entries (files and folders) in the zip (docs/api/templates.md#t18). */
 export const BUNDLE_MAX_ENTRIES = 80;
-/** Each entry at most this many bytes once uncompressed (reference §1.10, Bundle). */
+/** Each entry at most this many bytes once uncompressed (docs/api/templates.md#t18). */
 export const BUNDLE_MAX_ENTRY_BYTES = 10 * 1024 * 1024;
-/** All entries together at most this many bytes once uncompressed (reference §1.10, Bundle). */
+/** All entries together at most this many bytes once uncompressed (docs/api/templates.md#t18). */
 export const BUNDLE_MAX_TOTAL_BYTES = 64 * 1024 * 1024;
-/** template.json at most this many bytes (reference §1.10, Bundle). */
+/** template.json at most this many bytes (docs/api/templates.md#t18). */
 export const BUNDLE_MAX_TEMPLATE_BYTES = 2 * 1024 * 1024;
 
 

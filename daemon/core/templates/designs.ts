@@ -1,4 +1,4 @@
-// Manifests (`manifests/<app>.json`) and saved templates (`templates/<app>/<name>.json`, spec 2 rule 5: one file per
+// Manifests (`manifests/<app>.json`) and saved templates (`templates/<app>/<name>.json`, docs/api/templates.md#t5: one file per
 // app and name): held in memory, written through the store's group commit, so a route answers only once its change
 // is on disk. The built-in layouts are not files: `builtinTemplate` makes them on demand.
 
@@ -63,7 +63,7 @@ export class Designs {
     }
   }
 
-  /** Reference §1.10: files over 2 MB are ignored on read; a stored name that breaks today's rules still loads. */
+  /** docs/api/templates.md#t5 and #t2: files over 2 MB are ignored on read; a stored name that breaks today's rules still loads. */
   private async loadTemplate(relativePath: string): Promise<void> {
     const document = await this.read<unknown>(relativePath, TEMPLATE_FILE_BYTES);
     if (!document) return;
@@ -106,7 +106,7 @@ export class Designs {
     return [...this.manifests.values()].map((document) => document.data.manifest).sort((a, b) => a.app.localeCompare(b.app));
   }
 
-  /** spec 2: 429 when the app is new and 200 manifests already exist (the apps limit is checked by the caller). */
+  /** docs/api/templates.md#t22: 429 when the app is new and 200 manifests already exist (the apps limit is checked by the caller). */
   checkRoomFor(app: string): void {
     if (!this.manifests.has(app) && this.manifests.size >= MAX_MANIFESTS) {
       throw errors.tooManyManifests();
@@ -161,7 +161,7 @@ export class Designs {
     return isBuiltinName(name) ? builtinTemplate(name, app) : this.template(app, name);
   }
 
-  /** spec 2: saved templates, without built-in layouts and scratch templates, by app then name. */
+  /** docs/api/templates.md#get-v1-templates: saved templates, without built-in layouts and scratch templates, by app then name. */
   listTemplates(app?: string): Template[] {
     return [...this.templates.values()]
       .map((document) => document.data)
@@ -174,7 +174,7 @@ export class Designs {
     return [...this.templates.values()].map((document) => document.data).filter((template) => template.app === app);
   }
 
-  /** spec 2: 500 `could not save template X` when the file cannot be written (and then nothing was saved). */
+  /** docs/api/templates.md#put-v1-templates: 500 `could not save template X` when the file cannot be written (and then nothing was saved). */
   async putTemplate(template: Template): Promise<void> {
     const key = templateKey(template.app, template.name);
     const existing = this.templates.get(key);
@@ -205,7 +205,7 @@ export class Designs {
   }
 
   /**
-   * spec 2, rename: the template moves to its new file; when it was the app's default, the manifest follows. The
+   * Rename (docs/api/templates.md#t14): the template moves to its new file; when it was the app's default, the manifest follows. The
    * new file is on disk before the old one goes, so a failed write leaves the template as it was (both files at
    * worst, never neither).
    */
@@ -220,7 +220,7 @@ export class Designs {
   }
 
   /**
-   * spec 1, rules 2 and 3: the notification's `template`, else the manifest's `defaultTemplate`, else the
+   * docs/api/notifications.md#n4: the notification's `template`, else the manifest's `defaultTemplate`, else the
    * built-in layout named by `layout`. A `template` that names nothing saved falls back to the built-in layout.
    */
   chooseTemplate(notification: Notification): ChosenTemplate {
@@ -234,8 +234,9 @@ export class Designs {
 }
 
 /**
- * Rule 4 of DESIGN.md from the other side: a change whose write failed did not happen, so the memory goes back to
- * what the disk still holds (otherwise a route that answered 500 would still list, and draw with, the change).
+ * The rule of docs/storage.md (a change is answered only once it is on disk) from the other side: a change whose
+ * write failed did not happen, so the memory goes back to what the disk still holds (otherwise a route that
+ * answered 500 would still list, and draw with, the change).
  */
 async function saveOrUndo(saved: Promise<void>, undo: () => void): Promise<void> {
   try {

@@ -1,4 +1,4 @@
-// The template routes' work beyond a plain save (spec 2, Templates; reference §1.10 "Routes"): duplicate, rename,
+// The template routes' work beyond a plain save (docs/api/templates.md#t13 to #t16): duplicate, rename,
 // the default template and the follow-up route. Files go through Designs; approvals are only read here (only the
 // person grants one).
 
@@ -15,7 +15,7 @@ import { appIdProblem, validateManifest } from './manifest-rules.js';
 import { buttonKind, normalizeButton, parseDuration } from '../../../protocol/notification-rules.js';
 import { FOLLOW_UP_KINDS, type Button, type FollowUp, type Manifest } from '../../../protocol/types.js';
 
-/** spec 2, "Follow-up approval values". `app-needs-approval` is our word for the value the spec shows cut ("app-"). */
+/** docs/api/templates.md#t17. `app-needs-approval` is our word for the value first published cut short as "app-" (docs/templates.md). */
 export type FollowUpApproval = 'approved' | 'needs-approval' | 'app-needs-approval' | 'app-not-allowed' | 'none';
 
 /** The body of PUT /v1/templates/follow-up, types checked by the route. */
@@ -43,7 +43,7 @@ export class TemplateLibrary {
   ) {}
 
   /**
-   * spec 2, PUT /v1/manifest: 429 for a new app when 200 manifests or apps exist; the declared Rive files are copied
+   * PUT /v1/manifest (docs/api/templates.md#t22, #t23): 429 for a new app when 200 manifests or apps exist; the declared Rive files are copied
    * into the app's folder (copies the manifest no longer declares are removed).
    */
   async saveManifest(manifest: Manifest): Promise<void> {
@@ -55,14 +55,14 @@ export class TemplateLibrary {
     await this.assets.removeInstalled(app, before.filter((file) => !installed.includes(file)));
   }
 
-  /** spec 2, Limits: 429 for a new app when 200 manifests or apps exist (a manifest the follow-up route makes too). */
+  /** docs/api/templates.md#t22: 429 for a new app when 200 manifests or apps exist (a manifest the follow-up route makes too). */
   private checkRoomForManifest(app: string): void {
     const known = this.designs.manifest(app) !== undefined;
     this.designs.checkRoomFor(app);
     if (!known && !this.apps.get(app) && this.apps.count() >= MAX_APPS) throw errors.tooManyApps();
   }
 
-  /** spec 2, DELETE /v1/manifest: the copies of its Rive files go; the app, its templates and History stay. */
+  /** DELETE /v1/manifest (docs/api/templates.md#t23): the copies of its Rive files go; the app, its templates and History stay. */
   async removeManifest(app: string): Promise<void> {
     const removed = await this.designs.deleteManifest(app);
     if (!removed) throw errors.noManifest(app);
@@ -77,7 +77,7 @@ export class TemplateLibrary {
   }
 
   /**
-   * spec 2, duplicate: `<name> copy`, then `<name> copy 2`...; a built-in's base drops `builtin.`. A scratch
+   * Duplicate (docs/api/templates.md#t13): `<name> copy`, then `<name> copy 2`...; a built-in's base drops `builtin.`. A scratch
    * template's base drops its leading `_` too: the default name must itself be a valid name, or duplicating
    * `_draft` without a newName would be refused as `invalid newName` although no newName was sent.
    */
@@ -91,7 +91,7 @@ export class TemplateLibrary {
     return { app: toApp, name: target };
   }
 
-  /** spec 2, rename: the default follows; approvals belong to the old name, so the person is asked again. */
+  /** Rename (docs/api/templates.md#t14): the default follows; approvals belong to the old name, so the person is asked again. */
   async rename(app: string, name: string, newName: string) {
     if (isBuiltinName(name)) throw errors.builtinNotRenamable();
     checkNewName(newName, 'newName');
@@ -104,7 +104,7 @@ export class TemplateLibrary {
     return { ok: true, app, name: newName, renamedFrom: name, isDefault, note };
   }
 
-  /** spec 2, default: needs a manifest; a saved or built-in template; none clears it. */
+  /** The default (docs/api/templates.md#t15): needs a manifest; a saved or built-in template; none clears it. */
   async setDefault(app: string, name: string | undefined): Promise<string | null> {
     if (!this.designs.manifest(app)) throw errors.defaultNeedsManifest(app);
     if (name !== undefined && !this.designs.templateOrBuiltin(app, name)) throw errors.templateNotFound(name);
@@ -113,7 +113,7 @@ export class TemplateLibrary {
   }
 
   /**
-   * spec 2, PUT /v1/templates/follow-up. Checks everything before changing anything; when the app has no template
+   * PUT /v1/templates/follow-up (docs/api/templates.md#t16). Checks everything before changing anything; when the app has no template
    * of its own, a copy of its built-in layout is saved as `default` (then `default-2`...) and becomes the
    * manifest's default, a manifest being created when there is none. Nothing is approved here.
    */
@@ -240,7 +240,7 @@ export class TemplateLibrary {
     return { after, action: action as FollowUp['action'] };
   }
 
-  /** An action the app offers (its manifest's), which may follow up (reference §1.10 messages). */
+  /** An action the app offers (its manifest's), which may follow up (its messages: docs/api/templates.md#put-v1-templates-follow-up). */
   private issuerAction(app: string, actionRef: string): Button {
     const offered = this.designs.manifest(app)?.actions ?? [];
     const found = offered.find((action) => action.id.toLowerCase() === actionRef.toLowerCase());

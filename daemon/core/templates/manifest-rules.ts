@@ -1,4 +1,4 @@
-// The manifest object (spec 2, "Manifest object"; reference §1.11): its checks, all problems at once as
+// The manifest object (docs/api/templates.md#manifests, #t21, #t22): its checks, all problems at once as
 // `invalid manifest: <path>: <why>; ...`, and its normalised form (what GET returns: `appName`, `version`, `fields`,
 // `actions` with ids and kinds, `assets` always present).
 
@@ -136,7 +136,7 @@ function checkSample(sample: unknown, path: string, problems: Problems): void {
   }
 }
 
-/** A manifest action is a button with an id and a kind (reference §1.3, "Action object"). */
+/** A manifest action is a button with an id and a kind (docs/api/templates.md#t21). */
 function checkAction(item: unknown, path: string, problems: Problems): ManifestAction | undefined {
   if (!isObject(item)) return void problems.push(`${path}: must be an object`);
   if (typeof item.label !== 'string' || item.label.trim() === '') return void problems.push(`${path}.label: an action needs a label`);
@@ -184,7 +184,7 @@ function isLocalFileURL(url: string): boolean {
   }
 }
 
-/** spec 2: `after` 5-604800 s; one action; `actionRef` names a manifest action; kind shortcut, script, command, callback. */
+/** docs/api/templates.md#t21: `after` 5-604800 s; one action; `actionRef` names a manifest action; kind shortcut, script, command, callback. */
 function checkManifestFollowUp(value: unknown, actions: ManifestAction[], problems: Problems): Manifest['followUp'] {
   if (!isObject(value)) return void problems.push('followUp: must be an object');
   try {

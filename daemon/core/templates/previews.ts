@@ -1,4 +1,4 @@
-// Previews (spec 2, POST/GET /v1/preview; reference §1.12) and the card pictures of live banners: a template drawn
+// Previews (POST/GET /v1/preview; docs/api/templates.md#t24) and the card pictures of live banners: a template drawn
 // with data — the manifest's samples, the app's last notification, or a notification written inline — by the same
 // renderer (templates-renderer/render.ts) whichever asks.
 
@@ -30,7 +30,7 @@ export interface CardData {
 }
 
 /**
- * spec 2, data `sample` with no samples to show: what a designer sees instead of an empty card. Used only when the
+ * Data `sample` with no samples to show (docs/api/templates.md#post-v1-preview): what a designer sees instead of an empty card. Used only when the
  * app declares no fields at all (a declared field without a sample is left out, to show its collapse).
  */
 const GENERIC_SAMPLE = {
@@ -40,7 +40,7 @@ const GENERIC_SAMPLE = {
 };
 
 /**
- * The manifest's sample values as a notification (reference §1.12: data `sample`, the default), with the
+ * The manifest's sample values as a notification (docs/api/templates.md#post-v1-preview: data `sample`, the default), with the
  * manifest's actions as its buttons so a designer sees where they go.
  */
 export function sampleNotification(app: string, manifest: Manifest | undefined): Notification {

@@ -1,5 +1,5 @@
-// GET /v1/templates/export and POST /v1/templates/import (spec 2; reference §1.10 "Bundle"): a template and the
-// Rive files it draws, as one `.notifiertemplate` zip (daemon/core/bundle.ts packs and unpacks it).
+// GET /v1/templates/export and POST /v1/templates/import (docs/api/templates.md#t18, #t19, #t20): a template and the
+// Rive files it draws, as one `.notifiertemplate` zip (daemon/core/templates/bundle.ts packs and unpacks it).
 
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';

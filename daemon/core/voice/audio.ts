@@ -1,5 +1,5 @@
 // Recorded voice messages (notification `audio`) are checked by their bytes like pictures: WAV, MP3, M4A, AIFF,
-// CAF (reference §1.9). Speech is written as WAV, whose header says how long it is.
+// CAF (docs/api/voice.md#v8). Speech is written as WAV, whose header says how long it is.
 
 export type AudioFormat = 'wav' | 'mp3' | 'm4a' | 'aiff' | 'caf';
 

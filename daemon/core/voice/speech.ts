@@ -21,7 +21,7 @@ export const wantsSpeech = (n: Notification): boolean =>
   n.speak !== undefined || n.presentation === 'voice' || n.presentation === 'both';
 
 /**
- * The speech record for History (spec 1: `text`, `voice`, ...; reference §1.9 for the text): the speak text, else
+ * The speech record for History (docs/api/voice.md#v7: `text`, `voice`, ...; docs/api/voice.md#v2 for the text): the speak text, else
  * the title and the body as two sentences, the first 2000 characters. `suppressed` says why it was not played;
  * `audioPath` and `durationSeconds` are added once it is written.
  */

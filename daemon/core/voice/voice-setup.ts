@@ -4,7 +4,7 @@ import { log } from '../../log.js';
 import { errors } from '../../../protocol/errors.js';
 import { findSpeechEngine, type SpeechEngine } from './voice.js';
 
-// The voice engine's state and its installation (GET /v1/voice, POST /v1/voice/install; reference §1.9). On
+// The voice engine's state and its installation (GET /v1/voice, POST /v1/voice/install; docs/api/voice.md#v9, #v10). On
 // Linux the engine is espeak-ng: installing it means running the package manager, which the service can do only
 // when it runs as root with apt-get; otherwise it says which command the person should run. macOS and Windows
 // have their system voice built in. "use-existing" takes an espeak-ng that appeared on the PATH meanwhile.
