@@ -1,4 +1,4 @@
-// The values a template's `{tokens}` resolve to (History `fields`), per reference §1.10 "Bindings": payload keys,
+// The values a template's `{tokens}` resolve to (History `fields`), per docs/api/templates.md#t10: payload keys,
 // the app's display name, metadata (nested objects flattened to dotted names, three levels deep; lists of
 // scalars joined with ", "), then the delivery time. The earliest source wins and blank values are dropped.
 
@@ -23,7 +23,7 @@ export function resolveFields(
   if (notification.metadata) flatten(notification.metadata, '', 1, add);
   for (const [key, value] of Object.entries(more.extra ?? {})) add(`extra.${key}`, value);
   add('deliveredAt', deliveredAt);
-  // Reference §1.10: `{stack.count}` is present only while the banner stands for a stack of two or more.
+  // docs/api/templates.md#t10: `{stack.count}` is present only while the banner stands for a stack of two or more.
   if (more.stackCount !== undefined && more.stackCount >= 2) add('stack.count', String(more.stackCount));
   return fields;
 }
@@ -49,7 +49,7 @@ function flatten(
 const isScalar = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
-/** Numbers without a trailing `.0`, booleans as `true`/`false` (reference §1.10 "Formatting"). */
+/** Numbers without a trailing `.0`, booleans as `true`/`false` (docs/api/templates.md#t10). */
 const formatScalar = (value: string | number | boolean): string => String(value);
 
 /** A manifest sample as a field value: lists joined with ", ", like metadata lists. */
@@ -61,7 +61,7 @@ const TRUE_WORDS = new Set(['true', 'yes', '1']);
 const FALSE_WORDS = new Set(['false', 'no', '0']);
 
 /**
- * Reference §1.10: with a manifest, a `number` or `bool` field sent as text is read as one ("2.0" -> "2",
+ * docs/api/templates.md#t10: with a manifest, a `number` or `bool` field sent as text is read as one ("2.0" -> "2",
  * "yes" -> "true"); text that is neither stays as it was sent.
  */
 export function coerceFields(fields: Record<string, string>, manifest: Manifest | undefined): Record<string, string> {
@@ -81,7 +81,7 @@ export function fillTokens(text: string, fields: Record<string, string>): string
 }
 
 /**
- * A component's binding, resolved (reference §1.10 "Empty rule"): a binding with tokens is empty when every token
+ * A component's binding, resolved (docs/api/templates.md#t9): a binding with tokens is empty when every token
  * is absent or blank; otherwise absent tokens become "" and the text is trimmed. Text without tokens is itself.
  */
 export function resolveBinding(binding: string, fields: Record<string, string>): { text: string; empty: boolean } {

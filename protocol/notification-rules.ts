@@ -1,5 +1,6 @@
-// The rules of spec 1's notification object that span more than one field: a button has exactly one kind, links
-// are http, https or mailto, the follow-up names one action of an allowed kind, the speak object is valid.
+// The rules of the notification object (docs/api/notifications.md) that span more than one field: a button has
+// exactly one kind, links are http, https or mailto, the follow-up names one action of an allowed kind, the speak
+// object is valid.
 
 import { errors } from './errors.js';
 import { FOLLOW_UP_AFTER_SECONDS, LANG_PATTERN, SPEECH_SPEED, VOICE_ID_PATTERN } from './limits.js';
@@ -15,13 +16,15 @@ import {
 
 const KIND_LIST = BUTTON_KINDS.join(', ');
 
-/** Lower-case ASCII words of a label joined by `-` ("Mark as Read" -> "mark-as-read"); reference §1.3. */
+/**
+ * Lower-case ASCII words of a label joined by `-` ("Mark as Read" -> "mark-as-read"); docs/api/notifications.md#n18.
+ */
 export function slug(label: string): string {
   const words = label.toLowerCase().match(/[a-z0-9]+/g);
   return words ? words.join('-') : 'action';
 }
 
-/** spec 1: "Only http, https and mailto open." A web link must also name a host. */
+/** docs/api/notifications.md#n8: only http, https and mailto links open. A web link must also name a host. */
 export function isOpenableLink(link: string): boolean {
   let parsed: URL;
   try {
@@ -37,7 +40,7 @@ export function checkLink(link: string, field: string): void {
   if (!isOpenableLink(link)) throw errors.invalidField(field, 'only http, https and mailto links can be opened');
 }
 
-/** Reference §1.3: a script is a plain file name in the scripts folder. */
+/** docs/api/notifications.md#n18: a script is a plain file name in the scripts folder. */
 function checkScriptName(script: string, field: string): void {
   // eslint-disable-next-line no-control-regex
   if (!script || /[/\\\u0000-\u001f]/.test(script) || script === '.' || script === '..' || script.startsWith('~')) {
@@ -50,9 +53,9 @@ export function buttonKind(button: Button): ButtonKind | 'dismiss' {
 }
 
 /**
- * Brings one button to the wire form of spec 1 and checks it. A manifest-style action (`{id, label, kind}`,
- * reference §1.3) is accepted too: its `kind` becomes the matching field. A label alone is a button that just
- * closes the banner (reference §1.3; docs/api-choices.md).
+ * Brings one button to the wire form of docs/api/notifications.md#button-object and checks it. A manifest-style
+ * action (`{id, label, kind}`, #n18) is accepted too: its `kind` becomes the matching field. A label alone is a
+ * button that just closes the banner (#n18; docs/api-choices.md).
  */
 export function normalizeButton(input: Button & { kind?: string }, field: string): Button {
   const { kind, ...button } = input;
@@ -86,7 +89,7 @@ export function normalizeButton(input: Button & { kind?: string }, field: string
   return { ...button, id: button.id || slug(button.label) };
 }
 
-/** Reference §1.8: a callback goes to an http or https URL. */
+/** docs/api/replies.md#r9: a callback goes to an http or https URL. */
 export function checkCallbackURL(target: string, field: string): void {
   let parsed: URL | null = null;
   try {
@@ -102,7 +105,7 @@ export function checkCallbackURL(target: string, field: string): void {
 const DURATION = /^\s*(\d+(?:\.\d+)?)\s*(s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?)?\s*$/i;
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600 };
 
-/** `90`, `90s`, `10m`, `1.5h` -> seconds (reference §1.4); null when it is not a duration. */
+/** `90`, `90s`, `10m`, `1.5h` -> seconds (docs/api/notifications.md#n19); null when it is not a duration. */
 export function parseDuration(value: number | string): number | null {
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : null;
   const match = DURATION.exec(value);
@@ -112,8 +115,9 @@ export function parseDuration(value: number | string): number | null {
 }
 
 /**
- * spec 1, Follow-up object rules 1 and 2, and the range of `after`. `actionRef` must name one of the
- * notification's buttons (by id or label, any case) or one of the manifest's actions.
+ * docs/api/notifications.md#n20 and #n21 (one action, of a kind that may follow up), and the range of `after`
+ * (#n19). `actionRef` must name one of the notification's buttons (by id or label, any case) or one of the
+ * manifest's actions.
  */
 export type FollowUpInput = Omit<FollowUp, 'after'> & { after?: number | string };
 
@@ -164,8 +168,8 @@ function followUpAction(action: InlineAction): InlineAction {
 }
 
 /**
- * spec 1, `speak`: true speaks title and body, an object sets text, voice, speed and lang; the original also
- * takes a bare string as the text (reference §1.9). false or absent: nothing is spoken (undefined).
+ * docs/api/notifications.md#n30, `speak`: true speaks title and body, an object sets text, voice, speed and lang;
+ * a bare string is taken as the text too. false or absent: nothing is spoken (undefined).
  */
 export function normalizeSpeak(speak: unknown, field = 'speak'): SpeakRequest | undefined {
   const name = (key: string): string => (field ? `${field}.${key}` : key);

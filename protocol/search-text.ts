@@ -1,4 +1,4 @@
-// History search ignores case and accents (spec 1, GET /v1/history/search): both the records and the query are
+// History search ignores case and accents (docs/api/history.md#h12): both the records and the query are
 // brought to lower case without combining marks before a plain substring test.
 
 const NON_ASCII = /[^\u0000-\u007f]/;

@@ -1,4 +1,4 @@
-// The shapes of spec 1 ("Resources and their fields") as the core holds them.
+// The shapes of the API's resources and their fields (docs/api/) as the core holds them.
 
 export const BUTTON_KINDS = ['url', 'command', 'script', 'shortcut', 'callback', 'openApp', 'reply'] as const;
 export type ButtonKind = (typeof BUTTON_KINDS)[number];
@@ -26,7 +26,7 @@ export interface Button {
 export const FOLLOW_UP_KINDS = ['shortcut', 'script', 'command', 'callback'] as const;
 export type FollowUpKind = (typeof FOLLOW_UP_KINDS)[number];
 
-/** spec 1, Follow-up object: "An action written inline: a button with id and label and a kind". */
+/** docs/api/notifications.md#follow-up-object: an action written inline, a button with id and label and a kind. */
 export interface InlineAction {
   id?: string;
   label: string;
@@ -58,7 +58,10 @@ export const PRESENTATIONS = ['banner', 'voice', 'both'] as const;
 export const LAYOUTS = ['imageLeft', 'imageRight', 'hero', 'compact'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 
-/** The notification object of spec 1, after parsing (rules 1 and 4 applied, `speak` normalised). */
+/**
+ * The notification object of docs/api/notifications.md#the-notification-object, after parsing (#n1 and #n15
+ * applied, `speak` normalised).
+ */
 export interface Notification {
   app: string;
   id: string;
@@ -90,7 +93,7 @@ export interface Notification {
   maxBodyLines?: number;
 }
 
-/** spec 1, History record. Fields that do not apply are absent, never null. */
+/** docs/api/history.md#the-history-record. Fields that do not apply are absent, never null. */
 export interface HistoryRecord {
   id: string;
   app: string;
@@ -125,8 +128,8 @@ export interface HistoryRecord {
   replyTranscript?: string;
 }
 
-/** spec 1, App registration, with the keys the reference (§1.17) pins down for the CLI's extras. */
-/** spec 1, App registration: the corners a banner may appear in. */
+/** docs/api/apps.md#post-v1-register, with the keys it names for the CLI's extras. */
+/** docs/api/apps.md#post-v1-register: the corners a banner may appear in. */
 export const CORNERS = ['topRight', 'topLeft', 'bottomRight', 'bottomLeft'] as const;
 
 export interface AppRegistration {
@@ -137,11 +140,11 @@ export interface AppRegistration {
   allowCommands?: boolean;
   defaults?: { sound?: string; persistent?: boolean; timeout?: number; corner?: string };
   icon?: string;
-  /** What the person set for the app beyond its registration (PUT /v1/apps/settings; reference §1.17). */
+  /** What the person set for the app beyond its registration (PUT /v1/apps/settings; docs/api/apps.md#a8). */
   settings?: AppPreferences;
 }
 
-/** Per-app settings of the person; absent keys take their defaults (reference §1.17). */
+/** Per-app settings of the person; absent keys take their defaults (docs/api/apps.md#a8). */
 export interface AppPreferences {
   /** Notifications go to History only: no banner, no sound. */
   muteBanners?: boolean;
@@ -157,7 +160,10 @@ export interface AppPreferences {
   urgentBreaksQuiet?: boolean;
 }
 
-/** spec 2, Manifest object, as validated and normalised (daemon/core/manifest-rules.ts; reference §1.11). */
+/**
+ * The manifest object (docs/api/templates.md#manifests, #t21), as validated and normalised
+ * (daemon/core/manifest-rules.ts).
+ */
 export const FIELD_TYPES = ['text', 'number', 'date', 'url', 'image', 'bool', 'list'] as const;
 
 export interface ManifestField {

@@ -21,7 +21,7 @@ import { templateRoutes } from './routes/templates.js';
 import { voiceRoutes } from './routes/voice.js';
 
 /**
- * The HTTP face of the core (DESIGN.md rule 2): guard -> JSON body -> route -> core -> reply, and one error
+ * The HTTP face of the core (docs/api/README.md#g9): guard -> JSON body -> route -> core -> reply, and one error
  * handler.
  */
 export function createApp(core: NotifierCore, token: string): Express {

@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { errors } from '../../protocol/errors.js';
 
-// The guard in front of every route (DESIGN.md rule 5). It runs on the request head alone, before any body is
-// read: a refused request costs nothing and its body is never looked at.
+// The guard in front of every route (docs/api/README.md#g7, #g8, #g9). It runs on the request head alone, before
+// any body is read: a refused request costs nothing and its body is never looked at.
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 

@@ -24,7 +24,10 @@ export function queryText(req: Request, name: string, options: { required?: bool
   return value;
 }
 
-/** spec 1: `limit` is a whole number; negative or not a whole number gives 400. Larger than `max` is cut to it. */
+/**
+ * docs/api/history.md#h11: `limit` is a whole number; negative or not a whole number gives 400. Larger than `max` is
+ * cut to it.
+ */
 export function queryLimit(req: Request, defaultValue: number, max = Number.MAX_SAFE_INTEGER): number {
   const text = queryText(req, 'limit');
   if (text === undefined || text === '') return defaultValue;

@@ -6,8 +6,8 @@ import type { Route } from '../routes.js';
 const NOTE = 'Approvals are granted by the person at the computer when a banner asks; here they can only be listed and revoked.';
 
 /**
- * spec 2, approvals: read and revoke. There is deliberately no route that grants: only the person can, through
- * the question a banner asks.
+ * docs/api/actions.md#x12, approvals: read and revoke. There is deliberately no route that grants: only the person
+ * can (docs/api/actions.md#x11), through the question a banner asks.
  */
 export function approvalRoutes(core: NotifierCore): Route[] {
   return [

@@ -71,7 +71,7 @@ export function appRoutes(core: NotifierCore): Route[] {
   ];
 }
 
-/** Reference §1.17: the id is percent-decoded; empty or holding a `/` it names no app. */
+/** docs/api/apps.md#delete-v1-apps-id: the id is percent-decoded; empty or holding a `/` it names no app. */
 function appIdOf(raw: string): string {
   let app: string;
   try {

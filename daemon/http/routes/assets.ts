@@ -1,5 +1,6 @@
-// spec 2, "Other routes": an app's Rive files and images (GET/POST/DELETE /v1/assets) and the Rive check
-// (POST /v1/rive/check). Reference §1.13 gives the fields and messages.
+// docs/api/templates.md#t28: an app's Rive files and images (GET/POST/DELETE /v1/assets) and the Rive check
+// (POST /v1/rive/check, #t29). Their route sections there (#get-v1-assets, #post-v1-assets, #delete-v1-assets,
+// #post-v1-rive-check) give the fields and messages.
 
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,7 +19,7 @@ import { expandHome } from '../../paths.js';
 type RiveComponent = Extract<Component, { type: 'rive' }>;
 
 const SIMULATIONS = ['hoverIn', 'hoverOut', 'pressDown', 'pressUp'] as const;
-/** Reference §1.10: an input bound to the pointer (written by hovering and pressing, not by fields). */
+/** docs/api/templates.md#t29: an input bound to the pointer (written by hovering and pressing, not by fields). */
 const POINTER_VALUES = new Set(['hover', 'pressed']);
 
 /**

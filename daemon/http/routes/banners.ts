@@ -4,7 +4,7 @@ import { SNOOZE_MAX_MINUTES } from '../../../protocol/limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
 import type { Route } from '../routes.js';
 
-/** spec 1, POST /v1/snooze: `minutes` greater than 0 and at most 43200, fractions allowed. */
+/** docs/api/notifications.md#post-v1-snooze: `minutes` greater than 0 and at most 43200, fractions allowed. */
 function snoozeMinutes(body: Record<string, unknown>): number {
   const minutes = body.minutes;
   if (minutes === undefined || minutes === null) throw errors.missingField('minutes');

@@ -11,7 +11,10 @@ import { expandHome } from '../../paths.js';
 /** An app filter: absent or empty means every app. */
 const appFilter = (text: string | undefined): string | undefined => text || undefined;
 
-/** spec 1, GET /v1/history/export: `path` must end in `.json` and its folder must exist. `~` is the home folder. */
+/**
+ * docs/api/history.md#get-v1-history-export: `path` must end in `.json` and its folder must exist. `~` is the home
+ * folder.
+ */
 async function exportTarget(given: string): Promise<string> {
   const expanded = expandHome(given);
   if (!expanded.toLowerCase().endsWith('.json')) throw errors.invalidField('path', 'must end in .json');

@@ -1,4 +1,4 @@
-// spec 2, Lookups: the component schema, the symbol catalogue and the installed shortcuts.
+// docs/api/templates.md#lookups: the component schema, the symbol catalogue and the installed shortcuts.
 
 import { execFile } from 'node:child_process';
 import type { Request } from 'express';
@@ -17,7 +17,10 @@ function queryCount(req: Request, name: string): number | undefined {
   return Number(text);
 }
 
-/** spec 2, GET /v1/symbols: the renderer's catalogue; its refusals become the API's (501 no list, 400 a category). */
+/**
+ * docs/api/templates.md#get-v1-symbols: the renderer's catalogue; its refusals become the API's (501 no list, 400 a
+ * category).
+ */
 async function symbols(query: SymbolQuery) {
   try {
     return await listSymbols(query);
@@ -29,8 +32,8 @@ async function symbols(query: SymbolQuery) {
 }
 
 /**
- * spec 2, GET /v1/shortcuts: the names `shortcuts list` prints. Apple's Shortcuts exists only on macOS; elsewhere
- * the tool is missing and the answer is 502 saying so.
+ * docs/api/templates.md#get-v1-shortcuts: the names `shortcuts list` prints. Apple's Shortcuts exists only on
+ * macOS; elsewhere the tool is missing and the answer is 502 saying so (#t27).
  */
 function listShortcuts(): Promise<{ items: string[] }> {
   return new Promise((resolve, reject) => {

@@ -1,4 +1,4 @@
-// spec 2, Manifests: an app's description of itself (its fields, actions, Rive files, default template).
+// docs/api/templates.md#manifests: an app's description of itself (its fields, actions, Rive files, default template).
 
 import { validateManifest } from '../../core/templates/manifest-rules.js';
 import type { NotifierCore } from '../../core/notifier.js';
@@ -12,7 +12,8 @@ export function manifestRoutes(core: NotifierCore): Route[] {
       method: 'PUT',
       path: '/v1/manifest',
       handle: async (req) => {
-        // Any body that is not a manifest is `invalid manifest: ...` (spec 2); no body at all lacks its app.
+        // Any body that is not a manifest is `invalid manifest: ...` (docs/api/templates.md#t22); no body at all
+        // lacks its app.
         await core.library.saveManifest(validateManifest(req.body === undefined ? {} : (req.body as unknown)));
         return { ok: true };
       },

@@ -1,4 +1,4 @@
-// spec 2, "Other routes": GET /v1/mcp (where the agent server is installed) and POST /v1/mcp/install.
+// docs/api/mcp.md: GET /v1/mcp (where the agent server is installed) and POST /v1/mcp/install.
 
 import { McpInstaller, readInstallRequest } from '../../integrations/mcp-install.js';
 import type { NotifierCore } from '../../core/notifier.js';

@@ -11,7 +11,7 @@ import { validator } from '../validate.js';
 const checkNotification = validator<NotificationInput & { actions?: NotificationInput['buttons'] }>(notificationSchema);
 
 /**
- * spec 1, rule 1: a top-level key that is not a notification field is a template field and moves into
+ * docs/api/notifications.md#n1: a top-level key that is not a notification field is a template field and moves into
  * `metadata`, where a top-level key wins over the same key inside `metadata`.
  */
 function foldTemplateFields(body: Record<string, unknown>): Record<string, unknown> {
@@ -33,15 +33,18 @@ function foldTemplateFields(body: Record<string, unknown>): Record<string, unkno
 export function readNotification(body: Record<string, unknown>): NotificationInput {
   const folded = foldTemplateFields(body);
   if (typeof folded.priority === 'string') folded.priority = folded.priority.toLowerCase();
-  if (folded.id === '') delete folded.id; // reference §1.2: an empty id counts as absent
+  if (folded.id === '') delete folded.id; // docs/api/notifications.md#n3: an empty id counts as absent
   const { actions, ...notification } = checkNotification(folded);
   if (notification.app.trim() === '') throw errors.invalidField('app', 'must not be empty');
-  // The original's alias: a list named `actions` is `buttons` (when both are sent, `buttons` wins).
+  // docs/api/notifications.md#n15: a list named `actions` is `buttons` (when both are sent, `buttons` wins).
   if (notification.buttons === undefined && actions !== undefined) notification.buttons = actions;
   return notification;
 }
 
-/** spec 1, POST /v1/speak: `app` and `text` (not only white space) required; voice, speed and lang checked. */
+/**
+ * docs/api/notifications.md#post-v1-speak: `app` and `text` (not only white space) required; voice, speed and lang
+ * checked.
+ */
 function readSpeak(body: Record<string, unknown>): SpeakInput {
   const app = bodyText(body, 'app');
   if (typeof body.text !== 'string' && body.text !== undefined && body.text !== null) throw errors.invalidField('text', 'must be a string');
@@ -86,8 +89,8 @@ export function notificationRoutes(core: NotifierCore): Route[] {
       handle: async (req) => ({ ok: true, id: await core.speak(readSpeak(bodyObject(req))) }),
     },
     {
-      // spec 1: opens the composer window. There is no composer yet (it comes with the desktop work); the
-      // route answers as the spec says and shows no banner.
+      // docs/api/notifications.md#post-v1-compose: answers `{ok: true}` and shows nothing: this service has no
+      // composer window.
       method: 'POST',
       path: '/v1/compose',
       handle: () => ({ ok: true }),

@@ -1,5 +1,6 @@
-// spec 2, Previews: POST /v1/preview and GET /v1/preview answer a PNG of a template drawn with data, drawn by the
-// same code as real banners (daemon/core/previews.ts). Reference §1.12 gives the messages.
+// docs/api/templates.md#t24: POST /v1/preview and GET /v1/preview answer a PNG of a template drawn with data, drawn
+// by the same code as real banners (daemon/core/previews.ts). docs/api/templates.md#post-v1-preview and
+// #get-v1-preview give the messages.
 
 import type { Request, Response } from 'express';
 import type { NotifierCore } from '../../core/notifier.js';
@@ -50,7 +51,7 @@ function readStackCount(value: unknown): number {
   return number;
 }
 
-/** A JSON boolean; from a query string, `true|1|yes` and `false|0|no` (reference §1.12). */
+/** A JSON boolean; from a query string, `true|1|yes` and `false|0|no` (docs/api/README.md#g16). */
 function readFlag(value: unknown, field: string): boolean {
   if (value === undefined || value === null || value === '') return false;
   if (typeof value === 'boolean') return value;

@@ -7,8 +7,8 @@ import type { Route } from '../routes.js';
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * spec 1, GET /v1/replies `since`: epoch seconds (fractions allowed) or an ISO 8601 date; a date alone means
- * 09:00 that day, local time, as in the original (reference §1.8). Returns epoch milliseconds.
+ * docs/api/replies.md#r5, GET /v1/replies `since`: epoch seconds (fractions allowed) or an ISO 8601 date; a date
+ * alone means 09:00 that day, local time. Returns epoch milliseconds.
  */
 function readSince(text: string | undefined): number | undefined {
   if (text === undefined || text === '') return undefined;
@@ -31,7 +31,7 @@ function readFlag(text: string | undefined, name: string, fallback: boolean): bo
   throw errors.invalidField(name, 'true or false');
 }
 
-/** spec 1, GET /v1/replies/wait `timeout`: seconds from 1 to 300, default 60. */
+/** docs/api/replies.md#get-v1-replies-wait, `timeout`: seconds from 1 to 300, default 60. */
 function readTimeout(text: string | undefined): number {
   if (text === undefined || text === '') return WAIT_TIMEOUT_SECONDS.default;
   const seconds = Number(text);
@@ -59,7 +59,8 @@ export function replyRoutes(core: NotifierCore): Route[] {
       method: 'GET',
       path: '/v1/replies/wait',
       handle: async (req, res) => {
-        // The original's integration guide spells these `notificationId` and `timeoutSeconds`; both work.
+        // docs/api/replies.md#get-v1-replies-wait: `notificationId` and `timeoutSeconds` are other names for these;
+        // both work.
         const id = queryText(req, 'id') || queryText(req, 'notificationId');
         if (!id) throw errors.missingField('id');
         const request = {

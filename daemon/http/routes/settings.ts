@@ -2,7 +2,7 @@ import type { NotifierCore } from '../../core/notifier.js';
 import { bodyObject } from '../params.js';
 import type { Route } from '../routes.js';
 
-// spec 2, "Other routes": the global settings and quiet hours (reference §1.16; docs/settings.md).
+// docs/api/settings.md: the global settings (#s1) and quiet hours (#s8); docs/settings.md explains them.
 
 /** GET /v1/settings: every value as it is now, the schema of every key, and the lists to choose from. */
 async function settingsView(core: NotifierCore) {

@@ -1,4 +1,5 @@
-// spec 2, Templates: list, save, delete, duplicate, rename, default, follow-up, export and import.
+// docs/api/templates.md#get-v1-templates and the routes after it: list, save, delete, duplicate, rename, default,
+// follow-up, export and import.
 
 import type { Request } from 'express';
 import type { NotifierCore } from '../../core/notifier.js';

@@ -3,10 +3,10 @@ import { errors } from '../../../protocol/errors.js';
 import { bodyObject } from '../params.js';
 import type { Route } from '../routes.js';
 
-/** Reference §1.9: the actions of POST /v1/voice/install (the CLI's word for useExisting is `use-existing`). */
+/** docs/api/voice.md#v10: the actions of POST /v1/voice/install (the CLI's word for useExisting is `use-existing`). */
 const INSTALL_ACTIONS = ['install', 'cancel', 'useExisting'] as const;
 
-/** GET /v1/voice and POST /v1/voice/install (spec 2, Other routes). */
+/** GET /v1/voice and POST /v1/voice/install (docs/api/voice.md#get-v1-voice, #post-v1-voice-install). */
 export function voiceRoutes(core: NotifierCore): Route[] {
   return [
     { method: 'GET', path: '/v1/voice', handle: () => core.voiceStatus() },

@@ -1,4 +1,4 @@
-// Schema of the notification object (spec 1, "Notification object"), the body of POST /v1/notify. It checks
+// Schema of the notification object (docs/api/notifications.md#the-notification-object), the body of POST /v1/notify. It checks
 // types and ranges; the rules that span fields (exactly one button kind, the follow-up's rules, the template's
 // title) live in daemon/core/notification-rules.ts.
 
@@ -64,7 +64,10 @@ export const followUpSchema = {
   },
 } as const;
 
-/** The top-level keys of spec 1's table (and `actions`, the original's alias of `buttons`). Others are template fields. */
+/**
+ * The top-level keys of the table in docs/api/notifications.md#the-notification-object (and `actions`, another name
+ * for `buttons`: #n15). Others are template fields (#n1).
+ */
 export const NOTIFICATION_KEYS = new Set([
   'app', 'id', 'title', 'subtitle', 'body', 'image', 'url', 'template', 'metadata', 'group', 'persistent', 'timeout',
   'sound', 'priority', 'snooze', 'reminder', 'buttons', 'actions', 'actionIds', 'followUp', 'speak', 'audio',

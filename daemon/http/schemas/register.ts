@@ -1,4 +1,4 @@
-// Schema of POST /v1/register (spec 1, "App registration"; the CLI's extra keys as reference §1.17 names them).
+// Schema of POST /v1/register (docs/api/apps.md#post-v1-register, with the CLI's extra keys as it names them).
 
 import { CORNERS } from '../../../protocol/types.js';
 
