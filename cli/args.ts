@@ -23,7 +23,7 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
 // Option value parsers for commander (`.argParser`): InvalidArgumentError becomes commander's own
 // "option '--x <n>' argument 'v' is invalid. <why>" message, exit 1.
 
-/** `--port`: a whole number from 1 to 65535 (spec 2, global options). */
+/** `--port`: a whole number from 1 to 65535 (docs/cli.md#global-options). */
 export function parsePort(text: string): number {
   if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 65535) throw new InvalidArgumentError('a port number from 1 to 65535');
   return Number(text);
@@ -127,7 +127,7 @@ export function keyValues(words: string[]): JsonObject {
 }
 
 /**
- * `--button Label=target` (spec 2): the label ends at the first `=`. Targets: `cmd:<shell command>`,
+ * `--button Label=target` (docs/cli.md#notify): the label ends at the first `=`. Targets: `cmd:<shell command>`,
  * `script:<file>`, `shortcut:<name>`, `cb:<JSON payload>` (`cb:` alone: a callback without a payload), else a link
  * such as `https://...` or `mailto:...`.
  */
@@ -179,8 +179,9 @@ export interface FollowUpFlags {
 }
 
 /**
- * spec 2: `after` together with exactly one of shortcut, script, command or a reference; `input` only with a
- * shortcut or a script. The flag names come from `names` so each command's message names its own flags.
+ * docs/cli.md#notify and docs/cli.md#template: `after` together with exactly one of shortcut, script, command or
+ * a reference; `input` only with a shortcut or a script. The flag names come from `names` so each command's
+ * message names its own flags.
  */
 export function checkFollowUpFlags(flags: FollowUpFlags, names: Record<keyof FollowUpFlags, string>): 'shortcut' | 'script' | 'command' | 'ref' {
   const given = (['shortcut', 'script', 'command', 'ref'] as const).filter((key) => flags[key] !== undefined);
@@ -209,7 +210,7 @@ export function notifyFollowUp(flags: FollowUpFlags): JsonObject | undefined {
   const kind = checkFollowUpFlags(flags, NOTIFY_FOLLOW_UP_NAMES);
   if (kind === 'ref') return { after: flags.after!, actionRef: flags.ref! };
   const value = flags[kind]!;
-  // The label a template follow-up gets too (daemon/core/templates.ts): the shortcut's or script's name.
+  // The label a template follow-up gets too (daemon/core/templates/library.ts): the shortcut's or script's name.
   const label = kind === 'command' ? 'Follow-up' : value;
   return { after: flags.after!, action: { label, kind, [kind]: value, ...(flags.input !== undefined ? { input: flags.input } : {}) } };
 }

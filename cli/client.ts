@@ -1,4 +1,4 @@
-// The `notifier` command's requests (spec 2, "Command-line tool"): finding the service and sending it one request
+// The `notifier` command's requests (docs/cli.md): finding the service and sending it one request
 // (cli/local-service.ts, shared with the agent server), the tool's own words when nothing answers, and printing.
 
 import { sortedJson } from './args.js';

@@ -39,9 +39,9 @@ export function portFromFile(text: string | undefined): number | undefined {
 const readText = (file: string): Promise<string | undefined> => readFile(file, 'utf8').then((text) => text, () => undefined);
 
 /**
- * Where the service is (spec 2, "Command-line tool"): the options first, then the support folder's `port` (else
- * the default port) and `token` files. Read again on every call, so a restarted service on another port or with a
- * new token is found.
+ * Where the service is (docs/cli.md#how-it-finds-the-service): the options first, then the support folder's
+ * `port` (else the default port) and `token` files. Read again on every call, so a restarted service on another
+ * port or with a new token is found.
  */
 export async function findService(options: ServiceOptions, env: NodeJS.ProcessEnv = process.env): Promise<ServiceFiles> {
   const supportDir = path.resolve(options.supportDir ?? defaultSupportDir(env));

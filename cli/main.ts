@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `notifier` command: the client commands that call a running service (spec 2, "Command-line tool"; one file
+// The `notifier` command: the client commands that call a running service (docs/cli.md; one file
 // per group in cli/commands/), `notifier daemon` (what `npm start` runs) and `notifier service` (run it in the
 // background).
 //

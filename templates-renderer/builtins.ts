@@ -1,4 +1,4 @@
-// The four built-in layouts (spec 2, Template object rule 3; reference §1.10): `builtin.imageLeft`,
+// The four built-in layouts (docs/api/templates.md#t3): `builtin.imageLeft`,
 // `builtin.imageRight`, `builtin.hero` and `builtin.compact`. They always exist, are read-only and never listed;
 // a notification without a template, and a version-1 template, is drawn with one of them (its `layout`).
 //

@@ -1,7 +1,7 @@
-// The document `GET /v1/components` returns (spec 2, Lookups): a JSON-Schema-style description of the template format
-// for people and agents designing templates. Everything in it is printed from schema.ts, the description the
-// validator reads, so the two cannot disagree; the examples are the built-in layouts and a small custom template,
-// all of which validate.
+// The document `GET /v1/components` returns (docs/api/templates.md#get-v1-components): a JSON-Schema-style
+// description of the template format for people and agents designing templates. Everything in it is printed from
+// schema.ts, the description the validator reads, so the two cannot disagree; the examples are the built-in layouts
+// and a small custom template, all of which validate.
 
 import { builtinTemplateSource } from './builtins.js';
 import { LAYOUTS } from '../protocol/types.js';
@@ -48,7 +48,7 @@ export const CUSTOM_EXAMPLE: Json = {
   extra: { team: 'platform' },
 };
 
-/** Spec 2, GET /v1/components. */
+/** docs/api/templates.md#get-v1-components. */
 export function componentsDocument(): Json {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',

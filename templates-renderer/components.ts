@@ -262,7 +262,7 @@ function clock(when: Date, timeZone?: string): string {
 // Buttons and actions
 
 /**
- * The actions a component shows (reference §1.3 "Resolution"): the notification's (`issuer`), the template's own
+ * The actions a component shows (docs/api/templates.md#t11): the notification's (`issuer`), the template's own
  * (`template`: actionRules `add`), or both (`merged`, the default), after the template's action rules, filtered
  * by `include`. A `button` component shows one: its inline action, or the action its id names.
  */
@@ -374,7 +374,10 @@ export function drawButton(ctx: CanvasRenderingContext2D, scene: Scene, action: 
   ctx.fillText(label, x, box.y + box.height / 2 + BUTTON_FONT * 0.36);
 }
 
-/** A label cut with an ellipsis to fit (reference §1.3: labels over 40 characters are cut too). */
+/**
+ * A label cut with an ellipsis to fit (docs/api/templates.md#get-v1-components, the component schema: labels over
+ * 40 characters are cut too).
+ */
 function fitLabel(ctx: CanvasRenderingContext2D, label: string, width: number): string {
   return fitText(ctx, label.length > 40 ? `${label.slice(0, 39)}…` : label, width);
 }
@@ -475,7 +478,10 @@ function progress(component: Extract<Component, { type: 'progress' }>, scene: Sc
   };
 }
 
-/** Reference §1.10: a value up to 1 is a fraction; above 1, or "40%", a percentage; clamped to 0-1. */
+/**
+ * docs/api/templates.md#get-v1-components (the `progress` value): a value up to 1 is a fraction; above 1, or
+ * "40%", a percentage; clamped to 0-1.
+ */
 export function fractionOf(text: string): number | null {
   const match = /^\s*(-?\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text);
   if (!match) return null;

@@ -1,6 +1,6 @@
-// The inline questions a banner can show in place of its buttons (spec 2, Previews: "Confirmation kinds"; reference
-// §1.12). Previews draw them so a designer sees how a banner looks while it asks; only the person at the computer can
-// answer one (spec 2, Authentication rule 2), so nothing here answers anything.
+// The inline questions a banner can show in place of its buttons (docs/api/templates.md#t25). Previews draw them so
+// a designer sees how a banner looks while it asks; only the person at the computer can answer one
+// (docs/api/actions.md#x11), so nothing here answers anything.
 
 export const CONFIRMATION_KINDS = [
   'callbackHost',
@@ -15,7 +15,7 @@ export const CONFIRMATION_KINDS = [
 ] as const;
 export type ConfirmationKind = (typeof CONFIRMATION_KINDS)[number];
 
-/** spec 2: the optional strings of the object form. */
+/** docs/api/templates.md#t25: the optional strings of the object form. */
 export const CONFIRMATION_STRINGS = ['name', 'host', 'url', 'command', 'template', 'others', 'replaces', 'label', 'code', 'message'] as const;
 
 export type Confirmation = { kind: ConfirmationKind } & Partial<Record<(typeof CONFIRMATION_STRINGS)[number], string>>;
@@ -29,7 +29,10 @@ export interface Question {
   answers: Array<{ label: string; style: 'prominent' | 'destructive' | 'default' }>;
 }
 
-/** spec 2: "Each has a sample default" — values a designer sees when the preview names only the kind. */
+/**
+ * docs/api/templates.md#t25: each kind has sample values — values a designer sees when the preview names only the
+ * kind.
+ */
 const SAMPLES: Required<Omit<Confirmation, 'kind'>> = {
   name: 'Build Bot',
   host: 'ci.example.com',

@@ -1,7 +1,7 @@
-// The grid solver (reference §1.10, "Grid", "Cell" and the collapse planner under "emptyBehavior"): it turns a
-// validated `Grid` and the cells placed on it into track sizes and frames. It is pure: no canvas, no I/O; content
-// is measured through the callbacks each item carries. Same input, same output, and every number it returns is
-// finite and at least 0 (rule 6).
+// The grid solver (the grid and its cells, docs/api/templates.md#t8; collapsing, docs/api/templates.md#t9): it turns
+// a validated `Grid` and the cells placed on it into track sizes and frames. It is pure: no canvas, no I/O; content
+// is measured through the callbacks each item carries. Same input, same output, and every number it returns is finite
+// and at least 0 (rule 6).
 
 import type { Grid, Size } from './model.js';
 
@@ -93,7 +93,7 @@ function place(items: readonly GridItem[], rows: number, cols: number): Placed[]
 }
 
 /**
- * Rule 2, the collapse planner (reference §1.10 under `emptyBehavior`). Items marked `collapsed` are dropped. A track
+ * Rule 2, the collapse planner (docs/api/templates.md#t9). Items marked `collapsed` are dropped. A track
  * (row or column) is touched by every item whose span covers it. A track touched only by dropped items collapses
  * (size 0, no gap next to it); a track no item touches at all collapses only when `collapseEmpty` is true, and is
  * otherwise kept with its own size (see rules 3 and 4). Returns `visible[i]` per track.

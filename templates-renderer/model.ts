@@ -1,6 +1,7 @@
-// The template model (spec 2, "Template object"; reference §1.10 for every property, default and range). These are
-// the shapes after validation (templates-renderer/validate.ts): defaults written out, sizes as numbers. The
-// validator, the `GET /v1/components` document, the grid solver and the drawing all work from these.
+// The template model (docs/api/templates.md#the-template-object; every property, default and range is in the
+// component schema, docs/api/templates.md#get-v1-components). These are the shapes after validation
+// (templates-renderer/validate.ts): defaults written out, sizes as numbers. The validator, the `GET /v1/components`
+// document, the grid solver and the drawing all work from these.
 
 import type { Button, FollowUp, Layout, Notification } from '../protocol/types.js';
 
@@ -38,7 +39,7 @@ export type Color = string;
 export const TEXT_STYLES = ['title', 'subtitle', 'body', 'caption', 'mono'] as const;
 export type TextStyle = (typeof TEXT_STYLES)[number];
 
-/** An action written in a template (reference §1.3, "Action object"). */
+/** An action written in a template (docs/api/templates.md#t11). */
 export interface TemplateAction extends Button {
   id: string;
   kind: string;
@@ -174,7 +175,7 @@ export interface SpacerComponent {
   type: 'spacer';
 }
 
-/** A symbol from the bundled icon set (spec 2 lists `symbol` among the component types seen). */
+/** A symbol from the bundled icon set (docs/api/templates.md#t26; `symbol` is one of the component types). */
 export interface SymbolComponent {
   type: 'symbol';
   /** An icon name, e.g. `bell`. */
@@ -217,7 +218,10 @@ export interface Cell {
   component: Component;
 }
 
-/** Reference §1.3: `match` an action (id or label, any case, or `*`) to change it, or `add` one. */
+/**
+ * docs/api/templates.md#t11 (`actionRules`): `match` an action (id or label, any case, or `*`) to change it, or
+ * `add` one.
+ */
 export interface ActionRule {
   match?: string;
   hide?: boolean;

@@ -1,7 +1,6 @@
-// The rule for the name of a template a person, an agent or a bundle creates or renames (spec 2, Template object
-// rule 2; reference §1.10 "Names"). PUT /v1/templates wraps a problem as `invalid template name: ...`, duplicate
-// and rename as `invalid newName: ...`. Names already stored that break the rule still load, delete and rename:
-// only new names are checked.
+// The rule for the name of a template a person, an agent or a bundle creates or renames (docs/api/templates.md#t2).
+// PUT /v1/templates wraps a problem as `invalid template name: ...`, duplicate and rename as `invalid newName: ...`.
+// Names already stored that break the rule still load, delete and rename: only new names are checked.
 
 import { Buffer } from 'node:buffer';
 import { LAYOUTS } from '../protocol/types.js';
@@ -33,7 +32,7 @@ export function isBuiltinName(name: string): boolean {
   return name.startsWith(BUILTIN_PREFIX) && (LAYOUTS as readonly string[]).includes(name.slice(BUILTIN_PREFIX.length));
 }
 
-/** A scratch template (`_name`): usable by name, never listed (spec 2, Template object rule 4). */
+/** A scratch template (`_name`): usable by name, never listed (docs/api/templates.md#t4). */
 export function isScratchName(name: string): boolean {
   return name.startsWith(SCRATCH_PREFIX);
 }

@@ -1,7 +1,8 @@
-// Draws a banner card to a PNG with node-canvas (spec 2, Previews: "renders with the same code as real banners").
-// The steps: pick the grid (a version-1 template uses its built-in layout), load the pictures and symbols it needs,
-// prepare each cell's component, solve the grid with the collapse planner, then draw the card — alone, as the top
-// card of a closed stack, or as an open stack — with the reply field or an inline question when asked.
+// Draws a banner card to a PNG with node-canvas (docs/api/templates.md#t24: previews are drawn by the same code as
+// real banners). The steps: pick the grid (a version-1 template uses its built-in layout), load the pictures and
+// symbols it needs, prepare each cell's component, solve the grid with the collapse planner, then draw the card —
+// alone, as the top card of a closed stack, or as an open stack — with the reply field or an inline question when
+// asked.
 
 import { type CanvasRenderingContext2D, type Image, createCanvas, loadImage } from 'canvas';
 import { resolveBinding } from '../protocol/fields.js';
@@ -17,16 +18,16 @@ import { drawingTurn } from './turns.js';
 import { type Appearance, MONO, type Theme, font, themeFor } from './theme.js';
 import { isValidColor } from './validate.js';
 
-/** spec 2, Limits: "Preview scale 1 to 3, default 2" and "Preview stackCount 1 to 99, default 1". */
+/** docs/api/templates.md#post-v1-preview: preview `scale` 1 to 3, default 2; `stackCount` 1 to 99, default 1. */
 export const SCALE_RANGE = { min: 1, max: 3, default: 2 } as const;
 export const STACK_COUNT_RANGE = { min: 1, max: 99, default: 1 } as const;
-/** Reference §1.10: live banners are drawn 380 points wide whatever the template's grid width. */
+/** docs/api/templates.md#t8: live banners are drawn 380 points wide whatever the template's grid width. */
 export const LIVE_BANNER_WIDTH = 380;
 
 export interface RenderInput {
   /** A validated template (templates-renderer/validate.ts). */
   template: Template;
-  /** The resolved fields (daemon/core/fields.ts, resolveFields). */
+  /** The resolved fields (protocol/fields.ts, resolveFields). */
   fields: Record<string, string>;
   /** The notification's actions as buttons (a template's own come from its action rules). */
   actions: DrawnAction[];
@@ -127,7 +128,7 @@ type GridTemplate = Template & { grid: Grid };
 
 /**
  * A version-2 template draws its own grid; a version-1 template draws the built-in layout it names, without the
- * parts its `show*` switches turn off, and with its line limit (reference §1.10, "v1 look").
+ * parts its `show*` switches turn off, and with its line limit (docs/api/templates.md#t7).
  */
 function withGrid(template: Template, width: number | undefined): GridTemplate {
   let drawn: GridTemplate;
@@ -257,8 +258,9 @@ function cardOf(scene: Scene, question: Question | undefined): Card {
 }
 
 /**
- * Reference §1.10, the collapse planner: an empty cell is dropped when its `emptyBehavior` (omitted: the template's
- * `collapseEmpty`) says `collapse`; while an inline question shows, `actions` and `button` cells always are.
+ * docs/api/templates.md#t9, the collapse planner: an empty cell is dropped when its `emptyBehavior` (omitted: the
+ * template's `collapseEmpty`) says `collapse`; while an inline question shows, `actions` and `button` cells always
+ * are.
  */
 function collapses(cell: Cell, component: Prepared, scene: Scene): boolean {
   const type = cell.component.type;

@@ -1,4 +1,5 @@
-// The one description of the template format (reference §1.10, §1.3; spec 2, "Template object" and GET /v1/components).
+// The one description of the template format (docs/api/templates.md#the-template-object and
+// docs/api/templates.md#get-v1-components).
 // Every property of the template, the grid, a cell and each component type is listed here once, with its JSON type,
 // allowed values, range, default, whether it is required and a one-line description. The validator
 // (templates-renderer/validate.ts) reads a template by walking these tables, and the `GET /v1/components` document
@@ -141,7 +142,7 @@ export interface ComponentSpec extends ObjectSpec {
 type Props<T> = { readonly [K in Exclude<keyof T, 'type'>]-?: PropertySpec };
 
 // ---------------------------------------------------------------------------------------------------------------
-// Limits and value lists (reference §1.10, §1.3)
+// Limits and value lists (docs/api/templates.md#t8, docs/api/limits.md)
 
 export const LIMITS = {
   /** rows and cols. */
@@ -157,13 +158,13 @@ export const LIMITS = {
   snoozeMinutes: { min: 1, max: 10_080 },
   maxBodyLines: MAX_BODY_LINES_RANGE,
   followUpAfter: FOLLOW_UP_AFTER_SECONDS,
-  /** Fixed columns narrower than this are raised to it when a template is saved (reference §1.10 "Grid"). */
+  /** Fixed columns narrower than this are raised to it when a template is saved (docs/api/templates.md#t8). */
   minColumnPoints: 24,
 } as const;
 
 export const SCHEMA_VERSION = 2;
 export const CURRENT_LAYOUT_VERSION = 2;
-/** Built-in layouts and live banners are this wide; a template's default is 400 (reference §1.10). */
+/** Built-in layouts and live banners are this wide; a template's default is 400 (docs/api/templates.md#t8). */
 export const LIVE_BANNER_WIDTH = 380;
 
 export const COMPONENT_TYPES = [
@@ -182,14 +183,20 @@ export const COMPONENT_TYPES = [
   'symbol',
 ] as const satisfies readonly ComponentType[];
 
-/** Reference §1.3: what an action does. */
+/** docs/api/templates.md#t11, docs/api/actions.md#x1: what an action does. */
 export const ACTION_KINDS = ['url', 'callback', 'command', 'script', 'shortcut', 'openApp', 'reply', 'dismiss', 'snooze'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
-/** Reference §1.3: the kind of an action written without one, from the first of these fields it has. */
+/**
+ * docs/api/templates.md#get-v1-components (`actions`): the kind of an action written without one, from the first
+ * of these fields it has.
+ */
 export const KIND_INFERENCE_ORDER = ['reply', 'shortcut', 'script', 'command', 'callback', 'url', 'openApp'] as const;
 
-/** Button styles of the model (spec 1); `normal` and `prominent` (reference §1.3) are read as `default`. */
+/**
+ * Button styles of the model (docs/api/notifications.md#button-object); `normal` and `prominent` are read as
+ * `default`.
+ */
 export const ACTION_STYLES = ['default', 'destructive', 'cancel'] as const;
 export const ACTION_STYLE_ALIASES = { normal: 'default', prominent: 'default' } as const;
 
@@ -197,7 +204,7 @@ export const COLOR_ROLES = ['accent', 'primary', 'secondary'] as const;
 export const EMPTY_BEHAVIORS = ['collapse', 'keep'] as const;
 export const SIZE_KEYWORDS = ['auto', 'fill'] as const;
 
-/** Tokens every notification can fill (reference §1.10 "Bindings"), besides metadata keys and `extra.<key>`. */
+/** Tokens every notification can fill (docs/api/templates.md#t10), besides metadata keys and `extra.<key>`. */
 export const STANDARD_TOKENS = [
   'title',
   'subtitle',
@@ -960,7 +967,7 @@ export const TEMPLATE: ObjectSpec = {
 };
 
 // ---------------------------------------------------------------------------------------------------------------
-// Bindings and actions, in words (reference §1.10 "Bindings", §1.3)
+// Bindings and actions, in words (docs/api/templates.md#t10, docs/api/templates.md#t11)
 
 export const BINDINGS = {
   syntax:

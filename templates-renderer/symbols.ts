@@ -1,4 +1,4 @@
-// The symbol catalogue behind `GET /v1/symbols` (spec 2; reference §1.14) and the `symbol` drawings. The original
+// The symbol catalogue behind `GET /v1/symbols` (docs/api/templates.md#t26) and the `symbol` drawings. The original
 // reads macOS's SF Symbols list; Linux has none, so the catalogue is Lucide's icon set (`lucide-static`, ISC
 // licence): 24x24 stroke icons, each with a list of search words (`tags.json`).
 //

@@ -1,7 +1,7 @@
 // Reads a template as sent (PUT /v1/templates, an inline template of POST /v1/preview, a file on disk, a bundle) into
 // the validated model (model.ts): every problem is collected at once, defaults are written out and sizes become
-// numbers. What is checked, and with which message, is reference §1.10 ("Validation messages"); the properties,
-// types, ranges and defaults come from the one description of the format (schema.ts).
+// numbers. What is checked, and with which message, is docs/api/templates.md#t6; the properties, types, ranges
+// and defaults come from the one description of the format (schema.ts).
 //
 // Errors make a template unusable: `PUT /v1/templates` answers 400 `templateErrorMessage(errors)`. Warnings never
 // block: unknown keys (dropped), undeclared tokens, rules that change nothing, columns that were fitted.
@@ -64,7 +64,7 @@ export function validateTemplate(input: unknown, options: ValidateOptions = {}):
   const context = new Context();
   const template = readObject(TEMPLATE, raw, '', 'template', report, context) as unknown as Template;
 
-  // layoutVersion: 2 with a grid, else 1; anything else is an error (reference §1.10, "Template object").
+  // layoutVersion: 2 with a grid, else 1; anything else is an error (docs/api/templates.md#t7).
   const hasGrid = raw.grid !== undefined && raw.grid !== null;
   const version = raw.layoutVersion;
   if (version === undefined || version === null) template.layoutVersion = hasGrid ? CURRENT_LAYOUT_VERSION : 1;
@@ -97,8 +97,8 @@ export function validateTemplate(input: unknown, options: ValidateOptions = {}):
 }
 
 /**
- * `invalid template: <path>: <message>; ...` (spec 2, PUT /v1/templates; reference §1.10): a problem inside a cell
- * starts `cell <id>: `.
+ * `invalid template: <path>: <message>; ...` (docs/api/templates.md#t6): a problem inside a cell starts
+ * `cell <id>: `.
  */
 export function templateErrorMessage(errors: readonly Issue[]): string {
   if (errors.length === 0) return 'invalid template';
@@ -125,8 +125,8 @@ export interface FollowUpOptions {
 }
 
 /**
- * Validates a template's follow-up alone (reference §1.4; the rules of spec 1's follow-up object), with
- * `checkFollowUp`. Paths start `followUp`.
+ * Validates a template's follow-up alone (the rules of the follow-up object, docs/api/notifications.md#n19 to
+ * #n29), with `checkFollowUp`. Paths start `followUp`.
  */
 export function validateFollowUp(input: unknown, options: FollowUpOptions = {}): { followUp?: FollowUp; errors: Issue[]; warnings: Issue[] } {
   const report = new Report();
@@ -140,7 +140,7 @@ export function validateFollowUp(input: unknown, options: FollowUpOptions = {}):
 
   const followUp = { ...read } as FollowUpInput;
   if (followUp.action) {
-    // A follow-up action written without its kind or label (reference §1.10, PUT /v1/templates/follow-up).
+    // A follow-up action written without its kind or label (docs/api/templates.md#put-v1-templates-follow-up).
     const action = { ...followUp.action };
     action.kind ??= (['shortcut', 'script', 'command', 'callback'] as const).find((field) => action[field] !== undefined) as string;
     if (action.kind === undefined) {
@@ -515,7 +515,7 @@ function readLink(spec: PropertySpec, value: unknown, path: string, key: string,
 }
 
 function readSymbol(spec: PropertySpec, value: unknown, path: string, key: string, report: Report): string | undefined {
-  // The reference's styled symbol object ({name, weight, ...}) is drawn by its name here.
+  // A styled symbol object ({name, weight, ...}) is drawn by its name alone here, with a warning.
   if (isPlainObject(value) && typeof value.name === 'string' && value.name.trim() !== '') {
     report.warn(path, `only the symbol's name is used ('${value.name}')`);
     return value.name;
@@ -579,8 +579,8 @@ function fillTracks(raw: Json, countKey: 'rows' | 'cols', sizesKey: 'rowSizes' |
 }
 
 /**
- * Reference §1.10 "Grid": fixed columns below 24 points are raised to 24, and a set of columns that are all fixed is
- * stretched (or trimmed) on its last columns to the width inside the padding and gaps. Warnings, not errors.
+ * docs/api/templates.md#t8: fixed columns below 24 points are raised to 24, and a set of columns that are all fixed
+ * is stretched (or trimmed) on its last columns to the width inside the padding and gaps. Warnings, not errors.
  */
 function fitColumns(grid: Grid, path: string, report: Report): void {
   const at = join(path, 'colSizes');
@@ -694,7 +694,7 @@ function readComponent(spec: PropertySpec, value: unknown, path: string, key: st
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Actions (reference §1.3), with the button rules of spec 1 (normalizeButton)
+// Actions (docs/api/templates.md#t11), with the button rules of docs/api/notifications.md#n18 (normalizeButton)
 
 const KIND_FIELDS = ['url', 'callback', 'command', 'script', 'shortcut', 'openApp', 'reply'] as const;
 
@@ -771,8 +771,9 @@ function inferKind(action: Json): ActionKind | undefined {
 }
 
 /**
- * normalizeButton (spec 1) with the template's link rule: a url with `{tokens}` was checked already (isTemplateLink)
- * and cannot be parsed before its tokens are filled, so a stand-in link goes through the shared rules.
+ * normalizeButton (docs/api/notifications.md#n18) with the template's link rule: a url with `{tokens}` was checked
+ * already (isTemplateLink) and cannot be parsed before its tokens are filled, so a stand-in link goes through the
+ * shared rules.
  */
 function normalizeWithLinkTokens(button: Button & { kind?: string }, path: string, report: Report): Button | undefined {
   const url = button.url;
@@ -833,7 +834,7 @@ function offeredByTemplate(template: Template): Button[] {
 // ---------------------------------------------------------------------------------------------------------------
 // Warnings across cells
 
-/** Reference §1.10: an action is drawn by one cell; a later cell asking for it shows nothing. */
+/** An action is drawn by one cell only; a later cell asking for it shows nothing (a warning). */
 function checkActionClaims(cells: Cell[], report: Report): void {
   const claims = new Map<string, string[]>();
   for (const cell of cells) {

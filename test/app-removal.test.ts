@@ -6,7 +6,7 @@ import { eventually, type Running, startInProcess } from './helpers/in-process.j
 import { FakeEngine, wav } from './helpers/speech.js';
 import { filesUnder, IMAGES, writeSupportFile } from './helpers/support.js';
 
-// DELETE /v1/apps/{id} (reference §1.17): the app's banners close and nothing of it is left in the support
+// DELETE /v1/apps/{id} (docs/api/apps.md#a7): the app's banners close and nothing of it is left in the support
 // folder — not its History, replies, templates, manifest, assets, pictures, speech, approvals or registration.
 // Another app's things stay, a recording both apps sent included.
 

@@ -4,8 +4,9 @@ import { eventually, type Running, startInProcess } from './helpers/in-process.j
 import { FakeEngine } from './helpers/speech.js';
 import { writeSupportFile } from './helpers/support.js';
 
-// Per-app settings (GET/PUT /v1/apps/settings, reference §1.17): each key applies, every bad value is refused
-// and changes nothing, the revoke keys only take away, and the settings change what the person sees and hears.
+// Per-app settings (GET/PUT /v1/apps/settings, docs/api/apps.md#per-app-settings): each key applies, every bad value
+// is refused and changes nothing, the revoke keys only take away, and the settings change what the person sees and
+// hears.
 
 let n: Running;
 const engine = new FakeEngine();

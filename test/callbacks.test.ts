@@ -2,8 +2,8 @@ import os from 'node:os';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { type Running, answerQuestion, callbackServer, channel, eventually, startInProcess } from './helpers/in-process.js';
 
-// spec 1, Events: the callback request, sent to a real HTTP server on this computer when the person presses a
-// callback button (through the test presenter).
+// docs/api/replies.md#the-callback-request: the callback request, sent to a real HTTP server on this computer when
+// the person presses a callback button (through the test presenter).
 
 /** An address of this computer that is not a loopback name: a callback to it needs the person's approval. */
 function nonLoopbackHost(): string {
@@ -24,7 +24,7 @@ describe('callback buttons', () => {
     n.person.press(app, id, 'approve');
   };
 
-  test('a 2xx answer: one POST with the spec\'s body and headers, and the banner closes', async () => {
+  test('a 2xx answer: one POST with the body and headers of docs/api/replies.md#r10, and the banner closes', async () => {
     const server = await callbackServer(() => 204);
     await press('cb', 'ok', server.url('/hook'), { pr: 17 });
     await eventually(async () => (await n.record('cb', 'ok')).dismissedAt, 'the dismissal');

@@ -5,8 +5,8 @@ import { tempFolder } from './helpers/daemon.js';
 import { type Running, answerQuestion, callbackServer, channel, eventually, startInProcess } from './helpers/in-process.js';
 import { writeSupportFile } from './helpers/support.js';
 
-// spec 1, Follow-up object, rules 1-9. `after` is at least 5 s, so every case starts at once in one daemon and
-// the assertions come after the timers have had their chance.
+// docs/api/notifications.md#follow-up-object, rules N19-N29. `after` is at least 5 s, so every case starts at once in
+// one daemon and the assertions come after the timers have had their chance.
 
 const AFTER = 5;
 const exists = (file: string) => stat(file).then(() => true, () => false);
@@ -81,7 +81,7 @@ describe('follow-ups', () => {
     expect(calls('snoozed')[0]!.at - sentAt.get('snoozed')!).toBeGreaterThan(8_500);
   });
 
-  test('rule 7: when the banner closes before `after`, the follow-up never runs', async () => {
+  test('N26: when the banner closes before `after`, the follow-up never runs', async () => {
     expect(calls('short')).toEqual([]);
     expect(await n.record('fu', 'short')).toMatchObject({ actionUsed: 'timeout' });
   });
@@ -90,7 +90,7 @@ describe('follow-ups', () => {
     expect(calls('off')).toEqual([]);
   });
 
-  test("rule 3: the notification's follow-up comes before the manifest's, which applies when it has none", async () => {
+  test("N22: the notification's follow-up comes before the manifest's, which applies when it has none", async () => {
     expect(server.received.filter((call) => call.path === '/manifest').map((call) => call.body.notificationId)).toEqual(['manifest']);
     expect(calls('own').map((call) => call.path)).toEqual(['/page']);
   });
@@ -106,7 +106,7 @@ describe('follow-ups', () => {
     expect(log).toMatch(/\[asker\] waits command "Touch" \(follow-up\): ran/);
   });
 
-  test('rule 6: a follow-up cannot run code the app may not run', async () => {
+  test('N25: a follow-up cannot run code the app may not run', async () => {
     expect((await n.record('stranger', 'refused')).followUp).toMatchObject({
       outcome: 'failed',
       detail: 'stranger is not allowed to run commands, scripts and shortcuts',

@@ -9,7 +9,7 @@ import type { Appearance } from '../templates-renderer/theme.js';
 import { ROOT } from './helpers/daemon.js';
 import { IMAGES } from './helpers/support.js';
 
-// Golden pictures of the four built-in layouts (spec 2, Template object rule 3) in both appearances, drawn by the
+// Golden pictures of the four built-in layouts (docs/api/templates.md#t3) in both appearances, drawn by the
 // renderer that draws previews and live banners, from fixed inputs: a fixed clock, UTC, the sample picture.
 // Pictures are compared by decoded pixels with a tolerance, so that a machine whose fonts hint a little
 // differently still matches but a moved, resized, recoloured or missing part does not.

@@ -2,8 +2,8 @@ import { describe, expect, test } from '@jest/globals';
 import { TestPresenter } from '../daemon/present/test-presenter.js';
 import { type Running, eventually, startInProcess } from './helpers/in-process.js';
 
-// spec 1, "States and transitions": banner lifetime, clicks, snooze and unsnooze (also across a restart),
-// stacks, and POST /v1/speak. The app's side is real HTTP; the person's side is the test presenter.
+// docs/api/notifications.md#banners-states-and-transitions: banner lifetime, clicks, snooze and unsnooze (also across
+// a restart), stacks, and POST /v1/speak. The app's side is real HTTP; the person's side is the test presenter.
 
 const onScreen = (n: Running, app: string, id: string) => n.person.banner(app, id) !== undefined;
 
@@ -56,7 +56,7 @@ describe('banner lifetime', () => {
 });
 
 describe('POST /v1/snooze and /v1/unsnooze', () => {
-  test('every status of the spec', async () => {
+  test('every status of docs/api/notifications.md#post-v1-snooze and #post-v1-unsnooze', async () => {
     const n = await startInProcess();
     await n.notify({ app: 'sz', id: 'a', title: 't' });
     const snooze = (body: Record<string, unknown>) => n.api('POST', '/v1/snooze', { body });

@@ -5,9 +5,9 @@ import { strToU8, zipSync } from 'fflate';
 import { type DaemonProcess, ROOT, startDaemon, tempFolder, useDaemon } from './helpers/daemon.js';
 import { IMAGES, filesUnder } from './helpers/support.js';
 
-// spec 2: manifests (PUT/GET/DELETE /v1/manifest, GET /v1/manifests), an app's Rive files and images
+// docs/api/templates.md: manifests (PUT/GET/DELETE /v1/manifest, GET /v1/manifests), an app's Rive files and images
 // (GET/POST/DELETE /v1/assets), the Rive check (POST /v1/rive/check) and template bundles carrying Rive files
-// (GET /v1/templates/export, POST /v1/templates/import). Reference §1.10 (Bundle), §1.11 and §1.13 give the
+// (GET /v1/templates/export, POST /v1/templates/import). docs/api/templates.md#t18 to #t23 and #t28, #t29 give the
 // details and messages. Every test speaks HTTP to a real daemon; files are checked in its support folder.
 
 const RIVE_FIXTURE = path.join(ROOT, 'fixtures', 'rive', 'pulse.riv');
@@ -26,7 +26,7 @@ const riveTemplate = (app: string, name: string, components: Array<Record<string
   cells: components.map((component, col) => ({ id: `c${col}`, row: 0, col, component: { type: 'rive', ...component } })),
 });
 
-/** A zip in the bundle's shape (reference §1.10), built here so a test can make it hostile. */
+/** A zip in the bundle's shape (docs/api/templates.md#t18), built here so a test can make it hostile. */
 function bundleZip(entries: Record<string, Uint8Array>, manifest: Record<string, unknown> = {}, template: unknown = riveTemplate('from', 'hostile', [{ path: 'evil.riv' }])) {
   return zipSync({
     'bundle.json': strToU8(JSON.stringify({ format: 'notifiertemplate', version: 1, app: 'from', name: 'hostile', assets: [], ...manifest })),

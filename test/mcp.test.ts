@@ -13,7 +13,7 @@ import { type Running, eventually, startInProcess } from './helpers/in-process.j
 
 const MCP_MAIN = path.join(ROOT, 'dist', 'cli', 'mcp', 'main.js');
 
-/** spec 2, "Agent tools", plus the names the spec leaves open. */
+/** Tools that docs/mcp.md#tools lists, each of which must be offered. */
 const SPEC_TOOLS = [
   'send_notification', 'send_test', 'speak', 'dismiss', 'snooze', 'list_stacks', 'expand_stack', 'get_replies', 'wait_for_reply',
   'render_preview', 'designer_snapshot', 'rive_check', 'herald_status', 'list_manifests', 'get_manifest', 'put_manifest',
@@ -58,7 +58,7 @@ describe('notifier-mcp against a running daemon', () => {
     agent = await agentClient(['--support-dir', n.daemon.supportDir]);
   });
 
-  test('lists the spec tools, each with a title, annotations and an object input schema', async () => {
+  test('lists the documented tools, each with a title, annotations and an object input schema', async () => {
     const { tools } = await agent.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(SPEC_TOOLS));

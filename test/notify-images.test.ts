@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type DaemonProcess, startDaemon, tempFolder, waitFor } from './helpers/daemon.js';
 import { IMAGES, writeSupportFile } from './helpers/support.js';
 
-// spec 1, notification `image`: a file path, an https URL or a data: URI, checked by its bytes, at most 10 MB,
-// copied into the support folder; anything else is ignored and the notification is still accepted.
+// docs/api/notifications.md#n9, notification `image`: a file path, an https URL or a data: URI, checked by its bytes,
+// at most 10 MB, copied into the support folder; anything else is ignored and the notification is still accepted.
 
 const FORMATS = ['png', 'jpg', 'gif', 'webp', 'tiff', 'bmp', 'heic', 'avif'] as const;
 

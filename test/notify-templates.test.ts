@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
 import { writeSupportFile } from './helpers/support.js';
 
-// Rules 2-4 of spec 1's notification object: which template draws a notification, and where its buttons come
+// docs/api/notifications.md#n4, #n5 and #n15: which template draws a notification, and where its buttons come
 // from. Manifests and templates are put through their routes; one manifest is a file written before the daemon
 // starts (files in the support folder load, whoever wrote them).
 
@@ -44,7 +44,7 @@ describe('templates and manifests on the notification path', () => {
   const notify = (body: unknown) => daemon.api('POST', '/v1/notify', { body });
   const latest = async (app: string) => (await daemon.api('GET', `/v1/history?app=${app}&limit=1`)).json.items[0];
 
-  test("rule 2: the manifest's default template supplies the title, filled from the sender's fields", async () => {
+  test("N4: the manifest's default template supplies the title, filled from the sender's fields", async () => {
     const reply = await notify({ app: 'ci', status: 'passed', project: 'api', branch: 'main' });
     expect(reply.status).toBe(200);
     const record = await latest('ci');
@@ -64,7 +64,7 @@ describe('templates and manifests on the notification path', () => {
     expect((await latest('ci')).notification).toMatchObject({ title: 'Mine {status}', priority: 'low', body: 'Branch' });
   });
 
-  test("rule 2: the notification's template comes before the manifest's default", async () => {
+  test("N4: the notification's template comes before the manifest's default", async () => {
     await notify({ app: 'ci', title: 'Hush', template: 'quiet' });
     expect((await latest('ci')).notification).toMatchObject({ template: 'quiet', sound: 'none', title: 'Hush' });
   });
@@ -74,7 +74,7 @@ describe('templates and manifests on the notification path', () => {
     expect((await latest('ci')).notification.template).toBe('builtin.hero');
   });
 
-  test('rule 3: an unknown template name is not an error while there is a title; the built-in layout draws it', async () => {
+  test('N4: an unknown template name is not an error while there is a title; the built-in layout draws it', async () => {
     expect((await notify({ app: 'ci', title: 'Fallback', template: 'nope', layout: 'compact' })).status).toBe(200);
     expect((await latest('ci')).notification).toMatchObject({ title: 'Fallback', template: 'builtin.compact' });
   });
@@ -91,7 +91,7 @@ describe('templates and manifests on the notification path', () => {
     expect(reply.json.error).toMatch(/^missing field: title/);
   });
 
-  test('rule 4: without buttons, actionIds pick manifest actions (any case, unknown ids skipped)', async () => {
+  test('N15: without buttons, actionIds pick manifest actions (any case, unknown ids skipped)', async () => {
     await notify({ app: 'ci', title: 't', actionIds: ['LOGS', 'unknown', 'rerun', 'broken'] });
     expect((await latest('ci')).notification.buttons).toEqual([
       { id: 'logs', label: 'Logs', url: 'https://ci.example/logs' },
@@ -105,12 +105,12 @@ describe('templates and manifests on the notification path', () => {
     expect(reply.json.error).toBe('invalid manifest: actions[0]: a url button needs its url field');
   });
 
-  test('rule 4: buttons: [] means no buttons even with actionIds', async () => {
+  test('N15: buttons: [] means no buttons even with actionIds', async () => {
     await notify({ app: 'ci', title: 't', buttons: [], actionIds: ['logs'] });
     expect((await latest('ci')).notification.buttons).toEqual([]);
   });
 
-  test("rule 4: sent buttons win over actionIds", async () => {
+  test("N15: sent buttons win over actionIds", async () => {
     await notify({ app: 'ci', title: 't', buttons: [{ label: 'Mine' }], actionIds: ['logs'] });
     expect((await latest('ci')).notification.buttons).toEqual([{ id: 'mine', label: 'Mine' }]);
   });

@@ -78,7 +78,7 @@ describe('POST /v1/notify', () => {
     expect(record.fields).toMatchObject({ subtitle: 'production', group: 'deploys', priority: 'high', build: '7' });
   });
 
-  describe('rule 1: unknown top-level keys are template fields', () => {
+  describe('N1: unknown top-level keys are template fields', () => {
     test('they move into metadata, and a top-level key wins over the same key inside metadata', async () => {
       await notify({ app: 'rule1', title: 't', project: 'apollo', status: 'green', metadata: { status: 'red', owner: 'ana' } });
       const record = await latest('rule1');
@@ -179,7 +179,7 @@ describe('POST /v1/notify', () => {
       expect((await notify({ app: 'buttons', title: 't', buttons: buttons.slice(0, 8) })).status).toBe(200);
     });
 
-    test('rule 7: a snooze is not a button an app can send', async () => {
+    test('N13: a snooze is not a button an app can send', async () => {
       const reply = await notify({ app: 'buttons', title: 't', buttons: [{ label: 'Later', kind: 'snooze' }] });
       expect(reply.status).toBe(400);
       expect(reply.json.error).toMatch(/snooze/);

@@ -6,11 +6,11 @@ import { type DaemonProcess, startDaemon } from './helpers/daemon.js';
 import type { Reply } from './helpers/http.js';
 import { IMAGES } from './helpers/support.js';
 
-// spec 2, Previews (POST and GET /v1/preview) and Lookups (GET /v1/components, /v1/symbols, /v1/shortcuts), through a
-// real daemon. A preview is judged by what a designer gets: a PNG whose pixel size follows the card's width, the
-// scale and what the card shows (a field left out collapses, a stack adds cards, a question adds a panel), and
-// whose pixels change with the options. Templates without a timestamp draw the same bytes for the same inputs, so
-// two previews can be compared byte for byte.
+// docs/api/templates.md#previews (POST and GET /v1/preview) and #lookups (GET /v1/components, /v1/symbols,
+// /v1/shortcuts), through a real daemon. A preview is judged by what a designer gets: a PNG whose pixel size follows
+// the card's width, the scale and what the card shows (a field left out collapses, a stack adds cards, a question
+// adds a panel), and whose pixels change with the options. Templates without a timestamp draw the same bytes for the
+// same inputs, so two previews can be compared byte for byte.
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Room the renderer leaves around a card for its shadow, each side (points). */
@@ -421,7 +421,7 @@ describe('previews and lookups', () => {
   });
 
   describe('GET /v1/components', () => {
-    test('the document: every part spec 2 lists, schemaVersion 2', async () => {
+    test('the document: every part docs/api/templates.md#get-v1-components lists, schemaVersion 2', async () => {
       const reply = await daemon.api('GET', '/v1/components');
       expect(reply.status).toBe(200);
       const doc = reply.json;

@@ -1,6 +1,6 @@
-// Quiet hours in the running daemon (GET/PUT /v1/settings/quiet-hours; reference §1.16): what a notification does
-// while they silence banners, sounds or speech; urgent notifications of apps the person allowed; the route's checks;
-// and the summary spoken when a window that asked for one ends, driven by a clock the test moves.
+// Quiet hours in the running daemon (GET/PUT /v1/settings/quiet-hours; docs/api/settings.md#quiet-hours): what a
+// notification does while they silence banners, sounds or speech; urgent notifications of apps the person allowed;
+// the route's checks; and the summary spoken when a window that asked for one ends, driven by a clock the test moves.
 
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,6 +1,6 @@
-// GET/PUT /v1/settings (reference §1.16): one table of keys, each change all or nothing, each key in effect at
-// once. The table is tried on the built daemon, run with HOME and XDG_CONFIG_HOME in temporary folders and a fake
-// `systemctl` first on PATH, so `launchAtLogin` writes its unit there and never touches this user's services.
+// GET/PUT /v1/settings (docs/api/settings.md#settings): one table of keys, each change all or nothing, each key in
+// effect at once. The table is tried on the built daemon, run with HOME and XDG_CONFIG_HOME in temporary folders and
+// a fake `systemctl` first on PATH, so `launchAtLogin` writes its unit there and never touches this user's services.
 // What the settings change in notifications and speech is tried in-process with a speech engine that listens.
 
 import { chmod, mkdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';

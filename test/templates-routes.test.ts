@@ -7,8 +7,8 @@ import type { Reply } from './helpers/http.js';
 import { type Running, answerQuestion, channel, eventually, startInProcess } from './helpers/in-process.js';
 import { WRITTEN_OUT_DEFAULTS, writeSupportFile } from './helpers/support.js';
 
-// spec 2, Templates: every route of the table with every status it lists, spoken over HTTP to the built daemon.
-// Messages are the reference's (§1.10 "Names", "Validation messages", "Routes"). One daemon serves the first
+// docs/api/templates.md: every template route with every status it lists, spoken over HTTP to the built daemon.
+// Messages are those of docs/api/templates.md (#t2, #t6 and the route sections). One daemon serves the first
 // block; each test uses its own app ids, so the order of the tests matters only inside a test.
 
 const q = (params: Record<string, string>): string => new URLSearchParams(params).toString();
@@ -736,8 +736,8 @@ describe('the follow-up route and the manifest limit', () => {
   });
 });
 
-// spec 2, "Follow-up approval values" and the rename transition: template code is approved by the person, under
-// the template's name and for that code. The daemon runs in this process so the test can play the person.
+// docs/api/templates.md#t17 (follow-up approval values) and #t14 (renaming): template code is approved by the person,
+// under the template's name and for that code. The daemon runs in this process so the test can play the person.
 describe('template code approval at run time', () => {
   let n: Running;
   let out: string;

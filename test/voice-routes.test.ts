@@ -4,9 +4,9 @@ import type { InstallPlan } from '../daemon/core/voice/voice-setup.js';
 import { eventually, type Running, startInProcess } from './helpers/in-process.js';
 import { FakeEngine } from './helpers/speech.js';
 
-// GET /v1/voice and POST /v1/voice/install (spec 2, Other routes; reference §1.9): the engine, its voices, and an
-// installation whose progress is reported as it really goes. The installations here run real processes (small
-// shell scripts standing in for the package manager, which a test must not run).
+// GET /v1/voice and POST /v1/voice/install (docs/api/voice.md#get-v1-voice, #post-v1-voice-install): the engine, its
+// voices, and an installation whose progress is reported as it really goes. The installations here run real processes
+// (small shell scripts standing in for the package manager, which a test must not run).
 
 let n: Running | undefined;
 afterEach(async () => {

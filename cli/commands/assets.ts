@@ -1,5 +1,5 @@
 // `notifier assets` (an app's Rive files and images) and `notifier manifest delete`. The tool has no command that
-// saves a manifest (spec 2).
+// saves a manifest (docs/cli.md#manifest-assets).
 
 import path from 'node:path';
 import { type Command, Option } from 'commander';

@@ -4,7 +4,7 @@ import { type Command, Argument } from 'commander';
 import { UsageError, defined, localPathArgument, wholeNumber } from '../args.js';
 import { type Context, act, send } from './common.js';
 
-/** The agent clients `mcp install` knows (spec 2, POST /v1/mcp/install). */
+/** The agent clients `mcp install` knows (docs/api/mcp.md#m1). */
 const MCP_CLIENTS = ['claudeCode', 'codex', 'claudeDesktop', 'cli', 'generic'];
 
 export function registerMiscCommands(program: Command): void {

@@ -1,5 +1,6 @@
-// `notifier notify` and `notifier register`: flags become the fields of spec 1's notification object and app
-// registration; `--json FILE|-` gives a body the flags merge on top of.
+// `notifier notify` and `notifier register`: flags become the fields of the notification object
+// (docs/api/notifications.md#the-notification-object) and of the app registration
+// (docs/api/apps.md#post-v1-register); `--json FILE|-` gives a body the flags merge on top of.
 
 import { type Command, Option } from 'commander';
 import { CORNERS, LAYOUTS, PRESENTATIONS, PRIORITIES } from '../../protocol/types.js';

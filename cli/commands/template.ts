@@ -1,5 +1,5 @@
-// `notifier template ...`: the template routes of spec 2. `export` and `import` work on bundle files in the tool:
-// export writes the bundle the service packs, import reads the file and sends its bytes.
+// `notifier template ...`: the template routes (docs/api/templates.md). `export` and `import` work on bundle
+// files in the tool: export writes the bundle the service packs, import reads the file and sends its bytes.
 
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';

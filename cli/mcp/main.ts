@@ -13,7 +13,7 @@ import { forgivingArguments, schemaFor } from './tools/arguments.js';
 import { type Args, type ToolResult, errorResult } from './tools/common.js';
 import { TOOLS, TOOLS_BY_NAME } from './tools/index.js';
 
-/** Reference §1.21: an agent is a slug, or `agent.<slug>`; its app id is always `agent.<slug>`. */
+/** docs/api/mcp.md#m3, docs/mcp.md: an agent is a slug, or `agent.<slug>`; its app id is always `agent.<slug>`. */
 const AGENT_SLUG = /^[a-z0-9-]{1,48}$/;
 
 function agentApp(given: string): string {

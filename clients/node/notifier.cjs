@@ -114,7 +114,8 @@ class Notifier {
 
   /**
    * True when Notifier answers GET /v1/health, false when it answers with an error status.
-   * Throws NotifierUnavailable when nothing answers (spec: the caller can tell "not running" from "broken").
+   * Throws NotifierUnavailable when nothing answers (clients/README.md#errors: the caller can tell "not running"
+   * from "broken").
    */
   async isAvailable() {
     try {

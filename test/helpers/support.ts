@@ -4,7 +4,10 @@ import { ROOT } from './daemon.js';
 
 export const IMAGES = path.join(ROOT, 'fixtures', 'images');
 
-/** What a saved template gets written out when it leaves it unsaid (reference §1.10: GET returns it normalised). */
+/**
+ * What a saved template gets written out when it leaves it unsaid (docs/api/templates.md#t12: GET returns it
+ * normalised).
+ */
 export const WRITTEN_OUT_DEFAULTS = {
   collapseEmpty: true,
   actionRules: [],

@@ -9,7 +9,7 @@ type Json = Record<string, any>;
 const doc = componentsDocument() as Json;
 
 describe('GET /v1/components document', () => {
-  test('has every key spec 2 lists, and schemaVersion 2', () => {
+  test('has every key docs/api/templates.md#get-v1-components lists, and schemaVersion 2', () => {
     for (const key of ['$schema', 'title', 'schemaVersion', 'description', 'type', 'required', 'properties', 'definitions', 'components', 'bindings', 'actions', 'examples', 'workflow']) {
       expect(doc).toHaveProperty([key]);
     }

@@ -68,7 +68,7 @@ describe('what the presenter is asked to draw', () => {
     expect(presenter.banner('core', 'n1')).toEqual(expected);
   });
 
-  test('lifetime and sound follow the notification, then the app defaults (reference §1.2)', async () => {
+  test('lifetime and sound follow the notification, then the app defaults (docs/api/notifications.md#n11, #n12)', async () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
     await core.notify(note({ id: 't', timeout: 12 }));

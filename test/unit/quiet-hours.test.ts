@@ -1,4 +1,4 @@
-// Quiet hours evaluated with a clock the test sets (daemon/core/quiet-hours.ts): windows across midnight and
+// Quiet hours evaluated with a clock the test sets (daemon/core/settings/quiet-hours.ts): windows across midnight and
 // across days, inclusive starts and exclusive ends, the day a window belongs to, forgiving day names, the union
 // of what is silenced, urgent break-through, the checks of a change and the order windows -> resume -> adHoc.
 // Times are local: January 2025 starts on a Wednesday, so the 6th is a Monday.

@@ -23,7 +23,7 @@ const messageOf = (input: unknown): string => templateErrorMessage(validateTempl
 
 const TYPES = 'text, image, issuerIcon, timestamp, button, actions, iconButton, badge, stackBadge, progress, rive, spacer, symbol';
 
-describe('invalid templates: each problem with the message of the reference', () => {
+describe('invalid templates: each problem with its message (docs/api/templates.md#t6)', () => {
   const spacer = { type: 'spacer' };
   const manyCells = Array.from({ length: 101 }, (_, i) => ({ id: `c${i}`, row: Math.floor(i / 12), col: i % 12, component: spacer }));
   const cases: Array<[string, unknown, string]> = [

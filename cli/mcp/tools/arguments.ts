@@ -8,9 +8,9 @@ function typesOf(schema: unknown): string[] {
 }
 
 /**
- * Agents often send numbers and booleans as strings, and objects as JSON text (reference §1.21: arguments are
- * forgiving). A top-level string is read as the type its property wants when it plainly is one; anything else is
- * passed on as sent, for the route to judge.
+ * Agents often send numbers and booleans as strings, and objects as JSON text (docs/mcp.md#results-and-errors:
+ * arguments are read leniently). A top-level string is read as the type its property wants when it plainly is
+ * one; anything else is passed on as sent, for the route to judge.
  */
 export function forgivingArguments(args: Args, schema: Schema): Args {
   const properties = (schema.properties ?? {}) as Record<string, unknown>;

@@ -1,4 +1,4 @@
-// The agent tools of `notifier-mcp` (spec 2, "Agent tools"; reference §1.21). Each tool wraps one HTTP route (a
+// The agent tools of `notifier-mcp` (docs/mcp.md#tools). Each tool wraps one HTTP route (a
 // few pick between two routes of the same thing, such as snooze and unsnooze); its input schema is the route's,
 // its result the route's JSON. No tool presses a button, types a reply or grants an approval: only the person
 // at the computer can, and the daemon has no route for it either.

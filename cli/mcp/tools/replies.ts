@@ -17,7 +17,10 @@ export const getReplies = route({
   agentApp: true,
 });
 
-/** How long the HTTP call may take beyond the wait itself (reference §1.21: the timeout plus 15 s). */
+/**
+ * How long the HTTP call may take beyond the wait itself (docs/mcp.md#choices-of-this-server: the timeout plus
+ * 15 s).
+ */
 const WAIT_MARGIN_SECONDS = 15;
 const DEFAULT_WAIT_SECONDS = 60;
 
