@@ -184,3 +184,7 @@ export const QUIET_WINDOW_ID_BYTES = 128;
 
 /** docs/api/voice.md#get-v1-voice: the installation's log shows its last 8 lines. */
 export const VOICE_INSTALL_LOG_LINES = 8;
+
+/** Previews (POST and GET /v1/preview): the picture's scale, and how many cards a stack shows. */
+export const SCALE_RANGE = { min: 1, max: 3, default: 2 } as const;
+export const STACK_COUNT_RANGE = { min: 1, max: 99, default: 1 } as const;

@@ -201,3 +201,12 @@ export interface Manifest {
   appPath?: string;
 }
 
+
+/** How banners gather into stacks: the global `stacking` setting and an app's own. */
+export const STACKING_LEVELS = ['byApp', 'byIssuer', 'bySender', 'never'] as const;
+
+/** What importing a template bundle does when the app already has a template of that name. */
+export const ON_CONFLICT = ['keepBoth', 'replace', 'fail'] as const;
+
+/** The agent clients `POST /v1/mcp/install` knows. */
+export const MCP_CLIENTS = ['claudeCode', 'codex', 'claudeDesktop', 'cli', 'generic'] as const;

@@ -121,6 +121,8 @@ function build() {
   rmSync(path.join(root, 'dist'), { recursive: true, force: true }); // no stale output of deleted sources
   run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
   chmodSync(path.join(root, 'dist', 'cli', 'main.js'), 0o755);
+  // The OpenAPI document is made from the built route list; the file is committed, and a test keeps it current.
+  run(process.execPath, [path.join(root, 'dist', 'daemon', 'http', 'write-openapi.js'), path.join(root, 'docs', 'api', 'openapi.json')]);
   writeFileSync(BUILD_STAMP, new Date().toISOString());
 }
 

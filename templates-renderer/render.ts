@@ -18,9 +18,7 @@ import { drawingTurn } from './turns.js';
 import { type Appearance, MONO, type Theme, font, themeFor } from './theme.js';
 import { isValidColor } from './validate.js';
 
-/** docs/api/templates.md#post-v1-preview: preview `scale` 1 to 3, default 2; `stackCount` 1 to 99, default 1. */
-export const SCALE_RANGE = { min: 1, max: 3, default: 2 } as const;
-export const STACK_COUNT_RANGE = { min: 1, max: 99, default: 1 } as const;
+export { SCALE_RANGE, STACK_COUNT_RANGE } from '../protocol/limits.js';
 /** docs/api/templates.md#t8: live banners are drawn 380 points wide whatever the template's grid width. */
 export const LIVE_BANNER_WIDTH = 380;
 

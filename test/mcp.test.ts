@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { notificationSchema } from '../daemon/http/schemas/notification.js';
-import { registerSchema } from '../daemon/http/schemas/register.js';
+import { notificationSchema } from '../protocol/schemas/notification.js';
+import { registerSchema } from '../protocol/schemas/register.js';
 import { ROOT } from './helpers/daemon.js';
 import { type Running, eventually, startInProcess } from './helpers/in-process.js';
 

@@ -25,7 +25,7 @@ import {
 } from '../args.js';
 import { type Context, act, jsonOption, send } from './common.js';
 
-/** The colour forms the service takes (daemon/http/schemas/notification.ts); `#RRGGBB` is the usual one. */
+/** The colour forms the service takes (protocol/schemas/notification.ts); `#RRGGBB` is the usual one. */
 const ACCENT = /^#([0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$/;
 
 function accentColor(text: string): string {

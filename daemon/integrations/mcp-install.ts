@@ -15,7 +15,8 @@ import { expandHome } from '../paths.js';
 import { writeFileDurably } from '../store/durable-file.js';
 import type { AppRegistration } from '../../protocol/types.js';
 
-export const MCP_CLIENTS = ['claudeCode', 'codex', 'claudeDesktop', 'cli', 'generic'] as const;
+export { MCP_CLIENTS } from '../../protocol/types.js';
+import { MCP_CLIENTS } from '../../protocol/types.js';
 export type McpClient = (typeof MCP_CLIENTS)[number];
 type ConfigClient = 'claudeCode' | 'codex' | 'claudeDesktop';
 

@@ -1,6 +1,6 @@
 // Registered apps, their settings, and removing one (daemon/http/routes/apps.ts).
 
-import { registerSchema } from '../../../daemon/http/schemas/register.js';
+import { registerSchema } from '../../../protocol/schemas/register.js';
 import { APP, APP_FILTER, type Tool, annotate, call, flag, inputs, jsonResult, need, route, text, whole } from './common.js';
 
 export const registerApp = route({

@@ -1,7 +1,7 @@
 // Sending and speaking, and the banners on screen: dismiss, snooze, stacks (daemon/http/routes/notifications.ts and
 // banners.ts).
 
-import { notificationSchema } from '../../../daemon/http/schemas/notification.js';
+import { notificationSchema } from '../../../protocol/schemas/notification.js';
 import { type Call, ToolFailure } from '../call.js';
 import { APP, type Args, ID, type Tool, annotate, call, flag, inputs, jsonResult, need, number, route, text } from './common.js';
 

@@ -5,7 +5,8 @@ import type { HistoryRecord, Manifest } from '../../../protocol/types.js';
  * app and `group`; `byIssuer`: one per app; `byApp`: one per product (the manifest's `family`, else the app id up
  * to its first dot, so `acme.build` and `acme.deploy` stack together); `never`: no stacks.
  */
-export const STACKING_LEVELS = ['byApp', 'byIssuer', 'bySender', 'never'] as const;
+export { STACKING_LEVELS } from '../../../protocol/types.js';
+import { STACKING_LEVELS } from '../../../protocol/types.js';
 export type StackingLevel = (typeof STACKING_LEVELS)[number];
 export const DEFAULT_STACKING: StackingLevel = 'bySender';
 

@@ -15,7 +15,8 @@ import type { Designs } from './designs.js';
 import { type TemplateLibrary, numberedName } from './library.js';
 import { expandHome } from '../../paths.js';
 
-export const ON_CONFLICT = ['keepBoth', 'replace', 'fail'] as const;
+export { ON_CONFLICT } from '../../../protocol/types.js';
+import { ON_CONFLICT } from '../../../protocol/types.js';
 export type OnConflict = (typeof ON_CONFLICT)[number];
 
 type RiveComponent = Extract<Component, { type: 'rive' }>;

@@ -13,12 +13,13 @@ import { validateTemplate } from '../../../templates-renderer/validate.js';
 import { errors } from '../../../protocol/errors.js';
 import { ASSET_LIMITS } from '../../../protocol/limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
-import type { Route } from '../routes.js';
+import { APP_QUERY, type ApiRoute } from '../api-route.js';
+import { text } from '../../../protocol/schemas/json-schema.js';
+import { SIMULATIONS, addAssetSchema, addedAssetSchema, assetsSchema, removedAssetSchema, riveCheckReplySchema, riveCheckSchema } from '../../../protocol/schemas/assets.js';
 import { expandHome } from '../../paths.js';
 
 type RiveComponent = Extract<Component, { type: 'rive' }>;
 
-const SIMULATIONS = ['hoverIn', 'hoverOut', 'pressDown', 'pressUp'] as const;
 /** docs/api/templates.md#t29: an input bound to the pointer (written by hovering and pressing, not by fields). */
 const POINTER_VALUES = new Set(['hover', 'pressed']);
 
@@ -160,12 +161,22 @@ function readSimulate(value: unknown): string[] {
   return value as string[];
 }
 
-export function assetRoutes(core: NotifierCore): Route[] {
+/** A picture of one orange pixel, as PNG. */
+const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP438AAAAQBAYDFKhhdAAAAAElFTkSuQmCC';
+
+export function assetRoutes(): ApiRoute[] {
   return [
     {
       method: 'GET',
       path: '/v1/assets',
-      handle: async (req) => {
+      summary: "An app's Rive files and images",
+      description: 'Each with the templates that name it; a Rive file also with the component that shows it.',
+      tag: 'Assets',
+      query: [APP_QUERY],
+      reply: assetsSchema,
+      errors: { 400: 'app is missing' },
+      examples: [{ summary: 'The build app', query: { app: 'com.example.build' } }],
+      handler: (core) => async (req) => {
         const app = queryText(req, 'app', { required: true });
         const manifest = core.designs.manifest(app);
         const assets = await core.assets.list(app, manifest, core.designs.templatesOf(app));
@@ -177,11 +188,35 @@ export function assetRoutes(core: NotifierCore): Route[] {
         };
       },
     },
-    { method: 'POST', path: '/v1/assets', handle: (req) => addAsset(core, bodyObject(req)) },
+    {
+      method: 'POST',
+      path: '/v1/assets',
+      summary: 'Add a Rive file or an image',
+      description: "From a file on this computer or as base64; the kind comes from the name's extension, images are checked by their bytes.",
+      tag: 'Assets',
+      body: addAssetSchema,
+      reply: addedAssetSchema,
+      errors: {
+        400: 'app is missing, neither or both of path and base64, the name is not a plain file name, the kind cannot be told, or the bytes are not a picture of a known format',
+        413: 'the file is larger than 10 MB, or the app has as many files of the kind as it may',
+      },
+      examples: [{ summary: 'A logo as base64', body: { app: 'com.example.build', name: 'logo.png', base64: PIXEL_PNG } }],
+      handler: (core) => (req) => addAsset(core, bodyObject(req)),
+    },
     {
       method: 'DELETE',
       path: '/v1/assets',
-      handle: async (req) => {
+      summary: 'Remove a Rive file or an image',
+      description: 'The reply names the templates that still use it.',
+      tag: 'Assets',
+      query: [
+        APP_QUERY,
+        { name: 'file', schema: text(), required: true, description: 'the file name' },
+      ],
+      reply: removedAssetSchema,
+      errors: { 400: 'app or file is missing, or file is not a Rive file or an image name', 404: 'no such asset' },
+      examples: [{ summary: 'The logo', query: { app: 'com.example.build', file: 'logo.png' } }],
+      handler: (core) => async (req) => {
         const app = queryText(req, 'app', { required: true });
         const file = queryText(req, 'file', { required: true });
         if (!isPlainFileName(file) || !assetKindOf(file)) throw errors.notAnAssetName(file);
@@ -190,6 +225,27 @@ export function assetRoutes(core: NotifierCore): Route[] {
         return { ok: true, deleted: file, stillReferencedBy };
       },
     },
-    { method: 'POST', path: '/v1/rive/check', handle: (req) => checkRive(core, bodyObject(req)) },
+    {
+      method: 'POST',
+      path: '/v1/rive/check',
+      summary: 'Check a rive component',
+      description: "Reads the Rive file's header (there is no Rive runtime here), and shows what the component's input bindings would write and which action simulated clicks would run.",
+      tag: 'Assets',
+      body: riveCheckSchema,
+      reply: riveCheckReplySchema,
+      errors: { 400: 'app is missing, or the component, fields or simulate are invalid' },
+      examples: [
+        {
+          summary: 'Bindings and a click',
+          body: {
+            app: 'com.example.build',
+            component: { type: 'rive', asset: 'spinner', inputBindings: { progress: '{percent}', hovered: 'hover' } },
+            fields: { percent: '40' },
+            simulate: ['pressDown', 'pressUp'],
+          },
+        },
+      ],
+      handler: (core) => (req) => checkRive(core, bodyObject(req)),
+    },
   ];
 }

@@ -1,8 +1,9 @@
-import type { NotifierCore } from '../../core/notifier.js';
 import { errors } from '../../../protocol/errors.js';
 import { SNOOZE_MAX_MINUTES } from '../../../protocol/limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
-import type { Route } from '../routes.js';
+import { onlyApp, type ApiRoute } from '../api-route.js';
+import { okSchema } from '../../../protocol/schemas/common.js';
+import { expandStackSchema, snoozeReplySchema, snoozeSchema, stacksSchema, unsnoozeSchema } from '../../../protocol/schemas/banners.js';
 
 /** docs/api/notifications.md#post-v1-snooze: `minutes` greater than 0 and at most 43200, fractions allowed. */
 function snoozeMinutes(body: Record<string, unknown>): number {
@@ -14,12 +15,19 @@ function snoozeMinutes(body: Record<string, unknown>): number {
   return minutes;
 }
 
-export function bannerRoutes(core: NotifierCore): Route[] {
+export function bannerRoutes(): ApiRoute[] {
   return [
     {
       method: 'POST',
       path: '/v1/snooze',
-      handle: async (req) => {
+      summary: 'Take a banner away for a while',
+      description: 'It comes back by itself, with sound, after the minutes given; snoozing again replaces the time.',
+      tag: 'Banners',
+      body: snoozeSchema,
+      reply: snoozeReplySchema,
+      errors: { 400: 'a field is missing or minutes is out of range, or the notification was dismissed', 404: 'no such notification' },
+      examples: [{ summary: 'Half an hour', body: { app: 'com.example.build', id: 'build-43', minutes: 30 } }],
+      handler: (core) => async (req) => {
         const body = bodyObject(req);
         const [app, id] = [bodyText(body, 'app'), bodyText(body, 'id')];
         return { ok: true, until: await core.snooze(app, id, snoozeMinutes(body)) };
@@ -28,17 +36,41 @@ export function bannerRoutes(core: NotifierCore): Route[] {
     {
       method: 'POST',
       path: '/v1/unsnooze',
-      handle: async (req) => {
+      summary: 'Bring a snoozed banner back now',
+      description: 'Without sound. A notification that is not snoozed is left as it is.',
+      tag: 'Banners',
+      body: unsnoozeSchema,
+      reply: okSchema,
+      errors: { 400: 'app or id is missing, or the notification was dismissed', 404: 'no such notification' },
+      examples: [{ summary: 'Back now', body: { app: 'com.example.build', id: 'build-43' } }],
+      handler: (core) => async (req) => {
         const body = bodyObject(req);
         await core.unsnooze(bodyText(body, 'app'), bodyText(body, 'id'));
         return { ok: true };
       },
     },
-    { method: 'GET', path: '/v1/stacks', handle: (req) => ({ stacks: core.stacks(queryText(req, 'app') || undefined) }) },
+    {
+      method: 'GET',
+      path: '/v1/stacks',
+      summary: 'The stacks of banners on screen',
+      tag: 'Banners',
+      query: [onlyApp("only this app's stacks")],
+      reply: stacksSchema,
+      errors: {},
+      examples: [{ summary: 'Every stack' }, { summary: "One app's", query: { app: 'com.example.build' } }],
+      handler: (core) => (req) => ({ stacks: core.stacks(queryText(req, 'app') || undefined) }),
+    },
     {
       method: 'POST',
       path: '/v1/stacks/expand',
-      handle: (req) => {
+      summary: 'Mark a stack open or closed',
+      description: 'The state is reported by GET /v1/stacks; desktop notification servers draw no stacks.',
+      tag: 'Banners',
+      body: expandStackSchema,
+      reply: okSchema,
+      errors: { 400: 'app is missing or expanded is not true or false', 404: 'there is no stack of two or more banners there' },
+      examples: [{ summary: 'Open the nightly builds', body: { app: 'com.example.build', group: 'nightly' } }],
+      handler: (core) => (req) => {
         const body = bodyObject(req);
         const app = bodyText(body, 'app');
         const expanded = body.expanded ?? true;

@@ -7,7 +7,9 @@ import { SymbolsError, type SymbolQuery, listSymbols } from '../../../templates-
 import { errors } from '../../../protocol/errors.js';
 import { SHORTCUTS_TIMEOUT_MS } from '../../../protocol/limits.js';
 import { queryText } from '../params.js';
-import type { Route } from '../routes.js';
+import type { ApiRoute } from '../api-route.js';
+import { text } from '../../../protocol/schemas/json-schema.js';
+import { componentsSchema, shortcutsSchema, symbolsSchema } from '../../../protocol/schemas/lookups.js';
 
 /** A whole number query parameter at least 0 (`limit`, `offset`); absent gives undefined. */
 function queryCount(req: Request, name: string): number | undefined {
@@ -47,13 +49,35 @@ function listShortcuts(): Promise<{ items: string[] }> {
   });
 }
 
-export function lookupRoutes(): Route[] {
+export function lookupRoutes(): ApiRoute[] {
   return [
-    { method: 'GET', path: '/v1/components', handle: () => componentsDocument() },
+    {
+      method: 'GET',
+      path: '/v1/components',
+      summary: 'The reference of every template component',
+      description: 'A JSON Schema document (schemaVersion 2) of templates: every component, property, default and range, with a workflow and examples that save as they are.',
+      tag: 'Lookups',
+      reply: componentsSchema,
+      errors: {},
+      examples: [{ summary: 'The whole reference' }],
+      handler: () => () => componentsDocument(),
+    },
     {
       method: 'GET',
       path: '/v1/symbols',
-      handle: (req) => {
+      summary: 'Search the symbol catalogue',
+      description: 'The bundled Lucide icon set; SF Symbols names such as xmark or gear find their Lucide icons.',
+      tag: 'Lookups',
+      query: [
+        { name: 'q', schema: text(), description: 'every word must match the name, a search term or a synonym' },
+        { name: 'category', schema: text(), description: 'one of the categories the reply lists (arrows, communication, alerts, ...)' },
+        { name: 'limit', schema: { type: 'integer', minimum: 0 }, description: 'at most this many' },
+        { name: 'offset', schema: { type: 'integer', minimum: 0 }, description: 'skip this many' },
+      ],
+      reply: symbolsSchema,
+      errors: { 400: 'limit or offset is not a whole number of 0 or more' },
+      examples: [{ summary: 'Bells', query: { q: 'bell', limit: 5 } }, { summary: 'A page of a category', query: { category: 'alerts', limit: 20, offset: 20 } }],
+      handler: () => (req) => {
         const limit = queryCount(req, 'limit');
         const offset = queryCount(req, 'offset');
         const q = queryText(req, 'q');
@@ -61,6 +85,16 @@ export function lookupRoutes(): Route[] {
         return symbols({ ...(q ? { q } : {}), ...(category ? { category } : {}), ...(limit !== undefined ? { limit } : {}), ...(offset !== undefined ? { offset } : {}) });
       },
     },
-    { method: 'GET', path: '/v1/shortcuts', handle: () => listShortcuts() },
+    {
+      method: 'GET',
+      path: '/v1/shortcuts',
+      summary: "The names of the person's Apple Shortcuts",
+      description: 'What `shortcuts list` prints; the tool exists on macOS only.',
+      tag: 'Lookups',
+      reply: shortcutsSchema,
+      errors: { 502: 'the shortcuts tool is not on this computer, or it failed', 504: 'the shortcuts tool did not answer in time' },
+      examples: [{ summary: 'Every shortcut' }],
+      handler: () => () => listShortcuts(),
+    },
   ];
 }

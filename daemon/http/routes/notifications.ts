@@ -1,11 +1,12 @@
-import type { NotifierCore } from '../../core/notifier.js';
 import type { NotificationInput } from '../../core/notifications/notify.js';
 import { normalizeSpeak } from '../../../protocol/notification-rules.js';
 import type { SpeakInput } from '../../core/notifier.js';
 import { errors } from '../../../protocol/errors.js';
 import { bodyObject, bodyText, optionalBodyText } from '../params.js';
-import type { Route } from '../routes.js';
-import { NOTIFICATION_KEYS, notificationSchema } from '../schemas/notification.js';
+import type { ApiRoute } from '../api-route.js';
+import { NOTIFICATION_KEYS, notificationSchema } from '../../../protocol/schemas/notification.js';
+import { okSchema } from '../../../protocol/schemas/common.js';
+import { composeSchema, dismissAllSchema, dismissSchema, notifyReplySchema, speakSchema } from '../../../protocol/schemas/notifications.js';
 import { validator } from '../validate.js';
 
 const checkNotification = validator<NotificationInput & { actions?: NotificationInput['buttons'] }>(notificationSchema);
@@ -55,17 +56,47 @@ function readSpeak(body: Record<string, unknown>): SpeakInput {
   return { app, text, ...(id ? { id } : {}), speak };
 }
 
-export function notificationRoutes(core: NotifierCore): Route[] {
+export function notificationRoutes(): ApiRoute[] {
   return [
     {
       method: 'POST',
       path: '/v1/notify',
-      handle: async (req) => ({ ok: true, id: await core.notify(readNotification(bodyObject(req))) }),
+      summary: 'Show a notification',
+      description: 'Stores it in History and shows its banner (or speaks it). Keys that are not notification fields are template fields: they move into metadata.',
+      tag: 'Notifications',
+      body: notificationSchema,
+      reply: notifyReplySchema,
+      errors: {
+        400: 'a field is missing or has the wrong type or value, a button or the follow-up breaks a rule, or there is no title (and no template gives one)',
+        413: 'a field is over its size limit',
+        429: 'the app is new and 200 apps are registered already',
+      },
+      examples: [
+        { summary: 'A build result', body: { app: 'com.example.build', id: 'build-42', title: 'Build 42 passed', body: 'All 318 tests passed.', persistent: true } },
+        {
+          summary: 'A failed build with a link',
+          body: { app: 'com.example.build', id: 'build-43', title: 'Build 43 failed', group: 'nightly', persistent: true, buttons: [{ label: 'Open log', url: 'https://ci.example.com/43' }] },
+        },
+        { summary: 'Another nightly build', body: { app: 'com.example.build', id: 'build-44', title: 'Build 44 passed', group: 'nightly', persistent: true, priority: 'low' } },
+        {
+          summary: 'A question the person can answer',
+          body: { app: 'com.example.chat', id: 'chat-7', title: 'Ana', body: 'Lunch at 1?', persistent: true, buttons: [{ label: 'Reply', reply: { placeholder: 'Your answer' } }] },
+        },
+        { summary: "Fields for the app's template", body: { app: 'com.example.build', title: 'Build 45 running', branch: 'main', percent: 40, timeout: 30 } },
+      ],
+      handler: (core) => async (req) => ({ ok: true, id: await core.notify(readNotification(bodyObject(req))) }),
     },
     {
       method: 'POST',
       path: '/v1/dismiss',
-      handle: async (req) => {
+      summary: 'Close a banner',
+      description: 'Its History record is marked dismissed. An id that is not on screen is not an error.',
+      tag: 'Notifications',
+      body: dismissSchema,
+      reply: okSchema,
+      errors: { 400: 'app or id is missing' },
+      examples: [{ summary: 'One banner', body: { app: 'com.example.build', id: 'build-42' } }],
+      handler: (core) => async (req) => {
         const body = bodyObject(req);
         await core.dismiss(bodyText(body, 'app'), bodyText(body, 'id'));
         return { ok: true };
@@ -74,7 +105,14 @@ export function notificationRoutes(core: NotifierCore): Route[] {
     {
       method: 'POST',
       path: '/v1/dismissAll',
-      handle: async (req) => {
+      summary: 'Close every banner, one app\'s, or one stack\'s',
+      description: 'No body closes every banner. Records stay in History.',
+      tag: 'Notifications',
+      body: dismissAllSchema,
+      reply: okSchema,
+      errors: { 400: 'group without app' },
+      examples: [{ summary: 'One stack of one app', body: { app: 'com.example.build', group: 'releases' } }],
+      handler: (core) => async (req) => {
         const body = bodyObject(req);
         const app = optionalBodyText(body, 'app') || undefined;
         const group = optionalBodyText(body, 'group') || undefined;
@@ -86,14 +124,28 @@ export function notificationRoutes(core: NotifierCore): Route[] {
     {
       method: 'POST',
       path: '/v1/speak',
-      handle: async (req) => ({ ok: true, id: await core.speak(readSpeak(bodyObject(req))) }),
+      summary: 'Say a text aloud',
+      description: 'Spoken by the voice engine and kept in History; where speech cannot play, it is shown as a banner instead.',
+      tag: 'Notifications',
+      body: speakSchema,
+      reply: notifyReplySchema,
+      errors: { 400: 'app or text is missing, or voice, speed or lang is invalid', 429: 'the app is new and 200 apps are registered already' },
+      examples: [{ summary: 'A sentence', body: { app: 'com.example.build', text: 'Build 42 passed', voice: 'en-gb', speed: 1.2 } }],
+      handler: (core) => async (req) => ({ ok: true, id: await core.speak(readSpeak(bodyObject(req))) }),
     },
     {
       // docs/api/notifications.md#post-v1-compose: answers `{ok: true}` and shows nothing: this service has no
       // composer window.
       method: 'POST',
       path: '/v1/compose',
-      handle: () => ({ ok: true }),
+      summary: 'Open the composer window',
+      description: 'There is no composer window yet: it answers {ok: true} and shows nothing.',
+      tag: 'Notifications',
+      body: composeSchema,
+      reply: okSchema,
+      errors: {},
+      examples: [{ summary: 'Open it', body: {} }],
+      handler: () => () => ({ ok: true }),
     },
   ];
 }

@@ -8,11 +8,13 @@ import { type PreviewOptions, drawCard, sampleNotification } from '../../core/te
 import type { Notification } from '../../../protocol/types.js';
 import { CONFIRMATION_KINDS, CONFIRMATION_STRINGS, type Confirmation } from '../../../templates-renderer/confirmation.js';
 import type { Template } from '../../../templates-renderer/model.js';
-import { SCALE_RANGE, STACK_COUNT_RANGE } from '../../../templates-renderer/render.js';
+import { SCALE_RANGE, STACK_COUNT_RANGE } from '../../../protocol/limits.js';
 import { templateErrorMessage, validateTemplate } from '../../../templates-renderer/validate.js';
 import { ApiError, errors } from '../../../protocol/errors.js';
 import { bodyObject, queryText } from '../params.js';
-import type { Route } from '../routes.js';
+import { APP_QUERY, type ApiRoute } from '../api-route.js';
+import { flag, text } from '../../../protocol/schemas/json-schema.js';
+import { appearance, pngReply, previewSchema, scale, stackCount } from '../../../protocol/schemas/previews.js';
 import { readNotification } from './notifications.js';
 
 const BUILTIN_DEFAULT = 'builtin.imageLeft';
@@ -187,9 +189,54 @@ async function sendPreview(core: NotifierCore, request: PreviewRequest, res: Res
   res.end(png);
 }
 
-export function previewRoutes(core: NotifierCore): Route[] {
+const PREVIEW_ERRORS = {
+  400: 'app is missing, an option is out of range, the inline template or data is invalid, or data is last and the app has sent nothing yet',
+  500: 'the template named does not exist, so nothing can be drawn',
+};
+
+export function previewRoutes(): ApiRoute[] {
   return [
-    { method: 'POST', path: '/v1/preview', handle: (req, res) => sendPreview(core, readPost(bodyObject(req)), res) },
-    { method: 'GET', path: '/v1/preview', handle: (req, res) => sendPreview(core, readGet(req), res) },
+    {
+      method: 'POST',
+      path: '/v1/preview',
+      summary: 'Draw a template as a PNG',
+      description: 'Drawn by the same code as the card pictures of real banners, with sample, last or given data and every option.',
+      tag: 'Previews',
+      body: previewSchema,
+      reply: { png: pngReply },
+      errors: PREVIEW_ERRORS,
+      examples: [
+        { summary: "A saved template with the manifest's samples, dark", body: { app: 'com.example.build', template: 'build', data: 'sample', appearance: 'dark' } },
+        {
+          summary: 'A template sent whole, with its data',
+          body: {
+            app: 'com.example.build',
+            template: { grid: { rows: 1, cols: 1 }, cells: [{ id: 'title', row: 0, col: 0, component: { type: 'text', binding: '{title}', style: 'title' } }] },
+            data: { title: 'Deploy finished' },
+            scale: 1,
+          },
+        },
+        { summary: 'A stack of three, open', body: { app: 'com.example.build', template: 'builtin.compact', stackCount: 3, stackExpanded: true } },
+      ],
+      handler: (core) => (req, res) => sendPreview(core, readPost(bodyObject(req)), res),
+    },
+    {
+      method: 'GET',
+      path: '/v1/preview',
+      summary: "Draw a template as a PNG with the manifest's samples",
+      tag: 'Previews',
+      query: [
+        APP_QUERY,
+        { name: 'template', schema: text(), description: "a template's name; default: the app's default, else builtin.imageLeft" },
+        { name: 'appearance', schema: appearance, description: 'light or dark' },
+        { name: 'scale', schema: scale, description: 'the picture\'s scale' },
+        { name: 'stackCount', schema: stackCount, description: 'draw the top card of a stack' },
+        { name: 'stackExpanded', schema: flag(), description: 'the stack open as a list (true, 1, yes / false, 0, no)' },
+      ],
+      reply: { png: pngReply },
+      errors: PREVIEW_ERRORS,
+      examples: [{ summary: 'A built-in layout at scale 2', query: { app: 'com.example.build', template: 'builtin.hero', scale: 2 } }],
+      handler: (core) => (req, res) => sendPreview(core, readGet(req), res),
+    },
   ];
 }

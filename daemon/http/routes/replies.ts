@@ -1,8 +1,10 @@
-import type { NotifierCore } from '../../core/notifier.js';
 import { errors } from '../../../protocol/errors.js';
 import { WAIT_TIMEOUT_SECONDS } from '../../../protocol/limits.js';
 import { queryText } from '../params.js';
-import type { Route } from '../routes.js';
+import { queryFlag } from '../../../protocol/schemas/common.js';
+import { text } from '../../../protocol/schemas/json-schema.js';
+import { repliesSchema, waitReplySchema, waitSecondsSchema } from '../../../protocol/schemas/replies.js';
+import { onlyApp, type ApiRoute } from '../api-route.js';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -41,12 +43,23 @@ function readTimeout(text: string | undefined): number {
   return seconds;
 }
 
-export function replyRoutes(core: NotifierCore): Route[] {
+export function replyRoutes(): ApiRoute[] {
   return [
     {
       method: 'GET',
       path: '/v1/replies',
-      handle: async (req) => {
+      summary: "The person's replies",
+      description: 'The reply queues: one entry per notification (the latest reply wins), at most 200 per app.',
+      tag: 'Replies',
+      query: [
+        onlyApp("only this app's replies"),
+        { name: 'since', schema: text(), description: 'only replies after this: epoch seconds, or an ISO 8601 date (a date alone means 09:00 local time)' },
+        { name: 'consume', schema: queryFlag('default false'), description: 'remove the replies returned from the queue' },
+      ],
+      reply: repliesSchema,
+      errors: { 400: 'since or consume cannot be read' },
+      examples: [{ summary: "One app's replies since a date", query: { app: 'com.example.chat', since: '2025-01-06', consume: false } }],
+      handler: (core) => async (req) => {
         const replies = await core.readReplies({
           app: queryText(req, 'app') || undefined,
           since: readSince(queryText(req, 'since')),
@@ -58,7 +71,21 @@ export function replyRoutes(core: NotifierCore): Route[] {
     {
       method: 'GET',
       path: '/v1/replies/wait',
-      handle: async (req, res) => {
+      summary: 'Wait for the reply to one notification',
+      description: 'Answered the moment the person replies (a reply already there at once), or when the time is up.',
+      tag: 'Replies',
+      query: [
+        { name: 'id', schema: text(), description: "the notification's id (notificationId is accepted too); required" },
+        { name: 'notificationId', schema: text(), description: 'another name of id' },
+        onlyApp('the app that sent it'),
+        { name: 'timeout', schema: waitSecondsSchema, description: 'timeoutSeconds is accepted too' },
+        { name: 'timeoutSeconds', schema: waitSecondsSchema, description: 'another name of timeout' },
+        { name: 'consume', schema: queryFlag('default true'), description: 'remove the reply from the queue' },
+      ],
+      reply: waitReplySchema,
+      errors: { 400: 'no id, or timeout or consume cannot be read' },
+      examples: [{ summary: 'One second for the lunch question', query: { id: 'chat-7', app: 'com.example.chat', timeout: 1 } }],
+      handler: (core) => async (req, res) => {
         // docs/api/replies.md#get-v1-replies-wait: `notificationId` and `timeoutSeconds` are other names for these;
         // both work.
         const id = queryText(req, 'id') || queryText(req, 'notificationId');

@@ -10,7 +10,42 @@ import { issueText, templateErrorMessage, validateTemplate } from '../../../temp
 import { errors } from '../../../protocol/errors.js';
 import { MANIFEST_LIMITS } from '../../../protocol/limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
-import type { Route } from '../routes.js';
+import { APP_QUERY, onlyApp, type ApiRoute } from '../api-route.js';
+import { okSchema } from '../../../protocol/schemas/common.js';
+import { text } from '../../../protocol/schemas/json-schema.js';
+import {
+  defaultTemplateReplySchema,
+  defaultTemplateSchema,
+  duplicatedTemplateSchema,
+  duplicateTemplateSchema,
+  exportedTemplateSchema,
+  followUpReplySchema,
+  followUpRequestSchema,
+  importedTemplateSchema,
+  importTemplateSchema,
+  renamedTemplateSchema,
+  renameTemplateSchema,
+  savedTemplateSchema,
+  templateSchema,
+  templatesSchema,
+} from '../../../protocol/schemas/templates.js';
+
+/** A template of two columns (the icon column sized to its content) and three rows. */
+const BUILD_TEMPLATE = {
+  app: 'com.example.build',
+  name: 'build',
+  grid: { rows: 3, cols: 2, colSizes: ['auto', 'fill'] },
+  cells: [
+    { id: 'icon', row: 0, col: 0, component: { type: 'issuerIcon', size: 28 } },
+    { id: 'title', row: 0, col: 1, component: { type: 'text', binding: '{title}', style: 'title' } },
+    { id: 'bar', row: 1, col: 1, component: { type: 'progress', binding: '{percent}' } },
+    { id: 'buttons', row: 2, col: 0, colSpan: 2, component: { type: 'actions' } },
+  ],
+};
+
+/** A .notifiertemplate bundle of a template named title-only (one title cell), as GET /v1/templates/export makes it. */
+const TITLE_ONLY_BUNDLE =
+  'UEsDBBQAAAAIAFYxeF0GS/9rgwAAAKMAAAALAAAAYnVuZGxlLmpzb24lzU0OwiAQBeB9T0FYCwFsa8LOO7jSuMB2mpDwFxiNxnh3oSxn3pf3vgMhdIvZG6Sa0BDRbhYygk/OINBDy1+Qi42hArnfJqWGl+g5vE2VwB9P69aug/HQYrTogMXgPv2/ZKiN63kfUkLNTEqmxouYtRR6nPjpOF07NaUAlupu9+H3B1BLAwQUAAAACABWMXhd4VP3JkoBAADUAgAADQAAAHRlbXBsYXRlLmpzb25lkj9PwzAQxfd+isozVAV1qBiR2DIBYkEMTnJNLfmfkrOaUOW7c3cOaQJLq/d7F9+7s6+b7VZ57UA9bRUatHAfvB3UHXMdI+MquB302kULuzIZW2fX6iEk/IC2M8FT3aPQpjU1CT6XVBsuHakHtkhWwS4luW/mGxh9CuGeCYMS8XX76F/VyVi7rmo0Zz1OKuq6Nr7hXocJXUyNZwKH/Z7AKGErsBIon5szE5YJ8jZk1N+wRPezplgrzcNEzYuYxpui/2XamoaJwhAL0BJzNm+5l41cDB48zmsVjEPMlwY9zgcQL42fjlBXGWFcuh0ONNQ83WSM8s+/sk7ObXXs4MVFHKga2wT5RVRIl/2abL6OXE0BWs3h8lLLhBj8ws8PhZsapxso4JQDq+5MO0tljrLowvw51KvOzN6Ngw7pIS4Np3uuLYyXTMfN+ANQSwECFAAUAAAACABWMXhdBkv/a4MAAACjAAAACwAAAAAAAAAAAAAAAAAAAAAAYnVuZGxlLmpzb25QSwECFAAUAAAACABWMXhd4VP3JkoBAADUAgAADQAAAAAAAAAAAAAAAACsAAAAdGVtcGxhdGUuanNvblBLBQYAAAAAAgACAHQAAAAhAgAAAAA=';
 
 /** PUT /v1/templates: the name rules (scratch names allowed), then every problem of the template at once. */
 async function saveTemplate(core: NotifierCore, req: Request) {
@@ -57,14 +92,49 @@ function readOnConflict(body: Record<string, unknown>): OnConflict {
   return value as OnConflict;
 }
 
-export function templateRoutes(core: NotifierCore): Route[] {
+export function templateRoutes(): ApiRoute[] {
   return [
-    { method: 'GET', path: '/v1/templates', handle: (req) => ({ items: core.designs.listTemplates(queryText(req, 'app') || undefined) }) },
-    { method: 'PUT', path: '/v1/templates', handle: (req) => saveTemplate(core, req) },
+    {
+      method: 'GET',
+      path: '/v1/templates',
+      summary: 'The saved templates',
+      description: 'Built-in layouts (builtin.imageLeft, builtin.imageRight, builtin.hero, builtin.compact) and scratch templates are never listed.',
+      tag: 'Templates',
+      query: [onlyApp("only this app's")],
+      reply: templatesSchema,
+      errors: {},
+      examples: [{ summary: "One app's templates", query: { app: 'com.example.build' } }],
+      handler: (core) => (req) => ({ items: core.designs.listTemplates(queryText(req, 'app') || undefined) }),
+    },
+    {
+      method: 'PUT',
+      path: '/v1/templates',
+      summary: 'Save a template',
+      description: 'Checked whole: every problem is reported at once. Tokens the manifest does not declare and unknown keys are warnings.',
+      tag: 'Templates',
+      body: templateSchema,
+      reply: savedTemplateSchema,
+      errors: { 400: 'app or name is missing, the name is not allowed, or the template is invalid (every problem is named)' },
+      examples: [
+        { summary: 'An icon, a title, a progress bar and the buttons', body: BUILD_TEMPLATE },
+        { summary: 'One cell', body: { app: 'com.example.build', name: 'old', grid: { rows: 1, cols: 1 }, cells: [{ id: 'title', row: 0, col: 0, component: { type: 'text', binding: '{title}' } }] } },
+      ],
+      handler: (core) => (req) => saveTemplate(core, req),
+    },
     {
       method: 'DELETE',
       path: '/v1/templates',
-      handle: async (req) => {
+      summary: 'Delete a template',
+      description: "A manifest naming it as its default keeps the name; notifications then use the built-in layout.",
+      tag: 'Templates',
+      query: [
+        APP_QUERY,
+        { name: 'name', schema: text(), required: true, description: 'the template' },
+      ],
+      reply: okSchema,
+      errors: { 400: 'app or name is missing, or the name is a built-in layout', 404: 'no such template' },
+      examples: [{ summary: 'An old template', query: { app: 'com.example.build', name: 'old' } }],
+      handler: (core) => async (req) => {
         const app = queryText(req, 'app', { required: true });
         const name = queryText(req, 'name', { required: true });
         if (isBuiltinName(name)) throw errors.builtinReadOnly(name);
@@ -75,7 +145,14 @@ export function templateRoutes(core: NotifierCore): Route[] {
     {
       method: 'POST',
       path: '/v1/templates/duplicate',
-      handle: async (req) => {
+      summary: 'Copy a template',
+      description: 'Under "<name> copy" (then "<name> copy 2"...) unless newName is given; built-in layouts can be copied, and toApp copies to another app.',
+      tag: 'Templates',
+      body: duplicateTemplateSchema,
+      reply: duplicatedTemplateSchema,
+      errors: { 400: 'app or name is missing', 404: 'no such template', 409: 'newName is taken' },
+      examples: [{ summary: 'A copy to change', body: { app: 'com.example.build', name: 'build' } }],
+      handler: (core) => async (req) => {
         const body = bodyObject(req);
         const app = bodyText(body, 'app');
         const name = bodyText(body, 'name');
@@ -88,7 +165,14 @@ export function templateRoutes(core: NotifierCore): Route[] {
     {
       method: 'POST',
       path: '/v1/templates/rename',
-      handle: (req) => {
+      summary: 'Rename a template',
+      description: "The manifest's default follows; approvals of its code stay with the old name.",
+      tag: 'Templates',
+      body: renameTemplateSchema,
+      reply: renamedTemplateSchema,
+      errors: { 400: 'a field is missing, the new name is not allowed, or it is a built-in layout', 404: 'no such template', 409: 'newName is taken' },
+      examples: [{ summary: 'The copy gets a name', body: { app: 'com.example.build', name: 'build copy', newName: 'build-wide' } }],
+      handler: (core) => (req) => {
         const body = bodyObject(req);
         return core.library.rename(bodyText(body, 'app'), bodyText(body, 'name'), bodyText(body, 'newName'));
       },
@@ -96,24 +180,66 @@ export function templateRoutes(core: NotifierCore): Route[] {
     {
       method: 'PUT',
       path: '/v1/templates/default',
-      handle: async (req) => {
+      summary: "Set the app's default template",
+      description: 'Kept in its manifest; no name clears it.',
+      tag: 'Templates',
+      body: defaultTemplateSchema,
+      reply: defaultTemplateReplySchema,
+      errors: { 400: 'app is missing, or the app has no manifest', 404: 'no such template' },
+      examples: [{ summary: 'The build template', body: { app: 'com.example.build', name: 'build' } }],
+      handler: (core) => async (req) => {
         const body = bodyObject(req);
         const app = bodyText(body, 'app');
         const name = optionalBodyText(body, 'name') || undefined;
         return { ok: true, app, defaultTemplate: await core.library.setDefault(app, name) };
       },
     },
-    { method: 'PUT', path: '/v1/templates/follow-up', handle: (req) => core.library.setFollowUp(readFollowUp(bodyObject(req))) },
+    {
+      method: 'PUT',
+      path: '/v1/templates/follow-up',
+      summary: "Set a template's follow-up",
+      description: "An action run when a banner is left unattended. A template's own code runs only once the person approved it; approval says where that stands.",
+      tag: 'Templates',
+      body: followUpRequestSchema,
+      reply: followUpReplySchema,
+      errors: { 400: 'a field is missing or invalid, the action is given twice or not at all, or the template is a built-in layout', 404: 'no such template', 429: 'a manifest would be made for a new app and 200 exist already' },
+      examples: [
+        { summary: 'A command after ten minutes', body: { app: 'com.example.build', template: 'build', after: '10m', command: 'open-dashboard', label: 'Open dashboard' } },
+        { summary: 'Off', body: { app: 'com.example.build', template: 'build', enabled: false } },
+      ],
+      handler: (core) => (req) => core.library.setFollowUp(readFollowUp(bodyObject(req))),
+    },
     {
       method: 'GET',
       path: '/v1/templates/export',
-      handle: (req) =>
+      summary: 'Pack a template as a .notifiertemplate bundle',
+      description: 'A zip of the template and its Rive files, answered as base64 or written to path.',
+      tag: 'Templates',
+      query: [
+        APP_QUERY,
+        { name: 'name', schema: text(), required: true, description: 'the template (a built-in layout too)' },
+        { name: 'path', schema: text(), description: 'write the bundle to this .notifiertemplate file instead of answering it' },
+      ],
+      reply: exportedTemplateSchema,
+      errors: { 400: 'app or name is missing, or path is not a .notifiertemplate file in an existing folder', 404: 'no such template' },
+      examples: [
+        { summary: 'As base64', query: { app: 'com.example.build', name: 'build' } },
+        { summary: 'To a file in the home folder', query: { app: 'com.example.build', name: 'build', path: '~/build.notifiertemplate' } },
+      ],
+      handler: (core) => (req) =>
         core.bundles.export(queryText(req, 'app', { required: true }), queryText(req, 'name', { required: true }), queryText(req, 'path') || undefined),
     },
     {
       method: 'POST',
       path: '/v1/templates/import',
-      handle: (req) => {
+      summary: 'Install a .notifiertemplate bundle',
+      description: 'The template is validated; identical Rive files are reused, a different one of the same name is installed under a new name.',
+      tag: 'Templates',
+      body: importTemplateSchema,
+      reply: importedTemplateSchema,
+      errors: { 400: 'neither or both of base64 and path, or the bundle cannot be read', 409: 'the name is taken and onConflict is fail', 413: 'the bundle is too large' },
+      examples: [{ summary: 'For another app', body: { base64: TITLE_ONLY_BUNDLE, app: 'com.example.chat', onConflict: 'keepBoth' } }],
+      handler: (core) => (req) => {
         const body = bodyObject(req);
         const path = optionalBodyText(body, 'path');
         const base64 = optionalBodyText(body, 'base64');

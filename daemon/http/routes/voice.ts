@@ -1,19 +1,44 @@
-import type { NotifierCore } from '../../core/notifier.js';
 import { errors } from '../../../protocol/errors.js';
 import { bodyObject } from '../params.js';
-import type { Route } from '../routes.js';
-
-/** docs/api/voice.md#v10: the actions of POST /v1/voice/install (the CLI's word for useExisting is `use-existing`). */
-const INSTALL_ACTIONS = ['install', 'cancel', 'useExisting'] as const;
+import type { ApiRoute } from '../api-route.js';
+import { INSTALL_ACTIONS, voiceInstallReplySchema, voiceInstallSchema, voiceStatusSchema } from '../../../protocol/schemas/voice.js';
 
 /** GET /v1/voice and POST /v1/voice/install (docs/api/voice.md#get-v1-voice, #post-v1-voice-install). */
-export function voiceRoutes(core: NotifierCore): Route[] {
+export function voiceRoutes(): ApiRoute[] {
   return [
-    { method: 'GET', path: '/v1/voice', handle: () => core.voiceStatus() },
+    {
+      method: 'GET',
+      path: '/v1/voice',
+      summary: 'The voice engine',
+      description: "Which engine this computer has, its voices, and the installation's state.",
+      tag: 'Voice',
+      reply: voiceStatusSchema,
+      errors: {},
+      examples: [{ summary: 'Its state' }],
+      handler: (core) => () => core.voiceStatus(),
+    },
     {
       method: 'POST',
       path: '/v1/voice/install',
-      handle: (req) => {
+      summary: 'Install, cancel, or take an installed engine into use',
+      description: 'install runs apt-get (only when the service runs as root; it answers at once, GET /v1/voice shows progress); cancel stops it; useExisting takes an espeak-ng installed by the person into use.',
+      tag: 'Voice',
+      body: voiceInstallSchema,
+      reply: voiceInstallReplySchema,
+      errors: {
+        400: 'action is not install, cancel or useExisting',
+        404: 'useExisting: there is no engine on the PATH',
+        409: 'install: an engine is there already, an installation runs, or the service cannot install (it does not run as root); cancel: no installation runs',
+      },
+      examples: [
+        { summary: 'Use the espeak-ng the person installed', body: { action: 'useExisting' } },
+        {
+          summary: 'Install espeak-ng',
+          body: { action: 'install' },
+          notSent: 'it would install a system package on the computer running the tests, and where an engine is installed (as the tests need) it answers 409',
+        },
+      ],
+      handler: (core) => (req) => {
         const action = bodyObject(req).action;
         if (action === 'install') return core.voiceSetup.install();
         if (action === 'cancel') return core.voiceSetup.cancel();

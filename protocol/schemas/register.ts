@@ -1,9 +1,9 @@
 // Schema of POST /v1/register (docs/api/apps.md#post-v1-register, with the CLI's extra keys as it names them).
 
-import { CORNERS } from '../../../protocol/types.js';
+import { CORNERS } from '../types.js';
 
 export { CORNERS };
-import { REGISTER_TIMEOUT_RANGE } from '../../../protocol/limits.js';
+import { REGISTER_TIMEOUT_RANGE } from '../limits.js';
 
 const string = { type: 'string' } as const;
 

@@ -1,9 +1,9 @@
 // Schema of the notification object (docs/api/notifications.md#the-notification-object), the body of POST /v1/notify. It checks
 // types and ranges; the rules that span fields (exactly one button kind, the follow-up's rules, the template's
-// title) live in daemon/core/notification-rules.ts.
+// title) live in protocol/notification-rules.ts.
 
-import { LAYOUTS, PRESENTATIONS, PRIORITIES } from '../../../protocol/types.js';
-import { MAX_BODY_LINES_RANGE } from '../../../protocol/limits.js';
+import { LAYOUTS, PRESENTATIONS, PRIORITIES } from '../types.js';
+import { MAX_BODY_LINES_RANGE } from '../limits.js';
 
 const string = { type: 'string' } as const;
 const boolean = { type: 'boolean' } as const;
@@ -64,10 +64,7 @@ export const followUpSchema = {
   },
 } as const;
 
-/**
- * The top-level keys of the table in docs/api/notifications.md#the-notification-object (and `actions`, another name
- * for `buttons`: #n15). Others are template fields (#n1).
- */
+/** The notification object's top-level keys (and `actions`, another name of `buttons`). Others are template fields (docs/api/notifications.md#n1). */
 export const NOTIFICATION_KEYS = new Set([
   'app', 'id', 'title', 'subtitle', 'body', 'image', 'url', 'template', 'metadata', 'group', 'persistent', 'timeout',
   'sound', 'priority', 'snooze', 'reminder', 'buttons', 'actions', 'actionIds', 'followUp', 'speak', 'audio',

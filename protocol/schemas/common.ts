@@ -1,0 +1,18 @@
+// Pieces every area uses: the error reply, `{ok: true}`, the app id.
+
+import { flag, object, text, type JsonSchema } from './json-schema.js';
+
+/** Every refusal: the status says what kind, the message names the field and why. */
+export const errorSchema = object({ error: text('what was wrong, naming the field: "missing field: app", "invalid field: timeout (...)"') }, ['error']);
+
+export const okSchema = object({ ok: { const: true } }, ['ok']);
+
+/** `{ok: true}` with more properties. */
+export const okWith = (properties: Record<string, JsonSchema>, required: readonly string[] = []): JsonSchema =>
+  object({ ok: { const: true }, ...properties }, ['ok', ...required]);
+
+export const appId = text('the app id, for example com.example.build');
+export const notificationId = text("the notification's id (the sender's, or the one the service made)");
+
+/** Query flags are written `true`, `1`, `yes` or `false`, `0`, `no`, in any case. */
+export const queryFlag = (description: string): JsonSchema => ({ ...flag(), description: `${description} (true, 1, yes / false, 0, no)` });
