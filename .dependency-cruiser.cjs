@@ -1,4 +1,4 @@
-// The import boundaries of the repository, checked by `npm test` (docs/architecture.md says why each exists).
+// The import boundaries of the repository, checked by `npm test` (docs/architecture.md, "Folders", says why).
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [

@@ -58,7 +58,8 @@ async function bundleTool(folder: string): Promise<string> {
     plugins: [
       {
         name: 'leave-the-daemon-out',
-        setup: (build) => build.onResolve({ filter: /(daemon|dbus|node-notifier|headless)\.js$/ }, (args) => ({ path: args.path, external: true })),
+        setup: (build) =>
+          build.onResolve({ filter: /(daemon|dbus|node-notifier|headless)\.js$/ }, (args) => ({ path: args.path, external: true })),
       },
     ],
   });
@@ -90,7 +91,7 @@ await runBenchmark(async () => {
     const bundle = await bundleTool(await makeTempFolder('notifier-bench-cli-bundle-'));
     const kinds: Kind[] = [
       { name: 'node -e 0 (baseline)', args: ['-e', '0'] },
-      { name: "node -e \"import('commander')\"", args: ['--input-type=module', '-e', "await import('commander')"] },
+      { name: 'node -e "import(\'commander\')"', args: ['--input-type=module', '-e', "await import('commander')"] },
       { name: 'notifier --version', args: [DAEMON_MAIN, '--version'] },
       { name: 'notifier health', args: [DAEMON_MAIN, 'health'] },
       { name: 'notifier --version, bundled (comparison)', args: [bundle, '--version'] },
@@ -110,7 +111,13 @@ await runBenchmark(async () => {
         ['process', 'median', 'p90', 'median vs baseline', 'median - baseline'],
         ...kinds.map((kind, index) => {
           const p50 = median(times[index]!);
-          return [kind.name, ms(p50), ms(percentile(times[index]!, 90)), ratio(p50 / baseline), index === 0 ? '' : `+${ms(p50 - baseline)}`];
+          return [
+            kind.name,
+            ms(p50),
+            ms(percentile(times[index]!, 90)),
+            ratio(p50 / baseline),
+            index === 0 ? '' : `+${ms(p50 - baseline)}`,
+          ];
         }),
       ],
       '  ',

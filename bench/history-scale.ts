@@ -47,25 +47,128 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // Data: titles from a subject and an outcome, bodies of 6-17 vocabulary words, some accented; about one record in
 // a thousand carries one rare word (at most one per record, so two rare words never match together).
 
-const SUBJECTS = ['Build', 'Deploy', 'Backup', 'Release', 'Test run', 'Merge request', 'Invoice', 'Meeting', 'Déploiement',
-  'Réunion', 'Café', 'Sync', 'Pipeline', 'Report', 'Alert', 'Reminder', 'Download', 'Upload', 'Certificate', 'Migration'];
-const OUTCOMES = ['passed', 'failed', 'started', 'finished', 'cancelled', 'scheduled', 'réussi', 'échoué', 'queued',
-  'delayed', 'approved', 'expired'];
-const WORDS = ['main', 'staging', 'production', 'server', 'cluster', 'branch', 'commit', 'review', 'team', 'room',
-  'tomorrow', 'today', 'invoice', 'customer', 'order', 'payment', 'disk', 'memory', 'network', 'latency', 'report',
-  'weekly', 'daily', 'monthly', 'café', 'crème', 'brûlée', 'déploiement', 'élève', 'à', 'côté', 'naïve', 'résumé',
-  'über', 'straße', 'niño', 'update', 'version', 'feature', 'bug', 'fix', 'ticket', 'calendar', 'lunch', 'coffee',
-  'project', 'deadline', 'backup', 'volume', 'snapshot'];
+const SUBJECTS = [
+  'Build',
+  'Deploy',
+  'Backup',
+  'Release',
+  'Test run',
+  'Merge request',
+  'Invoice',
+  'Meeting',
+  'Déploiement',
+  'Réunion',
+  'Café',
+  'Sync',
+  'Pipeline',
+  'Report',
+  'Alert',
+  'Reminder',
+  'Download',
+  'Upload',
+  'Certificate',
+  'Migration',
+];
+const OUTCOMES = [
+  'passed',
+  'failed',
+  'started',
+  'finished',
+  'cancelled',
+  'scheduled',
+  'réussi',
+  'échoué',
+  'queued',
+  'delayed',
+  'approved',
+  'expired',
+];
+const WORDS = [
+  'main',
+  'staging',
+  'production',
+  'server',
+  'cluster',
+  'branch',
+  'commit',
+  'review',
+  'team',
+  'room',
+  'tomorrow',
+  'today',
+  'invoice',
+  'customer',
+  'order',
+  'payment',
+  'disk',
+  'memory',
+  'network',
+  'latency',
+  'report',
+  'weekly',
+  'daily',
+  'monthly',
+  'café',
+  'crème',
+  'brûlée',
+  'déploiement',
+  'élève',
+  'à',
+  'côté',
+  'naïve',
+  'résumé',
+  'über',
+  'straße',
+  'niño',
+  'update',
+  'version',
+  'feature',
+  'bug',
+  'fix',
+  'ticket',
+  'calendar',
+  'lunch',
+  'coffee',
+  'project',
+  'deadline',
+  'backup',
+  'volume',
+  'snapshot',
+];
 const RARE = ['kumquat', 'zeppelin', 'quasar', 'obsidian', 'marzipan', 'fjord', 'gazpacho', 'tundra', 'nebula', 'origami'];
 
 /** Queries by category: two words each, several with accents or capitals (search folds both). */
 const QUERIES: Record<string, string[]> = {
-  many: ['build passed', 'main staging', 'café réunion', 'cafe resume', 'Déploiement réussi', 'server memory',
-    'weekly report', 'CRÈME brulee'],
-  rare: ['kumquat staging', 'zeppelin café', 'quasar server', 'obsidian report', 'marzipan main', 'fjord deploy',
-    'nebula memory', 'origami team'],
-  none: ['kumquat zeppelin', 'xylophone walrus', 'cafe xylophone', 'quasar nebula', 'build walrus', 'tundra origami',
-    'lorem ipsum', 'fjord gazpacho'],
+  many: [
+    'build passed',
+    'main staging',
+    'café réunion',
+    'cafe resume',
+    'Déploiement réussi',
+    'server memory',
+    'weekly report',
+    'CRÈME brulee',
+  ],
+  rare: [
+    'kumquat staging',
+    'zeppelin café',
+    'quasar server',
+    'obsidian report',
+    'marzipan main',
+    'fjord deploy',
+    'nebula memory',
+    'origami team',
+  ],
+  none: [
+    'kumquat zeppelin',
+    'xylophone walrus',
+    'cafe xylophone',
+    'quasar nebula',
+    'build walrus',
+    'tundra origami',
+    'lorem ipsum',
+    'fjord gazpacho',
+  ],
 };
 
 /** mulberry32: the same History on every run. */
@@ -84,10 +187,17 @@ const random = randomGenerator(20261120);
 const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
 
 function message(): { title: string; body: string } {
-  const title = random() < 0.5 ? `${pick(SUBJECTS)} ${1 + Math.floor(random() * 2000)} ${pick(OUTCOMES)}` : `${pick(SUBJECTS)} ${pick(OUTCOMES)}`;
+  const title =
+    random() < 0.5 ? `${pick(SUBJECTS)} ${1 + Math.floor(random() * 2000)} ${pick(OUTCOMES)}` : `${pick(SUBJECTS)} ${pick(OUTCOMES)}`;
   const words = Array.from({ length: 6 + Math.floor(random() * 12) }, () => pick(WORDS));
   if (random() < 0.001) words.splice(Math.floor(random() * words.length), 0, pick(RARE));
-  if (random() < 0.3) words.push('@', Math.floor(random() * 0xffffff).toString(16).padStart(6, '0'));
+  if (random() < 0.3)
+    words.push(
+      '@',
+      Math.floor(random() * 0xffffff)
+        .toString(16)
+        .padStart(6, '0'),
+    );
   const body = words.join(' ');
   return { title, body: body[0]!.toUpperCase() + body.slice(1) };
 }
@@ -129,10 +239,7 @@ async function generate(supportDir: string): Promise<{ bytes: number; ms: number
  * Starts the daemon `times` times (SIGTERM and wait for exit in between); the last one is left running for the
  * later measurements (the empty-folder daemon idles on the server CPU while the full one starts: it uses no CPU).
  */
-async function coldStarts(
-  supportDir: string,
-  times: number,
-): Promise<{ samples: number[]; loaded: number[]; daemon: RunningDaemon }> {
+async function coldStarts(supportDir: string, times: number): Promise<{ samples: number[]; loaded: number[]; daemon: RunningDaemon }> {
   const samples: number[] = [];
   const loaded: number[] = [];
   for (let run = 1; ; run++) {

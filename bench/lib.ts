@@ -46,7 +46,13 @@ export function describeMachine(): string {
 const children = new Set<ChildProcess>();
 const tempFolders = new Set<string>();
 
-export function spawnPinned(cpu: number, command: string, args: string[], stdio: StdioOptions = 'ignore', env: NodeJS.ProcessEnv = process.env): ChildProcess {
+export function spawnPinned(
+  cpu: number,
+  command: string,
+  args: string[],
+  stdio: StdioOptions = 'ignore',
+  env: NodeJS.ProcessEnv = process.env,
+): ChildProcess {
   const [file, fileArgs] = onCpu(cpu, command, args);
   const child = spawn(file, fileArgs, { stdio, env });
   children.add(child);
@@ -167,18 +173,24 @@ export async function startDaemon(
   const portFile = path.join(supportDir, 'port');
   await rm(portFile, { force: true });
   const started = performance.now();
-  const child = spawnPinned(SERVER_CPU, process.execPath, [
-    ...nodeArgs,
-    DAEMON_MAIN,
-    'daemon',
-    '--support-dir',
-    supportDir,
-    '--port',
-    '0',
-    '--presenter',
-    options.presenter ?? 'headless',
-    ...(options.args ?? []),
-  ], 'ignore', options.env);
+  const child = spawnPinned(
+    SERVER_CPU,
+    process.execPath,
+    [
+      ...nodeArgs,
+      DAEMON_MAIN,
+      'daemon',
+      '--support-dir',
+      supportDir,
+      '--port',
+      '0',
+      '--presenter',
+      options.presenter ?? 'headless',
+      ...(options.args ?? []),
+    ],
+    'ignore',
+    options.env,
+  );
   let port: number | null = null;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -249,18 +261,19 @@ export interface LoadResult {
 export async function runLoad(spec: LoadSpec, serverPid?: number): Promise<LoadResult & { serverCpuPercent?: number }> {
   const cpuBefore = serverPid === undefined ? 0 : await cpuMs(serverPid);
   const started = performance.now();
-  const child = spawnPinned(LOAD_CPU, process.execPath, [path.join(BENCH_DIST, 'load-worker.js'), JSON.stringify(spec)], [
-    'ignore',
-    'pipe',
-    'inherit',
-  ]);
+  const child = spawnPinned(
+    LOAD_CPU,
+    process.execPath,
+    [path.join(BENCH_DIST, 'load-worker.js'), JSON.stringify(spec)],
+    ['ignore', 'pipe', 'inherit'],
+  );
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (text: string) => (output += text));
   const code = await exited(child);
   if (code !== 0) throw new Error(`the load generator failed (exit ${code})`);
   const result = JSON.parse(output) as LoadResult;
   if (serverPid === undefined) return result;
-  const serverCpuPercent = ((await cpuMs(serverPid)) - cpuBefore) / (performance.now() - started) * 100;
+  const serverCpuPercent = (((await cpuMs(serverPid)) - cpuBefore) / (performance.now() - started)) * 100;
   return { ...result, serverCpuPercent };
 }
 
@@ -304,7 +317,12 @@ export const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
 /** Prints rows as a table with aligned columns, each line indented by `indent`; the first row is the header. */
 export function printTable(rows: string[][], indent = ''): void {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  const line = (row: string[]): string => indent + row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  const line = (row: string[]): string =>
+    indent +
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
   console.log(line(rows[0]!));
   console.log(indent + widths.map((width) => '-'.repeat(width)).join('  '));
   for (const row of rows.slice(1)) console.log(line(row));

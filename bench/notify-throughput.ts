@@ -83,11 +83,7 @@ function describeAnswers(result: LoadResult): string {
 }
 
 async function measureBaseline(): Promise<Measured> {
-  const server = spawnPinned(SERVER_CPU, process.execPath, [path.join(BENCH_DIST, 'hello-express.js')], [
-    'ignore',
-    'pipe',
-    'ignore',
-  ]);
+  const server = spawnPinned(SERVER_CPU, process.execPath, [path.join(BENCH_DIST, 'hello-express.js')], ['ignore', 'pipe', 'ignore']);
   try {
     const port = await firstLine(server.stdout!);
     if (!/^\d+$/.test(port)) throw new Error('the hello-world server did not report its port');

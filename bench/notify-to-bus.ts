@@ -88,7 +88,12 @@ await runBenchmark(async () => {
     await stopChild(daemon.child);
     monitor.kill();
 
-    const row = (name: string, samples: number[]): string[] => [name, ms(percentile(samples, 50)), ms(percentile(samples, 90)), ms(percentile(samples, 99))];
+    const row = (name: string, samples: number[]): string[] => [
+      name,
+      ms(percentile(samples, 50)),
+      ms(percentile(samples, 90)),
+      ms(percentile(samples, 99)),
+    ];
     console.log(`\n${ROUNDS} sequential notifications after ${WARM_UP} unmeasured ones, reused ids (in-place replaces) mixed in\n`);
     printTable([
       ['measured', 'p50', 'p90', 'p99'],

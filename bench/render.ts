@@ -42,16 +42,31 @@ const PICTURE = path.join(ROOT, 'fixtures', 'images', 'sample.png');
 
 /** Four different cards, drawn in turn (so the word-width cache sees more than one text). */
 const CARDS = [
-  { title: 'Build 1742 passed', subtitle: 'api · main', body: 'main @ 3f2a1c · 412 tests in 3m 12s. [Open the run](https://ci.example/1742)' },
-  { title: 'Marie Dubois', subtitle: 'Re: déploiement de vendredi', body: 'Tout est prêt de notre côté, on se voit au café avant la mise en production ?' },
-  { title: 'Weekly sync in 10 minutes', subtitle: 'Room 4.02', body: 'Agenda: release notes, on-call rotation, Q4 planning and the new office plan.' },
+  {
+    title: 'Build 1742 passed',
+    subtitle: 'api · main',
+    body: 'main @ 3f2a1c · 412 tests in 3m 12s. [Open the run](https://ci.example/1742)',
+  },
+  {
+    title: 'Marie Dubois',
+    subtitle: 'Re: déploiement de vendredi',
+    body: 'Tout est prêt de notre côté, on se voit au café avant la mise en production ?',
+  },
+  {
+    title: 'Weekly sync in 10 minutes',
+    subtitle: 'Room 4.02',
+    body: 'Agenda: release notes, on-call rotation, Q4 planning and the new office plan.',
+  },
   { title: 'Backup finished', subtitle: 'nas-01', body: 'Home folder: 18,204 files, 2.3 GB copied in 4m 51s. Next run tonight at 02:00.' },
 ].map((card, index) => ({
   app: 'bench',
   id: `card-${index}`,
   ...card,
   image: PICTURE,
-  buttons: [{ label: 'Open', url: 'https://example.com' }, { label: 'Snooze 1 h', callback: {} }],
+  buttons: [
+    { label: 'Open', url: 'https://example.com' },
+    { label: 'Snooze 1 h', callback: {} },
+  ],
 }));
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -60,13 +75,17 @@ const CARDS = [
 async function renderPart(): Promise<{ p50: number; p99: number; baseline: number; pixels: string }> {
   const template = builtinTemplate('builtin.imageLeft', 'bench')!;
   const draw = (index: number) =>
-    drawCard(template, { notification: CARDS[index % CARDS.length]!, deliveredAt: new Date().toISOString(), appName: 'Bench' }, {
-      appearance: 'light',
-      scale: 2,
-      stackCount: 1,
-      stackExpanded: false,
-      replying: false,
-    });
+    drawCard(
+      template,
+      { notification: CARDS[index % CARDS.length]!, deliveredAt: new Date().toISOString(), appName: 'Bench' },
+      {
+        appearance: 'light',
+        scale: 2,
+        stackCount: 1,
+        stackExpanded: false,
+        replying: false,
+      },
+    );
   const first = await draw(0);
   for (let i = 0; i < WARMUP; i++) await draw(i);
   const times: number[] = [];
@@ -91,11 +110,15 @@ async function renderPart(): Promise<{ p50: number; p99: number; baseline: numbe
 function post(baseUrl: string, route: string, body: unknown, headers: Record<string, string>, agent: http.Agent): Promise<number> {
   return new Promise((resolve, reject) => {
     const payload = JSON.stringify(body);
-    const req = http.request(`${baseUrl}${route}`, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      `${baseUrl}${route}`,
+      { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -105,7 +128,13 @@ async function notifyLatencies(baseUrl: string, auth: Record<string, string>, ag
   const times: number[] = [];
   for (let i = 0; i < count + WARMUP; i++) {
     const started = performance.now();
-    const status = await post(baseUrl, '/v1/notify', { app: 'bench-notify', title: `Notification ${i}`, body: 'While previews render' }, auth, agent);
+    const status = await post(
+      baseUrl,
+      '/v1/notify',
+      { app: 'bench-notify', title: `Notification ${i}`, body: 'While previews render' },
+      auth,
+      agent,
+    );
     if (status !== 200) throw new Error(`notify answered ${status}`);
     if (i >= WARMUP) times.push(performance.now() - started);
   }
@@ -167,7 +196,12 @@ await runBenchmark(async () => {
     [
       ['daemon', 'notify p50', 'notify p99', 'p50 vs idle'],
       ['idle (baseline)', ms(median(load.idle)), ms(percentile(load.idle, 99)), '1.00x'],
-      [`${PREVIEWS} previews in flight`, ms(median(load.loaded)), ms(percentile(load.loaded, 99)), ratio(median(load.loaded) / median(load.idle))],
+      [
+        `${PREVIEWS} previews in flight`,
+        ms(median(load.loaded)),
+        ms(percentile(load.loaded, 99)),
+        ratio(median(load.loaded) / median(load.idle)),
+      ],
     ],
     '  ',
   );

@@ -173,7 +173,10 @@ async function diskFloor(folder: string, rounds: number): Promise<{ write: numbe
   const write: number[] = [];
   const remove: number[] = [];
   const target = path.join(folder, 'bench.json');
-  const content = JSON.stringify({ app: 'bench', replies: [{ notificationId: 'q1', app: 'bench', title: 'Question 1', text: 'answer 1', repliedAt: new Date().toISOString() }] });
+  const content = JSON.stringify({
+    app: 'bench',
+    replies: [{ notificationId: 'q1', app: 'bench', title: 'Question 1', text: 'answer 1', repliedAt: new Date().toISOString() }],
+  });
   const syncFolder = async (): Promise<void> => {
     const handle = await open(folder, 'r');
     await handle.sync();
@@ -509,7 +512,9 @@ async function partTwo(): Promise<PartTwo> {
       console.log(`      waits closed (${(await serverConnections(port)).established} connections left)`);
       unloaded.push(await measureNotify(`unloaded ${pair + 1}`));
     }
-    const ratios = loaded.map((result, i) => result.requestsPerSecond / ((unloaded[i]!.requestsPerSecond + unloaded[i + 1]!.requestsPerSecond) / 2));
+    const ratios = loaded.map(
+      (result, i) => result.requestsPerSecond / ((unloaded[i]!.requestsPerSecond + unloaded[i + 1]!.requestsPerSecond) / 2),
+    );
     const sane = [...unloaded, ...loaded].every(allOk);
 
     console.log('');
@@ -521,7 +526,7 @@ async function partTwo(): Promise<PartTwo> {
       '    ',
     );
     console.log('    (latencies have 1 ms resolution; server CPU: share of one core during warm-up + measurement;');
-    console.log('     RSS after: the daemon\'s VmRSS right after the run, mostly heap left by the notify load)');
+    console.log("     RSS after: the daemon's VmRSS right after the run, mostly heap left by the notify load)");
     console.log(
       `    each loaded run / mean of the unloaded runs around it: ${ratios.map((value) => value.toFixed(2)).join(', ')}; ` +
         `median ${median(ratios).toFixed(2)}`,
@@ -530,12 +535,20 @@ async function partTwo(): Promise<PartTwo> {
     printTable(
       [
         ['daemon VmRSS', 'no waits', `${int(WAITS)} waits held`, 'waits closed', 'per wait'],
-        ['idle daemon', mib(rssIdle), mib(rssIdleWaits), mib(rssIdleClosed), `${(((rssIdleWaits - rssIdle) * 1024) / WAITS).toFixed(1)} KiB`],
+        [
+          'idle daemon',
+          mib(rssIdle),
+          mib(rssIdleWaits),
+          mib(rssIdleClosed),
+          `${(((rssIdleWaits - rssIdle) * 1024) / WAITS).toFixed(1)} KiB`,
+        ],
         ['after unloaded 1', mib(rssBeforeWaits), mib(rssWithWaits), '', '(heap garbage of the run dominates)'],
       ],
       '    ',
     );
-    console.log(`    all notify answers 2xx: ${sane ? 'yes' : 'NO'}; all ${int(WAITS)} waits held throughout every loaded run: ${held ? 'yes' : 'NO'}`);
+    console.log(
+      `    all notify answers 2xx: ${sane ? 'yes' : 'NO'}; all ${int(WAITS)} waits held throughout every loaded run: ${held ? 'yes' : 'NO'}`,
+    );
     return { unloaded, loaded, ratios, held, sane };
   } finally {
     for (const wait of waits) wait.req.destroy();

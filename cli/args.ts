@@ -39,7 +39,9 @@ export function numberIn(min: number, max: number, { minExclusive = false, what 
   return (text: string): number => {
     const value = plainNumber(text);
     if (value === null || (minExclusive ? value <= min : value < min) || value > max) {
-      throw new InvalidArgumentError(`${what || 'a number'} ${minExclusive ? 'greater than' : 'from'} ${min} ${minExclusive ? 'and at most' : 'to'} ${max}`);
+      throw new InvalidArgumentError(
+        `${what || 'a number'} ${minExclusive ? 'greater than' : 'from'} ${min} ${minExclusive ? 'and at most' : 'to'} ${max}`,
+      );
     }
     return value;
   };
@@ -100,7 +102,9 @@ export function jsonObjectOption(text: string): JsonObject {
 }
 
 /** A repeatable option: every value, in order. */
-export const collect = <T>(parse: (text: string) => T) => (text: string, previous: T[] | undefined): T[] => [...(previous ?? []), parse(text)];
+export const collect =
+  <T>(parse: (text: string) => T) =>
+  (text: string, previous: T[] | undefined): T[] => [...(previous ?? []), parse(text)];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Words
@@ -183,7 +187,10 @@ export interface FollowUpFlags {
  * a reference; `input` only with a shortcut or a script. The flag names come from `names` so each command's
  * message names its own flags.
  */
-export function checkFollowUpFlags(flags: FollowUpFlags, names: Record<keyof FollowUpFlags, string>): 'shortcut' | 'script' | 'command' | 'ref' {
+export function checkFollowUpFlags(
+  flags: FollowUpFlags,
+  names: Record<keyof FollowUpFlags, string>,
+): 'shortcut' | 'script' | 'command' | 'ref' {
   const given = (['shortcut', 'script', 'command', 'ref'] as const).filter((key) => flags[key] !== undefined);
   const actions = `${names.shortcut}, ${names.script}, ${names.command} or ${names.ref}`;
   if (given.length > 1) throw new UsageError(`give one follow-up action, not ${given.map((key) => names[key]).join(' and ')}`);
@@ -228,7 +235,9 @@ export async function readInput(file: string): Promise<Buffer> {
   try {
     return await readFile(file);
   } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw new UsageError(
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
   }
 }
 

@@ -34,7 +34,10 @@ export interface ServiceReply {
 /** Nothing answered: the service is not running (exit 2). */
 export class ServiceUnavailable extends Error {
   override name = 'ServiceUnavailable';
-  constructor(readonly port: number, readonly reason: string) {
+  constructor(
+    readonly port: number,
+    readonly reason: string,
+  ) {
     super(`Notifier is not running: nothing answered on 127.0.0.1:${port} (${reason}). Start it with 'npm start' or 'notifier daemon'.`);
   }
 }
@@ -45,7 +48,15 @@ export async function callService(request: ServiceRequest, target: Target): Prom
   const { method, path, query, body } = request;
   let answer;
   try {
-    answer = await httpCall({ method, port: service.port, path, query, body, token: request.auth === false ? undefined : service.token, timeoutMs: ANSWER_TIMEOUT_MS });
+    answer = await httpCall({
+      method,
+      port: service.port,
+      path,
+      query,
+      body,
+      token: request.auth === false ? undefined : service.token,
+      timeoutMs: ANSWER_TIMEOUT_MS,
+    });
   } catch (error) {
     if (!(error instanceof NoAnswer)) throw error;
     throw new ServiceUnavailable(service.port, error.code === 'ECONNREFUSED' ? 'connection refused' : error.message);

@@ -36,7 +36,11 @@ export function portFromFile(text: string | undefined): number | undefined {
   return port >= 1 && port <= 65535 ? port : undefined;
 }
 
-const readText = (file: string): Promise<string | undefined> => readFile(file, 'utf8').then((text) => text, () => undefined);
+const readText = (file: string): Promise<string | undefined> =>
+  readFile(file, 'utf8').then(
+    (text) => text,
+    () => undefined,
+  );
 
 /**
  * Where the service is (docs/cli.md#how-it-finds-the-service): the options first, then the support folder's
@@ -120,13 +124,25 @@ export function httpCall(call: HttpCall): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException): void => reject(call.signal?.aborted ? error : new NoAnswer(error));
     const request = http.request(
-      { host: '127.0.0.1', port: call.port, method: call.method, path: call.path + queryString(call.query), headers, agent: false, signal: call.signal },
+      {
+        host: '127.0.0.1',
+        port: call.port,
+        method: call.method,
+        path: call.path + queryString(call.query),
+        headers,
+        agent: false,
+        signal: call.signal,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('error', failed);
         response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), bytes: Buffer.concat(chunks) }),
+          resolve({
+            status: response.statusCode ?? 0,
+            contentType: String(response.headers['content-type'] ?? ''),
+            bytes: Buffer.concat(chunks),
+          }),
         );
       },
     );

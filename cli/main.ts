@@ -48,18 +48,11 @@ const clientCommands = [...program.commands];
 program
   .command('daemon')
   .description('run the Notifier service in the foreground (Ctrl-C stops it)')
-  .addOption(
-    new Option('--support-dir <folder>', 'folder for the token, port, History and settings').env('NOTIFIER_SUPPORT_DIR'),
-  )
+  .addOption(new Option('--support-dir <folder>', 'folder for the token, port, History and settings').env('NOTIFIER_SUPPORT_DIR'))
   .addOption(
     new Option('--port <port>', 'port on 127.0.0.1 (0: any free port; default 48617)').env('NOTIFIER_PORT').argParser(parseListenPort),
   )
-  .addOption(
-    new Option('--presenter <name>', 'how banners are shown')
-      .choices(PRESENTER_NAMES)
-      .default('auto')
-      .env('NOTIFIER_PRESENTER'),
-  )
+  .addOption(new Option('--presenter <name>', 'how banners are shown').choices(PRESENTER_NAMES).default('auto').env('NOTIFIER_PRESENTER'))
   .addOption(new Option('--no-tray', 'do not start the tray companion (it starts when there is a desktop session)').env('NOTIFIER_NO_TRAY'))
   .action(async (options: { supportDir?: string; port?: number; presenter: PresenterName; tray: boolean }) => {
     const { startDaemon } = await import('../daemon/daemon.js');

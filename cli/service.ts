@@ -23,8 +23,8 @@ export function registerServiceCommand(program: Command, mainScript: string): vo
   service
     .command('install')
     .description('install the service, start it now and at every login; options are passed to `notifier daemon`')
-    .addOption(new Option('--support-dir <folder>', 'the daemon\'s support folder').env('NOTIFIER_SUPPORT_DIR'))
-    .addOption(new Option('--port <port>', 'the daemon\'s port on 127.0.0.1').env('NOTIFIER_PORT').argParser(parseListenPort))
+    .addOption(new Option('--support-dir <folder>', "the daemon's support folder").env('NOTIFIER_SUPPORT_DIR'))
+    .addOption(new Option('--port <port>', "the daemon's port on 127.0.0.1").env('NOTIFIER_PORT').argParser(parseListenPort))
     .addOption(new Option('--presenter <name>', 'how banners are shown').choices(PRESENTER_NAMES).env('NOTIFIER_PRESENTER'))
     .action(act('install'));
   service.command('uninstall').description('stop the service and remove it').action(act('uninstall'));

@@ -12,14 +12,7 @@ import { MAX_HEADER_BYTES } from '../protocol/limits.js';
 import { log } from './log.js';
 import { choosePresenter, type PresenterName } from './present/choose.js';
 import type { Presenter } from './present/presenter.js';
-import {
-  defaultSupportDir,
-  loadOrCreateToken,
-  lockSupportDir,
-  prepareSupportDir,
-  removePortFile,
-  writePortFile,
-} from './support-dir.js';
+import { defaultSupportDir, loadOrCreateToken, lockSupportDir, prepareSupportDir, removePortFile, writePortFile } from './support-dir.js';
 
 /** docs/api/README.md#g14: the whole request must arrive within 10 s (slow-loris protection); replies may take longer. */
 const REQUEST_ARRIVAL_MS = 10_000;
@@ -73,7 +66,10 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     });
     const app = createApp(core, token);
     const newServer = (): http.Server => {
-      const created = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_ARRIVAL_MS, headersTimeout: REQUEST_ARRIVAL_MS }, app);
+      const created = http.createServer(
+        { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_ARRIVAL_MS, headersTimeout: REQUEST_ARRIVAL_MS },
+        app,
+      );
       created.on('clientError', answerMalformedRequest);
       return created;
     };
@@ -83,7 +79,12 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     const channel = await openChannel(supportDir, {
       approvals: core.approvals,
       recent: async (limit) =>
-        (await core.records({ limit })).map(({ app, id, notification, deliveredAt }) => ({ app, id, title: notification.title ?? '', deliveredAt })),
+        (await core.records({ limit })).map(({ app, id, notification, deliveredAt }) => ({
+          app,
+          id,
+          title: notification.title ?? '',
+          deliveredAt,
+        })),
       onNotification: (listener) => core.onDelivery(listener),
       quiet: (minutes) => core.setQuiet(minutes),
       quit: () => {

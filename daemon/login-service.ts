@@ -80,7 +80,9 @@ export interface SystemdUnitInput {
 
 export function systemdUnit({ execPath, mainScript, options, environment = {} }: SystemdUnitInput): string {
   const command = [execPath, mainScript, ...daemonArguments(options)].map((word) => systemdQuote(word)).join(' ');
-  const envLines = Object.entries(environment).map(([name, value]) => `Environment=${systemdQuote(`${name}=${value}`, { dollar: false })}\n`);
+  const envLines = Object.entries(environment).map(
+    ([name, value]) => `Environment=${systemdQuote(`${name}=${value}`, { dollar: false })}\n`,
+  );
   return (
     '# Written by `notifier service install`; `notifier service uninstall` removes it.\n' +
     '[Unit]\n' +
@@ -189,8 +191,16 @@ function run(ctx: ServiceContext, program: string, args: string[], timeoutMs = 6
   });
 }
 
-const exists = (file: string): Promise<boolean> => stat(file).then(() => true, () => false);
-const readText = (file: string): Promise<string | null> => readFile(file, 'utf8').then((text) => text, () => null);
+const exists = (file: string): Promise<boolean> =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
+const readText = (file: string): Promise<string | null> =>
+  readFile(file, 'utf8').then(
+    (text) => text,
+    () => null,
+  );
 
 /** Writes through a temporary file and a rename, so a half-written unit is never seen. */
 async function writeFileAtomically(file: string, text: string): Promise<void> {
@@ -222,7 +232,10 @@ async function systemdInstall(ctx: ServiceContext, rawOptions: ServiceOptions): 
   await writeFileAtomically(unitFile, text);
   ctx.out(`Wrote ${unitFile}\n`);
 
-  const steps: string[][] = [['--user', 'daemon-reload'], ['--user', 'enable', '--now', SYSTEMD_UNIT_NAME]];
+  const steps: string[][] = [
+    ['--user', 'daemon-reload'],
+    ['--user', 'enable', '--now', SYSTEMD_UNIT_NAME],
+  ];
   // A running service keeps its old command line through `enable --now`: restart it when the unit changed.
   if (previous !== null && previous !== text) steps.push(['--user', 'restart', SYSTEMD_UNIT_NAME]);
   for (const [index, args] of steps.entries()) {
@@ -231,7 +244,10 @@ async function systemdInstall(ctx: ServiceContext, rawOptions: ServiceOptions): 
       ctx.err(
         `notifier service install: the unit is written but the service is not running: ${result.problem}\n` +
           `Run these in your desktop session (a systemd user session is needed):\n` +
-          steps.slice(index).map((step) => `  ${SYSTEMCTL} ${step.join(' ')}\n`).join(''),
+          steps
+            .slice(index)
+            .map((step) => `  ${SYSTEMCTL} ${step.join(' ')}\n`)
+            .join(''),
       );
       return 1;
     }
@@ -280,7 +296,9 @@ async function systemdStatus(ctx: ServiceContext): Promise<ServiceStatus> {
   const active = activeWord === null ? 'unknown' : activeWord === 'active' || activeWord === 'reloading' ? 'active' : 'inactive';
   // is-enabled reads the unit files itself, so it can answer "no such file" even without a user session.
   const enabledWord = systemctlWord(enabledResult);
-  const enabled = enabledWord ?? (!enabledResult.missing && /No such file|not found|does not exist/i.test(enabledResult.stderr) ? 'not-found' : 'unknown');
+  const enabled =
+    enabledWord ??
+    (!enabledResult.missing && /No such file|not found|does not exist/i.test(enabledResult.stderr) ? 'not-found' : 'unknown');
   return { installed, unitFile, active, enabled };
 }
 
@@ -315,7 +333,10 @@ async function launchdInstall(ctx: ServiceContext, rawOptions: ServiceOptions): 
       ctx.err(
         `notifier service install: the agent is written but not loaded: ${result.problem}\n` +
           `Run these while logged in to the desktop:\n` +
-          steps.slice(index).map((step) => `  ${LAUNCHCTL} ${step.join(' ')}\n`).join(''),
+          steps
+            .slice(index)
+            .map((step) => `  ${LAUNCHCTL} ${step.join(' ')}\n`)
+            .join(''),
       );
       return 1;
     }
@@ -394,7 +415,13 @@ export async function setLaunchAtLogin(ctx: ServiceContext, enabled: boolean, ra
       if (options.supportDir === undefined && ctx.env.XDG_DATA_HOME) environment.XDG_DATA_HOME = ctx.env.XDG_DATA_HOME;
       await writeFileAtomically(unitFile, systemdUnit({ execPath: ctx.execPath, mainScript: ctx.mainScript, options, environment }));
       await mkdir(path.dirname(link), { recursive: true });
-      if (!(await lstat(link).then(() => true, () => false))) await symlink(unitFile, link);
+      if (
+        !(await lstat(link).then(
+          () => true,
+          () => false,
+        ))
+      )
+        await symlink(unitFile, link);
     } else {
       await rm(link, { force: true });
       await rm(unitFile, { force: true });

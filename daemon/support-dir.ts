@@ -70,9 +70,7 @@ export async function lockSupportDir(folder: string): Promise<() => Promise<void
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number((await readFile(file, 'utf8').catch(() => '')).trim());
       if (owner > 0 && owner !== process.pid && isRunning(owner)) {
-        throw new Error(
-          `another Notifier (pid ${owner}) is using ${folder}; stop it, or give this one its own folder with --support-dir`,
-        );
+        throw new Error(`another Notifier (pid ${owner}) is using ${folder}; stop it, or give this one its own folder with --support-dir`);
       }
       await unlink(file).catch(() => undefined); // its owner is gone: take the folder over
     }

@@ -70,9 +70,14 @@ export const errors = {
   invalidAppId: (raw: string) => new ApiError(400, 'invalid_app_id', `invalid app id: ${raw} (bad percent-encoding)`),
   appIdRequired: () => new ApiError(400, 'app_id_required', 'app id is required: DELETE /v1/apps/{id}'),
   permissionNotGrantable: (key: string) =>
-    new ApiError(403, 'permission_not_grantable', `${key}: only true is accepted; a permission is granted only by the person at the computer`, {
-      field: key,
-    }),
+    new ApiError(
+      403,
+      'permission_not_grantable',
+      `${key}: only true is accepted; a permission is granted only by the person at the computer`,
+      {
+        field: key,
+      },
+    ),
   noSettingsGiven: (example: string) => new ApiError(400, 'no_settings_given', `no settings given; send an object such as ${example}`),
   unknownSetting: (key: string, known: readonly string[]) =>
     new ApiError(400, 'unknown_setting', `unknown setting: ${key} (known: ${known.join(', ')})`, { field: key }),
@@ -103,7 +108,11 @@ export const errors = {
   noManifest: (app: string) => new ApiError(404, 'no_manifest', `${app} has no manifest`),
   tooManyManifests: () => new ApiError(429, 'too_many_manifests', `too many manifests (at most ${MAX_MANIFESTS})`),
   defaultNeedsManifest: (app: string) =>
-    new ApiError(400, 'default_needs_manifest', `${app} has no manifest; put one first with PUT /v1/manifest, then set its default template`),
+    new ApiError(
+      400,
+      'default_needs_manifest',
+      `${app} has no manifest; put one first with PUT /v1/manifest, then set its default template`,
+    ),
 
   // Templates
   /** Every problem of a template at once, as templateErrorMessage writes them (templates-renderer/validate.ts). */
@@ -112,11 +121,16 @@ export const errors = {
     new ApiError(400, 'invalid_template_name', `invalid template name: ${problem}`, { field: 'name', reason: problem }),
   invalidNewName: (field: string, problem: string) =>
     new ApiError(400, 'invalid_new_name', `invalid ${field}: ${problem}`, { field, reason: problem }),
-  templateNotFound: (name?: string) => new ApiError(404, 'template_not_found', name === undefined ? 'template not found' : `template not found: ${name}`),
+  templateNotFound: (name?: string) =>
+    new ApiError(404, 'template_not_found', name === undefined ? 'template not found' : `template not found: ${name}`),
   templateExists: (name: string, app: string) => new ApiError(409, 'template_exists', `a template named ${name} already exists for ${app}`),
   builtinReadOnly: (name: string) => new ApiError(400, 'builtin_read_only', `${name} is a built-in layout and read-only`),
   builtinNeedsDuplicate: (name: string) =>
-    new ApiError(400, 'builtin_needs_duplicate', `${name} is a built-in layout and read-only; duplicate it first (POST /v1/templates/duplicate)`),
+    new ApiError(
+      400,
+      'builtin_needs_duplicate',
+      `${name} is a built-in layout and read-only; duplicate it first (POST /v1/templates/duplicate)`,
+    ),
   builtinNotRenamable: () => new ApiError(400, 'builtin_not_renamable', 'a built-in template cannot be renamed; duplicate it instead'),
   saveTemplateFailed: (name: string, why: string) => new ApiError(500, 'save_template_failed', `could not save template ${name}: ${why}`),
 
@@ -127,10 +141,17 @@ export const errors = {
     }),
   followUpNeedsAction: () => new ApiError(400, 'follow_up_needs_action', 'give the action: one of shortcut, script, command or actionRef'),
   followUpActionTwice: (given: readonly string[]) =>
-    new ApiError(400, 'follow_up_action_twice', `give the action once: one of shortcut, script, command or actionRef (got ${given.join(', ')})`),
-  inputNeedsShortcutOrScript: () => new ApiError(400, 'input_needs_shortcut_or_script', 'input goes with a shortcut or a script', { field: 'input' }),
+    new ApiError(
+      400,
+      'follow_up_action_twice',
+      `give the action once: one of shortcut, script, command or actionRef (got ${given.join(', ')})`,
+    ),
+  inputNeedsShortcutOrScript: () =>
+    new ApiError(400, 'input_needs_shortcut_or_script', 'input goes with a shortcut or a script', { field: 'input' }),
   scriptNotPlainName: () =>
-    new ApiError(400, 'script_not_plain_name', "script must be a plain file name in Notifier's scripts folder, not a path", { field: 'script' }),
+    new ApiError(400, 'script_not_plain_name', "script must be a plain file name in Notifier's scripts folder, not a path", {
+      field: 'script',
+    }),
   unknownActionRef: (actionRef: string, known: string) =>
     new ApiError(400, 'unknown_action_ref', `actionRef '${actionRef}' is not an action this app offers (${known})`, { field: 'actionRef' }),
   actionRefNotRunnable: (actionRef: string, kind: string) =>
@@ -149,7 +170,8 @@ export const errors = {
   // Assets (Rive files and images)
   assetNeedsOneSource: () =>
     new ApiError(400, 'asset_needs_one_source', 'give exactly one of base64 (with name) or path (a file on this computer)'),
-  notPlainFileName: () => new ApiError(400, 'not_plain_file_name', 'invalid file name: use a plain name without folders, for example logo.png'),
+  notPlainFileName: () =>
+    new ApiError(400, 'not_plain_file_name', 'invalid file name: use a plain name without folders, for example logo.png'),
   assetKindUnknown: () =>
     new ApiError(
       400,
@@ -186,7 +208,8 @@ export const errors = {
   bundleAssetName: (file: string) =>
     new ApiError(400, 'bundle_asset_name', `an asset name must be a plain file name: ${JSON.stringify(file)}`),
   templateNotJson: () => new ApiError(400, 'template_not_json', 'the template cannot be written as JSON'),
-  bundlePathExtension: (extension: string) => new ApiError(400, 'bundle_path_extension', `path must end in ${extension}`, { field: 'path' }),
+  bundlePathExtension: (extension: string) =>
+    new ApiError(400, 'bundle_path_extension', `path must end in ${extension}`, { field: 'path' }),
   exportFolderMissing: (folder: string) =>
     new ApiError(400, 'export_folder_missing', `the folder of path does not exist: ${folder}`, { field: 'path' }),
 

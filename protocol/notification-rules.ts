@@ -44,7 +44,7 @@ export function checkLink(link: string, field: string): void {
 function checkScriptName(script: string, field: string): void {
   // eslint-disable-next-line no-control-regex
   if (!script || /[/\\\u0000-\u001f]/.test(script) || script === '.' || script === '..' || script.startsWith('~')) {
-    throw errors.invalidField(field, "a plain file name in the scripts folder, not a path");
+    throw errors.invalidField(field, 'a plain file name in the scripts folder, not a path');
   }
 }
 
@@ -132,7 +132,7 @@ export function checkFollowUp(followUp: FollowUpInput, offered: Button[]): Follo
     throw errors.invalidField('followUp.after', afterRange());
   }
   if ((followUp.actionRef === undefined) === (followUp.action === undefined)) {
-    throw errors.invalidField('followUp', "give exactly one of actionRef and action");
+    throw errors.invalidField('followUp', 'give exactly one of actionRef and action');
   }
   if (followUp.action) {
     checkFollowUpKind(followUp.action.kind, 'followUp.action.kind');

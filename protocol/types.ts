@@ -201,7 +201,6 @@ export interface Manifest {
   appPath?: string;
 }
 
-
 /** How banners gather into stacks: the global `stacking` setting and an app's own. */
 export const STACKING_LEVELS = ['byApp', 'byIssuer', 'bySender', 'never'] as const;
 

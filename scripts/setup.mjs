@@ -26,7 +26,12 @@ const SYSTEM_PACKAGES = [
   { pkgconfig: 'libjpeg', apt: 'libjpeg-dev', for: 'start', why: 'reads JPEG pictures in previews (node-canvas)' },
   { file: '/usr/include/gif_lib.h', apt: 'libgif-dev', for: 'start', why: 'reads GIF pictures in previews (node-canvas)' },
   { command: 'pkg-config', apt: 'pkg-config', for: 'start', why: 'finds those libraries when node-canvas is built' },
-  { file: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', apt: 'fonts-dejavu-core', for: 'start', why: 'is the font previews are drawn with' },
+  {
+    file: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+    apt: 'fonts-dejavu-core',
+    for: 'start',
+    why: 'is the font previews are drawn with',
+  },
   { command: 'openssl', apt: 'openssl', for: 'test', why: 'makes the self-signed certificate of the https picture test' },
   { command: 'dbus-daemon', apt: 'dbus', for: 'test', why: 'runs the private session bus of the D-Bus and desktop tests' },
   { command: 'espeak-ng', apt: 'espeak-ng', for: 'test', why: 'speaks (the daemon falls back to a banner without it)' },
@@ -34,10 +39,25 @@ const SYSTEM_PACKAGES = [
   { command: 'dunst', apt: 'dunst', for: 'test', why: 'is the real notification server of the desktop tests' },
   { command: 'xdotool', apt: 'xdotool', for: 'test', why: 'types a reply into the reply window in the desktop tests' },
   { command: 'zenity', apt: 'zenity', for: 'test', why: 'is the reply window (a notification server without inline replies)' },
-  { file: '/usr/lib/x86_64-linux-gnu/libayatana-appindicator3.so.1', apt: 'libayatana-appindicator3-1', for: 'test', why: 'lets the tray binary (systray2) run' },
+  {
+    file: '/usr/lib/x86_64-linux-gnu/libayatana-appindicator3.so.1',
+    apt: 'libayatana-appindicator3-1',
+    for: 'test',
+    why: 'lets the tray binary (systray2) run',
+  },
 ];
 
-const BUILD_INPUTS = ['protocol', 'daemon', 'cli', 'tray', 'templates-renderer', 'bench', 'tsconfig.base.json', 'tsconfig.build.json', 'package.json'];
+const BUILD_INPUTS = [
+  'protocol',
+  'daemon',
+  'cli',
+  'tray',
+  'templates-renderer',
+  'bench',
+  'tsconfig.base.json',
+  'tsconfig.build.json',
+  'package.json',
+];
 const BUILD_STAMP = path.join(root, 'dist', '.build-stamp');
 const INSTALL_STAMP = path.join(root, 'node_modules', '.notifier-install-stamp');
 
@@ -72,7 +92,7 @@ function installSystemPackages() {
   const isRoot = process.getuid?.() === 0;
   const sudo = !isRoot && hasCommand('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
   if (!hasCommand('apt-get') || (!isRoot && !sudo)) {
-    say(`please install: ${hasCommand('apt-get') ? 'sudo apt-get install -y' : 'your package manager\'s'} ${names.join(' ')}`);
+    say(`please install: ${hasCommand('apt-get') ? 'sudo apt-get install -y' : "your package manager's"} ${names.join(' ')}`);
     process.exit(1);
   }
   const apt = (args) => (isRoot ? run('apt-get', args) : run('sudo', ['-n', 'apt-get', ...args]));
@@ -100,7 +120,7 @@ function installDependencies() {
       say('npm ci failed');
       process.exit(1);
     }
-    say('npm ci refused the lock (this registry lacks some other platforms\' optional packages); npm install with the lock instead');
+    say("npm ci refused the lock (this registry lacks some other platforms' optional packages); npm install with the lock instead");
     run('npm', ['install', '--no-audit', '--no-fund']);
   }
   writeFileSync(INSTALL_STAMP, wanted);

@@ -28,7 +28,15 @@ const title = (maxLines = 2): Json => ({ type: 'text', binding: '{title}', style
 const subtitle: Json = { type: 'text', binding: '{subtitle}', style: 'subtitle', maxLines: 2 };
 /** No maxLines: body text follows the template's maxBodyLines. */
 const body: Json = { type: 'text', binding: '{body}', style: 'body' };
-const picture: Json = { type: 'image', binding: '{image}', fit: 'cover', cornerRadius: 8, aspectRatio: 1, height: 64, emptyBehavior: 'collapse' };
+const picture: Json = {
+  type: 'image',
+  binding: '{image}',
+  fit: 'cover',
+  cornerRadius: 8,
+  aspectRatio: 1,
+  height: 64,
+  emptyBehavior: 'collapse',
+};
 const wide: Json = { type: 'image', binding: '{image}', fit: 'cover', cornerRadius: 10, aspectRatio: 16 / 9, emptyBehavior: 'collapse' };
 const actions: Json = { type: 'actions', source: 'merged', layout: 'wrap' };
 

@@ -109,7 +109,8 @@ export function componentsDocument(): Json {
 }
 
 const BUILTIN_NOTES: Record<(typeof LAYOUTS)[number], string> = {
-  imageLeft: 'Header (app icon, app name, time); a 64-point square picture on the left of title, subtitle and body; the actions. Without an image the picture column collapses.',
+  imageLeft:
+    'Header (app icon, app name, time); a 64-point square picture on the left of title, subtitle and body; the actions. Without an image the picture column collapses.',
   imageRight: 'The same with the picture on the right.',
   hero: 'A wide 16:9 picture across the top (collapses without an image), the header, title, subtitle, body and the actions.',
   compact: 'One line (icon, title, time), the body on one line under it, and the actions.',

@@ -59,7 +59,8 @@ export function neededSymbols(template: Template, theme: Theme, actions: DrawnAc
   for (const { component } of template.cells) {
     if (component.type === 'symbol') wanted.push({ name: component.name, color: colorOf(component.color, theme, theme.primary) });
     if (component.type === 'iconButton') wanted.push({ name: component.symbol, color: colorOf(component.color, theme, theme.primary) });
-    if (component.type === 'badge' && component.symbol) wanted.push({ name: component.symbol, color: colorOf(component.textColor, theme, theme.onAccent) });
+    if (component.type === 'badge' && component.symbol)
+      wanted.push({ name: component.symbol, color: colorOf(component.textColor, theme, theme.onAccent) });
     if (component.type === 'issuerIcon' && component.symbol) wanted.push({ name: component.symbol, color: theme.onAccent });
   }
   for (const action of actions) if (action.symbol) wanted.push({ name: action.symbol, color: theme.primary });
@@ -128,14 +129,26 @@ function text(component: Extract<Component, { type: 'text' }>, scene: Scene): Pr
     empty,
     measureWidth: () => {
       scene.measure.font = font(size, bold, family);
-      return Math.ceil(measurer(scene.measure)(runs.map((run) => run.text).join('').replace(/\n/g, ' ')));
+      return Math.ceil(
+        measurer(scene.measure)(
+          runs
+            .map((run) => run.text)
+            .join('')
+            .replace(/\n/g, ' '),
+        ),
+      );
     },
     measureHeight: (width) => (empty ? 0 : Math.ceil(lines(width).length * lineHeight)),
     draw: (ctx, frame) => {
       ctx.textBaseline = 'alphabetic';
       ctx.font = font(size, bold, family);
       lines(frame.width).forEach((line, index) => {
-        const offset = component.alignment === 'center' ? (frame.width - line.width) / 2 : component.alignment === 'trailing' ? frame.width - line.width : 0;
+        const offset =
+          component.alignment === 'center'
+            ? (frame.width - line.width) / 2
+            : component.alignment === 'trailing'
+              ? frame.width - line.width
+              : 0;
         let x = frame.x + offset;
         const y = frame.y + index * lineHeight + size * 1.02;
         for (const run of line.runs) {
@@ -153,7 +166,12 @@ function image(component: Extract<Component, { type: 'image' }>, scene: Scene): 
   const { text: source, empty: unbound } = resolveBinding(component.binding, scene.fields);
   const picture = unbound ? undefined : scene.images.get(source);
   const heightFor = (width: number): number =>
-    component.height ?? (component.aspectRatio ? width / component.aspectRatio : picture && component.fit !== 'cover' ? (width * picture.height) / picture.width : width);
+    component.height ??
+    (component.aspectRatio
+      ? width / component.aspectRatio
+      : picture && component.fit !== 'cover'
+        ? (width * picture.height) / picture.width
+        : width);
   return {
     empty: !picture,
     measureWidth: () => component.height ?? 64,
@@ -168,7 +186,7 @@ function image(component: Extract<Component, { type: 'image' }>, scene: Scene): 
 
 function issuerIcon(component: Extract<Component, { type: 'issuerIcon' }>, scene: Scene): Prepared {
   const size = component.size;
-  const radius = component.shape === 'circle' ? size / 2 : component.cornerRadius ?? size * 0.22;
+  const radius = component.shape === 'circle' ? size / 2 : (component.cornerRadius ?? size * 0.22);
   const picture = scene.appIcon ? scene.images.get(scene.appIcon) : undefined;
   const symbol = component.symbol ? scene.symbols.get(symbolKey(component.symbol, scene.theme.onAccent)) : undefined;
   return {
@@ -306,12 +324,19 @@ function buttonWidth(ctx: CanvasRenderingContext2D, action: DrawnAction): number
 }
 
 /** Rows of buttons: one row (`row`, labels cut to fit), flowing rows (`wrap`), or one per row (`stack`). */
-function buttonRows(ctx: CanvasRenderingContext2D, actions: DrawnAction[], layout: string, spacing: number, width: number): Array<Array<{ action: DrawnAction; width: number }>> {
+function buttonRows(
+  ctx: CanvasRenderingContext2D,
+  actions: DrawnAction[],
+  layout: string,
+  spacing: number,
+  width: number,
+): Array<Array<{ action: DrawnAction; width: number }>> {
   const sized = actions.map((action) => ({ action, width: Math.min(buttonWidth(ctx, action), width) }));
   if (layout === 'stack') return sized.map((button) => [{ ...button, width }]);
   if (layout === 'row') {
     const total = sized.reduce((sum, button) => sum + button.width, 0) + spacing * Math.max(0, sized.length - 1);
-    const shrink = total > width ? (width - spacing * Math.max(0, sized.length - 1)) / Math.max(1, total - spacing * Math.max(0, sized.length - 1)) : 1;
+    const shrink =
+      total > width ? (width - spacing * Math.max(0, sized.length - 1)) / Math.max(1, total - spacing * Math.max(0, sized.length - 1)) : 1;
     return sized.length ? [sized.map((button) => ({ ...button, width: Math.floor(button.width * shrink) }))] : [];
   }
   const rows: Array<Array<{ action: DrawnAction; width: number }>> = [];
@@ -331,7 +356,10 @@ function buttonRows(ctx: CanvasRenderingContext2D, actions: DrawnAction[], layou
 }
 
 function buttons(actions: DrawnAction[], layout: string, spacing: number, scene: Scene, hidden: boolean, maxVisible?: number): Prepared {
-  const visible = maxVisible !== undefined && actions.length > maxVisible ? [...actions.slice(0, maxVisible), { id: 'more', label: `+${actions.length - maxVisible}`, kind: 'more' }] : actions;
+  const visible =
+    maxVisible !== undefined && actions.length > maxVisible
+      ? [...actions.slice(0, maxVisible), { id: 'more', label: `+${actions.length - maxVisible}`, kind: 'more' }]
+      : actions;
   const empty = hidden || visible.length === 0;
   const height = (width: number): number => {
     const rows = buttonRows(scene.measure, visible, layout, spacing, width).length;
@@ -339,7 +367,8 @@ function buttons(actions: DrawnAction[], layout: string, spacing: number, scene:
   };
   return {
     empty,
-    measureWidth: () => visible.reduce((sum, action) => sum + buttonWidth(scene.measure, action), 0) + spacing * Math.max(0, visible.length - 1),
+    measureWidth: () =>
+      visible.reduce((sum, action) => sum + buttonWidth(scene.measure, action), 0) + spacing * Math.max(0, visible.length - 1),
     measureHeight: (width) => (empty ? 0 : height(width)),
     draw: (ctx, frame) => {
       if (empty) return;
@@ -362,7 +391,13 @@ export function drawButton(ctx: CanvasRenderingContext2D, scene: Scene, action: 
   ctx.fillStyle = prominent ? theme.accent : theme.fill;
   ctx.fill();
   ctx.font = font(BUTTON_FONT, true);
-  ctx.fillStyle = prominent ? theme.onAccent : action.style === 'destructive' ? theme.danger : action.style === 'cancel' ? theme.secondary : theme.primary;
+  ctx.fillStyle = prominent
+    ? theme.onAccent
+    : action.style === 'destructive'
+      ? theme.danger
+      : action.style === 'cancel'
+        ? theme.secondary
+        : theme.primary;
   const symbol = action.symbol ? scene.symbols.get(symbolKey(action.symbol, theme.primary)) : undefined;
   const label = fitLabel(ctx, action.label, box.width - BUTTON_PADDING * 2 - (symbol ? SYMBOL_IN_BUTTON + 4 : 0));
   const width = measurer(ctx)(label) + (symbol ? SYMBOL_IN_BUTTON + 4 : 0);
@@ -428,7 +463,14 @@ function badge(component: Extract<Component, { type: 'badge' }>, scene: Scene): 
 
 function stackBadge(component: Extract<Component, { type: 'stackBadge' }>, scene: Scene): Prepared {
   const count = scene.stackCount;
-  return capsule(String(count), count < 2, colorOf(component.color, scene.theme, scene.theme.accent), colorOf(component.textColor, scene.theme, scene.theme.onAccent), undefined, scene);
+  return capsule(
+    String(count),
+    count < 2,
+    colorOf(component.color, scene.theme, scene.theme.accent),
+    colorOf(component.textColor, scene.theme, scene.theme.onAccent),
+    undefined,
+    scene,
+  );
 }
 
 function capsule(label: string, empty: boolean, color: string, textColor: string, symbol: Image | undefined, scene: Scene): Prepared {
@@ -558,7 +600,10 @@ function drawPicture(ctx: CanvasRenderingContext2D, picture: Image, box: Frame, 
   ctx.clip();
   if (fit === 'fill') ctx.drawImage(picture, box.x, box.y, box.width, box.height);
   else {
-    const scale = fit === 'cover' ? Math.max(box.width / picture.width, box.height / picture.height) : Math.min(box.width / picture.width, box.height / picture.height);
+    const scale =
+      fit === 'cover'
+        ? Math.max(box.width / picture.width, box.height / picture.height)
+        : Math.min(box.width / picture.width, box.height / picture.height);
     const width = picture.width * scale;
     const height = picture.height * scale;
     ctx.drawImage(picture, box.x + (box.width - width) / 2, box.y + (box.height - height) / 2, width, height);
@@ -569,7 +614,13 @@ function drawPicture(ctx: CanvasRenderingContext2D, picture: Image, box: Frame, 
 /** A box of a given size placed in a frame by an alignment. */
 export function place(frame: Frame, width: number, height: number, align: Alignment | 'leading'): Frame {
   const horizontal = /Leading$|^leading$/.test(align) ? 0 : /Trailing$|^trailing$/.test(align) ? 1 : 0.5;
-  const vertical = /^top/.test(align) ? 0 : /^bottom/.test(align) ? 1 : align === 'leading' || align === 'trailing' || align === 'center' ? 0.5 : 0;
+  const vertical = /^top/.test(align)
+    ? 0
+    : /^bottom/.test(align)
+      ? 1
+      : align === 'leading' || align === 'trailing' || align === 'center'
+        ? 0.5
+        : 0;
   return {
     x: frame.x + (frame.width - Math.min(width, frame.width)) * horizontal,
     y: frame.y + (frame.height - Math.min(height, frame.height)) * vertical,

@@ -16,7 +16,18 @@ export const CONFIRMATION_KINDS = [
 export type ConfirmationKind = (typeof CONFIRMATION_KINDS)[number];
 
 /** docs/api/templates.md#t25: the optional strings of the object form. */
-export const CONFIRMATION_STRINGS = ['name', 'host', 'url', 'command', 'template', 'others', 'replaces', 'label', 'code', 'message'] as const;
+export const CONFIRMATION_STRINGS = [
+  'name',
+  'host',
+  'url',
+  'command',
+  'template',
+  'others',
+  'replaces',
+  'label',
+  'code',
+  'message',
+] as const;
 
 export type Confirmation = { kind: ConfirmationKind } & Partial<Record<(typeof CONFIRMATION_STRINGS)[number], string>>;
 
@@ -55,7 +66,12 @@ export function questionOf(confirmation: Confirmation): Question {
   const cancel = { label: 'Cancel', style: 'default' as const };
   switch (confirmation.kind) {
     case 'callbackHost':
-      return { title: `Send replies to ${value.host}?`, detail: [`${value.name} asks to call ${value.url}`], code: false, answers: [allow, deny] };
+      return {
+        title: `Send replies to ${value.host}?`,
+        detail: [`${value.name} asks to call ${value.url}`],
+        code: false,
+        answers: [allow, deny],
+      };
     case 'command':
       return { title: `Run a command for ${value.name}?`, detail: [value.command], code: true, answers: [run, cancel] };
     case 'script':
@@ -67,10 +83,18 @@ export function questionOf(confirmation: Confirmation): Question {
         title: `Template ${value.template} wants to run code`,
         detail: [value.command, `Also runs: ${value.others}`, `Replaces the approved: ${value.replaces}`],
         code: true,
-        answers: [{ label: 'Approve', style: 'prominent' }, { label: 'Not Now', style: 'default' }],
+        answers: [
+          { label: 'Approve', style: 'prominent' },
+          { label: 'Not Now', style: 'default' },
+        ],
       };
     case 'destructiveAction':
-      return { title: `${value.label}?`, detail: ['This cannot be undone.'], code: false, answers: [{ label: value.label, style: 'destructive' }, cancel] };
+      return {
+        title: `${value.label}?`,
+        detail: ['This cannot be undone.'],
+        code: false,
+        answers: [{ label: value.label, style: 'destructive' }, cancel],
+      };
     case 'connectorConsent':
       return {
         title: `Let ${value.name} reach this computer?`,
@@ -85,7 +109,10 @@ export function questionOf(confirmation: Confirmation): Question {
         title: 'Reminders are not allowed',
         detail: [confirmation.message?.trim() ? value.message : 'Notifier has not been given access to reminders.'],
         code: false,
-        answers: [{ label: 'Open Settings', style: 'prominent' }, { label: 'OK', style: 'default' }],
+        answers: [
+          { label: 'Open Settings', style: 'prominent' },
+          { label: 'OK', style: 'default' },
+        ],
       };
   }
 }

@@ -166,8 +166,20 @@ export function solveGrid(grid: Grid, items: GridItem[], options: { collapseEmpt
   const live = placed.filter((p) => !p.item.collapsed);
 
   // Rule 2: which tracks are visible.
-  const colVisible = planTracks(placed, colCount, (p) => p.col, (p) => p.colSpan, options.collapseEmpty);
-  const rowVisible = planTracks(placed, rowCount, (p) => p.row, (p) => p.rowSpan, options.collapseEmpty);
+  const colVisible = planTracks(
+    placed,
+    colCount,
+    (p) => p.col,
+    (p) => p.colSpan,
+    options.collapseEmpty,
+  );
+  const rowVisible = planTracks(
+    placed,
+    rowCount,
+    (p) => p.row,
+    (p) => p.rowSpan,
+    options.collapseEmpty,
+  );
 
   // Rule 3: column widths. Collapsed columns are 0. Fixed columns keep their points (they may overfill the width:
   // fixed is fixed). Gaps sit only between visible columns. An `auto` column is as wide as the widest live item that

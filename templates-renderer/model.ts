@@ -26,7 +26,15 @@ export interface Grid {
 }
 
 export const ALIGNMENTS = [
-  'topLeading', 'top', 'topTrailing', 'leading', 'center', 'trailing', 'bottomLeading', 'bottom', 'bottomTrailing',
+  'topLeading',
+  'top',
+  'topTrailing',
+  'leading',
+  'center',
+  'trailing',
+  'bottomLeading',
+  'bottom',
+  'bottomTrailing',
 ] as const;
 export type Alignment = (typeof ALIGNMENTS)[number];
 

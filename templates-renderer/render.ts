@@ -7,7 +7,17 @@
 import { type CanvasRenderingContext2D, type Image, createCanvas, loadImage } from 'canvas';
 import { resolveBinding } from '../protocol/fields.js';
 import { builtinTemplate } from './builtins.js';
-import { type DrawnAction, type Prepared, type Scene, drawButton, neededSymbols, place, prepare, roundRect, symbolKey } from './components.js';
+import {
+  type DrawnAction,
+  type Prepared,
+  type Scene,
+  drawButton,
+  neededSymbols,
+  place,
+  prepare,
+  roundRect,
+  symbolKey,
+} from './components.js';
 import { type Confirmation, type Question, questionOf } from './confirmation.js';
 import { type Frame, type GridItem, solveGrid } from './grid.js';
 import type { Cell, Grid, Template } from './model.js';
@@ -183,7 +193,9 @@ async function loadSymbols(template: GridTemplate, theme: Theme, actions: DrawnA
       if (!pending) {
         if (SYMBOL_CACHE.size >= SYMBOL_CACHE_SIZE) SYMBOL_CACHE.clear();
         // Drawn from SVG at the size it is painted, so symbols stay sharp at every scale.
-        pending = symbolSVG(name, { color, size: 48 }).then((svg) => (svg ? loadImage(svg) : null)).catch(() => null);
+        pending = symbolSVG(name, { color, size: 48 })
+          .then((svg) => (svg ? loadImage(svg) : null))
+          .catch(() => null);
         SYMBOL_CACHE.set(key, pending);
       }
       const image = await pending;
@@ -282,7 +294,11 @@ function drawCardShape(ctx: CanvasRenderingContext2D, box: Frame, theme: Theme):
   ctx.fillStyle = theme.shadow;
   for (const { spread, alpha } of SHADOW_RINGS) {
     ctx.globalAlpha = alpha;
-    roundRect(ctx, { x: box.x - spread, y: box.y - spread + SHADOW_DROP, width: box.width + spread * 2, height: box.height + spread * 2 }, CARD_RADIUS + spread);
+    roundRect(
+      ctx,
+      { x: box.x - spread, y: box.y - spread + SHADOW_DROP, width: box.width + spread * 2, height: box.height + spread * 2 },
+      CARD_RADIUS + spread,
+    );
     ctx.fill();
   }
   ctx.restore();
@@ -303,7 +319,11 @@ const QUESTION_TITLE_LINES = 2;
 const QUESTION_CODE_LINES = 4;
 const QUESTION_DETAIL_LINES = 2;
 
-function questionPanel(question: Question, scene: Scene, width: number): { height: number; draw(ctx: CanvasRenderingContext2D, x: number, y: number): void } {
+function questionPanel(
+  question: Question,
+  scene: Scene,
+  width: number,
+): { height: number; draw(ctx: CanvasRenderingContext2D, x: number, y: number): void } {
   const titleSize = 13;
   const titleLine = 18;
   const detailSize = 12;
@@ -369,7 +389,12 @@ const ghostCount = (stackCount: number): number => Math.min(MAX_GHOSTS, Math.max
 function drawGhosts(ctx: CanvasRenderingContext2D, card: Card, stackCount: number, theme: Theme): void {
   for (let depth = ghostCount(stackCount); depth >= 1; depth--) {
     const inset = GHOST_INSET * depth;
-    const box = { x: MARGIN + inset, y: MARGIN + card.height - CARD_RADIUS * 2 + GHOST_STEP * depth, width: card.width - inset * 2, height: CARD_RADIUS * 2 };
+    const box = {
+      x: MARGIN + inset,
+      y: MARGIN + card.height - CARD_RADIUS * 2 + GHOST_STEP * depth,
+      width: card.width - inset * 2,
+      height: CARD_RADIUS * 2,
+    };
     drawCardShape(ctx, box, theme);
     roundRect(ctx, box, CARD_RADIUS);
     ctx.fillStyle = depth === 1 ? theme.fill : theme.fillStrong;
@@ -434,7 +459,13 @@ function drawOpenStack(ctx: CanvasRenderingContext2D, card: Card, stackCount: nu
   }
 }
 
-function drawPill(ctx: CanvasRenderingContext2D, text: string, at: { x: number; y: number; width: number }, theme: Theme, bold: boolean): void {
+function drawPill(
+  ctx: CanvasRenderingContext2D,
+  text: string,
+  at: { x: number; y: number; width: number },
+  theme: Theme,
+  bold: boolean,
+): void {
   const box = { ...at, height: PILL_HEIGHT };
   roundRect(ctx, box, PILL_HEIGHT / 2);
   ctx.fillStyle = theme.card;

@@ -244,7 +244,8 @@ const emptyBehavior: PropertySpec = {
   type: 'string',
   ref: 'emptyBehavior',
   enum: EMPTY_BEHAVIORS,
-  description: "collapse: drop the empty component (and a row or column left with nothing); keep: keep its blank space. Omitted: the template's collapseEmpty.",
+  description:
+    "collapse: drop the empty component (and a row or column left with nothing); keep: keep its blank space. Omitted: the template's collapseEmpty.",
 };
 
 const symbolName = (description: string): PropertySpec => ({ type: 'string', reader: 'symbol', description });
@@ -420,7 +421,7 @@ const CELL_PROPS = {
 } as const satisfies Props<Cell>;
 
 const CALLBACK_PROPS = {
-  url: { type: 'string', description: 'http or https URL to POST to; default the app\'s callback URL.' },
+  url: { type: 'string', description: "http or https URL to POST to; default the app's callback URL." },
   payload: { type: 'any', description: 'Any JSON sent along.' },
 } as const satisfies Props<NonNullable<Button['callback']>>;
 
@@ -469,8 +470,16 @@ const ACTION_PROPS = {
   shortcut: { type: 'string', description: 'kind shortcut: the name of an installed shortcut (GET /v1/shortcuts).' },
   input: { type: 'string', description: 'kind shortcut or script: input text with {tokens}; omitted: the merged payload as JSON.' },
   callback: { type: 'object', ref: 'callback', description: 'kind callback: {url?, payload?}; POSTed to the app.' },
-  openApp: { type: 'object', ref: 'openApp', description: 'kind openApp: {bundleId?, path?}; also written as top-level bundleId and path.' },
-  reply: { type: 'object', ref: 'reply', description: 'kind reply: {placeholder?, callback?, voice?}; also written as top-level placeholder and voice.' },
+  openApp: {
+    type: 'object',
+    ref: 'openApp',
+    description: 'kind openApp: {bundleId?, path?}; also written as top-level bundleId and path.',
+  },
+  reply: {
+    type: 'object',
+    ref: 'reply',
+    description: 'kind reply: {placeholder?, callback?, voice?}; also written as top-level placeholder and voice.',
+  },
   snoozeMinutes: {
     type: 'integer',
     ...range(LIMITS.snoozeMinutes),
@@ -486,7 +495,7 @@ const BUTTON_PROPS = {
   id: { type: 'string', nonBlank: true, defaultDescription: 'the slug of the label', description: 'Stable name of the button.' },
   style: { type: 'string', enum: ACTION_STYLES, enumAliases: ACTION_STYLE_ALIASES, description: 'Button look.' },
   url: { type: 'string', reader: 'link', description: 'Open this http, https or mailto link.' },
-  command: { type: 'string', description: 'Run this shell command (the template\'s own code: confirmed once by the person).' },
+  command: { type: 'string', description: "Run this shell command (the template's own code: confirmed once by the person)." },
   script: { type: 'string', description: 'Run this file of the scripts folder.' },
   shortcut: { type: 'string', description: 'Run this shortcut.' },
   input: { type: 'string', description: 'Input of the shortcut or script.' },
@@ -513,12 +522,21 @@ const RULE_PROPS = {
     description: 'Move the matched actions to this 0-based place (clamped), or insert an added one there.',
   },
   symbol: symbolName('Icon of the matched actions.'),
-  add: { type: 'object', ref: 'action', reader: 'action', description: 'Append a template action; one with the id of an existing action replaces it.' },
+  add: {
+    type: 'object',
+    ref: 'action',
+    reader: 'action',
+    description: 'Append a template action; one with the id of an existing action replaces it.',
+  },
 } as const satisfies Props<ActionRule>;
 
 const FOLLOW_UP_ACTION_PROPS = {
   id: { type: 'string', defaultDescription: 'the slug of the label', description: 'Id of the follow-up action.' },
-  label: { type: 'string', defaultDescription: 'the shortcut or script name, else "Follow-up"', description: 'Name in the banner line about the follow-up.' },
+  label: {
+    type: 'string',
+    defaultDescription: 'the shortcut or script name, else "Follow-up"',
+    description: 'Name in the banner line about the follow-up.',
+  },
   kind: {
     type: 'string',
     defaultDescription: 'inferred from the field given',
@@ -561,7 +579,8 @@ export const DEFINITIONS: { readonly [N in DefinitionName]: PropertySpec | Objec
   alignment: ALIGNMENT,
   color: {
     type: 'string',
-    description: '#RGB, #RGBA, #RRGGBB or #RRGGBBAA, or a role: accent (the template accentColor, else the system accent), primary, secondary.',
+    description:
+      '#RGB, #RGBA, #RRGGBB or #RRGGBBAA, or a role: accent (the template accentColor, else the system accent), primary, secondary.',
   },
   emptyBehavior,
   action: {
@@ -571,7 +590,8 @@ export const DEFINITIONS: { readonly [N in DefinitionName]: PropertySpec | Objec
     example: { id: 'follow-up', label: 'Follow up', kind: 'shortcut', shortcut: 'Create follow-up', input: '{title}\n{url}' },
   },
   actionRule: {
-    description: "Applied in order to the banner's actions: match one (or all) to hide, relabel, restyle, move or give it a symbol, or add one.",
+    description:
+      "Applied in order to the banner's actions: match one (or all) to hide, relabel, restyle, move or give it a symbol, or add one.",
     properties: RULE_PROPS,
     needsOneOf: [{ keys: ['match', 'add'], message: "a rule needs a 'match' or an 'add'" }],
     example: { match: 'archive', relabel: 'Archive it', style: 'destructive', position: 0 },
@@ -623,11 +643,15 @@ const TEXT = {
     defaultDescription: "by style: title 2, subtitle 2, body the template's maxBodyLines (8), caption 1, mono 4",
     description: 'Line limit; longer text ends with an ellipsis.',
   },
-  color: color('Text colour; omitted: the style\'s colour.'),
+  color: color("Text colour; omitted: the style's colour."),
   fontSize,
   weight: { type: 'string', enum: ['regular', 'medium', 'semibold', 'bold'], description: "Font weight; omitted: the style's weight." },
   alignment: { type: 'string', enum: ['leading', 'center', 'trailing'], description: 'Horizontal alignment of the lines.' },
-  markdown: { type: 'boolean', defaultDescription: 'true for style body, else false', description: 'Draw Markdown links [text](url) as links.' },
+  markdown: {
+    type: 'boolean',
+    defaultDescription: 'true for style body, else false',
+    description: 'Draw Markdown links [text](url) as links.',
+  },
   emptyBehavior,
   lineSpacing: { type: 'number', minimum: 0, unit: 'points', description: 'Extra space between lines.' },
 } as const satisfies Props<TextComponent>;
@@ -640,7 +664,12 @@ const IMAGE = {
     default: '{image}',
     description: 'The picture: a file path, data: URI or https URL once the tokens are filled.',
   },
-  fit: { type: 'string', enum: ['fit', 'fill', 'cover'], default: 'cover', description: 'fit letterboxes, fill stretches, cover crops to fill the cell.' },
+  fit: {
+    type: 'string',
+    enum: ['fit', 'fill', 'cover'],
+    default: 'cover',
+    description: 'fit letterboxes, fill stretches, cover crops to fill the cell.',
+  },
   cornerRadius: { type: 'number', minimum: 0, unit: 'points', default: 0, description: 'Rounded corners.' },
   aspectRatio: positive('Width / height (1 square, 1.7778 for 16:9); fixes the height from the width.'),
   height: positive('Fixed height in points; wins over aspectRatio.'),
@@ -657,7 +686,13 @@ const ISSUER_ICON = {
     description: 'Icon width and height.',
   },
   shape: { type: 'string', enum: ['rounded', 'circle'], default: 'rounded', description: 'Rounded square or circle.' },
-  cornerRadius: { type: 'number', minimum: 0, unit: 'points', defaultDescription: '22% of size', description: 'Corner radius of the rounded shape.' },
+  cornerRadius: {
+    type: 'number',
+    minimum: 0,
+    unit: 'points',
+    defaultDescription: '22% of size',
+    description: 'Corner radius of the rounded shape.',
+  },
   symbol: symbolName('Draw this icon instead of the app icon.'),
 } as const satisfies Props<IssuerIconComponent>;
 
@@ -686,11 +721,21 @@ const ACTIONS_COMPONENT = {
     default: 'merged',
     description: "issuer: the app's actions; template: the ones rules add; merged: all, in resolved order.",
   },
-  layout: { type: 'string', enum: ['row', 'wrap', 'stack'], default: 'wrap', description: 'row: one line; wrap: flows onto more lines; stack: one per line.' },
+  layout: {
+    type: 'string',
+    enum: ['row', 'wrap', 'stack'],
+    default: 'wrap',
+    description: 'row: one line; wrap: flows onto more lines; stack: one per line.',
+  },
   maxVisible: { type: 'integer', minimum: 1, rangeMessage: 'maxVisible must be at least 1', description: 'Show at most this many.' },
   include: {
     type: 'array',
-    items: { type: 'string', nonBlank: true, requiredMessage: 'include lists action ids; one of them is blank', description: 'An action id.' },
+    items: {
+      type: 'string',
+      nonBlank: true,
+      requiredMessage: 'include lists action ids; one of them is blank',
+      description: 'An action id.',
+    },
     description: 'Show only these action ids, in this order.',
   },
   spacing: { type: 'number', ...range(LIMITS.gap), unit: 'points', default: 8, description: 'Space between the buttons.' },
@@ -721,7 +766,13 @@ const ICON_BUTTON = {
 } as const satisfies Props<IconButtonComponent>;
 
 const BADGE = {
-  binding: { type: 'string', required: true, nonBlank: true, requiredMessage: bindingRequired, description: 'Text of the pill with {tokens}, e.g. "{count}".' },
+  binding: {
+    type: 'string',
+    required: true,
+    nonBlank: true,
+    requiredMessage: bindingRequired,
+    description: 'Text of the pill with {tokens}, e.g. "{count}".',
+  },
   color: color('Pill colour.', { default: 'accent' }),
   textColor: color('Text colour; omitted: legible on the pill.'),
   symbol: symbolName('Icon drawn before the text.'),
@@ -746,7 +797,7 @@ const PROGRESS = {
 
 const RIVE = {
   asset: { type: 'string', description: "Id of an asset the app's manifest declares; wins over path." },
-  path: { type: 'string', description: 'A .riv file: absolute, ~/, file:// or a name in the app\'s asset folder.' },
+  path: { type: 'string', description: "A .riv file: absolute, ~/, file:// or a name in the app's asset folder." },
   stateMachine: { type: 'string', description: "State machine to run; default the asset's." },
   artboard: { type: 'string', description: "Artboard; default the file's default." },
   inputBindings: {
@@ -925,8 +976,17 @@ const TEMPLATE_PROPS = {
     default: {},
     description: 'Your own key/values: bindings read them as {extra.<key>}; every action receives them.',
   },
-  accentColor: { type: 'string', reader: 'hexColor', description: 'Hex colour (#RGB, #RGBA, #RRGGBB, #RRGGBBAA) of accent-coloured parts.' },
-  onClick: { type: 'string', enum: ['url', 'openApp'], defaultDescription: 'url', description: "A click on the banner opens its link (url) or brings the app's application to the front (openApp)." },
+  accentColor: {
+    type: 'string',
+    reader: 'hexColor',
+    description: 'Hex colour (#RGB, #RGBA, #RRGGBB, #RRGGBBAA) of accent-coloured parts.',
+  },
+  onClick: {
+    type: 'string',
+    enum: ['url', 'openApp'],
+    defaultDescription: 'url',
+    description: "A click on the banner opens its link (url) or brings the app's application to the front (openApp).",
+  },
   followUp: { type: 'object', ref: 'followUp', reader: 'followUp', description: 'Run an action when the banner is left unattended.' },
   sound: { type: 'string', description: 'Default sound: a name, a file path, or "none".' },
   persistent: { type: 'boolean', description: 'Default: the banner stays until dismissed.' },
@@ -999,12 +1059,14 @@ export const BINDINGS = {
 
 export const ACTION_KIND_DOCS: { readonly [K in ActionKind]: string } = {
   url: 'open `url` (http, https or mailto); needs nothing.',
-  callback: 'POST to the app (`callback.url`, else its registered callback URL) with `callback.payload`; a host other than this computer needs the person\'s approval.',
+  callback:
+    "POST to the app (`callback.url`, else its registered callback URL) with `callback.payload`; a host other than this computer needs the person's approval.",
   command: 'run `command` with a login shell in the home folder; the merged payload is on stdin and NOTIFIER_* variables are set.',
   script: 'run the plain file `script` of the scripts folder with the merged payload on stdin.',
   shortcut: 'run the installed shortcut `shortcut` with `input` (tokens filled) or the merged payload as JSON.',
   openApp: "bring an application to the front (`openApp.bundleId` / `openApp.path`, else the app's own).",
-  reply: 'ask for a typed reply in the banner (`reply.placeholder`, `reply.voice`); the reply goes to the reply queue and `reply.callback`.',
+  reply:
+    'ask for a typed reply in the banner (`reply.placeholder`, `reply.voice`); the reply goes to the reply queue and `reply.callback`.',
   dismiss: 'close the banner.',
   snooze: 'hide the banner and bring it back after `snoozeMinutes` (default 15); template only.',
 };
@@ -1019,14 +1081,14 @@ export const ACTION_RULES_DOC = {
   ids: 'id defaults to the slug of the label: lower-case ASCII letters and digits joined by "-" ("Mark as Read" -> mark-as-read).',
   styles: `style is one of ${ACTION_STYLES.join(', ')} (normal and prominent read as default); destructive always asks before running.`,
   rules: [
-    "match: an action id or label (any case) or * ; hide removes it; relabel, style (empty clears) and symbol change it; position (0-based, clamped) moves it.",
+    'match: an action id or label (any case) or * ; hide removes it; relabel, style (empty clears) and symbol change it; position (0-based, clamped) moves it.',
     'add: appends a template action, or replaces the action with the same id.',
     "a rule needs a 'match' or an 'add'.",
   ],
   gates: [
     "An app's own command, script and shortcut actions run only when the app registered allowCommands and the person allowed it.",
     "A template's command, script and shortcut actions need one approval per template, bound to the exact command text, script or shortcut.",
-    'A callback to a host other than this computer needs the person\'s approval of that host.',
+    "A callback to a host other than this computer needs the person's approval of that host.",
     'url, dismiss, snooze, openApp and reply need nothing. Nothing runs when a banner is delivered.',
   ],
   payload:

@@ -70,7 +70,10 @@ export function validateTemplate(input: unknown, options: ValidateOptions = {}):
   if (version === undefined || version === null) template.layoutVersion = hasGrid ? CURRENT_LAYOUT_VERSION : 1;
   else if (version === 1 || version === 2) template.layoutVersion = version;
   else {
-    report.error('layoutVersion', `unsupported layoutVersion ${typeof version === 'string' ? JSON.stringify(version) : String(version)} (1 or ${CURRENT_LAYOUT_VERSION})`);
+    report.error(
+      'layoutVersion',
+      `unsupported layoutVersion ${typeof version === 'string' ? JSON.stringify(version) : String(version)} (1 or ${CURRENT_LAYOUT_VERSION})`,
+    );
     template.layoutVersion = hasGrid ? CURRENT_LAYOUT_VERSION : 1;
   }
   if (version === 2 && !hasGrid) report.error('grid', 'layoutVersion 2 needs a grid');
@@ -128,7 +131,10 @@ export interface FollowUpOptions {
  * Validates a template's follow-up alone (the rules of the follow-up object, docs/api/notifications.md#n19 to
  * #n29), with `checkFollowUp`. Paths start `followUp`.
  */
-export function validateFollowUp(input: unknown, options: FollowUpOptions = {}): { followUp?: FollowUp; errors: Issue[]; warnings: Issue[] } {
+export function validateFollowUp(
+  input: unknown,
+  options: FollowUpOptions = {},
+): { followUp?: FollowUp; errors: Issue[]; warnings: Issue[] } {
   const report = new Report();
   const spec = objectDefinition('followUp');
   if (!isPlainObject(input)) {
@@ -164,7 +170,13 @@ export function validateFollowUp(input: unknown, options: FollowUpOptions = {}):
     return report.result();
   }
   const after = followUpOut.after;
-  if (after !== undefined && options.persistent !== true && options.timeout !== undefined && options.timeout > 0 && options.timeout <= after) {
+  if (
+    after !== undefined &&
+    options.persistent !== true &&
+    options.timeout !== undefined &&
+    options.timeout > 0 &&
+    options.timeout <= after
+  ) {
     report.warn(
       'followUp.after',
       `the banner closes after ${formatNumber(options.timeout)} s, not later than after (${formatNumber(after)} s), so the follow-up may never run`,
@@ -233,7 +245,8 @@ class Report {
   }
 
   private add(list: Issue[], issue: Issue): void {
-    if (!list.some((known) => known.path === issue.path && known.message === issue.message && known.cellId === issue.cellId)) list.push(issue);
+    if (!list.some((known) => known.path === issue.path && known.message === issue.message && known.cellId === issue.cellId))
+      list.push(issue);
   }
 
   /** An `invalid field: <path> (<why>)` thrown by the shared notification rules, as an issue of that path. */
@@ -293,7 +306,8 @@ function readObject(
       const inner = raw[head] === undefined ? {} : raw[head];
       if (!isPlainObject(inner)) continue;
       if (inner[tail] === undefined) raw[head] = { ...inner, [tail]: value };
-      else if (inner[tail] !== value) report.warn(join(path, alias), `${alias} is another name for ${head}.${tail}; ${head}.${tail} is used`);
+      else if (inner[tail] !== value)
+        report.warn(join(path, alias), `${alias} is another name for ${head}.${tail}; ${head}.${tail} is used`);
     }
   }
   for (const name of Object.keys(raw)) {
@@ -330,7 +344,15 @@ function inSchemaOrder(spec: ObjectSpec, object: Json): Json {
 }
 
 /** One value: its named rule, else its JSON type, enum, blank text and range. undefined when it is not usable. */
-function readValue(spec: PropertySpec, value: unknown, path: string, key: string, parentPath: string, report: Report, context: Context): unknown {
+function readValue(
+  spec: PropertySpec,
+  value: unknown,
+  path: string,
+  key: string,
+  parentPath: string,
+  report: Report,
+  context: Context,
+): unknown {
   if (spec.reader) return READERS[spec.reader](spec, value, path, key, report, context);
   if (spec.ref && !spec.items && !spec.values) {
     const definition = DEFINITIONS[spec.ref];
@@ -429,7 +451,14 @@ function rangeMessage(spec: PropertySpec, key: string): string {
   return `${key} must be at most ${spec.maximum}`;
 }
 
-function readList(spec: PropertySpec, value: unknown[], path: string, key: string, report: Report, context: Context): unknown[] | undefined {
+function readList(
+  spec: PropertySpec,
+  value: unknown[],
+  path: string,
+  key: string,
+  report: Report,
+  context: Context,
+): unknown[] | undefined {
   let items = value;
   if (spec.maxItems !== undefined && value.length > spec.maxItems) {
     report.error(path, spec.maxItemsMessage ?? `${key} has more than ${spec.maxItems} entries`);
@@ -548,7 +577,14 @@ function readGrid(spec: PropertySpec, value: unknown, path: string, key: string,
 const TRACK_AXES = { rowSizes: 'rows', colSizes: 'cols' } as const;
 
 /** rowSizes / colSizes: the sizes, and one per track (`rowSizes has N entries but rows is M`). */
-function readTrackSizes(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): Size[] | undefined {
+function readTrackSizes(
+  spec: PropertySpec,
+  value: unknown,
+  path: string,
+  key: string,
+  report: Report,
+  context: Context,
+): Size[] | undefined {
   if (!Array.isArray(value)) {
     report.error(path, `${key} must be a list`);
     return undefined;
@@ -570,7 +606,14 @@ const isTrackCount = (n: unknown): n is number =>
   typeof n === 'number' && Number.isInteger(n) && n >= LIMITS.tracks.min && n <= LIMITS.tracks.max;
 
 /** rows (cols): given, else the number of sizes, else the default; sizes: given, else one default per track. */
-function fillTracks(raw: Json, countKey: 'rows' | 'cols', sizesKey: 'rowSizes' | 'colSizes', fallback: number, fill: Size, grid: Grid): number | undefined {
+function fillTracks(
+  raw: Json,
+  countKey: 'rows' | 'cols',
+  sizesKey: 'rowSizes' | 'colSizes',
+  fallback: number,
+  fill: Size,
+  grid: Grid,
+): number | undefined {
   const given = raw[countKey] ?? (Array.isArray(raw[sizesKey]) ? (raw[sizesKey] as unknown[]).length : fallback);
   if (!isTrackCount(given)) return undefined;
   grid[countKey] = given;
@@ -625,7 +668,12 @@ function readCell(spec: PropertySpec, value: unknown, path: string, key: string,
   }
   const { row, col, id } = value;
   const wholeAtLeast0 = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
-  const cellId = typeof id === 'string' && id.trim() !== '' ? id : id === undefined && wholeAtLeast0(row) && wholeAtLeast0(col) ? `r${row}c${col}` : undefined;
+  const cellId =
+    typeof id === 'string' && id.trim() !== ''
+      ? id
+      : id === undefined && wholeAtLeast0(row) && wholeAtLeast0(col)
+        ? `r${row}c${col}`
+        : undefined;
   const outer = report.cellId;
   report.cellId = cellId;
   try {
@@ -674,7 +722,14 @@ function placeCell(cell: Cell, raw: Json, path: string, report: Report, context:
   }
 }
 
-function readComponent(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): Component | undefined {
+function readComponent(
+  spec: PropertySpec,
+  value: unknown,
+  path: string,
+  key: string,
+  report: Report,
+  context: Context,
+): Component | undefined {
   const types = COMPONENT_TYPES.join(', ');
   if (!isPlainObject(value)) {
     report.error(path, `component must be an object with a type (one of ${types})`);
@@ -698,7 +753,14 @@ function readComponent(spec: PropertySpec, value: unknown, path: string, key: st
 
 const KIND_FIELDS = ['url', 'callback', 'command', 'script', 'shortcut', 'openApp', 'reply'] as const;
 
-function readActionOrId(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): TemplateAction | string | undefined {
+function readActionOrId(
+  spec: PropertySpec,
+  value: unknown,
+  path: string,
+  key: string,
+  report: Report,
+  context: Context,
+): TemplateAction | string | undefined {
   if (typeof value === 'string') {
     if (value.trim() === '') {
       report.error(path, `${key} must be an action object or the id of an action`);
@@ -751,7 +813,8 @@ function readAction(value: unknown, path: string, key: string, report: Report, c
   const { kind: _kind, snoozeMinutes, symbol, ...fields } = read;
   void _kind;
   let button: Button;
-  if (kind === 'dismiss' || kind === 'snooze') button = { ...(fields as unknown as Button), id: (fields.id as string | undefined) || slug(label) };
+  if (kind === 'dismiss' || kind === 'snooze')
+    button = { ...(fields as unknown as Button), id: (fields.id as string | undefined) || slug(label) };
   else {
     const normalized = normalizeWithLinkTokens({ ...(fields as unknown as Button), kind }, path, report);
     if (!normalized) return undefined;
@@ -798,7 +861,8 @@ function readActionRule(spec: PropertySpec, value: unknown, path: string, key: s
     report.warn(path, 'hide: true removes the action, so relabel, style and position have no effect');
   }
   const changes = ['hide', 'relabel', 'style', 'position', 'symbol', 'add'].some((name) => rule[name] !== undefined);
-  if (match && !changes) report.warn(path, `the rule matches '${rule.match as string}' but changes nothing (set hide, relabel, style, symbol, position or add)`);
+  if (match && !changes)
+    report.warn(path, `the rule matches '${rule.match as string}' but changes nothing (set hide, relabel, style, symbol, position or add)`);
   return rule;
 }
 
@@ -850,7 +914,11 @@ function checkActionClaims(cells: Cell[], report: Report): void {
   }
   for (const [id, claimants] of claims) {
     for (const later of claimants.slice(1)) {
-      report.warn('cells', `action '${id}' is asked for by cells '${claimants[0]}' and '${later}': it is drawn once, in '${claimants[0]}'`, later);
+      report.warn(
+        'cells',
+        `action '${id}' is asked for by cells '${claimants[0]}' and '${later}': it is drawn once, in '${claimants[0]}'`,
+        later,
+      );
     }
   }
 }
@@ -869,7 +937,8 @@ function checkTokens(template: Template, knownFields: readonly string[] | undefi
     const path = `cells[${index}].component`;
     for (const token of componentTokens(cell.component)) {
       if (token.startsWith('extra.')) {
-        if (!extraKeys.has(token.slice('extra.'.length))) report.warn(path, `token {${token}} has no matching key in the template's extra`, cell.id);
+        if (!extraKeys.has(token.slice('extra.'.length)))
+          report.warn(path, `token {${token}} has no matching key in the template's extra`, cell.id);
       } else if (knownFields !== undefined && !known.has(token)) {
         report.warn(path, `token {${token}} is not declared in the manifest (it only resolves if the app sends it)`, cell.id);
       }

@@ -7,7 +7,11 @@ import { tempFolder } from './helpers/daemon.js';
 // Buttons that run code or open things. Code runs only for an app that asked (`allowCommands`) and that the
 // person allowed, by answering the banner's question through the private channel.
 
-const exists = (file: string) => stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 describe('command, script and shortcut buttons', () => {
   let n: Running;
@@ -52,7 +56,12 @@ describe('command, script and shortcut buttons', () => {
     await eventually(async () => (await n.record('deployer', 'd1')).dismissedAt, 'the script to run');
     expect(await n.record('deployer', 'd1')).toMatchObject({ actionUsed: 'Run' });
     const stdin = JSON.parse(await readFile(`${out}/stdin.json`, 'utf8'));
-    expect(stdin).toMatchObject({ app: 'deployer', id: 'd1', action: { id: 'run', label: 'Run', kind: 'script' }, fields: { project: 'apollo' } });
+    expect(stdin).toMatchObject({
+      app: 'deployer',
+      id: 'd1',
+      action: { id: 'run', label: 'Run', kind: 'script' },
+      fields: { project: 'apollo' },
+    });
     const env = await readFile(`${out}/env.txt`, 'utf8');
     expect(env).toContain('NOTIFIER_APP=deployer\n');
     expect(env).toContain('NOTIFIER_NOTIFICATION_ID=d1\n');
@@ -66,7 +75,12 @@ describe('command, script and shortcut buttons', () => {
 
   test('once allowed, commands run at once; fields are never put into the command text', async () => {
     // The command is the app's own text; a field that looks like shell code stays data.
-    await send('deployer', 'd2', { command: `printf '%s' "$NOTIFIER_FIELD_TARGET" > ${out}/target.txt` }, { target: '$(touch /tmp/notifier-pwned)' });
+    await send(
+      'deployer',
+      'd2',
+      { command: `printf '%s' "$NOTIFIER_FIELD_TARGET" > ${out}/target.txt` },
+      { target: '$(touch /tmp/notifier-pwned)' },
+    );
     n.person.press('deployer', 'd2', 'run');
     await eventually(async () => (await n.record('deployer', 'd2')).dismissedAt);
     expect(await readFile(`${out}/target.txt`, 'utf8')).toBe('$(touch /tmp/notifier-pwned)');
@@ -133,10 +147,17 @@ describe('link, app and plain buttons', () => {
     await n.notify({ app: 'editor', id: 'e', title: 't', buttons: [{ label: 'Show', openApp: {} }] });
     await n.notify({ app: 'editor', id: 'f', title: 't', buttons: [{ label: 'Files', openApp: { path: '/usr/share/applications' } }] });
     await n.notify({ app: 'anon', id: 'g', title: 't', buttons: [{ label: 'Show', openApp: {} }] });
-    for (const [app, id, action] of [['editor', 'e', 'show'], ['editor', 'f', 'files'], ['anon', 'g', 'show']] as const) n.person.press(app, id, action);
+    for (const [app, id, action] of [
+      ['editor', 'e', 'show'],
+      ['editor', 'f', 'files'],
+      ['anon', 'g', 'show'],
+    ] as const)
+      n.person.press(app, id, action);
     await eventually(async () => (await n.record('anon', 'g')).actionNote);
     await eventually(async () => (await n.record('editor', 'f')).dismissedAt);
-    expect(n.person.opened).toEqual(expect.arrayContaining([{ app: { bundleId: 'org.example.Editor' } }, { app: { path: '/usr/share/applications' } }]));
+    expect(n.person.opened).toEqual(
+      expect.arrayContaining([{ app: { bundleId: 'org.example.Editor' } }, { app: { path: '/usr/share/applications' } }]),
+    );
     expect((await n.record('anon', 'g')).actionNote).toBe('Show: no installed application found');
   });
 
@@ -176,7 +197,10 @@ describe('approvals through the API: read and revoke, never grant', () => {
     }
     expect((await n.api('DELETE', '/v1/actions/approvals?template=t')).json).toEqual({ error: 'missing field: app' });
     expect((await n.api('DELETE', '/v1/actions/approvals?app=x')).json).toEqual({ error: 'missing field: template' });
-    expect(await n.api('DELETE', '/v1/actions/approvals?app=x&template=t')).toMatchObject({ status: 404, json: { error: 'no approval for x / t' } });
+    expect(await n.api('DELETE', '/v1/actions/approvals?app=x&template=t')).toMatchObject({
+      status: 404,
+      json: { error: 'no approval for x / t' },
+    });
     expect((await n.api('DELETE', '/v1/actions/approvals?app=x&commands=false')).status).toBe(403);
 
     await n.api('POST', '/v1/register', { body: { app: 'granted', allowCommands: true } });
@@ -195,7 +219,10 @@ describe('approvals through the API: read and revoke, never grant', () => {
   test('the private channel: questions, watch, and answers only for questions that exist', async () => {
     const n = await startInProcess();
     expect((await stat(n.daemon.channelPath)).mode & 0o777).toBe(0o600);
-    expect(await channel(n.daemon.channelPath, { op: 'answer', id: 'nope', allow: true })).toEqual({ ok: false, error: 'no such question' });
+    expect(await channel(n.daemon.channelPath, { op: 'answer', id: 'nope', allow: true })).toEqual({
+      ok: false,
+      error: 'no such question',
+    });
     expect(await channel(n.daemon.channelPath, { op: 'grant' })).toMatchObject({ ok: false });
     expect(await channel(n.daemon.channelPath, { op: 'answer', id: 'x' })).toMatchObject({ ok: false });
     const net = await import('node:net');

@@ -45,13 +45,23 @@ describe('DELETE /v1/apps/{id}', () => {
       return reply.json;
     };
     // Pictures are stored once by their bytes: each app sends its own, so the removed app's must go.
-    for (const [app, picture] of [[GONE, 'sample.jpg'], [KEPT, 'sample.webp']] as const) {
+    for (const [app, picture] of [
+      [GONE, 'sample.jpg'],
+      [KEPT, 'sample.webp'],
+    ] as const) {
       await ok('POST', '/v1/register', { app, appName: `App ${app}`, allowCommands: true, callbackURL: 'https://hooks.example.com/in' });
       await ok('PUT', '/v1/manifest', { app, fields: [{ key: 'count', type: 'number' }] });
       await ok('PUT', '/v1/templates', { app, name: 'card', title: '{title} ({count})' });
       await ok('POST', '/v1/assets', { app, path: RIVE_FIXTURE });
       await ok('POST', '/v1/assets', { app, path: path.join(IMAGES, 'sample.png') });
-      await ok('POST', '/v1/notify', { app, id: 'pic', title: 'With a picture', template: 'card', count: 2, image: path.join(IMAGES, picture) });
+      await ok('POST', '/v1/notify', {
+        app,
+        id: 'pic',
+        title: 'With a picture',
+        template: 'card',
+        count: 2,
+        image: path.join(IMAGES, picture),
+      });
       await ok('POST', '/v1/notify', { app, id: 'ask', title: 'Question', buttons: [{ label: 'Answer', reply: { placeholder: 'Say' } }] });
       await ok('POST', '/v1/notify', { app, id: 'said', title: 'Spoken words', speak: true, audio: recording });
       await ok('POST', '/v1/notify', { app, id: 'later', title: 'Snoozed' });
@@ -110,7 +120,10 @@ describe('DELETE /v1/apps/{id}', () => {
 
   test('an unknown app is 404; an empty id or one with a slash is 400', async () => {
     expect(await n.api('DELETE', '/v1/apps/nobody')).toMatchObject({ status: 404, json: { error: 'unknown app: nobody' } });
-    expect(await n.api('DELETE', '/v1/apps/a%2Fb')).toMatchObject({ status: 400, json: { error: 'app id is required: DELETE /v1/apps/{id}' } });
+    expect(await n.api('DELETE', '/v1/apps/a%2Fb')).toMatchObject({
+      status: 400,
+      json: { error: 'app id is required: DELETE /v1/apps/{id}' },
+    });
     expect(await n.api('DELETE', '/v1/apps/a/b')).toMatchObject({ status: 400 });
     expect((await n.api('DELETE', '/v1/apps')).status).toBe(405);
     expect((await n.api('PUT', '/v1/apps/whatever')).status).toBe(405);

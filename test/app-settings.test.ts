@@ -44,7 +44,15 @@ describe('GET /v1/apps/settings', () => {
         app: 'granted',
         appName: 'granted',
         callbackURL: 'https://hooks.example.com/in',
-        settings: { sound: 'default', persistent: true, timeout: 0, corner: null, effectiveCorner: 'topRight', muteBanners: false, stacking: null },
+        settings: {
+          sound: 'default',
+          persistent: true,
+          timeout: 0,
+          corner: null,
+          effectiveCorner: 'topRight',
+          muteBanners: false,
+          stacking: null,
+        },
         voice: { speak: true, voice: null, speed: null, lang: null, urgentBreaksQuiet: false },
         approvals: {
           commandsRequested: true,
@@ -56,14 +64,21 @@ describe('GET /v1/apps/settings', () => {
       },
     ]);
     expect(reply.json.schema.map((entry: { key: string }) => entry.key)).toContain('muteBanners');
-    expect(reply.json.schema.find((entry: { key: string }) => entry.key === 'timeout')).toMatchObject({ type: 'integer', min: 0, max: 86400 });
+    expect(reply.json.schema.find((entry: { key: string }) => entry.key === 'timeout')).toMatchObject({
+      type: 'integer',
+      min: 0,
+      max: 86400,
+    });
     expect(reply.json.options).toBeUndefined();
   });
 
   test('every app, with the lists the choices come from', async () => {
     const reply = await n.api('GET', '/v1/apps/settings');
     expect(reply.json.apps.map((app: { app: string }) => app.app)).toEqual(expect.arrayContaining(['granted', 'muted', 'tuned']));
-    expect(reply.json.options).toMatchObject({ corners: ['topRight', 'topLeft', 'bottomRight', 'bottomLeft'], stackingLevels: ['byApp', 'byIssuer', 'bySender', 'never'] });
+    expect(reply.json.options).toMatchObject({
+      corners: ['topRight', 'topLeft', 'bottomRight', 'bottomLeft'],
+      stackingLevels: ['byApp', 'byIssuer', 'bySender', 'never'],
+    });
     expect(reply.json.options.sounds.slice(0, 2)).toEqual(['none', 'default']);
   });
 
@@ -118,7 +133,12 @@ describe('PUT /v1/apps/settings', () => {
     ['lang', 'en us!', 'invalid value for lang: not a valid language code'],
     ['urgentBreaksQuiet', 'true', 'invalid value for urgentBreaksQuiet: true or false'],
   ];
-  const cases = bad.map(([key, value, message]) => ({ key, value, message, shown: typeof value === 'string' && value.length > 20 ? `${value.length} characters` : JSON.stringify(value) }));
+  const cases = bad.map(([key, value, message]) => ({
+    key,
+    value,
+    message,
+    shown: typeof value === 'string' && value.length > 20 ? `${value.length} characters` : JSON.stringify(value),
+  }));
   test.each(cases)('$key = $shown is refused, and nothing of the change is applied', async ({ key, value, message }) => {
     const before = await settingsOf('tuned');
     // a good key beside the bad one: all or nothing
@@ -128,7 +148,10 @@ describe('PUT /v1/apps/settings', () => {
   });
 
   test('no keys, an unknown key, no app, an unknown app', async () => {
-    expect(await put({ app: 'tuned' })).toMatchObject({ status: 400, json: { error: expect.stringMatching(/^no settings given; send an object such as/) } });
+    expect(await put({ app: 'tuned' })).toMatchObject({
+      status: 400,
+      json: { error: expect.stringMatching(/^no settings given; send an object such as/) },
+    });
     expect(await put({ app: 'tuned', colour: 'red' })).toMatchObject({
       status: 400,
       json: { error: expect.stringMatching(/^unknown setting: colour \(known: corner, lang, muteBanners, persistent, /) },
@@ -179,7 +202,7 @@ describe('what the settings change', () => {
     expect(engine.asked.some((ask) => ask.text.includes('Built'))).toBe(false);
   });
 
-  test("speech off for an app: a notification that asks to be spoken is shown instead, and says why", async () => {
+  test('speech off for an app: a notification that asks to be spoken is shown instead, and says why', async () => {
     await put({ app: 'quietvoice', speak: false });
     await n.api('POST', '/v1/speak', { body: { app: 'quietvoice', id: 's1', text: 'Say nothing' } });
     expect(n.person.banner('quietvoice', 's1')).toBeDefined();
@@ -209,7 +232,11 @@ describe('what the settings change', () => {
 
   test('stacking: the app’s own level wins over the global one', async () => {
     await put({ app: 'stacker', stacking: null });
-    for (const [id, group] of [['a1', 'alpha'], ['a2', 'alpha'], ['b1', 'beta']]) {
+    for (const [id, group] of [
+      ['a1', 'alpha'],
+      ['a2', 'alpha'],
+      ['b1', 'beta'],
+    ]) {
       await n.notify({ app: 'stacker', id, title: id, group });
     }
     const stacks = async () => (await n.api('GET', '/v1/stacks?app=stacker')).json.stacks;
@@ -223,13 +250,27 @@ describe('what the settings change', () => {
 
 describe('POST /v1/stacks/expand', () => {
   test('opens and closes one stack; the others stay closed; no stack there is 404', async () => {
-    for (const [id, group] of [['e1', 'deploys'], ['e2', 'deploys'], ['e3', undefined], ['e4', undefined], ['e5', 'alone']]) {
+    for (const [id, group] of [
+      ['e1', 'deploys'],
+      ['e2', 'deploys'],
+      ['e3', undefined],
+      ['e4', undefined],
+      ['e5', 'alone'],
+    ]) {
       await n.notify({ app: 'expander', id, title: id, ...(group ? { group } : {}) });
     }
     const expanded = async () =>
-      Object.fromEntries((await n.api('GET', '/v1/stacks?app=expander')).json.stacks.map((stack: { group?: string; expanded: boolean }) => [stack.group ?? '-', stack.expanded]));
+      Object.fromEntries(
+        (await n.api('GET', '/v1/stacks?app=expander')).json.stacks.map((stack: { group?: string; expanded: boolean }) => [
+          stack.group ?? '-',
+          stack.expanded,
+        ]),
+      );
     expect(await expanded()).toEqual({ deploys: false, '-': false });
-    expect(await n.api('POST', '/v1/stacks/expand', { body: { app: 'expander', group: 'deploys' } })).toMatchObject({ status: 200, json: { ok: true } });
+    expect(await n.api('POST', '/v1/stacks/expand', { body: { app: 'expander', group: 'deploys' } })).toMatchObject({
+      status: 200,
+      json: { ok: true },
+    });
     expect(await expanded()).toEqual({ deploys: true, '-': false });
     await n.api('POST', '/v1/stacks/expand', { body: { app: 'expander' } }); // group defaults to the app id
     expect(await expanded()).toEqual({ deploys: true, '-': true });
@@ -240,7 +281,10 @@ describe('POST /v1/stacks/expand', () => {
       status: 404,
       json: { error: 'no stack of two or more banners for expander / alone' },
     });
-    expect(await n.api('POST', '/v1/stacks/expand', { body: { group: 'deploys' } })).toMatchObject({ status: 400, json: { error: 'missing field: app' } });
+    expect(await n.api('POST', '/v1/stacks/expand', { body: { group: 'deploys' } })).toMatchObject({
+      status: 400,
+      json: { error: 'missing field: app' },
+    });
     expect(await n.api('POST', '/v1/stacks/expand', { body: { app: 'expander', expanded: 'yes' } })).toMatchObject({
       status: 400,
       json: { error: 'invalid field: expanded (true or false)' },

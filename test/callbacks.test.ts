@@ -91,7 +91,7 @@ describe('callback buttons', () => {
     expect((await n.record('nowhere', 'n')).actionNote).toBe('Approve: no callback URL');
   });
 
-  test('another host needs the person\'s approval first (per app and host); nothing is sent before it', async () => {
+  test("another host needs the person's approval first (per app and host); nothing is sent before it", async () => {
     const server = await callbackServer();
     const remote = `http://${nonLoopbackHost()}:${server.port}/remote`;
     await press('far', 'one', remote);
@@ -118,7 +118,9 @@ describe('callback buttons', () => {
     expect((await n.record('near', 'three')).actionNote).toMatch(/^Approve: the person did not allow /);
     expect(server.received).toHaveLength(2);
     const listed = (await n.api('GET', '/v1/actions/approvals')).json.apps;
-    expect(listed).toContainEqual(expect.objectContaining({ app: 'far', callbackHosts: [expect.objectContaining({ host: new URL(remote).host })] }));
+    expect(listed).toContainEqual(
+      expect.objectContaining({ app: 'far', callbackHosts: [expect.objectContaining({ host: new URL(remote).host })] }),
+    );
   });
 
   test('a second press while the first is still running is ignored', async () => {

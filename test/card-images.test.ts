@@ -15,8 +15,15 @@ async function withTemplate(settings: Record<string, unknown>) {
   const supportDir = await tempFolder('notifier-cards-');
   await writeSupportFile(supportDir, 'settings.json', settings);
   const n = await startInProcess({ supportDir });
-  const ok = async (method: string, route: string, body: unknown) => expect((await n.api(method, route, { body })).json).toMatchObject({ ok: true });
-  await ok('PUT', '/v1/manifest', { app: 'cards', fields: [{ key: 'count', type: 'number' }, { key: 'done', type: 'bool' }] });
+  const ok = async (method: string, route: string, body: unknown) =>
+    expect((await n.api(method, route, { body })).json).toMatchObject({ ok: true });
+  await ok('PUT', '/v1/manifest', {
+    app: 'cards',
+    fields: [
+      { key: 'count', type: 'number' },
+      { key: 'done', type: 'bool' },
+    ],
+  });
   await ok('PUT', '/v1/templates', {
     app: 'cards',
     name: 'team',
@@ -43,7 +50,9 @@ describe('notifications drawn through templates', () => {
 
   test('with bannerCardImage on, the banner shows the card drawn through its template', async () => {
     const { n, supportDir } = await withTemplate({ bannerCardImage: true });
-    expect((await n.notify({ app: 'cards', id: 'c', count: 3, body: 'All green', image: path.join(IMAGES, 'sample.png') })).status).toBe(200);
+    expect((await n.notify({ app: 'cards', id: 'c', count: 3, body: 'All green', image: path.join(IMAGES, 'sample.png') })).status).toBe(
+      200,
+    );
     const banner = n.person.banner('cards', 'c')!;
     expect(banner.imagePath).toMatch(new RegExp(`^${supportDir}/cards/cards/[0-9a-f]{32}\\.png$`));
     const png = await readFile(banner.imagePath!);

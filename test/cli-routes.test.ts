@@ -23,7 +23,6 @@ interface Recorded {
   authorization: string | undefined;
 }
 
-
 let server: http.Server;
 let port: number;
 /** Made now: the table below names files in the folder the CLI runs in. */
@@ -37,7 +36,11 @@ const answers = new Map<string, { status: number; body: unknown }>();
 const BUNDLE_BYTES = Buffer.from('PK\u0003\u0004 a bundle');
 
 function runCli(args: string[], options: RunOptions = {}): Promise<Run> {
-  return runProgram(process.execPath, [CLI, ...args], { ...options, cwd: options.cwd ?? workDir, env: { NOTIFIER_SUPPORT_DIR: supportDir, ...options.env } });
+  return runProgram(process.execPath, [CLI, ...args], {
+    ...options,
+    cwd: options.cwd ?? workDir,
+    env: { NOTIFIER_SUPPORT_DIR: supportDir, ...options.env },
+  });
 }
 
 beforeAll(async () => {
@@ -66,7 +69,10 @@ beforeAll(async () => {
   await writeFile(path.join(supportDir, 'port'), `${port}\n`);
   await writeFile(path.join(supportDir, 'token'), `${TOKEN}\n`);
   await writeFile(path.join(workDir, 'template.json'), JSON.stringify({ app: 'demo', name: 'card', title: '{title}' }));
-  await writeFile(path.join(workDir, 'body.json'), JSON.stringify({ app: 'from-json', title: 'From JSON', metadata: { a: 1 }, defaults: { sound: 'Glass' } }));
+  await writeFile(
+    path.join(workDir, 'body.json'),
+    JSON.stringify({ app: 'from-json', title: 'From JSON', metadata: { a: 1 }, defaults: { sound: 'Glass' } }),
+  );
   await writeFile(path.join(workDir, 'card.notifiertemplate'), BUNDLE_BYTES);
 });
 
@@ -105,36 +111,111 @@ const PARITY: Row[] = [
   row(['notify', '--app', 'demo', '--title', 'Hello'], 'POST', '/v1/notify', { body: { app: 'demo', title: 'Hello' } }),
   row(
     [
-      'notify', '--app', 'demo', '--id', 'n1', '--title', 'T', '--subtitle', 'S', '--body', 'B', '--image', 'pic.png', '--url', 'https://example.com/x',
-      '--group', 'g', '--sound', 'none', '--timeout', '12.5', '--persistent', '--snooze', '--priority', 'high', '--metadata', '{"k":"v","n":2}',
-      '--template', 'card', '--layout', 'hero', '--accent', '#1E90FF', '--max-body-lines', '3', '--audio', '/tmp/voice.wav', '--presentation', 'both',
+      'notify',
+      '--app',
+      'demo',
+      '--id',
+      'n1',
+      '--title',
+      'T',
+      '--subtitle',
+      'S',
+      '--body',
+      'B',
+      '--image',
+      'pic.png',
+      '--url',
+      'https://example.com/x',
+      '--group',
+      'g',
+      '--sound',
+      'none',
+      '--timeout',
+      '12.5',
+      '--persistent',
+      '--snooze',
+      '--priority',
+      'high',
+      '--metadata',
+      '{"k":"v","n":2}',
+      '--template',
+      'card',
+      '--layout',
+      'hero',
+      '--accent',
+      '#1E90FF',
+      '--max-body-lines',
+      '3',
+      '--audio',
+      '/tmp/voice.wav',
+      '--presentation',
+      'both',
     ],
     'POST',
     '/v1/notify',
     {
       body: {
-        app: 'demo', id: 'n1', title: 'T', subtitle: 'S', body: 'B', image: resolved('pic.png'), url: 'https://example.com/x', group: 'g', sound: 'none',
-        timeout: 12.5, persistent: true, snooze: true, priority: 'high', metadata: { k: 'v', n: 2 }, template: 'card', layout: 'hero',
-        accentColor: '#1E90FF', maxBodyLines: 3, audio: '/tmp/voice.wav', presentation: 'both',
+        app: 'demo',
+        id: 'n1',
+        title: 'T',
+        subtitle: 'S',
+        body: 'B',
+        image: resolved('pic.png'),
+        url: 'https://example.com/x',
+        group: 'g',
+        sound: 'none',
+        timeout: 12.5,
+        persistent: true,
+        snooze: true,
+        priority: 'high',
+        metadata: { k: 'v', n: 2 },
+        template: 'card',
+        layout: 'hero',
+        accentColor: '#1E90FF',
+        maxBodyLines: 3,
+        audio: '/tmp/voice.wav',
+        presentation: 'both',
       },
     },
   ),
   row(['notify', '--app', 'demo', '--title', 'T', '--no-persistent', '--no-snooze', '--timeout', '0'], 'POST', '/v1/notify', {
     body: { app: 'demo', title: 'T', persistent: false, snooze: false, timeout: 0 },
   }),
-  row(['notify', '--app', 'demo', '--title', 'T', '--no-subtitle'], 'POST', '/v1/notify', { body: { app: 'demo', title: 'T', showSubtitle: false } }),
+  row(['notify', '--app', 'demo', '--title', 'T', '--no-subtitle'], 'POST', '/v1/notify', {
+    body: { app: 'demo', title: 'T', showSubtitle: false },
+  }),
   row(['notify', '--app', 'demo', '--title', 'T', '--body', 'kept', '--no-body', '--no-time'], 'POST', '/v1/notify', {
     body: { app: 'demo', title: 'T', body: 'kept', showBody: false, showTimestamp: false },
   }),
   row(['notify', '--app', 'demo', '--template', 'card'], 'POST', '/v1/notify', { body: { app: 'demo', template: 'card' } }),
   row(['notify', '--app', 'demo', '--title', 'T', '--speak'], 'POST', '/v1/notify', { body: { app: 'demo', title: 'T', speak: true } }),
-  row(['notify', '--app', 'demo', '--title', 'T', '--speak-text', 'Say this', '--voice', 'af_heart', '--speed', '1.5', '--lang', 'en-us'], 'POST', '/v1/notify', {
-    body: { app: 'demo', title: 'T', speak: { text: 'Say this', voice: 'af_heart', speed: 1.5, lang: 'en-us' } },
-  }),
+  row(
+    ['notify', '--app', 'demo', '--title', 'T', '--speak-text', 'Say this', '--voice', 'af_heart', '--speed', '1.5', '--lang', 'en-us'],
+    'POST',
+    '/v1/notify',
+    {
+      body: { app: 'demo', title: 'T', speak: { text: 'Say this', voice: 'af_heart', speed: 1.5, lang: 'en-us' } },
+    },
+  ),
   row(
     [
-      'notify', '--app', 'demo', '--title', 'T', '--button', 'Open=https://example.com/?a=b', '--button', 'Build=cmd:make all', '--button', 'Tidy=script:tidy.sh',
-      '--button', 'Log=shortcut:Log It', '--button', 'Ack=cb:{"ticket":42}', '--button', 'Ping=cb:',
+      'notify',
+      '--app',
+      'demo',
+      '--title',
+      'T',
+      '--button',
+      'Open=https://example.com/?a=b',
+      '--button',
+      'Build=cmd:make all',
+      '--button',
+      'Tidy=script:tidy.sh',
+      '--button',
+      'Log=shortcut:Log It',
+      '--button',
+      'Ack=cb:{"ticket":42}',
+      '--button',
+      'Ping=cb:',
     ],
     'POST',
     '/v1/notify',
@@ -159,35 +240,85 @@ const PARITY: Row[] = [
   row(['notify', '--app', 'demo', '--title', 'T', '--reminder', 'Just a title'], 'POST', '/v1/notify', {
     body: { app: 'demo', title: 'T', reminder: { title: 'Just a title' } },
   }),
-  row(['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '10m', '--follow-up-shortcut', 'Escalate', '--follow-up-input', '{title}'], 'POST', '/v1/notify', {
-    body: { app: 'demo', title: 'T', followUp: { after: 600, action: { label: 'Escalate', kind: 'shortcut', shortcut: 'Escalate', input: '{title}' } } },
-  }),
+  row(
+    [
+      'notify',
+      '--app',
+      'demo',
+      '--title',
+      'T',
+      '--follow-up-after',
+      '10m',
+      '--follow-up-shortcut',
+      'Escalate',
+      '--follow-up-input',
+      '{title}',
+    ],
+    'POST',
+    '/v1/notify',
+    {
+      body: {
+        app: 'demo',
+        title: 'T',
+        followUp: { after: 600, action: { label: 'Escalate', kind: 'shortcut', shortcut: 'Escalate', input: '{title}' } },
+      },
+    },
+  ),
   row(['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '90', '--follow-up-command', 'echo hi'], 'POST', '/v1/notify', {
     body: { app: 'demo', title: 'T', followUp: { after: 90, action: { label: 'Follow-up', kind: 'command', command: 'echo hi' } } },
   }),
   row(['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '2h', '--follow-up-script', 'tidy.sh'], 'POST', '/v1/notify', {
     body: { app: 'demo', title: 'T', followUp: { after: 7200, action: { label: 'tidy.sh', kind: 'script', script: 'tidy.sh' } } },
   }),
-  row(['notify', '--app', 'demo', '--title', 'T', '--button', 'Ack=cb:', '--follow-up-after', '5', '--follow-up-ref', 'ack'], 'POST', '/v1/notify', {
-    body: { app: 'demo', title: 'T', buttons: [{ label: 'Ack', callback: {} }], followUp: { after: 5, actionRef: 'ack' } },
-  }),
+  row(
+    ['notify', '--app', 'demo', '--title', 'T', '--button', 'Ack=cb:', '--follow-up-after', '5', '--follow-up-ref', 'ack'],
+    'POST',
+    '/v1/notify',
+    {
+      body: { app: 'demo', title: 'T', buttons: [{ label: 'Ack', callback: {} }], followUp: { after: 5, actionRef: 'ack' } },
+    },
+  ),
   row(['notify', '--json', 'body.json', '--title', 'Flag wins', '--metadata', '{"b":2}'], 'POST', '/v1/notify', {
     body: { app: 'from-json', title: 'Flag wins', metadata: { a: 1, b: 2 }, defaults: { sound: 'Glass' } },
   }),
   row(['notify', '--app=demo', '--title=Equals form'], 'POST', '/v1/notify', { body: { app: 'demo', title: 'Equals form' } }),
-  row(['--json', 'body.json', 'notify'], 'POST', '/v1/notify', { body: { app: 'from-json', title: 'From JSON', metadata: { a: 1 }, defaults: { sound: 'Glass' } } }),
+  row(['--json', 'body.json', 'notify'], 'POST', '/v1/notify', {
+    body: { app: 'from-json', title: 'From JSON', metadata: { a: 1 }, defaults: { sound: 'Glass' } },
+  }),
 
   // register
   row(
     [
-      'register', '--app', 'demo', '--name', 'Demo', '--icon', 'icon.png', '--bundle-id', 'com.example.demo', '--callback-url', 'http://127.0.0.1:9/cb',
-      '--allow-commands', '--sound', 'Glass', '--timeout', '8', '--persistent', '--corner', 'bottomLeft',
+      'register',
+      '--app',
+      'demo',
+      '--name',
+      'Demo',
+      '--icon',
+      'icon.png',
+      '--bundle-id',
+      'com.example.demo',
+      '--callback-url',
+      'http://127.0.0.1:9/cb',
+      '--allow-commands',
+      '--sound',
+      'Glass',
+      '--timeout',
+      '8',
+      '--persistent',
+      '--corner',
+      'bottomLeft',
     ],
     'POST',
     '/v1/register',
     {
       body: {
-        app: 'demo', appName: 'Demo', icon: resolved('icon.png'), bundleId: 'com.example.demo', callbackURL: 'http://127.0.0.1:9/cb', allowCommands: true,
+        app: 'demo',
+        appName: 'Demo',
+        icon: resolved('icon.png'),
+        bundleId: 'com.example.demo',
+        callbackURL: 'http://127.0.0.1:9/cb',
+        allowCommands: true,
         defaults: { sound: 'Glass', timeout: 8, persistent: true, corner: 'bottomLeft' },
       },
     },
@@ -201,12 +332,21 @@ const PARITY: Row[] = [
 
   // banners and speech
   row(['speak', '--app', 'demo', 'Hello', 'there'], 'POST', '/v1/speak', { body: { app: 'demo', text: 'Hello there' } }),
-  row(['speak', '--app', 'demo', '--text', 'Hi', '--id', 's1', '--voice', 'af_bella', '--speed', '0.5', '--lang', 'fr'], 'POST', '/v1/speak', {
-    body: { app: 'demo', text: 'Hi', id: 's1', voice: 'af_bella', speed: 0.5, lang: 'fr' },
-  }),
+  row(
+    ['speak', '--app', 'demo', '--text', 'Hi', '--id', 's1', '--voice', 'af_bella', '--speed', '0.5', '--lang', 'fr'],
+    'POST',
+    '/v1/speak',
+    {
+      body: { app: 'demo', text: 'Hi', id: 's1', voice: 'af_bella', speed: 0.5, lang: 'fr' },
+    },
+  ),
   row(['compose'], 'POST', '/v1/compose'),
-  row(['snooze', '--app', 'demo', '--id', 'n1', '--minutes', '0.5'], 'POST', '/v1/snooze', { body: { app: 'demo', id: 'n1', minutes: 0.5 } }),
-  row(['snooze', '--app', 'demo', '--id', 'n1', '--minutes', '43200'], 'POST', '/v1/snooze', { body: { app: 'demo', id: 'n1', minutes: 43200 } }),
+  row(['snooze', '--app', 'demo', '--id', 'n1', '--minutes', '0.5'], 'POST', '/v1/snooze', {
+    body: { app: 'demo', id: 'n1', minutes: 0.5 },
+  }),
+  row(['snooze', '--app', 'demo', '--id', 'n1', '--minutes', '43200'], 'POST', '/v1/snooze', {
+    body: { app: 'demo', id: 'n1', minutes: 43200 },
+  }),
   row(['unsnooze', '--app', 'demo', '--id', 'n1'], 'POST', '/v1/unsnooze', { body: { app: 'demo', id: 'n1' } }),
   row(['dismiss', '--app', 'demo', '--id', 'n1'], 'POST', '/v1/dismiss', { body: { app: 'demo', id: 'n1' } }),
   row(['dismiss-all'], 'POST', '/v1/dismissAll', { body: {} }),
@@ -222,15 +362,22 @@ const PARITY: Row[] = [
   row(['quiet', 'off'], 'PUT', '/v1/settings/quiet-hours', { body: { resume: true } }),
   row(['settings'], 'GET', '/v1/settings'),
   row(['settings', 'get'], 'GET', '/v1/settings'),
-  row(['settings', 'set', 'muteAllSounds=true', 'historyCapPerApp=500', 'voiceSystem=null', 'voiceDefault=af_heart', 'voiceLang="12"'], 'PUT', '/v1/settings', {
-    body: { muteAllSounds: true, historyCapPerApp: 500, voiceSystem: null, voiceDefault: 'af_heart', voiceLang: '12' },
-  }),
+  row(
+    ['settings', 'set', 'muteAllSounds=true', 'historyCapPerApp=500', 'voiceSystem=null', 'voiceDefault=af_heart', 'voiceLang="12"'],
+    'PUT',
+    '/v1/settings',
+    {
+      body: { muteAllSounds: true, historyCapPerApp: 500, voiceSystem: null, voiceDefault: 'af_heart', voiceLang: '12' },
+    },
+  ),
 
   // history
   row(['history', '--app', 'demo'], 'GET', '/v1/history', { query: { app: 'demo' } }),
   row(['history', '--app', 'demo', '--limit', '5'], 'GET', '/v1/history', { query: { app: 'demo', limit: '5' } }),
   row(['history', '--app', 'demo', '--clear'], 'DELETE', '/v1/history', { query: { app: 'demo' } }),
-  row(['history', 'search', 'build', 'failed', '--app', 'demo', '--limit', '3'], 'GET', '/v1/history/search', { query: { q: 'build failed', app: 'demo', limit: '3' } }),
+  row(['history', 'search', 'build', 'failed', '--app', 'demo', '--limit', '3'], 'GET', '/v1/history/search', {
+    query: { q: 'build failed', app: 'demo', limit: '3' },
+  }),
   row(['history', 'search'], 'GET', '/v1/history/search'),
   row(['history', 'reshow', '--app', 'demo', '--id', 'n1'], 'POST', '/v1/history/reshow', { body: { app: 'demo', id: 'n1' } }),
   row(['history', 'delete', '--app', 'demo', '--id', 'n1'], 'DELETE', '/v1/history/item', { query: { app: 'demo', id: 'n1' } }),
@@ -241,15 +388,39 @@ const PARITY: Row[] = [
   row(['template', 'list', '--app', 'demo'], 'GET', '/v1/templates', { query: { app: 'demo' } }),
   row(['template', 'put', 'template.json'], 'PUT', '/v1/templates', { body: { app: 'demo', name: 'card', title: '{title}' } }),
   row(['template', 'delete', '--app', 'demo', '--name', 'card'], 'DELETE', '/v1/templates', { query: { app: 'demo', name: 'card' } }),
-  row(['template', 'duplicate', '--app', 'demo', '--name', 'card'], 'POST', '/v1/templates/duplicate', { body: { app: 'demo', name: 'card' } }),
-  row(['template', 'duplicate', '--app', 'demo', '--name', 'card', '--new-name', 'copy', '--to-app', 'other'], 'POST', '/v1/templates/duplicate', {
-    body: { app: 'demo', name: 'card', newName: 'copy', toApp: 'other' },
+  row(['template', 'duplicate', '--app', 'demo', '--name', 'card'], 'POST', '/v1/templates/duplicate', {
+    body: { app: 'demo', name: 'card' },
   }),
-  row(['template', 'rename', '--app', 'demo', '--name', 'card', '--new-name', 'tile'], 'POST', '/v1/templates/rename', { body: { app: 'demo', name: 'card', newName: 'tile' } }),
+  row(
+    ['template', 'duplicate', '--app', 'demo', '--name', 'card', '--new-name', 'copy', '--to-app', 'other'],
+    'POST',
+    '/v1/templates/duplicate',
+    {
+      body: { app: 'demo', name: 'card', newName: 'copy', toApp: 'other' },
+    },
+  ),
+  row(['template', 'rename', '--app', 'demo', '--name', 'card', '--new-name', 'tile'], 'POST', '/v1/templates/rename', {
+    body: { app: 'demo', name: 'card', newName: 'tile' },
+  }),
   row(['template', 'default', '--app', 'demo', '--name', 'card'], 'PUT', '/v1/templates/default', { body: { app: 'demo', name: 'card' } }),
   row(['template', 'default', '--app', 'demo', '--clear'], 'PUT', '/v1/templates/default', { body: { app: 'demo' } }),
   row(
-    ['template', 'follow-up', '--app', 'demo', '--name', 'card', '--after', '2h', '--shortcut', 'Escalate', '--input', '{title}', '--label', 'Escalate it'],
+    [
+      'template',
+      'follow-up',
+      '--app',
+      'demo',
+      '--name',
+      'card',
+      '--after',
+      '2h',
+      '--shortcut',
+      'Escalate',
+      '--input',
+      '{title}',
+      '--label',
+      'Escalate it',
+    ],
     'PUT',
     '/v1/templates/follow-up',
     { body: { app: 'demo', template: 'card', after: 7200, shortcut: 'Escalate', input: '{title}', label: 'Escalate it' } },
@@ -257,12 +428,18 @@ const PARITY: Row[] = [
   row(['template', 'follow-up', '--app', 'demo', '--after', '60', '--action-ref', 'open'], 'PUT', '/v1/templates/follow-up', {
     body: { app: 'demo', after: 60, actionRef: 'open' },
   }),
-  row(['template', 'follow-up', '--app', 'demo', '--name', 'card', '--off'], 'PUT', '/v1/templates/follow-up', { body: { app: 'demo', template: 'card', enabled: false } }),
-  row(['template', 'import', 'card.notifiertemplate'], 'POST', '/v1/templates/import', { body: { base64: BUNDLE_BYTES.toString('base64'), onConflict: 'keepBoth' } }),
+  row(['template', 'follow-up', '--app', 'demo', '--name', 'card', '--off'], 'PUT', '/v1/templates/follow-up', {
+    body: { app: 'demo', template: 'card', enabled: false },
+  }),
+  row(['template', 'import', 'card.notifiertemplate'], 'POST', '/v1/templates/import', {
+    body: { base64: BUNDLE_BYTES.toString('base64'), onConflict: 'keepBoth' },
+  }),
   row(['template', 'import', '--file', 'card.notifiertemplate', '--app', 'other', '--replace'], 'POST', '/v1/templates/import', {
     body: { base64: BUNDLE_BYTES.toString('base64'), app: 'other', onConflict: 'replace' },
   }),
-  row(['template', 'import', 'card.notifiertemplate', '--fail'], 'POST', '/v1/templates/import', { body: { base64: BUNDLE_BYTES.toString('base64'), onConflict: 'fail' } }),
+  row(['template', 'import', 'card.notifiertemplate', '--fail'], 'POST', '/v1/templates/import', {
+    body: { base64: BUNDLE_BYTES.toString('base64'), onConflict: 'fail' },
+  }),
   row(['manifest', 'delete', '--app', 'demo'], 'DELETE', '/v1/manifest', { query: { app: 'demo' } }),
 
   // assets
@@ -282,7 +459,9 @@ const PARITY: Row[] = [
   }),
   row(['apps', 'delete', '--app', 'my app/1'], 'DELETE', '/v1/apps/my%20app%2F1'),
   row(['approvals'], 'GET', '/v1/actions/approvals'),
-  row(['approvals', 'revoke', '--app', 'demo', '--template', 'card'], 'DELETE', '/v1/actions/approvals', { query: { app: 'demo', template: 'card' } }),
+  row(['approvals', 'revoke', '--app', 'demo', '--template', 'card'], 'DELETE', '/v1/actions/approvals', {
+    query: { app: 'demo', template: 'card' },
+  }),
 
   // lookups, voice, agent server, health
   row(['symbols', 'arrow', 'up', '--category', 'arrows', '--limit', '10', '--offset', '20'], 'GET', '/v1/symbols', {
@@ -356,7 +535,9 @@ describe('finding the service and the token', () => {
   });
 
   test('--json - reads the body from standard input; flags merge on top', async () => {
-    const result = await runCli(['notify', '--json', '-', '--body', 'from a flag'], { stdin: JSON.stringify({ app: 'piped', title: 'Piped', template: 'x' }) });
+    const result = await runCli(['notify', '--json', '-', '--body', 'from a flag'], {
+      stdin: JSON.stringify({ app: 'piped', title: 'Piped', template: 'x' }),
+    });
     expect(result.code).toBe(0);
     expect(recorded[0]!.body).toEqual({ app: 'piped', title: 'Piped', template: 'x', body: 'from a flag' });
   });
@@ -386,11 +567,16 @@ describe('output', () => {
     answers.set('GET /v1/apps', { status: 0, body: null });
     const result = await runCli(['apps']);
     expect([result.code, result.stdout]).toEqual([2, '']);
-    expect(result.stderr).toBe(`Notifier is not running: nothing answered on 127.0.0.1:${port} (socket hang up). Start it with 'npm start' or 'notifier daemon'.\n`);
+    expect(result.stderr).toBe(
+      `Notifier is not running: nothing answered on 127.0.0.1:${port} (socket hang up). Start it with 'npm start' or 'notifier daemon'.\n`,
+    );
   });
 
   test('history export --out writes the records to the file and prints one line', async () => {
-    const items = [{ id: 'b', app: 'demo' }, { id: 'a', app: 'demo' }];
+    const items = [
+      { id: 'b', app: 'demo' },
+      { id: 'a', app: 'demo' },
+    ];
     answers.set('GET /v1/history/export', { status: 200, body: { count: 2, items } });
     const result = await runCli(['history', 'export', '--app', 'demo', '-o', 'out.json']);
     const file = path.join(workDir, 'out.json');
@@ -402,7 +588,16 @@ describe('output', () => {
   test('template export writes the bundle the service packed, prints one line, and its warnings on standard error', async () => {
     answers.set('GET /v1/templates/export', {
       status: 200,
-      body: { ok: true, app: 'demo', name: 'card', file: 'card.notifiertemplate', bytes: 9, assets: ['pulse.riv'], warnings: ['the script tidy.sh is not in the bundle'], base64: BUNDLE_BYTES.toString('base64') },
+      body: {
+        ok: true,
+        app: 'demo',
+        name: 'card',
+        file: 'card.notifiertemplate',
+        bytes: 9,
+        assets: ['pulse.riv'],
+        warnings: ['the script tidy.sh is not in the bundle'],
+        base64: BUNDLE_BYTES.toString('base64'),
+      },
     });
     const byDefault = await runCli(['template', 'export', '--app', 'demo', '--name', 'card']);
     const file = path.join(workDir, 'card.notifiertemplate');
@@ -443,7 +638,10 @@ const MISTAKES: Mistake[] = [
   mistake(['notify', '--app', 'demo', '--title'], "option '--title <text>' argument missing"),
   mistake(['notify', '--app', 'demo', '--title', 'T', '--bogus'], "unknown option '--bogus'"),
   mistake(['notify', '--app', 'demo', '--title', 'T', '--timeout', 'soon'], /option '--timeout <seconds>' argument 'soon' is invalid/),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--priority', 'bogus'], /argument 'bogus' is invalid. Allowed choices are low, normal, high, urgent/),
+  mistake(
+    ['notify', '--app', 'demo', '--title', 'T', '--priority', 'bogus'],
+    /argument 'bogus' is invalid. Allowed choices are low, normal, high, urgent/,
+  ),
   mistake(['notify', '--app', 'demo', '--title', 'T', '--layout', 'diagonal'], /argument 'diagonal' is invalid/),
   mistake(['notify', '--app', 'demo', '--title', 'T', '--max-body-lines', '0'], /'--max-body-lines <n>' argument '0' is invalid/),
   mistake(['notify', '--app', 'demo', '--title', 'T', '--speed', '3'], /'--speed <n>' argument '3' is invalid/),
@@ -455,18 +653,27 @@ const MISTAKES: Mistake[] = [
   mistake(['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '4'], /'--follow-up-after <duration>' argument '4' is invalid/),
   mistake(['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '8d', '--follow-up-command', 'x'], /argument '8d' is invalid/),
   mistake(['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '10m'], /--follow-up-after needs an action/),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--follow-up-shortcut', 'S'], '--follow-up-shortcut needs --follow-up-after (seconds, or 90s, 10m, 2h)'),
+  mistake(
+    ['notify', '--app', 'demo', '--title', 'T', '--follow-up-shortcut', 'S'],
+    '--follow-up-shortcut needs --follow-up-after (seconds, or 90s, 10m, 2h)',
+  ),
   mistake(
     ['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '60', '--follow-up-shortcut', 'S', '--follow-up-command', 'c'],
     'give one follow-up action, not --follow-up-shortcut and --follow-up-command',
   ),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '60', '--follow-up-command', 'c', '--follow-up-input', 'i'], /--follow-up-input goes with/),
+  mistake(
+    ['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '60', '--follow-up-command', 'c', '--follow-up-input', 'i'],
+    /--follow-up-input goes with/,
+  ),
   mistake(['notify', '--app', 'demo', '--title', 'T', '--json', 'missing.json'], 'cannot read missing.json: no such file'),
   mistake(['register', '--name', 'Demo'], '--app is required'),
   mistake(['register', '--app', 'demo', '--corner', 'middle'], /Allowed choices are topRight/),
   mistake(['speak', '--app', 'demo'], 'give the text to say: --text TEXT or words'),
   mistake(['snooze', '--app', 'demo', '--id', 'n1'], "required option '--minutes <n>' not specified"),
-  mistake(['snooze', '--app', 'demo', '--id', 'n1', '--minutes', '0'], /'--minutes <n>' argument '0' is invalid. minutes greater than 0 and at most 43200/),
+  mistake(
+    ['snooze', '--app', 'demo', '--id', 'n1', '--minutes', '0'],
+    /'--minutes <n>' argument '0' is invalid. minutes greater than 0 and at most 43200/,
+  ),
   mistake(['snooze', '--app', 'demo', '--id', 'n1', '--minutes', '43201'], /argument '43201' is invalid/),
   mistake(['dismiss', '--app', 'demo'], "required option '--id <id>' not specified"),
   mistake(['dismiss-all', '--group', 'g'], '--group needs --app: a stack belongs to one app'),
@@ -479,11 +686,23 @@ const MISTAKES: Mistake[] = [
   mistake(['history', '--app', 'demo', '--clear', '--limit', '3'], /takes no --limit/),
   mistake(['history', 'reshow', '--app', 'demo'], "required option '--id <id>' not specified", 'history reshow'),
   mistake(['template', 'default', '--app', 'demo'], 'give exactly one of --name NAME and --clear', 'template default'),
-  mistake(['template', 'default', '--app', 'demo', '--name', 'a', '--clear'], 'give exactly one of --name NAME and --clear', 'template default'),
+  mistake(
+    ['template', 'default', '--app', 'demo', '--name', 'a', '--clear'],
+    'give exactly one of --name NAME and --clear',
+    'template default',
+  ),
   mistake(['template', 'follow-up', '--app', 'demo', '--off', '--after', '60'], /--off stands alone/, 'template follow-up'),
-  mistake(['template', 'follow-up', '--app', 'demo', '--after', '60'], '--after needs an action: one of --shortcut, --script, --command or --action-ref', 'template follow-up'),
+  mistake(
+    ['template', 'follow-up', '--app', 'demo', '--after', '60'],
+    '--after needs an action: one of --shortcut, --script, --command or --action-ref',
+    'template follow-up',
+  ),
   mistake(['template', 'import'], 'give the bundle file: FILE or --file FILE', 'template import'),
-  mistake(['template', 'import', 'card.notifiertemplate', '--replace', '--fail'], /give at most one of --keep-both, --replace and --fail/, 'template import'),
+  mistake(
+    ['template', 'import', 'card.notifiertemplate', '--replace', '--fail'],
+    /give at most one of --keep-both, --replace and --fail/,
+    'template import',
+  ),
   mistake(['template', 'bogus'], "unknown command 'bogus'", 'template'),
   mistake(['settings', 'set', 'muteAllSounds'], "'muteAllSounds' is not KEY=VALUE", 'settings set'),
   mistake(['settings', 'set'], "missing required argument 'KEY=VALUE'", 'settings set'),
@@ -506,7 +725,9 @@ describe('a wrong command line exits 1 with `notifier: <message>` and a usage hi
     if (typeof message === 'string') expect(first).toBe(`notifier: ${message}`);
     else expect(first).toMatch(new RegExp(`^notifier: .*${message.source}`));
     // commander may add a suggestion line ("Did you mean ...?") before the hint
-    expect(result.stderr.endsWith(`\n${hint ? `Run 'notifier help ${hint}' for usage.` : "Run 'notifier --help' for usage."}\n`)).toBe(true);
+    expect(result.stderr.endsWith(`\n${hint ? `Run 'notifier help ${hint}' for usage.` : "Run 'notifier --help' for usage."}\n`)).toBe(
+      true,
+    );
     expect(recorded).toEqual([]);
   });
 });

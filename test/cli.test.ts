@@ -10,7 +10,6 @@ import path from 'node:path';
 import { CLI, type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
 import { type Run, runProgram } from './helpers/process.js';
 
-
 let daemon: DaemonProcess;
 let workDir: string;
 
@@ -44,7 +43,9 @@ describe('the tool finds the running service', () => {
   test('health answers with the version and pid, as sorted JSON', async () => {
     const result = await notifier(['health']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`{\n  "ok": true,\n  "pid": ${daemon.child.pid},\n  "version": ${JSON.stringify(JSON.parse(result.stdout).version)}\n}\n`);
+    expect(result.stdout).toBe(
+      `{\n  "ok": true,\n  "pid": ${daemon.child.pid},\n  "version": ${JSON.stringify(JSON.parse(result.stdout).version)}\n}\n`,
+    );
   });
 
   test('global options work after the command: --port and --token with no support folder files', async () => {
@@ -63,9 +64,29 @@ describe('the tool finds the running service', () => {
 describe('notify', () => {
   test('buttons, a reminder and a follow-up reach History as sent', async () => {
     const reply = await ok([
-      'notify', '--app', 'cli.demo', '--id', 'deploy-1', '--title', 'Deploy finished', '--body', 'All green', '--timeout', '0',
-      '--button', 'Open=https://example.com/run/1', '--button', 'Ack=cb:{"ticket":42}', '--button', 'Later=cb:',
-      '--reminder', 'Check deploy|2030-01-02T03:04:05Z', '--follow-up-after', '2h', '--follow-up-ref', 'ack',
+      'notify',
+      '--app',
+      'cli.demo',
+      '--id',
+      'deploy-1',
+      '--title',
+      'Deploy finished',
+      '--body',
+      'All green',
+      '--timeout',
+      '0',
+      '--button',
+      'Open=https://example.com/run/1',
+      '--button',
+      'Ack=cb:{"ticket":42}',
+      '--button',
+      'Later=cb:',
+      '--reminder',
+      'Check deploy|2030-01-02T03:04:05Z',
+      '--follow-up-after',
+      '2h',
+      '--follow-up-ref',
+      'ack',
     ]);
     expect(reply).toEqual({ ok: true, id: 'deploy-1' });
     const [record] = (await daemon.api('GET', '/v1/history?app=cli.demo')).json.items;
@@ -83,9 +104,12 @@ describe('notify', () => {
   });
 
   test('an inline follow-up action and --json - from standard input, flags on top', async () => {
-    const reply = await ok(['notify', '--json', '-', '--title', 'From a flag', '--follow-up-after', '90s', '--follow-up-shortcut', 'Escalate'], {
-      stdin: JSON.stringify({ app: 'cli.json', id: 'piped', title: 'From stdin', body: 'Body from stdin' }),
-    });
+    const reply = await ok(
+      ['notify', '--json', '-', '--title', 'From a flag', '--follow-up-after', '90s', '--follow-up-shortcut', 'Escalate'],
+      {
+        stdin: JSON.stringify({ app: 'cli.json', id: 'piped', title: 'From stdin', body: 'Body from stdin' }),
+      },
+    );
     expect(reply).toEqual({ ok: true, id: 'piped' });
     const [record] = (await daemon.api('GET', '/v1/history?app=cli.json')).json.items;
     expect(record.notification).toMatchObject({
@@ -105,7 +129,11 @@ describe('notify', () => {
 
 describe('history', () => {
   beforeAll(async () => {
-    for (const [id, title] of [['h1', 'Build failed on main'], ['h2', 'Coffee is ready'], ['h3', 'Build passed on main']]) {
+    for (const [id, title] of [
+      ['h1', 'Build failed on main'],
+      ['h2', 'Coffee is ready'],
+      ['h3', 'Build passed on main'],
+    ]) {
       await ok(['notify', '--app', 'cli.history', '--id', id, '--title', title]);
     }
   });
@@ -198,7 +226,9 @@ describe('settings, quiet hours, apps, voice and the agent server', () => {
     expect(await ok(['voice'])).toMatchObject({ engine: 'system', installed: true });
     expect((await notifier(['voice', 'install'])).code).toBe(1); // already installed: 409
     const mcp = await ok(['mcp', 'status']);
-    expect(mcp.clients.map((client: { client: string }) => client.client)).toEqual(expect.arrayContaining(['claudeCode', 'codex', 'claudeDesktop']));
+    expect(mcp.clients.map((client: { client: string }) => client.client)).toEqual(
+      expect.arrayContaining(['claudeCode', 'codex', 'claudeDesktop']),
+    );
   });
 });
 

@@ -19,9 +19,7 @@ const NODE_MJS = path.join(ROOT, 'clients', 'node', 'notifier.mjs');
 // jest runs this file as CommonJS: `require` loads the CommonJS entry as a user's `require('notifier-client')` would.
 const { Notifier, NotifierError, NotifierUnavailable, defaultSupportDir, DEFAULT_PORT } = require(NODE_CJS) as Client;
 
-
 const run = runProgram;
-
 
 /** Runs `use` against a local server, then closes it (and any connection it still holds). */
 async function withServer<T>(server: net.Server, use: (port: number) => Promise<T>): Promise<T> {
@@ -120,7 +118,10 @@ describe('client libraries against a running Notifier', () => {
 
     test('register then apps lists the app', async () => {
       await expect(client().register('node-register', { appName: 'Node Register', callbackURL: undefined })).resolves.toBeUndefined();
-      expect((await client().apps()).find((entry) => entry.app === 'node-register')).toEqual({ app: 'node-register', appName: 'Node Register' });
+      expect((await client().apps()).find((entry) => entry.app === 'node-register')).toEqual({
+        app: 'node-register',
+        appName: 'Node Register',
+      });
     });
 
     test('dismiss closes one banner and keeps its record', async () => {
@@ -249,7 +250,9 @@ describe('client libraries against a running Notifier', () => {
           NotifierUnavailable === cjs.NotifierUnavailable && client === cjs;
         const id = await new Notifier().notify('node-esm', 'From ESM', { body: 'imported' });
         console.log(JSON.stringify({ same, id }));`;
-      const result = await run(process.execPath, ['--input-type=module', '-e', script], { env: { NOTIFIER_SUPPORT_DIR: daemon().supportDir } });
+      const result = await run(process.execPath, ['--input-type=module', '-e', script], {
+        env: { NOTIFIER_SUPPORT_DIR: daemon().supportDir },
+      });
       expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
       const { same, id } = JSON.parse(result.stdout);
       expect(same).toBe(true);
@@ -257,7 +260,9 @@ describe('client libraries against a running Notifier', () => {
     });
 
     test('`node notifier.cjs Title Body` sends one notification; exit 2 when not running, 1 on other errors', async () => {
-      const sent = await run(process.execPath, [NODE_CJS, 'Demo title', 'Demo body'], { env: { NOTIFIER_SUPPORT_DIR: daemon().supportDir } });
+      const sent = await run(process.execPath, [NODE_CJS, 'Demo title', 'Demo body'], {
+        env: { NOTIFIER_SUPPORT_DIR: daemon().supportDir },
+      });
       expect({ code: sent.code, stderr: sent.stderr }).toEqual({ code: 0, stderr: '' });
       expect((await record('notifier-node', sent.stdout.trim())).notification).toMatchObject({ title: 'Demo title', body: 'Demo body' });
 

@@ -13,7 +13,11 @@ import { callbackServer, channel, eventually } from './helpers/in-process.js';
 // with the D-Bus presenter and its tray; the person acts through dunst's own controls (dunstctl, its context
 // menu), a real reply window typed into with xdotool, and the tray's menu clicked over D-Bus.
 
-const exists = (file: string) => stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 describe('the real desktop', () => {
   let desktop: Desktop;
@@ -54,10 +58,12 @@ describe('the real desktop', () => {
   test('a notification with two buttons reaches dunst; the one chosen there posts the callback and History says so', async () => {
     const server = await callbackServer();
     await desktop.dunstctl('close-all');
-    await notify({ app: 'deploys', id: 'd1', title: 'Deploy to production?', buttons: [
-      { label: 'Approve', callback: { url: server.url('/approve') } },
-      { label: 'Later' },
-    ] });
+    await notify({
+      app: 'deploys',
+      id: 'd1',
+      title: 'Deploy to production?',
+      buttons: [{ label: 'Approve', callback: { url: server.url('/approve') } }, { label: 'Later' }],
+    });
     await eventually(async () => (await displayed()) === 1, 'the banner in dunst');
     await choose('Approve (Deploy to production?)');
     await eventually(() => server.received.length > 0, 'the callback');
@@ -100,21 +106,32 @@ describe('the real desktop', () => {
 
   test('a reply typed into the reply window with xdotool lands in the reply queue', async () => {
     await desktop.dunstctl('close-all');
-    await notify({ app: 'questions', id: 'q', title: 'Ship it today?', buttons: [{ label: 'Reply', reply: { placeholder: 'yes or no' } }] });
+    await notify({
+      app: 'questions',
+      id: 'q',
+      title: 'Ship it today?',
+      buttons: [{ label: 'Reply', reply: { placeholder: 'yes or no' } }],
+    });
     await eventually(async () => (await displayed()) === 1);
     await choose('Reply (Ship it today?)');
     const xdotool = (...args: string[]) =>
       new Promise<string>((resolve, reject) =>
-        execFile('xdotool', args, { env: { ...process.env, ...desktop.env }, timeout: 15_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))),
+        execFile('xdotool', args, { env: { ...process.env, ...desktop.env }, timeout: 15_000 }, (error, stdout) =>
+          error ? reject(error) : resolve(stdout.trim()),
+        ),
       );
     const window = (await xdotool('search', '--sync', '--onlyvisible', '--name', 'questions')).split('\n')[0]!;
     await xdotool('windowfocus', '--sync', window);
     await xdotool('type', '--delay', '20', 'Yes, after lunch');
     await xdotool('key', 'Return');
-    const replies = await eventually(async () => {
-      const { json } = await daemon.api('GET', '/v1/replies?app=questions');
-      return json.count > 0 && json.replies;
-    }, 'the reply', 15_000);
+    const replies = await eventually(
+      async () => {
+        const { json } = await daemon.api('GET', '/v1/replies?app=questions');
+        return json.count > 0 && json.replies;
+      },
+      'the reply',
+      15_000,
+    );
     expect(replies[0]).toMatchObject({ notificationId: 'q', text: 'Yes, after lunch' });
   }, 30_000);
 
@@ -125,7 +142,10 @@ describe('the real desktop', () => {
     await eventually(async () => (await displayed()) === 1);
     await choose('Run now (Nightly job)');
     const menu = await trayMenu(desktop);
-    const allow = await eventually(async () => (await menu.items()).find((item) => item.label.startsWith('Allow: Let Runner run commands')), 'the question in the tray');
+    const allow = await eventually(
+      async () => (await menu.items()).find((item) => item.label.startsWith('Allow: Let Runner run commands')),
+      'the question in the tray',
+    );
     expect(await exists(`${out}/ran-job1`)).toBe(false); // nothing ran before the person allowed it
     await menu.click(allow.id);
     await eventually(() => exists(`${out}/ran-job1`), 'the script to run');
@@ -139,7 +159,11 @@ describe('the real desktop', () => {
     await notify({ app: 'runner2', id: 'job2', title: 'Weekly job', buttons: [{ label: 'Go', script: 'touch.sh' }] });
     await eventually(async () => (await displayed()) === 1);
     await choose('Go (Weekly job)');
-    await eventually(async () => (await channel(channelPath(daemon.supportDir), { op: 'questions' })).questions.some((q: { app: string }) => q.app === 'runner2'), 'the question');
+    await eventually(
+      async () =>
+        (await channel(channelPath(daemon.supportDir), { op: 'questions' })).questions.some((q: { app: string }) => q.app === 'runner2'),
+      'the question',
+    );
     await eventually(async () => (await displayed()) >= 2, 'the question banner');
     await choose('Allow (Let Second runner run commands');
     await eventually(() => exists(`${out}/ran-job2`), 'the script to run');

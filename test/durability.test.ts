@@ -63,7 +63,10 @@ describe('durability: an acknowledged notification is on disk', () => {
     const restarted = await startDaemon({ supportDir: daemon.supportDir });
     const items = (await restarted.api('GET', '/v1/history?app=cp')).json.items;
     expect(items.map((item: { id: string; notification: { title: string } }) => `${item.id}:${item.notification.title}`)).toEqual([
-      'e:e', 'a:a again', 'd:d', 'b:b',
+      'e:e',
+      'a:a again',
+      'd:d',
+      'b:b',
     ]);
     expect(items[3].actionUsed).toBe('dismiss');
     expect((await restarted.api('GET', '/v1/history?app=gone')).json.items).toEqual([]);
@@ -114,7 +117,20 @@ describe('path traversal: app ids and ids never create files outside the support
     const outer = await tempFolder('notifier-traversal-');
     const supportDir = path.join(outer, 'support');
     const daemon = await startDaemon({ supportDir });
-    const hostile = ['../escape', '../../etc/passwd', '/abs/path', '..', '.', 'a/b/c', 'a\\b', '.hidden', 'NUL\u0000byte', 'émoji-✓', 'CON', 'x'.repeat(128)];
+    const hostile = [
+      '../escape',
+      '../../etc/passwd',
+      '/abs/path',
+      '..',
+      '.',
+      'a/b/c',
+      'a\\b',
+      '.hidden',
+      'NUL\u0000byte',
+      'émoji-✓',
+      'CON',
+      'x'.repeat(128),
+    ];
     for (const value of hostile) {
       const asApp = await daemon.api('POST', '/v1/notify', { body: { app: value, id: value, title: 'hostile' } });
       expect(asApp.status).toBe(200);

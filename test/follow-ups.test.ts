@@ -9,7 +9,11 @@ import { writeSupportFile } from './helpers/support.js';
 // one daemon and the assertions come after the timers have had their chance.
 
 const AFTER = 5;
-const exists = (file: string) => stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 describe('follow-ups', () => {
   let n: Running;
@@ -33,7 +37,10 @@ describe('follow-ups', () => {
     const followUp = { after: AFTER, actionRef: 'page' };
     const send = async (id: string, extra: Record<string, unknown> = {}, app = 'fu') => {
       sentAt.set(id, Date.now());
-      expect((await n.notify({ app, id, title: id, buttons: [page, { label: 'Got it' }, { label: 'Answer', reply: {} }], followUp, ...extra })).status).toBe(200);
+      expect(
+        (await n.notify({ app, id, title: id, buttons: [page, { label: 'Got it' }, { label: 'Answer', reply: {} }], followUp, ...extra }))
+          .status,
+      ).toBe(200);
     };
     await send('fires');
     await send('dismissed');
@@ -43,8 +50,16 @@ describe('follow-ups', () => {
     await send('snoozed');
     await send('short', { timeout: 3 });
     await send('off', { followUp: { enabled: false } });
-    await send('waits', { followUp: { after: AFTER, action: { label: 'Touch', kind: 'command', command: `touch ${out}/approved` } } }, 'asker');
-    await send('refused', { followUp: { after: AFTER, action: { label: 'Touch', kind: 'command', command: `touch ${out}/never` } } }, 'stranger');
+    await send(
+      'waits',
+      { followUp: { after: AFTER, action: { label: 'Touch', kind: 'command', command: `touch ${out}/approved` } } },
+      'asker',
+    );
+    await send(
+      'refused',
+      { followUp: { after: AFTER, action: { label: 'Touch', kind: 'command', command: `touch ${out}/never` } } },
+      'stranger',
+    );
     await n.notify({ app: 'fromManifest', id: 'manifest', title: 't' });
     await n.notify({ app: 'fromManifest', id: 'own', title: 't', buttons: [page], followUp });
 
@@ -63,10 +78,24 @@ describe('follow-ups', () => {
   test('unattended for `after`: the callback is sent once with event unattended, and History records it', async () => {
     expect(calls('fires')).toHaveLength(1);
     const [call] = calls('fires');
-    expect(call!.body).toEqual({ notificationId: 'fires', app: 'fu', action: 'Page', payload: { level: 2 }, event: 'unattended', unattendedSeconds: AFTER });
+    expect(call!.body).toEqual({
+      notificationId: 'fires',
+      app: 'fu',
+      action: 'Page',
+      payload: { level: 2 },
+      event: 'unattended',
+      unattendedSeconds: AFTER,
+    });
     expect(call!.at - sentAt.get('fires')!).toBeGreaterThanOrEqual(AFTER * 1000 - 50);
     const record = await n.record('fu', 'fires');
-    expect(record.followUp).toEqual({ ranAt: expect.any(String), action: 'Page', actionId: 'page', kind: 'callback', outcome: 'ran', unattendedSeconds: AFTER });
+    expect(record.followUp).toEqual({
+      ranAt: expect.any(String),
+      action: 'Page',
+      actionId: 'page',
+      kind: 'callback',
+      outcome: 'ran',
+      unattendedSeconds: AFTER,
+    });
     // A follow-up does not close the banner: the person has not seen it yet.
     expect(record.dismissedAt).toBeUndefined();
   });
@@ -96,9 +125,16 @@ describe('follow-ups', () => {
   });
 
   test('code waiting for approval is recorded as waitingForApproval, and runs once the person allows it', async () => {
-    expect((await n.record('asker', 'waits')).followUp).toMatchObject({ outcome: 'waitingForApproval', kind: 'command', action: 'Touch', actionId: 'touch' });
+    expect((await n.record('asker', 'waits')).followUp).toMatchObject({
+      outcome: 'waitingForApproval',
+      kind: 'command',
+      action: 'Touch',
+      actionId: 'touch',
+    });
     expect(await exists(`${out}/approved`)).toBe(false);
-    expect((await channel(n.daemon.channelPath, { op: 'questions' })).questions).toEqual([expect.objectContaining({ app: 'asker', kind: 'commands' })]);
+    expect((await channel(n.daemon.channelPath, { op: 'questions' })).questions).toEqual([
+      expect.objectContaining({ app: 'asker', kind: 'commands' }),
+    ]);
     await answerQuestion(n, 'asker', true);
     await eventually(async () => (await n.record('asker', 'waits')).followUp.outcome === 'ran', 'the follow-up to run');
     expect(await exists(`${out}/approved`)).toBe(true);

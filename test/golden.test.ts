@@ -77,7 +77,11 @@ interface Comparison {
 /** Compares two pictures pixel by pixel, within the tolerances above. */
 function compare(actual: Pixels, expected: Pixels): Comparison {
   if (actual.width !== expected.width || actual.height !== expected.height) {
-    return { same: false, reason: `size ${actual.width}x${actual.height}, expected ${expected.width}x${expected.height}`, differentShare: 1 };
+    return {
+      same: false,
+      reason: `size ${actual.width}x${actual.height}, expected ${expected.width}x${expected.height}`,
+      differentShare: 1,
+    };
   }
   let different = 0;
   for (let i = 0; i < actual.data.length; i += 4) {
@@ -90,7 +94,11 @@ function compare(actual: Pixels, expected: Pixels): Comparison {
   }
   const share = different / (actual.width * actual.height);
   const percent = (share * 100).toFixed(2);
-  return { same: share <= PIXEL_SHARE_TOLERANCE, reason: `${different} pixels (${percent}%) differ by more than ${CHANNEL_TOLERANCE}`, differentShare: share };
+  return {
+    same: share <= PIXEL_SHARE_TOLERANCE,
+    reason: `${different} pixels (${percent}%) differ by more than ${CHANNEL_TOLERANCE}`,
+    differentShare: share,
+  };
 }
 
 const goldenFile = (layout: string, appearance: Appearance): string => path.join(GOLDEN, `${layout}-${appearance}.png`);
@@ -164,7 +172,10 @@ describe('the golden comparison', () => {
 
   test('a size change is reported (a missing subtitle makes the card shorter)', async () => {
     const { subtitle: _subtitle, ...withoutSubtitle } = NOTIFICATION;
-    const result = compare(await decode(await render('imageLeft', 'light', withoutSubtitle)), await decode(await readGolden('imageLeft', 'light')));
+    const result = compare(
+      await decode(await render('imageLeft', 'light', withoutSubtitle)),
+      await decode(await readGolden('imageLeft', 'light')),
+    );
     expect(result).toMatchObject({ same: false, differentShare: 1 });
     expect(result.reason).toMatch(/^size 808x\d+, expected 808x\d+$/);
   });

@@ -35,7 +35,9 @@ describe('the guard in front of every route', () => {
   test('the token is checked before the body is read: a huge announced body gets 401 at once', async () => {
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(daemon().port, '127.0.0.1', () => {
-        socket.write('POST /v1/notify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 900000\r\n\r\n{"app":');
+        socket.write(
+          'POST /v1/notify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 900000\r\n\r\n{"app":',
+        );
       });
       let received = '';
       const timer = setTimeout(() => reject(new Error(`no answer; got ${received}`)), 5000);

@@ -14,7 +14,12 @@ describe('History', () => {
 
   describe('GET /v1/history', () => {
     test('lists newest first, one app or every app merged', async () => {
-      for (const [app, id] of [['list-a', 'a1'], ['list-b', 'b1'], ['list-a', 'a2'], ['list-b', 'b2']]) {
+      for (const [app, id] of [
+        ['list-a', 'a1'],
+        ['list-b', 'b1'],
+        ['list-a', 'a2'],
+        ['list-b', 'b2'],
+      ]) {
         await notify({ app: app!, id: id!, title: id });
       }
       expect(ids((await get('/v1/history?app=list-a')).json.items)).toEqual(['a2', 'a1']);
@@ -126,7 +131,11 @@ describe('History', () => {
       expect((await get('/v1/history?app=clear-a')).json.items).toEqual([]);
       expect((await get('/v1/history?app=clear-b')).json.items).toHaveLength(1);
       // The app files follow the journal at the next checkpoint (within a second).
-      const exists = (app: string) => stat(path.join(daemon().supportDir, 'history', `${app}.json`)).then(() => true, () => false);
+      const exists = (app: string) =>
+        stat(path.join(daemon().supportDir, 'history', `${app}.json`)).then(
+          () => true,
+          () => false,
+        );
       await waitFor(async () => ((await exists('clear-b')) && !(await exists('clear-a')) ? true : undefined), 'the checkpoint');
       expect((await daemon().api('DELETE', '/v1/history')).json).toEqual({ ok: true });
       expect((await get('/v1/history')).json.items).toEqual([]);

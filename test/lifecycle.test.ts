@@ -68,10 +68,16 @@ describe('POST /v1/snooze and /v1/unsnooze', () => {
       expect(reply.status).toBe(400);
       expect(reply.json.error).toBe('invalid field: minutes (a number greater than 0 and at most 43200)');
     }
-    expect(await snooze({ app: 'sz', id: 'nope', minutes: 5 })).toMatchObject({ status: 404, json: { error: 'no such notification in History' } });
+    expect(await snooze({ app: 'sz', id: 'nope', minutes: 5 })).toMatchObject({
+      status: 404,
+      json: { error: 'no such notification in History' },
+    });
     await n.notify({ app: 'sz', id: 'gone', title: 't' });
     await n.api('POST', '/v1/dismiss', { body: { app: 'sz', id: 'gone' } });
-    expect(await snooze({ app: 'sz', id: 'gone', minutes: 5 })).toMatchObject({ status: 400, json: { error: 'the notification was already dismissed' } });
+    expect(await snooze({ app: 'sz', id: 'gone', minutes: 5 })).toMatchObject({
+      status: 400,
+      json: { error: 'the notification was already dismissed' },
+    });
     expect((await snooze({ app: 'sz', id: 'a', minutes: 43200 })).status).toBe(200);
     expect((await n.api('POST', '/v1/unsnooze', { body: { app: 'sz' } })).json).toEqual({ error: 'missing field: id' });
     expect((await n.api('POST', '/v1/unsnooze', { body: { app: 'sz', id: 'nope' } })).status).toBe(404);
@@ -200,8 +206,17 @@ describe('POST /v1/speak and speech', () => {
       const found = await n.record('voice', 'sp');
       return found.speech?.audioPath && found;
     }, 'the speech to be written');
-    expect(record.notification).toMatchObject({ title: text.trim().slice(0, 80), presentation: 'voice', speak: { text, voice: 'en-gb', speed: 1.2, lang: 'en-gb' } });
-    expect(record.speech).toEqual({ text: text.trim(), voice: 'en-gb', audioPath: expect.stringMatching(/audio\/\d+-[0-9a-f]+\.wav$/), durationSeconds: expect.any(Number) });
+    expect(record.notification).toMatchObject({
+      title: text.trim().slice(0, 80),
+      presentation: 'voice',
+      speak: { text, voice: 'en-gb', speed: 1.2, lang: 'en-gb' },
+    });
+    expect(record.speech).toEqual({
+      text: text.trim(),
+      voice: 'en-gb',
+      audioPath: expect.stringMatching(/audio\/\d+-[0-9a-f]+\.wav$/),
+      durationSeconds: expect.any(Number),
+    });
     // About 150 words a minute at speed 1.2 (espeak-ng): some 8 to 12 seconds for these 22 words.
     expect(record.speech.durationSeconds).toBeGreaterThan(4);
     expect(record.speech.durationSeconds).toBeLessThan(20);

@@ -27,9 +27,15 @@ const riveTemplate = (app: string, name: string, components: Array<Record<string
 });
 
 /** A zip in the bundle's shape (docs/api/templates.md#t18), built here so a test can make it hostile. */
-function bundleZip(entries: Record<string, Uint8Array>, manifest: Record<string, unknown> = {}, template: unknown = riveTemplate('from', 'hostile', [{ path: 'evil.riv' }])) {
+function bundleZip(
+  entries: Record<string, Uint8Array>,
+  manifest: Record<string, unknown> = {},
+  template: unknown = riveTemplate('from', 'hostile', [{ path: 'evil.riv' }]),
+) {
   return zipSync({
-    'bundle.json': strToU8(JSON.stringify({ format: 'notifiertemplate', version: 1, app: 'from', name: 'hostile', assets: [], ...manifest })),
+    'bundle.json': strToU8(
+      JSON.stringify({ format: 'notifiertemplate', version: 1, app: 'from', name: 'hostile', assets: [], ...manifest }),
+    ),
     'template.json': strToU8(JSON.stringify(template)),
     ...entries,
   });
@@ -79,7 +85,11 @@ describe('manifests', () => {
       app: 'broken',
       appName: 'x'.repeat(2049),
       fields: [{ key: 'bad key!' }, { key: 'kind', type: 'colour' }, { key: 'dup' }, { key: 'dup' }],
-      actions: [{ id: 'nolabel' }, { id: 'go', label: 'Go', kind: 'url' }, { id: 'fine', label: 'Fine', kind: 'url', url: 'https://x.example' }],
+      actions: [
+        { id: 'nolabel' },
+        { id: 'go', label: 'Go', kind: 'url' },
+        { id: 'fine', label: 'Fine', kind: 'url', url: 'https://x.example' },
+      ],
       assets: [
         { id: 'img', type: 'png', path: '/tmp/a.png' },
         { id: 'far', type: 'rive', path: 'https://cdn.example/a.riv' },
@@ -105,15 +115,30 @@ describe('manifests', () => {
   });
 
   test.each<[string, Record<string, unknown>, string | RegExp]>([
-    ['an actionRef naming no manifest action', { after: 60, actionRef: 'nothing' }, "followUp.actionRef: no button or manifest action is named 'nothing'"],
-    ['a url action', { after: 60, actionRef: 'web' }, "followUp.actionRef: a follow-up cannot be a 'url' action; use shortcut, script, command or callback"],
+    [
+      'an actionRef naming no manifest action',
+      { after: 60, actionRef: 'nothing' },
+      "followUp.actionRef: no button or manifest action is named 'nothing'",
+    ],
+    [
+      'a url action',
+      { after: 60, actionRef: 'web' },
+      "followUp.actionRef: a follow-up cannot be a 'url' action; use shortcut, script, command or callback",
+    ],
     ['an after above 7 days', { after: 604801, actionRef: 'hook' }, /^invalid manifest: followUp\.after: .*5 to 604800 seconds/],
     ['an after that is not a duration', { after: 'soon', actionRef: 'hook' }, /^invalid manifest: followUp\.after: not a duration/],
-    ['both actionRef and action', { after: 60, actionRef: 'hook', action: { label: 'x', kind: 'command', command: 'y' } }, 'followUp: give exactly one of actionRef and action'],
+    [
+      'both actionRef and action',
+      { after: 60, actionRef: 'hook', action: { label: 'x', kind: 'command', command: 'y' } },
+      'followUp: give exactly one of actionRef and action',
+    ],
   ])('a follow-up with %s is refused', async (_what, followUp, message) => {
     const reply = await put({
       app: 'follow',
-      actions: [{ id: 'web', label: 'Web', kind: 'url', url: 'https://x.example' }, { id: 'hook', label: 'Hook', kind: 'callback' }],
+      actions: [
+        { id: 'web', label: 'Web', kind: 'url', url: 'https://x.example' },
+        { id: 'hook', label: 'Hook', kind: 'callback' },
+      ],
       followUp,
     });
     expect(reply.status).toBe(400);
@@ -122,7 +147,11 @@ describe('manifests', () => {
   });
 
   test('a follow-up naming a callback action is kept', async () => {
-    const body = { app: 'follow-ok', actions: [{ id: 'hook', label: 'Hook', kind: 'callback' }], followUp: { after: '10m', actionRef: 'hook' } };
+    const body = {
+      app: 'follow-ok',
+      actions: [{ id: 'hook', label: 'Hook', kind: 'callback' }],
+      followUp: { after: '10m', actionRef: 'hook' },
+    };
     expect((await put(body)).status).toBe(200);
     expect((await get('follow-ok')).json.followUp).toEqual({ after: 600, actionRef: 'hook' });
   });
@@ -153,7 +182,14 @@ describe('manifests', () => {
   test('a manifest is replaced whole, listed, and deleted', async () => {
     expect((await put({ app: 'replace-me', appName: 'First', fields: [{ key: 'a' }], defaultTemplate: 'builtin.hero' })).status).toBe(200);
     expect((await put({ app: 'replace-me', appName: 'Second', version: 3 })).status).toBe(200);
-    expect((await get('replace-me')).json).toEqual({ app: 'replace-me', appName: 'Second', version: 3, fields: [], actions: [], assets: [] });
+    expect((await get('replace-me')).json).toEqual({
+      app: 'replace-me',
+      appName: 'Second',
+      version: 3,
+      fields: [],
+      actions: [],
+      assets: [],
+    });
 
     const list = await daemon().api('GET', '/v1/manifests');
     expect(list.status).toBe(200);
@@ -204,7 +240,8 @@ describe('the manifest count limit', () => {
 
   test('with 200 registered apps, a manifest for a new app is 429; one for a registered app is not', async () => {
     for (let i = 0; i < 10; i++) expect((await daemon().api('DELETE', `/v1/manifest?app=app-${i + 1}`)).status).toBe(200);
-    for (let i = 0; i < 200; i++) expect((await daemon().api('POST', '/v1/register', { body: { app: `registered-${i}` } })).status).toBe(200);
+    for (let i = 0; i < 200; i++)
+      expect((await daemon().api('POST', '/v1/register', { body: { app: `registered-${i}` } })).status).toBe(200);
     const stranger = await daemon().api('PUT', '/v1/manifest', { body: { app: 'stranger' } });
     expect(stranger.status).toBe(429);
     expect(stranger.json.error).toBe('too many apps (at most 200)');
@@ -232,7 +269,9 @@ describe('assets and the Rive check', () => {
   test('a manifest copies its declared Rive files into the app folder; DELETE removes only those copies', async () => {
     const own = await add({ app: 'anim', base64: b64(riveBytes('mine')), name: 'mine.riv' });
     expect(own.status).toBe(200);
-    const put = await daemon.api('PUT', '/v1/manifest', { body: { app: 'anim', assets: [{ id: 'pulse', type: 'rive', path: RIVE_FIXTURE }] } });
+    const put = await daemon.api('PUT', '/v1/manifest', {
+      body: { app: 'anim', assets: [{ id: 'pulse', type: 'rive', path: RIVE_FIXTURE }] },
+    });
     expect(put.status).toBe(200);
     expect((await daemon.api('GET', '/v1/manifest?app=anim')).json.assets).toEqual([{ id: 'pulse', type: 'rive', path: RIVE_FIXTURE }]);
 
@@ -240,8 +279,26 @@ describe('assets and the Rive check', () => {
     expect(listed.status).toBe(200);
     const fixture = await readFile(RIVE_FIXTURE);
     expect(listed.json.assets).toEqual([
-      { kind: 'rive', id: 'mine', file: 'mine.riv', path: path.join(folderOf('anim'), 'mine.riv'), bytes: 11, declared: false, usedBy: [], component: { type: 'rive', asset: 'mine' } },
-      { kind: 'rive', id: 'pulse', file: 'pulse.riv', path: path.join(folderOf('anim'), 'pulse.riv'), bytes: fixture.length, declared: true, usedBy: [], component: { type: 'rive', asset: 'pulse' } },
+      {
+        kind: 'rive',
+        id: 'mine',
+        file: 'mine.riv',
+        path: path.join(folderOf('anim'), 'mine.riv'),
+        bytes: 11,
+        declared: false,
+        usedBy: [],
+        component: { type: 'rive', asset: 'mine' },
+      },
+      {
+        kind: 'rive',
+        id: 'pulse',
+        file: 'pulse.riv',
+        path: path.join(folderOf('anim'), 'pulse.riv'),
+        bytes: fixture.length,
+        declared: true,
+        usedBy: [],
+        component: { type: 'rive', asset: 'pulse' },
+      },
     ]);
     expect(await readFile(path.join(folderOf('anim'), 'pulse.riv'))).toEqual(fixture);
     expect((await check({ app: 'anim', component: { type: 'rive', asset: 'pulse' } })).json).toMatchObject({ loaded: true });
@@ -253,7 +310,9 @@ describe('assets and the Rive check', () => {
 
   test('a declared plain name is a file already in the app folder; DELETE leaves it', async () => {
     expect((await add({ app: 'plain', path: RIVE_FIXTURE, name: 'anim.riv' })).status).toBe(200);
-    expect((await daemon.api('PUT', '/v1/manifest', { body: { app: 'plain', assets: [{ id: 'hero', path: 'anim.riv' }] } })).status).toBe(200);
+    expect((await daemon.api('PUT', '/v1/manifest', { body: { app: 'plain', assets: [{ id: 'hero', path: 'anim.riv' }] } })).status).toBe(
+      200,
+    );
     expect((await list('plain')).json.assets).toEqual([expect.objectContaining({ file: 'anim.riv', declared: true })]);
     expect((await check({ app: 'plain', component: { type: 'rive', asset: 'hero' } })).json).toMatchObject({ loaded: true });
     expect((await daemon.api('DELETE', '/v1/manifest?app=plain')).status).toBe(200);
@@ -266,14 +325,24 @@ describe('assets and the Rive check', () => {
 
   test('a replaced manifest that no longer declares a file removes its copy', async () => {
     const declare = (assets: unknown[]) => daemon.api('PUT', '/v1/manifest', { body: { app: 'swap', assets } });
-    expect((await declare([{ id: 'one', path: RIVE_FIXTURE }, { id: 'two', path: RIVE_FIXTURE }])).status).toBe(200);
+    expect(
+      (
+        await declare([
+          { id: 'one', path: RIVE_FIXTURE },
+          { id: 'two', path: RIVE_FIXTURE },
+        ])
+      ).status,
+    ).toBe(200);
     expect(await filesUnder(folderOf('swap'))).toEqual(['one.riv', 'two.riv']);
     expect((await declare([{ id: 'two', path: RIVE_FIXTURE }])).status).toBe(200);
     expect(await filesUnder(folderOf('swap'))).toEqual(['two.riv']);
   });
 
   test('an asset id with capitals is found by its id', async () => {
-    expect((await daemon.api('PUT', '/v1/manifest', { body: { app: 'caps', assets: [{ id: 'Bell', type: 'rive', path: RIVE_FIXTURE }] } })).status).toBe(200);
+    expect(
+      (await daemon.api('PUT', '/v1/manifest', { body: { app: 'caps', assets: [{ id: 'Bell', type: 'rive', path: RIVE_FIXTURE }] } }))
+        .status,
+    ).toBe(200);
     const listed = await list('caps');
     expect(listed.json.assets).toEqual([expect.objectContaining({ id: 'Bell', file: 'Bell.riv', declared: true })]);
     expect((await check({ app: 'caps', component: { type: 'rive', asset: 'Bell' } })).json).toMatchObject({ loaded: true });
@@ -284,7 +353,15 @@ describe('assets and the Rive check', () => {
 
   test('a declared file that cannot be copied does not block the manifest; the Rive check says why', async () => {
     const missing = path.join(work, 'nowhere', 'gone.riv');
-    const reply = await daemon.api('PUT', '/v1/manifest', { body: { app: 'lost', assets: [{ id: 'gone', type: 'rive', path: missing }, { id: 'folder', path: work }] } });
+    const reply = await daemon.api('PUT', '/v1/manifest', {
+      body: {
+        app: 'lost',
+        assets: [
+          { id: 'gone', type: 'rive', path: missing },
+          { id: 'folder', path: work },
+        ],
+      },
+    });
     expect(reply.status).toBe(200);
     expect((await list('lost')).json.assets).toEqual([]);
     const result = await check({ app: 'lost', component: { type: 'rive', asset: 'gone' } });
@@ -295,13 +372,22 @@ describe('assets and the Rive check', () => {
 
   test('a file:// URL naming another computer, or an id starting with a dot, is refused', async () => {
     const reply = await daemon.api('PUT', '/v1/manifest', {
-      body: { app: 'odd', assets: [{ id: 'far', path: 'file://elsewhere/x.riv' }, { id: '.hidden', path: RIVE_FIXTURE }, { id: 'near', path: `file://${RIVE_FIXTURE}` }] },
+      body: {
+        app: 'odd',
+        assets: [
+          { id: 'far', path: 'file://elsewhere/x.riv' },
+          { id: '.hidden', path: RIVE_FIXTURE },
+          { id: 'near', path: `file://${RIVE_FIXTURE}` },
+        ],
+      },
     });
     expect(reply.status).toBe(400);
     expect(reply.json.error).toBe(
       'invalid manifest: assets[0].path: a file:// URL must name a file on this computer: file://elsewhere/x.riv; assets[1].id: cannot start with . (the file <id>.riv would be hidden)',
     );
-    const good = await daemon.api('PUT', '/v1/manifest', { body: { app: 'odd', assets: [{ id: 'near', path: `file://${RIVE_FIXTURE}` }] } });
+    const good = await daemon.api('PUT', '/v1/manifest', {
+      body: { app: 'odd', assets: [{ id: 'near', path: `file://${RIVE_FIXTURE}` }] },
+    });
     expect(good.status).toBe(200);
     expect(await filesUnder(folderOf('odd'))).toEqual(['near.riv']);
   });
@@ -309,7 +395,12 @@ describe('assets and the Rive check', () => {
   test('GET /v1/assets gives the folder and the limits; app is required', async () => {
     const reply = await list('empty-app');
     expect(reply.status).toBe(200);
-    expect(reply.json).toEqual({ app: 'empty-app', folder: folderOf('empty-app'), limits: { bytes: 10 * MB, riveFiles: 32, images: 100 }, assets: [] });
+    expect(reply.json).toEqual({
+      app: 'empty-app',
+      folder: folderOf('empty-app'),
+      limits: { bytes: 10 * MB, riveFiles: 32, images: 100 },
+      assets: [],
+    });
     const missing = await daemon.api('GET', '/v1/assets');
     expect(missing.status).toBe(400);
     expect(missing.json.error).toBe('missing field: app');
@@ -362,23 +453,46 @@ describe('assets and the Rive check', () => {
       component: { type: 'rive', asset: 'pulse' },
     });
     expect(await readFile(stored)).toEqual(bytes);
-    expect((await add({ app: 'rives', path: RIVE_FIXTURE, name: 'pulse.riv' })).json).toMatchObject({ replaced: true, bytes: (await readFile(RIVE_FIXTURE)).length });
+    expect((await add({ app: 'rives', path: RIVE_FIXTURE, name: 'pulse.riv' })).json).toMatchObject({
+      replaced: true,
+      bytes: (await readFile(RIVE_FIXTURE)).length,
+    });
   });
 
   test.each([
-    ['both sources', { path: PNG, base64: 'AAAA', name: 'a.png' }, 'give exactly one of base64 (with name) or path (a file on this computer)'],
+    [
+      'both sources',
+      { path: PNG, base64: 'AAAA', name: 'a.png' },
+      'give exactly one of base64 (with name) or path (a file on this computer)',
+    ],
     ['no source', { name: 'a.png' }, 'give exactly one of base64 (with name) or path (a file on this computer)'],
     ['base64 without name', { base64: 'AAAA' }, /^missing field: name/],
-    ['a name with folders', { base64: 'AAAA', name: '../a.png' }, 'invalid file name: use a plain name without folders, for example logo.png'],
+    [
+      'a name with folders',
+      { base64: 'AAAA', name: '../a.png' },
+      'invalid file name: use a plain name without folders, for example logo.png',
+    ],
     ['a hidden name', { base64: 'AAAA', name: '.a.png' }, 'invalid file name: use a plain name without folders, for example logo.png'],
     ['an unknown extension', { base64: 'AAAA', name: 'notes.txt' }, /^cannot tell the kind from the name/],
     ['an invalid kind', { base64: 'AAAA', name: 'a.png', kind: 'video' }, 'invalid field: kind (rive or image)'],
     ['a kind the name contradicts', { path: PNG, name: 'pic.riv', kind: 'image' }, /pic\.riv/],
     ['a missing file', { path: '/nonexistent/where/pic.png' }, 'no such file: /nonexistent/where/pic.png'],
     ['an empty file', { base64: '', name: 'blank.png' }, 'blank.png is empty'],
-    ['bytes that are not an image', { base64: b64(Buffer.from('plain text, not pixels')), name: 'fake.png' }, /^not an image this computer can draw: fake\.png/],
-    ['a .riv that is not a Rive file', { base64: b64(Buffer.from('PNG? no, text')), name: 'fake.riv' }, '"fake.riv" is not a Rive file (it does not start with RIVE)'],
-    ['a Rive file of another format version', { base64: b64(Buffer.from([0x52, 0x49, 0x56, 0x45, 6, 0, 0])), name: 'old.riv' }, '"old.riv" is Rive format 6.0; this computer reads format 7.x'],
+    [
+      'bytes that are not an image',
+      { base64: b64(Buffer.from('plain text, not pixels')), name: 'fake.png' },
+      /^not an image this computer can draw: fake\.png/,
+    ],
+    [
+      'a .riv that is not a Rive file',
+      { base64: b64(Buffer.from('PNG? no, text')), name: 'fake.riv' },
+      '"fake.riv" is not a Rive file (it does not start with RIVE)',
+    ],
+    [
+      'a Rive file of another format version',
+      { base64: b64(Buffer.from([0x52, 0x49, 0x56, 0x45, 6, 0, 0])), name: 'old.riv' },
+      '"old.riv" is Rive format 6.0; this computer reads format 7.x',
+    ],
   ])('POST /v1/assets with %s is 400', async (_what, body, message) => {
     const reply = await add({ app: 'refused', ...body });
     expect(reply.status).toBe(400);
@@ -488,7 +602,15 @@ describe('assets and the Rive check', () => {
     ])('a valid Rive file by %s is loaded', async (_what, component) => {
       const reply = await check({ app: 'checks', component: { type: 'rive', ...component } });
       expect(reply.status).toBe(200);
-      expect(reply.json).toMatchObject({ loaded: true, inputs: {}, applied: {}, artboards: [], takesClicks: false, pointerWrites: [], clickedActions: [] });
+      expect(reply.json).toMatchObject({
+        loaded: true,
+        inputs: {},
+        applied: {},
+        artboards: [],
+        takesClicks: false,
+        pointerWrites: [],
+        clickedActions: [],
+      });
       expect(reply.json.error).toBeUndefined();
     });
 
@@ -500,7 +622,11 @@ describe('assets and the Rive check', () => {
       ['an empty file', 'EMPTY', '"empty.riv" is empty'],
       ['a remote URL', { path: 'https://cdn.example/anim.riv' }, 'remote assets are not supported: https://cdn.example/anim.riv'],
       ['a relative path climbing out', { path: '../other/pulse.riv' }, "a relative asset path cannot leave the app's assets folder"],
-      ['a file:// URL of another computer', { path: 'file://elsewhere/pulse.riv' }, /^not a file on this computer: file:\/\/elsewhere\/pulse\.riv/],
+      [
+        'a file:// URL of another computer',
+        { path: 'file://elsewhere/pulse.riv' },
+        /^not a file on this computer: file:\/\/elsewhere\/pulse\.riv/,
+      ],
     ])('%s is loaded: false with the reason', async (_what, component, message) => {
       const given = component === 'EMPTY' ? { path: empty } : component;
       const reply = await check({ app: 'checks', component: { type: 'rive', ...given } });
@@ -522,7 +648,11 @@ describe('assets and the Rive check', () => {
     test('applied fills tokens from fields; pointer inputs are listed', async () => {
       const reply = await check({
         app: 'checks',
-        component: { type: 'rive', asset: 'pulse', inputBindings: { count: '{count}', label: 'Hi {name}', level: '3', isHover: 'hover', isDown: 'pressed' } },
+        component: {
+          type: 'rive',
+          asset: 'pulse',
+          inputBindings: { count: '{count}', label: 'Hi {name}', level: '3', isHover: 'hover', isDown: 'pressed' },
+        },
         fields: { count: 7, name: 'Ann' },
       });
       expect(reply.status).toBe(200);
@@ -539,21 +669,47 @@ describe('assets and the Rive check', () => {
       expect((await check({ app: 'checks', component, simulate: ['pressDown'] })).json.clickedActions).toEqual([]);
       expect((await check({ app: 'checks', component, simulate: ['pressUp'] })).json.clickedActions).toEqual([]);
       expect((await check({ app: 'checks', component, simulate: ['pressDown', 'hoverOut', 'pressUp'] })).json.clickedActions).toEqual([]);
-      expect((await check({ app: 'checks', component, simulate: ['pressDown', 'pressUp', 'pressDown', 'pressUp'] })).json.clickedActions).toEqual(['open', 'open']);
-      const byRef = await check({ app: 'checks', component: { type: 'rive', asset: 'pulse', actionRef: 'rerun' }, simulate: ['pressDown', 'pressUp'] });
+      expect(
+        (await check({ app: 'checks', component, simulate: ['pressDown', 'pressUp', 'pressDown', 'pressUp'] })).json.clickedActions,
+      ).toEqual(['open', 'open']);
+      const byRef = await check({
+        app: 'checks',
+        component: { type: 'rive', asset: 'pulse', actionRef: 'rerun' },
+        simulate: ['pressDown', 'pressUp'],
+      });
       expect(byRef.json.clickedActions).toEqual(['rerun']);
-      const labelOnly = await check({ app: 'checks', component: { type: 'rive', asset: 'pulse', action: { label: 'Show More', url: 'https://example.com' } }, simulate: ['pressDown', 'pressUp'] });
+      const labelOnly = await check({
+        app: 'checks',
+        component: { type: 'rive', asset: 'pulse', action: { label: 'Show More', url: 'https://example.com' } },
+        simulate: ['pressDown', 'pressUp'],
+      });
       expect(labelOnly.json.clickedActions).toEqual(['show-more']);
       const none = await check({ app: 'checks', component: { type: 'rive', asset: 'pulse' }, simulate: ['pressDown', 'pressUp'] });
       expect(none.json).toMatchObject({ takesClicks: false, clickedActions: [] });
     });
 
     test.each([
-      ['a component that is not rive', { component: { type: 'text', binding: '{title}' } }, 'invalid field: component (a rive component object)'],
+      [
+        'a component that is not rive',
+        { component: { type: 'text', binding: '{title}' } },
+        'invalid field: component (a rive component object)',
+      ],
       ['no component', {}, 'invalid field: component (a rive component object)'],
-      ['an unknown simulate step', { component: { type: 'rive', asset: 'pulse' }, simulate: ['click'] }, 'invalid field: simulate (a list of hoverIn, hoverOut, pressDown, pressUp)'],
-      ['simulate that is not a list', { component: { type: 'rive', asset: 'pulse' }, simulate: 'pressDown' }, 'invalid field: simulate (a list of hoverIn, hoverOut, pressDown, pressUp)'],
-      ['input bindings that are not text', { component: { type: 'rive', asset: 'pulse', inputBindings: { count: 3 } } }, /^invalid field: component/],
+      [
+        'an unknown simulate step',
+        { component: { type: 'rive', asset: 'pulse' }, simulate: ['click'] },
+        'invalid field: simulate (a list of hoverIn, hoverOut, pressDown, pressUp)',
+      ],
+      [
+        'simulate that is not a list',
+        { component: { type: 'rive', asset: 'pulse' }, simulate: 'pressDown' },
+        'invalid field: simulate (a list of hoverIn, hoverOut, pressDown, pressUp)',
+      ],
+      [
+        'input bindings that are not text',
+        { component: { type: 'rive', asset: 'pulse', inputBindings: { count: 3 } } },
+        /^invalid field: component/,
+      ],
       ['an asset that is not text', { component: { type: 'rive', asset: 12 } }, /^invalid field: component/],
     ])('%s is 400', async (_what, body, message) => {
       const reply = await check({ app: 'checks', ...body });
@@ -586,7 +742,12 @@ describe('template bundles with Rive files', () => {
     await writeFile(otherLoose, riveBytes('wave b'));
     expect((await daemon.api('POST', '/v1/assets', { body: { app: 'src', path: RIVE_FIXTURE } })).status).toBe(200);
     // The loose-path cell comes first: its file must not take the name the asset's file needs.
-    const template = riveTemplate('src', 'animated', [{ path: path.join(work, 'a', 'pulse.riv') }, { asset: 'pulse' }, { path: loose }, { path: otherLoose }]);
+    const template = riveTemplate('src', 'animated', [
+      { path: path.join(work, 'a', 'pulse.riv') },
+      { asset: 'pulse' },
+      { path: loose },
+      { path: otherLoose },
+    ]);
     await writeFile(path.join(work, 'a', 'pulse.riv'), riveBytes('a loose pulse'));
     expect((await daemon.api('PUT', '/v1/templates', { body: template })).status).toBe(200);
   });
@@ -604,7 +765,8 @@ describe('template bundles with Rive files', () => {
   const importBundle = (body: Record<string, unknown>) => daemon.api('POST', '/v1/templates/import', { body });
   const templateOf = async (app: string, name: string) =>
     (await daemon.api('GET', `/v1/templates?app=${app}`)).json.items.find((item: { name: string }) => item.name === name);
-  const components = async (app: string, name: string) => (await templateOf(app, name)).cells.map((cell: { component: unknown }) => cell.component);
+  const components = async (app: string, name: string) =>
+    (await templateOf(app, name)).cells.map((cell: { component: unknown }) => cell.component);
 
   test('export packs the asset as <id>.riv and loose paths under free names', async () => {
     const bundle = await exportBundle('src', 'animated');
@@ -613,7 +775,15 @@ describe('template bundles with Rive files', () => {
 
     const imported = await importBundle({ base64: bundle.base64, app: 'dst' });
     expect(imported.status).toBe(200);
-    expect(imported.json).toMatchObject({ ok: true, app: 'dst', name: 'animated', renamedFrom: null, replaced: false, reusedAssets: [], missingAssets: [] });
+    expect(imported.json).toMatchObject({
+      ok: true,
+      app: 'dst',
+      name: 'animated',
+      renamedFrom: null,
+      replaced: false,
+      reusedAssets: [],
+      missingAssets: [],
+    });
     expect([...imported.json.installedAssets].sort()).toEqual(['pulse-2.riv', 'pulse.riv', 'wave-2.riv', 'wave.riv']);
 
     const cells = await components('dst', 'animated');
@@ -662,7 +832,9 @@ describe('template bundles with Rive files', () => {
   });
 
   test('an asset the manifest declares is packed from its copy', async () => {
-    expect((await daemon.api('PUT', '/v1/manifest', { body: { app: 'decl', assets: [{ id: 'beat', path: RIVE_FIXTURE }] } })).status).toBe(200);
+    expect((await daemon.api('PUT', '/v1/manifest', { body: { app: 'decl', assets: [{ id: 'beat', path: RIVE_FIXTURE }] } })).status).toBe(
+      200,
+    );
     expect((await daemon.api('PUT', '/v1/templates', { body: riveTemplate('decl', 'beating', [{ asset: 'beat' }]) })).status).toBe(200);
     const bundle = await exportBundle('decl', 'beating');
     expect(bundle).toMatchObject({ assets: ['beat.riv'], warnings: [] });
@@ -720,7 +892,11 @@ describe('template bundles with Rive files', () => {
     });
 
     test('a bundle whose template is invalid installs none of its files', async () => {
-      const zip = bundleZip({ 'assets/evil.riv': riveBytes('e') }, {}, { app: 'from', name: 'bad', grid: { rows: 1, cols: 1, gap: 99 }, cells: [] });
+      const zip = bundleZip(
+        { 'assets/evil.riv': riveBytes('e') },
+        {},
+        { app: 'from', name: 'bad', grid: { rows: 1, cols: 1, gap: 99 }, cells: [] },
+      );
       const reply = await importBundle({ base64: b64(zip), app: 'victim' });
       expect(reply.status).toBe(400);
       expect(reply.json.error).toMatch(/^the bundle cannot be read: invalid template: .*gap/);

@@ -23,7 +23,12 @@ describe('installing the agent server', () => {
   beforeAll(async () => {
     home = await tempFolder('notifier-home-');
     daemon = await startDaemon({
-      env: { HOME: home, XDG_CONFIG_HOME: file('.config'), CODEX_HOME: '', PATH: `${file('.local', 'bin')}${path.delimiter}${process.env.PATH}` },
+      env: {
+        HOME: home,
+        XDG_CONFIG_HOME: file('.config'),
+        CODEX_HOME: '',
+        PATH: `${file('.local', 'bin')}${path.delimiter}${process.env.PATH}`,
+      },
     });
   });
   afterAll(async () => {
@@ -41,13 +46,25 @@ describe('installing the agent server', () => {
     await mkdir(file('.codex'));
     const reply = await daemon.api('GET', '/v1/mcp');
     expect(reply.status).toBe(200);
-    expect(reply.json.server).toEqual({ found: true, path: MCP_MAIN, command: process.execPath, args: [MCP_MAIN, '--support-dir', daemon.supportDir] });
+    expect(reply.json.server).toEqual({
+      found: true,
+      path: MCP_MAIN,
+      command: process.execPath,
+      args: [MCP_MAIN, '--support-dir', daemon.supportDir],
+    });
     expect(reply.json.clients).toEqual([
       { client: 'claudeCode', name: 'Claude Code', status: 'Client not found', configPath: file('.claude.json') },
       { client: 'codex', name: 'Codex', status: 'Not installed', configPath: file('.codex', 'config.toml') },
-      { client: 'claudeDesktop', name: 'Claude Desktop', status: 'Client not found', configPath: file('.config', 'Claude', 'claude_desktop_config.json') },
+      {
+        client: 'claudeDesktop',
+        name: 'Claude Desktop',
+        status: 'Client not found',
+        configPath: file('.config', 'Claude', 'claude_desktop_config.json'),
+      },
     ]);
-    expect(reply.json.genericConfig).toEqual({ mcpServers: { notifier: { command: process.execPath, args: [MCP_MAIN, '--support-dir', daemon.supportDir] } } });
+    expect(reply.json.genericConfig).toEqual({
+      mcpServers: { notifier: { command: process.execPath, args: [MCP_MAIN, '--support-dir', daemon.supportDir] } },
+    });
     expect(reply.json.genericCommandLine).toContain(MCP_MAIN);
     expect(reply.json.cli).toEqual({ destination: file('.local', 'bin', 'notifier'), installed: false, onPath: true });
   });
@@ -57,7 +74,14 @@ describe('installing the agent server', () => {
     await writeFile(file('.claude.json'), before);
     const reply = await install({ client: 'claudeCode' });
     expect(reply.status).toBe(200);
-    expect(reply.json).toMatchObject({ ok: true, client: 'claudeCode', app: 'agent.claude-code', configPath: file('.claude.json'), backup: file('.claude.json.bak'), replaced: false });
+    expect(reply.json).toMatchObject({
+      ok: true,
+      client: 'claudeCode',
+      app: 'agent.claude-code',
+      configPath: file('.claude.json'),
+      backup: file('.claude.json.bak'),
+      replaced: false,
+    });
     const written = JSON.parse(await readFile(file('.claude.json'), 'utf8'));
     expect(written).toEqual({
       numStartups: 7,
@@ -65,7 +89,9 @@ describe('installing the agent server', () => {
     });
     expect(await readFile(file('.claude.json.bak'), 'utf8')).toBe(before);
     expect((await daemon.api('GET', '/v1/mcp')).json.clients[0]).toMatchObject({ client: 'claudeCode', status: 'Installed' });
-    expect((await daemon.api('GET', '/v1/apps')).json.apps).toContainEqual(expect.objectContaining({ app: 'agent.claude-code', appName: 'Claude Code' }));
+    expect((await daemon.api('GET', '/v1/apps')).json.apps).toContainEqual(
+      expect.objectContaining({ app: 'agent.claude-code', appName: 'Claude Code' }),
+    );
 
     // What the client would start: the configured command, over stdio, reaching this daemon.
     const entry = written.mcpServers.notifier;
@@ -73,7 +99,12 @@ describe('installing the agent server', () => {
     await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, stderr: 'pipe' }));
     try {
       const result = (await client.callTool({ name: 'herald_status', arguments: {} })) as { content: Array<{ text: string }> };
-      expect(JSON.parse(result.content[0]!.text)).toMatchObject({ running: true, authorized: true, agentApp: 'agent.claude-code', pid: daemon.child.pid });
+      expect(JSON.parse(result.content[0]!.text)).toMatchObject({
+        running: true,
+        authorized: true,
+        agentApp: 'agent.claude-code',
+        pid: daemon.child.pid,
+      });
     } finally {
       await client.close();
     }
@@ -95,7 +126,11 @@ describe('installing the agent server', () => {
     await writeFile(file('.codex', 'config.toml'), before);
     const reply = await install({ client: 'codex' });
     expect(reply.status).toBe(200);
-    expect(reply.json).toMatchObject({ app: 'agent.codex', configPath: file('.codex', 'config.toml'), backup: file('.codex', 'config.toml.bak') });
+    expect(reply.json).toMatchObject({
+      app: 'agent.codex',
+      configPath: file('.codex', 'config.toml'),
+      backup: file('.codex', 'config.toml.bak'),
+    });
     const { command, args } = launch('codex');
     const entry = `[mcp_servers.notifier]\ncommand = ${JSON.stringify(command)}\nargs = [${args.map((arg) => JSON.stringify(arg)).join(', ')}]\n`;
     expect(await readFile(file('.codex', 'config.toml'), 'utf8')).toBe(`${before}\n${entry}`);
@@ -152,10 +187,18 @@ describe('installing the agent server', () => {
     const icon = path.join(ROOT, 'fixtures', 'images', 'sample.png');
     const reply = await install({ client: 'generic', name: 'My Agent', icon });
     expect(reply.status).toBe(200);
-    expect(reply.json).toMatchObject({ ok: true, client: 'generic', name: 'My Agent', app: 'agent.my-agent', config: { mcpServers: { notifier: launch('my-agent') } } });
+    expect(reply.json).toMatchObject({
+      ok: true,
+      client: 'generic',
+      name: 'My Agent',
+      app: 'agent.my-agent',
+      config: { mcpServers: { notifier: launch('my-agent') } },
+    });
     expect(reply.json.commandLine).toContain(`${MCP_MAIN} --support-dir`);
     expect(reply.json.commandLine).toContain('--agent my-agent');
-    expect((await daemon.api('GET', '/v1/apps')).json.apps).toContainEqual(expect.objectContaining({ app: 'agent.my-agent', appName: 'My Agent', icon }));
+    expect((await daemon.api('GET', '/v1/apps')).json.apps).toContainEqual(
+      expect.objectContaining({ app: 'agent.my-agent', appName: 'My Agent', icon }),
+    );
   });
 
   test('an unknown or missing client is 400 and lists the known ones', async () => {

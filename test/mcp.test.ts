@@ -15,11 +15,37 @@ const MCP_MAIN = path.join(ROOT, 'dist', 'cli', 'mcp', 'main.js');
 
 /** Tools that docs/mcp.md#tools lists, each of which must be offered. */
 const SPEC_TOOLS = [
-  'send_notification', 'send_test', 'speak', 'dismiss', 'snooze', 'list_stacks', 'expand_stack', 'get_replies', 'wait_for_reply',
-  'render_preview', 'designer_snapshot', 'rive_check', 'herald_status', 'list_manifests', 'get_manifest', 'put_manifest',
-  'delete_manifest', 'list_assets', 'upload_asset', 'delete_asset', 'list_history', 'history_search', 'delete_history',
-  'export_history', 'list_apps', 'delete_app', 'list_approvals', 'revoke_approval', 'list_shortcuts',
-  'reshow_notification', 'update_app_settings',
+  'send_notification',
+  'send_test',
+  'speak',
+  'dismiss',
+  'snooze',
+  'list_stacks',
+  'expand_stack',
+  'get_replies',
+  'wait_for_reply',
+  'render_preview',
+  'designer_snapshot',
+  'rive_check',
+  'herald_status',
+  'list_manifests',
+  'get_manifest',
+  'put_manifest',
+  'delete_manifest',
+  'list_assets',
+  'upload_asset',
+  'delete_asset',
+  'list_history',
+  'history_search',
+  'delete_history',
+  'export_history',
+  'list_apps',
+  'delete_app',
+  'list_approvals',
+  'revoke_approval',
+  'list_shortcuts',
+  'reshow_notification',
+  'update_app_settings',
 ];
 
 const clients: Client[] = [];
@@ -81,7 +107,10 @@ describe('notifier-mcp against a running daemon', () => {
     const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
     const send = byName.get('send_notification')!.inputSchema;
     expect(send.required).toEqual(['app']);
-    expect(send.properties).toEqual({ ...plain(notificationSchema.properties), allowCommandButtons: expect.objectContaining({ type: 'boolean' }) });
+    expect(send.properties).toEqual({
+      ...plain(notificationSchema.properties),
+      allowCommandButtons: expect.objectContaining({ type: 'boolean' }),
+    });
     expect(byName.get('register_app')!.inputSchema).toEqual(plain(registerSchema));
   });
 
@@ -91,7 +120,12 @@ describe('notifier-mcp against a running daemon', () => {
       expect(tool.name).not.toMatch(/press|click|grant|approve|allow|answer|confirm|send_reply|type_reply|reply_to/);
     }
     // The only reply tools read what the person typed.
-    expect(tools.map((tool) => tool.name).filter((name) => /repl/.test(name)).sort()).toEqual(['get_replies', 'wait_for_reply']);
+    expect(
+      tools
+        .map((tool) => tool.name)
+        .filter((name) => /repl/.test(name))
+        .sort(),
+    ).toEqual(['get_replies', 'wait_for_reply']);
     // Revoking is all the approval tools do: the app-settings keys that touch permissions only accept true.
     const settings = tools.find((tool) => tool.name === 'update_app_settings')!.inputSchema.properties as Record<string, any>;
     expect(settings.revokeCommands).toMatchObject({ const: true });
@@ -100,18 +134,26 @@ describe('notifier-mcp against a running daemon', () => {
   test('send_notification shows a banner and answers the route reply; its id is in History', async () => {
     const sent = jsonOf(await use(agent, 'send_notification', { app: 'mcp', title: 'Build finished', body: 'All green' }));
     expect(sent).toEqual({ ok: true, id: expect.any(String) });
-    expect(await n.record('mcp', sent.id)).toMatchObject({ id: sent.id, notification: expect.objectContaining({ title: 'Build finished' }) });
+    expect(await n.record('mcp', sent.id)).toMatchObject({
+      id: sent.id,
+      notification: expect.objectContaining({ title: 'Build finished' }),
+    });
     expect(n.person.banner('mcp', sent.id)).toBeDefined();
     const history = jsonOf(await use(agent, 'list_history', { app: 'mcp' }));
     expect(history.items.map((item: { id: string }) => item.id)).toContain(sent.id);
   });
 
   test('wait_for_reply hands back what the person typed into the banner', async () => {
-    jsonOf(await use(agent, 'send_notification', { app: 'mcp', id: 'ask', title: 'Deploy now?', buttons: [{ label: 'Reply', reply: {} }] }));
+    jsonOf(
+      await use(agent, 'send_notification', { app: 'mcp', id: 'ask', title: 'Deploy now?', buttons: [{ label: 'Reply', reply: {} }] }),
+    );
     const waiting = use(agent, 'wait_for_reply', { notificationId: 'ask', app: 'mcp', timeoutSeconds: 20 });
     await eventually(() => n.person.banner('mcp', 'ask'), 'the banner');
     n.person.reply('mcp', 'ask', 'reply', 'ship it');
-    expect(jsonOf(await waiting)).toEqual({ replied: true, reply: expect.objectContaining({ notificationId: 'ask', app: 'mcp', text: 'ship it' }) });
+    expect(jsonOf(await waiting)).toEqual({
+      replied: true,
+      reply: expect.objectContaining({ notificationId: 'ask', app: 'mcp', text: 'ship it' }),
+    });
   });
 
   test("a failing route is an isError result carrying the route's message", async () => {
@@ -132,12 +174,21 @@ describe('notifier-mcp against a running daemon', () => {
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/Restart would run a shell command.*allowCommandButtons/);
     expect(await n.record('mcp', 'cmd')).toBeUndefined();
-    const sent = jsonOf(await use(agent, 'send_notification', { app: 'mcp', id: 'cmd', title: 'Restart?', buttons: [button], allowCommandButtons: true }));
+    const sent = jsonOf(
+      await use(agent, 'send_notification', { app: 'mcp', id: 'cmd', title: 'Restart?', buttons: [button], allowCommandButtons: true }),
+    );
     expect(sent).toEqual({ ok: true, id: 'cmd' });
   });
 
   test('numbers, booleans and objects sent as text are read as the schema says', async () => {
-    jsonOf(await use(agent, 'send_notification', { app: 'loose', title: 'one', persistent: 'true', buttons: '[{"label":"Open","url":"https://example.com"}]' }));
+    jsonOf(
+      await use(agent, 'send_notification', {
+        app: 'loose',
+        title: 'one',
+        persistent: 'true',
+        buttons: '[{"label":"Open","url":"https://example.com"}]',
+      }),
+    );
     jsonOf(await use(agent, 'send_notification', { app: 'loose', title: 'two' }));
     const history = jsonOf(await use(agent, 'list_history', { app: 'loose', limit: '1' }));
     expect(history.items).toHaveLength(1);
@@ -160,7 +211,12 @@ describe('notifier-mcp against a running daemon', () => {
     const image = result.content.find((block) => block.type === 'image')!;
     expect(image.mimeType).toBe('image/png');
     expect(Buffer.from(image.data!, 'base64').subarray(1, 4).toString('latin1')).toBe('PNG');
-    expect(JSON.parse(textOf(result))).toMatchObject({ ok: true, mimeType: 'image/png', width: expect.any(Number), height: expect.any(Number) });
+    expect(JSON.parse(textOf(result))).toMatchObject({
+      ok: true,
+      mimeType: 'image/png',
+      width: expect.any(Number),
+      height: expect.any(Number),
+    });
   });
 
   test('herald_status reports the running daemon and that the token works', async () => {
@@ -180,7 +236,11 @@ describe('notifier-mcp against a running daemon', () => {
     const result = await use(stranger, 'list_apps');
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^Notifier rejected the token/);
-    expect(jsonOf(await use(stranger, 'herald_status'))).toMatchObject({ running: true, authorized: false, hint: expect.stringMatching(/rejected the token/) });
+    expect(jsonOf(await use(stranger, 'herald_status'))).toMatchObject({
+      running: true,
+      authorized: false,
+      hint: expect.stringMatching(/rejected the token/),
+    });
   });
 
   test('with --agent, app may be left out and is the agent app', async () => {

@@ -24,11 +24,27 @@ describe('notification pictures', () => {
   beforeAll(async () => {
     work = await tempFolder('notifier-images-');
     // A real https server with a certificate the daemon trusts through NODE_EXTRA_CA_CERTS.
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout', path.join(work, 'key.pem'), '-out', path.join(work, 'cert.pem'),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        path.join(work, 'key.pem'),
+        '-out',
+        path.join(work, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     const png = await readFile(path.join(IMAGES, 'sample.png'));
     server = https.createServer(
       { key: await readFile(path.join(work, 'key.pem')), cert: await readFile(path.join(work, 'cert.pem')) },
@@ -95,18 +111,28 @@ describe('notification pictures', () => {
   });
 
   test.each([
-    ['a text file', async () => { const f = path.join(work, 'notes.png'); await writeFile(f, 'hello, this is text'); return f; }],
+    [
+      'a text file',
+      async () => {
+        const f = path.join(work, 'notes.png');
+        await writeFile(f, 'hello, this is text');
+        return f;
+      },
+    ],
     ['a missing file', async () => path.join(work, 'missing.png')],
     ['a relative path', async () => 'fixtures/images/sample.png'],
     ['a folder', async () => IMAGES],
-    ['a file over 10 MB', async () => {
-      const f = path.join(work, 'huge.png');
-      await copyFile(path.join(IMAGES, 'sample.png'), f);
-      const handle = await open(f, 'r+');
-      await handle.truncate(10 * 1024 * 1024 + 1);
-      await handle.close();
-      return f;
-    }],
+    [
+      'a file over 10 MB',
+      async () => {
+        const f = path.join(work, 'huge.png');
+        await copyFile(path.join(IMAGES, 'sample.png'), f);
+        const handle = await open(f, 'r+');
+        await handle.truncate(10 * 1024 * 1024 + 1);
+        await handle.close();
+        return f;
+      },
+    ],
     ['an http (not https) URL', async () => `${httpBase}/pic.png`],
     ['an https URL answering 404', async () => `${httpsBase}/missing.png`],
     ['an https URL that is not a picture', async () => `${httpsBase}/text.png`],

@@ -100,7 +100,9 @@ describe('templates and manifests on the notification path', () => {
   });
 
   test('a manifest action that does not fit the button rules is refused when the manifest is put', async () => {
-    const reply = await daemon.api('PUT', '/v1/manifest', { body: { app: 'ci2', actions: [{ id: 'broken', label: 'Broken', kind: 'url' }] } });
+    const reply = await daemon.api('PUT', '/v1/manifest', {
+      body: { app: 'ci2', actions: [{ id: 'broken', label: 'Broken', kind: 'url' }] },
+    });
     expect(reply.status).toBe(400);
     expect(reply.json.error).toBe('invalid manifest: actions[0]: a url button needs its url field');
   });
@@ -110,7 +112,7 @@ describe('templates and manifests on the notification path', () => {
     expect((await latest('ci')).notification.buttons).toEqual([]);
   });
 
-  test("N15: sent buttons win over actionIds", async () => {
+  test('N15: sent buttons win over actionIds', async () => {
     await notify({ app: 'ci', title: 't', buttons: [{ label: 'Mine' }], actionIds: ['logs'] });
     expect((await latest('ci')).notification.buttons).toEqual([{ id: 'mine', label: 'Mine' }]);
   });

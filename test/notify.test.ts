@@ -72,7 +72,14 @@ describe('POST /v1/notify', () => {
     expect(record.notification.followUp).toEqual({ after: 600, actionRef: 'ack' });
     expect(record.notification.buttons).toEqual(buttons.map((button) => ({ ...button, id: expect.any(String) })));
     expect(record.notification.buttons.map((b: { id: string }) => b.id)).toEqual([
-      'open', 'ack', 'reply', 'run', 'script', 'shortcut', 'app', 'got-it',
+      'open',
+      'ack',
+      'reply',
+      'run',
+      'script',
+      'shortcut',
+      'app',
+      'got-it',
     ]);
     expect(nullsIn(record)).toEqual([]);
     expect(record.fields).toMatchObject({ subtitle: 'production', group: 'deploys', priority: 'high', build: '7' });
@@ -165,9 +172,15 @@ describe('POST /v1/notify', () => {
 
   describe('buttons', () => {
     test('a button with two kinds is 400 naming the button', async () => {
-      const reply = await notify({ app: 'buttons', title: 't', buttons: [{ label: 'ok' }, { label: 'x', url: 'https://a.example', command: 'ls' }] });
+      const reply = await notify({
+        app: 'buttons',
+        title: 't',
+        buttons: [{ label: 'ok' }, { label: 'x', url: 'https://a.example', command: 'ls' }],
+      });
       expect(reply.status).toBe(400);
-      expect(reply.json.error).toMatch(/^invalid field: buttons\[1\] \(give exactly one of url, command, script, shortcut, callback, openApp, reply; got url, command\)/);
+      expect(reply.json.error).toMatch(
+        /^invalid field: buttons\[1\] \(give exactly one of url, command, script, shortcut, callback, openApp, reply; got url, command\)/,
+      );
     });
 
     test('more than 8 buttons is 413', async () => {
@@ -193,8 +206,15 @@ describe('POST /v1/notify', () => {
       }
     });
 
-    test('the original\'s `actions` list is read as buttons, with manifest-style kinds', async () => {
-      await notify({ app: 'buttons', title: 't', actions: [{ id: 'ack', label: 'Acknowledge', kind: 'callback' }, { label: 'Close', kind: 'dismiss' }] });
+    test("the original's `actions` list is read as buttons, with manifest-style kinds", async () => {
+      await notify({
+        app: 'buttons',
+        title: 't',
+        actions: [
+          { id: 'ack', label: 'Acknowledge', kind: 'callback' },
+          { label: 'Close', kind: 'dismiss' },
+        ],
+      });
       expect((await latest('buttons')).notification.buttons).toEqual([
         { id: 'ack', label: 'Acknowledge', callback: {} },
         { id: 'close', label: 'Close' },
@@ -209,12 +229,24 @@ describe('POST /v1/notify', () => {
   });
 
   describe('follow-up', () => {
-    const buttons = [{ label: 'Page on-call', callback: {} }, { label: 'Docs', url: 'https://example.com' }];
+    const buttons = [
+      { label: 'Page on-call', callback: {} },
+      { label: 'Docs', url: 'https://example.com' },
+    ];
 
     test.each([
-      [{ after: 90, actionRef: 'page-on-call' }, { after: 90, actionRef: 'page-on-call' }],
-      [{ after: '1.5h', actionRef: 'Page on-call' }, { after: 5400, actionRef: 'Page on-call' }],
-      [{ after: '10 min', action: { label: 'Ping', kind: 'command', command: 'true' } }, { after: 600, action: { id: 'ping', label: 'Ping', kind: 'command', command: 'true' } }],
+      [
+        { after: 90, actionRef: 'page-on-call' },
+        { after: 90, actionRef: 'page-on-call' },
+      ],
+      [
+        { after: '1.5h', actionRef: 'Page on-call' },
+        { after: 5400, actionRef: 'Page on-call' },
+      ],
+      [
+        { after: '10 min', action: { label: 'Ping', kind: 'command', command: 'true' } },
+        { after: 600, action: { id: 'ping', label: 'Ping', kind: 'command', command: 'true' } },
+      ],
       [{ enabled: false }, { enabled: false }],
     ])('%j is accepted and stored as %j', async (followUp, stored) => {
       expect((await notify({ app: 'follow', title: 't', buttons, followUp })).status).toBe(200);
@@ -245,7 +277,10 @@ describe('POST /v1/notify', () => {
     test.each([
       [true, {}],
       ['Say this', { text: 'Say this' }],
-      [{ voice: 'en-gb_x.1', speed: 0.5, lang: 'en-gb' }, { voice: 'en-gb_x.1', speed: 0.5, lang: 'en-gb' }],
+      [
+        { voice: 'en-gb_x.1', speed: 0.5, lang: 'en-gb' },
+        { voice: 'en-gb_x.1', speed: 0.5, lang: 'en-gb' },
+      ],
       [{ speed: 2 }, { speed: 2 }],
     ])('%j is accepted', async (speak, stored) => {
       expect((await notify({ app: 'speak', title: 't', speak })).status).toBe(200);

@@ -28,7 +28,11 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 // the one the DELETE /v1/actions/approvals example revokes.
 writeFileSync(
   path.join(supportDir, 'approvals.json'),
-  JSON.stringify({ commands: {}, callbackHosts: { 'com.example.build': { 'hooks.example.com:443': { approvedAt: '2025-01-06T09:00:00.000Z' } } }, templates: {} }),
+  JSON.stringify({
+    commands: {},
+    callbackHosts: { 'com.example.build': { 'hooks.example.com:443': { approvedAt: '2025-01-06T09:00:00.000Z' } } },
+    templates: {},
+  }),
 );
 // Apple's shortcuts tool exists on macOS only: a stand-in lists two shortcuts. HOME is a fresh folder, so the
 // examples that write to the home folder (the history export, Claude Code's configuration) write there.
@@ -63,7 +67,9 @@ function querySchema(route: ApiRoute): JsonSchema {
 
 function requestPath(route: ApiRoute, example: Example): string {
   const target = example.id === undefined ? route.path : route.path.replace('{id}', encodeURIComponent(example.id));
-  const query = new URLSearchParams(Object.entries(example.query ?? {}).map(([key, value]): [string, string] => [key, String(value)])).toString();
+  const query = new URLSearchParams(
+    Object.entries(example.query ?? {}).map(([key, value]): [string, string] => [key, String(value)]),
+  ).toString();
   return query ? `${target}?${query}` : target;
 }
 
@@ -78,7 +84,9 @@ describe('the OpenAPI document', () => {
 
   test('the validator refuses a broken one', async () => {
     const brokenReference = structuredClone(document);
-    brokenReference.paths['/v1/history']!.get!.responses['200'].content!['application/json']!.schema = { $ref: '#/components/schemas/NoSuchSchema' };
+    brokenReference.paths['/v1/history']!.get!.responses['200'].content!['application/json']!.schema = {
+      $ref: '#/components/schemas/NoSuchSchema',
+    };
     expect((await validate(brokenReference as never)).valid).toBe(false);
     const untitled: { info: Partial<typeof document.info> } = structuredClone(document);
     delete untitled.info.title;
@@ -86,7 +94,9 @@ describe('the OpenAPI document', () => {
   });
 
   test('describes every route the app serves, and nothing else', () => {
-    const documented = Object.entries(document.paths).flatMap(([route, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${route}`));
+    const documented = Object.entries(document.paths).flatMap(([route, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${route}`),
+    );
     expect(documented.sort()).toEqual(API_ROUTES.map(name).sort());
     expect(new Set(API_ROUTES.map(name)).size).toBe(API_ROUTES.length);
     expect(API_ROUTES.length).toBe(56);
@@ -135,7 +145,8 @@ describe('the OpenAPI document', () => {
       if (/not a git repository|ENOENT/.test(message)) return; // a copy without git: the file on disk is all there is
       throw new Error(`docs/api/openapi.json is not in git: add it (${message.trim()})`);
     }
-    if (held !== fresh) throw new Error('docs/api/openapi.json in git is not the document the routes make: the build has rewritten it, commit it');
+    if (held !== fresh)
+      throw new Error('docs/api/openapi.json in git is not the document the routes make: the build has rewritten it, commit it');
   });
 });
 
@@ -163,7 +174,11 @@ describe('every example request', () => {
           notSent.push(what);
           continue;
         }
-        const reply = await daemon().api(route.method, requestPath(route, example), example.body === undefined ? {} : { body: example.body });
+        const reply = await daemon().api(
+          route.method,
+          requestPath(route, example),
+          example.body === undefined ? {} : { body: example.body },
+        );
         expect([what, reply.status, reply.status === 200 ? '' : reply.text]).toEqual([what, 200, '']);
         if (isPngReply(route.reply)) {
           expect([what, reply.headers['content-type']]).toEqual([what, 'image/png']);

@@ -100,10 +100,14 @@ const pixelWidth = (points: number, scale: number): number => Math.ceil((points 
 
 describe('previews and lookups', () => {
   let daemon: DaemonProcess;
-  const post = (body: unknown, token?: string | null) => daemon.api('POST', '/v1/preview', { body, ...(token !== undefined ? { token } : {}) });
+  const post = (body: unknown, token?: string | null) =>
+    daemon.api('POST', '/v1/preview', { body, ...(token !== undefined ? { token } : {}) });
   const get = (query: string, token?: string | null) => daemon.api('GET', `/v1/preview?${query}`, token !== undefined ? { token } : {});
   const expectError = (reply: Reply, status: number, message: string | RegExp) => {
-    expect({ status: reply.status, type: reply.headers['content-type'] }).toEqual({ status, type: expect.stringMatching(/^application\/json/) });
+    expect({ status: reply.status, type: reply.headers['content-type'] }).toEqual({
+      status,
+      type: expect.stringMatching(/^application\/json/),
+    });
     if (typeof message === 'string') expect(reply.json).toEqual({ error: message });
     else expect(reply.json.error).toMatch(message);
   };
@@ -139,7 +143,7 @@ describe('previews and lookups', () => {
       expect(compact.height).toBeLessThan(implicit.height);
     });
 
-    test("a manifest default that names no template falls back to builtin.imageLeft", async () => {
+    test('a manifest default that names no template falls back to builtin.imageLeft', async () => {
       expect(png(await post({ app: 'ghost' })).width).toBe(pixelWidth(380, 2));
     });
 
@@ -160,7 +164,11 @@ describe('previews and lookups', () => {
 
     test('an unknown template name is a render failure: 500', async () => {
       expectError(await post({ app: 'shop', template: 'nope' }), 500, 'the preview could not be drawn: template not found: nope');
-      expectError(await post({ app: 'shop', template: 'builtin.nope' }), 500, 'the preview could not be drawn: template not found: builtin.nope');
+      expectError(
+        await post({ app: 'shop', template: 'builtin.nope' }),
+        500,
+        'the preview could not be drawn: template not found: builtin.nope',
+      );
     });
 
     test('a whole template object is drawn at its own width', async () => {
@@ -183,7 +191,11 @@ describe('previews and lookups', () => {
       const template = { ...STEADY, cells: [{ id: 'headline', row: 0, col: 0, component: { type: 'text', binding: '' } }] };
       expectError(await post({ app: 'plain', template }), 400, /^invalid template: cell headline: .*a binding is required/);
       const outside = { ...STEADY, cells: [{ id: 'far', row: 7, col: 0, component: { type: 'spacer' } }] };
-      expectError(await post({ app: 'plain', template: outside }), 400, /^invalid template: .*cell 'far' \(row 7, col 0, 1 x 1\) does not fit the 3 x 1 grid/);
+      expectError(
+        await post({ app: 'plain', template: outside }),
+        400,
+        /^invalid template: .*cell 'far' \(row 7, col 0, 1 x 1\) does not fit the 3 x 1 grid/,
+      );
       const gap = { ...STEADY, grid: { ...STEADY.grid, gap: 65 } };
       expectError(await post({ app: 'plain', template: gap }), 400, /^invalid template: .*gap must be 0 to 64/);
     });
@@ -230,7 +242,11 @@ describe('previews and lookups', () => {
     });
 
     test('`last` for an app with no History: 400', async () => {
-      expectError(await post({ app: 'plain', data: 'last' }), 400, 'no notification has been delivered for plain yet; use "sample" or an object');
+      expectError(
+        await post({ app: 'plain', data: 'last' }),
+        400,
+        'no notification has been delivered for plain yet; use "sample" or an object',
+      );
     });
 
     test('an invalid field of the data object: 400 naming data.<field>', async () => {
@@ -247,7 +263,13 @@ describe('previews and lookups', () => {
   });
 
   describe('POST /v1/preview: options', () => {
-    const steady = (more: Record<string, unknown> = {}) => post({ app: 'plain', template: STEADY, data: { title: 'Backup done', body: '12 GB copied.', buttons: [{ label: 'Open' }] }, ...more });
+    const steady = (more: Record<string, unknown> = {}) =>
+      post({
+        app: 'plain',
+        template: STEADY,
+        data: { title: 'Backup done', body: '12 GB copied.', buttons: [{ label: 'Open' }] },
+        ...more,
+      });
 
     test('appearance: light (default), dark, any case; anything else 400', async () => {
       const standard = png(await steady());
@@ -328,7 +350,17 @@ describe('previews and lookups', () => {
     test('confirmation as a kind: an inline question in place of the buttons, for every kind', async () => {
       const plain = png(await steady());
       const seen = new Set<string>();
-      for (const kind of ['callbackHost', 'command', 'script', 'shortcut', 'templateCommand', 'destructiveAction', 'connectorConsent', 'remindersError', 'remindersDenied']) {
+      for (const kind of [
+        'callbackHost',
+        'command',
+        'script',
+        'shortcut',
+        'templateCommand',
+        'destructiveAction',
+        'connectorConsent',
+        'remindersError',
+        'remindersDenied',
+      ]) {
         const asked = png(await steady({ confirmation: kind }));
         expect(asked.height).toBeGreaterThan(plain.height);
         seen.add(asked.bytes.toString('base64'));
@@ -342,18 +374,32 @@ describe('previews and lookups', () => {
       const own = png(await steady({ confirmation: { kind: 'command', name: 'Backup', command: 'restic backup ~/Documents' } }));
       expect(own.bytes).not.toEqual(sample.bytes);
       // A command too long for one line is shown whole over more lines, not cut.
-      const long = png(await steady({ confirmation: { kind: 'command', command: 'rsync -a --delete ~/Documents/ backup.example.com:/srv/backups/documents/ && say done' } }));
+      const long = png(
+        await steady({
+          confirmation: {
+            kind: 'command',
+            command: 'rsync -a --delete ~/Documents/ backup.example.com:/srv/backups/documents/ && say done',
+          },
+        }),
+      );
       expect(long.height).toBeGreaterThan(own.height);
-      const host = png(await steady({ confirmation: { kind: 'callbackHost', host: 'hooks.example.org', url: 'https://hooks.example.org/in' } }));
+      const host = png(
+        await steady({ confirmation: { kind: 'callbackHost', host: 'hooks.example.org', url: 'https://hooks.example.org/in' } }),
+      );
       expect(host.bytes).not.toEqual(png(await steady({ confirmation: 'callbackHost' })).bytes);
     });
 
     test('confirmation: an unknown kind or a non-string value is 400', async () => {
-      const kinds = 'callbackHost, command, script, shortcut, templateCommand, destructiveAction, connectorConsent, remindersError, remindersDenied';
+      const kinds =
+        'callbackHost, command, script, shortcut, templateCommand, destructiveAction, connectorConsent, remindersError, remindersDenied';
       for (const confirmation of ['nuke', { kind: 'nuke' }, { name: 'x' }, 5, ['command']]) {
         expectError(await steady({ confirmation }), 400, `invalid field: confirmation (a kind (${kinds}) or an object with one)`);
       }
-      expectError(await steady({ confirmation: { kind: 'command', command: ['rm'] } }), 400, 'invalid field: confirmation.command (must be a string)');
+      expectError(
+        await steady({ confirmation: { kind: 'command', command: ['rm'] } }),
+        400,
+        'invalid field: confirmation.command (must be a string)',
+      );
     });
   });
 
@@ -389,22 +435,28 @@ describe('previews and lookups', () => {
     test('template (saved or built-in), appearance, scale, stackCount, stackExpanded from the query', async () => {
       expect(png(await get('app=plain&template=saved-narrow')).width).toBe(pixelWidth(240, 2));
       const base = png(await get('app=shop&template=narrow'));
-      expect(png(await get('app=shop&template=narrow&appearance=Dark')).bytes).toEqual(png(await post({ app: 'shop', appearance: 'dark' })).bytes);
+      expect(png(await get('app=shop&template=narrow&appearance=Dark')).bytes).toEqual(
+        png(await post({ app: 'shop', appearance: 'dark' })).bytes,
+      );
       expect(png(await get('app=shop&scale=3')).width).toBe(pixelWidth(240, 3));
       expect(png(await get('app=shop&scale=1.5')).width).toBe(pixelWidth(240, 1.5));
       const closed = png(await get('app=shop&stackCount=3'));
       expect(closed.height).toBeGreaterThan(base.height);
       for (const yes of ['yes', 'true', '1', 'TRUE']) {
-        expect(png(await get(`app=shop&stackCount=3&stackExpanded=${yes}`)).bytes).toEqual(png(await post({ app: 'shop', stackCount: 3, stackExpanded: true })).bytes);
+        expect(png(await get(`app=shop&stackCount=3&stackExpanded=${yes}`)).bytes).toEqual(
+          png(await post({ app: 'shop', stackCount: 3, stackExpanded: true })).bytes,
+        );
       }
-      for (const no of ['no', 'false', '0']) expect(png(await get(`app=shop&stackCount=3&stackExpanded=${no}`)).bytes).toEqual(closed.bytes);
+      for (const no of ['no', 'false', '0'])
+        expect(png(await get(`app=shop&stackCount=3&stackExpanded=${no}`)).bytes).toEqual(closed.bytes);
       const hero = png(await get('app=plain&template=builtin.hero'));
       expect(hero.width).toBe(pixelWidth(380, 2));
     });
 
     test('invalid appearance, scale, stackCount, stackExpanded: 400', async () => {
       expectError(await get('app=shop&appearance=blue'), 400, 'invalid field: appearance (light or dark)');
-      for (const scale of ['0', '4', 'x', '2x', '0x2', '2e0']) expectError(await get(`app=shop&scale=${scale}`), 400, 'invalid field: scale (a number from 1 to 3)');
+      for (const scale of ['0', '4', 'x', '2x', '0x2', '2e0'])
+        expectError(await get(`app=shop&scale=${scale}`), 400, 'invalid field: scale (a number from 1 to 3)');
       for (const count of ['0', '100', '1.5', 'x']) {
         expectError(await get(`app=shop&stackCount=${count}`), 400, 'invalid field: stackCount (a whole number from 1 to 99)');
       }
@@ -425,7 +477,21 @@ describe('previews and lookups', () => {
       const reply = await daemon.api('GET', '/v1/components');
       expect(reply.status).toBe(200);
       const doc = reply.json;
-      for (const key of ['$schema', 'title', 'schemaVersion', 'description', 'type', 'required', 'properties', 'definitions', 'components', 'bindings', 'actions', 'examples', 'workflow']) {
+      for (const key of [
+        '$schema',
+        'title',
+        'schemaVersion',
+        'description',
+        'type',
+        'required',
+        'properties',
+        'definitions',
+        'components',
+        'bindings',
+        'actions',
+        'examples',
+        'workflow',
+      ]) {
         expect(doc).toHaveProperty([key]);
       }
       expect(doc.schemaVersion).toBe(2);
@@ -435,7 +501,21 @@ describe('previews and lookups', () => {
       expect(doc.type).toBe('object');
       expect(doc.required).toEqual(['name', 'app']);
       for (const name of ['grid', 'cell', 'size', 'alignment']) expect(doc.definitions).toHaveProperty([name]);
-      for (const type of ['text', 'image', 'issuerIcon', 'timestamp', 'button', 'actions', 'iconButton', 'badge', 'stackBadge', 'progress', 'rive', 'spacer', 'symbol']) {
+      for (const type of [
+        'text',
+        'image',
+        'issuerIcon',
+        'timestamp',
+        'button',
+        'actions',
+        'iconButton',
+        'badge',
+        'stackBadge',
+        'progress',
+        'rive',
+        'spacer',
+        'symbol',
+      ]) {
         expect(doc.components[type].properties.type).toEqual({ const: type, description: 'The component type.' });
       }
       expect(doc.definitions.grid.properties.gap).toMatchObject({ minimum: 0, maximum: 64 });
@@ -446,14 +526,24 @@ describe('previews and lookups', () => {
     });
 
     test('every example saves with PUT /v1/templates and draws with POST /v1/preview: the document and the validator agree', async () => {
-      const { examples } = (await daemon.api('GET', '/v1/components')).json as { examples: Array<{ name: string; template: Record<string, unknown> }> };
+      const { examples } = (await daemon.api('GET', '/v1/components')).json as {
+        examples: Array<{ name: string; template: Record<string, unknown> }>;
+      };
       const outcomes = [];
       for (const example of examples) {
         const saved = await daemon.api('PUT', '/v1/templates', { body: example.template });
         const drawn = await post({ app: example.template.app, template: example.template });
-        outcomes.push({ example: example.name, saved: saved.status, error: saved.json?.error, drawn: drawn.status, type: drawn.headers['content-type'] });
+        outcomes.push({
+          example: example.name,
+          saved: saved.status,
+          error: saved.json?.error,
+          drawn: drawn.status,
+          type: drawn.headers['content-type'],
+        });
       }
-      expect(outcomes).toEqual(examples.map((example) => ({ example: example.name, saved: 200, error: undefined, drawn: 200, type: 'image/png' })));
+      expect(outcomes).toEqual(
+        examples.map((example) => ({ example: example.name, saved: 200, error: undefined, drawn: 200, type: 'image/png' })),
+      );
     });
   });
 
@@ -469,7 +559,13 @@ describe('previews and lookups', () => {
       expect(total).toBeGreaterThan(100);
       for (const item of items) expect(item).toEqual({ name: expect.any(String), categories: expect.arrayContaining(['all']) });
       expect(categories[0]).toMatchObject({ key: 'all', count: total });
-      for (const category of categories) expect(category).toEqual({ key: expect.any(String), title: expect.any(String), icon: expect.any(String), count: expect.any(Number) });
+      for (const category of categories)
+        expect(category).toEqual({
+          key: expect.any(String),
+          title: expect.any(String),
+          icon: expect.any(String),
+          count: expect.any(Number),
+        });
     });
 
     test('q: every word must match; the icon the words name comes first', async () => {

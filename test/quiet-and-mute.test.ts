@@ -20,7 +20,7 @@ describe('muteAllSounds', () => {
   });
 });
 
-describe('the private channel: the tray\'s quiet hour, recent notifications and quit', () => {
+describe("the private channel: the tray's quiet hour, recent notifications and quit", () => {
   test('quiet for an hour silences sounds and speech until it is ended', async () => {
     const n = await startInProcess();
     const quiet = await channel(n.daemon.channelPath, { op: 'quiet', minutes: 60 });
@@ -49,7 +49,15 @@ describe('the private channel: the tray\'s quiet hour, recent notifications and 
     const net = await import('node:net');
     const lines: any[] = [];
     const watcher = net.connect(n.daemon.channelPath, () => watcher.write('{"op":"watch"}\n'));
-    watcher.on('data', (chunk) => lines.push(...chunk.toString().trim().split('\n').map((line) => JSON.parse(line))));
+    watcher.on('data', (chunk) =>
+      lines.push(
+        ...chunk
+          .toString()
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line)),
+      ),
+    );
     await eventually(() => lines.length > 0);
     await n.notify({ app: 'r', id: 'four', title: 'Title four' });
     await eventually(() => lines.some((line) => line.event === 'notification'), 'the notification event');
@@ -59,6 +67,13 @@ describe('the private channel: the tray\'s quiet hour, recent notifications and 
   test('quit stops the daemon', async () => {
     const n = await startInProcess();
     expect(await channel(n.daemon.channelPath, { op: 'quit' })).toEqual({ ok: true });
-    await eventually(async () => (await n.api('GET', '/v1/health').then(() => false, () => true)) || undefined, 'the daemon to stop');
+    await eventually(
+      async () =>
+        (await n.api('GET', '/v1/health').then(
+          () => false,
+          () => true,
+        )) || undefined,
+      'the daemon to stop',
+    );
   });
 });

@@ -13,7 +13,6 @@ import { eventually, startInProcess } from './helpers/in-process.js';
 import { ListeningEngine } from './helpers/speech.js';
 import { writeSupportFile } from './helpers/support.js';
 
-
 const NOTHING = { active: false, speech: false, sounds: false, banners: false };
 
 describe('while quiet hours silence banners', () => {
@@ -22,7 +21,14 @@ describe('while quiet hours silence banners', () => {
     const n = await startInProcess({ supportDir });
     const quiet = await n.api('PUT', '/v1/settings/quiet-hours', { body: { adHoc: { minutes: 60, banners: true } } });
     expect(quiet.status).toBe(200);
-    expect(quiet.json.status).toEqual({ active: true, speech: true, sounds: true, banners: true, until: quiet.json.adHoc.until, source: 'adhoc' });
+    expect(quiet.json.status).toEqual({
+      active: true,
+      speech: true,
+      sounds: true,
+      banners: true,
+      until: quiet.json.adHoc.until,
+      source: 'adhoc',
+    });
 
     await n.notify({ app: 'q', id: 'held', title: 'Held back', persistent: true });
     expect(n.person.banner('q', 'held')).toBeUndefined();
@@ -94,7 +100,15 @@ describe('while quiet hours silence sounds and speech but not banners', () => {
     const n = await startInProcess({ speech: engine });
     const now = new Date();
     const hhmm = (date: Date) => `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
-    const windows = [{ id: 'w', start: hhmm(new Date(now.getTime() - 60_000)), end: hhmm(new Date(now.getTime() + 2 * 3600_000)), speech: false, sounds: true }];
+    const windows = [
+      {
+        id: 'w',
+        start: hhmm(new Date(now.getTime() - 60_000)),
+        end: hhmm(new Date(now.getTime() + 2 * 3600_000)),
+        speech: false,
+        sounds: true,
+      },
+    ];
     const reply = await n.api('PUT', '/v1/settings/quiet-hours', { body: { windows } });
     expect(reply.json.status).toMatchObject({ active: true, speech: false, sounds: true, banners: false, source: 'window' });
     await n.notify({ app: 'q', id: 'spoken', title: 'Spoken anyway', speak: true });
@@ -108,7 +122,10 @@ describe('priority urgent', () => {
   test('breaks through only for an app whose urgentBreaksQuiet is on, and only when urgent', async () => {
     const supportDir = await tempFolder('notifier-urgent-');
     await writeSupportFile(supportDir, 'apps.json', {
-      apps: [{ app: 'pager', settings: { urgentBreaksQuiet: true } }, { app: 'chatty', settings: { urgentBreaksQuiet: false } }],
+      apps: [
+        { app: 'pager', settings: { urgentBreaksQuiet: true } },
+        { app: 'chatty', settings: { urgentBreaksQuiet: false } },
+      ],
     });
     const engine = new ListeningEngine();
     const n = await startInProcess({ supportDir, speech: engine });
@@ -124,7 +141,11 @@ describe('priority urgent', () => {
     await n.notify({ app: 'pager', id: 'normal', title: 'Disk at 80%', priority: 'high', speak: true });
     await n.notify({ app: 'chatty', id: 'urgent', title: 'Lunch!', priority: 'urgent', speak: true });
     await n.notify({ app: 'stranger', id: 'urgent', title: 'Unknown app', priority: 'urgent' });
-    for (const [app, id] of [['pager', 'normal'], ['chatty', 'urgent'], ['stranger', 'urgent']] as const) {
+    for (const [app, id] of [
+      ['pager', 'normal'],
+      ['chatty', 'urgent'],
+      ['stranger', 'urgent'],
+    ] as const) {
       expect(n.person.banner(app, id)).toBeUndefined();
       expect((await n.record(app, id)).held).toBe('quiet-hours');
     }
@@ -141,7 +162,12 @@ describe('GET and PUT /v1/settings/quiet-hours', () => {
     expect((await n.api('GET', '/v1/settings/quiet-hours')).json).toEqual({ windows: [], status: NOTHING });
 
     const put = await n.api('PUT', '/v1/settings/quiet-hours', {
-      body: { windows: [{ id: 'nights', days: ['Monday', 'TUE'], start: '22:30', end: '07:30', speakSummary: true }, { start: '12:00', end: '13:00', banners: true }] },
+      body: {
+        windows: [
+          { id: 'nights', days: ['Monday', 'TUE'], start: '22:30', end: '07:30', speakSummary: true },
+          { start: '12:00', end: '13:00', banners: true },
+        ],
+      },
     });
     expect(put.status).toBe(200);
     const windows = [
@@ -170,7 +196,16 @@ describe('GET and PUT /v1/settings/quiet-hours', () => {
       [{ windows: [{ start: '01:00', end: '02:00', days: ['mon', 'holiday'] }] }, "windows[0].days: unknown day 'holiday'"],
       [{ windows: Array.from({ length: 25 }, (_, k) => ({ id: `${k}`, start: '01:00', end: '02:00' })) }, 'at most 24 windows'],
       // The good ad hoc part is not applied either.
-      [{ adHoc: { minutes: 10 }, windows: [{ id: 'x', start: '01:00', end: '02:00' }, { id: 'x', start: '03:00', end: '04:00' }] }, 'windows[1]: duplicate id'],
+      [
+        {
+          adHoc: { minutes: 10 },
+          windows: [
+            { id: 'x', start: '01:00', end: '02:00' },
+            { id: 'x', start: '03:00', end: '04:00' },
+          ],
+        },
+        'windows[1]: duplicate id',
+      ],
       [{ adHoc: { minutes: 20000 } }, 'adHoc.minutes must be greater than 0 and at most 10080'],
       [{ adHoc: { until: '2001-01-01T00:00:00Z' } }, 'adHoc.until is in the past'],
       [{ resume: 1 }, 'resume must be true or false'],
@@ -205,12 +240,22 @@ describe('GET and PUT /v1/settings/quiet-hours', () => {
 /** A daemon whose clock the test sets (`setNow`), with a speech engine that remembers what it was asked. */
 async function withClockedDaemon(
   start: Date,
-  use: (rig: { api: (method: string, route: string, body?: unknown) => Promise<any>; engine: ListeningEngine; setNow: (now: Date) => void }) => Promise<void>,
+  use: (rig: {
+    api: (method: string, route: string, body?: unknown) => Promise<any>;
+    engine: ListeningEngine;
+    setNow: (now: Date) => void;
+  }) => Promise<void>,
 ): Promise<void> {
   let offset = start.getTime() - Date.now();
   const supportDir = await tempFolder('notifier-summary-');
   const engine = new ListeningEngine();
-  const daemon = await startDaemon({ supportDir, port: 0, presenter: new TestPresenter(), speech: engine, clock: () => Date.now() + offset });
+  const daemon = await startDaemon({
+    supportDir,
+    port: 0,
+    presenter: new TestPresenter(),
+    speech: engine,
+    clock: () => Date.now() + offset,
+  });
   try {
     await use({
       api: (method, route, body) => request(daemon.port, method, route, { token: daemon.token, body }),
@@ -230,7 +275,11 @@ describe('the summary at the end of a window', () => {
   test('when a window with speakSummary ends, what came in meanwhile is summed up in one spoken sentence', () =>
     withClockedDaemon(monday(9, 30), async ({ api, engine, setNow }) => {
       const windows = [{ id: 'morning', start: '09:00', end: '10:00', speakSummary: true }];
-      expect((await api('PUT', '/v1/settings/quiet-hours', { windows })).json.status).toMatchObject({ active: true, speech: true, source: 'window' });
+      expect((await api('PUT', '/v1/settings/quiet-hours', { windows })).json.status).toMatchObject({
+        active: true,
+        speech: true,
+        source: 'window',
+      });
       for (const title of ['Build failed', 'Deploy done', 'New mail', 'Lunch', 'Standup', 'Review']) {
         expect((await api('POST', '/v1/notify', { app: 'work', title, speak: true })).status).toBe(200);
       }
@@ -240,7 +289,9 @@ describe('the summary at the end of a window', () => {
       setNow(monday(9, 59, 59));
       expect((await api('PUT', '/v1/settings/quiet-hours', {})).json.status.active).toBe(true);
       await eventually(() => engine.asked.length > 0, 'the summary', 15_000);
-      expect(engine.asked.map((ask) => ask.text)).toEqual(['6 messages while you were away: Build failed, Deploy done, New mail, Lunch, and 2 more']);
+      expect(engine.asked.map((ask) => ask.text)).toEqual([
+        '6 messages while you were away: Build failed, Deploy done, New mail, Lunch, and 2 more',
+      ]);
       expect((await api('GET', '/v1/settings/quiet-hours')).json.status).toEqual(NOTHING);
     }));
 

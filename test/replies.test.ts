@@ -105,7 +105,10 @@ describe('replies', () => {
       type('wa', 'live', 'on my way');
       const answer = await waiting;
       expect(Date.now() - started).toBeLessThan(5000);
-      expect(answer.json).toEqual({ replied: true, reply: expect.objectContaining({ notificationId: 'live', app: 'wa', text: 'on my way' }) });
+      expect(answer.json).toEqual({
+        replied: true,
+        reply: expect.objectContaining({ notificationId: 'live', app: 'wa', text: 'on my way' }),
+      });
       expect((await n.api('GET', '/v1/replies?app=wa')).json.count).toBe(0);
     });
 
@@ -174,12 +177,22 @@ describe('replies', () => {
     });
   });
 
-  test('a reply is posted to the reply button\'s callback with payload.reply; a 2xx closes the banner', async () => {
+  test("a reply is posted to the reply button's callback with payload.reply; a 2xx closes the banner", async () => {
     const server = await callbackServer();
-    await n.notify({ app: 'rf', id: 'cb', title: 't', buttons: [{ label: 'Answer', reply: { callback: { url: server.url(), payload: { ticket: 7 } } } }] });
+    await n.notify({
+      app: 'rf',
+      id: 'cb',
+      title: 't',
+      buttons: [{ label: 'Answer', reply: { callback: { url: server.url(), payload: { ticket: 7 } } } }],
+    });
     n.person.reply('rf', 'cb', 'answer', 'fixed it');
     await eventually(() => server.received.length > 0, 'the callback');
-    expect(server.received[0]!.body).toEqual({ notificationId: 'cb', app: 'rf', action: 'Answer', payload: { ticket: 7, reply: 'fixed it' } });
+    expect(server.received[0]!.body).toEqual({
+      notificationId: 'cb',
+      app: 'rf',
+      action: 'Answer',
+      payload: { ticket: 7, reply: 'fixed it' },
+    });
     await eventually(async () => (await n.record('rf', 'cb')).dismissedAt, 'the dismissal');
     expect(await n.record('rf', 'cb')).toMatchObject({ reply: 'fixed it', actionUsed: 'Answer', dismissedAt: expect.any(String) });
   });

@@ -6,13 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
-import {
-  launchdPlist,
-  runService,
-  systemdQuote,
-  systemdUnit,
-  type ServiceContext,
-} from '../daemon/login-service.js';
+import { launchdPlist, runService, systemdQuote, systemdUnit, type ServiceContext } from '../daemon/login-service.js';
 import { CLI, tempFolder } from './helpers/daemon.js';
 
 let root: string;
@@ -56,11 +50,13 @@ async function fake(name: string, { exitCode = 0, answers = {} as Record<string,
   await chmod(file, 0o755);
 }
 
-const calls = async (): Promise<string[]> =>
-  (await readFile(callsFile, 'utf8').catch(() => '')).split('\n').filter((line) => line !== '');
+const calls = async (): Promise<string[]> => (await readFile(callsFile, 'utf8').catch(() => '')).split('\n').filter((line) => line !== '');
 
 /** Runs the built CLI under the absolute node path, so PATH may hold nothing but the fake's folder. */
-function notifier(args: string[], { env = {}, pathPrefix = true }: { env?: Record<string, string | undefined>; pathPrefix?: boolean } = {}) {
+function notifier(
+  args: string[],
+  { env = {}, pathPrefix = true }: { env?: Record<string, string | undefined>; pathPrefix?: boolean } = {},
+) {
   const base: Record<string, string | undefined> = { ...process.env };
   for (const name of ['XDG_DATA_HOME', 'NOTIFIER_SUPPORT_DIR', 'NOTIFIER_PORT', 'NOTIFIER_PRESENTER']) delete base[name];
   const result = spawnSync(process.execPath, [CLI, 'service', ...args], {
@@ -76,7 +72,11 @@ function notifier(args: string[], { env = {}, pathPrefix = true }: { env?: Recor
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const exists = (file: string) => stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 const q = (word: string) => systemdQuote(word); // the node and CLI paths of this checkout
 
 describe('notifier service on Linux (systemd user unit)', () => {
@@ -193,9 +193,7 @@ describe('notifier service on Linux (systemd user unit)', () => {
     const after = notifier(['status']);
     expect(after.code).toBe(0);
     expect(JSON.parse(after.stdout)).toEqual({ installed: true, unitFile: unitFile(), active: 'active', enabled: 'enabled' });
-    expect(await calls()).toEqual(
-      expect.arrayContaining(['--user is-active notifier.service', '--user is-enabled notifier.service']),
-    );
+    expect(await calls()).toEqual(expect.arrayContaining(['--user is-active notifier.service', '--user is-enabled notifier.service']));
   });
 
   test('status says unknown when systemctl cannot answer, and exits 0', async () => {

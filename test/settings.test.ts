@@ -47,9 +47,13 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const exists = (file: string) => stat(file).then(() => true, () => false);
-const settingsFile = async (daemon: DaemonProcess) => JSON.parse(await readFile(path.join(daemon.supportDir, 'settings.json'), 'utf8').catch(() => '{}'));
-
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
+const settingsFile = async (daemon: DaemonProcess) =>
+  JSON.parse(await readFile(path.join(daemon.supportDir, 'settings.json'), 'utf8').catch(() => '{}'));
 
 describe('the settings table on the built daemon', () => {
   let daemon: DaemonProcess;
@@ -203,7 +207,9 @@ describe('the settings table on the built daemon', () => {
     const on = await daemon.api('PUT', '/v1/settings', { body: { launchAtLogin: true } });
     expect(on.json.settings.launchAtLogin).toBe(true);
     const text = await readFile(unit, 'utf8');
-    expect(text.split('\n')).toContain(`ExecStart=${systemdQuote(process.execPath)} ${systemdQuote(CLI)} daemon --support-dir ${systemdQuote(daemon.supportDir)}`);
+    expect(text.split('\n')).toContain(
+      `ExecStart=${systemdQuote(process.execPath)} ${systemdQuote(CLI)} daemon --support-dir ${systemdQuote(daemon.supportDir)}`,
+    );
     expect(await readlink(link)).toBe(unit);
     expect(await readFile(callsFile, 'utf8')).toContain('--user daemon-reload');
     // Nothing was started or stopped: this daemon is the one that asked.
@@ -220,7 +226,8 @@ describe('the settings table on the built daemon', () => {
     for (let k = 1; k <= 5; k++) await daemon.api('POST', '/v1/notify', { body: { app: 'cap.a', id: `a${k}`, title: `${k}` } });
     for (let k = 1; k <= 3; k++) await daemon.api('POST', '/v1/notify', { body: { app: 'cap.b', id: `b${k}`, title: `${k}` } });
     expect((await daemon.api('PUT', '/v1/settings', { body: { historyCapPerApp: 2 } })).status).toBe(200);
-    const ids = async (app: string) => (await daemon.api('GET', `/v1/history?app=${app}`)).json.items.map((item: { id: string }) => item.id);
+    const ids = async (app: string) =>
+      (await daemon.api('GET', `/v1/history?app=${app}`)).json.items.map((item: { id: string }) => item.id);
     expect(await ids('cap.a')).toEqual(['a5', 'a4']);
     expect(await ids('cap.b')).toEqual(['b3', 'b2']);
     await daemon.api('POST', '/v1/notify', { body: { app: 'cap.b', id: 'b4', title: '4' } });
@@ -243,7 +250,14 @@ describe('the port setting', () => {
       const health = await request(port, 'GET', '/v1/health');
       expect(health.json.pid).toBe(daemon.child.pid);
       expect((await request(port, 'GET', '/v1/settings', { token: daemon.token })).json.settings.port).toBe(port);
-      await eventually(() => request(daemon.port, 'GET', '/v1/health', { timeoutMs: 1000 }).then(() => false, () => true), 'the old port to close');
+      await eventually(
+        () =>
+          request(daemon.port, 'GET', '/v1/health', { timeoutMs: 1000 }).then(
+            () => false,
+            () => true,
+          ),
+        'the old port to close',
+      );
       expect((await settingsFile(daemon)).port).toBe(port);
       // The same port again changes nothing and moves nothing.
       const same = await request(port, 'PUT', '/v1/settings', { token: daemon.token, body: { port } });
@@ -251,7 +265,11 @@ describe('the port setting', () => {
 
       // Started again without --port, it listens on the port of the setting.
       await daemon.stop();
-      const again = await startDaemon({ env, supportDir: daemon.supportDir, args: ['--support-dir', daemon.supportDir, '--presenter', 'headless'] });
+      const again = await startDaemon({
+        env,
+        supportDir: daemon.supportDir,
+        args: ['--support-dir', daemon.supportDir, '--presenter', 'headless'],
+      });
       expect(again.port).toBe(port);
       await again.stop();
     } finally {
@@ -267,7 +285,10 @@ describe('the port setting', () => {
     const busy = (taken.address() as net.AddressInfo).port;
     try {
       const reply = await daemon.api('PUT', '/v1/settings', { body: { port: busy, muteAllSounds: true } });
-      expect([reply.status, reply.json]).toEqual([409, { error: `port ${busy} is in use by another program; Notifier stays on ${daemon.port}` }]);
+      expect([reply.status, reply.json]).toEqual([
+        409,
+        { error: `port ${busy} is in use by another program; Notifier stays on ${daemon.port}` },
+      ]);
       expect((await daemon.api('GET', '/v1/settings')).json.settings).toMatchObject({ port: daemon.port, muteAllSounds: false });
       expect((await readFile(path.join(daemon.supportDir, 'port'), 'utf8')).trim()).toBe(String(daemon.port));
     } finally {
@@ -277,7 +298,6 @@ describe('the port setting', () => {
     }
   });
 });
-
 
 describe('settings take effect without a restart', () => {
   test('voiceDefault, voiceSpeed and voiceLang are what speech uses when a request gives none of its own', async () => {

@@ -7,7 +7,6 @@ import { freePort, request } from './helpers/http.js';
 
 const mode = async (file: string) => (await stat(file)).mode & 0o777;
 
-
 describe('support folder, token and port', () => {
   test('the folder is 0700; the token is 64 hex characters, 0600, and the same after a restart', async () => {
     const supportDir = path.join(await tempFolder(), 'nested', 'support');

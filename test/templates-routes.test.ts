@@ -12,7 +12,11 @@ import { WRITTEN_OUT_DEFAULTS, writeSupportFile } from './helpers/support.js';
 // block; each test uses its own app ids, so the order of the tests matters only inside a test.
 
 const q = (params: Record<string, string>): string => new URLSearchParams(params).toString();
-const exists = (file: string) => stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 const templateFile = (supportDir: string, app: string, name: string) =>
   path.join(supportDir, 'templates', safeFileName(app), `${safeFileName(name)}.json`);
 
@@ -27,7 +31,8 @@ const gridTemplate = (app: string, name: string, extra: Record<string, unknown> 
 
 describe('template routes', () => {
   const daemon = useDaemon();
-  const api = (method: string, route: string, body?: unknown): Promise<Reply> => daemon().api(method, route, body === undefined ? {} : { body });
+  const api = (method: string, route: string, body?: unknown): Promise<Reply> =>
+    daemon().api(method, route, body === undefined ? {} : { body });
   const list = async (app: string) => (await api('GET', `/v1/templates?${q({ app })}`)).json.items;
   const names = async (app: string) => (await list(app)).map((t: { name: string }) => t.name);
   const one = async (app: string, name: string) => (await list(app)).find((t: { name: string }) => t.name === name);
@@ -41,7 +46,6 @@ describe('template routes', () => {
     else expect(reply.json.error).toMatch(message);
   };
   const latest = async (app: string) => (await api('GET', `/v1/history?${q({ app, limit: '1' })}`)).json.items[0];
-
 
   describe('GET /v1/templates', () => {
     beforeAll(async () => {
@@ -169,7 +173,11 @@ describe('template routes', () => {
       await writeFile(path.join(daemon().supportDir, 'templates', 'blocked'), 'not a folder');
       expectError(await api('PUT', '/v1/templates', { app: 'blocked', name: 'n', title: 't' }), 500, /^could not save template n: /);
       expect(await list('blocked')).toEqual([]);
-      expectError(await api('POST', '/v1/notify', { app: 'blocked', template: 'n' }), 400, 'missing field: title (template n has none or does not exist)');
+      expectError(
+        await api('POST', '/v1/notify', { app: 'blocked', template: 'n' }),
+        400,
+        'missing field: title (template n has none or does not exist)',
+      );
     });
   });
 
@@ -197,7 +205,11 @@ describe('template routes', () => {
     });
 
     test('a built-in layout cannot be deleted', async () => {
-      expectError(await api('DELETE', `/v1/templates?${q({ app: 'del', name: 'builtin.hero' })}`), 400, 'builtin.hero is a built-in layout and read-only');
+      expectError(
+        await api('DELETE', `/v1/templates?${q({ app: 'del', name: 'builtin.hero' })}`),
+        400,
+        'builtin.hero is a built-in layout and read-only',
+      );
     });
   });
 
@@ -211,8 +223,16 @@ describe('template routes', () => {
 
     test('default names `<name> copy`, then `<name> copy 2`; the copy has the source content', async () => {
       const first = await duplicate({ app: 'dup', name: 'card' });
-      expect([first.status, first.json]).toEqual([200, { ok: true, app: 'dup', name: 'card copy', copiedFrom: { app: 'dup', name: 'card' } }]);
-      expect((await duplicate({ app: 'dup', name: 'card' })).json).toEqual({ ok: true, app: 'dup', name: 'card copy 2', copiedFrom: { app: 'dup', name: 'card' } });
+      expect([first.status, first.json]).toEqual([
+        200,
+        { ok: true, app: 'dup', name: 'card copy', copiedFrom: { app: 'dup', name: 'card' } },
+      ]);
+      expect((await duplicate({ app: 'dup', name: 'card' })).json).toEqual({
+        ok: true,
+        app: 'dup',
+        name: 'card copy 2',
+        copiedFrom: { app: 'dup', name: 'card' },
+      });
       expect(await names('dup')).toEqual(['card', 'card copy', 'card copy 2']);
       const { name: _name, ...source } = await one('dup', 'card');
       const { name: _copyName, ...copy } = await one('dup', 'card copy 2');
@@ -221,13 +241,21 @@ describe('template routes', () => {
 
     test('a built-in layout: `builtin.hero` gives `hero copy`', async () => {
       const reply = await duplicate({ app: 'dup.builtin', name: 'builtin.hero' });
-      expect(reply.json).toEqual({ ok: true, app: 'dup.builtin', name: 'hero copy', copiedFrom: { app: 'dup.builtin', name: 'builtin.hero' } });
+      expect(reply.json).toEqual({
+        ok: true,
+        app: 'dup.builtin',
+        name: 'hero copy',
+        copiedFrom: { app: 'dup.builtin', name: 'builtin.hero' },
+      });
       expect(await one('dup.builtin', 'hero copy')).toMatchObject({ app: 'dup.builtin', layout: 'hero', layoutVersion: 2 });
     });
 
     test('a scratch template: the default name drops the `_` and the copy is listed', async () => {
       const reply = await duplicate({ app: 'dup', name: '_draft' });
-      expect([reply.status, reply.json]).toEqual([200, { ok: true, app: 'dup', name: 'draft copy', copiedFrom: { app: 'dup', name: '_draft' } }]);
+      expect([reply.status, reply.json]).toEqual([
+        200,
+        { ok: true, app: 'dup', name: 'draft copy', copiedFrom: { app: 'dup', name: '_draft' } },
+      ]);
       expect(await one('dup', 'draft copy')).toMatchObject({ title: 'Draft' });
     });
 
@@ -265,7 +293,11 @@ describe('template routes', () => {
     });
 
     test('409 when the name is taken in the receiving app', async () => {
-      expectError(await duplicate({ app: 'dup', name: 'card', newName: 'card copy' }), 409, 'a template named card copy already exists for dup');
+      expectError(
+        await duplicate({ app: 'dup', name: 'card', newName: 'card copy' }),
+        409,
+        'a template named card copy already exists for dup',
+      );
       expectError(
         await duplicate({ app: 'dup', name: 'card', toApp: 'dup.to', newName: 'card copy' }),
         409,
@@ -318,7 +350,11 @@ describe('template routes', () => {
     });
 
     test('400 for a built-in layout', async () => {
-      expectError(await rename({ app: 'ren', name: 'builtin.hero', newName: 'mine' }), 400, 'a built-in template cannot be renamed; duplicate it instead');
+      expectError(
+        await rename({ app: 'ren', name: 'builtin.hero', newName: 'mine' }),
+        400,
+        'a built-in template cannot be renamed; duplicate it instead',
+      );
     });
 
     test.each([
@@ -353,7 +389,11 @@ describe('template routes', () => {
     });
 
     test('400 when the app has no manifest', async () => {
-      expectError(await setDefault({ app: 'def.none', name: 'build' }), 400, /^def\.none has no manifest; put one first with PUT \/v1\/manifest/);
+      expectError(
+        await setDefault({ app: 'def.none', name: 'build' }),
+        400,
+        /^def\.none has no manifest; put one first with PUT \/v1\/manifest/,
+      );
     });
 
     test('404 for an unknown name (saved or built-in)', async () => {
@@ -370,7 +410,11 @@ describe('template routes', () => {
     });
 
     test('a built-in layout', async () => {
-      expect((await setDefault({ app: 'def', name: 'builtin.compact' })).json).toEqual({ ok: true, app: 'def', defaultTemplate: 'builtin.compact' });
+      expect((await setDefault({ app: 'def', name: 'builtin.compact' })).json).toEqual({
+        ok: true,
+        app: 'def',
+        defaultTemplate: 'builtin.compact',
+      });
       await api('POST', '/v1/notify', { app: 'def', title: 'Small' });
       expect((await latest('def')).notification).toMatchObject({ template: 'builtin.compact', title: 'Small' });
     });
@@ -419,8 +463,14 @@ describe('template routes', () => {
       [{ ...base, after: '10 parsecs', command: 'ls' }, 'invalid field: after (5 to 604800 seconds, or 90s, 10m, 2h)'],
       [{ ...base, after: true, command: 'ls' }, 'invalid field: after (seconds, or a duration such as 90s, 10m, 2h)'],
       [{ ...base, after: 10 }, 'give the action: one of shortcut, script, command or actionRef'],
-      [{ ...base, after: 10, command: 'ls', script: 'x.sh' }, 'give the action once: one of shortcut, script, command or actionRef (got script, command)'],
-      [{ ...base, after: 10, shortcut: 'S', actionRef: 'ping' }, 'give the action once: one of shortcut, script, command or actionRef (got shortcut, actionRef)'],
+      [
+        { ...base, after: 10, command: 'ls', script: 'x.sh' },
+        'give the action once: one of shortcut, script, command or actionRef (got script, command)',
+      ],
+      [
+        { ...base, after: 10, shortcut: 'S', actionRef: 'ping' },
+        'give the action once: one of shortcut, script, command or actionRef (got shortcut, actionRef)',
+      ],
       [{ ...base, after: 10, command: 'ls', input: '{title}' }, 'input goes with a shortcut or a script'],
       [{ ...base, after: 10, actionRef: 'ping', input: '{title}' }, 'input goes with a shortcut or a script'],
       [{ ...base, after: 10, script: '../escape.sh' }, "script must be a plain file name in Notifier's scripts folder, not a path"],
@@ -431,14 +481,26 @@ describe('template routes', () => {
       [{ ...base, after: 10, shortcut: '' }, 'invalid field: shortcut (must not be empty)'],
       [{ ...base, after: 10, command: 'ls', label: ' ' }, 'invalid field: label (must not be empty)'],
       [{ ...base, after: 10, shortcut: '-rf' }, 'invalid field: shortcut (a shortcut name, not starting with -)'],
-      [{ ...base, after: 10, actionRef: 'open' }, "actionRef 'open' is a 'url' action; a follow-up runs a shortcut, script, command or callback"],
+      [
+        { ...base, after: 10, actionRef: 'open' },
+        "actionRef 'open' is a 'url' action; a follow-up runs a shortcut, script, command or callback",
+      ],
       [{ ...base, after: 10, actionRef: 'nope' }, "actionRef 'nope' is not an action this app offers (open, ping, run)"],
-      [{ app: 'fu.none', after: 10, actionRef: 'nope' }, "actionRef 'nope' is not an action this app offers (the app declares no actions in its manifest)"],
+      [
+        { app: 'fu.none', after: 10, actionRef: 'nope' },
+        "actionRef 'nope' is not an action this app offers (the app declares no actions in its manifest)",
+      ],
       [{ ...base, enabled: false, after: 10 }, 'enabled: false switches the follow-up off and takes no other follow-up field'],
       [{ ...base, enabled: false, command: 'ls' }, 'enabled: false switches the follow-up off and takes no other follow-up field'],
       [{ ...base, enabled: false, label: 'x' }, 'enabled: false switches the follow-up off and takes no other follow-up field'],
-      [{ ...base, template: 'builtin.hero', after: 10, command: 'ls' }, 'builtin.hero is a built-in layout and read-only; duplicate it first (POST /v1/templates/duplicate)'],
-      [{ ...base, template: 'builtin.hero', enabled: false }, 'builtin.hero is a built-in layout and read-only; duplicate it first (POST /v1/templates/duplicate)'],
+      [
+        { ...base, template: 'builtin.hero', after: 10, command: 'ls' },
+        'builtin.hero is a built-in layout and read-only; duplicate it first (POST /v1/templates/duplicate)',
+      ],
+      [
+        { ...base, template: 'builtin.hero', enabled: false },
+        'builtin.hero is a built-in layout and read-only; duplicate it first (POST /v1/templates/duplicate)',
+      ],
       [{ template: 'card', after: 10, command: 'ls' }, 'missing field: app'],
     ])('400 for %j', async (body, message) => {
       expectError(await followUp(body), 400, message);
@@ -472,7 +534,10 @@ describe('template routes', () => {
           note: NOTES.template,
         },
       ]);
-      expect((await one('fu', 'card')).followUp).toEqual({ after: 600, action: { id: 'follow-up', label: 'Follow-up', kind: 'command', command: 'echo hi' } });
+      expect((await one('fu', 'card')).followUp).toEqual({
+        after: 600,
+        action: { id: 'follow-up', label: 'Follow-up', kind: 'command', command: 'echo hi' },
+      });
     });
 
     test('a shortcut with input: the label defaults to its name; 90s and 2h are durations', async () => {
@@ -552,7 +617,12 @@ describe('template routes', () => {
 
     test('when `default` is taken the created template is `default-2`', async () => {
       const reply = await followUp({ app: 'fu.taken', after: 5, command: 'echo' });
-      expect(reply.json).toMatchObject({ template: 'default-2', createdTemplate: true, manifestCreated: true, defaultTemplate: 'default-2' });
+      expect(reply.json).toMatchObject({
+        template: 'default-2',
+        createdTemplate: true,
+        manifestCreated: true,
+        defaultTemplate: 'default-2',
+      });
       expect(await one('fu.taken', 'default')).toMatchObject({ title: 'Mine' });
       expect(await one('fu.taken', 'default')).not.toHaveProperty('followUp');
     });
@@ -613,19 +683,41 @@ describe('template routes', () => {
       const first = await importOf({ base64: bundle, app: 'ex.other' });
       expect([first.status, first.json]).toEqual([
         200,
-        { ok: true, app: 'ex.other', name: 'card', renamedFrom: null, replaced: false, installedAssets: [], reusedAssets: [], missingAssets: [], warnings: [] },
+        {
+          ok: true,
+          app: 'ex.other',
+          name: 'card',
+          renamedFrom: null,
+          replaced: false,
+          installedAssets: [],
+          reusedAssets: [],
+          missingAssets: [],
+          warnings: [],
+        },
       ]);
       const { app: _a, ...source } = await one('ex', 'card');
       const { app: _b, ...imported } = await one('ex.other', 'card');
       expect(imported).toEqual(source);
 
-      expect((await importOf({ base64: bundle, app: 'ex.other' })).json).toMatchObject({ name: 'card 2', renamedFrom: 'card', replaced: false });
+      expect((await importOf({ base64: bundle, app: 'ex.other' })).json).toMatchObject({
+        name: 'card 2',
+        renamedFrom: 'card',
+        replaced: false,
+      });
 
       await saveOk({ app: 'ex.other', name: 'card', title: 'changed' });
-      expect((await importOf({ base64: bundle, app: 'ex.other', onConflict: 'replace' })).json).toMatchObject({ name: 'card', renamedFrom: null, replaced: true });
+      expect((await importOf({ base64: bundle, app: 'ex.other', onConflict: 'replace' })).json).toMatchObject({
+        name: 'card',
+        renamedFrom: null,
+        replaced: true,
+      });
       expect(await one('ex.other', 'card')).toMatchObject({ title: 'Card {n}' });
 
-      expectError(await importOf({ base64: bundle, app: 'ex.other', onConflict: 'fail' }), 409, 'a template named card already exists for ex.other');
+      expectError(
+        await importOf({ base64: bundle, app: 'ex.other', onConflict: 'fail' }),
+        409,
+        'a template named card already exists for ex.other',
+      );
       expect(await names('ex.other')).toEqual(['card', 'card 2']);
     });
 
@@ -635,9 +727,22 @@ describe('template routes', () => {
 
     test('builtin.compact round trip: exported as `compact`, imported as a saved template like a duplicate', async () => {
       const exported = await exportOf({ app: 'ex', name: 'builtin.compact' });
-      expect(exported.json).toMatchObject({ ok: true, name: 'builtin.compact', file: 'compact.notifiertemplate', assets: [], warnings: [] });
-      expect((await importOf({ base64: exported.json.base64, app: 'ex.compact' })).json).toMatchObject({ app: 'ex.compact', name: 'compact', replaced: false });
-      expect((await importOf({ base64: exported.json.base64, app: 'ex.compact' })).json).toMatchObject({ name: 'compact 2', renamedFrom: 'compact' });
+      expect(exported.json).toMatchObject({
+        ok: true,
+        name: 'builtin.compact',
+        file: 'compact.notifiertemplate',
+        assets: [],
+        warnings: [],
+      });
+      expect((await importOf({ base64: exported.json.base64, app: 'ex.compact' })).json).toMatchObject({
+        app: 'ex.compact',
+        name: 'compact',
+        replaced: false,
+      });
+      expect((await importOf({ base64: exported.json.base64, app: 'ex.compact' })).json).toMatchObject({
+        name: 'compact 2',
+        renamedFrom: 'compact',
+      });
       await api('POST', '/v1/templates/duplicate', { app: 'ex.compact', name: 'builtin.compact', newName: 'dup' });
       const { name: _n1, ...imported } = await one('ex.compact', 'compact');
       const { name: _n2, ...duplicated } = await one('ex.compact', 'dup');
@@ -666,8 +771,16 @@ describe('template routes', () => {
     });
 
     test('export errors: 400 wrong ending or missing folder, 404 no such template, 400 without app or name', async () => {
-      expectError(await exportOf({ app: 'ex', name: 'card', path: path.join(folder, 'card.zip') }), 400, 'path must end in .notifiertemplate');
-      expectError(await exportOf({ app: 'ex', name: 'card', path: path.join(folder, 'missing', 'card.notifiertemplate') }), 400, /^the folder of path does not exist/);
+      expectError(
+        await exportOf({ app: 'ex', name: 'card', path: path.join(folder, 'card.zip') }),
+        400,
+        'path must end in .notifiertemplate',
+      );
+      expectError(
+        await exportOf({ app: 'ex', name: 'card', path: path.join(folder, 'missing', 'card.notifiertemplate') }),
+        400,
+        /^the folder of path does not exist/,
+      );
       expectError(await exportOf({ app: 'ex', name: 'nope' }), 404, 'template not found');
       expectError(await exportOf({ app: 'ex', name: 'builtin.nope' }), 404, 'template not found');
       expectError(await exportOf({ name: 'card' }), 400, 'missing field: app');
@@ -694,8 +807,13 @@ describe('saved templates after a restart', () => {
       const first = await startDaemon({ supportDir });
       const app = 'Keep Me';
       expect((await first.api('PUT', '/v1/manifest', { body: { app } })).status).toBe(200);
-      expect((await first.api('PUT', '/v1/templates', { body: gridTemplate(app, 'Nightly Build', { title: 'Night {n}' }) })).status).toBe(200);
-      expect((await first.api('PUT', '/v1/templates/follow-up', { body: { app, template: 'Nightly Build', after: '5m', shortcut: 'Log it' } })).status).toBe(200);
+      expect((await first.api('PUT', '/v1/templates', { body: gridTemplate(app, 'Nightly Build', { title: 'Night {n}' }) })).status).toBe(
+        200,
+      );
+      expect(
+        (await first.api('PUT', '/v1/templates/follow-up', { body: { app, template: 'Nightly Build', after: '5m', shortcut: 'Log it' } }))
+          .status,
+      ).toBe(200);
       expect((await first.api('PUT', '/v1/templates/default', { body: { app, name: 'Nightly Build' } })).status).toBe(200);
       const before = (await first.api('GET', `/v1/templates?${q({ app })}`)).json.items;
       expect(before).toHaveLength(1);
@@ -704,7 +822,10 @@ describe('saved templates after a restart', () => {
       expect(JSON.parse(await readFile(templateFile(supportDir, app, 'Nightly Build'), 'utf8'))).toEqual(before[0]);
       const second = await startDaemon({ supportDir });
       expect((await second.api('GET', `/v1/templates?${q({ app })}`)).json.items).toEqual(before);
-      expect(before[0].followUp).toEqual({ after: 300, action: { id: 'follow-up', label: 'Log it', kind: 'shortcut', shortcut: 'Log it' } });
+      expect(before[0].followUp).toEqual({
+        after: 300,
+        action: { id: 'follow-up', label: 'Log it', kind: 'shortcut', shortcut: 'Log it' },
+      });
       expect((await second.api('POST', '/v1/notify', { body: { app, n: 1 } })).status).toBe(200);
       const latest = (await second.api('GET', `/v1/history?${q({ app, limit: '1' })}`)).json.items[0];
       expect(latest.notification).toMatchObject({ template: 'Nightly Build', title: 'Night 1' });
@@ -725,10 +846,12 @@ describe('the follow-up route and the manifest limit', () => {
       expect([reply.status, reply.json]).toEqual([429, { error: 'too many manifests (at most 200)' }]);
       expect((await daemon.api('GET', '/v1/templates?app=one-too-many')).json.items).toEqual([]);
       // An app that has a manifest already is not new: its default template is created.
-      expect((await daemon.api('PUT', '/v1/templates/follow-up', { body: { app: 'app-7', after: 10, command: 'ls' } })).json).toMatchObject({
-        createdTemplate: true,
-        manifestCreated: false,
-      });
+      expect((await daemon.api('PUT', '/v1/templates/follow-up', { body: { app: 'app-7', after: 10, command: 'ls' } })).json).toMatchObject(
+        {
+          createdTemplate: true,
+          manifestCreated: false,
+        },
+      );
       await daemon.stop();
     } finally {
       await rm(supportDir, { recursive: true, force: true });
@@ -749,17 +872,27 @@ describe('template code approval at run time', () => {
     n = await startInProcess();
     const put = async (route: string, body: unknown) => expect((await n.api('PUT', route, { body })).status).toBe(200);
     await put('/v1/templates', { app: 'coder', name: 'runner', title: 'Run {job}' });
-    expect((await followUp({ app: 'coder', template: 'runner', after: 5, command: touch() })).json).toMatchObject({ approval: 'needs-approval' });
+    expect((await followUp({ app: 'coder', template: 'runner', after: 5, command: touch() })).json).toMatchObject({
+      approval: 'needs-approval',
+    });
     // An issuer's own command, for the `approved` value of an app the person allowed.
     expect((await n.api('POST', '/v1/register', { body: { app: 'issuer', allowCommands: true } })).status).toBe(200);
-    await put('/v1/manifest', { app: 'issuer', actions: [{ id: 'mark', label: 'Mark', kind: 'command', command: `touch ${out}/issuer-ran` }] });
+    await put('/v1/manifest', {
+      app: 'issuer',
+      actions: [{ id: 'mark', label: 'Mark', kind: 'command', command: `touch ${out}/issuer-ran` }],
+    });
     await put('/v1/templates', { app: 'issuer', name: 'plain', title: 'Plain' });
-    expect((await followUp({ app: 'issuer', template: 'plain', after: 5, actionRef: 'mark' })).json).toMatchObject({ approval: 'app-needs-approval' });
+    expect((await followUp({ app: 'issuer', template: 'plain', after: 5, actionRef: 'mark' })).json).toMatchObject({
+      approval: 'app-needs-approval',
+    });
 
     // Both follow-ups start now: one wait of `after` for the two.
     expect((await n.notify({ app: 'coder', id: 'job', template: 'runner', job: 'backup' })).status).toBe(200);
     expect((await n.notify({ app: 'issuer', id: 'job', template: 'plain' })).status).toBe(200);
-    await eventually(async () => (await channel(n.daemon.channelPath, { op: 'questions' })).questions.length === 2 || undefined, 'both questions');
+    await eventually(
+      async () => (await channel(n.daemon.channelPath, { op: 'questions' })).questions.length === 2 || undefined,
+      'both questions',
+    );
   }, 20_000);
 
   afterAll(() => rm(out, { recursive: true, force: true }));
@@ -780,18 +913,24 @@ describe('template code approval at run time', () => {
     await eventually(() => exists(`${out}/template-ran`), 'the template command to run');
     await eventually(async () => (await n.record('coder', 'job')).followUp?.outcome === 'ran', 'the follow-up record');
     const approvals = (await n.api('GET', '/v1/actions/approvals')).json;
-    expect(approvals.items).toEqual([{ app: 'coder', template: 'runner', commands: [`command: ${touch()}`], approvedAt: expect.any(String) }]);
+    expect(approvals.items).toEqual([
+      { app: 'coder', template: 'runner', commands: [`command: ${touch()}`], approvedAt: expect.any(String) },
+    ]);
     expect((await followUp({ app: 'coder', template: 'runner', after: 5, command: touch() })).json).toMatchObject({
       approval: 'approved',
       needsApproval: false,
       note: 'The person already approved this code; the follow-up runs.',
     });
     // Other code under the same name asks again.
-    expect((await followUp({ app: 'coder', template: 'runner', after: 5, command: `${touch()}-other` })).json).toMatchObject({ approval: 'needs-approval' });
+    expect((await followUp({ app: 'coder', template: 'runner', after: 5, command: `${touch()}-other` })).json).toMatchObject({
+      approval: 'needs-approval',
+    });
   });
 
   test('after a rename the approval stays with the old name: needs-approval again', async () => {
-    expect((await n.api('POST', '/v1/templates/rename', { body: { app: 'coder', name: 'runner', newName: 'runner2' } })).json).toMatchObject({
+    expect(
+      (await n.api('POST', '/v1/templates/rename', { body: { app: 'coder', name: 'runner', newName: 'runner2' } })).json,
+    ).toMatchObject({
       ok: true,
       name: 'runner2',
       renamedFrom: 'runner',
@@ -802,7 +941,7 @@ describe('template code approval at run time', () => {
     });
   });
 
-  test("issuer code the person allowed for the app: approved", async () => {
+  test('issuer code the person allowed for the app: approved', async () => {
     await answerQuestion(n, 'issuer', true);
     await eventually(() => exists(`${out}/issuer-ran`), 'the issuer command to run');
     expect((await followUp({ app: 'issuer', template: 'plain', after: 5, actionRef: 'mark' })).json).toMatchObject({

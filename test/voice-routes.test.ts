@@ -51,15 +51,27 @@ describe('POST /v1/voice/install without an engine', () => {
     n.daemon.core.voiceSetup.find = () => (installed ? engine : null);
     expect(await voice()).toMatchObject({ installed: false, voices: [], install: { state: 'idle' } });
 
-    expect(await install('install')).toMatchObject({ status: 200, json: { ok: true, action: 'install', next: 'Poll GET /v1/voice for progress.' } });
+    expect(await install('install')).toMatchObject({
+      status: 200,
+      json: { ok: true, action: 'install', next: 'Poll GET /v1/voice for progress.' },
+    });
     expect(await install('install')).toMatchObject({ status: 409, json: { error: 'an installation is already running' } });
     const first = await voice();
-    expect(first.install).toMatchObject({ state: 'installing', stepNumber: 1, steps: 2, step: expect.stringContaining('reading package lists') });
+    expect(first.install).toMatchObject({
+      state: 'installing',
+      stepNumber: 1,
+      steps: 2,
+      step: expect.stringContaining('reading package lists'),
+    });
     const second = await eventually(async () => ((await voice()).install.stepNumber === 2 ? voice() : null), 'the second step');
     expect(second.install.log).toContain('reading package lists');
     installed = true;
     const done = await eventually(async () => ((await voice()).install.state === 'done' ? voice() : null), 'the installation to finish');
-    expect(done).toMatchObject({ installed: true, engineName: 'fake', install: { state: 'done', log: ['reading package lists', 'unpacking espeak-ng'] } });
+    expect(done).toMatchObject({
+      installed: true,
+      engineName: 'fake',
+      install: { state: 'done', log: ['reading package lists', 'unpacking espeak-ng'] },
+    });
 
     // Speech works from now on, without a restart.
     await n.notify({ app: 'voice', id: 'after', title: 'Now spoken', speak: true });
@@ -93,7 +105,10 @@ describe('POST /v1/voice/install without an engine', () => {
     const refused = await install('install');
     expect(refused.status).toBe(409);
     expect(refused.json.error).toMatch(/run: sudo apt-get install espeak-ng, then POST \/v1\/voice\/install \{"action":"useExisting"\}/);
-    expect(await install('useExisting')).toMatchObject({ status: 404, json: { error: 'no espeak-ng was found on the PATH; install it first' } });
+    expect(await install('useExisting')).toMatchObject({
+      status: 404,
+      json: { error: 'no espeak-ng was found on the PATH; install it first' },
+    });
     onPath = true;
     expect(await install('useExisting')).toMatchObject({ status: 200, json: { ok: true, action: 'useExisting', engineName: 'fake' } });
     expect(await voice()).toMatchObject({ installed: true, engineName: 'fake' });

@@ -29,7 +29,10 @@ class Channel {
   private readonly waiting: Array<(answer: any) => void> = [];
   private buffered = '';
 
-  private constructor(private readonly socket: net.Socket, onEvent: (event: any) => void) {
+  private constructor(
+    private readonly socket: net.Socket,
+    onEvent: (event: any) => void,
+  ) {
     socket.on('data', (chunk: Buffer) => {
       this.buffered += chunk.toString('utf8');
       for (let end = this.buffered.indexOf('\n'); end >= 0; end = this.buffered.indexOf('\n')) {
@@ -89,7 +92,12 @@ class TrayMenu {
         this.add((state) => {
           const question = state.questions[slot];
           if (!question) return { hidden: true, title: '' };
-          return { hidden: false, title: `${allow ? 'Allow' : 'Deny'}: ${question.text}`, tooltip: question.detail ?? '', click: () => actions.answer(question, allow) };
+          return {
+            hidden: false,
+            title: `${allow ? 'Allow' : 'Deny'}: ${question.text}`,
+            tooltip: question.detail ?? '',
+            click: () => actions.answer(question, allow),
+          };
         });
       }
     }
@@ -103,7 +111,12 @@ class TrayMenu {
     }
     this.add((state) => ({ hidden: state.recent.length > 0, title: 'No notifications yet', enabled: false }));
     this.add(() => ({ ...SysTray.separator }));
-    this.add((state) => ({ title: 'Quiet for an hour', tooltip: 'No sounds and no speech for an hour', checked: state.quiet, click: actions.toggleQuiet }));
+    this.add((state) => ({
+      title: 'Quiet for an hour',
+      tooltip: 'No sounds and no speech for an hour',
+      checked: state.quiet,
+      click: actions.toggleQuiet,
+    }));
     this.add(() => ({ title: 'Open the support folder', click: actions.openFolder }));
     this.add(() => ({ title: 'Quit Notifier', tooltip: 'Stops the Notifier service', click: actions.quit }));
   }
@@ -153,7 +166,11 @@ async function main(): Promise<void> {
   await loadRecent();
 
   // systray2's binary ships without its run bit (dependencies.md, "Bug 1").
-  const binary = path.join(systrayFolder(), 'traybin', `tray_${process.platform === 'win32' ? 'windows_release.exe' : process.platform === 'darwin' ? 'darwin_release' : 'linux_release'}`);
+  const binary = path.join(
+    systrayFolder(),
+    'traybin',
+    `tray_${process.platform === 'win32' ? 'windows_release.exe' : process.platform === 'darwin' ? 'darwin_release' : 'linux_release'}`,
+  );
   await chmod(binary, 0o755).catch(() => undefined);
 
   const actions: TrayActions = {

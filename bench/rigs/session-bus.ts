@@ -74,7 +74,16 @@ export async function startFakeNotificationServer(address: string, capabilities:
   let nextId = 1;
 
   class Notifications extends dbus.interface.Interface {
-    Notify(appName: string, replacesId: number, icon: string, summary: string, body: string, actions: string[], hints: Record<string, dbus.Variant>, timeout: number): number {
+    Notify(
+      appName: string,
+      replacesId: number,
+      icon: string,
+      summary: string,
+      body: string,
+      actions: string[],
+      hints: Record<string, dbus.Variant>,
+      timeout: number,
+    ): number {
       const plainHints = Object.fromEntries(Object.entries(hints).map(([key, value]) => [key, value.value]));
       const id = replacesId || nextId++;
       calls.push({ id, appName, replacesId, icon, summary, body, actions, hints: plainHints, timeout, at: performance.now() });

@@ -39,6 +39,7 @@ export function registerAppCommands(program: Command): void {
       .description("revoke a template's code approval (DELETE /v1/actions/approvals)")
       .requiredOption('--app <id>', 'app id')
       .requiredOption('--template <name>', 'template name'),
-    (context) => send(context, { method: 'DELETE', path: '/v1/actions/approvals', query: { app: context.opts.app, template: context.opts.template } }),
+    (context) =>
+      send(context, { method: 'DELETE', path: '/v1/actions/approvals', query: { app: context.opts.app, template: context.opts.template } }),
   );
 }

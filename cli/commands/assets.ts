@@ -8,9 +8,8 @@ import { act, send } from './common.js';
 
 export function registerAssetCommands(program: Command): void {
   const assets = program.command('assets').description("an app's Rive files and images");
-  act(
-    assets.command('list').description("list an app's assets (GET /v1/assets)").requiredOption('--app <id>', 'app id'),
-    (context) => send(context, { method: 'GET', path: '/v1/assets', query: { app: context.opts.app } }),
+  act(assets.command('list').description("list an app's assets (GET /v1/assets)").requiredOption('--app <id>', 'app id'), (context) =>
+    send(context, { method: 'GET', path: '/v1/assets', query: { app: context.opts.app } }),
   );
   act(
     assets
@@ -25,7 +24,12 @@ export function registerAssetCommands(program: Command): void {
         method: 'POST',
         path: '/v1/assets',
         // The service reads the file itself: it runs on this computer, but not in this folder.
-        body: defined({ app: context.opts.app, path: path.resolve(context.args[0] as string), name: context.opts.name, kind: context.opts.kind }),
+        body: defined({
+          app: context.opts.app,
+          path: path.resolve(context.args[0] as string),
+          name: context.opts.name,
+          kind: context.opts.kind,
+        }),
       }),
   );
   act(

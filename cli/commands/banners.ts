@@ -15,7 +15,11 @@ export function registerBannerCommands(program: Command): void {
       .option('--text <text>', 'what to say')
       .option('--id <id>', 'id of the History entry')
       .option('--voice <id>', 'voice id')
-      .option('--speed <n>', `${SPEECH_SPEED.min} to ${SPEECH_SPEED.max}`, numberIn(SPEECH_SPEED.min, SPEECH_SPEED.max, { what: 'a speed' }))
+      .option(
+        '--speed <n>',
+        `${SPEECH_SPEED.min} to ${SPEECH_SPEED.max}`,
+        numberIn(SPEECH_SPEED.min, SPEECH_SPEED.max, { what: 'a speed' }),
+      )
       .option('--lang <code>', 'language code such as en-us'),
     async (context) => {
       const { opts } = context;
@@ -46,7 +50,12 @@ export function registerBannerCommands(program: Command): void {
         `minutes, more than 0 and at most ${SNOOZE_MAX_MINUTES}`,
         numberIn(0, SNOOZE_MAX_MINUTES, { minExclusive: true, what: 'minutes' }),
       ),
-    (context) => send(context, { method: 'POST', path: '/v1/snooze', body: { app: context.opts.app, id: context.opts.id, minutes: context.opts.minutes } }),
+    (context) =>
+      send(context, {
+        method: 'POST',
+        path: '/v1/snooze',
+        body: { app: context.opts.app, id: context.opts.id, minutes: context.opts.minutes },
+      }),
   );
 
   act(
@@ -82,10 +91,7 @@ export function registerBannerCommands(program: Command): void {
   );
 
   act(
-    program
-      .command('stacks')
-      .description('list the stacks on screen (GET /v1/stacks)')
-      .option('--app <id>', 'only this app'),
+    program.command('stacks').description('list the stacks on screen (GET /v1/stacks)').option('--app <id>', 'only this app'),
     (context) => send(context, { method: 'GET', path: '/v1/stacks', query: { app: context.opts.app } }),
   );
 }

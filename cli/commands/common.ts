@@ -35,7 +35,8 @@ function nearest(command: Command, name: string): any {
 }
 
 /** Commands that take a `--json` body declare it themselves with this option. */
-export const jsonOption = (): Option => new Option('--json <file>', 'JSON object used as the body (- reads standard input); other flags merge on top');
+export const jsonOption = (): Option =>
+  new Option('--json <file>', 'JSON object used as the body (- reads standard input); other flags merge on top');
 
 /** notify and register declare `--json` themselves (jsonOption); elsewhere it is only the hidden global one. */
 const takesJson = (command: Command): boolean => command.options.some((option) => option.long === '--json' && !option.hidden);

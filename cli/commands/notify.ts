@@ -125,13 +125,25 @@ function registerNotify(program: Command): void {
     .option('--speak', 'say title and body aloud')
     .option('--speak-text <text>', 'say this text instead')
     .option('--voice <id>', 'voice for the speech')
-    .option('--speed <n>', `speech speed, ${SPEECH_SPEED.min} to ${SPEECH_SPEED.max}`, numberIn(SPEECH_SPEED.min, SPEECH_SPEED.max, { what: 'a speed' }))
+    .option(
+      '--speed <n>',
+      `speech speed, ${SPEECH_SPEED.min} to ${SPEECH_SPEED.max}`,
+      numberIn(SPEECH_SPEED.min, SPEECH_SPEED.max, { what: 'a speed' }),
+    )
     .option('--lang <code>', 'language of the speech, such as en-us')
     .option('--audio <file|url>', 'recorded voice message to play')
     .addOption(new Option('--presentation <how>', 'banner, voice (speech only) or both').choices(PRESENTATIONS))
-    .option('--button <Label=target>', 'a button (repeatable): Label=https://..., cmd:<command>, script:<file>, shortcut:<name>, cb:<JSON>', collect(parseButton))
+    .option(
+      '--button <Label=target>',
+      'a button (repeatable): Label=https://..., cmd:<command>, script:<file>, shortcut:<name>, cb:<JSON>',
+      collect(parseButton),
+    )
     .option('--reminder <Title|ISO8601>', 'add a reminder button: a title, and a due date after the last |', parseReminder)
-    .option('--follow-up-after <duration>', 'run the follow-up when unattended this long: seconds, 90s, 10m, 2h (5 s to 7 days)', followUpAfter)
+    .option(
+      '--follow-up-after <duration>',
+      'run the follow-up when unattended this long: seconds, 90s, 10m, 2h (5 s to 7 days)',
+      followUpAfter,
+    )
     .option('--follow-up-shortcut <name>', 'follow-up: run this shortcut')
     .option('--follow-up-script <file>', 'follow-up: run this script from the scripts folder')
     .option('--follow-up-command <command>', 'follow-up: run this shell command')

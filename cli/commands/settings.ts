@@ -13,7 +13,9 @@ function pairs(words: string[]): Record<string, unknown> {
 export function registerSettingsCommands(program: Command): void {
   const settings = program.command('settings').description('show the settings (GET /v1/settings)');
   act(settings, (context) => send(context, { method: 'GET', path: '/v1/settings' }));
-  act(settings.command('get').description('show the settings (GET /v1/settings)'), (context) => send(context, { method: 'GET', path: '/v1/settings' }));
+  act(settings.command('get').description('show the settings (GET /v1/settings)'), (context) =>
+    send(context, { method: 'GET', path: '/v1/settings' }),
+  );
   act(
     settings
       .command('set')

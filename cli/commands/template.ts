@@ -8,15 +8,32 @@ import { MAX_BODY_BYTES } from '../../protocol/limits.js';
 import { UsageError, checkFollowUpFlags, defined, followUpAfter, readInput, readJsonObject } from '../args.js';
 import { act, ask, send } from './common.js';
 
-const FOLLOW_UP_NAMES = { after: '--after', shortcut: '--shortcut', script: '--script', command: '--command', ref: '--action-ref', input: '--input' };
+const FOLLOW_UP_NAMES = {
+  after: '--after',
+  shortcut: '--shortcut',
+  script: '--script',
+  command: '--command',
+  ref: '--action-ref',
+  input: '--input',
+};
 
 /** The body of PUT /v1/templates/follow-up: `--off` alone, or `--after` with one action. */
 function followUpBody(opts: Record<string, any>): Record<string, unknown> {
   const where = { app: opts.app, template: opts.name };
-  const flags = { after: opts.after, shortcut: opts.shortcut, script: opts.script, command: opts.command, ref: opts.actionRef, input: opts.input };
+  const flags = {
+    after: opts.after,
+    shortcut: opts.shortcut,
+    script: opts.script,
+    command: opts.command,
+    ref: opts.actionRef,
+    input: opts.input,
+  };
   if (opts.off) {
     const others = Object.entries({ ...flags, label: opts.label }).filter(([, value]) => value !== undefined);
-    if (others.length > 0) throw new UsageError(`--off stands alone: it switches the follow-up off (remove ${others.map(([key]) => `--${key === 'ref' ? 'action-ref' : key}`).join(', ')})`);
+    if (others.length > 0)
+      throw new UsageError(
+        `--off stands alone: it switches the follow-up off (remove ${others.map(([key]) => `--${key === 'ref' ? 'action-ref' : key}`).join(', ')})`,
+      );
     return defined({ ...where, enabled: false });
   }
   checkFollowUpFlags(flags, FOLLOW_UP_NAMES);
@@ -36,7 +53,10 @@ const ON_CONFLICT_FLAGS = { keepBoth: '--keep-both', replace: '--replace', fail:
 
 function onConflict(opts: Record<string, any>): keyof typeof ON_CONFLICT_FLAGS {
   const given = (Object.keys(ON_CONFLICT_FLAGS) as (keyof typeof ON_CONFLICT_FLAGS)[]).filter((key) => opts[key]);
-  if (given.length > 1) throw new UsageError(`give at most one of --keep-both, --replace and --fail (got ${given.map((key) => ON_CONFLICT_FLAGS[key]).join(' and ')})`);
+  if (given.length > 1)
+    throw new UsageError(
+      `give at most one of --keep-both, --replace and --fail (got ${given.map((key) => ON_CONFLICT_FLAGS[key]).join(' and ')})`,
+    );
   return given[0] ?? 'keepBoth';
 }
 
@@ -52,7 +72,10 @@ export function registerTemplateCommands(program: Command): void {
   const template = program.command('template').description('list, save, copy, export and import templates');
 
   act(
-    template.command('list').description('list templates (GET /v1/templates)').option('--app <id>', 'only this app (with the built-in layouts)'),
+    template
+      .command('list')
+      .description('list templates (GET /v1/templates)')
+      .option('--app <id>', 'only this app (with the built-in layouts)'),
     (context) => send(context, { method: 'GET', path: '/v1/templates', query: { app: context.opts.app } }),
   );
 
@@ -97,7 +120,11 @@ export function registerTemplateCommands(program: Command): void {
       .requiredOption('--name <name>', 'current name')
       .requiredOption('--new-name <name>', 'new name'),
     (context) =>
-      send(context, { method: 'POST', path: '/v1/templates/rename', body: { app: context.opts.app, name: context.opts.name, newName: context.opts.newName } }),
+      send(context, {
+        method: 'POST',
+        path: '/v1/templates/rename',
+        body: { app: context.opts.app, name: context.opts.name, newName: context.opts.newName },
+      }),
   );
 
   act(

@@ -105,5 +105,5 @@ function routeMessage(answer: Answer): string {
   const error = (answer.json as { error?: unknown } | undefined)?.error;
   if (typeof error === 'string') return error;
   const text = answer.bytes.toString('utf8').trim();
-  return text ? text.slice(0, 500) : http.STATUS_CODES[answer.status] ?? 'no message';
+  return text ? text.slice(0, 500) : (http.STATUS_CODES[answer.status] ?? 'no message');
 }

@@ -76,7 +76,9 @@ async function serve(options: Options): Promise<void> {
       result = await tool.run(args, { notifier, ...(agent ? { agentApp: agent } : {}), signal: extra.signal });
     } catch (error) {
       if (!(error instanceof ToolFailure)) say(`${tool.name} failed: ${(error as Error)?.stack ?? String(error)}`);
-      result = errorResult(error instanceof ToolFailure ? error.message : `notifier-mcp failed: ${(error as Error)?.message ?? String(error)}`);
+      result = errorResult(
+        error instanceof ToolFailure ? error.message : `notifier-mcp failed: ${(error as Error)?.message ?? String(error)}`,
+      );
     }
     if (options.debug && result.isError) say(`${tool.name}: ${result.content[0]?.type === 'text' ? result.content[0].text : 'error'}`);
     return result;
@@ -93,7 +95,9 @@ const program = new Command()
   .addOption(new Option('--support-dir <folder>', "Notifier's support folder (its port and token files)").env('NOTIFIER_SUPPORT_DIR'))
   .addOption(new Option('--port <port>', 'port to call (default: the port file, else 48617)').argParser(port))
   .addOption(new Option('--token <token>', 'bearer token (default: the token file)').env('NOTIFIER_TOKEN'))
-  .addOption(new Option('--agent <name>', 'the agent this server runs for: app defaults to agent.<name>').env('NOTIFIER_AGENT').argParser(agentApp))
+  .addOption(
+    new Option('--agent <name>', 'the agent this server runs for: app defaults to agent.<name>').env('NOTIFIER_AGENT').argParser(agentApp),
+  )
   .addOption(new Option('--debug', 'log every call on stderr').env('NOTIFIER_MCP_DEBUG'))
   .action((options: Options) =>
     serve(options).catch((error: Error) => {

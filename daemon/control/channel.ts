@@ -127,7 +127,8 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
         return send({ ok: true, notifications: await handlers.recent(limit) });
       }
       case 'quiet':
-        if (typeof request.minutes !== 'number' || request.minutes < 0) return send({ ok: false, error: 'quiet needs minutes (0 ends it)' });
+        if (typeof request.minutes !== 'number' || request.minutes < 0)
+          return send({ ok: false, error: 'quiet needs minutes (0 ends it)' });
         return send({ ok: true, ...handlers.quiet(request.minutes) });
       case 'quit':
         send({ ok: true });

@@ -26,7 +26,15 @@ import { queryWords } from '../../protocol/search-text.js';
 import { QuietHours, type QuietStatus } from './settings/quiet-hours.js';
 import { ENGINE_VOICE, Settings } from './settings/settings.js';
 import { stackKey, type StackingLevel } from './notifications/stacking.js';
-import { SPEECH_APP_MUTED, SPEECH_APP_OFF, SPEECH_MUTED, SPEECH_QUIET, SPEECH_UNAVAILABLE, speechRecord, wantsSpeech } from './voice/speech.js';
+import {
+  SPEECH_APP_MUTED,
+  SPEECH_APP_OFF,
+  SPEECH_MUTED,
+  SPEECH_QUIET,
+  SPEECH_UNAVAILABLE,
+  speechRecord,
+  wantsSpeech,
+} from './voice/speech.js';
 import { Timers } from './timers.js';
 import type { AppPreferences, AppRegistration, HistoryRecord, Notification, SpeakRequest } from '../../protocol/types.js';
 import { findSpeechEngine, type SpeechEngine, Voice } from './voice/voice.js';
@@ -145,7 +153,10 @@ export class NotifierCore {
     const engine = options.speech === undefined ? findSpeechEngine() : options.speech;
     const settings = await Settings.open(store);
     let sayLater: (text: string) => void = () => undefined;
-    const quietHours = await QuietHours.open(store, { ...(options.clock ? { clock: options.clock } : {}), onSummary: (text) => sayLater(text) });
+    const quietHours = await QuietHours.open(store, {
+      ...(options.clock ? { clock: options.clock } : {}),
+      onSummary: (text) => sayLater(text),
+    });
     const history = new History(store, images, () => settings.historyCapPerApp);
     const designs = new Designs(store);
     const replies = new ReplyQueue(store);
@@ -165,7 +176,27 @@ export class NotifierCore {
     const assets = new Assets(store);
     const library = new TemplateLibrary(designs, apps, approvals, assets);
     const bundles = new TemplateBundles(designs, library, assets);
-    const core = new NotifierCore(store, apps, history, designs, banners, presenter, replies, approvals, followUps, timers, images, voice, settings, actions, assets, library, bundles, new CardPictures(path.join(supportDir, 'cards'), designs), quietHours);
+    const core = new NotifierCore(
+      store,
+      apps,
+      history,
+      designs,
+      banners,
+      presenter,
+      replies,
+      approvals,
+      followUps,
+      timers,
+      images,
+      voice,
+      settings,
+      actions,
+      assets,
+      library,
+      bundles,
+      new CardPictures(path.join(supportDir, 'cards'), designs),
+      quietHours,
+    );
     sayLater = (text) => core.speakSummary(text);
     settings.onChange('historyCapPerApp', () => history.trim());
     await presenter.start((event) => core.person.handle(event));
@@ -227,7 +258,9 @@ export class NotifierCore {
     const speechWanted = wantsSpeech(notification);
     const blocked = muted
       ? SPEECH_APP_MUTED
-      : (this.silenced(quiet) ?? (speechWanted && preferences.speak === false ? SPEECH_APP_OFF : null) ?? (speechWanted && !this.speechOn() ? SPEECH_UNAVAILABLE : null));
+      : (this.silenced(quiet) ??
+        (speechWanted && preferences.speak === false ? SPEECH_APP_OFF : null) ??
+        (speechWanted && !this.speechOn() ? SPEECH_UNAVAILABLE : null));
     const bannerWanted = notification.presentation !== 'voice' || blocked !== null;
     // A muted app's banners, and banners quiet hours silence, are held: the record goes to History, not dismissed,
     // and is never shown (a reshow shows it).
@@ -317,7 +350,13 @@ export class NotifierCore {
       log.info(`quiet hours are over; the summary is not spoken (sounds muted or speech off): ${text}`);
       return;
     }
-    this.voice.say({ app: OWN_APP, id: `quiet-summary-${Date.now()}`, text, request: this.withSpeechDefaults({}), spoken: () => undefined });
+    this.voice.say({
+      app: OWN_APP,
+      id: `quiet-summary-${Date.now()}`,
+      text,
+      request: this.withSpeechDefaults({}),
+      spoken: () => undefined,
+    });
   }
 
   /** Queues a record's speech (and recording); once written, its audio file and length go on the record. */
@@ -330,7 +369,9 @@ export class NotifierCore {
       request: this.withSpeechDefaults({ ...appVoice(this.apps.get(app)?.settings), ...notification.speak }),
       ...(recording ? { recording } : {}),
       spoken: (written) => {
-        void this.history.update(app, id, (current) => (current.speech ? { ...current, speech: { ...current.speech, ...written } } : current));
+        void this.history.update(app, id, (current) =>
+          current.speech ? { ...current, speech: { ...current.speech, ...written } } : current,
+        );
       },
     });
   }
@@ -413,20 +454,22 @@ export class NotifierCore {
       .filter(({ members }) => members.length >= 2)
       .map(({ level, members }) => ({ level, members: members.sort((a, b) => (a.deliveredAt < b.deliveredAt ? 1 : -1)) }))
       .sort((a, b) => (a.members[0]!.deliveredAt < b.members[0]!.deliveredAt ? 1 : -1))
-      .map(({ level, members }) => this.withExpanded({
-        level,
-        app: members[0]!.app,
-        ...(level === 'bySender' && members[0]!.notification.group ? { group: members[0]!.notification.group } : {}),
-        count: members.length,
-        expanded: false,
-        members: members.map((record) => ({
-          app: record.app,
-          id: record.id,
-          title: record.notification.title ?? '',
-          ...(record.notification.group ? { group: record.notification.group } : {}),
-          deliveredAt: record.deliveredAt,
-        })),
-      }));
+      .map(({ level, members }) =>
+        this.withExpanded({
+          level,
+          app: members[0]!.app,
+          ...(level === 'bySender' && members[0]!.notification.group ? { group: members[0]!.notification.group } : {}),
+          count: members.length,
+          expanded: false,
+          members: members.map((record) => ({
+            app: record.app,
+            id: record.id,
+            title: record.notification.title ?? '',
+            ...(record.notification.group ? { group: record.notification.group } : {}),
+            deliveredAt: record.deliveredAt,
+          })),
+        }),
+      );
   }
 
   private withExpanded(stack: Stack): Stack {

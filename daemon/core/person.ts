@@ -45,7 +45,9 @@ export class PersonSide {
   handle(event: PresenterEvent): void {
     if (event.type === 'answered') {
       // The display's own Allow/Deny: the same answer the private channel carries.
-      this.core.approvals.answer(event.questionId, event.allow).catch((error: Error) => log.error(`could not record an answer: ${error.message}`));
+      this.core.approvals
+        .answer(event.questionId, event.allow)
+        .catch((error: Error) => log.error(`could not record an answer: ${error.message}`));
       return;
     }
     const { app, id } = event.key;

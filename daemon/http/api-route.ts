@@ -16,7 +16,7 @@ export const TAGS = {
   History: 'Every notification delivered, searchable, with what became of it.',
   Approvals: 'What the person allowed apps to run; the API lists and revokes, only the person grants.',
   Manifests: "An app's description of itself: fields, actions, Rive files, default template.",
-  Templates: 'Banner designs: a grid of cells bound to the notification\'s fields.',
+  Templates: "Banner designs: a grid of cells bound to the notification's fields.",
   Previews: 'A template drawn as a PNG picture.',
   Lookups: 'The component reference, symbols and shortcuts a template can use.',
   Assets: "An app's Rive files and images.",

@@ -9,9 +9,16 @@ import { VERSION } from '../version.js';
 import { type ApiRoute, type Example, TAGS, isPngReply } from './api-route.js';
 
 /** The guard's refusals, which every route can answer, and what reading a JSON body can refuse. */
-const GUARD_ERRORS: Record<number, string> = { 403: 'the Host header is not a loopback name, or the request has an Origin header (a web page)', 500: 'a bug in the service (the details are in its log)' };
+const GUARD_ERRORS: Record<number, string> = {
+  403: 'the Host header is not a loopback name, or the request has an Origin header (a web page)',
+  500: 'a bug in the service (the details are in its log)',
+};
 const TOKEN_ERROR: Record<number, string> = { 401: 'the bearer token is missing or wrong' };
-const BODY_ERRORS: Record<number, string> = { 400: 'the body is not JSON', 413: `the body is over ${MAX_BODY_BYTES} bytes`, 415: 'the body is compressed (a Content-Encoding other than identity)' };
+const BODY_ERRORS: Record<number, string> = {
+  400: 'the body is not JSON',
+  413: `the body is over ${MAX_BODY_BYTES} bytes`,
+  415: 'the body is compressed (a Content-Encoding other than identity)',
+};
 
 const METHOD_ORDER = ['GET', 'PUT', 'POST', 'DELETE'];
 
@@ -34,20 +41,30 @@ function referencing() {
 
 /** `GET /v1/history/search` -> `getHistorySearch`. */
 function operationId(route: ApiRoute): string {
-  const words = route.path.replace(/^\/v1\//, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const words = route.path
+    .replace(/^\/v1\//, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
   return [route.method.toLowerCase(), ...words.map((word) => word[0]!.toUpperCase() + word.slice(1))].join('');
 }
 
 /** Example names: the summary made into a key, unique within the route. */
 function exampleKeys(examples: readonly Example[]): string[] {
-  const keys = examples.map((example) => example.summary.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, ''));
+  const keys = examples.map((example) =>
+    example.summary
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, ''),
+  );
   return keys.map((key, index) => (keys.indexOf(key) === index ? key : `${key}-${index + 1}`));
 }
 
 /** The named examples that set one value of the request (a parameter, or the body). */
 function examplesOf(examples: readonly Example[], value: (example: Example) => unknown) {
   const keys = exampleKeys(examples);
-  const named = examples.flatMap((example, index) => (value(example) === undefined ? [] : [[keys[index]!, { summary: example.summary, value: value(example) }] as const]));
+  const named = examples.flatMap((example, index) =>
+    value(example) === undefined ? [] : [[keys[index]!, { summary: example.summary, value: value(example) }] as const],
+  );
   return named.length > 0 ? { examples: Object.fromEntries(named) } : {};
 }
 
@@ -64,7 +81,16 @@ function operation(route: ApiRoute, refer: Refer) {
   const parameters = [
     ...(route.idParameter === undefined
       ? []
-      : [{ name: 'id', in: 'path', required: true, description: route.idParameter, schema: { type: 'string' }, ...examplesOf(route.examples, (example) => example.id) }]),
+      : [
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            description: route.idParameter,
+            schema: { type: 'string' },
+            ...examplesOf(route.examples, (example) => example.id),
+          },
+        ]),
     ...(route.query ?? []).map((parameter) => ({
       name: parameter.name,
       in: 'query',
@@ -85,7 +111,12 @@ function operation(route: ApiRoute, refer: Refer) {
     ...(route.open ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: refer(route.body), ...examplesOf(route.examples, (example) => example.body) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: refer(route.body), ...examplesOf(route.examples, (example) => example.body) } },
+          },
+        }
       : {}),
     responses: Object.fromEntries([['200', success], ...errorResponses(route, refer)]),
   };
@@ -103,7 +134,12 @@ export function openApiDocument(routes: readonly ApiRoute[]) {
       description:
         'A local desktop notification service. It listens on 127.0.0.1 only; every route but GET /v1/health needs the bearer token kept in the support folder. Errors are {"error": "<message>"}, the message naming the field.',
     },
-    servers: [{ url: `http://127.0.0.1:${DEFAULT_PORT}`, description: 'the default port; the port file in the support folder says which one the service took' }],
+    servers: [
+      {
+        url: `http://127.0.0.1:${DEFAULT_PORT}`,
+        description: 'the default port; the port file in the support folder says which one the service took',
+      },
+    ],
     security: [{ bearer: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths: Object.fromEntries(
@@ -118,7 +154,9 @@ export function openApiDocument(routes: readonly ApiRoute[]) {
       ]),
     ),
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'the 64 hexadecimal characters of the token file in the support folder' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'the 64 hexadecimal characters of the token file in the support folder' },
+      },
       schemas: Object.fromEntries(
         Object.keys(SHARED_SCHEMAS)
           .sort()

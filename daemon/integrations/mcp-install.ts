@@ -77,7 +77,11 @@ function findPrograms(): Programs | null {
   const running = process.argv[1] ? path.dirname(realpathOr(process.argv[1])) : undefined;
   const found = (running ? packageAbove(running) : null) ?? packageAbove(process.cwd());
   if (!found?.bin.notifier) return null;
-  return { node: process.execPath, mcpMain: path.join(found.root, found.bin['notifier-mcp']!), cliMain: path.join(found.root, found.bin.notifier) };
+  return {
+    node: process.execPath,
+    mcpMain: path.join(found.root, found.bin['notifier-mcp']!),
+    cliMain: path.join(found.root, found.bin.notifier),
+  };
 }
 
 function realpathOr(file: string): string {
@@ -221,7 +225,8 @@ export function readInstallRequest(body: Record<string, unknown>): InstallReques
   if (typeof client !== 'string' || !(MCP_CLIENTS as readonly string[]).includes(client)) {
     throw errors.unknownClient(String(client), MCP_CLIENTS);
   }
-  if (body.reinstall !== undefined && body.reinstall !== null && typeof body.reinstall !== 'boolean') throw errors.invalidField('reinstall', 'true or false');
+  if (body.reinstall !== undefined && body.reinstall !== null && typeof body.reinstall !== 'boolean')
+    throw errors.invalidField('reinstall', 'true or false');
   const request: InstallRequest = { client: client as McpClient, reinstall: body.reinstall === true };
   for (const key of ['name', 'icon'] as const) {
     const value = body[key];
@@ -355,7 +360,10 @@ export class McpInstaller {
     const programs = this.programs();
     const folder = LAUNCHER_FOLDER();
     const destination = path.join(folder, 'notifier');
-    const exists = await lstat(destination).then(() => true, () => false); // a dangling link counts too
+    const exists = await lstat(destination).then(
+      () => true,
+      () => false,
+    ); // a dangling link counts too
     if (exists && !reinstall) throw errors.launcherExists(destination);
     // The launcher points the tool at this daemon's support folder unless the caller's environment names another.
     const script =
@@ -373,7 +381,11 @@ export class McpInstaller {
       backup,
       replaced: exists,
       onPath: visible,
-      ...(visible ? {} : { note: `${folder} is not on the PATH; add it (for example export PATH="${folder}:$PATH" in ~/.profile) to run notifier by name.` }),
+      ...(visible
+        ? {}
+        : {
+            note: `${folder} is not on the PATH; add it (for example export PATH="${folder}:$PATH" in ~/.profile) to run notifier by name.`,
+          }),
     };
   }
 }

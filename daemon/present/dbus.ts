@@ -140,7 +140,10 @@ export class DBusPresenter implements Presenter {
     const next = previous.then(async (replacesId) => {
       const { summary, body, actions, hints } = this.draw(banner);
       const timeout = banner.expireSeconds === null ? 0 : Math.round(banner.expireSeconds * 1000);
-      const id = (await this.call(this.server.Notify(banner.appName, replacesId ?? 0, '', summary, body, actions, hints, timeout), 'show')) as number | undefined;
+      const id = (await this.call(
+        this.server.Notify(banner.appName, replacesId ?? 0, '', summary, body, actions, hints, timeout),
+        'show',
+      )) as number | undefined;
       if (typeof id !== 'number') return null;
       if (replacesId && replacesId !== id) this.shown.delete(replacesId);
       this.shown.set(id, { kind: 'banner', key: banner.key, banner });
@@ -195,7 +198,8 @@ export class DBusPresenter implements Presenter {
     const { key, banner } = shown;
     this.acted.add(id);
     if (action === DEFAULT_ACTION) return this.listener({ type: 'clicked', key });
-    if (action.startsWith(SNOOZE_ACTION)) return this.listener({ type: 'snoozed', key, minutes: Number(action.slice(SNOOZE_ACTION.length)) });
+    if (action.startsWith(SNOOZE_ACTION))
+      return this.listener({ type: 'snoozed', key, minutes: Number(action.slice(SNOOZE_ACTION.length)) });
     const pressed = banner.actions.find((candidate) => candidate.actionId === action);
     if (pressed?.kind === 'reply') {
       void askForReply(banner.appName, banner.title, pressed.placeholder)

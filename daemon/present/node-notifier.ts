@@ -103,7 +103,22 @@ const MAC_NO_TIME_LIMIT = '0';
 /** macOS's default alert sound (docs/desktop.md#sound); also what a sound terminal-notifier cannot play becomes. */
 const MAC_DEFAULT_SOUND = 'Glass';
 /** The system sounds node-notifier lists for Notification Center. */
-const MAC_SOUNDS = ['Basso', 'Blow', 'Bottle', 'Frog', 'Funk', 'Glass', 'Hero', 'Morse', 'Ping', 'Pop', 'Purr', 'Sosumi', 'Submarine', 'Tink'];
+const MAC_SOUNDS = [
+  'Basso',
+  'Blow',
+  'Bottle',
+  'Frog',
+  'Funk',
+  'Glass',
+  'Hero',
+  'Morse',
+  'Ping',
+  'Pop',
+  'Purr',
+  'Sosumi',
+  'Submarine',
+  'Tink',
+];
 const WINDOWS_DEFAULT_SOUND = 'Notification.Default';
 /** A toast holds at most five buttons. */
 const WINDOWS_MAX_BUTTONS = 5;
@@ -207,7 +222,8 @@ export class NodeNotifierPresenter implements Presenter {
   ask(question: Question): void {
     const slot = questionSlot(question.id);
     const previous = this.onScreen.get(slot);
-    if (this.platform === 'windows' && previous?.toastId !== undefined) this.closeToast(previous.toastId, `replace question ${question.id}`);
+    if (this.platform === 'windows' && previous?.toastId !== undefined)
+      this.closeToast(previous.toastId, `replace question ${question.id}`);
     const delivery: Delivery = {
       slot,
       question,
@@ -275,7 +291,11 @@ export class NodeNotifierPresenter implements Presenter {
     if (this.platform === 'windows' && previous?.toastId !== undefined) this.closeToast(previous.toastId, what);
     const delivery: Delivery = { slot, banner, labels: [], targets: [] };
     const options =
-      this.platform === 'mac' ? this.macBanner(banner, delivery) : this.platform === 'windows' ? this.windowsBanner(banner, delivery) : plainBanner(banner);
+      this.platform === 'mac'
+        ? this.macBanner(banner, delivery)
+        : this.platform === 'windows'
+          ? this.windowsBanner(banner, delivery)
+          : plainBanner(banner);
     this.deliver(delivery, options, what);
   }
 
@@ -395,7 +415,11 @@ export class NodeNotifierPresenter implements Presenter {
   // node-notifier calls.
 
   /** One node-notifier call; its failure is logged, never thrown (the display is lost, not the notification). */
-  private send(options: NodeNotifierOptions, what: string, onEnd?: (response: unknown, metadata: NodeNotifierMetadata | undefined) => void): void {
+  private send(
+    options: NodeNotifierOptions,
+    what: string,
+    onEnd?: (response: unknown, metadata: NodeNotifierMetadata | undefined) => void,
+  ): void {
     const ended = (error: unknown, response?: unknown, metadata?: NodeNotifierMetadata): void => {
       if (error) log.warn(`node-notifier could not ${what}: ${describeError(error)}`);
       try {
@@ -463,7 +487,8 @@ function labelOf(target: Target): string {
 /** Which button was pressed: by its index when terminal-notifier gives one (several actions), else by its label. */
 function targetOf(delivery: Delivery, activation: { label?: string; index?: number }): Target | undefined {
   const { index, label } = activation;
-  if (index !== undefined && delivery.targets[index] && (label === undefined || delivery.labels[index] === label)) return delivery.targets[index];
+  if (index !== undefined && delivery.targets[index] && (label === undefined || delivery.labels[index] === label))
+    return delivery.targets[index];
   if (label === undefined) return undefined;
   let found = delivery.labels.indexOf(label);
   if (found < 0) found = delivery.labels.map(throughToasterPipe).indexOf(label.replace(/\u0000+$/, ''));
@@ -499,7 +524,11 @@ function readActivation(response: unknown, metadata: NodeNotifierMetadata | unde
       return { kind: 'clicked' };
     case 'actionclicked': {
       const index = text(meta.activationValueIndex);
-      return { kind: 'action', label: text(meta.activationValue), ...(index !== undefined && /^\d+$/.test(index) ? { index: Number(index) } : {}) };
+      return {
+        kind: 'action',
+        label: text(meta.activationValue),
+        ...(index !== undefined && /^\d+$/.test(index) ? { index: Number(index) } : {}),
+      };
     }
     case 'buttonclicked':
       return { kind: 'action', label: text(meta.button) };

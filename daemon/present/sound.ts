@@ -89,4 +89,3 @@ export function soundChoices(): string[] {
   }
   return ['none', 'default', ...themeSounds];
 }
-

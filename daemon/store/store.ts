@@ -115,7 +115,9 @@ export class Store {
   /** Names of the `.json` files in one folder of the support folder (none when it does not exist). */
   async listJSON(relativeFolder: string): Promise<string[]> {
     const entries = await this.entries(relativeFolder);
-    return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.json') && !entry.name.startsWith('.')).map((entry) => entry.name);
+    return entries
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.json') && !entry.name.startsWith('.'))
+      .map((entry) => entry.name);
   }
 
   /** Names of the sub-folders of one folder of the support folder (none when it does not exist). */

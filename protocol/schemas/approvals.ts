@@ -5,7 +5,15 @@ import { flag, list, object, text, timestamp } from './json-schema.js';
 
 export const approvalsSchema = object(
   {
-    items: list(object({ app: appId, template: text(), commands: list(text()), approvedAt: timestamp() }, ['app', 'template', 'commands', 'approvedAt']), "templates' approved code"),
+    items: list(
+      object({ app: appId, template: text(), commands: list(text()), approvedAt: timestamp() }, [
+        'app',
+        'template',
+        'commands',
+        'approvedAt',
+      ]),
+      "templates' approved code",
+    ),
     apps: list(
       object(
         {

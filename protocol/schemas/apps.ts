@@ -30,7 +30,13 @@ export const appSettingsViewSchema = object(
       ['sound', 'persistent', 'timeout', 'corner', 'effectiveCorner', 'muteBanners', 'stacking'],
     ),
     voice: object(
-      { speak: flag(), voice: { type: ['string', 'null'] }, speed: { type: ['number', 'null'] }, lang: { type: ['string', 'null'] }, urgentBreaksQuiet: flag() },
+      {
+        speak: flag(),
+        voice: { type: ['string', 'null'] },
+        speed: { type: ['number', 'null'] },
+        lang: { type: ['string', 'null'] },
+        urgentBreaksQuiet: flag(),
+      },
       ['speak', 'voice', 'speed', 'lang', 'urgentBreaksQuiet'],
     ),
     approvals: object(
@@ -67,7 +73,11 @@ export const appSettingsListSchema = object(
     apps: list(appSettingsViewSchema),
     schema: list(settingRuleSchema, 'every key PUT /v1/apps/settings takes'),
     options: object(
-      { corners: list(text()), stackingLevels: list(text()), sounds: list(text('none, default, then the sounds of this computer\'s theme')) },
+      {
+        corners: list(text()),
+        stackingLevels: list(text()),
+        sounds: list(text("none, default, then the sounds of this computer's theme")),
+      },
       ['corners', 'stackingLevels', 'sounds'],
       'the lists the choices come from (only when no app was named)',
     ),
@@ -78,25 +88,33 @@ export const appSettingsListSchema = object(
 export const changeAppSettingsSchema = {
   minProperties: 2,
   ...object(
-  {
-    app: appId,
-    sound: text('none, default, a theme sound name or a file; null: the default'),
-    persistent: flag(),
-    timeout: { type: 'integer', minimum: REGISTER_TIMEOUT_RANGE.min, maximum: REGISTER_TIMEOUT_RANGE.max, description: 'seconds; 0 means until dismissed' },
-    corner: { type: ['string', 'null'], enum: [...CORNERS, null] },
-    muteBanners: flag('History only: no banner, no sound, no speech'),
-    stacking: { type: ['string', 'null'], enum: [...STACKING_LEVELS, null], description: 'null follows the global stacking setting' },
-    speak: flag('speech allowed'),
-    voice: { type: ['string', 'null'], description: 'a voice name; null follows voiceDefault' },
-    speed: { type: ['number', 'null'], minimum: SPEECH_SPEED.min, maximum: SPEECH_SPEED.max, description: 'null follows voiceSpeed' },
-    lang: { type: ['string', 'null'], description: 'a language code; null follows voiceLang' },
-    urgentBreaksQuiet: flag('priority urgent is shown, sounded and spoken during quiet hours'),
-    revokeCommands: { const: true, description: 'withdraws the permission to run commands (only true: nothing here grants)' },
-    revokeCallbackHost: { const: true, description: 'withdraws every approved callback host (only true)' },
-  },
-  ['app'],
-  'the app and at least one key to change; all or nothing',
+    {
+      app: appId,
+      sound: text('none, default, a theme sound name or a file; null: the default'),
+      persistent: flag(),
+      timeout: {
+        type: 'integer',
+        minimum: REGISTER_TIMEOUT_RANGE.min,
+        maximum: REGISTER_TIMEOUT_RANGE.max,
+        description: 'seconds; 0 means until dismissed',
+      },
+      corner: { type: ['string', 'null'], enum: [...CORNERS, null] },
+      muteBanners: flag('History only: no banner, no sound, no speech'),
+      stacking: { type: ['string', 'null'], enum: [...STACKING_LEVELS, null], description: 'null follows the global stacking setting' },
+      speak: flag('speech allowed'),
+      voice: { type: ['string', 'null'], description: 'a voice name; null follows voiceDefault' },
+      speed: { type: ['number', 'null'], minimum: SPEECH_SPEED.min, maximum: SPEECH_SPEED.max, description: 'null follows voiceSpeed' },
+      lang: { type: ['string', 'null'], description: 'a language code; null follows voiceLang' },
+      urgentBreaksQuiet: flag('priority urgent is shown, sounded and spoken during quiet hours'),
+      revokeCommands: { const: true, description: 'withdraws the permission to run commands (only true: nothing here grants)' },
+      revokeCallbackHost: { const: true, description: 'withdraws every approved callback host (only true)' },
+    },
+    ['app'],
+    'the app and at least one key to change; all or nothing',
   ),
 };
 
-export const changedAppSettingsSchema = okWith({ applied: list(text(), 'the keys changed, sorted'), app: appSettingsViewSchema }, ['applied', 'app']);
+export const changedAppSettingsSchema = okWith({ applied: list(text(), 'the keys changed, sorted'), app: appSettingsViewSchema }, [
+  'applied',
+  'app',
+]);

@@ -15,7 +15,17 @@ export const assetsSchema = object(
     limits: object({ bytes: integer(), riveFiles: integer(), images: integer() }, ['bytes', 'riveFiles', 'images']),
     assets: list(
       object(
-        { kind, file: text(), path: text(), bytes: integer(), id: text('a Rive file\'s asset id'), declared: flag(), format: text(), usedBy: list(text(), 'templates that name it'), component: object({}) },
+        {
+          kind,
+          file: text(),
+          path: text(),
+          bytes: integer(),
+          id: text("a Rive file's asset id"),
+          declared: flag(),
+          format: text(),
+          usedBy: list(text(), 'templates that name it'),
+          component: object({}),
+        },
         ['kind', 'file', 'path', 'bytes', 'usedBy'],
       ),
     ),
@@ -42,21 +52,28 @@ export const addedAssetSchema = okWith(
     path: text(),
     bytes: integer(),
     replaced: flag(),
-    id: text('a Rive file\'s asset id'),
-    format: text('an image\'s format'),
+    id: text("a Rive file's asset id"),
+    format: text("an image's format"),
     component: object({}, [], 'a rive component that shows it'),
     usage: object({}, [], 'how an image cell binds it'),
   },
   ['kind', 'app', 'file', 'path', 'bytes', 'replaced'],
 );
 
-export const removedAssetSchema = okWith({ deleted: text(), stillReferencedBy: list(text(), 'templates that still name it') }, ['deleted', 'stillReferencedBy']);
+export const removedAssetSchema = okWith({ deleted: text(), stillReferencedBy: list(text(), 'templates that still name it') }, [
+  'deleted',
+  'stillReferencedBy',
+]);
 
 export const riveCheckSchema = object(
   {
     app: appId,
-    component: object({ type: { const: 'rive' }, asset: text(), path: text(), inputBindings: map(text()) }, ['type'], 'a rive component, as in a template cell'),
-    fields: map({}, 'values for the bindings\' {tokens}'),
+    component: object(
+      { type: { const: 'rive' }, asset: text(), path: text(), inputBindings: map(text()) },
+      ['type'],
+      'a rive component, as in a template cell',
+    ),
+    fields: map({}, "values for the bindings' {tokens}"),
     simulate: list(oneOfText(SIMULATIONS), 'pointer events to play'),
   },
   ['app', 'component'],

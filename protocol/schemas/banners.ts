@@ -9,7 +9,12 @@ export const snoozeSchema = object(
   {
     app: appId,
     id: notificationId,
-    minutes: { type: 'number', exclusiveMinimum: 0, maximum: SNOOZE_MAX_MINUTES, description: `greater than 0 and at most ${SNOOZE_MAX_MINUTES}; fractions allowed` },
+    minutes: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: SNOOZE_MAX_MINUTES,
+      description: `greater than 0 and at most ${SNOOZE_MAX_MINUTES}; fractions allowed`,
+    },
   },
   ['app', 'id', 'minutes'],
 );
@@ -18,7 +23,11 @@ export const snoozeReplySchema = okWith({ until: timestamp('when the banner come
 
 export const unsnoozeSchema = object({ app: appId, id: notificationId }, ['app', 'id']);
 
-const member = object({ app: appId, id: notificationId, title: text(), group: text(), deliveredAt: timestamp() }, ['app', 'id', 'deliveredAt']);
+const member = object({ app: appId, id: notificationId, title: text(), group: text(), deliveredAt: timestamp() }, [
+  'app',
+  'id',
+  'deliveredAt',
+]);
 
 export const stacksSchema = object(
   {
@@ -41,6 +50,6 @@ export const stacksSchema = object(
 );
 
 export const expandStackSchema = object(
-  { app: appId, group: text('the stack\'s group; default: the app id'), expanded: flag('default true; false closes it') },
+  { app: appId, group: text("the stack's group; default: the app id"), expanded: flag('default true; false closes it') },
   ['app'],
 );

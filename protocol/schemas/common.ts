@@ -3,7 +3,10 @@
 import { flag, object, text, type JsonSchema } from './json-schema.js';
 
 /** Every refusal: the status says what kind, the message names the field and why. */
-export const errorSchema = object({ error: text('what was wrong, naming the field: "missing field: app", "invalid field: timeout (...)"') }, ['error']);
+export const errorSchema = object(
+  { error: text('what was wrong, naming the field: "missing field: app", "invalid field: timeout (...)"') },
+  ['error'],
+);
 
 export const okSchema = object({ ok: { const: true } }, ['ok']);
 

@@ -20,12 +20,12 @@ export const historyRecordSchema = object(
     notification: storedNotificationSchema,
     deliveredAt: timestamp(),
     dismissedAt: timestamp(),
-    actionUsed: text('how the banner ended: dismiss, close, timeout, open, or a button\'s label'),
+    actionUsed: text("how the banner ended: dismiss, close, timeout, open, or a button's label"),
     actionNote: text('why a button or a click did not do its job'),
     snoozedUntil: timestamp(),
     held: text('why the banner was never shown: quiet-hours or app-muted'),
-    imagePath: text('the service\'s copy of the picture'),
-    recordingPath: text('the service\'s copy of the audio recording'),
+    imagePath: text("the service's copy of the picture"),
+    recordingPath: text("the service's copy of the audio recording"),
     fields: map(text(), 'the template fields the notification resolved to'),
     speech: object(
       {
@@ -49,7 +49,7 @@ export const historyRecordSchema = object(
       },
       ['ranAt', 'action', 'actionId', 'kind', 'outcome', 'unattendedSeconds'],
     ),
-    reply: text('the person\'s reply'),
+    reply: text("the person's reply"),
     repliedAt: timestamp(),
     replyAudioPath: text(),
     replyTranscript: text(),
@@ -61,7 +61,11 @@ const records = list(historyRecordSchema, 'newest first');
 
 export const historyListSchema = object({ items: records }, ['items']);
 
-export const historySearchSchema = object({ query: text(), count: integer('how many records are returned'), items: records }, ['query', 'count', 'items']);
+export const historySearchSchema = object({ query: text(), count: integer('how many records are returned'), items: records }, [
+  'query',
+  'count',
+  'items',
+]);
 
 export const historyExportSchema = object(
   {

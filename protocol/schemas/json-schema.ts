@@ -11,7 +11,8 @@ export const flag = (description?: string): JsonSchema => described({ type: 'boo
 export const number = (description?: string): JsonSchema => described({ type: 'number' }, description);
 export const integer = (description?: string): JsonSchema => described({ type: 'integer' }, description);
 export const list = (items: JsonSchema, description?: string): JsonSchema => described({ type: 'array', items }, description);
-export const oneOfText = (values: readonly string[], description?: string): JsonSchema => described({ type: 'string', enum: [...values] }, description);
+export const oneOfText = (values: readonly string[], description?: string): JsonSchema =>
+  described({ type: 'string', enum: [...values] }, description);
 
 /** An object with these properties (other keys are allowed). */
 export function object(properties: Record<string, JsonSchema>, required: readonly string[] = [], description?: string): JsonSchema {
@@ -19,7 +20,8 @@ export function object(properties: Record<string, JsonSchema>, required: readonl
 }
 
 /** An object whose keys are free and whose values all have one schema. */
-export const map = (values: JsonSchema, description?: string): JsonSchema => described({ type: 'object', additionalProperties: values }, description);
+export const map = (values: JsonSchema, description?: string): JsonSchema =>
+  described({ type: 'object', additionalProperties: values }, description);
 
 /** An ISO 8601 date and time in UTC, as the service writes them. */
 export const timestamp = (description?: string): JsonSchema => text(description ?? 'an ISO 8601 date and time (UTC)');

@@ -13,7 +13,12 @@ export const manifestSchema = object(
     icon: text(),
     fields: list(
       object(
-        { key: text(), type: oneOfText(FIELD_TYPES, 'default text'), required: flag(), sample: { type: ['string', 'number', 'boolean', 'array'], description: 'the value previews show' } },
+        {
+          key: text(),
+          type: oneOfText(FIELD_TYPES, 'default text'),
+          required: flag(),
+          sample: { type: ['string', 'number', 'boolean', 'array'], description: 'the value previews show' },
+        },
         ['key'],
       ),
     ),

@@ -9,7 +9,14 @@ const launch = object({ command: text(), args: list(text()) }, ['command', 'args
 export const mcpStatusSchema = object(
   {
     server: object({ found: flag(), path: text(), command: text(), args: list(text()) }, ['found'], 'where notifier-mcp is'),
-    clients: list(object({ client: text(), name: text(), status: oneOfText(['Installed', 'Not installed', 'Client not found']), configPath: text() }, ['client', 'name', 'status', 'configPath'])),
+    clients: list(
+      object({ client: text(), name: text(), status: oneOfText(['Installed', 'Not installed', 'Client not found']), configPath: text() }, [
+        'client',
+        'name',
+        'status',
+        'configPath',
+      ]),
+    ),
     genericCommandLine: { type: ['string', 'null'] },
     genericConfig: { type: ['object', 'null'], properties: { mcpServers: object({ notifier: launch }) } },
     cli: object({ destination: text(), installed: flag(), onPath: flag() }, ['destination', 'installed', 'onPath']),
@@ -21,7 +28,7 @@ export const mcpInstallSchema = object(
   {
     client: oneOfText(MCP_CLIENTS),
     reinstall: flag('replace an existing entry (else 409)'),
-    name: text('the agent\'s name (generic: required)'),
+    name: text("the agent's name (generic: required)"),
     icon: text('a picture file for the agent app (generic)'),
   },
   ['client'],

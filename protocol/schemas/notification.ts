@@ -66,9 +66,35 @@ export const followUpSchema = {
 
 /** The notification object's top-level keys (and `actions`, another name of `buttons`). Others are template fields (docs/api/notifications.md#n1). */
 export const NOTIFICATION_KEYS = new Set([
-  'app', 'id', 'title', 'subtitle', 'body', 'image', 'url', 'template', 'metadata', 'group', 'persistent', 'timeout',
-  'sound', 'priority', 'snooze', 'reminder', 'buttons', 'actions', 'actionIds', 'followUp', 'speak', 'audio',
-  'presentation', 'layout', 'accentColor', 'showSubtitle', 'showBody', 'showTimestamp', 'maxBodyLines',
+  'app',
+  'id',
+  'title',
+  'subtitle',
+  'body',
+  'image',
+  'url',
+  'template',
+  'metadata',
+  'group',
+  'persistent',
+  'timeout',
+  'sound',
+  'priority',
+  'snooze',
+  'reminder',
+  'buttons',
+  'actions',
+  'actionIds',
+  'followUp',
+  'speak',
+  'audio',
+  'presentation',
+  'layout',
+  'accentColor',
+  'showSubtitle',
+  'showBody',
+  'showTimestamp',
+  'maxBodyLines',
 ]);
 
 export const notificationSchema = {

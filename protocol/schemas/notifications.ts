@@ -9,8 +9,8 @@ export const notifyReplySchema = okWith({ id: notificationId }, ['id']);
 export const dismissSchema = object({ app: appId, id: notificationId }, ['app', 'id']);
 
 export const dismissAllSchema = object({
-  app: text('only this app\'s banners; absent: every banner'),
-  group: text('only this stack (the notifications\' group) of the app; needs app'),
+  app: text("only this app's banners; absent: every banner"),
+  group: text("only this stack (the notifications' group) of the app; needs app"),
 });
 
 export const speakSchema = object(

@@ -7,7 +7,6 @@ import { REGISTER_TIMEOUT_RANGE } from '../limits.js';
 
 const string = { type: 'string' } as const;
 
-
 /** The keys a registration keeps; any other key of the body is ignored. */
 export const REGISTRATION_KEYS = ['app', 'appName', 'bundleId', 'callbackURL', 'allowCommands', 'defaults', 'icon'] as const;
 

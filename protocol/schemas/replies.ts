@@ -5,7 +5,7 @@ import { appId, notificationId } from './common.js';
 import { integer, list, number, object, text, timestamp } from './json-schema.js';
 
 export const replyRecordSchema = object(
-  { notificationId, app: appId, title: text('the notification\'s title'), text: text('what the person wrote'), repliedAt: timestamp() },
+  { notificationId, app: appId, title: text("the notification's title"), text: text('what the person wrote'), repliedAt: timestamp() },
   ['notificationId', 'app', 'text', 'repliedAt'],
 );
 

@@ -12,7 +12,11 @@ export const settingsSchema = object(
       { type: 'object', allOf: [settingRuleSchema], properties: { group: text(), default: {}, restartsServer: flag() } },
       'every key: its type, limits, default and description',
     ),
-    options: object({}, [], 'the lists the choices come from: stackingLevels, tooltipLevels, voiceEngines, voices, historyCapChoices, corners, sounds, displays'),
+    options: object(
+      {},
+      [],
+      'the lists the choices come from: stackingLevels, tooltipLevels, voiceEngines, voices, historyCapChoices, corners, sounds, displays',
+    ),
   },
   ['settings', 'schema', 'options'],
 );
@@ -48,7 +52,14 @@ export const changedSettingsSchema = {
 const silenced = { speech: flag(), sounds: flag(), banners: flag() };
 
 const window = object(
-  { id: text(), days: list(text(), 'mon ... sun; empty: every day'), start: text('HH:MM'), end: text('HH:MM'), ...silenced, speakSummary: flag() },
+  {
+    id: text(),
+    days: list(text(), 'mon ... sun; empty: every day'),
+    start: text('HH:MM'),
+    end: text('HH:MM'),
+    ...silenced,
+    speakSummary: flag(),
+  },
   ['id', 'days', 'start', 'end', 'speech', 'sounds', 'banners', 'speakSummary'],
 );
 
@@ -101,4 +112,3 @@ export const changeQuietHoursSchema = object(
   [],
   'applied in this order: windows, resume, adHoc; everything is checked before anything changes',
 );
-

@@ -14,7 +14,15 @@ export const templateSchema = object(
     name: text('not empty, no / or :, not starting with ., _ or builtin.; at most 128 bytes'),
     layoutVersion: integer('2 for grid templates'),
     grid: object(
-      { rows: integer('1 to 12'), cols: integer('1 to 12'), rowSizes: sizes, colSizes: sizes, gap: integer('0 to 64'), padding: integer('0 to 64'), width: integer('160 to 800') },
+      {
+        rows: integer('1 to 12'),
+        cols: integer('1 to 12'),
+        rowSizes: sizes,
+        colSizes: sizes,
+        gap: integer('0 to 64'),
+        padding: integer('0 to 64'),
+        width: integer('160 to 800'),
+      },
       ['rows', 'cols'],
     ),
     cells: list(
@@ -28,7 +36,14 @@ export const templateSchema = object(
           align: text(),
           padding: integer(),
           emptyBehavior: text(),
-          component: object({ type: text('text, image, issuerIcon, timestamp, button, actions, iconButton, badge, stackBadge, progress, rive, spacer or symbol') }, ['type']),
+          component: object(
+            {
+              type: text(
+                'text, image, issuerIcon, timestamp, button, actions, iconButton, badge, stackBadge, progress, rive, spacer or symbol',
+              ),
+            },
+            ['type'],
+          ),
         },
         ['id', 'row', 'col', 'component'],
       ),
@@ -48,21 +63,38 @@ export const templateSchema = object(
   'a grid of cells, each holding one component bound to {tokens}; GET /v1/components is the full schema of every component',
 );
 
-export const templatesSchema = object({ items: list(templateSchema, "the app's saved templates (built-in layouts are never listed)") }, ['items']);
+export const templatesSchema = object({ items: list(templateSchema, "the app's saved templates (built-in layouts are never listed)") }, [
+  'items',
+]);
 
 export const savedTemplateSchema = okWith({ warnings: list(text(), 'tokens the manifest does not declare, unknown keys') });
 
 export const duplicateTemplateSchema = object(
-  { app: appId, name: text('the template to copy (a built-in layout too)'), newName: text('default: "<name> copy"'), toApp: text('copy to this app (default: the same)') },
+  {
+    app: appId,
+    name: text('the template to copy (a built-in layout too)'),
+    newName: text('default: "<name> copy"'),
+    toApp: text('copy to this app (default: the same)'),
+  },
   ['app', 'name'],
 );
 
-export const duplicatedTemplateSchema = okWith({ app: appId, name: text(), copiedFrom: object({ app: appId, name: text() }, ['app', 'name']) }, ['app', 'name', 'copiedFrom']);
+export const duplicatedTemplateSchema = okWith(
+  { app: appId, name: text(), copiedFrom: object({ app: appId, name: text() }, ['app', 'name']) },
+  ['app', 'name', 'copiedFrom'],
+);
 
 export const renameTemplateSchema = object({ app: appId, name: text(), newName: text() }, ['app', 'name', 'newName']);
 
 export const renamedTemplateSchema = okWith(
-  { app: appId, name: text(), renamedFrom: text(), isDefault: flag('the manifest\'s default followed the name'), note: text(), unchanged: flag() },
+  {
+    app: appId,
+    name: text(),
+    renamedFrom: text(),
+    isDefault: flag("the manifest's default followed the name"),
+    note: text(),
+    unchanged: flag(),
+  },
   ['app', 'name'],
 );
 
@@ -118,14 +150,12 @@ export const exportedTemplateSchema = okWith(
   ['app', 'name', 'file', 'bytes', 'assets', 'warnings'],
 );
 
-export const importTemplateSchema = object(
-  {
-    base64: text('a .notifiertemplate bundle (give base64 or path)'),
-    path: text('a .notifiertemplate file on this computer'),
-    app: text("import for this app (default: the bundle's)"),
-    onConflict: oneOfText(ON_CONFLICT, 'when the name is taken: keepBoth (default) names it "<name> 2", fail answers 409'),
-  },
-);
+export const importTemplateSchema = object({
+  base64: text('a .notifiertemplate bundle (give base64 or path)'),
+  path: text('a .notifiertemplate file on this computer'),
+  app: text("import for this app (default: the bundle's)"),
+  onConflict: oneOfText(ON_CONFLICT, 'when the name is taken: keepBoth (default) names it "<name> 2", fail answers 409'),
+});
 
 export const importedTemplateSchema = okWith(
   {

@@ -15,7 +15,11 @@ export async function tempFolder(prefix = 'notifier-test-'): Promise<string> {
 export { waitFor } from '../../bench/rigs/wait.js';
 import { waitFor } from '../../bench/rigs/wait.js';
 
-const readText = (file: string): Promise<string | undefined> => readFile(file, 'utf8').then((t) => t, () => undefined);
+const readText = (file: string): Promise<string | undefined> =>
+  readFile(file, 'utf8').then(
+    (t) => t,
+    () => undefined,
+  );
 
 /** Daemons of this test file still running: a failing test must not leave them behind. */
 const running = new Set<ChildProcess>();

@@ -50,10 +50,18 @@ export async function startInProcess(
 ): Promise<Running> {
   const supportDir = options.supportDir ?? (await tempFolder('notifier-person-'));
   const person = options.person ?? new TestPresenter();
-  const daemon = await startDaemon({ supportDir, port: 0, presenter: person, ...(options.speech === undefined ? {} : { speech: options.speech }) });
+  const daemon = await startDaemon({
+    supportDir,
+    port: 0,
+    presenter: person,
+    ...(options.speech === undefined ? {} : { speech: options.speech }),
+  });
   await daemon.core.history.ready;
   const api = (method: string, path: string, requestOptions: RequestOptions = {}): Promise<Reply> =>
-    request(daemon.port, method, path, { ...requestOptions, token: requestOptions.token === undefined ? daemon.token : requestOptions.token });
+    request(daemon.port, method, path, {
+      ...requestOptions,
+      token: requestOptions.token === undefined ? daemon.token : requestOptions.token,
+    });
   let stopped = false;
   const running: Running = {
     daemon,

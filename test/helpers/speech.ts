@@ -31,7 +31,6 @@ export class FakeEngine implements SpeechEngine {
   }
 }
 
-
 /** Remembers what it was asked to say; writes nothing, so nothing is played. */
 export class ListeningEngine implements SpeechEngine {
   readonly name = 'listening';

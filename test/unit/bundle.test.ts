@@ -14,7 +14,14 @@ import {
 } from '../../daemon/core/templates/bundle.js';
 
 const TEMPLATE = { id: 'deploy', title: 'Deploy {{service}}', rows: [{ text: 'ünïcødé ✓' }], nested: { n: 1, ok: true } };
-const MANIFEST = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, app: 'ci', name: 'deploy', createdAt: '2024-05-01T12:00:00.000Z', assets: [] };
+const MANIFEST = {
+  format: BUNDLE_FORMAT,
+  version: BUNDLE_VERSION,
+  app: 'ci',
+  name: 'deploy',
+  createdAt: '2024-05-01T12:00:00.000Z',
+  assets: [],
+};
 
 const json = (value: unknown): Uint8Array => strToU8(JSON.stringify(value));
 const rive = (n: number, seed = 1): Uint8Array => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
@@ -125,7 +132,15 @@ describe('writeBundle and readBundle', () => {
   });
 
   test('writes pretty JSON deflated and .riv files stored, in the order given', () => {
-    const zip = writeBundle({ app: 'ci', name: 'deploy', template: TEMPLATE, assets: new Map([['b.riv', rive(10)], ['a.riv', rive(20)]]) });
+    const zip = writeBundle({
+      app: 'ci',
+      name: 'deploy',
+      template: TEMPLATE,
+      assets: new Map([
+        ['b.riv', rive(10)],
+        ['a.riv', rive(20)],
+      ]),
+    });
     const compression = new Map<string, number>();
     const files = unzipSync(zip, { filter: (file) => (compression.set(file.name, file.compression), true) });
     expect([...compression.keys()]).toEqual(['bundle.json', 'template.json', 'assets/b.riv', 'assets/a.riv']);
@@ -150,7 +165,11 @@ describe('writeBundle and readBundle', () => {
 
   test('writeBundle refuses a template.json over 2 MB', () => {
     const template = { text: 'x'.repeat(BUNDLE_MAX_TEMPLATE_BYTES) };
-    expectRefused(() => writeBundle({ app: 'ci', name: 'big', template, assets: new Map() }), 413, /^the bundle is too large: template\.json/);
+    expectRefused(
+      () => writeBundle({ app: 'ci', name: 'big', template, assets: new Map() }),
+      413,
+      /^the bundle is too large: template\.json/,
+    );
   });
 });
 
@@ -197,17 +216,12 @@ describe('readBundle tolerates', () => {
 });
 
 describe('readBundle refuses', () => {
-  test.each([
-    ['../evil.riv'],
-    ['assets/../../x'],
-    ['/abs'],
-    ['C:\\x'],
-    ['\\\\server\\x'],
-    ['assets\\..\\x.riv'],
-    ['name\0with-nul.riv'],
-  ])('the unsafe name %j', (name) => {
-    expectRefused(() => readBundle(bundleZip({ [name]: rive(10) })), 400, `unsafe name in the bundle: ${name}`);
-  });
+  test.each([['../evil.riv'], ['assets/../../x'], ['/abs'], ['C:\\x'], ['\\\\server\\x'], ['assets\\..\\x.riv'], ['name\0with-nul.riv']])(
+    'the unsafe name %j',
+    (name) => {
+      expectRefused(() => readBundle(bundleZip({ [name]: rive(10) })), 400, `unsafe name in the bundle: ${name}`);
+    },
+  );
 
   test('an unsafe name inside __MACOSX too', () => {
     expectRefused(() => readBundle(bundleZip({ '__MACOSX/../x': rive(10) })), 400, 'unsafe name in the bundle: __MACOSX/../x');
@@ -250,7 +264,11 @@ describe('readBundle refuses', () => {
 
   test('a template.json bomb claiming a small size stops at 2 MB (413)', () => {
     const zip = bundleZip({ 'template.json': zeros.subarray(0, BUNDLE_MAX_TEMPLATE_BYTES + 1) });
-    expectRefused(() => readBundle(patchDeclaredSize(zip, 'template.json', 10)), 413, /^the bundle is too large: template\.json is over 2 MB/);
+    expectRefused(
+      () => readBundle(patchDeclaredSize(zip, 'template.json', 10)),
+      413,
+      /^the bundle is too large: template\.json is over 2 MB/,
+    );
   });
 
   test('an entry holding more than it declares, within the limits (400)', () => {
@@ -270,7 +288,11 @@ describe('readBundle refuses', () => {
 
   test('a template.json over 2 MB (413)', () => {
     const template = { text: 'x'.repeat(BUNDLE_MAX_TEMPLATE_BYTES) };
-    expectRefused(() => readBundle(bundleZip({ 'template.json': json(template) })), 413, /^the bundle is too large: template\.json is \d+ bytes/);
+    expectRefused(
+      () => readBundle(bundleZip({ 'template.json': json(template) })),
+      413,
+      /^the bundle is too large: template\.json is \d+ bytes/,
+    );
   });
 
   test('a missing template.json (400)', () => {
@@ -287,9 +309,21 @@ describe('readBundle refuses', () => {
   });
 
   test('invalid JSON (400)', () => {
-    expectRefused(() => readBundle(bundleZip({ 'template.json': strToU8('{"id": ') })), 400, /^the bundle cannot be read: template\.json is not valid JSON/);
-    expectRefused(() => readBundle(bundleZip({ 'bundle.json': strToU8('nope') })), 400, /^the bundle cannot be read: bundle\.json is not valid JSON/);
-    expectRefused(() => readBundle(bundleZip({ 'bundle.json': json([1]) })), 400, 'the bundle cannot be read: bundle.json is not a JSON object');
+    expectRefused(
+      () => readBundle(bundleZip({ 'template.json': strToU8('{"id": ') })),
+      400,
+      /^the bundle cannot be read: template\.json is not valid JSON/,
+    );
+    expectRefused(
+      () => readBundle(bundleZip({ 'bundle.json': strToU8('nope') })),
+      400,
+      /^the bundle cannot be read: bundle\.json is not valid JSON/,
+    );
+    expectRefused(
+      () => readBundle(bundleZip({ 'bundle.json': json([1]) })),
+      400,
+      'the bundle cannot be read: bundle.json is not a JSON object',
+    );
   });
 
   test('bytes that are not a zip (400)', () => {
@@ -309,7 +343,9 @@ describe('readBundle refuses', () => {
   });
 
   test('an encrypted entry (400)', () => {
-    const zip = patchCentral(bundleZip(), 'template.json', (view, record) => view.setUint16(record + 8, view.getUint16(record + 8, true) | 1, true));
+    const zip = patchCentral(bundleZip(), 'template.json', (view, record) =>
+      view.setUint16(record + 8, view.getUint16(record + 8, true) | 1, true),
+    );
     expectRefused(() => readBundle(zip), 400, 'the bundle cannot be read: template.json is encrypted');
   });
 
@@ -338,11 +374,23 @@ describe('readBundle refuses', () => {
   });
 
   test('bundle.json of another format (400)', () => {
-    expectRefused(() => readBundle(bundleZip({ 'bundle.json': json({ ...MANIFEST, format: 'something-else' }) })), 400, /^the bundle cannot be read: it is not a Notifier template bundle/);
-    expectRefused(() => readBundle(bundleZip({ 'bundle.json': json({ version: 1 }) })), 400, /^the bundle cannot be read: it is not a Notifier template bundle/);
+    expectRefused(
+      () => readBundle(bundleZip({ 'bundle.json': json({ ...MANIFEST, format: 'something-else' }) })),
+      400,
+      /^the bundle cannot be read: it is not a Notifier template bundle/,
+    );
+    expectRefused(
+      () => readBundle(bundleZip({ 'bundle.json': json({ version: 1 }) })),
+      400,
+      /^the bundle cannot be read: it is not a Notifier template bundle/,
+    );
   });
 
   test('bundle.json without a version (400)', () => {
-    expectRefused(() => readBundle(bundleZip({ 'bundle.json': json({ format: BUNDLE_FORMAT }) })), 400, 'the bundle cannot be read: bundle.json has no format version');
+    expectRefused(
+      () => readBundle(bundleZip({ 'bundle.json': json({ format: BUNDLE_FORMAT }) })),
+      400,
+      'the bundle cannot be read: bundle.json has no format version',
+    );
   });
 });

@@ -87,7 +87,10 @@ describe('follow-up flags', () => {
       after: 60,
       action: { label: 'x.sh', kind: 'script', script: 'x.sh', input: 'i' },
     });
-    expect(notifyFollowUp({ after: 60, command: 'echo' })).toEqual({ after: 60, action: { label: 'Follow-up', kind: 'command', command: 'echo' } });
+    expect(notifyFollowUp({ after: 60, command: 'echo' })).toEqual({
+      after: 60,
+      action: { label: 'Follow-up', kind: 'command', command: 'echo' },
+    });
     expect(() => notifyFollowUp({ after: 60 })).toThrow(/needs an action/);
     expect(() => notifyFollowUp({ shortcut: 's' })).toThrow(/needs --follow-up-after/);
     expect(() => notifyFollowUp({ after: 60, shortcut: 's', ref: 'r' })).toThrow(/not --follow-up-shortcut and --follow-up-ref/);
@@ -126,7 +129,9 @@ describe('numbers and times', () => {
 
 describe('bodies and output', () => {
   test('flags merge on top of a --json body, objects one level deep', () => {
-    expect(mergeOnTop({ app: 'a', title: 'x', metadata: { a: 1 }, buttons: [{ label: 'A' }] }, { title: 'y', metadata: { b: 2 }, buttons: [] })).toEqual({
+    expect(
+      mergeOnTop({ app: 'a', title: 'x', metadata: { a: 1 }, buttons: [{ label: 'A' }] }, { title: 'y', metadata: { b: 2 }, buttons: [] }),
+    ).toEqual({
       app: 'a',
       title: 'y',
       metadata: { a: 1, b: 2 },
@@ -143,6 +148,8 @@ describe('bodies and output', () => {
   });
 
   test('output JSON has every object sorted by key and arrays in order', () => {
-    expect(sortedJson({ b: 1, a: [{ d: 1, c: 2 }, 3] })).toBe('{\n  "a": [\n    {\n      "c": 2,\n      "d": 1\n    },\n    3\n  ],\n  "b": 1\n}');
+    expect(sortedJson({ b: 1, a: [{ d: 1, c: 2 }, 3] })).toBe(
+      '{\n  "a": [\n    {\n      "c": 2,\n      "d": 1\n    },\n    3\n  ],\n  "b": 1\n}',
+    );
   });
 });

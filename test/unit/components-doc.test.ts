@@ -10,7 +10,21 @@ const doc = componentsDocument() as Json;
 
 describe('GET /v1/components document', () => {
   test('has every key docs/api/templates.md#get-v1-components lists, and schemaVersion 2', () => {
-    for (const key of ['$schema', 'title', 'schemaVersion', 'description', 'type', 'required', 'properties', 'definitions', 'components', 'bindings', 'actions', 'examples', 'workflow']) {
+    for (const key of [
+      '$schema',
+      'title',
+      'schemaVersion',
+      'description',
+      'type',
+      'required',
+      'properties',
+      'definitions',
+      'components',
+      'bindings',
+      'actions',
+      'examples',
+      'workflow',
+    ]) {
       expect(doc).toHaveProperty([key]);
     }
     expect(doc.schemaVersion).toBe(2);
@@ -26,7 +40,11 @@ describe('GET /v1/components document', () => {
   test('every template property, with its default and allowed values', () => {
     expect(Object.keys(doc.properties)).toEqual(Object.keys(TEMPLATE.properties));
     expect(doc.properties.collapseEmpty).toMatchObject({ type: 'boolean', default: true });
-    expect(doc.properties.layoutVersion).toMatchObject({ type: 'integer', default: 2, defaultDescription: '2 when there is a grid, else 1' });
+    expect(doc.properties.layoutVersion).toMatchObject({
+      type: 'integer',
+      default: 2,
+      defaultDescription: '2 when there is a grid, else 1',
+    });
     expect(doc.properties.layout.enum).toEqual(['imageLeft', 'imageRight', 'hero', 'compact']);
     expect(doc.properties.maxBodyLines).toMatchObject({ minimum: 1, maximum: 30, default: 8 });
     expect(doc.properties.grid.$ref).toBe('#/definitions/grid');
@@ -72,12 +90,19 @@ describe('GET /v1/components document', () => {
     expect(doc.components.symbol.required).toEqual(['type', 'name']);
     expect(doc.components.symbol.properties.size).toMatchObject({ minimum: 8, maximum: 128, default: 20 });
     expect(doc.components.button.aliases).toEqual({ actionId: 'actionRef' });
-    expect(doc.components.rive.rules).toEqual([{ oneOf: ['asset', 'path'], message: "a rive component needs an 'asset' (from the manifest) or a 'path'" }]);
+    expect(doc.components.rive.rules).toEqual([
+      { oneOf: ['asset', 'path'], message: "a rive component needs an 'asset' (from the manifest) or a 'path'" },
+    ]);
   });
 
   test('every component example is a valid component', () => {
     for (const type of COMPONENT_TYPES) {
-      const template = { name: 'n', app: 'a', grid: { rows: 1, cols: 1 }, cells: [{ id: 'c', row: 0, col: 0, component: doc.components[type].example }] };
+      const template = {
+        name: 'n',
+        app: 'a',
+        grid: { rows: 1, cols: 1 },
+        cells: [{ id: 'c', row: 0, col: 0, component: doc.components[type].example }],
+      };
       const { errors, warnings } = validateTemplate(template);
       expect({ type, errors, warnings }).toEqual({ type, errors: [], warnings: [] });
     }
@@ -122,7 +147,11 @@ describe('GET /v1/components document', () => {
     }
     const grid = validateTemplate({ name: 'n', app: 'a', grid: doc.definitions.grid.example });
     expect(grid.errors).toEqual([]);
-    const rule = validateTemplate({ name: 'n', app: 'a', actionRules: [doc.definitions.actionRule.example, { add: doc.definitions.action.example }] });
+    const rule = validateTemplate({
+      name: 'n',
+      app: 'a',
+      actionRules: [doc.definitions.actionRule.example, { add: doc.definitions.action.example }],
+    });
     expect(rule.errors).toEqual([]);
   });
 

@@ -30,7 +30,11 @@ afterEach(async () => {
   }
 });
 
-const note = (fields: Partial<NotificationInput> & { app?: string } = {}): NotificationInput => ({ app: 'core', title: 'Hello', ...fields });
+const note = (fields: Partial<NotificationInput> & { app?: string } = {}): NotificationInput => ({
+  app: 'core',
+  title: 'Hello',
+  ...fields,
+});
 
 describe('what the presenter is asked to draw', () => {
   test('a notification becomes a banner with its texts, buttons, link and urgency', async () => {
@@ -45,7 +49,10 @@ describe('what the presenter is asked to draw', () => {
         priority: 'urgent',
         group: 'g',
         snooze: true,
-        buttons: [{ label: 'Open docs', url: 'https://example.com/docs' }, { label: 'Answer', reply: { placeholder: 'Say…' } }],
+        buttons: [
+          { label: 'Open docs', url: 'https://example.com/docs' },
+          { label: 'Answer', reply: { placeholder: 'Say…' } },
+        ],
       }),
     );
     const expected: Banner = {

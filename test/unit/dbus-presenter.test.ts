@@ -43,7 +43,18 @@ describe('the D-Bus presenter', () => {
       replacesId: 0,
       summary: 'Build passed',
       body: 'main\nAll &lt;b&gt;412&lt;/b&gt; tests &amp; more',
-      actions: ['default', 'Open', 'open-log', 'Open log', 'approve', 'Approve', 'snooze:15', 'Snooze 15 min', 'snooze:60', 'Snooze 1 hour'],
+      actions: [
+        'default',
+        'Open',
+        'open-log',
+        'Open log',
+        'approve',
+        'Approve',
+        'snooze:15',
+        'Snooze 15 min',
+        'snooze:60',
+        'Snooze 1 hour',
+      ],
       timeout: 12_000,
     });
     expect(call.hints).toMatchObject({ urgency: 2, 'image-path': '/tmp/pic.png', 'suppress-sound': true, 'x-notifier-group': 'builds' });
@@ -60,7 +71,7 @@ describe('the D-Bus presenter', () => {
     expect(replaced!.timeout).toBe(0);
   });
 
-  test('close calls CloseNotification, and the close it causes is not reported as the person\'s', async () => {
+  test("close calls CloseNotification, and the close it causes is not reported as the person's", async () => {
     await presenter.show(banner({ key: { app: 'ci', id: 'gone' } }));
     const before = events.length;
     await presenter.close({ app: 'ci', id: 'gone' });
@@ -69,7 +80,7 @@ describe('the D-Bus presenter', () => {
     expect(events.slice(before)).toEqual([]);
   });
 
-  test('the person\'s actions become events: click, button, snooze; the close after an action is not a dismissal', async () => {
+  test("the person's actions become events: click, button, snooze; the close after an action is not a dismissal", async () => {
     await presenter.show(banner({ key: { app: 'ci', id: 'acts' }, snooze: true }));
     const shownId = await lastId();
     const start = events.length;
@@ -91,7 +102,7 @@ describe('the D-Bus presenter', () => {
     ]);
   });
 
-  test('the server\'s closes become events: expired and dismissed', async () => {
+  test("the server's closes become events: expired and dismissed", async () => {
     await presenter.show(banner({ key: { app: 'ci', id: 'expires' } }));
     const expiring = await lastId();
     await presenter.show(banner({ key: { app: 'ci', id: 'dismissed' } }));
@@ -106,11 +117,22 @@ describe('the D-Bus presenter', () => {
     ]);
   });
 
-  test('a question has Allow and Deny; the person\'s choice is an answer', async () => {
-    presenter.ask({ id: 'q-1', app: 'ci', kind: 'commands', text: 'Let CI run commands, scripts and shortcuts?', detail: 'command: make deploy' });
+  test("a question has Allow and Deny; the person's choice is an answer", async () => {
+    presenter.ask({
+      id: 'q-1',
+      app: 'ci',
+      kind: 'commands',
+      text: 'Let CI run commands, scripts and shortcuts?',
+      detail: 'command: make deploy',
+    });
     await eventually(() => server.calls.at(-1)?.summary === 'Let CI run commands, scripts and shortcuts?');
     const call = server.calls.at(-1)!;
-    expect(call).toMatchObject({ appName: 'Notifier', body: 'command: make deploy', actions: ['allow', 'Allow', 'deny', 'Deny'], timeout: 0 });
+    expect(call).toMatchObject({
+      appName: 'Notifier',
+      body: 'command: make deploy',
+      actions: ['allow', 'Allow', 'deny', 'Deny'],
+      timeout: 0,
+    });
     const start = events.length;
     server.invoke(await lastId(), 'allow');
     await eventually(() => events.length > start);
@@ -158,7 +180,7 @@ describe('finding a notification server', () => {
     expect('reason' in result).toBe(true);
   });
 
-  test('with inline-reply, a reply button is the server\'s own reply field and its text is the reply', async () => {
+  test("with inline-reply, a reply button is the server's own reply field and its text is the reply", async () => {
     const bus = await startSessionBus();
     const server = await startFakeNotificationServer(bus.address, ['actions', 'body', 'inline-reply']);
     const connected = await DBusPresenter.connect(bus.address);

@@ -190,11 +190,7 @@ describe('collapse planner', () => {
   test('gaps are skipped next to a collapsed column and row', () => {
     const layout = solveGrid(
       grid({ colSizes: ['fill', 'fill', 'fill'], rowSizes: [20, 20, 20], gap: 10, width: 300 }),
-      [
-        item({ id: 'a', row: 0, col: 0 }),
-        untouchable({ id: 'gone', row: 1, col: 1, collapsed: true }),
-        item({ id: 'c', row: 2, col: 2 }),
-      ],
+      [item({ id: 'a', row: 0, col: 0 }), untouchable({ id: 'gone', row: 1, col: 1, collapsed: true }), item({ id: 'c', row: 2, col: 2 })],
       keep,
     );
     // Only columns 0 and 2 are visible: one gap, 290 / 2 each. Row 1 collapses even though it is fixed.

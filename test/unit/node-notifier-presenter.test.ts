@@ -2,11 +2,7 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { log } from '../../daemon/log.js';
-import {
-  type NodeNotifierCallback,
-  type NodeNotifierOptions,
-  NodeNotifierPresenter,
-} from '../../daemon/present/node-notifier.js';
+import { type NodeNotifierCallback, type NodeNotifierOptions, NodeNotifierPresenter } from '../../daemon/present/node-notifier.js';
 import type { PresenterEvent, Question } from '../../daemon/present/presenter.js';
 import { sampleBanner } from '../helpers/banners.js';
 
@@ -16,7 +12,12 @@ import { sampleBanner } from '../helpers/banners.js';
 
 // node-notifier's helpers (CommonJS, no types): the same functions its notifiers use.
 interface NodeNotifierUtils {
-  actionJackerDecorator(emitter: EventEmitter, options: object, fn: NodeNotifierCallback, mapper: (data: string) => string | false): (err: unknown, data: unknown) => void;
+  actionJackerDecorator(
+    emitter: EventEmitter,
+    options: object,
+    fn: NodeNotifierCallback,
+    mapper: (data: string) => string | false,
+  ): (err: unknown, data: unknown) => void;
   mapToMac(options: object): Record<string, unknown>;
   mapToWin8(options: object): Record<string, unknown>;
   constructArgumentList(options: object, extra?: object): string[];
@@ -66,7 +67,9 @@ class FakeNotifier extends EventEmitter {
     }
     if (result.action === 'buttonClicked' && result.button) result.activationType = result.button;
     else if (result.action) result.activationType = result.action;
-    const jacked = utils.actionJackerDecorator(this, call.options, call.callback, (data) => (data === 'activate' ? 'click' : data || false));
+    const jacked = utils.actionJackerDecorator(this, call.options, call.callback, (data) =>
+      data === 'activate' ? 'click' : data || false,
+    );
     if (exitError && exitError.code === -1) jacked(exitError, result); // node-notifier calls back twice then
     jacked(null, result);
   }
@@ -140,19 +143,35 @@ describe('the node-notifier presenter on macOS (terminal-notifier)', () => {
     // What node-notifier itself makes of it: '0' survives (a 0 or false would become 5 or 10 seconds) and the
     // actions arrive as one quoted string terminal-notifier splits at commas.
     const args = utils.constructArgumentList(utils.mapToMac(structuredClone(fake.options[0]!)));
-    expect(args).toEqual(['-title', '"Build passed"', '-message', '" "', '-group', `"${GROUP}"`, '-timeout', '"0"', '-actions', '"Later\u201a maybe"', '-json', '"true"']);
+    expect(args).toEqual([
+      '-title',
+      '"Build passed"',
+      '-message',
+      '" "',
+      '-group',
+      `"${GROUP}"`,
+      '-timeout',
+      '"0"',
+      '-actions',
+      '"Later\u201a maybe"',
+      '-json',
+      '"true"',
+    ]);
     expect(utils.mapToMac({ message: 'x', wait: true, timeout: false }).timeout).toBe(5);
   });
 
   test('sounds: system names are kept, files and unknown Windows names become Glass, other names pass', async () => {
     const { fake, presenter } = await setUp('darwin');
-    for (const sound of ['ping', 'Submarine', '/home/me/ding.wav', 'Notification.Mail', 'MyChime']) await presenter.show(banner({ sound, actions: [] }));
+    for (const sound of ['ping', 'Submarine', '/home/me/ding.wav', 'Notification.Mail', 'MyChime'])
+      await presenter.show(banner({ sound, actions: [] }));
     expect(fake.options.map((options) => options.sound)).toEqual(['Ping', 'Submarine', 'Glass', 'Glass', 'MyChime']);
   });
 
   test('a lone reply action gets the reply field, with its placeholder', async () => {
     const { fake, presenter, events } = await setUp('darwin');
-    await presenter.show(banner({ actions: [{ actionId: 'answer', label: 'Reply', kind: 'reply', placeholder: 'Your answer' }], expireSeconds: 30 }));
+    await presenter.show(
+      banner({ actions: [{ actionId: 'answer', label: 'Reply', kind: 'reply', placeholder: 'Your answer' }], expireSeconds: 30 }),
+    );
     expect(fake.options[0]).toEqual({
       title: 'Build passed',
       subtitle: 'main',
@@ -172,11 +191,23 @@ describe('the node-notifier presenter on macOS (terminal-notifier)', () => {
     const key = { app: 'ci', id: 'b1' };
     const cases: Array<[Record<string, string>, PresenterEvent | null]> = [
       [{ activationType: 'contentsClicked' }, { type: 'clicked', key }],
-      [{ activationType: 'actionClicked', activationValue: 'Approve', activationValueIndex: '1' }, { type: 'button', key, actionId: 'approve' }],
-      [{ activationType: 'actionClicked', activationValue: 'Snooze 1 hour', activationValueIndex: '3' }, { type: 'snoozed', key, minutes: 60 }],
+      [
+        { activationType: 'actionClicked', activationValue: 'Approve', activationValueIndex: '1' },
+        { type: 'button', key, actionId: 'approve' },
+      ],
+      [
+        { activationType: 'actionClicked', activationValue: 'Snooze 1 hour', activationValueIndex: '3' },
+        { type: 'snoozed', key, minutes: 60 },
+      ],
       [{ activationType: 'timeout' }, { type: 'closed', key, reason: 'expired' }],
-      [{ activationType: 'closed', activationValue: 'Close' }, { type: 'closed', key, reason: 'dismissed' }],
-      [{ activationType: 'actionClicked', activationValue: 'Show' }, { type: 'clicked', key }], // the notification's own button
+      [
+        { activationType: 'closed', activationValue: 'Close' },
+        { type: 'closed', key, reason: 'dismissed' },
+      ],
+      [
+        { activationType: 'actionClicked', activationValue: 'Show' },
+        { type: 'clicked', key },
+      ], // the notification's own button
       [{ activationType: 'none' }, null],
     ];
     for (const [index, [json, expected]] of cases.entries()) {
@@ -224,7 +255,15 @@ describe('the node-notifier presenter on macOS (terminal-notifier)', () => {
     await presenter.show(banner());
     await presenter.replace(banner({ title: 'Build fixed', actions: [] }));
     expect(fake.options).toHaveLength(2);
-    expect(fake.options[1]).toEqual({ title: 'Build fixed', subtitle: 'main', message: 'All 412 tests', sound: false, group: GROUP, timeout: '0', wait: true });
+    expect(fake.options[1]).toEqual({
+      title: 'Build fixed',
+      subtitle: 'main',
+      message: 'All 412 tests',
+      sound: false,
+      group: GROUP,
+      timeout: '0',
+      wait: true,
+    });
     fake.endMac(0, { activationType: 'closed', activationValue: 'Close' }); // terminal-notifier removed it for the new one
     expect(events).toEqual([]);
     fake.endMac(1, { activationType: 'contentsClicked' });
@@ -246,7 +285,11 @@ describe('the node-notifier presenter on macOS (terminal-notifier)', () => {
   test('output node-notifier could not parse still tells a timeout, and the error is logged', async () => {
     const { fake, presenter, events } = await setUp('darwin');
     await presenter.show(banner({ expireSeconds: 5 }));
-    fake.endMacUnparsed(0, '{\n  "activationType" : "timeout"\n}{\n  "activationType" : "closed"\n}', new SyntaxError('Unexpected token { in JSON'));
+    fake.endMacUnparsed(
+      0,
+      '{\n  "activationType" : "timeout"\n}{\n  "activationType" : "closed"\n}',
+      new SyntaxError('Unexpected token { in JSON'),
+    );
     expect(events).toEqual([{ type: 'closed', key: { app: 'ci', id: 'b1' }, reason: 'expired' }]);
     expect(warn).toHaveBeenCalledWith('node-notifier could not show banner [ci] b1: Unexpected token { in JSON');
   });

@@ -184,9 +184,22 @@ describe('status', () => {
 
 describe('changes: checks', () => {
   test('windows are normalised: days lower-case and once each, an id made when absent, flags defaulted', () => {
-    const next = updateQuietHours(config(), { windows: [{ days: ['Monday', 'TUE', 'wed', 'mon'], start: '22:30', end: '07:30' }] }, at(6, 12));
+    const next = updateQuietHours(
+      config(),
+      { windows: [{ days: ['Monday', 'TUE', 'wed', 'mon'], start: '22:30', end: '07:30' }] },
+      at(6, 12),
+    );
     expect(next.windows).toEqual([
-      { id: expect.any(String), days: ['mon', 'tue', 'wed'], start: '22:30', end: '07:30', speech: true, sounds: false, banners: false, speakSummary: false },
+      {
+        id: expect.any(String),
+        days: ['mon', 'tue', 'wed'],
+        start: '22:30',
+        end: '07:30',
+        speech: true,
+        sounds: false,
+        banners: false,
+        speakSummary: false,
+      },
     ]);
     expect(next.windows[0]!.id).not.toBe('');
   });
@@ -200,8 +213,19 @@ describe('changes: checks', () => {
     [{ windows: [{ start: '07:30', end: '08:00', days: 'mon' }] }, 'windows[0].days must be an array of day names'],
     [{ windows: [{ start: '07:30', end: '08:00', sounds: 'yes' }] }, 'windows[0].sounds must be true or false'],
     [{ windows: [{ start: '07:30', end: '08:00', id: '' }] }, 'windows[0].id must be a non-empty string of at most 128 bytes'],
-    [{ windows: [{ id: 'a', start: '01:00', end: '02:00' }, { id: 'a', start: '03:00', end: '04:00' }] }, 'windows[1]: duplicate id'],
-    [{ windows: [{ start: '07:30', end: '08:00', colour: 'red' }] }, 'unknown field: windows[0].colour (known: id, days, start, end, speech, sounds, banners, speakSummary)'],
+    [
+      {
+        windows: [
+          { id: 'a', start: '01:00', end: '02:00' },
+          { id: 'a', start: '03:00', end: '04:00' },
+        ],
+      },
+      'windows[1]: duplicate id',
+    ],
+    [
+      { windows: [{ start: '07:30', end: '08:00', colour: 'red' }] },
+      'unknown field: windows[0].colour (known: id, days, start, end, speech, sounds, banners, speakSummary)',
+    ],
     [{ windows: 'nightly' }, 'windows must be an array'],
     [{ windows: ['22:00-06:00'] }, 'windows[0] must be an object'],
     [{ resume: 'yes' }, 'resume must be true or false'],
@@ -263,7 +287,10 @@ describe('changes: the ad hoc period', () => {
   test('an ad hoc period that is over is not shown', () => {
     const state: QuietConfig = { windows: [], adHoc: { until: at(6, 22, 30).toISOString(), speech: true, sounds: true, banners: false } };
     expect(quietReply(state, at(6, 22, 10)).adHoc).toBeDefined();
-    expect(quietReply(state, at(6, 22, 30))).toEqual({ windows: [], status: { active: false, speech: false, sounds: false, banners: false } });
+    expect(quietReply(state, at(6, 22, 30))).toEqual({
+      windows: [],
+      status: { active: false, speech: false, sounds: false, banners: false },
+    });
   });
 });
 
@@ -314,6 +341,8 @@ describe('the spoken summary', () => {
   });
 
   test('Markdown links read as their label and white space is collapsed', () => {
-    expect(summaryText(['See [the log](https://x.test/log)', '  two\n lines '])).toBe('2 messages while you were away: See the log, two lines');
+    expect(summaryText(['See [the log](https://x.test/log)', '  two\n lines '])).toBe(
+      '2 messages while you were away: See the log, two lines',
+    );
   });
 });

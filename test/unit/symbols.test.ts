@@ -175,7 +175,9 @@ describe('categories', () => {
       expect(category.count).toBeGreaterThan(0);
       expect(category.count).toBeLessThanOrEqual(iconCount);
     }
-    expect(categories.map((c) => c.key)).toEqual(expect.arrayContaining(['arrows', 'communication', 'files', 'media', 'weather', 'time', 'devices', 'people']));
+    expect(categories.map((c) => c.key)).toEqual(
+      expect.arrayContaining(['arrows', 'communication', 'files', 'media', 'weather', 'time', 'devices', 'people']),
+    );
   });
 
   test('every icon is listed once, in all first', async () => {
@@ -198,12 +200,18 @@ describe('categories', () => {
   });
 
   test('weather holds the icons tagged weather plus sky and temperature icons, by name', async () => {
-    const rule = /(^|-)(sun|moon|snowflake|umbrella|thermometer|rainbow|tornado|cloudy|haze|cloud-rain|cloud-snow|cloud-sun|cloud-moon|cloud-lightning)(-|$)/;
+    const rule =
+      /(^|-)(sun|moon|snowflake|umbrella|thermometer|rainbow|tornado|cloudy|haze|cloud-rain|cloud-snow|cloud-sun|cloud-moon|cloud-lightning)(-|$)/;
     const expected = Object.keys(iconNodes)
       .filter((name) => rule.test(name) || (iconTags[name] ?? []).some((tag) => tag.toLowerCase() === 'weather'))
       .sort();
     const weather = await listSymbols({ category: 'weather', limit: 1000 });
-    expect(weather.categories.find((c) => c.key === 'weather')).toEqual({ key: 'weather', title: 'Weather', icon: 'cloud-sun', count: expected.length });
+    expect(weather.categories.find((c) => c.key === 'weather')).toEqual({
+      key: 'weather',
+      title: 'Weather',
+      icon: 'cloud-sun',
+      count: expected.length,
+    });
     expect(names(weather)).toEqual(expected);
     expect(names(weather)).toEqual(expect.arrayContaining(['cloud-sun', 'snowflake', 'moon', 'sun', 'umbrella', 'cloud-rain']));
     expect(names(weather)).not.toContain('cloud-upload');
@@ -237,8 +245,14 @@ describe('SVG', () => {
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg" ')).toBe(true);
     expect(svg.endsWith('</svg>')).toBe(true);
     for (const attribute of [
-      'width="24"', 'height="24"', 'viewBox="0 0 24 24"', 'fill="none"', 'stroke="#ff0000"', 'stroke-width="2"',
-      'stroke-linecap="round"', 'stroke-linejoin="round"',
+      'width="24"',
+      'height="24"',
+      'viewBox="0 0 24 24"',
+      'fill="none"',
+      'stroke="#ff0000"',
+      'stroke-width="2"',
+      'stroke-linecap="round"',
+      'stroke-linejoin="round"',
     ]) {
       expect(svg).toContain(` ${attribute}`);
     }
@@ -257,7 +271,9 @@ describe('SVG', () => {
   test('circles, rects and lines keep their attributes', async () => {
     const svg = (await symbolSVG('circle-alert', { color: 'black' }))!.toString();
     for (const [tag, attrs] of iconNodes['circle-alert']!) {
-      const written = Object.entries(attrs).map(([k, v]) => ` ${k}="${v}"`).join('');
+      const written = Object.entries(attrs)
+        .map(([k, v]) => ` ${k}="${v}"`)
+        .join('');
       expect(svg).toContain(`<${tag}${written}/>`);
     }
   });
@@ -303,7 +319,7 @@ describe('SVG', () => {
     }
     // A stroked outline: a good number of pixels, far from all of them (fill is none).
     expect(painted).toBeGreaterThan(100);
-    expect(painted).toBeLessThan(48 * 48 / 2);
+    expect(painted).toBeLessThan((48 * 48) / 2);
     expect(red).toBeGreaterThan(50);
     // The middle of the bell is hollow; the corners are empty.
     const alphaAt = (x: number, y: number) => data[(y * 48 + x) * 4 + 3];

@@ -1,5 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
-import { BUILTIN_NAMES, builtinTemplate, builtinTemplateSource, builtinTemplates, isBuiltinName } from '../../templates-renderer/builtins.js';
+import {
+  BUILTIN_NAMES,
+  builtinTemplate,
+  builtinTemplateSource,
+  builtinTemplates,
+  isBuiltinName,
+} from '../../templates-renderer/builtins.js';
 import { LAYOUTS } from '../../protocol/types.js';
 import { isScratchName, templateNameProblem } from '../../templates-renderer/names.js';
 import {
@@ -33,12 +39,28 @@ describe('invalid templates: each problem with its message (docs/api/templates.m
     ['rows above 12', { name: 'n', app: 'a', grid: { rows: 13 } }, 'grid.rows: rows must be 1 to 12'],
     ['cols of 0', { name: 'n', app: 'a', grid: { cols: 0 } }, 'grid.cols: cols must be 1 to 12'],
     ['rows not whole', { name: 'n', app: 'a', grid: { rows: 2.5 } }, 'grid.rows: rows must be a whole number'],
-    ['13 row sizes without rows', { name: 'n', app: 'a', grid: { rowSizes: Array(13).fill('auto') } }, 'grid.rowSizes: rows must be 1 to 12'],
-    ['too few row sizes', { name: 'n', app: 'a', grid: { rows: 2, rowSizes: ['auto'] } }, 'grid.rowSizes: rowSizes has 1 entries but rows is 2'],
-    ['too many col sizes', { name: 'n', app: 'a', grid: { cols: 1, colSizes: ['fill', 'fill'] } }, 'grid.colSizes: colSizes has 2 entries but cols is 1'],
+    [
+      '13 row sizes without rows',
+      { name: 'n', app: 'a', grid: { rowSizes: Array(13).fill('auto') } },
+      'grid.rowSizes: rows must be 1 to 12',
+    ],
+    [
+      'too few row sizes',
+      { name: 'n', app: 'a', grid: { rows: 2, rowSizes: ['auto'] } },
+      'grid.rowSizes: rowSizes has 1 entries but rows is 2',
+    ],
+    [
+      'too many col sizes',
+      { name: 'n', app: 'a', grid: { cols: 1, colSizes: ['fill', 'fill'] } },
+      'grid.colSizes: colSizes has 2 entries but cols is 1',
+    ],
     ['size above 4000', { name: 'n', app: 'a', grid: { rowSizes: [5000] } }, 'grid.rowSizes[0]: a size in points must be 0 to 4000'],
     ['negative size string', { name: 'n', app: 'a', grid: { rowSizes: ['-3pt'] } }, 'grid.rowSizes[0]: a size in points must be 0 to 4000'],
-    ['a size that is no size', { name: 'n', app: 'a', grid: { colSizes: ['fill', 'big'] } }, `grid.colSizes[1]: size 'big' must be "auto", "fill" or a number of points`],
+    [
+      'a size that is no size',
+      { name: 'n', app: 'a', grid: { colSizes: ['fill', 'big'] } },
+      `grid.colSizes[1]: size 'big' must be "auto", "fill" or a number of points`,
+    ],
     ['gap above 64', { name: 'n', app: 'a', grid: { gap: 70 } }, 'grid.gap: gap must be 0 to 64'],
     ['negative padding', { name: 'n', app: 'a', grid: { padding: -1 } }, 'grid.padding: padding must be 0 to 64'],
     ['narrow width', { name: 'n', app: 'a', grid: { width: 100 } }, 'grid.width: width must be 160 to 800 points'],
@@ -52,12 +74,27 @@ describe('invalid templates: each problem with its message (docs/api/templates.m
       ]),
       "cell x: cells[1].id: cell id 'x' is used twice",
     ],
-    ['a default id used twice', grid2([{ row: 0, col: 1, component: spacer }, { id: 'r0c1', row: 1, col: 0, component: spacer }]), "cell r0c1: cells[1].id: cell id 'r0c1' is used twice"],
+    [
+      'a default id used twice',
+      grid2([
+        { row: 0, col: 1, component: spacer },
+        { id: 'r0c1', row: 1, col: 0, component: spacer },
+      ]),
+      "cell r0c1: cells[1].id: cell id 'r0c1' is used twice",
+    ],
     ['negative row', grid2([{ id: 'c', row: -1, col: 0, component: spacer }]), 'cell c: cells[0]: row and col start at 0'],
     ['missing col', grid2([{ id: 'c', row: 0, component: spacer }]), 'cell c: cells[0].col: col is required'],
-    ['span of 0', grid2([{ id: 'c', row: 0, col: 0, rowSpan: 0, component: spacer }]), 'cell c: cells[0]: rowSpan and colSpan must be at least 1'],
+    [
+      'span of 0',
+      grid2([{ id: 'c', row: 0, col: 0, rowSpan: 0, component: spacer }]),
+      'cell c: cells[0]: rowSpan and colSpan must be at least 1',
+    ],
     ['cell padding', one(spacer, { padding: 65 }), 'cell c: cells[0].padding: padding must be 0 to 64'],
-    ['bad align', one(spacer, { align: 'middle' }), `cell c: cells[0].align: align must be one of topLeading, top, topTrailing, leading, center, trailing, bottomLeading, bottom, bottomTrailing (got 'middle')`],
+    [
+      'bad align',
+      one(spacer, { align: 'middle' }),
+      `cell c: cells[0].align: align must be one of topLeading, top, topTrailing, leading, center, trailing, bottomLeading, bottom, bottomTrailing (got 'middle')`,
+    ],
     ['no component', grid2([{ id: 'c', row: 0, col: 0 }]), 'cell c: cells[0].component: a cell needs a component'],
     [
       'a cell out of the grid',
@@ -75,38 +112,106 @@ describe('invalid templates: each problem with its message (docs/api/templates.m
     ['layoutVersion 3', { name: 'n', app: 'a', layoutVersion: 3 }, 'layoutVersion: unsupported layoutVersion 3 (1 or 2)'],
     ['layoutVersion as text', { name: 'n', app: 'a', layoutVersion: '2' }, 'layoutVersion: unsupported layoutVersion "2" (1 or 2)'],
     ['layoutVersion 2 without grid', { name: 'n', app: 'a', layoutVersion: 2 }, 'grid: layoutVersion 2 needs a grid'],
-    ['accentColor not hex', { name: 'n', app: 'a', accentColor: 'accent' }, "accentColor: 'accent' is not a hex colour (#RGB, #RGBA, #RRGGBB or #RRGGBBAA)"],
+    [
+      'accentColor not hex',
+      { name: 'n', app: 'a', accentColor: 'accent' },
+      "accentColor: 'accent' is not a hex colour (#RGB, #RGBA, #RRGGBB or #RRGGBBAA)",
+    ],
     [
       'component colour',
       one({ type: 'text', binding: '{title}', color: '#xyz' }),
       "cell c: cells[0].component.color: '#xyz' is not a hex colour (#RGB, #RGBA, #RRGGBB or #RRGGBBAA) or one of accent, primary, secondary",
     ],
     ['text without binding', one({ type: 'text' }), 'cell c: cells[0].component.binding: a binding is required, for example "{title}"'],
-    ['text with a blank binding', one({ type: 'text', binding: '  ' }), 'cell c: cells[0].component.binding: a binding is required, for example "{title}"'],
+    [
+      'text with a blank binding',
+      one({ type: 'text', binding: '  ' }),
+      'cell c: cells[0].component.binding: a binding is required, for example "{title}"',
+    ],
     ['badge without binding', one({ type: 'badge' }), 'cell c: cells[0].component.binding: a binding is required, for example "{title}"'],
-    ['progress without binding', one({ type: 'progress' }), 'cell c: cells[0].component.binding: a binding is required, for example "{title}"'],
-    ['image with a blank binding', one({ type: 'image', binding: '' }), 'cell c: cells[0].component.binding: a binding is required, for example "{title}"'],
-    ['fontSize 80', one({ type: 'text', binding: '{title}', fontSize: 80 }), 'cell c: cells[0].component.fontSize: fontSize must be 6 to 72'],
+    [
+      'progress without binding',
+      one({ type: 'progress' }),
+      'cell c: cells[0].component.binding: a binding is required, for example "{title}"',
+    ],
+    [
+      'image with a blank binding',
+      one({ type: 'image', binding: '' }),
+      'cell c: cells[0].component.binding: a binding is required, for example "{title}"',
+    ],
+    [
+      'fontSize 80',
+      one({ type: 'text', binding: '{title}', fontSize: 80 }),
+      'cell c: cells[0].component.fontSize: fontSize must be 6 to 72',
+    ],
     ['timestamp fontSize 5', one({ type: 'timestamp', fontSize: 5 }), 'cell c: cells[0].component.fontSize: fontSize must be 6 to 72'],
-    ['maxLines 0', one({ type: 'text', binding: '{body}', maxLines: 0 }), 'cell c: cells[0].component.maxLines: maxLines must be at least 1'],
-    ['text style', one({ type: 'text', binding: '{body}', style: 'huge' }), "cell c: cells[0].component.style: style must be one of title, subtitle, body, caption, mono (got 'huge')"],
+    [
+      'maxLines 0',
+      one({ type: 'text', binding: '{body}', maxLines: 0 }),
+      'cell c: cells[0].component.maxLines: maxLines must be at least 1',
+    ],
+    [
+      'text style',
+      one({ type: 'text', binding: '{body}', style: 'huge' }),
+      "cell c: cells[0].component.style: style must be one of title, subtitle, body, caption, mono (got 'huge')",
+    ],
     ['issuerIcon size 4', one({ type: 'issuerIcon', size: 4 }), 'cell c: cells[0].component.size: size must be 8 to 128'],
     ['symbol size 200', one({ type: 'symbol', name: 'bell', size: 200 }), 'cell c: cells[0].component.size: size must be 8 to 128'],
     ['symbol without name', one({ type: 'symbol' }), 'cell c: cells[0].component.name: a symbol needs a name, for example "bell"'],
-    ['image aspectRatio 0', one({ type: 'image', aspectRatio: 0 }), 'cell c: cells[0].component.aspectRatio: aspectRatio must be greater than 0'],
-    ['negative cornerRadius', one({ type: 'image', cornerRadius: -2 }), 'cell c: cells[0].component.cornerRadius: cornerRadius must be 0 or greater'],
+    [
+      'image aspectRatio 0',
+      one({ type: 'image', aspectRatio: 0 }),
+      'cell c: cells[0].component.aspectRatio: aspectRatio must be greater than 0',
+    ],
+    [
+      'negative cornerRadius',
+      one({ type: 'image', cornerRadius: -2 }),
+      'cell c: cells[0].component.cornerRadius: cornerRadius must be 0 or greater',
+    ],
     ['actions spacing', one({ type: 'actions', spacing: 65 }), 'cell c: cells[0].component.spacing: spacing must be 0 to 64'],
-    ['actions include blank', one({ type: 'actions', include: ['a', ' '] }), 'cell c: cells[0].component.include[1]: include lists action ids; one of them is blank'],
-    ['button without action', one({ type: 'button' }), "cell c: cells[0].component: a button needs an inline 'action' or an 'actionRef' (also written 'actionId')"],
-    ['iconButton without action', one({ type: 'iconButton', symbol: 'x' }), "cell c: cells[0].component: an iconButton needs an inline 'action' or an 'actionRef' (also written 'actionId')"],
-    ['iconButton without symbol', one({ type: 'iconButton', actionRef: 'a' }), 'cell c: cells[0].component.symbol: an iconButton needs a symbol name, for example "x"'],
-    ['rive without asset or path', one({ type: 'rive', stateMachine: 'Main' }), "cell c: cells[0].component: a rive component needs an 'asset' (from the manifest) or a 'path'"],
-    ['rive input binding blank', one({ type: 'rive', asset: 'bell', inputBindings: { count: '' } }), 'cell c: cells[0].component.inputBindings.count: an input binding is a {token}, a literal value, or hover / pressed'],
+    [
+      'actions include blank',
+      one({ type: 'actions', include: ['a', ' '] }),
+      'cell c: cells[0].component.include[1]: include lists action ids; one of them is blank',
+    ],
+    [
+      'button without action',
+      one({ type: 'button' }),
+      "cell c: cells[0].component: a button needs an inline 'action' or an 'actionRef' (also written 'actionId')",
+    ],
+    [
+      'iconButton without action',
+      one({ type: 'iconButton', symbol: 'x' }),
+      "cell c: cells[0].component: an iconButton needs an inline 'action' or an 'actionRef' (also written 'actionId')",
+    ],
+    [
+      'iconButton without symbol',
+      one({ type: 'iconButton', actionRef: 'a' }),
+      'cell c: cells[0].component.symbol: an iconButton needs a symbol name, for example "x"',
+    ],
+    [
+      'rive without asset or path',
+      one({ type: 'rive', stateMachine: 'Main' }),
+      "cell c: cells[0].component: a rive component needs an 'asset' (from the manifest) or a 'path'",
+    ],
+    [
+      'rive input binding blank',
+      one({ type: 'rive', asset: 'bell', inputBindings: { count: '' } }),
+      'cell c: cells[0].component.inputBindings.count: an input binding is a {token}, a literal value, or hover / pressed',
+    ],
     ['unknown component type', one({ type: 'video' }), `cell c: cells[0].component.type: unknown component type 'video' (one of ${TYPES})`],
     ['component without type', one({ binding: '{title}' }), `cell c: cells[0].component.type: a component needs a type (one of ${TYPES})`],
     ['a rule with nothing', { name: 'n', app: 'a', actionRules: [{}] }, "actionRules[0]: a rule needs a 'match' or an 'add'"],
-    ['a rule with a blank match', { name: 'n', app: 'a', actionRules: [{ match: ' ', hide: true }] }, "actionRules[0]: a rule needs a 'match' or an 'add'"],
-    ['a rule position', { name: 'n', app: 'a', actionRules: [{ match: '*', position: -1 }] }, 'actionRules[0].position: position must be 0 or greater'],
+    [
+      'a rule with a blank match',
+      { name: 'n', app: 'a', actionRules: [{ match: ' ', hide: true }] },
+      "actionRules[0]: a rule needs a 'match' or an 'add'",
+    ],
+    [
+      'a rule position',
+      { name: 'n', app: 'a', actionRules: [{ match: '*', position: -1 }] },
+      'actionRules[0].position: position must be 0 or greater',
+    ],
     [
       'snoozeMinutes 0',
       { name: 'n', app: 'a', actionRules: [{ add: { label: 'Later', kind: 'snooze', snoozeMinutes: 0 } }] },
@@ -117,28 +222,76 @@ describe('invalid templates: each problem with its message (docs/api/templates.m
       { name: 'n', app: 'a', actionRules: [{ add: { label: 'Later', kind: 'snooze', snoozeMinutes: 10081 } }] },
       'actionRules[0].add.snoozeMinutes: snoozeMinutes must be 1 to 10080',
     ],
-    ['an ftp link', { name: 'n', app: 'a', actionRules: [{ add: { label: 'Go', url: 'ftp://example.com' } }] }, 'actionRules[0].add.url: only http, https and mailto URLs can be opened'],
+    [
+      'an ftp link',
+      { name: 'n', app: 'a', actionRules: [{ add: { label: 'Go', url: 'ftp://example.com' } }] },
+      'actionRules[0].add.url: only http, https and mailto URLs can be opened',
+    ],
     ['a javascript url', { name: 'n', app: 'a', url: 'javascript:alert(1)' }, 'url: only http, https and mailto URLs can be opened'],
     ['a token after a bad scheme', { name: 'n', app: 'a', url: 'file:///{path}' }, 'url: only http, https and mailto URLs can be opened'],
-    ['a legacy button link', { name: 'n', app: 'a', buttons: [{ label: 'Go', url: 'ssh://host' }] }, 'buttons[0].url: only http, https and mailto URLs can be opened'],
-    ['an action without label', { name: 'n', app: 'a', actionRules: [{ add: { kind: 'dismiss' } }] }, 'actionRules[0].add.label: an action needs a label'],
-    ['an inline action without label', one({ type: 'button', action: { url: 'https://example.com' } }), 'cell c: cells[0].component.action.label: an action needs a label'],
-    ['an action without kind', { name: 'n', app: 'a', actionRules: [{ add: { label: 'Nothing' } }] }, "actionRules[0].add.kind: an action needs a 'kind'"],
-    ['an unknown kind', { name: 'n', app: 'a', actionRules: [{ add: { label: 'X', kind: 'teleport' } }] }, "actionRules[0].add.kind: kind must be one of url, callback, command, script, shortcut, openApp, reply, dismiss, snooze (got 'teleport')"],
-    ['a script path', { name: 'n', app: 'a', actionRules: [{ add: { label: 'Run', script: '../x.sh' } }] }, 'actionRules[0].add.script: a plain file name in the scripts folder, not a path'],
-    ['two kinds at once', { name: 'n', app: 'a', actionRules: [{ add: { label: 'Both', kind: 'url', url: 'https://e.com', command: 'ls' } }] }, 'actionRules[0].add: give exactly one of url, command, script, shortcut, callback, openApp, reply; got url, command'],
-    ['a command action without command', { name: 'n', app: 'a', actionRules: [{ add: { label: 'Run', kind: 'command', command: ' ' } }] }, 'actionRules[0].add.command: a command action needs its command'],
+    [
+      'a legacy button link',
+      { name: 'n', app: 'a', buttons: [{ label: 'Go', url: 'ssh://host' }] },
+      'buttons[0].url: only http, https and mailto URLs can be opened',
+    ],
+    [
+      'an action without label',
+      { name: 'n', app: 'a', actionRules: [{ add: { kind: 'dismiss' } }] },
+      'actionRules[0].add.label: an action needs a label',
+    ],
+    [
+      'an inline action without label',
+      one({ type: 'button', action: { url: 'https://example.com' } }),
+      'cell c: cells[0].component.action.label: an action needs a label',
+    ],
+    [
+      'an action without kind',
+      { name: 'n', app: 'a', actionRules: [{ add: { label: 'Nothing' } }] },
+      "actionRules[0].add.kind: an action needs a 'kind'",
+    ],
+    [
+      'an unknown kind',
+      { name: 'n', app: 'a', actionRules: [{ add: { label: 'X', kind: 'teleport' } }] },
+      "actionRules[0].add.kind: kind must be one of url, callback, command, script, shortcut, openApp, reply, dismiss, snooze (got 'teleport')",
+    ],
+    [
+      'a script path',
+      { name: 'n', app: 'a', actionRules: [{ add: { label: 'Run', script: '../x.sh' } }] },
+      'actionRules[0].add.script: a plain file name in the scripts folder, not a path',
+    ],
+    [
+      'two kinds at once',
+      { name: 'n', app: 'a', actionRules: [{ add: { label: 'Both', kind: 'url', url: 'https://e.com', command: 'ls' } }] },
+      'actionRules[0].add: give exactly one of url, command, script, shortcut, callback, openApp, reply; got url, command',
+    ],
+    [
+      'a command action without command',
+      { name: 'n', app: 'a', actionRules: [{ add: { label: 'Run', kind: 'command', command: ' ' } }] },
+      'actionRules[0].add.command: a command action needs its command',
+    ],
     ['maxBodyLines 31', { name: 'n', app: 'a', maxBodyLines: 31 }, 'maxBodyLines: maxBodyLines must be 1 to 30'],
-    ['a layout of no kind', { name: 'n', app: 'a', layout: 'sideways' }, "layout: layout must be one of imageLeft, imageRight, hero, compact (got 'sideways')"],
+    [
+      'a layout of no kind',
+      { name: 'n', app: 'a', layout: 'sideways' },
+      "layout: layout must be one of imageLeft, imageRight, hero, compact (got 'sideways')",
+    ],
     ['extra not text', { name: 'n', app: 'a', extra: { n: 3 } }, 'extra.n: n must be a text'],
     ['collapseEmpty not boolean', { name: 'n', app: 'a', collapseEmpty: 'yes' }, 'collapseEmpty: collapseEmpty must be true or false'],
-    ['a follow-up too soon', { name: 'n', app: 'a', followUp: { after: 2, action: { kind: 'command', command: 'x' } } }, 'followUp.after: after must be 5 to 604800 seconds, or a duration such as 90s, 10m, 2h'],
+    [
+      'a follow-up too soon',
+      { name: 'n', app: 'a', followUp: { after: 2, action: { kind: 'command', command: 'x' } } },
+      'followUp.after: after must be 5 to 604800 seconds, or a duration such as 90s, 10m, 2h',
+    ],
     [
       'a follow-up that opens a link',
       { name: 'n', app: 'a', followUp: { after: '10m', action: { label: 'Open', kind: 'url' } } },
       "followUp.action.kind: a follow-up cannot be a 'url' action; use shortcut, script, command or callback",
     ],
-    ['a follow-up with two actions', { name: 'n', app: 'a', followUp: { after: 60, actionRef: 'x', action: { kind: 'command', command: 'ls' } } }, 'followUp: give exactly one of actionRef and action'],
+    [
+      'a follow-up with two actions',
+      { name: 'n', app: 'a', followUp: { after: 60, actionRef: 'x', action: { kind: 'command', command: 'ls' } } },
+      'followUp: give exactly one of actionRef and action',
+    ],
   ];
 
   test.each(cases)('%s', (_name, input, message) => {
@@ -226,16 +379,53 @@ describe('normalisation', () => {
       name: 'n',
       app: 'a',
       layoutVersion: 2,
-      grid: { rows: 3, cols: 4, rowSizes: ['auto', 'auto', 'auto'], colSizes: ['fill', 'fill', 'fill', 'fill'], gap: 8, padding: 14, width: 400 },
-      cells: [{ id: 'r0c1', row: 0, col: 1, rowSpan: 1, colSpan: 1, align: 'topLeading', padding: 0, component: { type: 'text', binding: '{title}', style: 'body' } }],
+      grid: {
+        rows: 3,
+        cols: 4,
+        rowSizes: ['auto', 'auto', 'auto'],
+        colSizes: ['fill', 'fill', 'fill', 'fill'],
+        gap: 8,
+        padding: 14,
+        width: 400,
+      },
+      cells: [
+        {
+          id: 'r0c1',
+          row: 0,
+          col: 1,
+          rowSpan: 1,
+          colSpan: 1,
+          align: 'topLeading',
+          padding: 0,
+          component: { type: 'text', binding: '{title}', style: 'body' },
+        },
+      ],
       ...WRITTEN_OUT_DEFAULTS,
     });
   });
 
   test('keys are written in the order of the description', () => {
-    const template = validateTemplate({ cells: [{ component: { type: 'spacer' }, col: 0, row: 0 }], grid: { colSizes: ['fill'] }, app: 'a', name: 'n' }).template!;
+    const template = validateTemplate({
+      cells: [{ component: { type: 'spacer' }, col: 0, row: 0 }],
+      grid: { colSizes: ['fill'] },
+      app: 'a',
+      name: 'n',
+    }).template!;
     expect(Object.keys(template)).toEqual([
-      'name', 'app', 'layoutVersion', 'grid', 'cells', 'collapseEmpty', 'actionRules', 'extra', 'buttons', 'layout', 'showSubtitle', 'showBody', 'showTimestamp', 'maxBodyLines',
+      'name',
+      'app',
+      'layoutVersion',
+      'grid',
+      'cells',
+      'collapseEmpty',
+      'actionRules',
+      'extra',
+      'buttons',
+      'layout',
+      'showSubtitle',
+      'showBody',
+      'showTimestamp',
+      'maxBodyLines',
     ]);
     expect(Object.keys(template.grid!)).toEqual(['rows', 'cols', 'rowSizes', 'colSizes', 'gap', 'padding', 'width']);
     expect(Object.keys(template.cells[0]!)).toEqual(['id', 'row', 'col', 'rowSpan', 'colSpan', 'align', 'padding', 'component']);
@@ -268,8 +458,18 @@ describe('normalisation', () => {
     const { template, errors } = validateTemplate(
       grid2(
         [
-          { id: 'read', row: 0, col: 0, component: { type: 'button', action: { label: 'Mark as Read', url: 'https://mail.example.com/{id}', style: 'normal' } } },
-          { id: 'open', row: 0, col: 1, component: { type: 'iconButton', symbol: 'app-window', action: { label: 'Open', bundleId: 'org.example.Mail' } } },
+          {
+            id: 'read',
+            row: 0,
+            col: 0,
+            component: { type: 'button', action: { label: 'Mark as Read', url: 'https://mail.example.com/{id}', style: 'normal' } },
+          },
+          {
+            id: 'open',
+            row: 0,
+            col: 1,
+            component: { type: 'iconButton', symbol: 'app-window', action: { label: 'Open', bundleId: 'org.example.Mail' } },
+          },
           { id: 'answer', row: 1, col: 0, component: { type: 'button', actionId: 'reply-now' } },
         ],
         { actionRules: [{ add: { label: 'Later', kind: 'snooze', snoozeMinutes: 30 } }, { match: 'archive', hide: true }] },
@@ -277,8 +477,15 @@ describe('normalisation', () => {
     );
     expect(errors).toEqual([]);
     expect(template!.cells.map((cell) => cell.component)).toEqual([
-      { type: 'button', action: { label: 'Mark as Read', url: 'https://mail.example.com/{id}', style: 'default', id: 'mark-as-read', kind: 'url' } },
-      { type: 'iconButton', symbol: 'app-window', action: { label: 'Open', openApp: { bundleId: 'org.example.Mail' }, id: 'open', kind: 'openApp' } },
+      {
+        type: 'button',
+        action: { label: 'Mark as Read', url: 'https://mail.example.com/{id}', style: 'default', id: 'mark-as-read', kind: 'url' },
+      },
+      {
+        type: 'iconButton',
+        symbol: 'app-window',
+        action: { label: 'Open', openApp: { bundleId: 'org.example.Mail' }, id: 'open', kind: 'openApp' },
+      },
       { type: 'button', actionRef: 'reply-now' },
     ]);
     expect(template!.actionRules).toEqual([
@@ -333,7 +540,11 @@ describe('sizes', () => {
     expect(errors).toEqual([]);
     expect(template!.grid!.colSizes).toEqual([24, 'fill']);
     expect(warnings).toEqual([
-      { severity: 'warning', path: 'grid.colSizes', message: 'column 1 was 10 points; fixed columns are at least 24 points, so it was raised' },
+      {
+        severity: 'warning',
+        path: 'grid.colSizes',
+        message: 'column 1 was 10 points; fixed columns are at least 24 points, so it was raised',
+      },
     ]);
   });
 
@@ -380,7 +591,9 @@ describe('warnings never block', () => {
     );
     const withoutFields = validateTemplate(input);
     expect(withoutFields.errors).toEqual([]);
-    expect(withoutFields.warnings.map((w) => `${w.cellId}: ${w.message}`)).toEqual(["team: token {extra.queue} has no matching key in the template's extra"]);
+    expect(withoutFields.warnings.map((w) => `${w.cellId}: ${w.message}`)).toEqual([
+      "team: token {extra.queue} has no matching key in the template's extra",
+    ]);
     const withFields = validateTemplate(input, { knownFields: ['count'] });
     expect(withFields.template).toBeDefined();
     expect(withFields.warnings.map((w) => `${w.cellId}: ${w.message}`)).toEqual([
@@ -403,17 +616,28 @@ describe('warnings never block', () => {
       ]),
     );
     expect(twice.warnings).toEqual([
-      { severity: 'warning', path: 'cells', cellId: 'b', message: "action 'archive' is asked for by cells 'a' and 'b': it is drawn once, in 'a'" },
+      {
+        severity: 'warning',
+        path: 'cells',
+        cellId: 'b',
+        message: "action 'archive' is asked for by cells 'a' and 'b': it is drawn once, in 'a'",
+      },
     ]);
     const v1 = validateTemplate({ name: 'n', app: 'a', layoutVersion: 1, grid: { rows: 1, cols: 1 } });
     expect(v1.template!.layoutVersion).toBe(1);
-    expect(v1.warnings.map((w) => w.message)).toEqual(['grid and cells are ignored while layoutVersion is 1; set layoutVersion to 2 to use them']);
+    expect(v1.warnings.map((w) => w.message)).toEqual([
+      'grid and cells are ignored while layoutVersion is 1; set layoutVersion to 2 to use them',
+    ]);
   });
 
   test('keys named like Object properties are plain keys', () => {
-    const input = JSON.parse('{"name":"n","app":"a","constructor":1,"extra":{"__proto__":"x","toString":"y"},"actionRules":[{"match":"*","style":"constructor"}]}');
+    const input = JSON.parse(
+      '{"name":"n","app":"a","constructor":1,"extra":{"__proto__":"x","toString":"y"},"actionRules":[{"match":"*","style":"constructor"}]}',
+    );
     const { template, errors, warnings } = validateTemplate(input);
-    expect(templateErrorMessage(errors)).toBe("invalid template: actionRules[0].style: style must be one of default, destructive, cancel (got 'constructor')");
+    expect(templateErrorMessage(errors)).toBe(
+      "invalid template: actionRules[0].style: style must be one of default, destructive, cancel (got 'constructor')",
+    );
     expect(warnings.map((w) => w.path)).toContain('constructor');
     expect(template).toBeUndefined();
     const extra = validateTemplate(JSON.parse('{"name":"n","app":"a","extra":{"__proto__":"x"}}')).template!.extra;
@@ -429,7 +653,7 @@ describe('warnings never block', () => {
 });
 
 describe('follow-ups', () => {
-  test('a follow-up naming the template\'s own action, or (not knowing the manifest) any action', () => {
+  test("a follow-up naming the template's own action, or (not knowing the manifest) any action", () => {
     const own = validateTemplate({
       name: 'n',
       app: 'a',
@@ -441,7 +665,7 @@ describe('follow-ups', () => {
     expect(validateTemplate({ name: 'n', app: 'a', followUp: { after: 90, actionRef: 'from-manifest' } }).errors).toEqual([]);
   });
 
-  test('with the app\'s actions given, an actionRef must name one', () => {
+  test("with the app's actions given, an actionRef must name one", () => {
     const offeredActions = [{ id: 'retry', label: 'Retry', callback: {} }];
     expect(validateTemplate({ name: 'n', app: 'a', followUp: { after: 90, actionRef: 'retry' } }, { offeredActions }).errors).toEqual([]);
     const { errors } = validateTemplate({ name: 'n', app: 'a', followUp: { after: 90, actionRef: 'nope' } }, { offeredActions });
@@ -452,9 +676,13 @@ describe('follow-ups', () => {
     const checked = validateFollowUp({ after: '2m', action: { shortcut: 'Page me' } }, { timeout: 60 });
     expect(checked.errors).toEqual([]);
     expect(checked.followUp).toEqual({ after: 120, action: { shortcut: 'Page me', kind: 'shortcut', label: 'Page me', id: 'page-me' } });
-    expect(checked.warnings.map((w) => w.message)).toEqual(['the banner closes after 60 s, not later than after (120 s), so the follow-up may never run']);
+    expect(checked.warnings.map((w) => w.message)).toEqual([
+      'the banner closes after 60 s, not later than after (120 s), so the follow-up may never run',
+    ]);
     expect(validateFollowUp({ enabled: false }).followUp).toEqual({ enabled: false });
-    expect(validateFollowUp('soon').errors.map((e) => e.message)).toEqual(['followUp must be an object with after and actionRef or action']);
+    expect(validateFollowUp('soon').errors.map((e) => e.message)).toEqual([
+      'followUp must be an object with after and actionRef or action',
+    ]);
     expect(validateFollowUp({ after: 'soon', actionRef: 'x' }, { offered: [] }).errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
       'followUp.after: not a duration; after must be 5 to 604800 seconds, or a duration such as 90s, 10m, 2h',
     ]);
@@ -561,11 +789,22 @@ describe('built-in layouts', () => {
     ]);
     const left = builtinTemplate('builtin.imageLeft', 'a')!;
     const image = left.cells.find((cell) => cell.id === 'image')!;
-    expect(image).toMatchObject({ row: 1, col: 0, rowSpan: 3, component: { binding: '{image}', height: 64, aspectRatio: 1, emptyBehavior: 'collapse' } });
+    expect(image).toMatchObject({
+      row: 1,
+      col: 0,
+      rowSpan: 3,
+      component: { binding: '{image}', height: 64, aspectRatio: 1, emptyBehavior: 'collapse' },
+    });
     const right = builtinTemplate('builtin.imageRight', 'a')!;
     expect(right.cells.find((cell) => cell.id === 'image')).toMatchObject({ col: 2, rowSpan: 3 });
     const hero = builtinTemplate('builtin.hero', 'a')!;
-    expect(hero.cells[0]).toMatchObject({ id: 'image', row: 0, col: 0, colSpan: 3, component: { type: 'image', fit: 'cover', emptyBehavior: 'collapse' } });
+    expect(hero.cells[0]).toMatchObject({
+      id: 'image',
+      row: 0,
+      col: 0,
+      colSpan: 3,
+      component: { type: 'image', fit: 'cover', emptyBehavior: 'collapse' },
+    });
     expect(components('builtin.compact')).toEqual(['icon:issuerIcon', 'title:text', 'time:timestamp', 'body:text', 'actions:actions']);
     expect(builtinTemplate('builtin.compact', 'a')!.cells.find((cell) => cell.id === 'body')!.component).toMatchObject({ maxLines: 1 });
   });

@@ -29,7 +29,13 @@ class FakePlayer {
   }
 }
 
-const utterance = (id: string, text: string, spoken: Utterance['spoken'] = () => undefined): Utterance => ({ app: 'a', id, text, request: {}, spoken });
+const utterance = (id: string, text: string, spoken: Utterance['spoken'] = () => undefined): Utterance => ({
+  app: 'a',
+  id,
+  text,
+  request: {},
+  spoken,
+});
 
 describe('the voice', () => {
   test('one utterance at a time, in order; each is written as a WAV whose length goes on the record', async () => {
@@ -37,7 +43,11 @@ describe('the voice', () => {
     const player = new FakePlayer();
     const voice = new Voice(await tempFolder('notifier-voice-'), engine, player.play);
     const written: Array<{ id: string; audioPath: string; durationSeconds?: number }> = [];
-    for (const [id, text] of [['one', 'first thing'], ['two', 'second thing said'], ['three', 'third']]) {
+    for (const [id, text] of [
+      ['one', 'first thing'],
+      ['two', 'second thing said'],
+      ['three', 'third'],
+    ]) {
       voice.say(utterance(id!, text!, (speech) => written.push({ id: id!, ...speech })));
     }
     await eventually(() => player.played.length === 1);
@@ -49,7 +59,11 @@ describe('the voice', () => {
     await eventually(() => player.played.length === 3);
     player.finishCurrent();
     expect(engine.asked.map((ask) => ask.text)).toEqual(['first thing', 'second thing said', 'third']);
-    expect(written.map((w) => [w.id, w.durationSeconds])).toEqual([['one', 2], ['two', 3], ['three', 1]]);
+    expect(written.map((w) => [w.id, w.durationSeconds])).toEqual([
+      ['one', 2],
+      ['two', 3],
+      ['three', 1],
+    ]);
     expect(wavDurationSeconds(readFileSync(written[1]!.audioPath))).toBe(3);
   });
 

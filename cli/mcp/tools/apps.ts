@@ -6,7 +6,8 @@ import { APP, APP_FILTER, type Tool, annotate, call, flag, inputs, jsonResult, n
 export const registerApp = route({
   name: 'register_app',
   title: 'Register an app',
-  description: 'Register an app or update its registration; omitted fields keep their values (POST /v1/register). allowCommands only asks: the person decides.',
+  description:
+    'Register an app or update its registration; omitted fields keep their values (POST /v1/register). allowCommands only asks: the person decides.',
   method: 'POST',
   path: '/v1/register',
   inputSchema: registerSchema,
@@ -26,7 +27,7 @@ export const listApps = route({
 export const deleteApp: Tool = {
   name: 'delete_app',
   title: 'Delete an app',
-  description: "Remove an app with its registration, History, templates, manifest and assets; its banners close (DELETE /v1/apps/{id}).",
+  description: 'Remove an app with its registration, History, templates, manifest and assets; its banners close (DELETE /v1/apps/{id}).',
   routes: ['DELETE /v1/apps/{id}'],
   inputSchema: inputs({ app: APP }, ['app']),
   annotations: annotate('Delete an app', 'replace'),

@@ -13,7 +13,11 @@ export const riveCheck = route({
       app: APP,
       component: object('A rive component: {type: "rive", asset or path, inputBindings, ...}.'),
       fields: object('Field values the bindings are filled with.'),
-      simulate: { type: 'array', items: { enum: ['hoverIn', 'hoverOut', 'pressDown', 'pressUp'] }, description: 'Pointer steps to simulate.' },
+      simulate: {
+        type: 'array',
+        items: { enum: ['hoverIn', 'hoverOut', 'pressDown', 'pressUp'] },
+        description: 'Pointer steps to simulate.',
+      },
     },
     ['app', 'component'],
   ),
@@ -33,7 +37,8 @@ export const listAssets = route({
 export const uploadAsset = route({
   name: 'upload_asset',
   title: 'Add an asset',
-  description: 'Add a Rive file (.riv) or an image to an app, from a path on this computer or base64 with a name (POST /v1/assets). A file of the same name is replaced.',
+  description:
+    'Add a Rive file (.riv) or an image to an app, from a path on this computer or base64 with a name (POST /v1/assets). A file of the same name is replaced.',
   method: 'POST',
   path: '/v1/assets',
   inputSchema: inputs(

@@ -33,7 +33,11 @@ export const putManifest = route({
       app: APP,
       appName: text('Display name.'),
       fields: { type: 'array', items: { type: 'object' }, description: 'Items: key, type (text, url, ...), required, sample.' },
-      actions: { type: 'array', items: { type: 'object' }, description: 'Items: id, label, kind (url, callback, shortcut, script, command), ...' },
+      actions: {
+        type: 'array',
+        items: { type: 'object' },
+        description: 'Items: id, label, kind (url, callback, shortcut, script, command), ...',
+      },
       followUp: object('after (seconds) and actionRef or action.'),
       assets: { type: 'array', items: { type: 'object' }, description: 'Rive files to install: id, type, path.' },
       defaultTemplate: text('Template used when a notification names none.'),

@@ -14,7 +14,8 @@ function commandButtons(args: Args): string[] {
   for (const list of [args.buttons, args.actions]) {
     if (!Array.isArray(list)) continue;
     for (const button of list as Array<Record<string, unknown>>) {
-      if (button && (button.command !== undefined || button.kind === 'command')) found.push(String(button.label ?? button.id ?? 'a button'));
+      if (button && (button.command !== undefined || button.kind === 'command'))
+        found.push(String(button.label ?? button.id ?? 'a button'));
     }
   }
   const action = (args.followUp as { action?: Record<string, unknown> } | undefined)?.action;
@@ -65,19 +66,24 @@ export const sendTest: Tool = {
     "Show a banner filled with the manifest's sample values (GET /v1/manifest, then POST /v1/notify), id mcp-test-<template>. " +
     "The manifest's actions become the buttons, except those that run code (command, script, shortcut).",
   routes: ['GET /v1/manifest', 'POST /v1/notify'],
-  inputSchema: inputs({
-    app: APP,
-    template: text("Template name. Default: the manifest's default template."),
-    includeIssuerActions: flag("Offer the manifest's actions as buttons. Default true."),
-  }, ['app']),
+  inputSchema: inputs(
+    {
+      app: APP,
+      template: text("Template name. Default: the manifest's default template."),
+      includeIssuerActions: flag("Offer the manifest's actions as buttons. Default true."),
+    },
+    ['app'],
+  ),
   annotations: annotate('Send a test notification', 'add'),
   agentApp: true,
   run: async (args, context) => {
     const app = need(args, 'app');
     const manifest = (await call(context, { method: 'GET', path: '/v1/manifest', query: { app } })).json as ManifestSummary;
     const template = (typeof args.template === 'string' && args.template) || manifest.defaultTemplate;
-    const samples = Object.fromEntries((manifest.fields ?? []).filter((field) => field.sample !== undefined).map((field) => [field.key, field.sample]));
-    const actions = args.includeIssuerActions === false ? [] : manifest.actions ?? [];
+    const samples = Object.fromEntries(
+      (manifest.fields ?? []).filter((field) => field.sample !== undefined).map((field) => [field.key, field.sample]),
+    );
+    const actions = args.includeIssuerActions === false ? [] : (manifest.actions ?? []);
     const offered = actions.filter((action) => !RUNS_CODE.has(action.kind)).map((action) => action.id);
     const leftOut = actions.filter((action) => RUNS_CODE.has(action.kind)).map((action) => action.id);
     const id = `mcp-test-${template ?? 'default'}`;
@@ -90,7 +96,14 @@ export const sendTest: Tool = {
       ...(offered.length > 0 ? { actionIds: offered } : {}),
     };
     const sent = (await call(context, { method: 'POST', path: '/v1/notify', body })).json as Record<string, unknown>;
-    return jsonResult({ ...sent, app, template: template ?? null, fields: Object.keys(samples), issuerActions: offered, leftOutCommandActions: leftOut });
+    return jsonResult({
+      ...sent,
+      app,
+      template: template ?? null,
+      fields: Object.keys(samples),
+      issuerActions: offered,
+      leftOutCommandActions: leftOut,
+    });
   },
 };
 
@@ -131,9 +144,12 @@ export const dismiss: Tool = {
       return jsonResult((await call(context, { method: 'POST', path: '/v1/dismiss', body: { app: need(args, 'app'), id: args.id } })).json);
     }
     if (args.group !== undefined && args.group !== null && args.group !== '') {
-      return jsonResult((await call(context, { method: 'POST', path: '/v1/dismissAll', body: { app: need(args, 'app'), group: args.group } })).json);
+      return jsonResult(
+        (await call(context, { method: 'POST', path: '/v1/dismissAll', body: { app: need(args, 'app'), group: args.group } })).json,
+      );
     }
-    if (args.all === true) return jsonResult((await call(context, { method: 'POST', path: '/v1/dismissAll', body: app ? { app } : {} })).json);
+    if (args.all === true)
+      return jsonResult((await call(context, { method: 'POST', path: '/v1/dismissAll', body: app ? { app } : {} })).json);
     throw new ToolFailure('give id, group, or all: true');
   },
 };
@@ -174,7 +190,8 @@ export const listStacks = route({
 export const expandStack = route({
   name: 'expand_stack',
   title: 'Open or close a stack',
-  description: "Opens (or with expanded: false closes) one app's stack of banners (POST /v1/stacks/expand); GET /v1/stacks then reports it expanded.",
+  description:
+    "Opens (or with expanded: false closes) one app's stack of banners (POST /v1/stacks/expand); GET /v1/stacks then reports it expanded.",
   method: 'POST',
   path: '/v1/stacks/expand',
   inputSchema: inputs(

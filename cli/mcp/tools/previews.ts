@@ -36,17 +36,18 @@ export const renderPreview: Tool = {
     'Draw a banner to a PNG without showing it (POST /v1/preview): a saved template by name or a whole template object, with ' +
     "the manifest's samples, the app's last notification, or data written inline. The result carries the picture.",
   routes: ['POST /v1/preview'],
-  inputSchema: inputs(
-    {
-      app: text('The app id (optional when template is an object naming its app).'),
-      template: { type: ['string', 'object'], description: "A template name or a whole template. Default: the app's default, else builtin.imageLeft." },
-      data: { type: ['string', 'object'], description: '"sample" (default), "last", or an object read like a notification.' },
-      ...PREVIEW_OPTIONS,
-      confirmation: { type: ['string', 'object'], description: 'Draw an inline question: a kind such as command, or {kind, name, ...}.' },
-      replying: flag('Draw the reply field instead of the buttons.'),
-      replySample: text('Text in the reply field when replying.'),
+  inputSchema: inputs({
+    app: text('The app id (optional when template is an object naming its app).'),
+    template: {
+      type: ['string', 'object'],
+      description: "A template name or a whole template. Default: the app's default, else builtin.imageLeft.",
     },
-  ),
+    data: { type: ['string', 'object'], description: '"sample" (default), "last", or an object read like a notification.' },
+    ...PREVIEW_OPTIONS,
+    confirmation: { type: ['string', 'object'], description: 'Draw an inline question: a kind such as command, or {kind, name, ...}.' },
+    replying: flag('Draw the reply field instead of the buttons.'),
+    replySample: text('Text in the reply field when replying.'),
+  }),
   annotations: annotate('Render a preview', 'read'),
   run: async (args, context) => {
     const answer = await call(context, { method: 'POST', path: '/v1/preview', body: args, timeoutMs: PREVIEW_TIMEOUT_MS });
@@ -61,7 +62,9 @@ export const designerSnapshot: Tool = {
     "Draw a saved (or built-in) template with the manifest's sample values to a PNG (GET /v1/preview), as the designer shows " +
     'it. The result carries the picture.',
   routes: ['GET /v1/preview'],
-  inputSchema: inputs({ app: APP, template: text("Saved or builtin.* template. Default: the app's default."), ...PREVIEW_OPTIONS }, ['app']),
+  inputSchema: inputs({ app: APP, template: text("Saved or builtin.* template. Default: the app's default."), ...PREVIEW_OPTIONS }, [
+    'app',
+  ]),
   annotations: annotate('Snapshot a saved template', 'read'),
   run: async (args, context) => {
     const answer = await call(context, { method: 'GET', path: '/v1/preview', query: asQuery(args), timeoutMs: PREVIEW_TIMEOUT_MS });

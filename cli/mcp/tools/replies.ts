@@ -44,8 +44,18 @@ export const waitForReply: Tool = {
   run: async (args, context) => {
     const timeout = args.timeoutSeconds ?? args.timeout;
     const seconds = typeof timeout === 'number' && timeout > 0 ? timeout : DEFAULT_WAIT_SECONDS;
-    const query = { id: (args.notificationId ?? args.id) as string | undefined, app: args.app as string | undefined, timeout: timeout as number | undefined, consume: args.consume as boolean | undefined };
-    const answer = await call(context, { method: 'GET', path: '/v1/replies/wait', query, timeoutMs: (Math.min(seconds, 300) + WAIT_MARGIN_SECONDS) * 1000 });
+    const query = {
+      id: (args.notificationId ?? args.id) as string | undefined,
+      app: args.app as string | undefined,
+      timeout: timeout as number | undefined,
+      consume: args.consume as boolean | undefined,
+    };
+    const answer = await call(context, {
+      method: 'GET',
+      path: '/v1/replies/wait',
+      query,
+      timeoutMs: (Math.min(seconds, 300) + WAIT_MARGIN_SECONDS) * 1000,
+    });
     return jsonResult(answer.json);
   },
 };

@@ -56,7 +56,11 @@ export const setQuietHours = route({
     {
       adHoc: object('{minutes} or {until: "HH:MM"}, with optional speech, sounds, banners flags.'),
       resume: flag('true ends the current quiet period.'),
-      windows: { type: 'array', items: { type: 'object' }, description: 'Replaces every window: id, start, end (HH:MM), days, banners, sounds, speech.' },
+      windows: {
+        type: 'array',
+        items: { type: 'object' },
+        description: 'Replaces every window: id, start, end (HH:MM), days, banners, sounds, speech.',
+      },
     },
     [],
     true,
@@ -77,7 +81,8 @@ export const voiceStatus = route({
 export const installVoice = route({
   name: 'install_voice',
   title: 'Install the voice engine',
-  description: 'Start or cancel installing the local voice engine, or use an existing installation (POST /v1/voice/install); poll voice_status for progress.',
+  description:
+    'Start or cancel installing the local voice engine, or use an existing installation (POST /v1/voice/install); poll voice_status for progress.',
   method: 'POST',
   path: '/v1/voice/install',
   inputSchema: inputs({ action: { type: 'string', enum: ['install', 'cancel', 'useExisting'], description: 'What to do.' } }, ['action']),

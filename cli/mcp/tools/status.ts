@@ -28,7 +28,10 @@ export const notifierStatus: Tool = {
       running: false,
     };
     try {
-      const health = (await call(context, { method: 'GET', path: '/v1/health', withoutToken: true, timeoutMs: 5_000 })).json as Record<string, unknown>;
+      const health = (await call(context, { method: 'GET', path: '/v1/health', withoutToken: true, timeoutMs: 5_000 })).json as Record<
+        string,
+        unknown
+      >;
       Object.assign(status, { running: true, version: health.version, pid: health.pid });
       const { apps } = (await call(context, { method: 'GET', path: '/v1/apps' })).json as { apps: Array<{ app: string }> };
       Object.assign(status, { authorized: true, apps: apps.map((entry) => entry.app) });
@@ -53,8 +56,8 @@ export const installMcp = route({
     {
       client: { type: 'string', enum: ['claudeCode', 'codex', 'claudeDesktop', 'cli', 'generic'], description: 'Where to install.' },
       reinstall: flag('Replace an existing entry. Default false (409 when one exists).'),
-      name: text('generic: the agent\'s name (required).'),
-      icon: text('generic: a picture file for the agent\'s banners.'),
+      name: text("generic: the agent's name (required)."),
+      icon: text("generic: a picture file for the agent's banners."),
     },
     ['client'],
   ),

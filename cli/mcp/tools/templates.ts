@@ -17,7 +17,8 @@ export const listTemplates = route({
 export const putTemplate = route({
   name: 'put_template',
   title: 'Save a template',
-  description: 'Save a template, replacing one of the same name for the app (PUT /v1/templates); the arguments are the template object. See component_schema.',
+  description:
+    'Save a template, replacing one of the same name for the app (PUT /v1/templates); the arguments are the template object. See component_schema.',
   method: 'PUT',
   path: '/v1/templates',
   inputSchema: inputs(
@@ -52,7 +53,12 @@ export const duplicateTemplate = route({
   method: 'POST',
   path: '/v1/templates/duplicate',
   inputSchema: inputs(
-    { app: APP, name: text('Saved or builtin.* template.'), newName: text('Default: "<name> copy".'), toApp: text('Default: the same app.') },
+    {
+      app: APP,
+      name: text('Saved or builtin.* template.'),
+      newName: text('Default: "<name> copy".'),
+      toApp: text('Default: the same app.'),
+    },
     ['app', 'name'],
   ),
   kind: 'add',
@@ -61,7 +67,7 @@ export const duplicateTemplate = route({
 export const renameTemplate = route({
   name: 'rename_template',
   title: 'Rename a template',
-  description: "Rename a saved template (POST /v1/templates/rename). Command approvals belong to the old name: the person is asked again.",
+  description: 'Rename a saved template (POST /v1/templates/rename). Command approvals belong to the old name: the person is asked again.',
   method: 'POST',
   path: '/v1/templates/rename',
   inputSchema: inputs({ app: APP, name: TEMPLATE_NAME, newName: text('The new name.') }, ['app', 'name', 'newName']),
@@ -107,10 +113,14 @@ export const setFollowUp = route({
 export const exportTemplateBundle = route({
   name: 'export_template_bundle',
   title: 'Export a template bundle',
-  description: 'Pack a template and its Rive files into a .notifiertemplate bundle (GET /v1/templates/export): written to path, or returned as base64.',
+  description:
+    'Pack a template and its Rive files into a .notifiertemplate bundle (GET /v1/templates/export): written to path, or returned as base64.',
   method: 'GET',
   path: '/v1/templates/export',
-  inputSchema: inputs({ app: APP, name: TEMPLATE_NAME, path: text('A file ending in .notifiertemplate; its folder must exist.') }, ['app', 'name']),
+  inputSchema: inputs({ app: APP, name: TEMPLATE_NAME, path: text('A file ending in .notifiertemplate; its folder must exist.') }, [
+    'app',
+    'name',
+  ]),
   kind: 'replace',
 });
 

@@ -101,9 +101,14 @@ export class Actions {
   private async runCode(request: Performance): Promise<Outcome> {
     const { record, button, followUp } = request;
     const kind = buttonKind(button) as 'command' | 'script' | 'shortcut';
-    const refusal = request.template === undefined ? await this.appMayRun(request, kind) : await this.templateMayRun(request, request.template, kind);
+    const refusal =
+      request.template === undefined ? await this.appMayRun(request, kind) : await this.templateMayRun(request, request.template, kind);
     if (refusal) return refusal;
-    const context: RunContext = { record, action: { id: button.id ?? button.label, label: button.label, kind }, ...(followUp ? { followUp } : {}) };
+    const context: RunContext = {
+      record,
+      action: { id: button.id ?? button.label, label: button.label, kind },
+      ...(followUp ? { followUp } : {}),
+    };
     const input = button.input === undefined ? undefined : fillTokens(button.input, record.fields ?? {});
     if (kind === 'command') return this.runner.command(button.command!, context);
     if (kind === 'script') return this.runner.script(button.script!, input, context);

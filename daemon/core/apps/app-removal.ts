@@ -43,7 +43,12 @@ export async function deleteAppFiles(parts: AppParts, app: string, records: Hist
 
 /** Is there anything of this app to remove? */
 export function appIsKnown(parts: Pick<AppParts, 'apps' | 'designs' | 'history'>, app: string, records: HistoryRecord[]): boolean {
-  return parts.apps.get(app) !== undefined || parts.designs.manifest(app) !== undefined || parts.designs.templatesOf(app).length > 0 || records.length > 0;
+  return (
+    parts.apps.get(app) !== undefined ||
+    parts.designs.manifest(app) !== undefined ||
+    parts.designs.templatesOf(app).length > 0 ||
+    records.length > 0
+  );
 }
 
 function soundFiles(records: HistoryRecord[], keep: Set<string>): string[] {
@@ -53,7 +58,10 @@ function soundFiles(records: HistoryRecord[], keep: Set<string>): string[] {
 
 /** Recordings are stored once by their bytes: one another app sent too must stay. */
 function otherAppsRecordings(history: History, app: string): Set<string> {
-  const others = history.query({ limit: Number.MAX_SAFE_INTEGER, filter: (record) => record.app !== app && record.recordingPath !== undefined });
+  const others = history.query({
+    limit: Number.MAX_SAFE_INTEGER,
+    filter: (record) => record.app !== app && record.recordingPath !== undefined,
+  });
   return new Set(others.map((record) => record.recordingPath!));
 }
 

@@ -16,19 +16,79 @@ import { type AppPreferences, type AppRegistration, CORNERS } from '../../../pro
 const DEFAULT_CORNER = 'topRight';
 
 const RULES: readonly SettingRule[] = [
-  { key: 'sound', type: 'string', maxLength: REGISTER_FIELD_BYTES['defaults.sound'], description: 'The sound of its banners: default, none, a system sound name or a file path.' },
+  {
+    key: 'sound',
+    type: 'string',
+    maxLength: REGISTER_FIELD_BYTES['defaults.sound'],
+    description: 'The sound of its banners: default, none, a system sound name or a file path.',
+  },
   { key: 'persistent', type: 'boolean', description: 'Banners stay until dismissed (when the notification sets no timeout).' },
-  { key: 'timeout', type: 'integer', min: REGISTER_TIMEOUT_RANGE.min, max: REGISTER_TIMEOUT_RANGE.max, description: 'Seconds a banner stays; 0 means until dismissed.' },
-  { key: 'corner', type: 'choice', values: CORNERS, nullable: true, description: 'Where banners appear, where the desktop lets the service choose; null follows the default (topRight).' },
+  {
+    key: 'timeout',
+    type: 'integer',
+    min: REGISTER_TIMEOUT_RANGE.min,
+    max: REGISTER_TIMEOUT_RANGE.max,
+    description: 'Seconds a banner stays; 0 means until dismissed.',
+  },
+  {
+    key: 'corner',
+    type: 'choice',
+    values: CORNERS,
+    nullable: true,
+    description: 'Where banners appear, where the desktop lets the service choose; null follows the default (topRight).',
+  },
   { key: 'muteBanners', type: 'boolean', description: 'Notifications go to History only: no banner, no sound, no speech.' },
-  { key: 'stacking', type: 'choice', values: STACKING_LEVELS, nullable: true, description: 'How its banners stack; null follows the global stacking setting.' },
-  { key: 'speak', type: 'boolean', description: 'Speech allowed; when off, a notification that asks to be spoken is shown as a banner instead.' },
-  { key: 'voice', type: 'string', maxLength: 64, pattern: VOICE_RULE_PATTERN, nullable: true, description: 'The voice for its speech when a notification names none; null follows voiceDefault.' },
-  { key: 'speed', type: 'number', min: SPEECH_SPEED.min, max: SPEECH_SPEED.max, nullable: true, description: 'Speech speed when a notification gives none; null follows voiceSpeed.' },
-  { key: 'lang', type: 'string', maxLength: 16, pattern: LANG_RULE_PATTERN, nullable: true, description: 'Speech language when a notification gives none; null follows voiceLang.' },
-  { key: 'urgentBreaksQuiet', type: 'boolean', description: 'A notification with priority urgent is shown, sounded and spoken during quiet hours.' },
-  { key: 'revokeCommands', type: 'boolean', description: 'true withdraws the permission to run commands, scripts and shortcuts (only the person grants it again).' },
-  { key: 'revokeCallbackHost', type: 'boolean', description: 'true withdraws every approval of a callback host (the person is asked again).' },
+  {
+    key: 'stacking',
+    type: 'choice',
+    values: STACKING_LEVELS,
+    nullable: true,
+    description: 'How its banners stack; null follows the global stacking setting.',
+  },
+  {
+    key: 'speak',
+    type: 'boolean',
+    description: 'Speech allowed; when off, a notification that asks to be spoken is shown as a banner instead.',
+  },
+  {
+    key: 'voice',
+    type: 'string',
+    maxLength: 64,
+    pattern: VOICE_RULE_PATTERN,
+    nullable: true,
+    description: 'The voice for its speech when a notification names none; null follows voiceDefault.',
+  },
+  {
+    key: 'speed',
+    type: 'number',
+    min: SPEECH_SPEED.min,
+    max: SPEECH_SPEED.max,
+    nullable: true,
+    description: 'Speech speed when a notification gives none; null follows voiceSpeed.',
+  },
+  {
+    key: 'lang',
+    type: 'string',
+    maxLength: 16,
+    pattern: LANG_RULE_PATTERN,
+    nullable: true,
+    description: 'Speech language when a notification gives none; null follows voiceLang.',
+  },
+  {
+    key: 'urgentBreaksQuiet',
+    type: 'boolean',
+    description: 'A notification with priority urgent is shown, sounded and spoken during quiet hours.',
+  },
+  {
+    key: 'revokeCommands',
+    type: 'boolean',
+    description: 'true withdraws the permission to run commands, scripts and shortcuts (only the person grants it again).',
+  },
+  {
+    key: 'revokeCallbackHost',
+    type: 'boolean',
+    description: 'true withdraws every approval of a callback host (the person is asked again).',
+  },
 ];
 
 const REVOKE_KEYS = new Set(['revokeCommands', 'revokeCallbackHost']);
@@ -68,7 +128,14 @@ export function readAppSettingsChange(body: Record<string, unknown>): AppSetting
     }
   }
   const applied = checkChange(RULES, change, '{"app":"build","muteBanners":true}');
-  const result: AppSettingsChange = { defaults: {}, clearDefaults: [], preferences: {}, revokeCommands: false, revokeCallbackHost: false, applied };
+  const result: AppSettingsChange = {
+    defaults: {},
+    clearDefaults: [],
+    preferences: {},
+    revokeCommands: false,
+    revokeCallbackHost: false,
+    applied,
+  };
   for (const key of applied) {
     const value = change[key];
     if (key === 'revokeCommands' || key === 'revokeCallbackHost') result[key] = true;

@@ -366,9 +366,7 @@ export class History {
       const targets = [...this.dirty];
       this.dirty.clear();
       try {
-        await Promise.all(
-          targets.map((h) => (h.records.length > 0 ? this.store.save(h.document) : this.store.delete(h.document))),
-        );
+        await Promise.all(targets.map((h) => (h.records.length > 0 ? this.store.save(h.document) : this.store.delete(h.document))));
         // A crashed run's journal still holds changes of apps not loaded yet: it stays until they are.
         if (this.leftovers.size === 0) await this.journal.deleteRetired();
       } catch (error) {

@@ -101,7 +101,7 @@ export function bannerFor(
     title: n.title ?? '',
     ...(n.showSubtitle !== false && n.subtitle ? { subtitle: n.subtitle } : {}),
     ...(n.showBody !== false && n.body ? { body: n.body } : {}),
-    ...(options.picture ?? record.imagePath ? { imagePath: options.picture ?? record.imagePath } : {}),
+    ...((options.picture ?? record.imagePath) ? { imagePath: options.picture ?? record.imagePath } : {}),
     ...(n.url && isOpenableLink(n.url) ? { url: n.url } : {}),
     actions: (n.buttons ?? []).map((button) => ({
       actionId: button.id ?? button.label,

@@ -6,7 +6,14 @@ import { errors } from '../../../protocol/errors.js';
 import { MAX_BUTTONS, NOTIFY_FIELD_BYTES } from '../../../protocol/limits.js';
 import type { ChosenTemplate, Designs } from '../templates/designs.js';
 import { coerceFields, fillTokens, resolveFields } from '../../../protocol/fields.js';
-import { type FollowUpInput, checkFollowUp, checkLink, isOpenableLink, normalizeButton, normalizeSpeak } from '../../../protocol/notification-rules.js';
+import {
+  type FollowUpInput,
+  checkFollowUp,
+  checkLink,
+  isOpenableLink,
+  normalizeButton,
+  normalizeSpeak,
+} from '../../../protocol/notification-rules.js';
 import type { Template } from '../../../templates-renderer/model.js';
 import type { Button, Manifest, Notification } from '../../../protocol/types.js';
 

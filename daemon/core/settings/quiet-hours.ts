@@ -195,7 +195,12 @@ export function nextChange(config: QuietConfig, now: Date): Date | null {
 /** "N message(s) while you were away: A, B, C, D, and 2 more"; null when nothing came in. */
 export function summaryText(titles: string[]): string | null {
   if (titles.length === 0) return null;
-  const clean = titles.map((title) => title.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\s+/g, ' ').trim());
+  const clean = titles.map((title) =>
+    title
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
   const shown = clean.slice(0, QUIET_SUMMARY_TITLES);
   const more = titles.length - shown.length;
   const count = titles.length;
@@ -207,8 +212,7 @@ export function summaryText(titles: string[]): string | null {
 
 const bad = errors.invalidQuietHours;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function flag(source: Record<string, unknown>, key: string, where: string, fallback: boolean): boolean {
   const value = source[key];
@@ -284,7 +288,11 @@ function readUntil(text: string, now: Date): Date {
   }
   const match = ISO_DATE.exec(text);
   // A date alone is local midnight (Date.parse would read it as UTC); a date and time without a zone is local.
-  const time = !match ? NaN : text.length === 10 ? new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])).getTime() : Date.parse(text);
+  const time = !match
+    ? NaN
+    : text.length === 10
+      ? new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])).getTime()
+      : Date.parse(text);
   if (Number.isNaN(time)) throw bad('adHoc.until must be HH:MM or an ISO 8601 date');
   if (time <= now.getTime()) throw bad('adHoc.until is in the past');
   return new Date(time);
@@ -473,7 +481,12 @@ function loaded(data: unknown, now: Date): QuietConfig {
   }
   const config: QuietConfig = { windows };
   const adHoc = data.adHoc;
-  if (isObject(adHoc) && typeof adHoc.until === 'string' && !Number.isNaN(Date.parse(adHoc.until)) && Date.parse(adHoc.until) > now.getTime()) {
+  if (
+    isObject(adHoc) &&
+    typeof adHoc.until === 'string' &&
+    !Number.isNaN(Date.parse(adHoc.until)) &&
+    Date.parse(adHoc.until) > now.getTime()
+  ) {
     config.adHoc = { until: adHoc.until, speech: adHoc.speech !== false, sounds: adHoc.sounds !== false, banners: adHoc.banners === true };
   }
   if (typeof data.resumedUntil === 'string' && !Number.isNaN(Date.parse(data.resumedUntil))) config.resumedUntil = data.resumedUntil;

@@ -41,7 +41,9 @@ export function ruleProblem(rule: SettingRule, value: unknown): string | null {
       case 'integer':
         return Number.isInteger(value) && inRange(rule, value as number) ? null : `an integer from ${rule.min} to ${rule.max}`;
       case 'number':
-        return typeof value === 'number' && Number.isFinite(value) && inRange(rule, value) ? null : `a number from ${rule.min} to ${rule.max}`;
+        return typeof value === 'number' && Number.isFinite(value) && inRange(rule, value)
+          ? null
+          : `a number from ${rule.min} to ${rule.max}`;
       case 'choice':
         return typeof value === 'string' && rule.values!.includes(value) ? null : `one of ${rule.values!.join(', ')}`;
       case 'string':

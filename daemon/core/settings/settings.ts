@@ -99,7 +99,8 @@ const RULES: ReadonlyArray<SettingRule & { key: SettingKey }> = [
     group: 'Voice',
     type: 'choice',
     values: VOICE_ENGINES,
-    description: 'The speech engine: system (the platform voice: espeak-ng on Linux, say on macOS and Windows) or off. A notification that cannot be spoken is shown as a banner.',
+    description:
+      'The speech engine: system (the platform voice: espeak-ng on Linux, say on macOS and Windows) or off. A notification that cannot be spoken is shown as a banner.',
   },
   {
     key: 'voiceDefault',
@@ -290,7 +291,9 @@ export class Settings {
       }
     } catch (error) {
       for (const key of done.reverse()) {
-        await (this.effects[key] as SettingEffect<unknown>).change(before[key]).catch((undo: Error) => log.error(`could not undo ${key}: ${undo.message}`));
+        await (this.effects[key] as SettingEffect<unknown>)
+          .change(before[key])
+          .catch((undo: Error) => log.error(`could not undo ${key}: ${undo.message}`));
       }
       throw error;
     }

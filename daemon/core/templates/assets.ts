@@ -125,12 +125,20 @@ export class Assets {
     return this.serially(app, () => this.write(app, file, bytes, kind));
   }
 
-  private async write(app: string, file: string, bytes: Buffer, kind: AssetKind): Promise<{ path: string; replaced: boolean; format?: ImageFormat }> {
+  private async write(
+    app: string,
+    file: string,
+    bytes: Buffer,
+    kind: AssetKind,
+  ): Promise<{ path: string; replaced: boolean; format?: ImageFormat }> {
     if (bytes.length === 0) throw errors.emptyAsset(file);
     if (bytes.length > ASSET_LIMITS.bytes) throw errors.assetTooLarge(file, megabytes(bytes.length), megabytes(ASSET_LIMITS.bytes));
     const folder = this.folder(app);
     const target = path.join(folder, file);
-    const replaced = await stat(target).then((info) => info.isFile(), () => false);
+    const replaced = await stat(target).then(
+      (info) => info.isFile(),
+      () => false,
+    );
     let format: ImageFormat | undefined;
     if (kind === 'image') {
       format = sniffImage(bytes) ?? undefined;
@@ -159,7 +167,10 @@ export class Assets {
 
   private async removeFile(app: string, file: string): Promise<boolean> {
     const target = path.join(this.folder(app), file);
-    const exists = await stat(target).then((info) => info.isFile(), () => false);
+    const exists = await stat(target).then(
+      (info) => info.isFile(),
+      () => false,
+    );
     if (!exists) return false;
     await rm(target, { force: true });
     await syncFolder(this.folder(app));
@@ -189,7 +200,9 @@ export class Assets {
         const source = localPath(asset.path);
         if (source === null || !path.isAbsolute(source)) continue; // a name in the folder is already there
         if (!ours && (await stat(target).catch(() => null))) {
-          log.warn(`[${manifest.app}] asset ${asset.id}: ${file} was added by hand and is kept; the declared ${asset.path} is not copied over it`);
+          log.warn(
+            `[${manifest.app}] asset ${asset.id}: ${file} was added by hand and is kept; the declared ${asset.path} is not copied over it`,
+          );
           continue;
         }
         const bytes = await readAssetFile(source);
@@ -220,7 +233,11 @@ export class Assets {
    * the declared path; or a file `<id>.riv` in the folder), else its `path` (absolute, `~/`, `file://`, or a name
    * in the app's folder that may not climb out of it). Throws the placeholder text when there is none.
    */
-  riveFile(app: string, component: Extract<Component, { type: 'rive' }>, manifest: Manifest | undefined): { file: string; fallback?: string } {
+  riveFile(
+    app: string,
+    component: Extract<Component, { type: 'rive' }>,
+    manifest: Manifest | undefined,
+  ): { file: string; fallback?: string } {
     const folder = this.folder(app);
     if (component.asset) {
       const declared = manifest?.assets.find((asset) => asset.id === component.asset);
@@ -252,11 +269,13 @@ export class Assets {
     if (!info && found.fallback) [file, info] = [found.fallback, await stat(found.fallback).catch(() => null)];
     const name = path.basename(file);
     const declared = manifest?.assets.some((asset) => asset.id === component.asset) ?? false;
-    if (component.asset && !declared && !info) return { loaded: false, error: `asset "${component.asset}" is not declared by the manifest and is not installed` };
+    if (component.asset && !declared && !info)
+      return { loaded: false, error: `asset "${component.asset}" is not declared by the manifest and is not installed` };
     if (!file.toLowerCase().endsWith(RIVE_EXTENSION)) return { loaded: false, error: `"${name}" is not a .riv file` };
     if (!info?.isFile()) return { loaded: false, error: `file not found: ${file}` };
     if (info.size === 0) return { loaded: false, error: `"${name}" is empty` };
-    if (info.size > ASSET_LIMITS.bytes) return { loaded: false, error: `"${name}" is ${megabytes(info.size)}; Rive assets are limited to ${megabytes(ASSET_LIMITS.bytes)}` };
+    if (info.size > ASSET_LIMITS.bytes)
+      return { loaded: false, error: `"${name}" is ${megabytes(info.size)}; Rive assets are limited to ${megabytes(ASSET_LIMITS.bytes)}` };
     return riveHeader(await readHead(file), name);
   }
 }
@@ -289,12 +308,14 @@ async function readHead(file: string): Promise<Buffer> {
 
 /** Reads `RIVE`, then the major and minor version (unsigned LEB128). */
 export function riveHeader(bytes: Buffer, name: string): RiveHeader {
-  if (bytes.length < 6 || bytes.toString('latin1', 0, 4) !== RIVE_MAGIC) return { loaded: false, error: `"${name}" is not a Rive file (it does not start with RIVE)` };
+  if (bytes.length < 6 || bytes.toString('latin1', 0, 4) !== RIVE_MAGIC)
+    return { loaded: false, error: `"${name}" is not a Rive file (it does not start with RIVE)` };
   const major = leb128(bytes, 4);
   const minor = major ? leb128(bytes, major.next) : null;
   if (!major || !minor) return { loaded: false, error: `"${name}" has a broken Rive header` };
   const version = `${major.value}.${minor.value}`;
-  if (major.value !== RIVE_MAJOR_VERSION) return { loaded: false, error: `"${name}" is Rive format ${version}; this computer reads format ${RIVE_MAJOR_VERSION}.x`, version };
+  if (major.value !== RIVE_MAJOR_VERSION)
+    return { loaded: false, error: `"${name}" is Rive format ${version}; this computer reads format ${RIVE_MAJOR_VERSION}.x`, version };
   return { loaded: true, version };
 }
 
@@ -317,7 +338,8 @@ function uses(template: Template, file: string, full: string): boolean {
       if (component.asset !== undefined) return id !== null && riveFileOf(component.asset) === file;
       return component.path !== undefined && (component.path === file || expandHome(component.path) === full);
     }
-    if (component.type === 'image') return component.binding === file || expandHome(component.binding) === full || component.binding === `file://${full}`;
+    if (component.type === 'image')
+      return component.binding === file || expandHome(component.binding) === full || component.binding === `file://${full}`;
     return false;
   });
 }

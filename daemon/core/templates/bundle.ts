@@ -24,7 +24,6 @@ export const BUNDLE_MAX_TOTAL_BYTES = 64 * 1024 * 1024;
 /** template.json at most this many bytes (docs/api/templates.md#t18). */
 export const BUNDLE_MAX_TEMPLATE_BYTES = 2 * 1024 * 1024;
 
-
 export interface BundleContents {
   /** bundle.json as read (format and version checked). */
   manifest: { format: string; version: number; app?: string; name?: string; createdAt?: string; assets?: string[] };

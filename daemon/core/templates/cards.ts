@@ -41,7 +41,13 @@ export class CardPictures {
       const manifest = this.designs.manifest(record.app);
       const { png } = await drawCard(
         template,
-        { notification: record.notification, deliveredAt: record.deliveredAt, appName, ...(appIcon ? { appIcon } : {}), ...(manifest ? { manifest } : {}) },
+        {
+          notification: record.notification,
+          deliveredAt: record.deliveredAt,
+          appName,
+          ...(appIcon ? { appIcon } : {}),
+          ...(manifest ? { manifest } : {}),
+        },
         { appearance: 'light', scale: CARD_SCALE, stackCount: 1, stackExpanded: false, replying: false, width: LIVE_BANNER_WIDTH },
       );
       const folder = this.folderOf(record.app);
@@ -75,7 +81,9 @@ export class CardPictures {
   private async prune(folder: string): Promise<void> {
     const names = await readdir(folder).catch(() => [] as string[]);
     if (names.length <= CARDS_KEPT) return;
-    const dated = await Promise.all(names.map(async (name) => ({ name, time: (await stat(path.join(folder, name)).catch(() => null))?.mtimeMs ?? 0 })));
+    const dated = await Promise.all(
+      names.map(async (name) => ({ name, time: (await stat(path.join(folder, name)).catch(() => null))?.mtimeMs ?? 0 })),
+    );
     dated.sort((a, b) => b.time - a.time);
     for (const { name } of dated.slice(CARDS_KEPT)) await rm(path.join(folder, name), { force: true });
   }

@@ -31,7 +31,8 @@ export interface ManifestFile {
 
 const templateKey = (app: string, name: string): string => `${app}\u0000${name}`;
 export const manifestPath = (app: string): string => `manifests/${safeFileName(app)}.json`;
-export const templatePath = (app: string, name: string): string => path.posix.join('templates', safeFileName(app), `${safeFileName(name)}.json`);
+export const templatePath = (app: string, name: string): string =>
+  path.posix.join('templates', safeFileName(app), `${safeFileName(name)}.json`);
 
 export class Designs {
   private readonly manifests = new Map<string, Document<ManifestFile>>();
@@ -42,7 +43,8 @@ export class Designs {
   async load(): Promise<void> {
     for (const file of await this.store.listJSON('manifests')) await this.loadManifest(`manifests/${file}`);
     for (const folder of await this.store.listFolders('templates')) {
-      for (const file of await this.store.listJSON(`templates/${folder}`)) await this.loadTemplate(path.posix.join('templates', folder, file));
+      for (const file of await this.store.listJSON(`templates/${folder}`))
+        await this.loadTemplate(path.posix.join('templates', folder, file));
     }
   }
 

@@ -52,7 +52,10 @@ export class TemplateLibrary {
     const before = this.designs.manifestFile(app)?.installed ?? [];
     const installed = await this.assets.installDeclared(manifest, before);
     await this.designs.putManifest({ manifest, installed });
-    await this.assets.removeInstalled(app, before.filter((file) => !installed.includes(file)));
+    await this.assets.removeInstalled(
+      app,
+      before.filter((file) => !installed.includes(file)),
+    );
   }
 
   /** docs/api/templates.md#t22: 429 for a new app when 200 manifests or apps exist (a manifest the follow-up route makes too). */
@@ -177,7 +180,14 @@ export class TemplateLibrary {
   /** The follow-up fields of the reply: what runs, whose it is, and whether the person must approve it first. */
   private describe(app: string, template: string, followUp: FollowUp, issuerAction: Button | undefined) {
     if (followUp.enabled === false) {
-      return { followUp: { enabled: false }, action: null, origin: null, approval: 'none' as FollowUpApproval, needsApproval: false, note: 'The follow-up is off.' };
+      return {
+        followUp: { enabled: false },
+        action: null,
+        origin: null,
+        approval: 'none' as FollowUpApproval,
+        needsApproval: false,
+        note: 'The follow-up is off.',
+      };
     }
     const action = followUp.action ?? issuerAction!;
     const kind = followUp.action ? followUp.action.kind : buttonKind(issuerAction!);
@@ -185,7 +195,7 @@ export class TemplateLibrary {
     const approval = this.approvalOf(app, template, origin, kind, action as Button);
     const notes: Record<FollowUpApproval, string> = {
       approved: 'The person already approved this code; the follow-up runs.',
-      'needs-approval': 'The first time it runs, the banner asks the person to approve this template\'s code. Nothing runs until they do.',
+      'needs-approval': "The first time it runs, the banner asks the person to approve this template's code. Nothing runs until they do.",
       'app-needs-approval': `The app asked to run commands, scripts and shortcuts; the person has not allowed it yet and is asked when the follow-up runs.`,
       'app-not-allowed': 'The app did not register with allowCommands, so this action cannot run.',
       none: 'This action runs no code on the computer; it needs no approval.',
@@ -210,7 +220,8 @@ export class TemplateLibrary {
   private checkFollowUp(request: FollowUpRequest, given: Array<(typeof ACTION_FIELDS)[number]>): FollowUp {
     if (request.after === undefined) throw errors.missingField('after', afterRange());
     const after = parseDuration(request.after);
-    if (after === null || after < FOLLOW_UP_AFTER_SECONDS.min || after > FOLLOW_UP_AFTER_SECONDS.max) throw errors.invalidField('after', afterRange());
+    if (after === null || after < FOLLOW_UP_AFTER_SECONDS.min || after > FOLLOW_UP_AFTER_SECONDS.max)
+      throw errors.invalidField('after', afterRange());
     if (given.length === 0) throw errors.followUpNeedsAction();
     if (given.length > 1) throw errors.followUpActionTwice(given);
     const field = given[0]!;
@@ -227,7 +238,13 @@ export class TemplateLibrary {
       throw errors.scriptNotPlainName();
     }
     const label = request.label ?? (field === 'command' ? 'Follow-up' : value);
-    const action: TemplateAction = { id: 'follow-up', label, kind: field, [field]: value, ...(request.input !== undefined ? { input: request.input } : {}) };
+    const action: TemplateAction = {
+      id: 'follow-up',
+      label,
+      kind: field,
+      [field]: value,
+      ...(request.input !== undefined ? { input: request.input } : {}),
+    };
     try {
       normalizeButton({ ...action } as Button & { kind: string }, 'action'); // the same checks as a button's
     } catch (error) {

@@ -103,7 +103,13 @@ function list<T>(
   });
 }
 
-function unique<T>(items: Array<{ item: T; index: number }>, valueOf: (item: T) => string, key: string, property: string, problems: Problems): void {
+function unique<T>(
+  items: Array<{ item: T; index: number }>,
+  valueOf: (item: T) => string,
+  key: string,
+  property: string,
+  problems: Problems,
+): void {
   const seen = new Set<string>();
   for (const { item, index } of items) {
     const value = valueOf(item);
@@ -118,11 +124,17 @@ function checkField(item: unknown, path: string, problems: Problems): ManifestFi
   const before = problems.length;
   if (typeof key !== 'string' || !FIELD_KEY.test(key)) problems.push(`${path}.key: letters, digits, _ . - only`);
   else if (bytes(key) > MANIFEST_LIMITS.fieldKeyBytes) problems.push(`${path}.key: at most ${MANIFEST_LIMITS.fieldKeyBytes} bytes`);
-  if (typeof type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(type)) problems.push(`${path}.type: one of ${FIELD_TYPES.join(', ')}`);
+  if (typeof type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(type))
+    problems.push(`${path}.type: one of ${FIELD_TYPES.join(', ')}`);
   if (typeof required !== 'boolean') problems.push(`${path}.required: true or false`);
   if (sample !== undefined) checkSample(sample, `${path}.sample`, problems);
   if (problems.length > before) return undefined;
-  return { key: key as string, type: type as ManifestField['type'], required: required as boolean, ...(sample !== undefined ? { sample: sample as ManifestField['sample'] } : {}) };
+  return {
+    key: key as string,
+    type: type as ManifestField['type'],
+    required: required as boolean,
+    ...(sample !== undefined ? { sample: sample as ManifestField['sample'] } : {}),
+  };
 }
 
 function checkSample(sample: unknown, path: string, problems: Problems): void {
@@ -158,8 +170,10 @@ function checkAsset(item: unknown, path: string, problems: Problems): ManifestAs
   if (type !== 'rive') problems.push(`${path}.type: asset type "${String(type)}" is not supported (only rive)`);
   if (typeof file !== 'string' || file === '') problems.push(`${path}.path: required`);
   else if (bytes(file) > MANIFEST_LIMITS.assetPathBytes) problems.push(`${path}.path: at most ${MANIFEST_LIMITS.assetPathBytes} bytes`);
-  else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file) && !file.startsWith('file://')) problems.push(`${path}.path: remote assets are not supported: ${file}`);
-  else if (file.startsWith('file://') && !isLocalFileURL(file)) problems.push(`${path}.path: a file:// URL must name a file on this computer: ${file}`);
+  else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file) && !file.startsWith('file://'))
+    problems.push(`${path}.path: remote assets are not supported: ${file}`);
+  else if (file.startsWith('file://') && !isLocalFileURL(file))
+    problems.push(`${path}.path: a file:// URL must name a file on this computer: ${file}`);
   else if (!file.startsWith('/') && !file.startsWith('~/') && !file.startsWith('file://') && /[/\\]/.test(file)) {
     problems.push(`${path}.path: an absolute path, ~/..., file://..., or a plain name in the app's assets folder`);
   }

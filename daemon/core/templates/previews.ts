@@ -18,7 +18,10 @@ import type { Button, Manifest, Notification } from '../../../protocol/types.js'
 import { localPath } from '../../paths.js';
 
 /** How a preview is drawn: the renderer's own options, as the preview routes read them. */
-export type PreviewOptions = Pick<RenderInput, 'appearance' | 'scale' | 'stackCount' | 'stackExpanded' | 'confirmation' | 'replying' | 'replySample'>;
+export type PreviewOptions = Pick<
+  RenderInput,
+  'appearance' | 'scale' | 'stackCount' | 'stackExpanded' | 'confirmation' | 'replying' | 'replySample'
+>;
 
 /** What a card is drawn from: the notification's fields and buttons, and the app's name and icon. */
 export interface CardData {
@@ -52,7 +55,8 @@ export function sampleNotification(app: string, manifest: Manifest | undefined):
   for (const field of fields) {
     if (field.sample === undefined) continue;
     const value = formatSample(field.sample);
-    if (['title', 'subtitle', 'body', 'image', 'url'].includes(field.key)) (notification as unknown as Record<string, unknown>)[field.key] = value;
+    if (['title', 'subtitle', 'body', 'image', 'url'].includes(field.key))
+      (notification as unknown as Record<string, unknown>)[field.key] = value;
     else metadata[field.key] = field.sample;
   }
   if (Object.keys(metadata).length > 0) notification.metadata = metadata;
@@ -71,9 +75,17 @@ export function drawnActions(notification: Notification, template: Template): Dr
 }
 
 /** Draws a card; a failure of the drawing itself is the service's (500), never the caller's. */
-export async function drawCard(template: Template, data: CardData, options: PreviewOptions & { width?: number; now?: Date; timeZone?: string }): Promise<Rendered> {
+export async function drawCard(
+  template: Template,
+  data: CardData,
+  options: PreviewOptions & { width?: number; now?: Date; timeZone?: string },
+): Promise<Rendered> {
   const notification = { ...data.notification };
-  applyTemplateDefaults(notification, template, { appName: data.appName, deliveredAt: data.deliveredAt, ...(data.manifest ? { manifest: data.manifest } : {}) });
+  applyTemplateDefaults(notification, template, {
+    appName: data.appName,
+    deliveredAt: data.deliveredAt,
+    ...(data.manifest ? { manifest: data.manifest } : {}),
+  });
   const fields = coerceFields(
     resolveFields(notification, data.appName, data.deliveredAt, { extra: template.extra, stackCount: options.stackCount }),
     data.manifest,

@@ -36,7 +36,10 @@ export class TemplateBundles {
   async export(app: string, name: string, target: string | undefined) {
     if (target !== undefined) await checkTarget(target);
     const source = this.library.find(app, name);
-    const template: Template = structuredClone({ ...source, name: source.name.startsWith(BUILTIN_PREFIX) ? source.name.slice(BUILTIN_PREFIX.length) : source.name });
+    const template: Template = structuredClone({
+      ...source,
+      name: source.name.startsWith(BUILTIN_PREFIX) ? source.name.slice(BUILTIN_PREFIX.length) : source.name,
+    });
     const packed = new Map<string, Uint8Array>();
     const warnings: string[] = [];
     // Files named by asset id first: they must go in as `<id>.riv`, so a loose file may not take that name before them.
@@ -65,7 +68,9 @@ export class TemplateBundles {
     }
     const bytes = (await readAssetFile(found.file)) ?? (found.fallback ? await readAssetFile(found.fallback) : null);
     if (!bytes) {
-      warnings.push(`the Rive file for ${component.asset ? `asset "${component.asset}"` : `"${component.path}"`} is missing (or over ${ASSET_LIMITS.bytes} bytes): ${found.file}`);
+      warnings.push(
+        `the Rive file for ${component.asset ? `asset "${component.asset}"` : `"${component.path}"`} is missing (or over ${ASSET_LIMITS.bytes} bytes): ${found.file}`,
+      );
       return;
     }
     if (component.asset) {
@@ -73,7 +78,12 @@ export class TemplateBundles {
       return;
     }
     const base = safeFileName(path.basename(found.file).replace(/\.riv$/i, ''));
-    const packedName = numberedName(base, '-', (candidate) => packed.has(candidate) && !sameBytes(packed.get(candidate)!, bytes), RIVE_EXTENSION);
+    const packedName = numberedName(
+      base,
+      '-',
+      (candidate) => packed.has(candidate) && !sameBytes(packed.get(candidate)!, bytes),
+      RIVE_EXTENSION,
+    );
     packed.set(packedName, bytes);
     component.path = packedName;
   }
@@ -85,11 +95,12 @@ export class TemplateBundles {
   async import(request: { path?: string; base64?: string; app?: string; onConflict: OnConflict }) {
     const contents = readBundle(await bundleBytes(request));
     const raw = contents.template;
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw errors.bundleUnreadable('template.json is not a template object');
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw errors.bundleUnreadable('template.json is not a template object');
     const given = raw as Record<string, unknown>;
     const app = request.app ?? (typeof given.app === 'string' && given.app ? given.app : contents.manifest.app);
     if (!app) throw errors.bundleNamesNoApp();
-    const wanted = typeof given.name === 'string' ? given.name : contents.manifest.name ?? '';
+    const wanted = typeof given.name === 'string' ? given.name : (contents.manifest.name ?? '');
     const nameProblem = templateNameProblem(wanted, { allowScratch: true });
     if (nameProblem) throw errors.bundleUnreadable(errors.invalidTemplateName(nameProblem).message);
     const { name, replaced } = this.resolveName(app, wanted, request.onConflict);

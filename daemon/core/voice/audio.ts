@@ -19,7 +19,7 @@ export function sniffAudio(bytes: Buffer): AudioFormat | null {
 export function wavDurationSeconds(bytes: Buffer): number | null {
   if (sniffAudio(bytes) !== 'wav') return null;
   let byteRate = 0;
-  for (let offset = 12; offset + 8 <= bytes.length; ) {
+  for (let offset = 12; offset + 8 <= bytes.length;) {
     const id = ascii(bytes, offset, offset + 4);
     const size = bytes.readUInt32LE(offset + 4);
     if (id === 'fmt ') byteRate = bytes.readUInt32LE(offset + 16);

@@ -17,8 +17,7 @@ function sentence(text: string | undefined): string {
 }
 
 /** Does this notification ask to be spoken (a `speak` value, or presentation `voice` or `both`)? */
-export const wantsSpeech = (n: Notification): boolean =>
-  n.speak !== undefined || n.presentation === 'voice' || n.presentation === 'both';
+export const wantsSpeech = (n: Notification): boolean => n.speak !== undefined || n.presentation === 'voice' || n.presentation === 'both';
 
 /**
  * The speech record for History (docs/api/voice.md#v7: `text`, `voice`, ...; docs/api/voice.md#v2 for the text): the speak text, else
@@ -26,7 +25,8 @@ export const wantsSpeech = (n: Notification): boolean =>
  * `audioPath` and `durationSeconds` are added once it is written.
  */
 export function speechRecord(n: Notification, suppressed: string | null): NonNullable<HistoryRecord['speech']> {
-  const text = (n.speak?.text !== undefined ? sentence(n.speak.text) : [sentence(n.title), sentence(n.body)].filter(Boolean).join(' '))
-    .slice(0, SPOKEN_TEXT_CHARS);
+  const text = (
+    n.speak?.text !== undefined ? sentence(n.speak.text) : [sentence(n.title), sentence(n.body)].filter(Boolean).join(' ')
+  ).slice(0, SPOKEN_TEXT_CHARS);
   return { text, ...(n.speak?.voice ? { voice: n.speak.voice } : {}), ...(suppressed ? { suppressed } : {}) };
 }

@@ -54,10 +54,10 @@ export function platformPlan(): InstallPlan {
 export function listVoices(engine: SpeechEngine | null): Promise<VoiceEntry[]> {
   if (!engine) return Promise.resolve([]);
   const [program, args, parse] =
-    engine.name === 'espeak-ng' ? (['espeak-ng', ['--voices'], parseEspeakVoices] as const) : (['say', ['-v', '?'], parseSayVoices] as const);
-  return new Promise((resolve) =>
-    execFile(program, args, { timeout: 5_000 }, (error, stdout) => resolve(error ? [] : parse(stdout))),
-  );
+    engine.name === 'espeak-ng'
+      ? (['espeak-ng', ['--voices'], parseEspeakVoices] as const)
+      : (['say', ['-v', '?'], parseSayVoices] as const);
+  return new Promise((resolve) => execFile(program, args, { timeout: 5_000 }, (error, stdout) => resolve(error ? [] : parse(stdout))));
 }
 
 /** `Pty Language Age/Gender VoiceName File Other Languages`: the language code is what `-v` takes. */
@@ -145,7 +145,13 @@ export class VoiceSetup {
     const startedAt = new Date().toISOString();
     try {
       for (const [index, step] of steps.entries()) {
-        this.phase = { state: 'installing', step: [step.program, ...step.args].join(' '), stepNumber: index + 1, steps: steps.length, startedAt };
+        this.phase = {
+          state: 'installing',
+          step: [step.program, ...step.args].join(' '),
+          stepNumber: index + 1,
+          steps: steps.length,
+          startedAt,
+        };
         await this.runStep(step);
         if (this.cancelled) break;
       }

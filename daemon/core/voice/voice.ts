@@ -61,7 +61,9 @@ export class SayEngine implements SpeechEngine {
   async synthesize(text: string, request: SpeakRequest, file: string): Promise<void> {
     const { default: say } = await import('say');
     await new Promise<void>((resolve, reject) =>
-      say.export(text, request.voice ?? undefined, request.speed ?? 1, file, (error?: string) => (error ? reject(new Error(error)) : resolve())),
+      say.export(text, request.voice ?? undefined, request.speed ?? 1, file, (error?: string) =>
+        error ? reject(new Error(error)) : resolve(),
+      ),
     );
   }
 }
@@ -151,12 +153,18 @@ export class Voice {
   }
 
   private async speak(utterance: Utterance, current: { playing: Playing | null; stopped: boolean }): Promise<void> {
-    const file = path.join(this.folder, `${Date.now()}-${createHash('sha256').update(`${utterance.app}\0${utterance.id}`).digest('hex').slice(0, 12)}.wav`);
+    const file = path.join(
+      this.folder,
+      `${Date.now()}-${createHash('sha256').update(`${utterance.app}\0${utterance.id}`).digest('hex').slice(0, 12)}.wav`,
+    );
     await mkdir(this.folder, { recursive: true, mode: 0o700 });
     await this.engine!.synthesize(utterance.text, utterance.request, file);
     await chmod(file, 0o600); // what the person's notifications said is private
     const durationSeconds = wavDurationSeconds(await readFile(file));
-    utterance.spoken({ audioPath: file, ...(durationSeconds === null ? {} : { durationSeconds: Math.round(durationSeconds * 100) / 100 }) });
+    utterance.spoken({
+      audioPath: file,
+      ...(durationSeconds === null ? {} : { durationSeconds: Math.round(durationSeconds * 100) / 100 }),
+    });
     void this.prune();
     if (!current.stopped) await this.play(file, current);
   }
@@ -169,6 +177,10 @@ export class Voice {
   /** Keeps the newest speech files (recordings are content-addressed and kept). */
   private async prune(): Promise<void> {
     const names = (await readdir(this.folder).catch(() => [] as string[])).filter((name) => /^\d+-[0-9a-f]+\.wav$/.test(name)).sort();
-    await Promise.all(names.slice(0, Math.max(0, names.length - SPEECH_FILES_KEPT)).map((name) => unlink(path.join(this.folder, name)).catch(() => undefined)));
+    await Promise.all(
+      names
+        .slice(0, Math.max(0, names.length - SPEECH_FILES_KEPT))
+        .map((name) => unlink(path.join(this.folder, name)).catch(() => undefined)),
+    );
   }
 }

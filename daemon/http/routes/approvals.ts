@@ -33,10 +33,18 @@ export function approvalRoutes(): ApiRoute[] {
         APP_QUERY,
         { name: 'template', schema: text(), description: "revoke this template's approved code" },
         { name: 'host', schema: text(), description: 'revoke this callback host (host:port)' },
-        { name: 'commands', schema: { const: 'true' }, description: "true revokes the app's permission to run commands (nothing else is accepted)" },
+        {
+          name: 'commands',
+          schema: { const: 'true' },
+          description: "true revokes the app's permission to run commands (nothing else is accepted)",
+        },
       ],
       reply: okSchema,
-      errors: { 400: 'app is missing, or none of template, host and commands is given', 403: 'commands is not true: nothing can grant here', 404: 'there was no such approval' },
+      errors: {
+        400: 'app is missing, or none of template, host and commands is given',
+        403: 'commands is not true: nothing can grant here',
+        404: 'there was no such approval',
+      },
       examples: [{ summary: 'A callback host', query: { app: 'com.example.build', host: 'hooks.example.com:443' } }],
       handler: (core) => async (req) => {
         const app = queryText(req, 'app', { required: true });

@@ -1,4 +1,10 @@
-import { appSettingsOptions, appSettingsSchema, appSettingsView, changeAppSettings, readAppSettingsChange } from '../../core/apps/app-settings.js';
+import {
+  appSettingsOptions,
+  appSettingsSchema,
+  appSettingsView,
+  changeAppSettings,
+  readAppSettingsChange,
+} from '../../core/apps/app-settings.js';
 import { checkCallbackURL } from '../../../protocol/notification-rules.js';
 import type { AppRegistration } from '../../../protocol/types.js';
 import { errors } from '../../../protocol/errors.js';
@@ -8,7 +14,13 @@ import { pathParameter } from '../routes.js';
 import { onlyApp, type ApiRoute } from '../api-route.js';
 import { REGISTRATION_KEYS, registerSchema } from '../../../protocol/schemas/register.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
-import { appSettingsListSchema, appsSchema, changeAppSettingsSchema, changedAppSettingsSchema, removedAppSchema } from '../../../protocol/schemas/apps.js';
+import {
+  appSettingsListSchema,
+  appsSchema,
+  changeAppSettingsSchema,
+  changedAppSettingsSchema,
+  removedAppSchema,
+} from '../../../protocol/schemas/apps.js';
 import { validator } from '../validate.js';
 
 const checkRegistration = validator<AppRegistration>(registerSchema);
@@ -32,13 +44,26 @@ export function appRoutes(): ApiRoute[] {
       method: 'POST',
       path: '/v1/register',
       summary: 'Register an app',
-      description: 'Its display name, icon, callback URL, defaults, and whether it asks to run commands. Registering again replaces the registration; keys that are not registration fields are ignored.',
+      description:
+        'Its display name, icon, callback URL, defaults, and whether it asks to run commands. Registering again replaces the registration; keys that are not registration fields are ignored.',
       tag: 'Apps',
       body: registerSchema,
       reply: okSchema,
-      errors: { 400: 'app is missing, a field has the wrong type, or callbackURL is not an http or https URL', 413: 'a field is over its size limit', 429: 'the app is new and 200 apps are registered already' },
+      errors: {
+        400: 'app is missing, a field has the wrong type, or callbackURL is not an http or https URL',
+        413: 'a field is over its size limit',
+        429: 'the app is new and 200 apps are registered already',
+      },
       examples: [
-        { summary: 'An app with defaults', body: { app: 'com.example.build', appName: 'Build bot', callbackURL: 'http://127.0.0.1:8080/notifier', defaults: { persistent: true, corner: 'topRight' } } },
+        {
+          summary: 'An app with defaults',
+          body: {
+            app: 'com.example.build',
+            appName: 'Build bot',
+            callbackURL: 'http://127.0.0.1:8080/notifier',
+            defaults: { persistent: true, corner: 'topRight' },
+          },
+        },
         { summary: 'Just a name', body: { app: 'com.example.retired', appName: 'Old tool' } },
       ],
       handler: (core) => async (req) => {
@@ -60,7 +85,8 @@ export function appRoutes(): ApiRoute[] {
       method: 'DELETE',
       path: '/v1/apps/{id}',
       summary: 'Remove an app and everything kept of it',
-      description: 'Its banners close, and its History, pictures, replies, templates, manifest, assets, approvals and registration are deleted.',
+      description:
+        'Its banners close, and its History, pictures, replies, templates, manifest, assets, approvals and registration are deleted.',
       tag: 'Apps',
       idParameter: 'the app id, percent-encoded',
       reply: removedAppSchema,
@@ -100,7 +126,11 @@ export function appRoutes(): ApiRoute[] {
       tag: 'Apps',
       body: changeAppSettingsSchema,
       reply: changedAppSettingsSchema,
-      errors: { 400: 'app is missing, no key is given, or a key is unknown or has an invalid value', 403: 'a revoke key that is not true', 404: 'the app is not registered' },
+      errors: {
+        400: 'app is missing, no key is given, or a key is unknown or has an invalid value',
+        403: 'a revoke key that is not true',
+        404: 'the app is not registered',
+      },
       examples: [{ summary: 'Speech and quiet hours', body: { app: 'com.example.build', urgentBreaksQuiet: true, voice: 'en-gb' } }],
       handler: (core) => async (req) => {
         const body = bodyObject(req);

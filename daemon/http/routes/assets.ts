@@ -15,7 +15,15 @@ import { ASSET_LIMITS } from '../../../protocol/limits.js';
 import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
 import { APP_QUERY, type ApiRoute } from '../api-route.js';
 import { text } from '../../../protocol/schemas/json-schema.js';
-import { SIMULATIONS, addAssetSchema, addedAssetSchema, assetsSchema, removedAssetSchema, riveCheckReplySchema, riveCheckSchema } from '../../../protocol/schemas/assets.js';
+import {
+  SIMULATIONS,
+  addAssetSchema,
+  addedAssetSchema,
+  assetsSchema,
+  removedAssetSchema,
+  riveCheckReplySchema,
+  riveCheckSchema,
+} from '../../../protocol/schemas/assets.js';
 import { expandHome } from '../../paths.js';
 
 type RiveComponent = Extract<Component, { type: 'rive' }>;
@@ -43,7 +51,17 @@ async function addAsset(core: NotifierCore, body: Record<string, unknown>) {
   const stored = await core.assets.add(app, file, bytes, kind);
   if (kind === 'rive') {
     const id = file.slice(0, -RIVE_EXTENSION.length);
-    return { ok: true, kind, app, id, file, path: stored.path, bytes: bytes.length, replaced: stored.replaced, component: { type: 'rive', asset: id } };
+    return {
+      ok: true,
+      kind,
+      app,
+      id,
+      file,
+      path: stored.path,
+      bytes: bytes.length,
+      replaced: stored.replaced,
+      component: { type: 'rive', asset: id },
+    };
   }
   return {
     ok: true,
@@ -62,7 +80,10 @@ function readKind(given: string | undefined, file: string): AssetKind {
   if (given !== undefined && given !== 'rive' && given !== 'image') throw errors.invalidField('kind', 'rive or image');
   const named = assetKindOf(file);
   if (given !== undefined && named !== null && given !== named) {
-    throw errors.invalidField('kind', `${file} is the name of ${named === 'rive' ? 'a Rive file' : 'an image'}, not ${given === 'rive' ? 'a Rive file' : 'an image'}`);
+    throw errors.invalidField(
+      'kind',
+      `${file} is the name of ${named === 'rive' ? 'a Rive file' : 'an image'}, not ${given === 'rive' ? 'a Rive file' : 'an image'}`,
+    );
   }
   const kind = (given as AssetKind | undefined) ?? named;
   if (!kind) throw errors.assetKindUnknown();
@@ -101,7 +122,7 @@ async function checkRive(core: NotifierCore, body: Record<string, unknown>) {
     else applied[input] = fillTokens(binding, fields);
   }
   const takesClicks = rive.action !== undefined || rive.actionRef !== undefined;
-  const clickedAction = typeof rive.action === 'object' ? rive.action.id : rive.actionRef ?? rive.action;
+  const clickedAction = typeof rive.action === 'object' ? rive.action.id : (rive.actionRef ?? rive.action);
   return {
     ...header,
     inputs: {},
@@ -127,7 +148,10 @@ function readRiveComponent(value: unknown, app: string): RiveComponent {
   if (template) return template.cells[0]!.component as RiveComponent;
   const problems = issues.filter((issue) => !(issue.path === 'cells[0].component' && /needs an 'asset'/.test(issue.message)));
   if (problems.length > 0) {
-    throw errors.invalidField('component', problems.map((issue) => `${issue.path.replace(/^cells\[0\]\./, '')}: ${issue.message}`).join('; '));
+    throw errors.invalidField(
+      'component',
+      problems.map((issue) => `${issue.path.replace(/^cells\[0\]\./, '')}: ${issue.message}`).join('; '),
+    );
   }
   return { type: 'rive' }; // neither asset nor path: the check says so
 }
@@ -192,7 +216,8 @@ export function assetRoutes(): ApiRoute[] {
       method: 'POST',
       path: '/v1/assets',
       summary: 'Add a Rive file or an image',
-      description: "From a file on this computer or as base64; the kind comes from the name's extension, images are checked by their bytes.",
+      description:
+        "From a file on this computer or as base64; the kind comes from the name's extension, images are checked by their bytes.",
       tag: 'Assets',
       body: addAssetSchema,
       reply: addedAssetSchema,
@@ -209,10 +234,7 @@ export function assetRoutes(): ApiRoute[] {
       summary: 'Remove a Rive file or an image',
       description: 'The reply names the templates that still use it.',
       tag: 'Assets',
-      query: [
-        APP_QUERY,
-        { name: 'file', schema: text(), required: true, description: 'the file name' },
-      ],
+      query: [APP_QUERY, { name: 'file', schema: text(), required: true, description: 'the file name' }],
       reply: removedAssetSchema,
       errors: { 400: 'app or file is missing, or file is not a Rive file or an image name', 404: 'no such asset' },
       examples: [{ summary: 'The logo', query: { app: 'com.example.build', file: 'logo.png' } }],
@@ -229,7 +251,8 @@ export function assetRoutes(): ApiRoute[] {
       method: 'POST',
       path: '/v1/rive/check',
       summary: 'Check a rive component',
-      description: "Reads the Rive file's header (there is no Rive runtime here), and shows what the component's input bindings would write and which action simulated clicks would run.",
+      description:
+        "Reads the Rive file's header (there is no Rive runtime here), and shows what the component's input bindings would write and which action simulated clicks would run.",
       tag: 'Assets',
       body: riveCheckSchema,
       reply: riveCheckReplySchema,

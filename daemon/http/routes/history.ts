@@ -7,7 +7,13 @@ import { bodyObject, bodyText, queryLimit, queryText } from '../params.js';
 import { APP_QUERY, onlyApp, type ApiRoute, type QueryParameter } from '../api-route.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
 import { text } from '../../../protocol/schemas/json-schema.js';
-import { historyExportSchema, historyListSchema, historySearchSchema, reshowReplySchema, reshowSchema } from '../../../protocol/schemas/history.js';
+import {
+  historyExportSchema,
+  historyListSchema,
+  historySearchSchema,
+  reshowReplySchema,
+  reshowSchema,
+} from '../../../protocol/schemas/history.js';
 import { expandHome } from '../../paths.js';
 
 /** An app filter: absent or empty means every app. */
@@ -28,7 +34,11 @@ async function exportTarget(given: string): Promise<string> {
 
 /** The query parameters that pick records. */
 const APP: QueryParameter = onlyApp("only this app's records");
-const LIMIT: QueryParameter = { name: 'limit', schema: { type: 'integer', minimum: 0 }, description: `at most this many, newest first (default ${DEFAULT_HISTORY_LIMIT})` };
+const LIMIT: QueryParameter = {
+  name: 'limit',
+  schema: { type: 'integer', minimum: 0 },
+  description: `at most this many, newest first (default ${DEFAULT_HISTORY_LIMIT})`,
+};
 const RECORD: QueryParameter[] = [
   { ...APP_QUERY, description: 'the app that sent it' },
   { name: 'id', schema: text(), required: true, description: "the notification's id" },
@@ -44,7 +54,10 @@ export function historyRoutes(): ApiRoute[] {
       query: [APP, LIMIT],
       reply: historyListSchema,
       errors: { 400: 'limit is not a whole number of 0 or more' },
-      examples: [{ summary: 'Everything (up to the default limit)' }, { summary: "One app's latest", query: { app: 'com.example.build', limit: 5 } }],
+      examples: [
+        { summary: 'Everything (up to the default limit)' },
+        { summary: "One app's latest", query: { app: 'com.example.build', limit: 5 } },
+      ],
       handler: (core) => async (req) => ({
         items: await core.records({ app: appFilter(queryText(req, 'app')), limit: queryLimit(req, DEFAULT_HISTORY_LIMIT) }),
       }),
@@ -55,7 +68,11 @@ export function historyRoutes(): ApiRoute[] {
       summary: 'Search History',
       description: "Every word must occur, ignoring case and accents, in the title, subtitle or body, the app id or the app's name.",
       tag: 'History',
-      query: [{ name: 'q', schema: text(), description: 'the words' }, APP, { ...LIMIT, description: `${LIMIT.description}; at most ${MAX_SEARCH_LIMIT}` }],
+      query: [
+        { name: 'q', schema: text(), description: 'the words' },
+        APP,
+        { ...LIMIT, description: `${LIMIT.description}; at most ${MAX_SEARCH_LIMIT}` },
+      ],
       reply: historySearchSchema,
       errors: { 400: 'limit is not a whole number of 0 or more' },
       examples: [{ summary: 'Builds that passed', query: { q: 'build passed', limit: 10 } }],
@@ -119,7 +136,14 @@ export function historyRoutes(): ApiRoute[] {
       path: '/v1/history/export',
       summary: 'Every record, or write them to a file',
       tag: 'History',
-      query: [APP, { name: 'path', schema: text(), description: 'write the records to this .json file (absolute or ~/, in an existing folder) instead of answering them' }],
+      query: [
+        APP,
+        {
+          name: 'path',
+          schema: text(),
+          description: 'write the records to this .json file (absolute or ~/, in an existing folder) instead of answering them',
+        },
+      ],
       reply: historyExportSchema,
       errors: { 400: 'path does not end in .json, is not absolute, or its folder does not exist' },
       examples: [

@@ -29,7 +29,9 @@ async function symbols(query: SymbolQuery) {
   } catch (error) {
     if (!(error instanceof SymbolsError)) throw error;
     const { problem } = error;
-    throw problem.kind === 'no-symbol-list' ? errors.noSymbolList(problem.cause) : errors.unknownSymbolCategory(problem.category, problem.known);
+    throw problem.kind === 'no-symbol-list'
+      ? errors.noSymbolList(problem.cause)
+      : errors.unknownSymbolCategory(problem.category, problem.known);
   }
 }
 
@@ -40,7 +42,13 @@ async function symbols(query: SymbolQuery) {
 function listShortcuts(): Promise<{ items: string[] }> {
   return new Promise((resolve, reject) => {
     execFile('shortcuts', ['list'], { timeout: SHORTCUTS_TIMEOUT_MS, maxBuffer: 1024 * 1024 }, (error, stdout) => {
-      if (!error) return resolve({ items: stdout.split('\n').map((line) => line.trim()).filter(Boolean) });
+      if (!error)
+        return resolve({
+          items: stdout
+            .split('\n')
+            .map((line) => line.trim())
+            .filter(Boolean),
+        });
       const failure = error as NodeJS.ErrnoException & { killed?: boolean };
       if (failure.killed) return reject(errors.shortcutsTimeout());
       if (failure.code === 'ENOENT') return reject(errors.shortcutsMissing());
@@ -55,7 +63,8 @@ export function lookupRoutes(): ApiRoute[] {
       method: 'GET',
       path: '/v1/components',
       summary: 'The reference of every template component',
-      description: 'A JSON Schema document (schemaVersion 2) of templates: every component, property, default and range, with a workflow and examples that save as they are.',
+      description:
+        'A JSON Schema document (schemaVersion 2) of templates: every component, property, default and range, with a workflow and examples that save as they are.',
       tag: 'Lookups',
       reply: componentsSchema,
       errors: {},
@@ -76,13 +85,21 @@ export function lookupRoutes(): ApiRoute[] {
       ],
       reply: symbolsSchema,
       errors: { 400: 'limit or offset is not a whole number of 0 or more' },
-      examples: [{ summary: 'Bells', query: { q: 'bell', limit: 5 } }, { summary: 'A page of a category', query: { category: 'alerts', limit: 20, offset: 20 } }],
+      examples: [
+        { summary: 'Bells', query: { q: 'bell', limit: 5 } },
+        { summary: 'A page of a category', query: { category: 'alerts', limit: 20, offset: 20 } },
+      ],
       handler: () => (req) => {
         const limit = queryCount(req, 'limit');
         const offset = queryCount(req, 'offset');
         const q = queryText(req, 'q');
         const category = queryText(req, 'category');
-        return symbols({ ...(q ? { q } : {}), ...(category ? { category } : {}), ...(limit !== undefined ? { limit } : {}), ...(offset !== undefined ? { offset } : {}) });
+        return symbols({
+          ...(q ? { q } : {}),
+          ...(category ? { category } : {}),
+          ...(limit !== undefined ? { limit } : {}),
+          ...(offset !== undefined ? { offset } : {}),
+        });
       },
     },
     {

@@ -24,7 +24,7 @@ export function manifestRoutes(): ApiRoute[] {
       method: 'PUT',
       path: '/v1/manifest',
       summary: "Save an app's manifest",
-      description: 'Every problem is reported at once. Declared Rive files are copied into the app\'s asset folder.',
+      description: "Every problem is reported at once. Declared Rive files are copied into the app's asset folder.",
       tag: 'Manifests',
       body: manifestSchema,
       reply: okSchema,

@@ -25,7 +25,8 @@ export function mcpRoutes(): ApiRoute[] {
       method: 'POST',
       path: '/v1/mcp/install',
       summary: "Add the agent server to an agent client's configuration",
-      description: "The file's previous content is kept as <file>.bak. The agent is registered as an app (agent.<slug>), so its banners show who sent them; generic writes nothing and answers what to write.",
+      description:
+        "The file's previous content is kept as <file>.bak. The agent is registered as an app (agent.<slug>), so its banners show who sent them; generic writes nothing and answers what to write.",
       tag: 'MCP',
       body: mcpInstallSchema,
       reply: mcpInstallReplySchema,

@@ -62,7 +62,8 @@ export function notificationRoutes(): ApiRoute[] {
       method: 'POST',
       path: '/v1/notify',
       summary: 'Show a notification',
-      description: 'Stores it in History and shows its banner (or speaks it). Keys that are not notification fields are template fields: they move into metadata.',
+      description:
+        'Stores it in History and shows its banner (or speaks it). Keys that are not notification fields are template fields: they move into metadata.',
       tag: 'Notifications',
       body: notificationSchema,
       reply: notifyReplySchema,
@@ -72,17 +73,40 @@ export function notificationRoutes(): ApiRoute[] {
         429: 'the app is new and 200 apps are registered already',
       },
       examples: [
-        { summary: 'A build result', body: { app: 'com.example.build', id: 'build-42', title: 'Build 42 passed', body: 'All 318 tests passed.', persistent: true } },
+        {
+          summary: 'A build result',
+          body: { app: 'com.example.build', id: 'build-42', title: 'Build 42 passed', body: 'All 318 tests passed.', persistent: true },
+        },
         {
           summary: 'A failed build with a link',
-          body: { app: 'com.example.build', id: 'build-43', title: 'Build 43 failed', group: 'nightly', persistent: true, buttons: [{ label: 'Open log', url: 'https://ci.example.com/43' }] },
+          body: {
+            app: 'com.example.build',
+            id: 'build-43',
+            title: 'Build 43 failed',
+            group: 'nightly',
+            persistent: true,
+            buttons: [{ label: 'Open log', url: 'https://ci.example.com/43' }],
+          },
         },
-        { summary: 'Another nightly build', body: { app: 'com.example.build', id: 'build-44', title: 'Build 44 passed', group: 'nightly', persistent: true, priority: 'low' } },
+        {
+          summary: 'Another nightly build',
+          body: { app: 'com.example.build', id: 'build-44', title: 'Build 44 passed', group: 'nightly', persistent: true, priority: 'low' },
+        },
         {
           summary: 'A question the person can answer',
-          body: { app: 'com.example.chat', id: 'chat-7', title: 'Ana', body: 'Lunch at 1?', persistent: true, buttons: [{ label: 'Reply', reply: { placeholder: 'Your answer' } }] },
+          body: {
+            app: 'com.example.chat',
+            id: 'chat-7',
+            title: 'Ana',
+            body: 'Lunch at 1?',
+            persistent: true,
+            buttons: [{ label: 'Reply', reply: { placeholder: 'Your answer' } }],
+          },
         },
-        { summary: "Fields for the app's template", body: { app: 'com.example.build', title: 'Build 45 running', branch: 'main', percent: 40, timeout: 30 } },
+        {
+          summary: "Fields for the app's template",
+          body: { app: 'com.example.build', title: 'Build 45 running', branch: 'main', percent: 40, timeout: 30 },
+        },
       ],
       handler: (core) => async (req) => ({ ok: true, id: await core.notify(readNotification(bodyObject(req))) }),
     },
@@ -105,7 +129,7 @@ export function notificationRoutes(): ApiRoute[] {
     {
       method: 'POST',
       path: '/v1/dismissAll',
-      summary: 'Close every banner, one app\'s, or one stack\'s',
+      summary: "Close every banner, one app's, or one stack's",
       description: 'No body closes every banner. Records stay in History.',
       tag: 'Notifications',
       body: dismissAllSchema,
@@ -129,7 +153,10 @@ export function notificationRoutes(): ApiRoute[] {
       tag: 'Notifications',
       body: speakSchema,
       reply: notifyReplySchema,
-      errors: { 400: 'app or text is missing, or voice, speed or lang is invalid', 429: 'the app is new and 200 apps are registered already' },
+      errors: {
+        400: 'app or text is missing, or voice, speed or lang is invalid',
+        429: 'the app is new and 200 apps are registered already',
+      },
       examples: [{ summary: 'A sentence', body: { app: 'com.example.build', text: 'Build 42 passed', voice: 'en-gb', speed: 1.2 } }],
       handler: (core) => async (req) => ({ ok: true, id: await core.speak(readSpeak(bodyObject(req))) }),
     },

@@ -40,7 +40,8 @@ function readScale(value: unknown): number {
   if (value === undefined || value === null || value === '') return SCALE_RANGE.default;
   // A numeric string is written in decimals ("2", "1.5"); Number() alone would also read "0x2" and "2e0".
   const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isFinite(number) || number < SCALE_RANGE.min || number > SCALE_RANGE.max) throw errors.invalidField('scale', `a number from ${SCALE_RANGE.min} to ${SCALE_RANGE.max}`);
+  if (!Number.isFinite(number) || number < SCALE_RANGE.min || number > SCALE_RANGE.max)
+    throw errors.invalidField('scale', `a number from ${SCALE_RANGE.min} to ${SCALE_RANGE.max}`);
   return number;
 }
 
@@ -65,8 +66,14 @@ function readFlag(value: unknown, field: string): boolean {
 function readConfirmation(value: unknown): Confirmation | undefined {
   if (value === undefined || value === null) return undefined;
   const kinds = CONFIRMATION_KINDS.join(', ');
-  const kind = typeof value === 'string' ? value : typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>).kind : undefined;
-  if (!(CONFIRMATION_KINDS as readonly unknown[]).includes(kind)) throw errors.invalidField('confirmation', `a kind (${kinds}) or an object with one`);
+  const kind =
+    typeof value === 'string'
+      ? value
+      : typeof value === 'object' && !Array.isArray(value)
+        ? (value as Record<string, unknown>).kind
+        : undefined;
+  if (!(CONFIRMATION_KINDS as readonly unknown[]).includes(kind))
+    throw errors.invalidField('confirmation', `a kind (${kinds}) or an object with one`);
   const confirmation = { kind } as Confirmation;
   if (typeof value === 'object') {
     for (const key of CONFIRMATION_STRINGS) {
@@ -94,7 +101,8 @@ function readPost(body: Record<string, unknown>): PreviewRequest {
   }
   let app: unknown = body.app ?? undefined;
   if (app !== undefined && (typeof app !== 'string' || app === '')) throw errors.invalidField('app');
-  if (app === undefined && typeof template === 'object' && typeof (template as Record<string, unknown>).app === 'string') app = (template as Record<string, unknown>).app;
+  if (app === undefined && typeof template === 'object' && typeof (template as Record<string, unknown>).app === 'string')
+    app = (template as Record<string, unknown>).app;
   if (app === undefined) throw errors.missingField('app');
   const replySample = body.replySample ?? undefined;
   if (replySample !== undefined && typeof replySample !== 'string') throw errors.invalidField('replySample', 'must be a string');
@@ -147,7 +155,8 @@ function readGet(req: Request): PreviewRequest {
 /** The data as a notification: the manifest's samples, the app's last notification, or one written inline. */
 async function notificationOf(core: NotifierCore, request: PreviewRequest): Promise<{ notification: Notification; deliveredAt: string }> {
   const now = new Date().toISOString();
-  if (request.data === 'sample') return { notification: sampleNotification(request.app, core.designs.manifest(request.app)), deliveredAt: now };
+  if (request.data === 'sample')
+    return { notification: sampleNotification(request.app, core.designs.manifest(request.app)), deliveredAt: now };
   if (request.data === 'last') {
     await core.history.load(request.app);
     const last = core.history.query({ app: request.app, limit: 1 })[0];
@@ -170,7 +179,9 @@ async function notificationOf(core: NotifierCore, request: PreviewRequest): Prom
 function templateOf(core: NotifierCore, request: PreviewRequest): Template {
   if (typeof request.template === 'object') return request.template;
   const name = request.template ?? core.designs.manifest(request.app)?.defaultTemplate ?? BUILTIN_DEFAULT;
-  const found = core.designs.templateOrBuiltin(request.app, name) ?? (request.template === undefined ? core.designs.templateOrBuiltin(request.app, BUILTIN_DEFAULT) : undefined);
+  const found =
+    core.designs.templateOrBuiltin(request.app, name) ??
+    (request.template === undefined ? core.designs.templateOrBuiltin(request.app, BUILTIN_DEFAULT) : undefined);
   if (!found) throw errors.previewFailed(errors.templateNotFound(name).message);
   return found;
 }
@@ -206,17 +217,26 @@ export function previewRoutes(): ApiRoute[] {
       reply: { png: pngReply },
       errors: PREVIEW_ERRORS,
       examples: [
-        { summary: "A saved template with the manifest's samples, dark", body: { app: 'com.example.build', template: 'build', data: 'sample', appearance: 'dark' } },
+        {
+          summary: "A saved template with the manifest's samples, dark",
+          body: { app: 'com.example.build', template: 'build', data: 'sample', appearance: 'dark' },
+        },
         {
           summary: 'A template sent whole, with its data',
           body: {
             app: 'com.example.build',
-            template: { grid: { rows: 1, cols: 1 }, cells: [{ id: 'title', row: 0, col: 0, component: { type: 'text', binding: '{title}', style: 'title' } }] },
+            template: {
+              grid: { rows: 1, cols: 1 },
+              cells: [{ id: 'title', row: 0, col: 0, component: { type: 'text', binding: '{title}', style: 'title' } }],
+            },
             data: { title: 'Deploy finished' },
             scale: 1,
           },
         },
-        { summary: 'A stack of three, open', body: { app: 'com.example.build', template: 'builtin.compact', stackCount: 3, stackExpanded: true } },
+        {
+          summary: 'A stack of three, open',
+          body: { app: 'com.example.build', template: 'builtin.compact', stackCount: 3, stackExpanded: true },
+        },
       ],
       handler: (core) => (req, res) => sendPreview(core, readPost(bodyObject(req)), res),
     },
@@ -229,7 +249,7 @@ export function previewRoutes(): ApiRoute[] {
         APP_QUERY,
         { name: 'template', schema: text(), description: "a template's name; default: the app's default, else builtin.imageLeft" },
         { name: 'appearance', schema: appearance, description: 'light or dark' },
-        { name: 'scale', schema: scale, description: 'the picture\'s scale' },
+        { name: 'scale', schema: scale, description: "the picture's scale" },
         { name: 'stackCount', schema: stackCount, description: 'draw the top card of a stack' },
         { name: 'stackExpanded', schema: flag(), description: 'the stack open as a list (true, 1, yes / false, 0, no)' },
       ],

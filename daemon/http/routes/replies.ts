@@ -53,7 +53,11 @@ export function replyRoutes(): ApiRoute[] {
       tag: 'Replies',
       query: [
         onlyApp("only this app's replies"),
-        { name: 'since', schema: text(), description: 'only replies after this: epoch seconds, or an ISO 8601 date (a date alone means 09:00 local time)' },
+        {
+          name: 'since',
+          schema: text(),
+          description: 'only replies after this: epoch seconds, or an ISO 8601 date (a date alone means 09:00 local time)',
+        },
         { name: 'consume', schema: queryFlag('default false'), description: 'remove the replies returned from the queue' },
       ],
       reply: repliesSchema,

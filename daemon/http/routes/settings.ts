@@ -1,7 +1,13 @@
 import type { NotifierCore } from '../../core/notifier.js';
 import { bodyObject } from '../params.js';
 import type { ApiRoute } from '../api-route.js';
-import { changedSettingsSchema, changeQuietHoursSchema, changeSettingsSchema, quietHoursSchema, settingsSchema } from '../../../protocol/schemas/settings.js';
+import {
+  changedSettingsSchema,
+  changeQuietHoursSchema,
+  changeSettingsSchema,
+  quietHoursSchema,
+  settingsSchema,
+} from '../../../protocol/schemas/settings.js';
 
 // docs/api/settings.md: the global settings (#s1) and quiet hours (#s8); docs/settings.md explains them.
 
@@ -68,7 +74,10 @@ export function settingsRoutes(): ApiRoute[] {
       examples: [
         {
           summary: 'Weeknights, and half an hour now',
-          body: { windows: [{ id: 'nights', days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '22:30', end: '07:30', speakSummary: true }], adHoc: { minutes: 30 } },
+          body: {
+            windows: [{ id: 'nights', days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '22:30', end: '07:30', speakSummary: true }],
+            adHoc: { minutes: 30 },
+          },
         },
         { summary: 'Sound again now', body: { resume: true } },
       ],

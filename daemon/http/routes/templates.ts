@@ -52,12 +52,17 @@ async function saveTemplate(core: NotifierCore, req: Request) {
   const body = bodyObject(req);
   const app = bodyText(body, 'app');
   // An app id is at most 128 bytes wherever it is given (notify, manifests): a longer one could never send.
-  if (Buffer.byteLength(app, 'utf8') > MANIFEST_LIMITS.appBytes) throw errors.invalidField('app', `at most ${MANIFEST_LIMITS.appBytes} bytes`);
+  if (Buffer.byteLength(app, 'utf8') > MANIFEST_LIMITS.appBytes)
+    throw errors.invalidField('app', `at most ${MANIFEST_LIMITS.appBytes} bytes`);
   const name = bodyText(body, 'name');
   const nameProblem = templateNameProblem(name, { allowScratch: true });
   if (nameProblem) throw errors.invalidTemplateName(nameProblem);
   const manifest = core.designs.manifest(app);
-  const { template, errors: problems, warnings } = validateTemplate(body, {
+  const {
+    template,
+    errors: problems,
+    warnings,
+  } = validateTemplate(body, {
     ...(manifest?.fields.length ? { knownFields: manifest.fields.map((field) => field.key) } : {}),
     ...(manifest ? { offeredActions: manifest.actions } : {}),
   });
@@ -76,7 +81,8 @@ function readFollowUp(body: Record<string, unknown>): FollowUpRequest {
   // An empty `template` is no template: the app's default is edited, as when it is left out.
   if (request.template === '') delete request.template;
   if (body.after !== undefined && body.after !== null) {
-    if (typeof body.after !== 'number' && typeof body.after !== 'string') throw errors.invalidField('after', 'seconds, or a duration such as 90s, 10m, 2h');
+    if (typeof body.after !== 'number' && typeof body.after !== 'string')
+      throw errors.invalidField('after', 'seconds, or a duration such as 90s, 10m, 2h');
     request.after = body.after;
   }
   if (body.enabled !== undefined && body.enabled !== null) {
@@ -98,7 +104,8 @@ export function templateRoutes(): ApiRoute[] {
       method: 'GET',
       path: '/v1/templates',
       summary: 'The saved templates',
-      description: 'Built-in layouts (builtin.imageLeft, builtin.imageRight, builtin.hero, builtin.compact) and scratch templates are never listed.',
+      description:
+        'Built-in layouts (builtin.imageLeft, builtin.imageRight, builtin.hero, builtin.compact) and scratch templates are never listed.',
       tag: 'Templates',
       query: [onlyApp("only this app's")],
       reply: templatesSchema,
@@ -117,7 +124,15 @@ export function templateRoutes(): ApiRoute[] {
       errors: { 400: 'app or name is missing, the name is not allowed, or the template is invalid (every problem is named)' },
       examples: [
         { summary: 'An icon, a title, a progress bar and the buttons', body: BUILD_TEMPLATE },
-        { summary: 'One cell', body: { app: 'com.example.build', name: 'old', grid: { rows: 1, cols: 1 }, cells: [{ id: 'title', row: 0, col: 0, component: { type: 'text', binding: '{title}' } }] } },
+        {
+          summary: 'One cell',
+          body: {
+            app: 'com.example.build',
+            name: 'old',
+            grid: { rows: 1, cols: 1 },
+            cells: [{ id: 'title', row: 0, col: 0, component: { type: 'text', binding: '{title}' } }],
+          },
+        },
       ],
       handler: (core) => (req) => saveTemplate(core, req),
     },
@@ -125,12 +140,9 @@ export function templateRoutes(): ApiRoute[] {
       method: 'DELETE',
       path: '/v1/templates',
       summary: 'Delete a template',
-      description: "A manifest naming it as its default keeps the name; notifications then use the built-in layout.",
+      description: 'A manifest naming it as its default keeps the name; notifications then use the built-in layout.',
       tag: 'Templates',
-      query: [
-        APP_QUERY,
-        { name: 'name', schema: text(), required: true, description: 'the template' },
-      ],
+      query: [APP_QUERY, { name: 'name', schema: text(), required: true, description: 'the template' }],
       reply: okSchema,
       errors: { 400: 'app or name is missing, or the name is a built-in layout', 404: 'no such template' },
       examples: [{ summary: 'An old template', query: { app: 'com.example.build', name: 'old' } }],
@@ -146,7 +158,8 @@ export function templateRoutes(): ApiRoute[] {
       method: 'POST',
       path: '/v1/templates/duplicate',
       summary: 'Copy a template',
-      description: 'Under "<name> copy" (then "<name> copy 2"...) unless newName is given; built-in layouts can be copied, and toApp copies to another app.',
+      description:
+        'Under "<name> copy" (then "<name> copy 2"...) unless newName is given; built-in layouts can be copied, and toApp copies to another app.',
       tag: 'Templates',
       body: duplicateTemplateSchema,
       reply: duplicatedTemplateSchema,
@@ -170,7 +183,11 @@ export function templateRoutes(): ApiRoute[] {
       tag: 'Templates',
       body: renameTemplateSchema,
       reply: renamedTemplateSchema,
-      errors: { 400: 'a field is missing, the new name is not allowed, or it is a built-in layout', 404: 'no such template', 409: 'newName is taken' },
+      errors: {
+        400: 'a field is missing, the new name is not allowed, or it is a built-in layout',
+        404: 'no such template',
+        409: 'newName is taken',
+      },
       examples: [{ summary: 'The copy gets a name', body: { app: 'com.example.build', name: 'build copy', newName: 'build-wide' } }],
       handler: (core) => (req) => {
         const body = bodyObject(req);
@@ -198,13 +215,21 @@ export function templateRoutes(): ApiRoute[] {
       method: 'PUT',
       path: '/v1/templates/follow-up',
       summary: "Set a template's follow-up",
-      description: "An action run when a banner is left unattended. A template's own code runs only once the person approved it; approval says where that stands.",
+      description:
+        "An action run when a banner is left unattended. A template's own code runs only once the person approved it; approval says where that stands.",
       tag: 'Templates',
       body: followUpRequestSchema,
       reply: followUpReplySchema,
-      errors: { 400: 'a field is missing or invalid, the action is given twice or not at all, or the template is a built-in layout', 404: 'no such template', 429: 'a manifest would be made for a new app and 200 exist already' },
+      errors: {
+        400: 'a field is missing or invalid, the action is given twice or not at all, or the template is a built-in layout',
+        404: 'no such template',
+        429: 'a manifest would be made for a new app and 200 exist already',
+      },
       examples: [
-        { summary: 'A command after ten minutes', body: { app: 'com.example.build', template: 'build', after: '10m', command: 'open-dashboard', label: 'Open dashboard' } },
+        {
+          summary: 'A command after ten minutes',
+          body: { app: 'com.example.build', template: 'build', after: '10m', command: 'open-dashboard', label: 'Open dashboard' },
+        },
         { summary: 'Off', body: { app: 'com.example.build', template: 'build', enabled: false } },
       ],
       handler: (core) => (req) => core.library.setFollowUp(readFollowUp(bodyObject(req))),
@@ -227,24 +252,38 @@ export function templateRoutes(): ApiRoute[] {
         { summary: 'To a file in the home folder', query: { app: 'com.example.build', name: 'build', path: '~/build.notifiertemplate' } },
       ],
       handler: (core) => (req) =>
-        core.bundles.export(queryText(req, 'app', { required: true }), queryText(req, 'name', { required: true }), queryText(req, 'path') || undefined),
+        core.bundles.export(
+          queryText(req, 'app', { required: true }),
+          queryText(req, 'name', { required: true }),
+          queryText(req, 'path') || undefined,
+        ),
     },
     {
       method: 'POST',
       path: '/v1/templates/import',
       summary: 'Install a .notifiertemplate bundle',
-      description: 'The template is validated; identical Rive files are reused, a different one of the same name is installed under a new name.',
+      description:
+        'The template is validated; identical Rive files are reused, a different one of the same name is installed under a new name.',
       tag: 'Templates',
       body: importTemplateSchema,
       reply: importedTemplateSchema,
-      errors: { 400: 'neither or both of base64 and path, or the bundle cannot be read', 409: 'the name is taken and onConflict is fail', 413: 'the bundle is too large' },
+      errors: {
+        400: 'neither or both of base64 and path, or the bundle cannot be read',
+        409: 'the name is taken and onConflict is fail',
+        413: 'the bundle is too large',
+      },
       examples: [{ summary: 'For another app', body: { base64: TITLE_ONLY_BUNDLE, app: 'com.example.chat', onConflict: 'keepBoth' } }],
       handler: (core) => (req) => {
         const body = bodyObject(req);
         const path = optionalBodyText(body, 'path');
         const base64 = optionalBodyText(body, 'base64');
         const app = optionalBodyText(body, 'app') || undefined;
-        return core.bundles.import({ ...(path !== undefined ? { path } : {}), ...(base64 !== undefined ? { base64 } : {}), ...(app ? { app } : {}), onConflict: readOnConflict(body) });
+        return core.bundles.import({
+          ...(path !== undefined ? { path } : {}),
+          ...(base64 !== undefined ? { base64 } : {}),
+          ...(app ? { app } : {}),
+          onConflict: readOnConflict(body),
+        });
       },
     },
   ];

@@ -21,7 +21,8 @@ export function voiceRoutes(): ApiRoute[] {
       method: 'POST',
       path: '/v1/voice/install',
       summary: 'Install, cancel, or take an installed engine into use',
-      description: 'install runs apt-get (only when the service runs as root; it answers at once, GET /v1/voice shows progress); cancel stops it; useExisting takes an espeak-ng installed by the person into use.',
+      description:
+        'install runs apt-get (only when the service runs as root; it answers at once, GET /v1/voice shows progress); cancel stops it; useExisting takes an espeak-ng installed by the person into use.',
       tag: 'Voice',
       body: voiceInstallSchema,
       reply: voiceInstallReplySchema,
@@ -35,7 +36,8 @@ export function voiceRoutes(): ApiRoute[] {
         {
           summary: 'Install espeak-ng',
           body: { action: 'install' },
-          notSent: 'it would install a system package on the computer running the tests, and where an engine is installed (as the tests need) it answers 409',
+          notSent:
+            'it would install a system package on the computer running the tests, and where an engine is installed (as the tests need) it answers 409',
         },
       ],
       handler: (core) => (req) => {
