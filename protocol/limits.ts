@@ -1,5 +1,7 @@
-// Every default and limit of the service, each with the rule of docs/api/ that states it (docs/api/limits.md lists
-// them all). Nothing else in the daemon writes these numbers.
+// The defaults and limits of the API's wire contract, each with the rule of docs/api/ that states it. A limit that is
+// an implementation detail of one module (how long a request may take to arrive, how many banners a restart
+// restores, the sizes of a bundle, the variables a program receives, the ranges of the template model) is kept in
+// that module. docs/api/limits.md lists both kinds, with the file that holds each.
 
 /** docs/api/README.md#g2: when the port file is missing the default port is 48617. */
 export const DEFAULT_PORT = 48617;
@@ -147,7 +149,7 @@ export const MANIFEST_LIMITS = {
 /** docs/api/templates.md#t22: manifests and apps, 200 each; a new app beyond that gets 429. */
 export const MAX_MANIFESTS = 200;
 
-/** docs/api/templates.md#t5: template files over 2 MB are ignored on read (and refused on save). */
+/** docs/api/templates.md#t5: a template file over 2 MB is skipped when the templates are loaded; saving does not check it. */
 export const TEMPLATE_FILE_BYTES = 2 * 1024 * 1024;
 
 /** docs/api/templates.md#t28: an app's asset folder holds files of at most 10 MB, 32 Rive files and 100 images. */

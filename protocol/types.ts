@@ -128,10 +128,10 @@ export interface HistoryRecord {
   replyTranscript?: string;
 }
 
-/** docs/api/apps.md#post-v1-register, with the keys it names for the CLI's extras. */
 /** docs/api/apps.md#post-v1-register: the corners a banner may appear in. */
 export const CORNERS = ['topRight', 'topLeft', 'bottomRight', 'bottomLeft'] as const;
 
+/** An app's registration (docs/api/apps.md#post-v1-register), with the person's own settings for the app. */
 export interface AppRegistration {
   app: string;
   appName?: string;
@@ -160,10 +160,7 @@ export interface AppPreferences {
   urgentBreaksQuiet?: boolean;
 }
 
-/**
- * The manifest object (docs/api/templates.md#manifests, #t21), as validated and normalised
- * (daemon/core/manifest-rules.ts).
- */
+/** docs/api/templates.md#t21: the types of a manifest field. */
 export const FIELD_TYPES = ['text', 'number', 'date', 'url', 'image', 'bool', 'list'] as const;
 
 export interface ManifestField {
@@ -185,6 +182,10 @@ export interface ManifestAsset {
   inputs?: Record<string, unknown> | unknown[];
 }
 
+/**
+ * The manifest object (docs/api/templates.md#manifests, #t21), as validated and normalised
+ * (daemon/core/templates/manifest-rules.ts).
+ */
 export interface Manifest {
   app: string;
   /** Default: the app id. A name set by app registration wins when a banner is drawn. */

@@ -409,10 +409,7 @@ export function drawButton(ctx: CanvasRenderingContext2D, scene: Scene, action: 
   ctx.fillText(label, x, box.y + box.height / 2 + BUTTON_FONT * 0.36);
 }
 
-/**
- * A label cut with an ellipsis to fit (docs/api/templates.md#get-v1-components, the component schema: labels over
- * 40 characters are cut too).
- */
+/** docs/api/templates.md#t32: a label over 40 characters keeps its first 39 and an ellipsis, then is cut to fit. */
 function fitLabel(ctx: CanvasRenderingContext2D, label: string, width: number): string {
   return fitText(ctx, label.length > 40 ? `${label.slice(0, 39)}…` : label, width);
 }
@@ -521,8 +518,8 @@ function progress(component: Extract<Component, { type: 'progress' }>, scene: Sc
 }
 
 /**
- * docs/api/templates.md#get-v1-components (the `progress` value): a value up to 1 is a fraction; above 1, or
- * "40%", a percentage; clamped to 0-1.
+ * docs/api/templates.md#t33 (the `progress` value): a value up to 1 is a fraction; above 1, or "40%", a percentage;
+ * clamped to 0-1. Null for anything that is not a decimal number.
  */
 export function fractionOf(text: string): number | null {
   const match = /^\s*(-?\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text);

@@ -187,10 +187,7 @@ export const COMPONENT_TYPES = [
 export const ACTION_KINDS = ['url', 'callback', 'command', 'script', 'shortcut', 'openApp', 'reply', 'dismiss', 'snooze'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
-/**
- * docs/api/templates.md#get-v1-components (`actions`): the kind of an action written without one, from the first
- * of these fields it has.
- */
+/** docs/api/templates.md#t35: the kind of an action written without one, from the first of these fields it has. */
 export const KIND_INFERENCE_ORDER = ['reply', 'shortcut', 'script', 'command', 'callback', 'url', 'openApp'] as const;
 
 /**

@@ -77,7 +77,7 @@ export const TEXT_STYLE: Record<TextStyle, { size: number; bold: boolean; family
   mono: { size: 12, bold: false, family: MONO, secondary: false },
 };
 
-/** docs/api/templates.md#get-v1-components: default line limits by style (body: the template's maxBodyLines). */
+/** docs/api/templates.md#t34: default line limits by style (body: the template's maxBodyLines). */
 export const DEFAULT_MAX_LINES: Record<TextStyle, number | 'body'> = { title: 2, subtitle: 2, body: 'body', caption: 1, mono: 4 };
 
 export const LINE_HEIGHT = 1.3;

@@ -544,7 +544,7 @@ function readLink(spec: PropertySpec, value: unknown, path: string, key: string,
 }
 
 function readSymbol(spec: PropertySpec, value: unknown, path: string, key: string, report: Report): string | undefined {
-  // A styled symbol object ({name, weight, ...}) is drawn by its name alone here, with a warning.
+  // docs/api/templates.md#t30: a styled symbol object ({name, weight, ...}) is drawn by its name alone, with a warning.
   if (isPlainObject(value) && typeof value.name === 'string' && value.name.trim() !== '') {
     report.warn(path, `only the symbol's name is used ('${value.name}')`);
     return value.name;
@@ -898,7 +898,10 @@ function offeredByTemplate(template: Template): Button[] {
 // ---------------------------------------------------------------------------------------------------------------
 // Warnings across cells
 
-/** An action is drawn by one cell only; a later cell asking for it shows nothing (a warning). */
+/**
+ * docs/api/templates.md#t31: each later cell naming an action an earlier cell names gets a warning. Only a warning:
+ * the drawing still shows the action in every button cell that names it.
+ */
 function checkActionClaims(cells: Cell[], report: Report): void {
   const claims = new Map<string, string[]>();
   for (const cell of cells) {
