@@ -29,8 +29,7 @@ import { type Appearance, MONO, type Theme, font, themeFor } from './theme.js';
 import { isValidColor } from './validate.js';
 
 export { SCALE_RANGE, STACK_COUNT_RANGE } from '../protocol/limits.js';
-/** docs/api/templates.md#t8: live banners are drawn 380 points wide whatever the template's grid width. */
-export const LIVE_BANNER_WIDTH = 380;
+export { LIVE_BANNER_WIDTH } from './schema.js';
 
 export interface RenderInput {
   /** A validated template (templates-renderer/validate.ts). */

@@ -35,7 +35,7 @@ export function registerBannerCommands(program: Command): void {
     },
   );
 
-  act(program.command('compose').description('open the composer window (POST /v1/compose)'), (context) =>
+  act(program.command('compose').description('answers ok; this service has no composer window (POST /v1/compose)'), (context) =>
     send(context, { method: 'POST', path: '/v1/compose' }),
   );
 

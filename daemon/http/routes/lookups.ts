@@ -84,7 +84,10 @@ export function lookupRoutes(): ApiRoute[] {
         { name: 'offset', schema: { type: 'integer', minimum: 0 }, description: 'skip this many' },
       ],
       reply: symbolsSchema,
-      errors: { 400: 'limit or offset is not a whole number of 0 or more' },
+      errors: {
+        400: 'limit or offset is not a whole number of 0 or more, or the category is unknown',
+        501: 'the symbol list could not be loaded on this computer',
+      },
       examples: [
         { summary: 'Bells', query: { q: 'bell', limit: 5 } },
         { summary: 'A page of a category', query: { category: 'alerts', limit: 20, offset: 20 } },

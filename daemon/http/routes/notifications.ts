@@ -165,8 +165,8 @@ export function notificationRoutes(): ApiRoute[] {
       // composer window.
       method: 'POST',
       path: '/v1/compose',
-      summary: 'Open the composer window',
-      description: 'There is no composer window yet: it answers {ok: true} and shows nothing.',
+      summary: 'Answers ok and shows nothing (this service has no composer window)',
+      description: 'Kept for clients written for services that open a composer window: it answers {ok: true} and shows nothing.',
       tag: 'Notifications',
       body: composeSchema,
       reply: okSchema,
