@@ -514,11 +514,14 @@ function readSize(spec: PropertySpec, value: unknown, path: string, key: string,
   return size;
 }
 
+/** Whether the value is a string; if not, the problem is reported. */
+function isText(value: unknown, path: string, key: string, report: Report): value is string {
+  if (typeof value !== 'string') report.error(path, `${key} must be a text`);
+  return typeof value === 'string';
+}
+
 function readColor(value: unknown, path: string, key: string, report: Report, hexOnly: boolean): string | undefined {
-  if (typeof value !== 'string') {
-    report.error(path, `${key} must be a text`);
-    return undefined;
-  }
+  if (!isText(value, path, key, report)) return undefined;
   if (!isValidColor(value, hexOnly)) {
     report.error(
       path,
@@ -532,10 +535,7 @@ function readColor(value: unknown, path: string, key: string, report: Report, he
 }
 
 function readLink(spec: PropertySpec, value: unknown, path: string, key: string, report: Report): string | undefined {
-  if (typeof value !== 'string') {
-    report.error(path, `${key} must be a text`);
-    return undefined;
-  }
+  if (!isText(value, path, key, report)) return undefined;
   if (!isTemplateLink(value)) {
     report.error(path, 'only http, https and mailto URLs can be opened');
     return undefined;

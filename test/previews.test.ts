@@ -5,6 +5,7 @@ import { createCanvas, loadImage } from 'canvas';
 import { type DaemonProcess, startDaemon } from './helpers/daemon.js';
 import type { Reply } from './helpers/http.js';
 import { IMAGES } from './helpers/support.js';
+import { COMPONENTS_DOCUMENT_KEYS } from './helpers/components.js';
 
 // docs/api/templates.md#previews (POST and GET /v1/preview) and #lookups (GET /v1/components, /v1/symbols,
 // /v1/shortcuts), through a real daemon. A preview is judged by what a designer gets: a PNG whose pixel size follows
@@ -350,17 +351,9 @@ describe('previews and lookups', () => {
     test('confirmation as a kind: an inline question in place of the buttons, for every kind', async () => {
       const plain = png(await steady());
       const seen = new Set<string>();
-      for (const kind of [
-        'callbackHost',
-        'command',
-        'script',
-        'shortcut',
-        'templateCommand',
-        'destructiveAction',
-        'connectorConsent',
-        'remindersError',
-        'remindersDenied',
-      ]) {
+      const kinds =
+        'callbackHost command script shortcut templateCommand destructiveAction connectorConsent remindersError remindersDenied'.split(' ');
+      for (const kind of kinds) {
         const asked = png(await steady({ confirmation: kind }));
         expect(asked.height).toBeGreaterThan(plain.height);
         seen.add(asked.bytes.toString('base64'));
@@ -477,21 +470,7 @@ describe('previews and lookups', () => {
       const reply = await daemon.api('GET', '/v1/components');
       expect(reply.status).toBe(200);
       const doc = reply.json;
-      for (const key of [
-        '$schema',
-        'title',
-        'schemaVersion',
-        'description',
-        'type',
-        'required',
-        'properties',
-        'definitions',
-        'components',
-        'bindings',
-        'actions',
-        'examples',
-        'workflow',
-      ]) {
+      for (const key of COMPONENTS_DOCUMENT_KEYS) {
         expect(doc).toHaveProperty([key]);
       }
       expect(doc.schemaVersion).toBe(2);
@@ -501,21 +480,8 @@ describe('previews and lookups', () => {
       expect(doc.type).toBe('object');
       expect(doc.required).toEqual(['name', 'app']);
       for (const name of ['grid', 'cell', 'size', 'alignment']) expect(doc.definitions).toHaveProperty([name]);
-      for (const type of [
-        'text',
-        'image',
-        'issuerIcon',
-        'timestamp',
-        'button',
-        'actions',
-        'iconButton',
-        'badge',
-        'stackBadge',
-        'progress',
-        'rive',
-        'spacer',
-        'symbol',
-      ]) {
+      const types = 'text image issuerIcon timestamp button actions iconButton badge stackBadge progress rive spacer symbol'.split(' ');
+      for (const type of types) {
         expect(doc.components[type].properties.type).toEqual({ const: type, description: 'The component type.' });
       }
       expect(doc.definitions.grid.properties.gap).toMatchObject({ minimum: 0, maximum: 64 });

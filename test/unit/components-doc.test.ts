@@ -3,6 +3,7 @@ import { componentsDocument, propertyDocument } from '../../templates-renderer/c
 import { ALIGNMENTS, TEXT_STYLES } from '../../templates-renderer/model.js';
 import { ACTION_KINDS, COMPONENT_TYPES, COMPONENTS, DEFINITIONS, TEMPLATE, isObjectSpec } from '../../templates-renderer/schema.js';
 import { validateTemplate } from '../../templates-renderer/validate.js';
+import { COMPONENTS_DOCUMENT_KEYS } from '../helpers/components.js';
 
 type Json = Record<string, any>;
 
@@ -10,21 +11,7 @@ const doc = componentsDocument() as Json;
 
 describe('GET /v1/components document', () => {
   test('has every key docs/api/templates.md#get-v1-components lists, and schemaVersion 2', () => {
-    for (const key of [
-      '$schema',
-      'title',
-      'schemaVersion',
-      'description',
-      'type',
-      'required',
-      'properties',
-      'definitions',
-      'components',
-      'bindings',
-      'actions',
-      'examples',
-      'workflow',
-    ]) {
+    for (const key of COMPONENTS_DOCUMENT_KEYS) {
       expect(doc).toHaveProperty([key]);
     }
     expect(doc.schemaVersion).toBe(2);
