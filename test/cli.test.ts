@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { CLI, type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
+import { eventually, startInProcess } from './helpers/in-process.js';
 import { type Run, runProgram } from './helpers/process.js';
 
 let daemon: DaemonProcess;
@@ -117,6 +118,30 @@ describe('notify', () => {
       body: 'Body from stdin',
       followUp: { after: 90, action: { label: 'Escalate', kind: 'shortcut', shortcut: 'Escalate' } },
     });
+  });
+
+  test('--button Later closes the banner; --button "Answer=reply:Type here" takes the reply the person types', async () => {
+    // The in-process daemon, so the test can play the person; the CLI reaches it with --port and --token.
+    const n = await startInProcess();
+    const via = ['--port', String(n.daemon.port), '--token', n.daemon.token];
+    const sent = ['notify', '--app', 'cli.ask', '--title', 'Ship it?', '--button', 'Answer=reply:Type here', '--button', 'Later'];
+    const first = await ok([...sent, '--id', 'first', ...via]);
+    await ok([...sent, '--id', 'second', ...via]);
+    expect(first).toEqual({ ok: true, id: 'first' });
+    expect(n.person.banner('cli.ask', 'first')!.actions).toEqual([
+      { actionId: 'answer', label: 'Answer', kind: 'reply', placeholder: 'Type here' },
+      { actionId: 'later', label: 'Later', kind: 'dismiss' },
+    ]);
+    n.person.reply('cli.ask', 'first', 'answer', 'Yes, today');
+    n.person.press('cli.ask', 'second', 'later');
+    const replies = await eventually(async () => {
+      const { json } = await n.api('GET', '/v1/replies?app=cli.ask');
+      return json.count > 0 && json;
+    }, 'the reply');
+    expect(replies).toMatchObject({ count: 1, replies: [{ notificationId: 'first', text: 'Yes, today' }] });
+    await eventually(async () => (await n.record('cli.ask', 'second')).dismissedAt, 'Later to close the banner');
+    expect(n.person.banner('cli.ask', 'second')).toBeUndefined();
+    expect((await n.record('cli.ask', 'second')).actionUsed).toBe('Later');
   });
 
   test('a field the service refuses: its reply on standard output, exit 1', async () => {
