@@ -216,10 +216,13 @@ describe('templates', () => {
 });
 
 describe('settings, quiet hours, apps, voice and the agent server', () => {
-  test('settings set keeps JSON types; a refused value is exit 1 with the reply', async () => {
-    const changed = await ok(['settings', 'set', 'muteAllSounds=true', 'historyCapPerApp=500']);
-    expect(changed.applied).toEqual(['historyCapPerApp', 'muteAllSounds']);
-    expect((await ok(['settings', 'get'])).settings).toMatchObject({ muteAllSounds: true, historyCapPerApp: 500 });
+  test('settings set keeps JSON types and prints only what it applied; a refused value is exit 1 with the reply', async () => {
+    const result = await notifier(['settings', 'set', 'muteAllSounds=true', 'historyCapPerApp=500']);
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(result.stdout).toBe('{\n  "applied": {\n    "historyCapPerApp": 500,\n    "muteAllSounds": true\n  }\n}\n');
+    const everything = await ok(['settings', 'get']);
+    expect(everything.settings).toMatchObject({ muteAllSounds: true, historyCapPerApp: 500 });
+    expect(Object.keys(everything)).toEqual(expect.arrayContaining(['options', 'schema', 'settings'])); // get prints it all
     const refused = await notifier(['settings', 'set', 'historyCapPerApp=lots']);
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout).error).toMatch(/^invalid value for historyCapPerApp/);
