@@ -132,16 +132,27 @@ export function keyValues(words: string[]): JsonObject {
 
 /**
  * `--button Label=target` (docs/cli.md#notify): the label ends at the first `=`. Targets: `cmd:<shell command>`,
- * `script:<file>`, `shortcut:<name>`, `cb:<JSON payload>` (`cb:` alone: a callback without a payload), else a link
- * such as `https://...` or `mailto:...`.
+ * `script:<file>`, `shortcut:<name>`, `cb:<JSON payload>` (`cb:` alone: a callback without a payload),
+ * `reply:<placeholder>` (`reply:` alone: a reply field without one), else a link such as `https://...` or
+ * `mailto:...`. A bare label (`--button Later`) is a plain button that just closes the banner
+ * (docs/api/notifications.md#n18).
  */
 export function parseButton(text: string): JsonObject {
   const at = text.indexOf('=');
-  if (at < 0) throw new InvalidArgumentError('Label=target, for example Open=https://example.com or Run=cmd:make');
+  if (at < 0) {
+    if (text.trim() === '') throw new InvalidArgumentError('the label is empty');
+    return { label: text };
+  }
   const label = text.slice(0, at);
   const target = text.slice(at + 1);
   if (label === '') throw new InvalidArgumentError('the label before = is empty');
+  if (target === '')
+    throw new InvalidArgumentError(
+      `nothing after =: give a target, or just the label (--button "${label}") for a button that closes the banner`,
+    );
   const rest = (prefix: string): string | null => (target.startsWith(prefix) ? target.slice(prefix.length) : null);
+  const placeholder = rest('reply:');
+  if (placeholder !== null) return { label, reply: placeholder.trim() === '' ? {} : { placeholder } };
   const command = rest('cmd:');
   if (command !== null) return { label, command };
   const script = rest('script:');
@@ -158,7 +169,9 @@ export function parseButton(text: string): JsonObject {
     }
   }
   if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) {
-    throw new InvalidArgumentError('the target is a link (https://...), cmd:<command>, script:<file>, shortcut:<name> or cb:<JSON>');
+    throw new InvalidArgumentError(
+      'the target is a link (https://...), cmd:<command>, script:<file>, shortcut:<name>, cb:<JSON> or reply:<placeholder>',
+    );
   }
   return { label, url: target };
 }

@@ -81,6 +81,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       recent: async (limit) =>
         (await core.records({ limit })).map(({ app, id, notification, deliveredAt }) => ({
           app,
+          appName: core.appName(app),
           id,
           title: notification.title ?? '',
           deliveredAt,

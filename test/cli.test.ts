@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { CLI, type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
+import { eventually, startInProcess } from './helpers/in-process.js';
 import { type Run, runProgram } from './helpers/process.js';
 
 let daemon: DaemonProcess;
@@ -119,6 +120,30 @@ describe('notify', () => {
     });
   });
 
+  test('--button Later closes the banner; --button "Answer=reply:Type here" takes the reply the person types', async () => {
+    // The in-process daemon, so the test can play the person; the CLI reaches it with --port and --token.
+    const n = await startInProcess();
+    const via = ['--port', String(n.daemon.port), '--token', n.daemon.token];
+    const sent = ['notify', '--app', 'cli.ask', '--title', 'Ship it?', '--button', 'Answer=reply:Type here', '--button', 'Later'];
+    const first = await ok([...sent, '--id', 'first', ...via]);
+    await ok([...sent, '--id', 'second', ...via]);
+    expect(first).toEqual({ ok: true, id: 'first' });
+    expect(n.person.banner('cli.ask', 'first')!.actions).toEqual([
+      { actionId: 'answer', label: 'Answer', kind: 'reply', placeholder: 'Type here' },
+      { actionId: 'later', label: 'Later', kind: 'dismiss' },
+    ]);
+    n.person.reply('cli.ask', 'first', 'answer', 'Yes, today');
+    n.person.press('cli.ask', 'second', 'later');
+    const replies = await eventually(async () => {
+      const { json } = await n.api('GET', '/v1/replies?app=cli.ask');
+      return json.count > 0 && json;
+    }, 'the reply');
+    expect(replies).toMatchObject({ count: 1, replies: [{ notificationId: 'first', text: 'Yes, today' }] });
+    await eventually(async () => (await n.record('cli.ask', 'second')).dismissedAt, 'Later to close the banner');
+    expect(n.person.banner('cli.ask', 'second')).toBeUndefined();
+    expect((await n.record('cli.ask', 'second')).actionUsed).toBe('Later');
+  });
+
   test('a field the service refuses: its reply on standard output, exit 1', async () => {
     const result = await notifier(['notify', '--app', 'cli.demo', '--title', 'T', '--button', 'Bad=ftp://example.com']);
     expect(result.code).toBe(1);
@@ -191,10 +216,13 @@ describe('templates', () => {
 });
 
 describe('settings, quiet hours, apps, voice and the agent server', () => {
-  test('settings set keeps JSON types; a refused value is exit 1 with the reply', async () => {
-    const changed = await ok(['settings', 'set', 'muteAllSounds=true', 'historyCapPerApp=500']);
-    expect(changed.applied).toEqual(['historyCapPerApp', 'muteAllSounds']);
-    expect((await ok(['settings', 'get'])).settings).toMatchObject({ muteAllSounds: true, historyCapPerApp: 500 });
+  test('settings set keeps JSON types and prints only what it applied; a refused value is exit 1 with the reply', async () => {
+    const result = await notifier(['settings', 'set', 'muteAllSounds=true', 'historyCapPerApp=500']);
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(result.stdout).toBe('{\n  "applied": {\n    "historyCapPerApp": 500,\n    "muteAllSounds": true\n  }\n}\n');
+    const everything = await ok(['settings', 'get']);
+    expect(everything.settings).toMatchObject({ muteAllSounds: true, historyCapPerApp: 500 });
+    expect(Object.keys(everything)).toEqual(expect.arrayContaining(['options', 'schema', 'settings'])); // get prints it all
     const refused = await notifier(['settings', 'set', 'historyCapPerApp=lots']);
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout).error).toMatch(/^invalid value for historyCapPerApp/);

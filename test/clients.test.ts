@@ -4,8 +4,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { ROOT, useDaemon } from './helpers/daemon.js';
+import { type Running, startInProcess } from './helpers/in-process.js';
 import { freePort } from './helpers/http.js';
 import { runProgram } from './helpers/process.js';
 
@@ -49,6 +50,28 @@ async function rejection(promise: Promise<unknown>): Promise<any> {
   throw new Error('expected the promise to be rejected');
 }
 
+/**
+ * Plays the person at an in-process daemon: when a request starts waiting for the reply to a banner whose reply
+ * field reads `type: <text>`, the person types `<text>` into it (once per banner), so the reply comes while the
+ * request waits. Banners without such a field get no reply. Only the person can reply: the test presenter is how a
+ * test acts as them.
+ */
+function answerWaitedReplies(n: Running): void {
+  const queue = n.daemon.core.replies;
+  const wait = queue.wait.bind(queue);
+  const answered = new Set<string>();
+  queue.wait = (id, app, deliver) => {
+    const stop = wait(id, app, deliver);
+    const banner = [...n.person.onScreen.values()].find((shown) => shown.key.id === id && (app === undefined || shown.key.app === app));
+    const field = banner?.actions.find((action) => action.kind === 'reply' && action.placeholder?.startsWith('type: '));
+    if (banner && field && !answered.has(`${banner.key.app}/${id}`)) {
+      answered.add(`${banner.key.app}/${id}`);
+      setImmediate(() => n.person.reply(banner.key.app, id, field.actionId, field.placeholder!.slice('type: '.length)));
+    }
+    return stop;
+  };
+}
+
 describe('client libraries against a running Notifier', () => {
   const daemon = useDaemon();
   const client = () => new Notifier({ supportDir: daemon().supportDir });
@@ -58,10 +81,12 @@ describe('client libraries against a running Notifier', () => {
     return matches[0]!;
   };
 
-  test('the Python module passes its unittest suite against this daemon', async () => {
+  test('the Python module passes its unittest suite against a daemon whose person answers reply fields', async () => {
+    const n = await startInProcess();
+    answerWaitedReplies(n);
     const result = await run('python3', ['-m', 'unittest', '-v', 'test_notifier'], {
       cwd: PYTHON_DIR,
-      env: { NOTIFIER_SUPPORT_DIR: daemon().supportDir, PYTHONDONTWRITEBYTECODE: '1' },
+      env: { NOTIFIER_SUPPORT_DIR: n.daemon.supportDir, PYTHONDONTWRITEBYTECODE: '1' },
     });
     // On failure the diff shows unittest's whole report.
     expect({ code: result.code, report: result.stderr }).toEqual({ code: 0, report: expect.stringMatching(/\nOK\n?$/) });
@@ -200,6 +225,64 @@ describe('client libraries against a running Notifier', () => {
       } finally {
         await rm(folder, { recursive: true, force: true });
       }
+    });
+  });
+
+  describe('Node: replies and snooze', () => {
+    let n: Running;
+    let notifier: InstanceType<typeof Notifier>;
+    beforeAll(async () => {
+      n = await startInProcess();
+      answerWaitedReplies(n);
+      notifier = new Notifier({ supportDir: n.daemon.supportDir });
+    });
+    /** A notification with a reply field; `answer` is what the person types once a request waits (see answerWaitedReplies). */
+    const ask = (app: string, answer?: string) =>
+      notifier.notify(app, 'A question', { buttons: [{ label: 'Reply', reply: { placeholder: answer ? `type: ${answer}` : 'Why?' } }] });
+
+    test('waitForReply resolves to the reply typed while it waits, and consumes it', async () => {
+      const id = await ask('node-wait', 'Yes, ship it');
+      expect(await notifier.replies({ app: 'node-wait' })).toEqual([]);
+      const reply = await notifier.waitForReply(id, { app: 'node-wait', timeout: 20 });
+      expect(reply).toEqual({
+        notificationId: id,
+        app: 'node-wait',
+        title: 'A question',
+        text: 'Yes, ship it',
+        repliedAt: expect.any(String),
+      });
+      expect(await notifier.replies({ app: 'node-wait' })).toEqual([]);
+      expect((await notifier.history('node-wait'))[0]!.reply).toBe('Yes, ship it');
+    });
+
+    test('no reply in time: null, even when the wait is longer than timeoutMs', async () => {
+      const id = await ask('node-silent');
+      await expect(notifier.waitForReply(id, { app: 'node-silent', timeout: 1 })).resolves.toBeNull();
+      const impatient = new Notifier({ supportDir: n.daemon.supportDir, timeoutMs: 300 });
+      await expect(impatient.waitForReply(id, { app: 'node-silent', timeout: 1.5 })).resolves.toBeNull();
+    });
+
+    test('consume: false leaves the reply queued; replies filters by since and consumes on request', async () => {
+      const id = await ask('node-keep', 'Later today');
+      const reply = await notifier.waitForReply(id, { app: 'node-keep', timeout: 20, consume: false });
+      expect(reply).toMatchObject({ notificationId: id, text: 'Later today' });
+      expect(await notifier.replies({ app: 'node-keep' })).toEqual([reply]);
+      expect(await notifier.replies({ app: 'node-keep', since: new Date(Date.now() - 3_600_000) })).toEqual([reply]);
+      expect(await notifier.replies({ app: 'node-keep', since: Date.now() / 1000 + 3600 })).toEqual([]);
+      expect(await notifier.replies({ app: 'node-keep', consume: true })).toEqual([reply]);
+      expect(await notifier.replies({ app: 'node-keep' })).toEqual([]);
+    });
+
+    test('snooze resolves to when the banner comes back; unsnooze brings it back now', async () => {
+      const id = await notifier.notify('node-snooze', 'Later', { persistent: true });
+      const until = await notifier.snooze('node-snooze', id, 5);
+      expect(Date.parse(until) - Date.now()).toBeGreaterThan(4 * 60_000);
+      expect(Date.parse(until) - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+      expect((await notifier.history('node-snooze'))[0]!.snoozedUntil).toBe(until);
+      expect(n.person.banner('node-snooze', id)).toBeUndefined();
+      await notifier.unsnooze('node-snooze', id);
+      expect(n.person.banner('node-snooze', id)).toBeDefined();
+      expect((await rejection(notifier.snooze('node-snooze', id, 0))).status).toBe(400);
     });
   });
 

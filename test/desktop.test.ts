@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import dbus from 'dbus-next';
 import { type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
 import { type Desktop, startDesktop } from './helpers/desktop.js';
 import { channelPath } from '../daemon/control/channel.js';
 import { callbackServer, channel, eventually } from './helpers/in-process.js';
+import { trayOnBus } from './helpers/tray.js';
 
 // End to end on a real desktop: Xvfb, a private session bus and dunst. The daemon is the built `notifier daemon`
 // with the D-Bus presenter and its tray; the person acts through dunst's own controls (dunstctl, its context
@@ -141,9 +140,9 @@ describe('the real desktop', () => {
     await notify({ app: 'runner', id: 'job1', title: 'Nightly job', buttons: [{ label: 'Run now', script: 'touch.sh' }] });
     await eventually(async () => (await displayed()) === 1);
     await choose('Run now (Nightly job)');
-    const menu = await trayMenu(desktop);
+    const menu = await trayOnBus(desktop, daemon.child.pid!);
     const allow = await eventually(
-      async () => (await menu.items()).find((item) => item.label.startsWith('Allow: Let Runner run commands')),
+      async () => (await menu.entries()).find((item) => item.label.startsWith('Allow: Let Runner run commands')),
       'the question in the tray',
     );
     expect(await exists(`${out}/ran-job1`)).toBe(false); // nothing ran before the person allowed it
@@ -169,38 +168,3 @@ describe('the real desktop', () => {
     await eventually(() => exists(`${out}/ran-job2`), 'the script to run');
   });
 });
-
-/** The tray's menu, found on the bus by its binary's process, read and clicked as a panel would. */
-async function trayMenu(desktop: Desktop) {
-  const bus = dbus.sessionBus({ busAddress: desktop.env.DBUS_SESSION_BUS_ADDRESS });
-  const daemon = (await bus.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
-  let menu: dbus.ClientInterface | undefined;
-  for (const name of ((await daemon.ListNames()) as string[]).filter((n) => n.startsWith(':'))) {
-    const pid = (await daemon.GetConnectionUnixProcessID(name)) as number;
-    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('tray_linux_release')) continue;
-    // The tray binary's other connection holds no menu and never answers: give each a second.
-    const proxy = await Promise.race([
-      bus.getProxyObject(name, '/org/ayatana/NotificationItem/systray/Menu').catch(() => null),
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), 1000)),
-    ]);
-    if (proxy?.interfaces['com.canonical.dbusmenu']) {
-      menu = proxy.getInterface('com.canonical.dbusmenu');
-      break;
-    }
-  }
-  if (!menu) throw new Error('the tray menu is not on the bus');
-  const found = menu;
-  return {
-    async items(): Promise<Array<{ id: number; label: string }>> {
-      const [, layout] = (await found.GetLayout(0, -1, ['label'])) as [number, [number, unknown, dbus.Variant[]]];
-      return layout[2].map((child) => {
-        const [id, properties] = child.value as [number, Record<string, dbus.Variant>];
-        return { id, label: (properties.label?.value as string | undefined) ?? '' };
-      });
-    },
-    async click(id: number): Promise<void> {
-      await found.Event(id, 'clicked', new dbus.Variant('s', ''), 0);
-    },
-    close: () => bus.disconnect(),
-  };
-}

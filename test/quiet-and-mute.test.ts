@@ -35,17 +35,21 @@ describe("the private channel: the tray's quiet hour, recent notifications and q
     expect(await channel(n.daemon.channelPath, { op: 'quiet' })).toMatchObject({ ok: false });
   });
 
-  test('recent lists the newest notifications; watch tells when one arrives', async () => {
+  test("recent lists the newest notifications with their app's display name; watch tells when one arrives", async () => {
     const n = await startInProcess();
+    await n.notify({ app: 'unnamed', id: 'zero', title: 'Title zero' });
+    await n.api('POST', '/v1/register', { body: { app: 'r', appName: 'Reminders' } });
     for (const id of ['one', 'two', 'three']) await n.notify({ app: 'r', id, title: `Title ${id}` });
     const recent = await channel(n.daemon.channelPath, { op: 'recent', limit: 2 });
     expect(recent).toEqual({
       ok: true,
       notifications: [
-        { app: 'r', id: 'three', title: 'Title three', deliveredAt: expect.any(String) },
-        { app: 'r', id: 'two', title: 'Title two', deliveredAt: expect.any(String) },
+        { app: 'r', appName: 'Reminders', id: 'three', title: 'Title three', deliveredAt: expect.any(String) },
+        { app: 'r', appName: 'Reminders', id: 'two', title: 'Title two', deliveredAt: expect.any(String) },
       ],
     });
+    const all = await channel(n.daemon.channelPath, { op: 'recent', limit: 10 });
+    expect(all.notifications.at(-1)).toMatchObject({ app: 'unnamed', appName: 'unnamed' }); // no name registered: its id
     const net = await import('node:net');
     const lines: any[] = [];
     const watcher = net.connect(n.daemon.channelPath, () => watcher.write('{"op":"watch"}\n'));

@@ -77,6 +77,12 @@ export async function send(context: Context, request: ServiceRequest): Promise<v
   process.exitCode = printReply(await callService(request, context.target));
 }
 
+/** Like `send`, but a 2xx reply is printed as `pick` makes it (an error status is printed whole). */
+export async function sendPicked(context: Context, request: ServiceRequest, pick: (json: any) => unknown): Promise<void> {
+  const reply = await ask(context, request);
+  if (reply) process.exitCode = printReply({ ...reply, json: pick(reply.json) });
+}
+
 /**
  * Sends one request for a command that uses the reply itself (writes a file): an error status is printed as
  * `send` prints it and gives null.

@@ -134,8 +134,8 @@ function registerNotify(program: Command): void {
     .option('--audio <file|url>', 'recorded voice message to play')
     .addOption(new Option('--presentation <how>', 'banner, voice (speech only) or both').choices(PRESENTATIONS))
     .option(
-      '--button <Label=target>',
-      'a button (repeatable): Label=https://..., cmd:<command>, script:<file>, shortcut:<name>, cb:<JSON>',
+      '--button <Label[=target]>',
+      'a button (repeatable): Label=https://..., cmd:<command>, script:<file>, shortcut:<name>, cb:<JSON>, reply:<placeholder>; a bare Label just closes the banner',
       collect(parseButton),
     )
     .option('--reminder <Title|ISO8601>', 'add a reminder button: a title, and a due date after the last |', parseReminder)

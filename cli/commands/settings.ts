@@ -2,12 +2,21 @@
 
 import { type Command, Option } from 'commander';
 import { UsageError, clockTime, keyValues, positiveNumber } from '../args.js';
-import { act, send } from './common.js';
+import { act, send, sendPicked } from './common.js';
 
 /** KEY=VALUE words: at least one. */
 function pairs(words: string[]): Record<string, unknown> {
   if (words.length === 0) throw new UsageError('give at least one KEY=VALUE');
   return keyValues(words);
+}
+
+/**
+ * What `settings set` prints: the settings it changed with their values now, and the note of a moved port; not
+ * the whole reply, which also carries every setting, its schema and the choices (the voice list) (docs/cli.md).
+ */
+function whatWasApplied(reply: { applied?: string[]; settings?: Record<string, unknown>; note?: string }): unknown {
+  const applied = Object.fromEntries((reply.applied ?? []).map((key) => [key, reply.settings?.[key] ?? null]));
+  return { applied, ...(reply.note ? { note: reply.note } : {}) };
 }
 
 export function registerSettingsCommands(program: Command): void {
@@ -21,7 +30,7 @@ export function registerSettingsCommands(program: Command): void {
       .command('set')
       .description('change settings (PUT /v1/settings); a value that reads as JSON keeps its type')
       .argument('<KEY=VALUE...>', 'for example muteAllSounds=true historyCapPerApp=500'),
-    (context) => send(context, { method: 'PUT', path: '/v1/settings', body: pairs(context.args[0] as string[]) }),
+    (context) => sendPicked(context, { method: 'PUT', path: '/v1/settings', body: pairs(context.args[0] as string[]) }, whatWasApplied),
   );
 
   const quiet = program

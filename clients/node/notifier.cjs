@@ -20,6 +20,13 @@ const DEFAULT_PORT = 48617;
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** GET /v1/history answers this many records when no limit is given. */
 const DEFAULT_HISTORY_LIMIT = 50;
+/** Seconds waitForReply waits for a reply when no timeout is given (the service's default). */
+const DEFAULT_REPLY_WAIT_SECONDS = 60;
+/**
+ * Milliseconds a long wait's answer may take to come back after its own time limit: the client waits the wait plus
+ * this, so it never gives up before the service answers "timed out".
+ */
+const WAIT_MARGIN_MS = 10_000;
 
 const NOT_RUNNING = 'Notifier is not running. Start it with `notifier daemon` first.';
 
@@ -176,7 +183,40 @@ class Notifier {
     return (await this.#request('GET', '/v1/apps')).apps;
   }
 
-  async #request(method, route, { body, query, auth = true } = {}) {
+  /**
+   * GET /v1/replies: what the person typed into reply fields, oldest first (`{notificationId, app, title?, text,
+   * repliedAt}` each). `app`: only this app's queue; `since`: only replies after this moment (a Date, epoch
+   * seconds or an ISO 8601 text); `consume: true` removes the replies returned from the queue.
+   */
+  async replies({ app, since, consume = false } = {}) {
+    const query = given({ app, since: since instanceof Date ? since.toISOString() : since, consume: consume ? 'true' : undefined });
+    return (await this.#request('GET', '/v1/replies', { query })).replies;
+  }
+
+  /**
+   * GET /v1/replies/wait: resolves to the person's reply to notification `id`, or null when `timeout` seconds (1 to
+   * 300, default 60) pass first. A reply already waiting comes at once; with `app`, so does one already on the
+   * History record. The reply returned leaves the queue unless `consume: false`. The request waits `timeout` plus a
+   * margin, whatever `timeoutMs` says.
+   */
+  async waitForReply(id, { app, timeout = DEFAULT_REPLY_WAIT_SECONDS, consume = true } = {}) {
+    const query = given({ id, app, timeout, consume: consume ? undefined : 'false' });
+    const timeoutMs = Math.max(this.timeoutMs, timeout * 1000 + WAIT_MARGIN_MS);
+    const answer = await this.#request('GET', '/v1/replies/wait', { query, timeoutMs });
+    return answer.replied ? answer.reply : null;
+  }
+
+  /** POST /v1/snooze: hides the banner and brings it back after `minutes` (more than 0, at most 43200); resolves to when (ISO 8601). */
+  async snooze(app, id, minutes) {
+    return String((await this.#request('POST', '/v1/snooze', { body: { app, id, minutes } })).until);
+  }
+
+  /** POST /v1/unsnooze: brings a snoozed banner back now (quietly). Not snoozed: nothing happens. */
+  async unsnooze(app, id) {
+    await this.#request('POST', '/v1/unsnooze', { body: { app, id } });
+  }
+
+  async #request(method, route, { body, query, auth = true, timeoutMs = this.timeoutMs } = {}) {
     const url = new URL(route, this.baseURL);
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, String(value));
     const headers = { Accept: 'application/json' };
@@ -191,11 +231,11 @@ class Notifier {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       text = await response.text(); // the timeout covers the body too
     } catch (error) {
-      throw this.#unavailable(error);
+      throw unavailable(error, timeoutMs);
     }
     if (!response.ok) throw new NotifierError(response.status, errorMessage(text, response));
     try {
@@ -204,19 +244,19 @@ class Notifier {
       throw new NotifierError(response.status, `Notifier answered something that is not JSON: ${text.slice(0, 200)}`);
     }
   }
+}
 
-  /**
-   * fetch's own failures: the timeout, or a TypeError whose `cause` is the network error (refused, reset, ...).
-   * Checked by name, not instanceof: fetch's errors may come from another realm (a vm context, jest).
-   */
-  #unavailable(error) {
-    // Our timeout signal is the only abort; some Node 18 releases report it as an AbortError.
-    if (error?.name === 'TimeoutError' || error?.name === 'AbortError') {
-      return new NotifierUnavailable(`Notifier did not answer within ${this.timeoutMs} ms.`, { cause: error });
-    }
-    if (error?.name === 'TypeError' && error.cause !== undefined) return new NotifierUnavailable(NOT_RUNNING, { cause: error });
-    return error; // a mistake of the caller's, such as a token that cannot be a header
+/**
+ * fetch's own failures: the timeout, or a TypeError whose `cause` is the network error (refused, reset, ...).
+ * Checked by name, not instanceof: fetch's errors may come from another realm (a vm context, jest).
+ */
+function unavailable(error, timeoutMs) {
+  // Our timeout signal is the only abort; some Node 18 releases report it as an AbortError.
+  if (error?.name === 'TimeoutError' || error?.name === 'AbortError') {
+    return new NotifierUnavailable(`Notifier did not answer within ${timeoutMs} ms.`, { cause: error });
   }
+  if (error?.name === 'TypeError' && error.cause !== undefined) return new NotifierUnavailable(NOT_RUNNING, { cause: error });
+  return error; // a mistake of the caller's, such as a token that cannot be a header
 }
 
 module.exports = { Notifier, NotifierError, NotifierUnavailable, defaultSupportDir, DEFAULT_PORT, DEFAULT_TIMEOUT_MS };

@@ -104,6 +104,34 @@ export interface HistoryRecord {
   replyTranscript?: string;
 }
 
+/** One entry of the reply queue: what the person typed into a notification's reply field. */
+export interface ReplyRecord {
+  notificationId: string;
+  app: string;
+  /** The notification's title; absent when it had none. */
+  title?: string;
+  text: string;
+  repliedAt: string;
+}
+
+export interface RepliesOptions {
+  /** Only this app's queue; default every app's. */
+  app?: string;
+  /** Only replies after this moment: a Date, epoch seconds, or an ISO 8601 text. */
+  since?: Date | number | string;
+  /** true removes the replies returned from the queue (they stay on their History records). Default false. */
+  consume?: boolean;
+}
+
+export interface WaitForReplyOptions {
+  /** The notification's app: give it so a reply already on the History record is found too. */
+  app?: string;
+  /** Seconds to wait, 1 to 300; default 60. The request itself waits this plus a margin. */
+  timeout?: number;
+  /** false leaves the reply in the queue. Default true. */
+  consume?: boolean;
+}
+
 /** Notifier answered with an error status; `message` is the reply's `error` text (the raw reply when it has none). */
 export declare class NotifierError extends Error {
   constructor(status: number, message: string, options?: { cause?: unknown });
@@ -139,4 +167,12 @@ export declare class Notifier {
   /** Rejects with a TypeError for an empty app (Notifier would clear every app's History). */
   clearHistory(app: string): Promise<void>;
   apps(): Promise<AppInfo[]>;
+  /** GET /v1/replies: the reply queue, oldest first. */
+  replies(options?: RepliesOptions): Promise<ReplyRecord[]>;
+  /** GET /v1/replies/wait: the reply to notification `id`, or null when the time is up. */
+  waitForReply(id: string, options?: WaitForReplyOptions): Promise<ReplyRecord | null>;
+  /** POST /v1/snooze: resolves to when the banner comes back (ISO 8601). */
+  snooze(app: string, id: string, minutes: number): Promise<string>;
+  /** POST /v1/unsnooze: brings a snoozed banner back now. */
+  unsnooze(app: string, id: string): Promise<void>;
 }

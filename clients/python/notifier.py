@@ -25,6 +25,7 @@ import sys
 import urllib.error
 import urllib.parse
 import urllib.request
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Union
 
@@ -36,6 +37,11 @@ DEFAULT_PORT = 48617
 DEFAULT_TIMEOUT = 10.0
 #: ``GET /v1/history`` answers this many records when no limit is given.
 DEFAULT_HISTORY_LIMIT = 50
+#: Seconds :meth:`Notifier.wait_for_reply` waits for a reply when no timeout is given (the service's default).
+DEFAULT_REPLY_WAIT = 60.0
+#: Seconds a long wait's answer may take to come back after its own time limit: the client's socket timeout is
+#: the wait plus this, so the client never gives up before the service answers "timed out".
+WAIT_MARGIN = 10.0
 
 _NOT_RUNNING = "Notifier is not running. Start it with `notifier daemon` first."
 
@@ -187,6 +193,50 @@ class Notifier:
         """The registered apps: dicts with ``app`` and, when set, ``appName``, ``defaults``, ..."""
         return list(self._request("GET", "/v1/apps")["apps"])
 
+    def replies(
+        self,
+        app: Optional[str] = None,
+        since: Union[datetime, float, str, None] = None,
+        consume: bool = False,
+    ) -> List[JSON]:
+        """``GET /v1/replies``: what the person typed into reply fields, oldest first.
+
+        Each reply is a dict: ``notificationId``, ``app``, ``title`` (when the notification had one), ``text``,
+        ``repliedAt``. ``app``: only this app's queue (default every app's). ``since``: only replies after this
+        moment (a ``datetime``, epoch seconds, or an ISO 8601 text; a naive ``datetime`` is local time).
+        ``consume=True`` removes the replies returned from the queue (they stay on their History records).
+        """
+        when = since.isoformat() if isinstance(since, datetime) else since
+        query = _without_none({"app": app, "since": when, "consume": "true" if consume else None})
+        return list(self._request("GET", "/v1/replies", query=query)["replies"])
+
+    def wait_for_reply(
+        self,
+        id: str,  # noqa: A002 - the API's name for it
+        app: Optional[str] = None,
+        timeout: float = DEFAULT_REPLY_WAIT,
+        consume: bool = True,
+    ) -> Optional[JSON]:
+        """``GET /v1/replies/wait``: waits until the person replies to notification ``id``; returns the reply (a dict
+        as :meth:`replies` gives), or None when ``timeout`` seconds (1 to 300) pass first.
+
+        A reply already waiting is returned at once; with ``app``, so is one already on the History record. The
+        reply returned is removed from the queue unless ``consume=False``. The socket waits ``timeout`` plus a
+        margin, whatever the object's own timeout.
+        """
+        query = _without_none({"id": id, "app": app, "timeout": timeout, "consume": None if consume else "false"})
+        answer = self._request("GET", "/v1/replies/wait", query=query, timeout=max(self.timeout, timeout + WAIT_MARGIN))
+        return answer["reply"] if answer.get("replied") else None
+
+    def snooze(self, app: str, id: str, minutes: float) -> str:  # noqa: A002 - the API's name for it
+        """``POST /v1/snooze``: hides the banner and brings it back after ``minutes`` (more than 0, at most 43200).
+        Returns when it comes back, as ISO 8601 text."""
+        return str(self._request("POST", "/v1/snooze", body={"app": app, "id": id, "minutes": minutes})["until"])
+
+    def unsnooze(self, app: str, id: str) -> None:  # noqa: A002 - the API's name for it
+        """``POST /v1/unsnooze``: brings a snoozed banner back now (quietly). Not snoozed: nothing happens."""
+        self._request("POST", "/v1/unsnooze", body={"app": app, "id": id})
+
     # -- transport ----------------------------------------------------------------------------------------------
 
     def _current_token(self) -> Optional[str]:
@@ -200,7 +250,9 @@ class Notifier:
         body: Optional[JSON] = None,
         query: Optional[Mapping[str, Any]] = None,
         auth: bool = True,
+        timeout: Optional[float] = None,
     ) -> JSON:
+        seconds = self.timeout if timeout is None else timeout
         url = self.base_url + route
         if query:
             url += "?" + urllib.parse.urlencode(query)
@@ -214,16 +266,16 @@ class Notifier:
             headers["Authorization"] = f"Bearer {token}"
         request = urllib.request.Request(url, data=data, headers=headers, method=method)
         try:
-            with _OPENER.open(request, timeout=self.timeout) as response:
+            with _OPENER.open(request, timeout=seconds) as response:
                 status, raw = response.status, response.read()
         except urllib.error.HTTPError as error:
             raw = _read_error_body(error)
             raise NotifierError(error.code, _error_message(raw, error.reason)) from None
         except (socket.timeout, TimeoutError):
-            raise NotifierUnavailable(f"Notifier did not answer within {self.timeout:g} seconds.") from None
+            raise NotifierUnavailable(f"Notifier did not answer within {seconds:g} seconds.") from None
         except urllib.error.URLError as error:
             if isinstance(error.reason, (socket.timeout, TimeoutError)):
-                raise NotifierUnavailable(f"Notifier did not answer within {self.timeout:g} seconds.") from None
+                raise NotifierUnavailable(f"Notifier did not answer within {seconds:g} seconds.") from None
             raise NotifierUnavailable() from error
         except (OSError, http.client.HTTPException) as error:  # refused, reset, or cut off before the answer ended
             raise NotifierUnavailable() from error

@@ -2,7 +2,8 @@
 
 The daemon's support folder comes from ``NOTIFIER_SUPPORT_DIR``; ``test/clients.test.ts`` starts a daemon on a temp
 folder and runs ``python3 -m unittest -v test_notifier`` here. By hand, use a throwaway daemon (the tests close
-every banner and add apps and History records)::
+every banner and add apps and History records; the reply tests need the replies typed: their banners' reply fields
+say what to type, within 20 seconds)::
 
     npm start -- --port 0 --support-dir /tmp/notifier-py &
     NOTIFIER_SUPPORT_DIR=/tmp/notifier-py python3 -m unittest -v test_notifier
@@ -21,6 +22,7 @@ import tempfile
 import threading
 import unittest
 import uuid
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -255,6 +257,71 @@ class WhenNothingAnswers(unittest.TestCase):
             with self.assertRaises(NotifierError) as caught:
                 Notifier(port=server.port, token="x").health()
         self.assertEqual((caught.exception.status, caught.exception.message), (503, "busy"))
+
+
+def ask(notifier: Notifier, app: str, answer: str = "") -> str:
+    """A notification with a reply field; ``answer`` is what the person types once a request waits for the reply.
+
+    Only the person can reply. ``test/clients.test.ts`` plays the person: when a request starts waiting for a
+    reply to a banner whose field reads ``type: <text>``, it types ``<text>``; other banners get no reply.
+    """
+    placeholder = f"type: {answer}" if answer else "Why?"
+    return notifier.notify(app, "A question", buttons=[{"label": "Reply", "reply": {"placeholder": placeholder}}])
+
+
+class Replies(unittest.TestCase):
+    """``replies``, ``wait_for_reply``, ``snooze`` and ``unsnooze``."""
+
+    notifier: Notifier
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.notifier = Notifier()
+
+    def test_a_reply_typed_while_waiting_is_returned_and_consumed(self) -> None:
+        app = app_id("wait")
+        id = ask(self.notifier, app, answer="Yes, ship it")
+        self.assertEqual(self.notifier.replies(app), [])
+        reply = self.notifier.wait_for_reply(id, app=app, timeout=20)
+        assert reply is not None
+        self.assertEqual((reply["notificationId"], reply["app"], reply["text"]), (id, app, "Yes, ship it"))
+        self.assertEqual(reply["title"], "A question")
+        self.assertEqual(self.notifier.replies(app), [])  # consumed by the wait
+        self.assertEqual(record(self.notifier, app, id)["reply"], "Yes, ship it")  # History keeps it
+
+    def test_no_reply_within_the_timeout_gives_none(self) -> None:
+        app = app_id("silent")
+        id = ask(self.notifier, app)
+        self.assertIsNone(self.notifier.wait_for_reply(id, app=app, timeout=1))
+
+    def test_a_wait_longer_than_the_objects_timeout_is_not_cut_short(self) -> None:
+        app = app_id("long-wait")
+        id = ask(self.notifier, app)
+        short = Notifier(timeout=0.5)
+        self.assertIsNone(short.wait_for_reply(id, app=app, timeout=1.5))
+
+    def test_consume_false_leaves_the_reply_in_the_queue_until_replies_consumes_it(self) -> None:
+        app = app_id("keep")
+        id = ask(self.notifier, app, answer="Later today")
+        reply = self.notifier.wait_for_reply(id, app=app, timeout=20, consume=False)
+        assert reply is not None
+        self.assertEqual(self.notifier.replies(app), [reply])
+        self.assertEqual(self.notifier.replies(app, since="2000-01-01T00:00:00Z"), [reply])
+        self.assertEqual(self.notifier.replies(app, since=datetime.now(timezone.utc) + timedelta(hours=1)), [])
+        self.assertEqual(self.notifier.replies(app, consume=True), [reply])
+        self.assertEqual(self.notifier.replies(app), [])
+
+    def test_snooze_returns_when_the_banner_comes_back_and_unsnooze_brings_it_back(self) -> None:
+        app = app_id("snooze")
+        id = self.notifier.notify(app, "Later", persistent=True)
+        until = datetime.fromisoformat(self.notifier.snooze(app, id, 5).replace("Z", "+00:00"))
+        self.assertAlmostEqual((until - datetime.now(timezone.utc)).total_seconds(), 300, delta=30)
+        self.assertEqual(record(self.notifier, app, id)["snoozedUntil"].replace("Z", "+00:00"), until.isoformat(timespec="milliseconds"))
+        self.notifier.unsnooze(app, id)
+        self.assertNotIn("snoozedUntil", record(self.notifier, app, id))
+        with self.assertRaises(NotifierError) as caught:
+            self.notifier.snooze(app, id, 0)
+        self.assertEqual(caught.exception.status, 400)
 
 
 class Demo(unittest.TestCase):

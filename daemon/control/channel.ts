@@ -9,8 +9,8 @@ import { log } from '../log.js';
 /** What the person's programs can do through the channel (the daemon provides it). */
 export interface ChannelHandlers {
   approvals: Approvals;
-  /** The newest notifications, for the tray's menu. */
-  recent(limit: number): Promise<Array<{ app: string; id: string; title: string; deliveredAt: string }>>;
+  /** The newest notifications, for the tray's menu; `appName` is the app's display name, as on its banners. */
+  recent(limit: number): Promise<Array<{ app: string; appName: string; id: string; title: string; deliveredAt: string }>>;
   /** Calls back whenever a notification arrives; returns a function that stops. */
   onNotification(listener: () => void): () => void;
   /** A quiet period: no sounds or speech for `minutes` (0 ends it). */

@@ -52,10 +52,19 @@ describe('--button Label=target', () => {
     expect(parseButton('Ack=cb:{"n":1}')).toEqual({ label: 'Ack', callback: { payload: { n: 1 } } });
     expect(parseButton('Ack=cb:"text"')).toEqual({ label: 'Ack', callback: { payload: 'text' } });
     expect(parseButton('Ack=cb:')).toEqual({ label: 'Ack', callback: {} });
+    expect(parseButton('Answer=reply:Type here')).toEqual({ label: 'Answer', reply: { placeholder: 'Type here' } });
+    expect(parseButton('Answer=reply:a=b: c')).toEqual({ label: 'Answer', reply: { placeholder: 'a=b: c' } });
+    expect(parseButton('Answer=reply:')).toEqual({ label: 'Answer', reply: {} });
+    expect(parseButton('Answer=reply:   ')).toEqual({ label: 'Answer', reply: {} });
   });
 
-  test('a label without =, an empty label, a cb: payload that is not JSON and a bare word are refused', () => {
-    for (const text of ['Open', '=https://example.com', 'Ack=cb:{oops', 'Go=somewhere']) {
+  test('a bare label is a plain button that closes the banner', () => {
+    expect(parseButton('Later')).toEqual({ label: 'Later' });
+    expect(parseButton('Not now')).toEqual({ label: 'Not now' });
+  });
+
+  test('an empty label, nothing after =, a cb: payload that is not JSON and a bare word are refused', () => {
+    for (const text of ['', ' ', '=https://example.com', 'Later=', 'Ack=cb:{oops', 'Go=somewhere']) {
       expect(() => parseButton(text)).toThrow(InvalidArgumentError);
     }
   });

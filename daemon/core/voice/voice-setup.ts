@@ -60,14 +60,21 @@ export function listVoices(engine: SpeechEngine | null): Promise<VoiceEntry[]> {
   return new Promise((resolve) => execFile(program, args, { timeout: 5_000 }, (error, stdout) => resolve(error ? [] : parse(stdout))));
 }
 
-/** `Pty Language Age/Gender VoiceName File Other Languages`: the language code is what `-v` takes. */
-function parseEspeakVoices(text: string): VoiceEntry[] {
-  return text
+/**
+ * `Pty Language Age/Gender VoiceName File Other Languages`: the language code is what `-v` takes. A code listed
+ * twice (`yue`: Cantonese, and Cantonese written as Jyutping) is one voice to `-v`, the first listed: it is kept
+ * once, as the first.
+ */
+export function parseEspeakVoices(text: string): VoiceEntry[] {
+  const byId = new Map<string, VoiceEntry>();
+  for (const [, language, , name] of text
     .split('\n')
     .slice(1)
     .map((line) => line.trim().split(/\s+/))
-    .filter((columns) => columns.length >= 4)
-    .map(([, language, , name]) => ({ id: language!, name: name!.replace(/_/g, ' '), language: language! }));
+    .filter((columns) => columns.length >= 4)) {
+    if (!byId.has(language!)) byId.set(language!, { id: language!, name: name!.replace(/_/g, ' '), language: language! });
+  }
+  return [...byId.values()];
 }
 
 /** `Alex                en_US    # Most people recognize me by my voice.` */
