@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { errors } from '../../protocol/errors.js';
 import { log } from '../log.js';
-import type { Presenter } from '../present/presenter.js';
+import type { Banner, Presenter } from '../present/presenter.js';
 import { Store } from '../store/store.js';
 import { ActionRunner } from './actions/action-runner.js';
 import { Actions } from './actions/actions.js';
@@ -43,6 +43,10 @@ import { SPEAK_TITLE_CHARS, SPOKEN_TEXT_CHARS } from '../../protocol/limits.js';
 
 /** docs/api/notifications.md#n36: at launch the 6 newest undismissed banners are restored. */
 const BANNERS_RESTORED_AT_START = 6;
+/** docs/desktop.md (failures): how long the short banner saying what went wrong stays. */
+const PROBLEM_BANNER_SECONDS = 10;
+/** Its key: the notification's own id with this after it, so it never takes the notification's place. */
+const PROBLEM_KEY_SUFFIX = '\u0000problem';
 
 export interface CoreOptions {
   supportDir: string;
@@ -329,9 +333,9 @@ export class NotifierCore {
     return this.settings.muteAllSounds ? SPEECH_MUTED : null;
   }
 
-  /** Is there a speech engine, and is it on (setting voiceEngine)? */
+  /** Is there a speech engine, is it on (setting voiceEngine), and is there a player to hear it with? */
   private speechOn(): boolean {
-    return this.voice.engine !== null && this.settings.voiceEngine !== 'off';
+    return this.voice.engine !== null && this.settings.voiceEngine !== 'off' && this.voice.playerName() !== null;
   }
 
   /**
@@ -368,6 +372,8 @@ export class NotifierCore {
       text: record.speech?.text ?? '',
       request: this.withSpeechDefaults({ ...appVoice(this.apps.get(app)?.settings), ...notification.speak }),
       ...(recording ? { recording } : {}),
+      // Speech only, with no banner: when it cannot play after all, the person sees it rather than nothing.
+      ...(notification.presentation === 'voice' ? { failed: (reason: string) => this.showProblem(app, id, `not spoken: ${reason}`) } : {}),
       spoken: (written) => {
         void this.history.update(app, id, (current) =>
           current.speech ? { ...current, speech: { ...current.speech, ...written } } : current,
@@ -536,9 +542,12 @@ export class NotifierCore {
     await deleteAppFiles({ store, apps, history, replies, designs, assets, approvals, cards }, app, records);
   }
 
-  /** GET /v1/voice: the engine setting, the engine this computer has, its voices, any installation under way. */
+  /**
+   * GET /v1/voice: the engine setting, the engine this computer has, the audio player it plays with, its voices,
+   * any installation under way.
+   */
   async voiceStatus() {
-    return { engine: this.settings.voiceEngine, ...(await this.voiceSetup.status()) };
+    return { engine: this.settings.voiceEngine, ...(await this.voiceSetup.status()), audioPlayer: this.voice.playerName() };
   }
 
   /** GET /v1/history and GET /v1/history/search (docs/api/history.md#get-v1-history, #get-v1-history-search). */
@@ -603,11 +612,23 @@ export class NotifierCore {
 
   /** Shows a record's banner (in place when it is up), times it, and arms its follow-up. */
   putOnScreen(record: HistoryRecord, options: { sound: boolean }): void {
+    this.drawBanner(record, options);
+    this.followUps.arm(record);
+  }
+
+  /** Draws a record's banner (in place when it is up), in its stack, timed; `problem` says what went wrong on it. */
+  private drawBanner(record: HistoryRecord, options: { sound: boolean; problem?: string }): void {
     const sound = options.sound && !this.settings.muteAllSounds && !this.quietFor(record.notification).sounds;
     const picture = this.cards.get(record.app, record.id);
-    const banner = bannerFor(record, this.appName(record.app), this.apps.get(record.app), { sound, ...(picture ? { picture } : {}) });
-    this.banners.show(banner, groupOf(record), () => void this.endBanner(record.app, record.id, 'timeout'));
-    this.followUps.arm(record);
+    const template = this.designs.template(record.app, record.notification.template);
+    const banner = bannerFor(record, this.appName(record.app), this.apps.get(record.app), {
+      sound,
+      ...(picture ? { picture } : {}),
+      ...(template ? { template } : {}),
+    });
+    if (options.problem) banner.problem = options.problem;
+    const stack = stackKey(record, this.stackingOf(record.app), this.designs.manifest(record.app));
+    this.banners.show(banner, { group: groupOf(record), stack }, () => void this.endBanner(record.app, record.id, 'timeout'));
   }
 
   /** Takes a banner off the screen (and stops its speech) without recording anything. */
@@ -635,6 +656,38 @@ export class NotifierCore {
   /** Records why an action could not do its job (History `actionNote`). */
   async note(app: string, id: string, actionNote: string): Promise<void> {
     await this.history.update(app, id, (record) => ({ ...record, actionNote }));
+  }
+
+  /**
+   * Shows the person what went wrong (docs/desktop.md, failures): a banner still on screen is drawn again with the
+   * reason; otherwise a short banner of the app, with the notification's title, body and the reason, closes by
+   * itself.
+   */
+  showProblem(app: string, id: string, problem: string): void {
+    const record = this.history.get(app, id);
+    if (!record) return;
+    if (!record.dismissedAt && this.banners.isOnScreen(app, id)) {
+      this.drawBanner(record, { sound: false, problem });
+      return;
+    }
+    const key = { app, id: `${id}${PROBLEM_KEY_SUFFIX}` };
+    const banner: Banner = {
+      key,
+      appName: this.appName(app),
+      title: record.notification.title ?? '',
+      ...(record.notification.body ? { body: record.notification.body } : {}),
+      actions: [],
+      snooze: false,
+      priority: 'normal',
+      expireSeconds: PROBLEM_BANNER_SECONDS,
+      sound: null,
+      problem,
+    };
+    const shown = this.presenter.show(banner).catch((error: Error) => log.warn(`could not show what went wrong: ${error.message}`));
+    if (!this.presenter.handlesExpiry) {
+      const timerKey = keyOf(key.app, key.id);
+      this.timers.after('expire', timerKey, PROBLEM_BANNER_SECONDS * 1000, () => void shown.then(() => this.presenter.close(key)));
+    }
   }
 
   timestamp(): string {

@@ -1,7 +1,7 @@
 import { MAX_REPLY_BYTES } from '../../protocol/limits.js';
 import { buttonKind, isOpenableLink } from '../../protocol/notification-rules.js';
 import { cutUTF8 } from '../../protocol/text.js';
-import type { Button, HistoryRecord } from '../../protocol/types.js';
+import type { HistoryRecord } from '../../protocol/types.js';
 import { log } from '../log.js';
 import type { Presenter, PresenterEvent } from '../present/presenter.js';
 import type { Actions } from './actions/actions.js';
@@ -10,6 +10,8 @@ import type { FollowUps } from './actions/follow-ups.js';
 import type { History } from './history/history.js';
 import type { Banners } from './notifications/banners.js';
 import type { ReplyQueue } from './notifications/replies.js';
+import type { Designs } from './templates/designs.js';
+import { idOf, type LiveButton, liveButtons } from './templates/live-actions.js';
 
 /**
  * What the person's side needs of the service. NotifierCore provides it; naming it here keeps this file from
@@ -17,7 +19,8 @@ import type { ReplyQueue } from './notifications/replies.js';
  */
 export interface PersonHost {
   readonly approvals: Pick<Approvals, 'answer'>;
-  readonly banners: Pick<Banners, 'forget'>;
+  readonly banners: Pick<Banners, 'forget' | 'collapsedWith'>;
+  readonly designs: Pick<Designs, 'template'>;
   readonly history: Pick<History, 'get' | 'update'>;
   readonly followUps: Pick<FollowUps, 'cancel'>;
   readonly presenter: Pick<Presenter, 'open'>;
@@ -25,6 +28,7 @@ export interface PersonHost {
   snooze(app: string, id: string, minutes: number): Promise<string>;
   endBanner(app: string, id: string, actionUsed: string): Promise<void>;
   note(app: string, id: string, actionNote: string): Promise<void>;
+  showProblem(app: string, id: string, problem: string): void;
   timestamp(): string;
 }
 
@@ -56,8 +60,7 @@ export class PersonSide {
         case 'snoozed':
           return this.core.snooze(app, id, event.minutes).then(() => undefined);
         case 'closed':
-          this.core.banners.forget(app, id);
-          return this.core.endBanner(app, id, event.reason === 'expired' ? 'timeout' : 'close');
+          return this.closed(app, id, event.reason);
         case 'clicked':
           return this.clicked(app, id);
         case 'button':
@@ -69,47 +72,80 @@ export class PersonSide {
     work.catch((error: Error) => log.error(`[${app}] ${id}: could not record what the person did: ${error.message}`));
   }
 
-  /** A click opens the notification's link (http, https, mailto only) and closes the banner with `open`. */
+  /**
+   * The display closed a banner: its time was up, or the person closed it. Closing a collapsed stack's banner
+   * closes every banner it stands for (docs/desktop.md, stacks).
+   */
+  private async closed(app: string, id: string, reason: 'dismissed' | 'expired'): Promise<void> {
+    const collapsed = reason === 'dismissed' ? this.core.banners.collapsedWith(app, id) : [];
+    for (const key of collapsed) this.core.banners.forget(key.app, key.id);
+    this.core.banners.forget(app, id);
+    const actionUsed = reason === 'expired' ? 'timeout' : 'close';
+    await Promise.all([{ app, id }, ...collapsed].map((key) => this.core.endBanner(key.app, key.id, actionUsed)));
+  }
+
+  /**
+   * A click opens the notification's link (http, https, mailto only) and closes the banner with `open`; a link
+   * that cannot be opened is noted, and the person sees why.
+   */
   private async clicked(app: string, id: string): Promise<void> {
     const record = this.core.history.get(app, id);
     if (!record) return;
     this.core.followUps.cancel(app, id);
     const url = record.notification.url;
+    let failure: string | null = null;
     if (url && isOpenableLink(url)) {
-      await this.core.presenter.open({ url }).catch((error: Error) => this.core.note(app, id, `open: ${error.message}`));
+      failure = await this.core.presenter.open({ url }).then(
+        () => null,
+        (error: Error) => error.message,
+      );
+      if (failure) await this.core.note(app, id, `open: ${failure}`);
     }
     await this.core.endBanner(app, id, 'open');
+    if (failure) this.core.showProblem(app, id, `Could not open the link: ${failure}`);
   }
 
-  /** A button does what it says; when it did, the banner closes with the button's label as `actionUsed`. */
+  /**
+   * A button does what it says; when it did, the banner closes with the button's label as `actionUsed`; when it
+   * failed, the record's `actionNote` and the banner, drawn again, say why. A template's snooze action snoozes.
+   */
   private async pressed(app: string, id: string, actionId: string): Promise<void> {
     const found = this.find(app, id, actionId);
     if (!found) return;
-    const { record, button } = found;
+    const { record, live } = found;
+    const { button } = live;
     if (buttonKind(button) === 'reply') return; // the display collects the text and reports a `replied` event
+    if (live.snoozeMinutes !== undefined) return void (await this.core.snooze(app, id, live.snoozeMinutes));
     const key = `${app}\u0000${id}`;
     if (this.busy.has(key)) return;
     this.core.followUps.cancel(app, id);
     this.busy.add(key);
     try {
-      const outcome = await this.actions.perform({ record, button });
+      const outcome = await this.actions.perform({ record, button, ...(live.template !== undefined ? { template: live.template } : {}) });
       if (outcome.ok) await this.core.endBanner(app, id, button.label);
-      else await this.core.note(app, id, `${button.label}: ${outcome.reason}`);
+      else await this.failed(app, id, button.label, outcome.reason);
     } finally {
       this.busy.delete(key);
     }
   }
 
+  /** An action that could not do its job: History's `actionNote`, and the person sees it (docs/desktop.md). */
+  private async failed(app: string, id: string, label: string, reason: string): Promise<void> {
+    await this.core.note(app, id, `${label}: ${reason}`);
+    this.core.showProblem(app, id, `${label} did not work: ${reason}`);
+  }
+
   /**
    * A reply (trimmed, at most 4000 bytes) goes on the record and into the app's queue, where a waiting
-   * `replies/wait` gets it at once; then to the reply button's callback, if it has one. The banner stays until it
-   * is closed, unless that callback is answered with a 2xx.
+   * `replies/wait` gets it at once; once it is stored the banner closes with the button's label, so the person
+   * sees it was taken (docs/api/replies.md#r4). Then it goes to the reply button's callback, if it has one.
    */
   private async replied(app: string, id: string, actionId: string, typed: string): Promise<void> {
     const text = cutUTF8(typed.trim(), MAX_REPLY_BYTES);
     const found = this.find(app, id, actionId);
     if (!found || text === '') return;
-    const { record, button } = found;
+    const { record } = found;
+    const { button } = found.live;
     this.core.followUps.cancel(app, id);
     const repliedAt = this.core.timestamp();
     const title = record.notification.title;
@@ -118,18 +154,20 @@ export class PersonSide {
       this.core.history.update(app, id, (current) => ({ ...current, reply: text, repliedAt })),
       this.core.replies.add({ notificationId: id, app, ...(title ? { title } : {}), text, repliedAt }),
     ]);
+    await this.core.endBanner(app, id, button.label);
     const outcome = await this.actions.postReply({ record, button, replyText: text });
-    if (outcome?.ok) await this.core.endBanner(app, id, button.label);
-    else if (outcome) await this.core.note(app, id, `${button.label}: ${outcome.reason}`);
+    if (outcome && !outcome.ok) await this.failed(app, id, button.label, outcome.reason);
   }
 
-  private find(app: string, id: string, actionId: string): { record: HistoryRecord; button: Button } | undefined {
+  /** The button the person used: one of the banner's, the template's included (docs/api/templates.md#t11). */
+  private find(app: string, id: string, actionId: string): { record: HistoryRecord; live: LiveButton } | undefined {
     const record = this.core.history.get(app, id);
-    const button = record?.notification.buttons?.find((candidate) => (candidate.id ?? candidate.label) === actionId);
-    if (!record || !button) {
+    const template = record && this.core.designs.template(app, record.notification.template);
+    const live = record && liveButtons(record.notification, template).find((candidate) => idOf(candidate) === actionId);
+    if (!record || !live) {
       log.warn(`[${app}] ${id}: the person used "${actionId}", which this notification does not have`);
       return undefined;
     }
-    return { record, button };
+    return { record, live };
   }
 }

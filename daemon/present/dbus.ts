@@ -1,4 +1,5 @@
 import dbus from 'dbus-next';
+import { bodyMarkup, escapeMarkup, parseMarkdown, plainText } from '../../protocol/markdown.js';
 import { log } from '../log.js';
 import { openOnDesktop } from './opener.js';
 import {
@@ -29,7 +30,11 @@ const SNOOZE_ACTION = 'snooze:';
 type Shown = { kind: 'banner'; key: BannerKey; banner: Banner } | { kind: 'question'; question: Question };
 
 const keyOf = (key: BannerKey): string => `${key.app}\u0000${key.id}`;
-const escapeMarkup = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/**
+ * Servers known to draw the `value` hint as a progress bar (it is no capability a server advertises): dunst, KDE
+ * Plasma and notify-osd, by the name `GetServerInformation` gives. Elsewhere the progress is a line of text.
+ */
+const DRAWS_VALUE_HINT = new Set(['dunst', 'Plasma', 'notify-osd']);
 
 /**
  * Banners in the desktop's own notification server, over D-Bus (org.freedesktop.Notifications): `Notify` with
@@ -42,6 +47,8 @@ const escapeMarkup = (text: string): string => text.replace(/&/g, '&amp;').repla
 export class DBusPresenter implements Presenter {
   readonly name = 'dbus';
   readonly handlesExpiry = true;
+  /** Freedesktop servers show every banner sent (GNOME gathers them only in its message list). */
+  readonly drawsStacks = false;
   private listener: PresenterListener = () => undefined;
   /** Banner -> the server's id for it, as a chain so a replace waits for the id of the show before it. */
   private readonly ids = new Map<string, Promise<number | null>>();
@@ -53,6 +60,7 @@ export class DBusPresenter implements Presenter {
     private readonly bus: dbus.MessageBus,
     private readonly server: dbus.ClientInterface,
     private readonly capabilities: Set<string>,
+    private readonly serverName: string,
   ) {}
 
   /** Connects to the session bus's notification server; null (with the reason) when there is none. */
@@ -77,7 +85,8 @@ export class DBusPresenter implements Presenter {
       if (!owned && !(activatable && display)) return { reason: 'no notification server on the session bus' };
       const server = (await bus.getProxyObject(SERVICE, PATH)).getInterface(SERVICE);
       const capabilities = new Set((await server.GetCapabilities()) as string[]);
-      return { presenter: new DBusPresenter(bus, server, capabilities) };
+      const [serverName] = (await server.GetServerInformation().catch(() => [''])) as string[];
+      return { presenter: new DBusPresenter(bus, server, capabilities, serverName ?? '') };
     })();
     const timeout = new Promise<{ reason: string }>((resolve) =>
       setTimeout(() => resolve({ reason: 'the session bus did not answer' }), CONNECT_TIMEOUT_MS).unref(),
@@ -133,10 +142,15 @@ export class DBusPresenter implements Presenter {
     this.bus.disconnect();
   }
 
-  /** Shows a banner, in place of the one with the same app and id when it is up (`replaces_id`). */
+  /**
+   * Shows a banner, in place of the one with the same app and id when it is up, or of the one it `replaces`
+   * (`replaces_id`).
+   */
   private notify(banner: Banner): Promise<void> {
     const key = keyOf(banner.key);
-    const previous = this.ids.get(key) ?? Promise.resolve(null);
+    const replaced = banner.replaces && keyOf(banner.replaces) !== key ? keyOf(banner.replaces) : undefined;
+    const previous = this.ids.get(replaced ?? key) ?? Promise.resolve(null);
+    if (replaced) this.ids.delete(replaced);
     const next = previous.then(async (replacesId) => {
       const { summary, body, actions, hints } = this.draw(banner);
       const timeout = banner.expireSeconds === null ? 0 : Math.round(banner.expireSeconds * 1000);
@@ -154,9 +168,20 @@ export class DBusPresenter implements Presenter {
     return next.then(() => undefined);
   }
 
-  /** The banner in the server's terms: its text, its actions (or, without them, the buttons listed), its hints. */
+  /**
+   * The banner in the server's terms: its text, its actions (or, without them, the buttons listed), its hints. The
+   * body is the subtitle, the body's Markdown as body markup (or plain text), the progress where the server draws
+   * no `value`, how many more a collapsed stack holds, and what went wrong (docs/desktop.md).
+   */
   private draw(banner: Banner): { summary: string; body: string; actions: string[]; hints: Record<string, dbus.Variant> } {
-    const lines = [banner.subtitle, banner.body].filter((line): line is string => Boolean(line)).map((line) => this.text(line));
+    const drawsValue = DRAWS_VALUE_HINT.has(this.serverName);
+    const lines = [
+      banner.subtitle && this.text(banner.subtitle),
+      banner.body && this.markdown(banner.body),
+      banner.progress !== undefined && !drawsValue ? this.text(`${banner.progress} %`) : undefined,
+      banner.more ? this.text(`+${banner.more} more`) : undefined,
+      banner.problem && this.text(`⚠ ${banner.problem}`),
+    ].filter((line): line is string => Boolean(line));
     const actions: string[] = [DEFAULT_ACTION, 'Open'];
     const hints: Record<string, dbus.Variant> = {
       urgency: new dbus.Variant('y', URGENCY[banner.priority]),
@@ -165,6 +190,7 @@ export class DBusPresenter implements Presenter {
     };
     if (banner.imagePath) hints['image-path'] = new dbus.Variant('s', banner.imagePath);
     if (banner.group) hints['x-notifier-group'] = new dbus.Variant('s', banner.group);
+    if (banner.progress !== undefined) hints.value = new dbus.Variant('i', banner.progress);
     for (const action of banner.actions) {
       if (action.kind === 'reply' && this.capabilities.has(INLINE_REPLY_ACTION)) {
         actions.push(INLINE_REPLY_ACTION, action.label);
@@ -183,6 +209,16 @@ export class DBusPresenter implements Presenter {
   /** Text for the body: escaped when the server reads markup, so a notification cannot inject any. */
   private text(value: string): string {
     return this.capabilities.has('body-markup') ? escapeMarkup(value) : value;
+  }
+
+  /**
+   * The body's Markdown (docs/api/notifications.md#n46): links, bold and italic as body markup when the server reads
+   * it (links only with `body-hyperlinks`), else plain text with each link's label.
+   */
+  private markdown(value: string): string {
+    const runs = parseMarkdown(value);
+    if (!this.capabilities.has('body-markup')) return plainText(runs);
+    return bodyMarkup(runs, { links: this.capabilities.has('body-hyperlinks') });
   }
 
   private invoked(id: number, action: string): void {

@@ -9,6 +9,8 @@ import type { Banner, BannerKey, OpenTarget, Presenter, Question } from './prese
 export class HeadlessPresenter implements Presenter {
   readonly name = 'headless';
   readonly handlesExpiry = false;
+  /** Nothing is drawn, so nothing piles up. */
+  readonly drawsStacks = true;
 
   async start(): Promise<void> {}
 

@@ -170,6 +170,8 @@ export class NodeNotifierPresenter implements Presenter {
    * 'timedout' still arrives as closed/expired. Elsewhere: no, notify-send reports nothing.
    */
   readonly handlesExpiry: boolean;
+  /** Notification Center and the Action Center gather an app's notifications themselves. */
+  readonly drawsStacks = true;
   private readonly platform: Platform;
   private readonly notifier: NotifierLike;
   private readonly windowsAppId: string | undefined;

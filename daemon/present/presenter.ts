@@ -38,6 +38,17 @@ export interface Banner {
   expireSeconds: number | null;
   /** Sound to play as it appears; null plays nothing (a quiet restore, an unsnooze). */
   sound: string | null;
+  /** Progress from 0 to 100 (a template's `progress` component), drawn where the display can. */
+  progress?: number;
+  /** A collapsed stack's newest banner: how many more of its stack it stands for ("+99 more", docs/desktop.md). */
+  more?: number;
+  /** What went wrong with what the person did on this banner, in a few words (docs/desktop.md, failures). */
+  problem?: string;
+  /**
+   * Drawn in place of this other banner, which is on screen and goes (a collapsed stack whose newest changed):
+   * the display reuses its slot rather than adding one.
+   */
+  replaces?: BannerKey;
 }
 
 /** What the person did: to a banner, or to a question the display put in front of them. */
@@ -82,6 +93,12 @@ export interface Presenter {
    * with a `closed`/`expired` event; the core then does not time banners out itself.
    */
   readonly handlesExpiry: boolean;
+  /**
+   * True when the display gathers a stack's banners itself (Notification Center, the Action Center, or nothing
+   * drawn at all); false when every banner sent is one more on screen (freedesktop servers): the core then keeps
+   * one passive banner per stack there (docs/desktop.md, stacks).
+   */
+  readonly drawsStacks: boolean;
   /** Connects to the display; events go to `listener` from then on. */
   start(listener: PresenterListener): Promise<void>;
   /** A banner that is not on screen yet. */

@@ -30,6 +30,14 @@ function filePlayer(file: string): [string, string[]] | null {
 }
 
 /**
+ * The program that plays speech and recordings here (docs/api/voice.md#get-v1-voice, `audioPlayer`), or null: then
+ * speech cannot play and is shown as a banner instead (docs/api/notifications.md#n31).
+ */
+export function audioPlayer(): string | null {
+  return filePlayer('')?.[0] ?? null;
+}
+
+/**
  * Plays an audio file with the platform's player, always with an argument array. Resolves when it has played;
  * rejects with the reason it could not (no player, no sound device).
  */

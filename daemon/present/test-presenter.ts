@@ -11,6 +11,8 @@ export class TestPresenter implements Presenter {
   readonly name = 'test';
   /** Set true to act like a display that times banners out itself (the test then calls `closeByPerson`). */
   handlesExpiry = false;
+  /** Set false to act like a freedesktop server, where the core keeps one passive banner per stack. */
+  drawsStacks = true;
   /** What the person's computer was asked to open. */
   readonly opened: OpenTarget[] = [];
   /** Set to make `open` fail with this reason. */
@@ -29,11 +31,13 @@ export class TestPresenter implements Presenter {
 
   async show(banner: Banner): Promise<void> {
     this.calls.push({ call: 'show', key: banner.key, banner });
+    if (banner.replaces) this.onScreen.delete(keyOf(banner.replaces));
     this.onScreen.set(keyOf(banner.key), banner);
   }
 
   async replace(banner: Banner): Promise<void> {
     this.calls.push({ call: 'replace', key: banner.key, banner });
+    if (banner.replaces) this.onScreen.delete(keyOf(banner.replaces));
     this.onScreen.set(keyOf(banner.key), banner);
   }
 

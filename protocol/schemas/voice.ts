@@ -10,6 +10,10 @@ export const voiceStatusSchema = object(
     engine: oneOfText(['system', 'off'], 'the voiceEngine setting'),
     engineName: { type: ['string', 'null'], description: 'the engine this computer has (espeak-ng, say), or null' },
     installed: flag(),
+    audioPlayer: {
+      type: ['string', 'null'],
+      description: 'the program that plays speech (paplay, pw-play, aplay, afplay), or null: speech then shows as a banner',
+    },
     installCommand: text('how to install an engine, when the service cannot'),
     voices: list(object({ id: text(), name: text(), language: text() }, ['id', 'name'])),
     install: object(
@@ -25,7 +29,7 @@ export const voiceStatusSchema = object(
       ['state', 'log'],
     ),
   },
-  ['engine', 'engineName', 'installed', 'voices', 'install'],
+  ['engine', 'engineName', 'installed', 'audioPlayer', 'voices', 'install'],
 );
 
 export const voiceInstallSchema = object({ action: oneOfText(INSTALL_ACTIONS) }, ['action']);

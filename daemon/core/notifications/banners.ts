@@ -3,9 +3,16 @@ import type { Banner, BannerKey, Presenter } from '../../present/presenter.js';
 import { buttonKind, isOpenableLink } from '../../../protocol/notification-rules.js';
 import type { Timers } from '../timers.js';
 import type { AppRegistration, HistoryRecord } from '../../../protocol/types.js';
+import { resolveBinding } from '../../../protocol/fields.js';
+import { fractionOf } from '../../../templates-renderer/components.js';
+import type { Template } from '../../../templates-renderer/model.js';
+import { idOf, liveButtons } from '../templates/live-actions.js';
 
 /** docs/api/notifications.md#n11: `persistent: false` without a timeout closes after 8 seconds. */
 const NON_PERSISTENT_SECONDS = 8;
+
+/** A banner drawn late (its stack's next newest) whose time is nearly up still shows this long. */
+const MIN_REMAINING_SECONDS = 0.5;
 
 const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 
@@ -13,15 +20,37 @@ interface OnScreen {
   key: BannerKey;
   /** Stacking key: the notification's group, else the app id (docs/api/notifications.md#n40). */
   group: string;
+  /** The stack it is drawn in on a display that draws no stacks of its own; null: drawn on its own. */
+  stack: string | null;
+  /** What the display draws for it (kept to draw it again when it becomes its stack's newest). */
+  banner: Banner;
+  /** When it was shown (performance.now()): a lifetime runs from then. */
+  shownAt: number;
+  expired: () => void;
+}
+
+/** What the display shows for one collapsed stack: its newest member, and how many more it stands for. */
+interface Drawn {
+  key: string;
+  more: number;
 }
 
 /**
  * Which banners are on screen: the core's own record, whatever the display does. Presenter calls are made in
  * order and never make a request fail: a display that breaks costs the picture on screen, not the notification.
  * A banner's lifetime is timed here unless the display times it itself (and may pause it while hovered).
+ *
+ * On a display that draws no stacks (freedesktop servers), the passive banners of one stack (no buttons, so
+ * nothing waits for the person's answer) are collapsed: only the newest is drawn, in place of the one before,
+ * with how many more it stands for (docs/desktop.md, stacks). All of them stay on screen for the API (GET
+ * /v1/stacks, dismissAll) and in History. Banners with buttons are always drawn on their own.
  */
 export class Banners {
   private readonly onScreen = new Map<string, OnScreen>();
+  /** Collapsed stacks: their members (oldest first) and what is drawn for them. */
+  private readonly stacks = new Map<string, { members: Set<string>; drawn?: Drawn; sound?: string | null }>();
+  /** Stacks whose drawing is out of date, brought up to date once the current change is complete. */
+  private readonly stale = new Set<string>();
 
   constructor(
     private readonly presenter: Presenter,
@@ -33,26 +62,56 @@ export class Banners {
   }
 
   /**
-   * Shows a banner, or replaces it in place when the same app and id is already on screen. `expired` runs when
-   * its time is up (if the core times it).
+   * Shows a banner, or replaces it in place when the same app and id is already on screen. `stack` is its stack
+   * at its app's stacking level (null at `never`). `expired` runs when its time is up (if the core times it).
    */
-  show(banner: Banner, group: string, expired: () => void): void {
+  show(banner: Banner, placement: { group: string; stack: string | null }, expired: () => void): void {
     const key = keyOf(banner.key.app, banner.key.id);
-    const replacing = this.onScreen.has(key);
-    this.onScreen.set(key, { key: banner.key, group });
-    this.draw(replacing ? this.presenter.replace(banner) : this.presenter.show(banner), 'show');
+    const previous = this.onScreen.get(key);
+    const collapses = !this.presenter.drawsStacks && placement.stack !== null && banner.actions.length === 0;
+    const stack = collapses ? placement.stack : null;
+    // Whether the display shows this very key now (on its own, or as its stack's drawn banner).
+    let drawn = previous !== undefined && (previous.stack === null || this.stacks.get(previous.stack)?.drawn?.key === key);
+    if (previous?.stack) {
+      const staying = previous.stack === stack;
+      if (drawn && !staying) {
+        // It leaves a stack it was drawn for: its stack is drawn afresh without it, and it afresh where it goes.
+        this.draw(this.presenter.close(banner.key), 'close');
+        drawn = false;
+      }
+      this.leaveStack(key, previous.stack, !staying);
+    }
+    // Delete first, so a replaced banner counts as the newest of its stack.
+    this.onScreen.delete(key);
+    this.onScreen.set(key, { key: banner.key, group: placement.group, stack, banner, shownAt: performance.now(), expired });
     this.timers.cancel('expire', key);
     if (!this.presenter.handlesExpiry && banner.expireSeconds !== null) {
       this.timers.after('expire', key, banner.expireSeconds * 1000, expired);
     }
+    if (stack === null) {
+      this.draw(drawn ? this.presenter.replace(banner) : this.presenter.show(banner), 'show');
+      return;
+    }
+    const members = this.stackOf(stack);
+    if (drawn && previous?.stack === null) {
+      // Drawn on its own until now: its slot becomes the stack's, unless the stack has one already.
+      if (members.drawn) this.draw(this.presenter.close(banner.key), 'close');
+      else members.drawn = { key, more: -1 };
+    }
+    members.members.add(key);
+    members.sound = banner.sound;
+    this.markStale(stack);
   }
 
   /** Takes a banner off the screen; false when it was not on screen. */
   close(app: string, id: string): boolean {
     const key = keyOf(app, id);
     this.timers.cancel('expire', key);
-    if (!this.onScreen.delete(key)) return false;
-    this.draw(this.presenter.close({ app, id }), 'close');
+    const entry = this.onScreen.get(key);
+    if (!entry) return false;
+    this.onScreen.delete(key);
+    if (entry.stack === null) this.draw(this.presenter.close({ app, id }), 'close');
+    else this.leaveStack(key, entry.stack, false);
     return true;
   }
 
@@ -60,7 +119,21 @@ export class Banners {
   forget(app: string, id: string): void {
     const key = keyOf(app, id);
     this.timers.cancel('expire', key);
+    const entry = this.onScreen.get(key);
     this.onScreen.delete(key);
+    if (entry?.stack) this.leaveStack(key, entry.stack, true);
+  }
+
+  /**
+   * The banners a collapsed stack's drawn banner stands for, besides itself (the person closing it closes them
+   * all: docs/desktop.md, stacks); empty for a banner drawn on its own.
+   */
+  collapsedWith(app: string, id: string): BannerKey[] {
+    const key = keyOf(app, id);
+    const stack = this.onScreen.get(key)?.stack;
+    const members = stack ? this.stacks.get(stack) : undefined;
+    if (!members || members.drawn?.key !== key) return [];
+    return [...members.members].filter((member) => member !== key).map((member) => this.onScreen.get(member)!.key);
   }
 
   /** Banners on screen, optionally of one app and one stack. */
@@ -69,6 +142,92 @@ export class Banners {
       .filter((banner) => filter.app === undefined || banner.key.app === filter.app)
       .filter((banner) => filter.group === undefined || banner.group === filter.group)
       .map((banner) => banner.key);
+  }
+
+  private stackOf(stack: string): { members: Set<string>; drawn?: Drawn; sound?: string | null } {
+    let found = this.stacks.get(stack);
+    if (!found) this.stacks.set(stack, (found = { members: new Set() }));
+    return found;
+  }
+
+  /**
+   * A member leaves its collapsed stack. When it was the drawn one, its slot passes to the stack's next newest,
+   * unless `slotGone` (the display took it away, or it is drawn elsewhere now): then the stack is drawn afresh.
+   */
+  private leaveStack(key: string, stack: string, slotGone: boolean): void {
+    const members = this.stacks.get(stack);
+    if (!members?.members.delete(key)) return;
+    if (members.drawn?.key === key && slotGone) members.drawn = undefined;
+    this.markStale(stack);
+  }
+
+  private markStale(stack: string): void {
+    if (this.stale.size === 0) queueMicrotask(() => this.redrawStale());
+    this.stale.add(stack);
+  }
+
+  /**
+   * Brings the drawing of every changed stack up to date, once per change (a dismissAll of a stack of 100 draws
+   * once): its newest member in the slot of what was drawn, with the count of the others, or nothing.
+   */
+  private redrawStale(): void {
+    for (const stack of this.stale) {
+      const members = this.stacks.get(stack);
+      if (!members) continue;
+      const { drawn } = members;
+      let newest: string | undefined;
+      for (const member of members.members) newest = member;
+      if (newest === undefined) {
+        if (drawn && !this.onScreen.has(drawn.key)) this.closeDrawn(drawn.key);
+        this.stacks.delete(stack);
+        continue;
+      }
+      const more = members.members.size - 1;
+      const sound = members.sound ?? null;
+      members.sound = null;
+      if (drawn?.key === newest && drawn.more === more && sound === null) continue;
+      const entry = this.onScreen.get(newest)!;
+      const banner: Banner = { ...entry.banner, sound, expireSeconds: this.remaining(entry) };
+      if (more > 0) banner.more = more;
+      else delete banner.more;
+      if (drawn && drawn.key !== newest) banner.replaces = this.keyOfDrawn(drawn.key);
+      this.draw(drawn ? this.presenter.replace(banner) : this.presenter.show(banner), 'show');
+      members.drawn = { key: newest, more };
+      this.timeHidden(members.members, newest);
+    }
+    this.stale.clear();
+  }
+
+  /** The app and id of a drawn banner, also when it has just left the screen. */
+  private keyOfDrawn(key: string): BannerKey {
+    const [app, id] = key.split('\u0000') as [string, string];
+    return this.onScreen.get(key)?.key ?? { app, id };
+  }
+
+  private closeDrawn(key: string): void {
+    this.draw(this.presenter.close(this.keyOfDrawn(key)), 'close');
+  }
+
+  /** What is left of a banner's lifetime, for a display that times it (null: it stays). */
+  private remaining(entry: OnScreen): number | null {
+    const seconds = entry.banner.expireSeconds;
+    if (seconds === null) return null;
+    return Math.max(MIN_REMAINING_SECONDS, seconds - (performance.now() - entry.shownAt) / 1000);
+  }
+
+  /**
+   * On a display that times banners itself, the members it does not draw are timed here; the drawn one is timed
+   * there.
+   */
+  private timeHidden(members: Set<string>, drawn: string): void {
+    if (!this.presenter.handlesExpiry) return;
+    this.timers.cancel('expire', drawn);
+    for (const member of members) {
+      const entry = this.onScreen.get(member)!;
+      const seconds = entry.banner.expireSeconds;
+      if (member === drawn || seconds === null || this.timers.has('expire', member)) continue;
+      this.timers.at('expire', member, Date.now() + seconds * 1000 - (performance.now() - entry.shownAt), entry.expired);
+    }
   }
 
   private draw(call: Promise<void>, what: string): void {
@@ -85,37 +244,64 @@ export function lifetimeOf(record: HistoryRecord, registration: AppRegistration 
   return expireSeconds(record.notification.timeout ?? defaults.timeout, record.notification.persistent ?? defaults.persistent);
 }
 
-/** What the presenter draws for a stored record: its drawn notification plus the app's defaults. */
+/**
+ * What the presenter draws for a stored record: its drawn notification plus the app's defaults, and, when a saved
+ * template drew it, the template's buttons and progress (docs/api/templates.md#t11, docs/desktop.md).
+ */
 export function bannerFor(
   record: HistoryRecord,
   appName: string,
   registration: AppRegistration | undefined,
-  options: { sound: boolean; picture?: string },
+  options: { sound: boolean; picture?: string; template?: Template },
 ): Banner {
   const n = record.notification;
+  const { template } = options;
   const defaults = registration?.defaults ?? {};
   const sound = n.sound ?? defaults.sound ?? 'default';
+  const shown = partsShown(n, template);
+  const progress = template && progressOf(template, record.fields ?? {});
   return {
     key: { app: record.app, id: record.id },
     appName,
     title: n.title ?? '',
-    ...(n.showSubtitle !== false && n.subtitle ? { subtitle: n.subtitle } : {}),
-    ...(n.showBody !== false && n.body ? { body: n.body } : {}),
+    ...(shown.subtitle && n.subtitle ? { subtitle: n.subtitle } : {}),
+    ...(shown.body && n.body ? { body: n.body } : {}),
     ...((options.picture ?? record.imagePath) ? { imagePath: options.picture ?? record.imagePath } : {}),
     ...(n.url && isOpenableLink(n.url) ? { url: n.url } : {}),
-    actions: (n.buttons ?? []).map((button) => ({
-      actionId: button.id ?? button.label,
-      label: button.label,
-      kind: buttonKind(button),
-      ...(button.style ? { style: button.style } : {}),
-      ...(button.reply?.placeholder ? { placeholder: button.reply.placeholder } : {}),
+    actions: liveButtons(n, template).map((live) => ({
+      actionId: idOf(live),
+      label: live.button.label,
+      kind: buttonKind(live.button),
+      ...(live.button.style ? { style: live.button.style } : {}),
+      ...(live.button.reply?.placeholder ? { placeholder: live.button.reply.placeholder } : {}),
     })),
     snooze: n.snooze === true,
     priority: n.priority ?? 'normal',
     ...(n.group ? { group: n.group } : {}),
     expireSeconds: lifetimeOf(record, registration),
     sound: options.sound && sound !== 'none' ? sound : null,
+    ...(progress !== undefined && progress !== null ? { progress } : {}),
   };
+}
+
+/**
+ * docs/api/notifications.md#n7: `showSubtitle` and `showBody` are built-in layout fields, so they hide parts only
+ * when no saved template applies; a version-1 template applies its own (docs/api/templates.md#t7), and a grid
+ * template's banner shows both.
+ */
+function partsShown(n: HistoryRecord['notification'], template: Template | undefined): { subtitle: boolean; body: boolean } {
+  if (!template) return { subtitle: n.showSubtitle !== false, body: n.showBody !== false };
+  if (template.layoutVersion === 1) return { subtitle: template.showSubtitle, body: template.showBody };
+  return { subtitle: true, body: true };
+}
+
+/** The template's first `progress` component, read from the record's fields: 0 to 100, or null when unbound. */
+function progressOf(template: Template, fields: Record<string, string>): number | null {
+  const cell = template.cells.find(({ component }) => component.type === 'progress');
+  if (cell?.component.type !== 'progress') return null;
+  const { text, empty } = resolveBinding(cell.component.binding, fields);
+  const fraction = empty ? null : fractionOf(text);
+  return fraction === null ? null : Math.round(fraction * 100);
 }
 
 /** docs/api/notifications.md#n11: a timeout over 0 wins; otherwise `persistent: false` means 8 s; otherwise it stays. */

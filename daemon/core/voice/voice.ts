@@ -4,7 +4,7 @@ import { chmod, mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises'
 import path from 'node:path';
 import { MAX_AUDIO_BYTES, MAX_SPEECH_QUEUE, SPEECH_FILES_KEPT } from '../../../protocol/limits.js';
 import { log } from '../../log.js';
-import { type Playing, playFile } from '../../present/sound.js';
+import { audioPlayer, type Playing, playFile } from '../../present/sound.js';
 import { writeFileDurably } from '../../store/durable-file.js';
 import { sniffAudio, wavDurationSeconds } from './audio.js';
 import { readSource } from '../media/images.js';
@@ -83,6 +83,8 @@ export interface Utterance {
   recording?: string;
   /** Called once the speech is written, with what History records of it. */
   spoken(speech: { audioPath: string; durationSeconds?: number }): void;
+  /** Called when it could not be written or played, with the reason. */
+  failed?(reason: string): void;
 }
 
 /**
@@ -99,6 +101,8 @@ export class Voice {
     /** The engine in use; it changes when one is installed while the service runs (voice-setup.ts). */
     public engine: SpeechEngine | null,
     private readonly player: (file: string) => Playing = playFile,
+    /** The program that plays audio files here, or null (tests give their own). */
+    readonly playerName: () => string | null = audioPlayer,
   ) {}
 
   say(utterance: Utterance): void {
@@ -148,6 +152,7 @@ export class Voice {
       if (utterance.recording && !current.stopped) await this.play(utterance.recording, current);
     } catch (error) {
       log.warn(`[${utterance.app}] ${utterance.id}: speech did not play: ${(error as Error).message}`);
+      if (!current.stopped) utterance.failed?.((error as Error).message);
     }
     void this.next();
   }
