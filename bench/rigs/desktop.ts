@@ -60,7 +60,11 @@ export async function startDesktop(): Promise<Desktop> {
   await writeFile(dmenu, `#!/bin/sh\ntee "${menuFile}" | grep -m1 -F "$(cat "${pickFile}")"\n`);
   await chmod(dmenu, 0o755);
   const config = path.join(folder, 'dunstrc');
-  await writeFile(config, `[global]\n    dmenu = ${dmenu}\n    mouse_left_click = do_action, close_current\n    show_age_threshold = -1\n`);
+  // As a new user's dunst reads its shipped dunstrc: body markup on (`markup = full`, so it advertises body-markup).
+  await writeFile(
+    config,
+    `[global]\n    dmenu = ${dmenu}\n    markup = full\n    mouse_left_click = do_action, close_current\n    show_age_threshold = -1\n`,
+  );
   const dunst = spawn('dunst', ['-config', config], { env: { ...process.env, ...env }, stdio: 'ignore' });
   processes.push(dunst);
 
