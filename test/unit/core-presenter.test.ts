@@ -7,6 +7,7 @@ import { log } from '../../daemon/log.js';
 import type { Banner, BannerKey, Presenter } from '../../daemon/present/presenter.js';
 import { TestPresenter } from '../../daemon/present/test-presenter.js';
 import { tempFolder, waitFor } from '../helpers/daemon.js';
+import { validateTemplate } from '../../templates-renderer/validate.js';
 
 // The core with the in-process test presenter: what the display is asked to draw, and what happens when the
 // person acts on a banner. (Pressing buttons and replying come with the lifecycle work.)
@@ -198,5 +199,187 @@ describe('keys', () => {
     await core.dismissAll({ app: 'a' });
     const keys: BannerKey[] = [...presenter.onScreen.values()].map((banner) => banner.key);
     expect(keys).toEqual([{ app: 'b', id: 'x' }]);
+  });
+});
+
+describe('stacks on a display that draws none (docs/desktop.md, stacks)', () => {
+  const freedesktop = () => {
+    const presenter = new TestPresenter();
+    presenter.drawsStacks = false;
+    return presenter;
+  };
+  const drawn = (presenter: TestPresenter) =>
+    [...presenter.onScreen.values()].map((banner) => `${banner.title}${banner.more ? ` +${banner.more}` : ''}`);
+
+  test("one passive banner per stack: the newest, in the slot of the one before, with the others' count", async () => {
+    const presenter = freedesktop();
+    const { core } = await openCore(presenter);
+    for (const n of [1, 2, 3]) await core.notify(note({ id: `p${n}`, title: `P${n}` }));
+    expect(drawn(presenter)).toEqual(['P3 +2']);
+    const last = presenter.calls.at(-1)!;
+    expect(last).toMatchObject({
+      call: 'replace',
+      key: { app: 'core', id: 'p3' },
+      banner: { replaces: { app: 'core', id: 'p2' }, more: 2 },
+    });
+    expect(core.stacks()[0]).toMatchObject({ count: 3 });
+    expect(core.banners.list()).toHaveLength(3);
+  });
+
+  test('a banner with buttons is drawn on its own; another group, or stacking never, is not collapsed', async () => {
+    const presenter = freedesktop();
+    const { core } = await openCore(presenter);
+    await core.notify(note({ id: 'q', title: 'Q', buttons: [{ label: 'Yes' }] }));
+    await core.notify(note({ id: 'p1', title: 'P1' }));
+    await core.notify(note({ id: 'p2', title: 'P2' }));
+    await core.notify(note({ id: 'g1', title: 'G1', group: 'other' }));
+    expect(drawn(presenter).sort()).toEqual(['G1', 'P2 +1', 'Q']);
+    await core.settings.change({ stacking: 'never' });
+    await core.notify(note({ id: 'n1', title: 'N1', group: 'third' }));
+    await core.notify(note({ id: 'n2', title: 'N2', group: 'third' }));
+    expect(drawn(presenter).sort()).toEqual(['G1', 'N1', 'N2', 'P2 +1', 'Q']);
+  });
+
+  test('dismissing the drawn banner shows the next newest in its slot; dismissing a hidden one lowers the count', async () => {
+    const presenter = freedesktop();
+    const { core } = await openCore(presenter);
+    for (const n of [1, 2, 3, 4]) await core.notify(note({ id: `p${n}`, title: `P${n}` }));
+    await core.dismiss('core', 'p1');
+    await Promise.resolve();
+    expect(drawn(presenter)).toEqual(['P4 +2']);
+    await core.dismiss('core', 'p4');
+    await Promise.resolve();
+    expect(drawn(presenter)).toEqual(['P3 +1']);
+    expect(presenter.calls.at(-1)).toMatchObject({ call: 'replace', key: { id: 'p3' }, banner: { replaces: { id: 'p4' }, sound: null } });
+    await core.dismissAll({ app: 'core' });
+    await Promise.resolve();
+    expect(drawn(presenter)).toEqual([]);
+    expect(presenter.calls.at(-1)).toMatchObject({ call: 'close', key: { id: 'p3' } });
+  });
+
+  test('the person closing the drawn banner closes every banner it stands for; its expiry closes only itself', async () => {
+    const presenter = freedesktop();
+    const { core } = await openCore(presenter);
+    for (const n of [1, 2, 3]) await core.notify(note({ id: `p${n}`, title: `P${n}` }));
+    presenter.closeByPerson('core', 'p3');
+    await waitFor(() => (core.history.get('core', 'p1')?.actionUsed === 'close' ? true : undefined), 'the stack closed');
+    expect(core.banners.list()).toEqual([]);
+    expect(drawn(presenter)).toEqual([]);
+    for (const n of [4, 5]) await core.notify(note({ id: `p${n}`, title: `P${n}` }));
+    presenter.closeByPerson('core', 'p5', 'expired');
+    await waitFor(() => (core.history.get('core', 'p5')?.actionUsed === 'timeout' ? true : undefined), 'the expiry');
+    await Promise.resolve();
+    expect(drawn(presenter)).toEqual(['P4']);
+  });
+
+  test('a display that draws stacks gets every banner', async () => {
+    const presenter = new TestPresenter();
+    const { core } = await openCore(presenter);
+    for (const n of [1, 2, 3]) await core.notify(note({ id: `p${n}`, title: `P${n}` }));
+    expect(drawn(presenter)).toEqual(['P1', 'P2', 'P3']);
+  });
+});
+
+describe('a saved template on the live banner', () => {
+  const saveTemplate = async (core: NotifierCore, template: Record<string, unknown>) => {
+    const { template: valid, errors } = validateTemplate({ app: 'core', ...template });
+    if (!valid) throw new Error(JSON.stringify(errors));
+    await core.designs.putTemplate(valid);
+  };
+
+  test("its buttons (rules applied, actions added) and its progress reach the banner; a template's snooze action snoozes", async () => {
+    const presenter = new TestPresenter();
+    const { core } = await openCore(presenter);
+    await saveTemplate(core, {
+      name: 'build',
+      grid: { rows: 2, cols: 1 },
+      cells: [
+        { row: 0, col: 0, component: { type: 'text', binding: '{title}' } },
+        { row: 1, col: 0, component: { type: 'progress', binding: '{percent}' } },
+      ],
+      actionRules: [
+        { match: 'retry', relabel: 'Run again', position: 1 },
+        { match: 'ignore', hide: true },
+        { add: { id: 'later', label: 'Later', kind: 'snooze', snoozeMinutes: 30 } },
+      ],
+    });
+    await core.notify(
+      note({
+        id: 't',
+        template: 'build',
+        metadata: { percent: 40 },
+        buttons: [{ label: 'Retry' }, { label: 'Open' }, { label: 'Ignore' }],
+      }),
+    );
+    const banner = presenter.banner('core', 't')!;
+    expect(banner.actions.map((action) => `${action.actionId}:${action.label}`)).toEqual(['open:Open', 'retry:Run again', 'later:Later']);
+    expect(banner.progress).toBe(40);
+    presenter.press('core', 't', 'later');
+    await waitFor(() => (core.history.get('core', 't')?.snoozedUntil ? true : undefined), 'the snooze');
+  });
+
+  test('showSubtitle and showBody hide parts only without a saved template (docs/api/notifications.md#n7)', async () => {
+    const presenter = new TestPresenter();
+    const { core } = await openCore(presenter);
+    await saveTemplate(core, { name: 'v1', layout: 'compact' });
+    await core.notify(note({ id: 'builtin', subtitle: 'sub', body: 'body', showSubtitle: false, showBody: false }));
+    await core.notify(note({ id: 'saved', template: 'v1', subtitle: 'sub', body: 'body', showSubtitle: false, showBody: false }));
+    expect(presenter.banner('core', 'builtin')).not.toHaveProperty('subtitle');
+    expect(presenter.banner('core', 'builtin')).not.toHaveProperty('body');
+    expect(presenter.banner('core', 'saved')).toMatchObject({ subtitle: 'sub', body: 'body' });
+  });
+});
+
+describe('what the person sees after acting (docs/desktop.md, failures)', () => {
+  test('a button whose action fails: the banner is drawn again with the reason, History keeps the note', async () => {
+    const presenter = new TestPresenter();
+    const { core } = await openCore(presenter);
+    presenter.openFails = 'no browser';
+    await core.notify(note({ id: 'f', buttons: [{ label: 'Docs', url: 'https://example.com/docs' }] }));
+    presenter.press('core', 'f', 'docs');
+    await waitFor(() => (core.history.get('core', 'f')?.actionNote ? true : undefined), 'the note');
+    expect(core.history.get('core', 'f')!.actionNote).toBe('Docs: no browser');
+    expect(presenter.banner('core', 'f')).toMatchObject({ problem: 'Docs did not work: no browser', sound: null });
+  });
+
+  test('a click whose link cannot open: a short banner of the app says so, and closes by itself', async () => {
+    const presenter = new TestPresenter();
+    const { core } = await openCore(presenter);
+    presenter.openFails = 'no browser';
+    await core.notify(note({ id: 'c', body: 'text', url: 'https://example.com' }));
+    presenter.click('core', 'c');
+    await waitFor(() => (core.history.get('core', 'c')?.actionUsed === 'open' ? true : undefined), 'the click');
+    await waitFor(() => (presenter.banner('core', 'c\u0000problem') ? true : undefined), 'the short banner');
+    expect(presenter.banner('core', 'c\u0000problem')).toMatchObject({
+      title: 'Hello',
+      body: 'text',
+      problem: 'Could not open the link: no browser',
+      expireSeconds: 10,
+      actions: [],
+    });
+  });
+
+  test('a reply closes its banner once it is stored', async () => {
+    const presenter = new TestPresenter();
+    const { core } = await openCore(presenter);
+    await core.notify(note({ id: 'r', buttons: [{ label: 'Answer', reply: {} }] }));
+    presenter.reply('core', 'r', 'answer', 'Yes');
+    await waitFor(() => (core.history.get('core', 'r')?.actionUsed === 'Answer' ? true : undefined), 'the banner to close');
+    expect(core.history.get('core', 'r')).toMatchObject({ reply: 'Yes' });
+    expect(presenter.banner('core', 'r')).toBeUndefined();
+  });
+
+  test('speech without an audio player is shown as a banner (suppressed: unavailable)', async () => {
+    const presenter = new TestPresenter();
+    const supportDir = await tempFolder('notifier-core-');
+    const engine = { name: 'fake', synthesize: async () => undefined };
+    const core = await NotifierCore.open({ supportDir, presenter, speech: engine });
+    opened.push({ core, folder: supportDir });
+    await core.history.ready;
+    (core.voice as { playerName: () => string | null }).playerName = () => null;
+    await core.notify(note({ id: 'v', presentation: 'voice' }));
+    expect(presenter.banner('core', 'v')).toBeDefined();
+    expect(core.history.get('core', 'v')!.speech).toMatchObject({ suppressed: 'unavailable' });
+    expect(await core.voiceStatus()).toMatchObject({ audioPlayer: null });
   });
 });

@@ -71,6 +71,31 @@ describe('the D-Bus presenter', () => {
     expect(replaced!.timeout).toBe(0);
   });
 
+  test("the body's Markdown is body markup; progress, the stack's count and a problem are lines of the body", async () => {
+    await presenter.show(
+      banner({
+        key: { app: 'ci', id: 'md' },
+        body: '**Done** — [log](https://ci.example/1) <i>',
+        progress: 40,
+        more: 3,
+        problem: 'Retry did not work: HTTP 500',
+      }),
+    );
+    const call = server.calls.at(-1)!;
+    // The fake server advertises body-markup but not body-hyperlinks, and is not known to draw `value`.
+    expect(call.body).toBe('main\n<b>Done</b> — log &lt;i&gt;\n40 %\n+3 more\n⚠ Retry did not work: HTTP 500');
+    expect(call.hints.value).toBe(40);
+  });
+
+  test('a banner drawn in place of another takes its slot (replaces_id) and its place in the bookkeeping', async () => {
+    await presenter.show(banner({ key: { app: 'ci', id: 'old' } }));
+    const slot = server.calls.at(-1)!.id;
+    await presenter.replace(banner({ key: { app: 'ci', id: 'new' }, replaces: { app: 'ci', id: 'old' }, title: 'Newest' }));
+    expect(server.calls.at(-1)).toMatchObject({ replacesId: slot, summary: 'Newest' });
+    await presenter.close({ app: 'ci', id: 'new' });
+    expect(server.closed.at(-1)).toBe(slot);
+  });
+
   test("close calls CloseNotification, and the close it causes is not reported as the person's", async () => {
     await presenter.show(banner({ key: { app: 'ci', id: 'gone' } }));
     const before = events.length;
@@ -195,6 +220,21 @@ describe('finding a notification server', () => {
       server.replyInline(call.id, 'Because.');
       await eventually(() => events.length > 0);
       expect(events).toEqual([{ type: 'replied', key: { app: 'ci', id: 'b1' }, actionId: 'answer', text: 'Because.' }]);
+    } finally {
+      await connected.presenter.stop();
+      await server.stop();
+      await bus.stop();
+    }
+  });
+
+  test('without body-markup, the body is plain text: link labels, no marks', async () => {
+    const bus = await startSessionBus();
+    const server = await startFakeNotificationServer(bus.address, ['actions', 'body']);
+    const connected = await DBusPresenter.connect(bus.address);
+    if (!('presenter' in connected)) throw new Error(connected.reason);
+    try {
+      await connected.presenter.show(banner({ body: '**Acme** [Join](https://meet.example) & <b>' }));
+      expect(server.calls.at(-1)!.body).toBe('main\nAcme Join & <b>');
     } finally {
       await connected.presenter.stop();
       await server.stop();
