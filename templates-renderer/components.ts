@@ -112,6 +112,8 @@ function text(component: Extract<Component, { type: 'text' }>, scene: Scene): Pr
   const maxLines = component.maxLines ?? (limit === 'body' ? scene.template.maxBodyLines : limit);
   const markdown = component.markdown ?? component.style === 'body';
   const runs = runsOf(value, markdown);
+  // Bold and italic runs of the body's Markdown (docs/api/notifications.md#n46) in their own font.
+  const fontFor = (run: { bold?: boolean; italic?: boolean }): string => font(size, bold || run.bold === true, family, run.italic === true);
   const lineHeight = size * LINE_HEIGHT + (component.lineSpacing ?? 0);
   const color = colorOf(component.color, scene.theme, style.secondary ? scene.theme.secondary : scene.theme.primary);
   // Laid out once per width: the grid asks for heights, then the drawing asks for the lines.
@@ -120,7 +122,7 @@ function text(component: Extract<Component, { type: 'text' }>, scene: Scene): Pr
     let result = laidOut.get(width);
     if (!result) {
       scene.measure.font = font(size, bold, family);
-      result = layoutText(scene.measure, runs, width, maxLines);
+      result = layoutText(scene.measure, runs, width, maxLines, fontFor);
       laidOut.set(width, result);
     }
     return result;
@@ -152,6 +154,7 @@ function text(component: Extract<Component, { type: 'text' }>, scene: Scene): Pr
         let x = frame.x + offset;
         const y = frame.y + index * lineHeight + size * 1.02;
         for (const run of line.runs) {
+          ctx.font = fontFor(run);
           ctx.fillStyle = run.link ? scene.theme.accent : color;
           ctx.fillText(run.text, x, y);
           if (run.link) ctx.fillRect(x, y + 2, run.width, 1);

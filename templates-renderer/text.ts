@@ -1,10 +1,16 @@
 import type { CanvasRenderingContext2D } from 'canvas';
+import { parseMarkdown } from '../protocol/markdown.js';
 
-/** A run of text, plain or a Markdown link (drawn in the accent colour). */
+/** A run of text: plain, bold, italic, or a Markdown link (drawn in the accent colour). */
 export interface Run {
   text: string;
   link: boolean;
+  bold?: boolean;
+  italic?: boolean;
 }
+
+/** The font of a run of a given style (bold, italic), for measuring and drawing it. */
+export type FontFor = (style: { bold?: boolean; italic?: boolean }) => string;
 
 /** One laid-out line: its runs (each with its width) and its width. */
 export interface Line {
@@ -12,21 +18,20 @@ export interface Line {
   width: number;
 }
 
-const MARKDOWN_LINK = /\[([^\]]+)\]\(([^)\s]+)\)/g;
 const ELLIPSIS = '…';
 
-/** Splits text into plain runs and Markdown link runs (`[label](url)` draws `label`). */
+/**
+ * Splits text into runs: with `markdown`, its links (`[label](url)` draws `label`), bold and italic
+ * (docs/api/notifications.md#n46), read as the desktop banner reads them (protocol/markdown.ts).
+ */
 export function runsOf(text: string, markdown: boolean): Run[] {
   if (!markdown) return [{ text, link: false }];
-  const runs: Run[] = [];
-  let at = 0;
-  for (const match of text.matchAll(MARKDOWN_LINK)) {
-    if (match.index! > at) runs.push({ text: text.slice(at, match.index), link: false });
-    runs.push({ text: match[1]!, link: true });
-    at = match.index! + match[0].length;
-  }
-  if (at < text.length) runs.push({ text: text.slice(at), link: false });
-  return runs;
+  return parseMarkdown(text).map(({ text: piece, link, bold, italic }) => ({
+    text: piece,
+    link,
+    ...(bold ? { bold } : {}),
+    ...(italic ? { italic } : {}),
+  }));
 }
 
 /**
@@ -59,18 +64,21 @@ export function fitText(ctx: CanvasRenderingContext2D, text: string, width: numb
   return shown;
 }
 
-interface Piece {
-  text: string;
-  link: boolean;
-  width: number;
-}
+type Piece = Run & { width: number };
 
-interface Word {
-  text: string;
-  link: boolean;
+type Word = Run & {
   /** A line break comes before this word. */
   breakBefore: boolean;
-}
+};
+
+/** A run's style alone (no text), for the words and pieces cut from it. */
+const styleOf = (run: Run): Omit<Run, 'text'> => ({
+  link: run.link,
+  ...(run.bold ? { bold: true } : {}),
+  ...(run.italic ? { italic: true } : {}),
+});
+const sameStyle = (a: Run, b: Run): boolean =>
+  a.link === b.link && Boolean(a.bold) === Boolean(b.bold) && Boolean(a.italic) === Boolean(b.italic);
 
 function wordsOf(runs: Run[]): Word[] {
   const words: Word[] = [];
@@ -78,9 +86,9 @@ function wordsOf(runs: Run[]): Word[] {
   for (const run of runs) {
     for (const piece of run.text.split(/(\n| +)/)) {
       if (piece === '\n') breakNext = true;
-      else if (piece !== '' && piece.trim() === '') words.push({ text: ' ', link: run.link, breakBefore: false });
+      else if (piece !== '' && piece.trim() === '') words.push({ ...styleOf(run), text: ' ', breakBefore: false });
       else if (piece !== '') {
-        words.push({ text: piece, link: run.link, breakBefore: breakNext });
+        words.push({ ...styleOf(run), text: piece, breakBefore: breakNext });
         breakNext = false;
       }
     }
@@ -91,10 +99,15 @@ function wordsOf(runs: Run[]): Word[] {
 /**
  * Lays text out in lines of at most `width` (in the context's current font), at most `maxLines` lines; the last
  * line ends in an ellipsis when text was cut. A word longer than a line is broken between characters. A line's
- * width is the sum of its words' widths (kerning across a space is not worth a measurement).
+ * width is the sum of its words' widths (kerning across a space is not worth a measurement). `fontFor` gives bold
+ * and italic runs their own font (measured in it); without it every run is in the context's current font.
  */
-export function layoutText(ctx: CanvasRenderingContext2D, runs: Run[], width: number, maxLines: number): Line[] {
-  const measure = measurer(ctx);
+export function layoutText(ctx: CanvasRenderingContext2D, runs: Run[], width: number, maxLines: number, fontFor?: FontFor): Line[] {
+  const base = ctx.font;
+  const measureIn = (style: Omit<Run, 'text'>, text: string): number => {
+    ctx.font = fontFor ? fontFor(style) : base;
+    return measurer(ctx)(text);
+  };
   const lines: Piece[][] = [];
   let current: Piece[] = [];
   let used = 0;
@@ -107,21 +120,23 @@ export function layoutText(ctx: CanvasRenderingContext2D, runs: Run[], width: nu
     if (lines.length >= maxLines) cut = true;
     return !cut;
   };
-  const push = (text: string, link: boolean, pieceWidth: number): void => {
-    current.push({ text, link, width: pieceWidth });
+  const push = (style: Omit<Run, 'text'>, text: string, pieceWidth: number): void => {
+    current.push({ ...style, text, width: pieceWidth });
     used += pieceWidth;
   };
 
   for (const word of wordsOf(runs)) {
     if (word.breakBefore && current.length > 0 && !finishLine()) break;
+    const style = styleOf(word);
+    const measure = (text: string): number => measureIn(style, text);
     const wordWidth = measure(word.text);
     if (word.text === ' ') {
-      if (current.length > 0) push(' ', word.link, wordWidth);
+      if (current.length > 0) push(style, ' ', wordWidth);
       continue;
     }
     if (current.length > 0 && used + wordWidth > width && !finishLine()) break;
     if (wordWidth <= width) {
-      push(word.text, word.link, wordWidth);
+      push(style, word.text, wordWidth);
       continue;
     }
     // A word wider than the line: as many characters as fit, then the rest on the next lines.
@@ -129,20 +144,22 @@ export function layoutText(ctx: CanvasRenderingContext2D, runs: Run[], width: nu
     while (rest !== '') {
       let fits = 1;
       while (fits < rest.length && used + measure(rest.slice(0, fits + 1)) <= width) fits++;
-      push(rest.slice(0, fits), word.link, measure(rest.slice(0, fits)));
+      push(style, rest.slice(0, fits), measure(rest.slice(0, fits)));
       rest = rest.slice(fits);
       if (rest !== '' && !finishLine()) break;
     }
     if (cut) break;
   }
   if (!cut && current.length > 0) finishLine();
-  else if (cut && lines.length > 0) ellipsize(lines.at(-1)!, width, measure);
+  else if (cut && lines.length > 0) ellipsize(lines.at(-1)!, width, measureIn);
+  ctx.font = base;
   return lines.map(toLine);
 }
 
 /** Cuts a line so that it ends in "…" within the width. */
-function ellipsize(line: Piece[], width: number, measure: (text: string) => number): void {
-  const ellipsis = measure(ELLIPSIS);
+function ellipsize(line: Piece[], width: number, measureIn: (style: Omit<Run, 'text'>, text: string) => number): void {
+  const tail = line.at(-1);
+  const ellipsis = measureIn(tail ? styleOf(tail) : { link: false }, ELLIPSIS);
   let used = line.reduce((sum, piece) => sum + piece.width, 0);
   while (line.length > 0 && used + ellipsis > width) {
     const last = line.at(-1)!;
@@ -150,21 +167,21 @@ function ellipsize(line: Piece[], width: number, measure: (text: string) => numb
     last.text = last.text.slice(0, -1);
     if (last.text === '') line.pop();
     else {
-      last.width = measure(last.text);
+      last.width = measureIn(styleOf(last), last.text);
       used += last.width;
     }
   }
   while (line.at(-1)?.text === ' ') line.pop();
   const last = line.at(-1);
-  line.push({ text: ELLIPSIS, link: last?.link ?? false, width: ellipsis });
+  line.push({ ...(last ? styleOf(last) : { link: false }), text: ELLIPSIS, width: ellipsis });
 }
 
-/** Adjacent pieces of the same kind become one run. */
+/** Adjacent pieces of the same style become one run. */
 function toLine(pieces: Piece[]): Line {
   const runs: Line['runs'] = [];
   for (const piece of pieces) {
     const last = runs.at(-1);
-    if (last && last.link === piece.link) {
+    if (last && sameStyle(last, piece)) {
       last.text += piece.text;
       last.width += piece.width;
     } else runs.push({ ...piece });

@@ -82,6 +82,6 @@ export const DEFAULT_MAX_LINES: Record<TextStyle, number | 'body'> = { title: 2,
 
 export const LINE_HEIGHT = 1.3;
 
-export function font(size: number, bold: boolean, family = SANS): string {
-  return `${bold ? 'bold ' : ''}${size}px "${family}"`;
+export function font(size: number, bold: boolean, family = SANS, italic = false): string {
+  return `${italic ? 'italic ' : ''}${bold ? 'bold ' : ''}${size}px "${family}"`;
 }

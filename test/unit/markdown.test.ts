@@ -1,5 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
+import { createCanvas } from 'canvas';
 import { bodyMarkup, parseMarkdown, plainText } from '../../protocol/markdown.js';
+import { layoutText, runsOf } from '../../templates-renderer/text.js';
+import { font } from '../../templates-renderer/theme.js';
 
 // The body's Markdown (docs/api/notifications.md#n46) as freedesktop body markup and as plain text, with hostile
 // input: the sender's text must never become markup.
@@ -70,5 +73,25 @@ describe('hostile input', () => {
   test('deep nesting stops at a bound and keeps the text', () => {
     const deep = '*'.repeat(40) + 'x' + '*'.repeat(40);
     expect(plain(deep).replace(/\*/g, '')).toBe('x');
+  });
+});
+
+describe('the card renderer reads the same Markdown (templates-renderer/text.ts)', () => {
+  test('bold and italic runs are laid out in their own font', () => {
+    const runs = runsOf('**Acme** shipped *v2* [docs](https://x.example)', true);
+    expect(runs).toEqual([
+      { text: 'Acme', link: false, bold: true },
+      { text: ' shipped ', link: false },
+      { text: 'v2', link: false, italic: true },
+      { text: ' ', link: false },
+      { text: 'docs', link: true },
+    ]);
+    const ctx = createCanvas(10, 10).getContext('2d');
+    ctx.font = font(14, false);
+    const fontFor = (style: { bold?: boolean; italic?: boolean }) => font(14, style.bold === true, undefined, style.italic === true);
+    const [styled] = layoutText(ctx, runsOf('**Wide words**', true), 1000, 1, fontFor);
+    const [plainLine] = layoutText(ctx, runsOf('Wide words', true), 1000, 1, fontFor);
+    expect(styled!.runs).toMatchObject([{ text: 'Wide words', bold: true }]);
+    expect(styled!.width).toBeGreaterThan(plainLine!.width);
   });
 });
