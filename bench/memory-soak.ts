@@ -1,19 +1,22 @@
 // Does the daemon's memory stay flat under a long stream of notifications? (docs/performance.md, bench:memory)
-//   npm run bench:memory [-- --duration 180 --interval 15 --connections 16 --cap 50]
-// The daemon runs in this process (headless presenter, persistence on) so its live heap can be read after a full
-// garbage collection (node --expose-gc). Notifications come from several apps, some with reused ids, groups,
-// buttons, short lifetimes and follow-ups; History is capped small so History itself does not grow. The live heap
-// after GC is printed at intervals, as a ratio to the first sample after the warm-up: flat means the daemon keeps
-// nothing per notification once its record has left History.
+//   npm run bench:memory [-- --duration 180 --interval 15 --connections 16 --cap 50 --display freedesktop|headless]
+// The daemon runs in this process (a display like dunst's that draws nothing, or headless; persistence on) so its
+// live heap can be read after a full garbage collection (node --expose-gc). Notifications come from several apps,
+// some with reused ids, groups, buttons, short lifetimes and follow-ups; History is capped small so History itself
+// does not grow. The live heap after GC is printed at intervals, as a ratio to the first sample after the warm-up:
+// flat means the daemon keeps nothing per notification once its record has left History.
 
 import http from 'node:http';
 import { startDaemon } from '../daemon/daemon.js';
 import { log } from '../daemon/log.js';
+import type { Banner, BannerKey, OpenTarget, Presenter, Question } from '../daemon/present/presenter.js';
 import { describeMachine, int, makeTempFolder, option, printTable, ratio, runBenchmark, sleep } from './lib.js';
 
 const DURATION_S = Number(option('duration') ?? 180);
 const INTERVAL_S = Number(option('interval') ?? 15);
 const WARMUP_S = Number(option('warmup') ?? 10);
+/** `freedesktop` (default): a display like dunst's, drawing nothing; `headless`: the headless presenter. */
+const DISPLAY = option('display') ?? 'freedesktop';
 const CONNECTIONS = Number(option('connections') ?? 16);
 /** historyCapPerApp for the run: small, so what stays in memory is not History's own records. */
 const HISTORY_CAP = Number(option('cap') ?? 50);
@@ -26,6 +29,24 @@ const GROUPS = ['builds', 'alerts', undefined];
 const REUSED_IDS = 100;
 
 const gc = (globalThis as { gc?: () => void }).gc;
+
+/**
+ * A display like a freedesktop server (dunst): it draws no stacks and times banners itself, so the core collapses
+ * stacks and times the banners it does not draw. It draws nothing and keeps nothing, so what grows is the daemon's.
+ */
+class FreedesktopLikeDisplay implements Presenter {
+  readonly name = 'freedesktop-like';
+  readonly handlesExpiry = true;
+  readonly drawsStacks = false;
+  async start(): Promise<void> {}
+  async show(_banner: Banner): Promise<void> {}
+  async replace(_banner: Banner): Promise<void> {}
+  async close(_key: BannerKey): Promise<void> {}
+  async open(_target: OpenTarget): Promise<void> {}
+  ask(_question: Question): void {}
+  withdraw(_questionId: string): void {}
+  async stop(): Promise<void> {}
+}
 
 /** The n-th notification: a mix of what senders post. */
 function notification(n: number): Record<string, unknown> {
@@ -54,7 +75,8 @@ await runBenchmark(async () => {
   if (!gc) throw new Error('run with node --expose-gc (npm run bench:memory does)');
   log.setQuiet(true);
   const supportDir = await makeTempFolder('notifier-soak-');
-  const daemon = await startDaemon({ supportDir, port: 0, presenter: 'headless', speech: null });
+  const presenter = DISPLAY === 'headless' ? 'headless' : new FreedesktopLikeDisplay();
+  const daemon = await startDaemon({ supportDir, port: 0, presenter, speech: null });
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const post = (method: string, path: string, body: unknown): Promise<number> =>
     new Promise((resolve, reject) => {
@@ -72,7 +94,7 @@ await runBenchmark(async () => {
   try {
     console.log(`bench:memory — ${describeMachine()}`);
     console.log(
-      `${DURATION_S} s of POST /v1/notify over ${CONNECTIONS} connections, headless presenter, historyCapPerApp ${HISTORY_CAP}, ` +
+      `${DURATION_S} s of POST /v1/notify over ${CONNECTIONS} connections, ${DISPLAY} display, historyCapPerApp ${HISTORY_CAP}, ` +
         `${APPS.length} apps; live heap after a full GC every ${INTERVAL_S} s (baseline: the sample after ${WARMUP_S} s of warm-up)`,
     );
     if ((await post('PUT', '/v1/settings', { historyCapPerApp: HISTORY_CAP })) !== 200) throw new Error('could not set historyCapPerApp');

@@ -43,7 +43,7 @@ import { SPEAK_TITLE_CHARS, SPOKEN_TEXT_CHARS } from '../../protocol/limits.js';
 
 /** docs/api/notifications.md#n36: at launch the 6 newest undismissed banners are restored. */
 const BANNERS_RESTORED_AT_START = 6;
-/** docs/desktop.md (failures): how long the short banner saying what went wrong stays. */
+/** docs/api/notifications.md#n48: how long the short banner saying what went wrong stays. */
 const PROBLEM_BANNER_SECONDS = 10;
 /** Its key: the notification's own id with this after it, so it never takes the notification's place. */
 const PROBLEM_KEY_SUFFIX = '\u0000problem';
@@ -659,7 +659,7 @@ export class NotifierCore {
   }
 
   /**
-   * Shows the person what went wrong (docs/desktop.md, failures): a banner still on screen is drawn again with the
+   * Shows the person what went wrong (docs/api/notifications.md#n48): a banner still on screen is drawn again with the
    * reason; otherwise a short banner of the app, with the notification's title, body and the reason, closes by
    * itself.
    */

@@ -74,7 +74,7 @@ export class PersonSide {
 
   /**
    * The display closed a banner: its time was up, or the person closed it. Closing a collapsed stack's banner
-   * closes every banner it stands for (docs/desktop.md, stacks).
+   * closes every banner it stands for (docs/api/notifications.md#n47).
    */
   private async closed(app: string, id: string, reason: 'dismissed' | 'expired'): Promise<void> {
     const collapsed = reason === 'dismissed' ? this.core.banners.collapsedWith(app, id) : [];

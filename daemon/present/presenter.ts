@@ -42,7 +42,7 @@ export interface Banner {
   progress?: number;
   /** A collapsed stack's newest banner: how many more of its stack it stands for ("+99 more", docs/desktop.md). */
   more?: number;
-  /** What went wrong with what the person did on this banner, in a few words (docs/desktop.md, failures). */
+  /** What went wrong with what the person did on this banner, in a few words (docs/api/notifications.md#n48). */
   problem?: string;
   /**
    * Drawn in place of this other banner, which is on screen and goes (a collapsed stack whose newest changed):
@@ -96,7 +96,7 @@ export interface Presenter {
   /**
    * True when the display gathers a stack's banners itself (Notification Center, the Action Center, or nothing
    * drawn at all); false when every banner sent is one more on screen (freedesktop servers): the core then keeps
-   * one passive banner per stack there (docs/desktop.md, stacks).
+   * one passive banner per stack there (docs/api/notifications.md#n47).
    */
   readonly drawsStacks: boolean;
   /** Connects to the display; events go to `listener` from then on. */

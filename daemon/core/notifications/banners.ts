@@ -42,7 +42,7 @@ interface Drawn {
  *
  * On a display that draws no stacks (freedesktop servers), the passive banners of one stack (no buttons, so
  * nothing waits for the person's answer) are collapsed: only the newest is drawn, in place of the one before,
- * with how many more it stands for (docs/desktop.md, stacks). All of them stay on screen for the API (GET
+ * with how many more it stands for (docs/api/notifications.md#n47). All of them stay on screen for the API (GET
  * /v1/stacks, dismissAll) and in History. Banners with buttons are always drawn on their own.
  */
 export class Banners {
@@ -126,7 +126,7 @@ export class Banners {
 
   /**
    * The banners a collapsed stack's drawn banner stands for, besides itself (the person closing it closes them
-   * all: docs/desktop.md, stacks); empty for a banner drawn on its own.
+   * all: docs/api/notifications.md#n47); empty for a banner drawn on its own.
    */
   collapsedWith(app: string, id: string): BannerKey[] {
     const key = keyOf(app, id);
