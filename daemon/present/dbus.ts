@@ -206,9 +206,12 @@ export class DBusPresenter implements Presenter {
     return { summary: banner.title, body: lines.join('\n'), actions: this.capabilities.has('actions') ? actions : [], hints };
   }
 
-  /** Text for the body: escaped when the server reads markup, so a notification cannot inject any. */
+  /**
+   * Text for the body, always escaped so a notification cannot inject markup: some servers parse markup without
+   * advertising `body-markup` (dunst 1.9 with no `markup` setting), so the capability cannot be trusted to say no.
+   */
   private text(value: string): string {
-    return this.capabilities.has('body-markup') ? escapeMarkup(value) : value;
+    return escapeMarkup(value);
   }
 
   /**
@@ -217,7 +220,7 @@ export class DBusPresenter implements Presenter {
    */
   private markdown(value: string): string {
     const runs = parseMarkdown(value);
-    if (!this.capabilities.has('body-markup')) return plainText(runs);
+    if (!this.capabilities.has('body-markup')) return escapeMarkup(plainText(runs));
     return bodyMarkup(runs, { links: this.capabilities.has('body-hyperlinks') });
   }
 

@@ -227,14 +227,14 @@ describe('finding a notification server', () => {
     }
   });
 
-  test('without body-markup, the body is plain text: link labels, no marks', async () => {
+  test('without body-markup, the body is plain text (link labels, no marks), its <, > and & still escaped', async () => {
     const bus = await startSessionBus();
     const server = await startFakeNotificationServer(bus.address, ['actions', 'body']);
     const connected = await DBusPresenter.connect(bus.address);
     if (!('presenter' in connected)) throw new Error(connected.reason);
     try {
       await connected.presenter.show(banner({ body: '**Acme** [Join](https://meet.example) & <b>' }));
-      expect(server.calls.at(-1)!.body).toBe('main\nAcme Join & <b>');
+      expect(server.calls.at(-1)!.body).toBe('main\nAcme Join &amp; &lt;b&gt;');
     } finally {
       await connected.presenter.stop();
       await server.stop();
@@ -249,7 +249,7 @@ describe('finding a notification server', () => {
     if (!('presenter' in connected)) throw new Error(connected.reason);
     try {
       await connected.presenter.show(banner({ body: 'plain <b>text</b>' }));
-      expect(server.calls.at(-1)).toMatchObject({ actions: [], body: 'main\nplain <b>text</b>\n[Open log] [Approve]' });
+      expect(server.calls.at(-1)).toMatchObject({ actions: [], body: 'main\nplain &lt;b&gt;text&lt;/b&gt;\n[Open log] [Approve]' });
     } finally {
       await connected.presenter.stop();
       await server.stop();
