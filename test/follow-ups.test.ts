@@ -150,3 +150,25 @@ describe('follow-ups', () => {
     expect(await exists(`${out}/never`)).toBe(false);
   });
 });
+
+describe('N27: a follow-up timer is lost when the daemon stops', () => {
+  test('a banner restored after a restart, and one a snooze brings back after it, run no follow-up', async () => {
+    const server = await callbackServer();
+    const supportDir = await tempFolder('notifier-follow-restart-');
+    const followUp = { after: AFTER, actionRef: 'page' };
+    const buttons = [{ label: 'Page', callback: { url: server.url('/page') } }];
+    const before = await startInProcess({ supportDir });
+    await before.notify({ app: 'fu', id: 'restored', title: 'restored', persistent: true, buttons, followUp });
+    await before.notify({ app: 'fu', id: 'snoozed', title: 'snoozed', persistent: true, buttons, followUp });
+    await before.api('POST', '/v1/snooze', { body: { app: 'fu', id: 'snoozed', minutes: 0.05 } }); // back 3 s later
+    await before.stop();
+
+    const after = await startInProcess({ supportDir });
+    await eventually(() => after.person.banner('fu', 'restored'), 'the restored banner');
+    await eventually(() => after.person.banner('fu', 'snoozed'), 'the snoozed banner to come back', 8_000);
+    await new Promise((resolve) => setTimeout(resolve, AFTER * 1000 + 1_500));
+    expect(server.received).toEqual([]);
+    expect((await after.record('fu', 'restored')).followUp).toBeUndefined();
+    expect((await after.record('fu', 'snoozed')).followUp).toBeUndefined();
+  }, 30_000);
+});

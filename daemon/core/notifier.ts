@@ -610,10 +610,13 @@ export class NotifierCore {
 
   // The parts the person's side (person.ts) and the timers use.
 
-  /** Shows a record's banner (in place when it is up), times it, and arms its follow-up. */
-  putOnScreen(record: HistoryRecord, options: { sound: boolean }): void {
+  /**
+   * Shows a record's banner (in place when it is up), times it, and arms its follow-up — unless the banner comes
+   * back after a restart: a follow-up timer is lost when the daemon stops (docs/api/notifications.md#n27).
+   */
+  putOnScreen(record: HistoryRecord, options: { sound: boolean; afterRestart?: boolean }): void {
     this.drawBanner(record, options);
-    this.followUps.arm(record);
+    if (!options.afterRestart) this.followUps.arm(record);
   }
 
   /** Draws a record's banner (in place when it is up), in its stack, timed; `problem` says what went wrong on it. */
@@ -710,7 +713,7 @@ export class NotifierCore {
     return { notificationId: id, app, ...(title ? { title } : {}), text: record.reply, repliedAt: record.repliedAt };
   }
 
-  private async snoozeOver(app: string, id: string, options: { sound: boolean }): Promise<void> {
+  private async snoozeOver(app: string, id: string, options: { sound: boolean; afterRestart?: boolean }): Promise<void> {
     this.timers.cancel('snooze', keyOf(app, id));
     const current = this.history.get(app, id);
     if (!current?.snoozedUntil || current.dismissedAt) return;
@@ -731,7 +734,12 @@ export class NotifierCore {
     for (const record of open) {
       if (record.snoozedUntil) {
         const until = Date.parse(record.snoozedUntil);
-        this.timers.at('snooze', keyOf(record.app, record.id), until, () => void this.snoozeOver(record.app, record.id, { sound: true }));
+        this.timers.at(
+          'snooze',
+          keyOf(record.app, record.id),
+          until,
+          () => void this.snoozeOver(record.app, record.id, { sound: true, afterRestart: true }),
+        );
       } else if (record.held) {
         // Held by quiet hours: it stays in History only.
       } else if (lifetimeOf(record, this.apps.get(record.app)) !== null) {
@@ -740,6 +748,6 @@ export class NotifierCore {
         waiting.push(record);
       }
     }
-    for (const record of waiting.reverse()) this.putOnScreen(record, { sound: false });
+    for (const record of waiting.reverse()) this.putOnScreen(record, { sound: false, afterRestart: true });
   }
 }
