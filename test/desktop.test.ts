@@ -146,8 +146,14 @@ describe('the real desktop', () => {
       'the question in the tray',
     );
     expect(await exists(`${out}/ran-job1`)).toBe(false); // nothing ran before the person allowed it
+    // The icon asks for attention while the question waits, and its tooltip says so.
+    expect(await menu.item()).toMatchObject({
+      Status: 'NeedsAttention',
+      ToolTip: ['', [], 'Notifier', '1 question waits for your approval'],
+    });
     await menu.click(allow.id);
     await eventually(() => exists(`${out}/ran-job1`), 'the script to run');
+    await eventually(async () => (await menu.item()).Status === 'Active', 'the icon to be calm again');
     await eventually(async () => (await record('runner', 'job1')).actionUsed === 'Run now');
     menu.close();
   });

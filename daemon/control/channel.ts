@@ -93,6 +93,13 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
   };
   const stopWatching: Array<() => void> = [];
   socket.once('close', () => stopWatching.forEach((stop) => stop()));
+  /** The quiet status this connection was told last (in an answer or an event), as JSON. */
+  let toldQuiet = '';
+  const quietNow = (): QuietStatus => {
+    const quiet = handlers.quietStatus();
+    toldQuiet = JSON.stringify(quiet);
+    return quiet;
+  };
   socket.on('error', () => undefined);
   let buffered = '';
   socket.on('data', (chunk: Buffer) => {
@@ -129,9 +136,12 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
         if (stopWatching.length === 0) {
           stopWatching.push(approvals.onChange(() => send({ event: 'questions', questions: approvals.questions() })));
           stopWatching.push(handlers.onNotification(() => send({ event: 'notification' })));
-          stopWatching.push(watchQuiet(handlers, (quiet) => send({ event: 'quiet', quiet })));
+          const timer = setInterval(() => {
+            if (JSON.stringify(handlers.quietStatus()) !== toldQuiet) send({ event: 'quiet', quiet: quietNow() });
+          }, QUIET_CHECK_MS).unref();
+          stopWatching.push(() => clearInterval(timer));
         }
-        return send({ ok: true, questions: approvals.questions(), quiet: handlers.quietStatus() });
+        return send({ ok: true, questions: approvals.questions(), quiet: quietNow() });
       case 'recent': {
         const limit = Number.isInteger(request.limit) && request.limit! > 0 ? request.limit! : RECENT_DEFAULT;
         return send({ ok: true, notifications: await handlers.recent(limit) });
@@ -139,7 +149,7 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
       case 'quiet':
         if (typeof request.minutes !== 'number' || request.minutes < 0)
           return send({ ok: false, error: 'quiet needs minutes (0 ends it)' });
-        return send({ ok: true, ...handlers.quiet(request.minutes), quiet: handlers.quietStatus() });
+        return send({ ok: true, ...handlers.quiet(request.minutes), quiet: quietNow() });
       case 'quit':
         send({ ok: true });
         return handlers.quit();
@@ -147,16 +157,4 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
         return send({ ok: false, error: 'unknown op: use questions, answer, watch, recent, quiet or quit' });
     }
   }
-}
-
-/** Calls `listener` with the quiet status whenever it differs from the last one seen; returns a function that stops. */
-function watchQuiet(handlers: ChannelHandlers, listener: (quiet: QuietStatus) => void): () => void {
-  let last = JSON.stringify(handlers.quietStatus());
-  const timer = setInterval(() => {
-    const quiet = handlers.quietStatus();
-    const now = JSON.stringify(quiet);
-    if (now !== last) listener(quiet);
-    last = now;
-  }, QUIET_CHECK_MS).unref();
-  return () => clearInterval(timer);
 }
