@@ -1,4 +1,4 @@
-// What tray/main.ts asks of the icon, whichever draws it (docs/desktop.md#the-tray-traymaints): on Linux the tray's
+// What tray/main.ts asks of the icon, whichever draws it (docs/desktop.md#two-ways-of-drawing-it): on Linux the tray's
 // own StatusNotifierItem (tray/sni.ts), elsewhere systray2's tray binary (tray/traybin.ts).
 
 /** One entry of the menu. The menu is a fixed list of entries: a refresh changes them in place, shown or hidden. */

@@ -18,7 +18,7 @@ import { startTrayBinary } from './traybin.js';
 
 /** The tray's name: its title in the panel (the StatusNotifierItem's `Title` on Linux) and its tooltip. */
 const TRAY_NAME = 'Notifier';
-/** On Linux the tray's own StatusNotifierItem; elsewhere systray2's binary (docs/desktop.md#the-tray-traymaints). */
+/** On Linux the tray's own StatusNotifierItem; elsewhere systray2's binary (docs/desktop.md#two-ways-of-drawing-it). */
 const startTray: StartTray = process.platform === 'linux' ? startStatusNotifierItem : startTrayBinary;
 const RECENT_SHOWN = 5;
 const QUESTION_SLOTS = 3;

@@ -1,7 +1,7 @@
 // The tray on Linux: its own StatusNotifierItem (org.kde.StatusNotifierItem) with its menu over
 // com.canonical.dbusmenu, on the session bus, registered with the panel's org.kde.StatusNotifierWatcher. Every
 // StatusNotifierItem host draws it: KDE Plasma, GNOME with the AppIndicator extension, xfce4-panel, waybar, LXQt.
-// Why not systray2's binary here: docs/desktop.md#the-tray-traymaints.
+// Why not systray2's binary here: docs/desktop.md#two-ways-of-drawing-it.
 
 import { Image, createCanvas } from 'canvas';
 import dbus from 'dbus-next';
@@ -138,7 +138,9 @@ class StatusNotifierItem extends Interface {
     return '';
   }
   get AttentionIconPixmap(): Pixmap[] {
-    return this.attentionIcon;
+    // Only while attention is asked: xfce4-panel keeps drawing an attention icon it has once drawn until the
+    // property itself changes, whatever the status says.
+    return this.status.attention ? this.attentionIcon : [];
   }
   get AttentionMovieName(): string {
     return '';
@@ -388,7 +390,10 @@ export const startStatusNotifierItem: StartTray = async (look, menu, onClick) =>
       const before = item.status;
       item.status = status;
       if (status.summary !== before.summary) item.NewToolTip();
-      if (status.attention !== before.attention) item.NewStatus(item.Status);
+      if (status.attention !== before.attention) {
+        item.NewStatus(item.Status);
+        item.NewAttentionIcon();
+      }
     },
     stop: async () => {
       await bus.releaseName(busName).catch(() => undefined);

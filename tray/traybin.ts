@@ -1,6 +1,6 @@
 // The tray on macOS and Windows: systray2's tray binary (getlantern/systray behind a JSON-lines protocol), which
 // draws the title and check marks natively there. On Linux the tray speaks StatusNotifierItem itself (tray/sni.ts;
-// docs/desktop.md#the-tray-traymaints says why). The binary is driven directly rather than through systray2's own
+// docs/desktop.md#two-ways-of-drawing-it says why). The binary is driven directly rather than through systray2's own
 // wrapper: the wrapper starts it under its file name (the title some panels show), turns `checked` into a " (√)"
 // suffix of the label on Linux, and its ready() never settles when the binary cannot start.
 
