@@ -156,7 +156,7 @@ describe('the real desktop', () => {
     await eventually(() => exists(`${out}/ran-job1`), 'the script to run');
     const calm = await eventually(async () => {
       const item = await menu.item();
-      return item.Status === 'Active' && item;
+      return item.Status === 'Active' ? item : undefined;
     }, 'the icon to be calm again');
     expect(calm.AttentionIconPixmap).toEqual([]); // a panel that keeps the last attention icon drops it
     await eventually(async () => (await record('runner', 'job1')).actionUsed === 'Run now');
