@@ -358,7 +358,8 @@ export const startStatusNotifierItem: StartTray = async (look, menu, onClick) =>
   }
   const busName = `${ITEM_INTERFACE}-${process.pid}-1`;
   const item = new StatusNotifierItem(look, menu.status);
-  const dbusMenu = new DBusMenu(menu.entries, onClick);
+  const entries = [...menu.entries]; // the menu as the panel was told it
+  const dbusMenu = new DBusMenu(entries, onClick);
   const failed = new Promise<{ failed: string }>((resolve) => bus.once('error', (error: Error) => resolve({ failed: error.message })));
   const timeout = new Promise<{ failed: string }>((resolve) =>
     setTimeout(() => resolve({ failed: 'the session bus did not answer' }), CONNECT_TIMEOUT_MS).unref(),
@@ -383,7 +384,7 @@ export const startStatusNotifierItem: StartTray = async (look, menu, onClick) =>
 
   const tray: Tray = {
     update: (changed) => {
-      for (const { index, entry } of changed) menu.entries[index] = entry;
+      for (const { index, entry } of changed) entries[index] = entry;
       dbusMenu.changed(changed.map(({ index }) => index));
     },
     setStatus: (status) => {
