@@ -21,8 +21,8 @@ describe('the tray on the bus', () => {
   const opened = () => readFile(path.join(folder, 'opened.txt'), 'utf8').catch(() => '');
 
   /** Starts a daemon (headless banners, so the menu is the only thing shown) whose tray runs with `PATH`. */
-  const start = async (PATH: string) => {
-    const started = await startDaemon({ env: { ...desktop.env, PATH } });
+  const start = async (PATH: string, supportDir?: string) => {
+    const started = await startDaemon({ env: { ...desktop.env, PATH }, ...(supportDir ? { supportDir } : {}) });
     await eventually(() => started.log().includes('tray: tray ready'), 'the tray', 15_000);
     return started;
   };
@@ -117,12 +117,32 @@ describe('the tray on the bus', () => {
     expect(line).toBe(pathToFileURL(daemon.supportDir).href);
   });
 
-  test('without xdg-open on PATH, "Open the support folder" is not shown', async () => {
+  /** Stops the daemon and its tray, and starts another (its tray found on the bus) with `PATH` and `supportDir`. */
+  const restart = async (PATH: string, supportDir?: string) => {
     tray.close();
     await daemon.stop();
     await rm(daemon.supportDir, { recursive: true, force: true });
-    daemon = await start(path.join(folder, 'empty')); // a PATH with nothing on it
+    daemon = await start(PATH, supportDir);
     tray = await trayOnBus(desktop, daemon.child.pid!);
+  };
+
+  test('a quiet period that runs when the tray starts is checked from the start', async () => {
+    const supportDir = await tempFolder();
+    const until = new Date(Date.now() + 45 * 60_000).toISOString();
+    await writeFile(
+      path.join(supportDir, 'quiet-hours.json'),
+      JSON.stringify({ windows: [], adHoc: { until, speech: true, sounds: true, banners: false } }),
+    );
+    await restart(process.env.PATH!, supportDir);
+    // No change comes after the tray's start: what it shows, it read then.
+    expect((await tray.entries()).find((entry) => entry.toggleType === 'checkmark')).toMatchObject({
+      label: expect.stringMatching(/^Quiet until /),
+      toggleState: 1,
+    });
+  }, 30_000);
+
+  test('without xdg-open on PATH, "Open the support folder" is not shown', async () => {
+    await restart(path.join(folder, 'empty')); // a PATH with nothing on it
     expect(await label('Open the support folder')).toMatchObject({ visible: false });
     expect(await label('Quit Notifier')).toMatchObject({ visible: true });
   }, 30_000);
