@@ -146,8 +146,19 @@ describe('the real desktop', () => {
       'the question in the tray',
     );
     expect(await exists(`${out}/ran-job1`)).toBe(false); // nothing ran before the person allowed it
+    // The icon asks for attention while the question waits, and its tooltip says so.
+    expect(await menu.item()).toMatchObject({
+      Status: 'NeedsAttention',
+      ToolTip: ['', [], 'Notifier', '1 question waits for your approval'],
+    });
+    expect((await menu.item()).AttentionIconPixmap).toHaveLength(1); // the icon with an orange dot
     await menu.click(allow.id);
     await eventually(() => exists(`${out}/ran-job1`), 'the script to run');
+    const calm = await eventually(async () => {
+      const item = await menu.item();
+      return item.Status === 'Active' ? item : undefined;
+    }, 'the icon to be calm again');
+    expect(calm.AttentionIconPixmap).toEqual([]); // a panel that keeps the last attention icon drops it
     await eventually(async () => (await record('runner', 'job1')).actionUsed === 'Run now');
     menu.close();
   });

@@ -24,12 +24,20 @@ describe("the private channel: the tray's quiet hour, recent notifications and q
   test('quiet for an hour silences sounds and speech until it is ended', async () => {
     const n = await startInProcess();
     const quiet = await channel(n.daemon.channelPath, { op: 'quiet', minutes: 60 });
-    expect(quiet).toEqual({ ok: true, quietUntil: expect.any(String) });
+    expect(quiet).toEqual({
+      ok: true,
+      quietUntil: expect.any(String),
+      quiet: { active: true, speech: true, sounds: true, banners: false, until: quiet.quietUntil, source: 'adhoc' },
+    });
     expect(Date.parse(quiet.quietUntil) - Date.now()).toBeGreaterThan(59 * 60_000);
     await n.notify({ app: 'q', id: 'during', title: 'During the quiet hour', speak: true });
     expect(n.person.banner('q', 'during')!.sound).toBeNull();
     expect((await n.record('q', 'during')).speech).toMatchObject({ suppressed: 'quiet-hours' });
-    expect(await channel(n.daemon.channelPath, { op: 'quiet', minutes: 0 })).toEqual({ ok: true, quietUntil: null });
+    expect(await channel(n.daemon.channelPath, { op: 'quiet', minutes: 0 })).toEqual({
+      ok: true,
+      quietUntil: null,
+      quiet: { active: false, speech: false, sounds: false, banners: false },
+    });
     await n.notify({ app: 'q', id: 'after', title: 'After it' });
     expect(n.person.banner('q', 'after')!.sound).toBe('default');
     expect(await channel(n.daemon.channelPath, { op: 'quiet' })).toMatchObject({ ok: false });
@@ -66,6 +74,39 @@ describe("the private channel: the tray's quiet hour, recent notifications and q
     await n.notify({ app: 'r', id: 'four', title: 'Title four' });
     await eventually(() => lines.some((line) => line.event === 'notification'), 'the notification event');
     watcher.destroy();
+  });
+
+  test('watch sends the quiet status now, and again when quiet hours change through the API', async () => {
+    const n = await startInProcess();
+    const net = await import('node:net');
+    const lines: any[] = [];
+    const watcher = net.connect(n.daemon.channelPath, () => watcher.write('{"op":"watch"}\n'));
+    watcher.on('data', (chunk) =>
+      lines.push(
+        ...chunk
+          .toString()
+          .trim()
+          .split('\n')
+          .map((line: string) => JSON.parse(line)),
+      ),
+    );
+    try {
+      await eventually(() => lines.length > 0, 'the answer to watch');
+      expect(lines[0]).toEqual({ ok: true, questions: [], quiet: { active: false, speech: false, sounds: false, banners: false } });
+      await n.api('PUT', '/v1/settings/quiet-hours', { body: { adHoc: { minutes: 30, banners: true } } });
+      const started = await eventually(() => lines.find((line) => line.event === 'quiet'), 'the quiet event');
+      expect(started.quiet).toMatchObject({ active: true, banners: true, source: 'adhoc' });
+      await n.api('PUT', '/v1/settings/quiet-hours', { body: { resume: true } });
+      await eventually(() => lines.some((line) => line.event === 'quiet' && !line.quiet.active), 'the end of quiet');
+      // Started here and ended through the API before the daemon looked: the end is still told.
+      const told = lines.length;
+      watcher.write('{"op":"quiet","minutes":60}\n');
+      await n.api('PUT', '/v1/settings/quiet-hours', { body: { resume: true } });
+      await eventually(() => lines.slice(told).some((line) => line.event === 'quiet' && !line.quiet.active), "the end of the tray's quiet");
+      expect(lines[told]).toMatchObject({ ok: true, quiet: { active: true } });
+    } finally {
+      watcher.destroy();
+    }
   });
 
   test('quit stops the daemon', async () => {

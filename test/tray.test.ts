@@ -5,24 +5,24 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
 import { type Desktop, startDesktop } from './helpers/desktop.js';
 import { eventually } from './helpers/in-process.js';
-import { type TrayOnBus, trayOnBus } from './helpers/tray.js';
-import { TRAY_ICON_PNG_BASE64 } from '../tray/icon.js';
+import { startWatcher, type TrayOnBus, trayOnBus } from './helpers/tray.js';
 
 // The tray as a panel sees it: the built daemon starts its tray companion on a real X display (Xvfb) with a
-// private session bus; the test reads the StatusNotifierItem's properties and the dbusmenu layout over D-Bus and
-// clicks items as a panel would. "Open the support folder" runs whatever `xdg-open` is on PATH: here a stand-in
-// that writes down its argument.
+// private session bus, where a StatusNotifierWatcher (a panel's) runs; the test reads the StatusNotifierItem's
+// properties and the dbusmenu layout over D-Bus and clicks items as a panel would. "Open the support folder" runs
+// whatever `xdg-open` is on PATH: here a stand-in that writes down its argument.
 
 describe('the tray on the bus', () => {
   let desktop: Desktop;
   let folder: string;
   let daemon: DaemonProcess;
   let tray: TrayOnBus;
+  let watcher: Awaited<ReturnType<typeof startWatcher>>;
   const opened = () => readFile(path.join(folder, 'opened.txt'), 'utf8').catch(() => '');
 
   /** Starts a daemon (headless banners, so the menu is the only thing shown) whose tray runs with `PATH`. */
-  const start = async (PATH: string) => {
-    const started = await startDaemon({ env: { ...desktop.env, PATH } });
+  const start = async (PATH: string, supportDir?: string) => {
+    const started = await startDaemon({ env: { ...desktop.env, PATH }, ...(supportDir ? { supportDir } : {}) });
     await eventually(() => started.log().includes('tray: tray ready'), 'the tray', 15_000);
     return started;
   };
@@ -34,6 +34,7 @@ describe('the tray on the bus', () => {
 
   beforeAll(async () => {
     desktop = await startDesktop();
+    watcher = await startWatcher(desktop);
     folder = await tempFolder('notifier-tray-');
     await mkdir(path.join(folder, 'bin'));
     const standIn = path.join(folder, 'bin', 'xdg-open');
@@ -45,40 +46,67 @@ describe('the tray on the bus', () => {
 
   afterAll(async () => {
     tray?.close();
+    watcher?.stop();
     await daemon?.stop();
     if (daemon) await rm(daemon.supportDir, { recursive: true, force: true });
     await desktop?.stop();
     await rm(folder, { recursive: true, force: true });
   });
 
-  test('the item is titled Notifier and has an icon', async () => {
+  test('the item: id notifier, titled Notifier, a tooltip naming it, and the icon as ARGB pixels', async () => {
     const item = await tray.item();
-    expect(item).toMatchObject({ Title: 'Notifier', Status: 'Active', Category: 'ApplicationStatus' });
-    // The binary writes the icon to a file and names it; the id is fixed inside the binary (docs/desktop.md).
-    expect(await readFile(item.IconName as string)).toEqual(Buffer.from(TRAY_ICON_PNG_BASE64, 'base64'));
-    expect(item.Id).toBe('systray');
+    expect(item).toMatchObject({ Id: 'notifier', Title: 'Notifier', Status: 'Active', Category: 'ApplicationStatus', ItemIsMenu: true });
+    const [, , title, summary] = item.ToolTip;
+    expect({ title, summary }).toEqual({ title: 'Notifier', summary: '' });
+    const [[width, height, argb]] = item.IconPixmap;
+    expect([width, height, argb.length]).toEqual([32, 32, 32 * 32 * 4]);
+    // Network byte order, alpha first: a corner of the rounded square is clear, the middle of its left edge is
+    // opaque blue.
+    expect(argb[0]).toBe(0);
+    const left = (16 * 32 + 3) * 4;
+    expect(argb[left]).toBe(255);
+    expect(argb[left + 3]).toBeGreaterThan(argb[left + 1] + 60);
+  });
+
+  test("it registers with the panel's watcher, and again with a watcher that starts later", async () => {
+    expect(watcher.registered).toContain(tray.busName);
+    watcher.stop();
+    watcher = await startWatcher(desktop); // a panel restarted
+    await eventually(() => watcher.registered.includes(tray.busName), 'the tray to register again');
   });
 
   test("recent notifications show the app's display name", async () => {
     await daemon.api('POST', '/v1/register', { body: { app: 'backup', appName: 'Backup' } });
     await daemon.api('POST', '/v1/notify', { body: { app: 'backup', title: 'Nightly backup done' } });
     await daemon.api('POST', '/v1/notify', { body: { app: 'no-name', title: 'From an unregistered app' } });
+    await daemon.api('POST', '/v1/notify', { body: { app: 'no-name', title: 'disk_usage at 91%' } });
     expect(await label('Backup: Nightly backup done')).toMatchObject({ visible: true, enabled: false });
     expect(await label('no-name: From an unregistered app')).toMatchObject({ visible: true });
+    expect(await label('no-name: disk_usage at 91%')).toMatchObject({ visible: true }); // not taken for an access key
     expect((await tray.entries()).some((entry) => entry.label.startsWith('backup:'))).toBe(false);
   });
 
-  test('the quiet hour: its label says whether it runs, and a second click ends it', async () => {
+  test('quiet is a check item: a click starts an hour and checks it, a second click ends it', async () => {
     const quiet = await label('Quiet for an hour');
-    expect((await tray.entries()).some((entry) => entry.label.includes('(√)'))).toBe(false);
+    expect(quiet).toMatchObject({ toggleType: 'checkmark', toggleState: 0 });
+    const updates = tray.signals.updated.length;
     await tray.click(quiet.id);
-    const running = await label(/^Quiet until \d{1,2}:\d\d( [AP]M)? \(click to end it\)$/);
-    expect(running.id).toBe(quiet.id);
+    const running = await label(/^Quiet until /);
+    expect(running).toMatchObject({ id: quiet.id, toggleType: 'checkmark', toggleState: 1 });
     const { json } = await daemon.api('GET', '/v1/settings/quiet-hours');
     expect(Date.parse(json.adHoc.until) - Date.now()).toBeGreaterThan(59 * 60_000);
+    expect(tray.signals.updated.slice(updates).flat()).toContain(quiet.id); // panels are told (ItemsPropertiesUpdated)
+    expect((await tray.item()).ToolTip[3]).toMatch(/^Quiet until /);
     await tray.click(quiet.id);
-    await label('Quiet for an hour');
+    expect(await label('Quiet for an hour')).toMatchObject({ toggleState: 0 });
     expect((await daemon.api('GET', '/v1/settings/quiet-hours')).json.adHoc).toBeUndefined();
+  });
+
+  test('quiet started and ended through the API shows in the check item', async () => {
+    await daemon.api('PUT', '/v1/settings/quiet-hours', { body: { adHoc: { minutes: 30 } } });
+    expect(await label(/^Quiet until /)).toMatchObject({ toggleState: 1 });
+    await daemon.api('PUT', '/v1/settings/quiet-hours', { body: { resume: true } });
+    expect(await label('Quiet for an hour')).toMatchObject({ toggleState: 0 });
   });
 
   test('"Open the support folder" hands the folder to xdg-open', async () => {
@@ -89,12 +117,32 @@ describe('the tray on the bus', () => {
     expect(line).toBe(pathToFileURL(daemon.supportDir).href);
   });
 
-  test('without xdg-open on PATH, "Open the support folder" is not shown', async () => {
+  /** Stops the daemon and its tray, and starts another (its tray found on the bus) with `PATH` and `supportDir`. */
+  const restart = async (PATH: string, supportDir?: string) => {
     tray.close();
     await daemon.stop();
     await rm(daemon.supportDir, { recursive: true, force: true });
-    daemon = await start(path.join(folder, 'empty')); // a PATH with nothing on it
+    daemon = await start(PATH, supportDir);
     tray = await trayOnBus(desktop, daemon.child.pid!);
+  };
+
+  test('a quiet period that runs when the tray starts is checked from the start', async () => {
+    const supportDir = await tempFolder();
+    const until = new Date(Date.now() + 45 * 60_000).toISOString();
+    await writeFile(
+      path.join(supportDir, 'quiet-hours.json'),
+      JSON.stringify({ windows: [], adHoc: { until, speech: true, sounds: true, banners: false } }),
+    );
+    await restart(process.env.PATH!, supportDir);
+    // No change comes after the tray's start: what it shows, it read then.
+    expect((await tray.entries()).find((entry) => entry.toggleType === 'checkmark')).toMatchObject({
+      label: expect.stringMatching(/^Quiet until /),
+      toggleState: 1,
+    });
+  }, 30_000);
+
+  test('without xdg-open on PATH, "Open the support folder" is not shown', async () => {
+    await restart(path.join(folder, 'empty')); // a PATH with nothing on it
     expect(await label('Open the support folder')).toMatchObject({ visible: false });
     expect(await label('Quit Notifier')).toMatchObject({ visible: true });
   }, 30_000);

@@ -11,11 +11,15 @@ import { pathToFileURL } from 'node:url';
 import { channelPath } from '../daemon/control/channel.js';
 import type { Question } from '../daemon/present/presenter.js';
 import { openOnDesktop } from '../daemon/present/opener.js';
+import type { StartTray, TrayEntry, TrayStatus } from './backend.js';
 import { TRAY_ICON_PNG_BASE64 } from './icon.js';
-import { SEPARATOR_TITLE, startTrayBinary, type TrayItem } from './traybin.js';
+import { startStatusNotifierItem } from './sni.js';
+import { startTrayBinary } from './traybin.js';
 
 /** The tray's name: its title in the panel (the StatusNotifierItem's `Title` on Linux) and its tooltip. */
 const TRAY_NAME = 'Notifier';
+/** On Linux the tray's own StatusNotifierItem; elsewhere systray2's binary (docs/desktop.md#two-ways-of-drawing-it). */
+const startTray: StartTray = process.platform === 'linux' ? startStatusNotifierItem : startTrayBinary;
 const RECENT_SHOWN = 5;
 const QUESTION_SLOTS = 3;
 const QUIET_MINUTES = 60;
@@ -64,8 +68,8 @@ class Channel {
 interface State {
   questions: Question[];
   recent: Array<{ app: string; appName?: string; title: string }>;
-  /** When the quiet hour started here ends (ISO 8601); null when none runs. */
-  quietUntil: string | null;
+  /** What quiet hours silence now, as the daemon says (docs/private-channel.md): whether any runs, and until when. */
+  quiet: { active: boolean; until?: string };
 }
 
 interface TrayActions {
@@ -76,19 +80,35 @@ interface TrayActions {
   quit(): void;
 }
 
-type Slot = (state: State) => Partial<TrayItem> & { click?: () => void };
+type Slot = (state: State) => Partial<TrayEntry> & { click?: () => void };
 
-const quietRunning = (state: State): boolean => state.quietUntil !== null && Date.parse(state.quietUntil) > Date.now();
-/** A time of day as the person's locale writes it (15:42, 3:42 PM). */
-const clockTime = (iso: string): string => new Date(iso).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+/** A time as the person's locale writes it (15:42, 3:42 PM), with the day when it is not today (Tue 15:42). */
+function clockTime(iso: string): string {
+  const when = new Date(iso);
+  const today = when.toDateString() === new Date().toDateString();
+  return when.toLocaleString([], { ...(today ? {} : { weekday: 'short' }), hour: 'numeric', minute: '2-digit' });
+}
+
+/** The tooltip's line under the name, and whether the icon asks for attention (something waits for an answer). */
+function statusOf(state: State): TrayStatus {
+  const waiting = state.questions.length;
+  const lines = [
+    waiting === 1 ? '1 question waits for your approval' : waiting > 1 ? `${waiting} questions wait for your approval` : '',
+    state.quiet.active && state.quiet.until ? `Quiet until ${clockTime(state.quiet.until)}` : '',
+  ];
+  return { summary: lines.filter(Boolean).join('\n'), attention: waiting > 0 };
+}
+
+const PLAIN: TrayEntry = { separator: false, label: '', tooltip: '', enabled: true, visible: true, checked: null };
+const SEPARATOR: Partial<TrayEntry> = { separator: true };
 
 /**
- * The tray's menu. The binary numbers its items once, at start (items added later cannot be clicked), so the menu
- * has a fixed set of slots: questions (Allow and Deny each), recent notifications, then the fixed items. A
- * refresh retitles, shows or hides slots in place.
+ * The tray's menu: a fixed set of slots, questions (Allow and Deny each), recent notifications, then the fixed
+ * items. A refresh relabels, shows or hides slots in place (systray2's binary numbers its items once, at start, and
+ * items added later cannot be clicked; the same slots serve the StatusNotifierItem).
  */
 class TrayMenu {
-  readonly items: TrayItem[] = [];
+  readonly entries: TrayEntry[] = [];
   private readonly clicks: Array<(() => void) | null> = [];
   private readonly slots: Slot[] = [];
 
@@ -97,54 +117,54 @@ class TrayMenu {
       for (const allow of [true, false]) {
         this.add((state) => {
           const question = state.questions[slot];
-          if (!question) return { hidden: true, title: '' };
+          if (!question) return { visible: false };
           return {
-            title: `${allow ? 'Allow' : 'Deny'}: ${question.text}`,
+            label: `${allow ? 'Allow' : 'Deny'}: ${question.text}`,
             tooltip: question.detail ?? '',
             click: () => actions.answer(question, allow),
           };
         });
       }
     }
-    this.add((state) => ({ hidden: state.questions.length > 0, title: 'Nothing waits for your approval', enabled: false }));
-    this.add(() => ({ title: SEPARATOR_TITLE }));
+    this.add((state) => ({ visible: state.questions.length === 0, label: 'Nothing waits for your approval', enabled: false }));
+    this.add(() => SEPARATOR);
     for (let slot = 0; slot < RECENT_SHOWN; slot++) {
       this.add((state) => {
         const recent = state.recent[slot];
         // The app's display name (from its registration or its design), as on its banners.
-        return recent ? { title: `${recent.appName ?? recent.app}: ${recent.title}`, enabled: false } : { hidden: true, title: '' };
+        return recent ? { label: `${recent.appName ?? recent.app}: ${recent.title}`, enabled: false } : { visible: false };
       });
     }
-    this.add((state) => ({ hidden: state.recent.length > 0, title: 'No notifications yet', enabled: false }));
-    this.add(() => ({ title: SEPARATOR_TITLE }));
-    // The binary cannot make a check item (see docs/desktop.md#the-tray-traymaints): the label says the state.
+    this.add((state) => ({ visible: state.recent.length === 0, label: 'No notifications yet', enabled: false }));
+    this.add(() => SEPARATOR);
+    // A check item: checked while quiet hours run (started here, through the API, or a scheduled window); a click
+    // starts an hour, or ends what runs.
     this.add((state) =>
-      quietRunning(state)
+      state.quiet.active
         ? {
-            title: `Quiet until ${clockTime(state.quietUntil!)} (click to end it)`,
-            tooltip: 'Sounds and speech come back',
+            label: state.quiet.until ? `Quiet until ${clockTime(state.quiet.until)}` : 'Quiet',
+            tooltip: 'Click to end it: sounds and speech come back',
+            checked: true,
             click: actions.toggleQuiet,
           }
-        : { title: 'Quiet for an hour', tooltip: 'No sounds and no speech for an hour', click: actions.toggleQuiet },
+        : { label: 'Quiet for an hour', tooltip: 'No sounds and no speech for an hour', checked: false, click: actions.toggleQuiet },
     );
     const openFolder = actions.openFolder;
-    this.add(() =>
-      openFolder ? { title: 'Open the support folder', click: openFolder } : { title: 'Open the support folder', hidden: true },
-    );
-    this.add(() => ({ title: 'Quit Notifier', tooltip: 'Stops the Notifier service', click: actions.quit }));
+    this.add(() => ({ label: 'Open the support folder', visible: openFolder !== null, ...(openFolder ? { click: openFolder } : {}) }));
+    this.add(() => ({ label: 'Quit Notifier', tooltip: 'Stops the Notifier service', click: actions.quit }));
   }
 
-  /** Brings every slot up to date; returns the slots that changed (index and item). */
-  apply(state: State): Array<{ index: number; item: TrayItem }> {
-    const changed: Array<{ index: number; item: TrayItem }> = [];
+  /** Brings every slot up to date; returns the slots that changed (index and entry). */
+  apply(state: State): Array<{ index: number; entry: TrayEntry }> {
+    const changed: Array<{ index: number; entry: TrayEntry }> = [];
     this.slots.forEach((slot, index) => {
       const { click, ...look } = slot(state);
       this.clicks[index] = click ?? null;
-      const item = this.items[index]!;
-      const next: TrayItem = { tooltip: '', enabled: true, hidden: false, ...look, title: look.title ?? '' };
-      if ((Object.keys(next) as Array<keyof TrayItem>).some((key) => item[key] !== next[key])) {
-        Object.assign(item, next);
-        changed.push({ index, item });
+      const entry: TrayEntry = { ...PLAIN, ...look };
+      const before = this.entries[index];
+      if (!before || (Object.keys(entry) as Array<keyof TrayEntry>).some((key) => before[key] !== entry[key])) {
+        this.entries[index] = entry;
+        changed.push({ index, entry });
       }
     });
     return changed;
@@ -156,7 +176,6 @@ class TrayMenu {
 
   private add(slot: Slot): void {
     this.slots.push(slot);
-    this.items.push({ title: '', tooltip: '', enabled: true, hidden: false });
     this.clicks.push(null);
   }
 }
@@ -187,27 +206,26 @@ async function main(): Promise<void> {
   const supportDir = index > 0 ? process.argv[index + 1] : undefined;
   if (!supportDir) throw new Error('usage: tray --support-dir <folder>');
 
-  const state: State = { questions: [], recent: [], quietUntil: null };
+  const state: State = { questions: [], recent: [], quiet: { active: false } };
   let refresh: () => void = () => undefined;
   const channel = await Channel.connect(channelPath(path.resolve(supportDir)), (event) => {
     if (event.event === 'questions') state.questions = event.questions;
+    if (event.event === 'quiet') state.quiet = event.quiet;
     void (event.event === 'notification' ? loadRecent() : Promise.resolve()).then(() => refresh());
   });
   const loadRecent = async (): Promise<void> => {
     state.recent = ((await channel.request({ op: 'recent', limit: RECENT_SHOWN })).notifications ?? []) as State['recent'];
   };
-  state.questions = (await channel.request({ op: 'watch' })).questions ?? [];
+  const watching = await channel.request({ op: 'watch' });
+  state.questions = watching.questions ?? [];
+  state.quiet = watching.quiet ?? state.quiet;
   await loadRecent();
 
-  let quietEnds: NodeJS.Timeout | undefined;
   const actions: TrayActions = {
     answer: (question: Question, allow: boolean) => void channel.request({ op: 'answer', id: question.id, allow }),
     toggleQuiet: () =>
-      void channel.request({ op: 'quiet', minutes: quietRunning(state) ? 0 : QUIET_MINUTES }).then((answer) => {
-        state.quietUntil = answer.quietUntil ?? null;
-        clearTimeout(quietEnds);
-        // Back to "Quiet for an hour" when the hour is over.
-        if (state.quietUntil) quietEnds = setTimeout(() => refresh(), Date.parse(state.quietUntil) - Date.now() + 1_000).unref();
+      void channel.request({ op: 'quiet', minutes: state.quiet.active ? 0 : QUIET_MINUTES }).then((answer) => {
+        state.quiet = answer.quiet ?? state.quiet;
         refresh();
       }),
     openFolder: folderOpener(path.resolve(supportDir)),
@@ -215,17 +233,18 @@ async function main(): Promise<void> {
   };
   const menu = new TrayMenu(actions);
   menu.apply(state);
-  const tray = await startTrayBinary(
-    TRAY_NAME,
-    { icon: TRAY_ICON_PNG_BASE64, title: '', tooltip: TRAY_NAME, items: menu.items },
+  const tray = await startTray(
+    { name: TRAY_NAME, icon: Buffer.from(TRAY_ICON_PNG_BASE64, 'base64') },
+    { entries: menu.entries, status: statusOf(state) },
     (clicked) => menu.click(clicked),
   );
-  if (!tray) {
-    say('the tray did not start (no display, or no tray library); the daemon carries on without it');
+  if ('failed' in tray) {
+    say(`the tray did not start (${tray.failed}); the daemon carries on without it`);
     process.exit(0);
   }
   refresh = () => {
-    for (const { index, item } of menu.apply(state)) tray.update(index, item);
+    tray.update(menu.apply(state));
+    tray.setStatus(statusOf(state));
   };
   refresh(); // questions or notifications that came while the tray started
   channel.onClose(() => void tray.stop().finally(() => process.exit(0)));

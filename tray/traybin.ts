@@ -1,42 +1,40 @@
-// systray2's tray binary (getlantern/systray behind a JSON-lines protocol), driven directly rather than through
-// systray2's own wrapper, for three reasons (docs/desktop.md#the-tray-traymaints): the wrapper starts the binary under its file name,
-// which Linux panels show as the item's title ("tray_linux_release"); it turns `checked` into a " (√)" suffix of
-// the label; and its ready() never settles when the binary cannot start.
+// The tray on macOS and Windows: systray2's tray binary (getlantern/systray behind a JSON-lines protocol), which
+// draws the title and check marks natively there. On Linux the tray speaks StatusNotifierItem itself (tray/sni.ts;
+// docs/desktop.md#two-ways-of-drawing-it says why). The binary is driven directly rather than through systray2's own
+// wrapper: the wrapper starts it under its file name (the title some panels show), turns `checked` into a " (√)"
+// suffix of the label on Linux, and its ready() never settles when the binary cannot start.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
+import type { StartTray, TrayEntry } from './backend.js';
 
 /** One menu entry as the binary reads it. `__id` numbers the entries from 1 in menu order. */
-export interface TrayItem {
+interface BinaryItem {
   title: string;
   tooltip: string;
   enabled: boolean;
   hidden: boolean;
-}
-
-export interface TrayMenuSpec {
-  /** A PNG, base64. */
-  icon: string;
-  /** On Linux the label shown next to the icon by panels that show one; empty for none. */
-  title: string;
-  tooltip: string;
-  items: TrayItem[];
+  /** Drawn as a check mark on macOS and Windows (on Linux the binary draws nothing for it). */
+  checked: boolean;
+  __id: number;
 }
 
 /** The label systray2 gives a separator; the binary draws a separator line for it. */
-export const SEPARATOR_TITLE = '<SEPARATOR>';
+const SEPARATOR_TITLE = '<SEPARATOR>';
+
+const itemOf = (entry: TrayEntry, index: number): BinaryItem => ({
+  title: entry.separator ? SEPARATOR_TITLE : entry.label,
+  tooltip: entry.tooltip,
+  enabled: entry.enabled,
+  hidden: !entry.visible,
+  checked: entry.checked === true,
+  __id: index + 1,
+});
 
 /** How long the binary may take to say it is ready: without a display it dies, or with no tray library it hangs. */
 const READY_TIMEOUT_MS = 5_000;
-
-export interface TrayBinary {
-  /** Retitles, shows, hides, enables or disables the entry at `index` (its place in the menu). */
-  update(index: number, item: TrayItem): void;
-  /** Takes the icon away and ends the binary. */
-  stop(): Promise<void>;
-}
 
 /** Where systray2 keeps the binary for this platform (its `traybin` folder). */
 function binaryPath(): string {
@@ -46,14 +44,14 @@ function binaryPath(): string {
 }
 
 /**
- * Starts the binary with `name` as its program name: on Linux the binary's StatusNotifierItem takes its `Title`
- * from the program name (GLib's prgname, from argv[0]). Resolves with null when it cannot start (no display, no
- * tray library). `onClick` gets the index of the entry the person chose.
+ * Starts the binary with the tray's name as its program name (what the system lists it as). Fails when the binary
+ * cannot start (no display, no tray library). Its tooltip stays the tray's name: the binary takes the tooltip once,
+ * so the status's summary and attention are not shown.
  */
-export async function startTrayBinary(name: string, menu: TrayMenuSpec, onClick: (index: number) => void): Promise<TrayBinary | null> {
+export const startTrayBinary: StartTray = async (look, menu, onClick) => {
   const binary = binaryPath();
   await chmod(binary, 0o755).catch(() => undefined); // systray2 ships it without its run bit
-  const child: ChildProcess = spawn(binary, [], { argv0: name, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
+  const child: ChildProcess = spawn(binary, [], { argv0: look.name, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
   const exited = new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.once('error', () => resolve());
@@ -61,7 +59,6 @@ export async function startTrayBinary(name: string, menu: TrayMenuSpec, onClick:
   const send = (message: unknown): void => {
     if (child.stdin?.writable) child.stdin.write(`${JSON.stringify(message)}\n`);
   };
-  const withId = (item: TrayItem, index: number) => ({ ...item, __id: index + 1 });
 
   const lines = readline.createInterface({ input: child.stdout! });
   const ready = await new Promise<boolean>((resolve) => {
@@ -76,7 +73,7 @@ export async function startTrayBinary(name: string, menu: TrayMenuSpec, onClick:
       }
       if (message.type === 'ready') {
         clearTimeout(timer);
-        send({ ...menu, items: menu.items.map(withId) });
+        send({ icon: look.icon.toString('base64'), title: '', tooltip: look.name, items: menu.entries.map(itemOf) });
         resolve(true);
       } else if (message.type === 'clicked' && typeof message.seq_id === 'number') {
         onClick(message.seq_id);
@@ -85,10 +82,13 @@ export async function startTrayBinary(name: string, menu: TrayMenuSpec, onClick:
   });
   if (!ready) {
     child.kill('SIGKILL');
-    return null;
+    return { failed: 'the tray binary did not start (no display, or no tray library)' };
   }
   return {
-    update: (index, item) => send({ type: 'update-item', item: withId(item, index), seq_id: index }),
+    update: (changed) => {
+      for (const { index, entry } of changed) send({ type: 'update-item', item: itemOf(entry, index), seq_id: index });
+    },
+    setStatus: () => undefined,
     stop: async () => {
       send({ type: 'exit' });
       const timer = setTimeout(() => child.kill('SIGKILL'), READY_TIMEOUT_MS);
@@ -96,4 +96,4 @@ export async function startTrayBinary(name: string, menu: TrayMenuSpec, onClick:
       clearTimeout(timer);
     },
   };
-}
+};

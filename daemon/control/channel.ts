@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Approvals } from '../core/actions/approvals.js';
+import type { QuietStatus } from '../core/settings/quiet-hours.js';
 import { log } from '../log.js';
 
 /** What the person's programs can do through the channel (the daemon provides it). */
@@ -15,11 +16,19 @@ export interface ChannelHandlers {
   onNotification(listener: () => void): () => void;
   /** A quiet period: no sounds or speech for `minutes` (0 ends it). */
   quiet(minutes: number): { quietUntil: string | null };
+  /** What quiet hours silence now: the `status` of GET /v1/settings/quiet-hours (docs/api/settings.md#s11). */
+  quietStatus(): QuietStatus;
   /** Stops the daemon (the tray's Quit). */
   quit(): void;
 }
 
 const RECENT_DEFAULT = 5;
+/**
+ * How often a watcher's quiet status is compared with the one it was last sent. Quiet hours change through the
+ * API, the tray and the clock (a window starts or ends), and the core does not announce it: a look every two
+ * seconds costs nothing and keeps the tray's check mark within two seconds of the truth.
+ */
+const QUIET_CHECK_MS = 2_000;
 
 /** A Unix socket path must fit in sockaddr_un (108 bytes on Linux, 104 on macOS). */
 const MAX_SOCKET_PATH = 100;
@@ -51,7 +60,7 @@ type Request =
  * here. It is a Unix socket only the user can open (0600, in a 0700 folder), never the bearer-token HTTP API,
  * so an app holding the token still cannot grant itself anything. One JSON object per line, each answered by one
  * line (docs/private-channel.md): `questions`, `answer`, `recent`, `quiet`, `quit`, and `watch`, which sends the
- * open questions now and again whenever they change, and tells when a notification arrives.
+ * open questions and the quiet status now and again whenever they change, and tells when a notification arrives.
  */
 export async function openChannel(supportDir: string, handlers: ChannelHandlers): Promise<{ path: string; close(): Promise<void> }> {
   const where = channelPath(supportDir);
@@ -84,6 +93,13 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
   };
   const stopWatching: Array<() => void> = [];
   socket.once('close', () => stopWatching.forEach((stop) => stop()));
+  /** The quiet status this connection was told last (in an answer or an event), as JSON. */
+  let toldQuiet = '';
+  const quietNow = (): QuietStatus => {
+    const quiet = handlers.quietStatus();
+    toldQuiet = JSON.stringify(quiet);
+    return quiet;
+  };
   socket.on('error', () => undefined);
   let buffered = '';
   socket.on('data', (chunk: Buffer) => {
@@ -120,8 +136,12 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
         if (stopWatching.length === 0) {
           stopWatching.push(approvals.onChange(() => send({ event: 'questions', questions: approvals.questions() })));
           stopWatching.push(handlers.onNotification(() => send({ event: 'notification' })));
+          const timer = setInterval(() => {
+            if (JSON.stringify(handlers.quietStatus()) !== toldQuiet) send({ event: 'quiet', quiet: quietNow() });
+          }, QUIET_CHECK_MS).unref();
+          stopWatching.push(() => clearInterval(timer));
         }
-        return send({ ok: true, questions: approvals.questions() });
+        return send({ ok: true, questions: approvals.questions(), quiet: quietNow() });
       case 'recent': {
         const limit = Number.isInteger(request.limit) && request.limit! > 0 ? request.limit! : RECENT_DEFAULT;
         return send({ ok: true, notifications: await handlers.recent(limit) });
@@ -129,7 +149,7 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
       case 'quiet':
         if (typeof request.minutes !== 'number' || request.minutes < 0)
           return send({ ok: false, error: 'quiet needs minutes (0 ends it)' });
-        return send({ ok: true, ...handlers.quiet(request.minutes) });
+        return send({ ok: true, ...handlers.quiet(request.minutes), quiet: quietNow() });
       case 'quit':
         send({ ok: true });
         return handlers.quit();
