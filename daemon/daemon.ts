@@ -89,6 +89,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       onNotification: (listener) => core.onDelivery(listener),
       quiet: (minutes) => core.setQuiet(minutes),
       quietStatus: () => core.quietHours.status(),
+      onQuietChange: (listener) => core.quietHours.onChange(listener),
       quit: () => {
         log.info('quit from the tray: stopping');
         void stop().then(() => options.onQuit?.());

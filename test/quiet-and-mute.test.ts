@@ -98,7 +98,7 @@ describe("the private channel: the tray's quiet hour, recent notifications and q
       expect(started.quiet).toMatchObject({ active: true, banners: true, source: 'adhoc' });
       await n.api('PUT', '/v1/settings/quiet-hours', { body: { resume: true } });
       await eventually(() => lines.some((line) => line.event === 'quiet' && !line.quiet.active), 'the end of quiet');
-      // Started here and ended through the API before the daemon looked: the end is still told.
+      // Started here (told by the answer, not by an event) and ended through the API: the end is told.
       const told = lines.length;
       watcher.write('{"op":"quiet","minutes":60}\n');
       await n.api('PUT', '/v1/settings/quiet-hours', { body: { resume: true } });

@@ -18,18 +18,13 @@ export interface ChannelHandlers {
   quiet(minutes: number): { quietUntil: string | null };
   /** What quiet hours silence now: the `status` of GET /v1/settings/quiet-hours (docs/api/settings.md#s11). */
   quietStatus(): QuietStatus;
+  /** Calls back whenever the quiet status may have changed; returns a function that stops. */
+  onQuietChange(listener: () => void): () => void;
   /** Stops the daemon (the tray's Quit). */
   quit(): void;
 }
 
 const RECENT_DEFAULT = 5;
-/**
- * How often a watcher's quiet status is compared with the one it was last sent. Quiet hours change through the
- * API, the tray and the clock (a window starts or ends), and the core does not announce it: a look every two
- * seconds costs nothing and keeps the tray's check mark within two seconds of the truth.
- */
-const QUIET_CHECK_MS = 2_000;
-
 /** A Unix socket path must fit in sockaddr_un (108 bytes on Linux, 104 on macOS). */
 const MAX_SOCKET_PATH = 100;
 /** A request line longer than this is not a request of ours. */
@@ -136,10 +131,15 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
         if (stopWatching.length === 0) {
           stopWatching.push(approvals.onChange(() => send({ event: 'questions', questions: approvals.questions() })));
           stopWatching.push(handlers.onNotification(() => send({ event: 'notification' })));
-          const timer = setInterval(() => {
-            if (JSON.stringify(handlers.quietStatus()) !== toldQuiet) send({ event: 'quiet', quiet: quietNow() });
-          }, QUIET_CHECK_MS).unref();
-          stopWatching.push(() => clearInterval(timer));
+          // Quiet hours change through the API, the tray and the clock; a watcher hears of each real change once.
+          // The look waits for the current turn to end, so a change this connection asked for is told by its answer.
+          stopWatching.push(
+            handlers.onQuietChange(() =>
+              queueMicrotask(() => {
+                if (JSON.stringify(handlers.quietStatus()) !== toldQuiet) send({ event: 'quiet', quiet: quietNow() });
+              }),
+            ),
+          );
         }
         return send({ ok: true, questions: approvals.questions(), quiet: quietNow() });
       case 'recent': {

@@ -375,6 +375,7 @@ export interface QuietHoursOptions {
 export class QuietHours {
   private timer: NodeJS.Timeout | null = null;
   private held: string[] = [];
+  private readonly listeners = new Set<() => void>();
   private wasSpeechQuiet: boolean;
 
   private constructor(
@@ -442,6 +443,15 @@ export class QuietHours {
     return this.reply();
   }
 
+  /**
+   * Calls back whenever the status may have changed: a change through the API or the tray, or the clock reaching a
+   * window's start or end. Returns a function that stops.
+   */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** Looks at the clock: says the summary when speech just became audible again, and waits for the next change. */
   tick(): void {
     const speechQuiet = this.status().speech;
@@ -452,6 +462,7 @@ export class QuietHours {
     }
     this.wasSpeechQuiet = speechQuiet;
     this.arm();
+    for (const listener of this.listeners) listener();
   }
 
   private arm(): void {
