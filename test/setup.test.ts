@@ -40,10 +40,11 @@ describe('scripts/setup.mjs: which system packages a run needs', () => {
   });
 
   test('npm start in a desktop session (a display and a session bus): the desktop packages, not the test ones', async () => {
-    for (const session of [
+    const sessions: Array<Record<string, string>> = [
       { DISPLAY: ':5', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nowhere' },
       { WAYLAND_DISPLAY: 'wayland-0', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nowhere' },
-    ]) {
+    ];
+    for (const session of sessions) {
       const listed = await listMissing([], session);
       expect(listed).toEqual(expect.arrayContaining(['espeak-ng', 'zenity', 'pulseaudio-utils']));
       expectAbsent(listed, TESTS);
