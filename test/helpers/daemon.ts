@@ -46,8 +46,17 @@ afterAll(async () => {
       return child.exitCode === null && child.signalCode === null ? exited : undefined;
     }),
   );
-  await Promise.all([...folders].map((folder) => rm(folder, { recursive: true, force: true })));
+  await removeTempFolders();
 });
+
+/**
+ * Removes this test file's temp folders. Run by the `afterAll` above, and again by helpers whose own `afterAll` stops
+ * daemons in this process (test/helpers/in-process.ts): a daemon that stops writes its last files, and would make
+ * its folder again if it were removed first.
+ */
+export async function removeTempFolders(): Promise<void> {
+  await Promise.all([...folders].map((folder) => rm(folder, { recursive: true, force: true })));
+}
 
 export interface DaemonProcess {
   readonly supportDir: string;
@@ -77,8 +86,11 @@ export interface StartOptions {
 export async function startDaemon(options: StartOptions = {}): Promise<DaemonProcess> {
   const supportDir = options.supportDir ?? (await tempFolder());
   const args = options.args ?? ['--support-dir', supportDir, '--port', String(options.port ?? 0), '--presenter', 'headless'];
+  // A daemon given a HOME of its own gets its runtime folder there too: the programs it runs (espeak-ng, paplay,
+  // through libpulse) would otherwise make a new /tmp/pulse-* for every home they have not seen before.
+  const runtime = options.env?.HOME ? { XDG_RUNTIME_DIR: options.env.HOME } : {};
   const child = spawn(process.execPath, [CLI, 'daemon', ...args], {
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, ...runtime, ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -7,7 +7,7 @@ import type { SpeechEngine } from '../../daemon/core/voice/voice.js';
 import { type Daemon, startDaemon } from '../../daemon/daemon.js';
 import { log } from '../../daemon/log.js';
 import { TestPresenter } from '../../daemon/present/test-presenter.js';
-import { tempFolder } from './daemon.js';
+import { removeTempFolders, tempFolder } from './daemon.js';
 import { request, type Reply, type RequestOptions } from './http.js';
 
 log.setQuiet(true);
@@ -28,6 +28,7 @@ const servers: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const running of started.splice(0)) await running.stop();
   for (const close of servers.splice(0)) await close();
+  await removeTempFolders(); // now that no daemon writes into them
 });
 
 /** Waits until `check` gives something other than undefined, false or null (polling every 20 ms, up to 10 s). */
