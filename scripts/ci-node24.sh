@@ -40,6 +40,8 @@ fi
 #    OpenAPI test compares the generated document with git's copy.
 COPY="$CACHE/checkout-node24"
 mkdir -p "$COPY"
+exec 9>"$COPY.lock"
+flock 9 # one run at a time uses the copy (two checkouts on one machine may both run this)
 find "$COPY" -mindepth 1 -maxdepth 1 ! -name node_modules ! -name dist ! -name .git -exec rm -rf {} +
 (cd "$ROOT" && git ls-files --cached --others --exclude-standard -z | while IFS= read -r -d '' f; do
   [ "$f" != node_modules ] && [ -e "$f" ] && printf '%s\0' "$f"; done |
