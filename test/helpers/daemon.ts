@@ -37,8 +37,19 @@ const readText = (file: string): Promise<string | undefined> =>
 
 /** Daemons of this test file still running: a failing test must not leave them behind. */
 const running = new Set<ChildProcess>();
+/** What other helpers stop before the folders go (test/helpers/in-process.ts: daemons running in this process). */
+const stoppers: Array<() => Promise<void>> = [];
+
+/**
+ * `stop` runs after this test file's last test, before its temp folders are removed: a daemon still running would
+ * write into a folder being removed (ENOTEMPTY), or make it again while it stops.
+ */
+export function stopBeforeCleanup(stop: () => Promise<void>): void {
+  stoppers.push(stop);
+}
+
 afterAll(async () => {
-  // The daemons first: a folder is removed only once nothing writes into it any more.
+  // Everything that writes into the folders first: a folder is removed only once nothing writes into it any more.
   await Promise.all(
     [...running].map((child) => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -46,17 +57,9 @@ afterAll(async () => {
       return child.exitCode === null && child.signalCode === null ? exited : undefined;
     }),
   );
-  await removeTempFolders();
+  for (const stop of stoppers) await stop();
+  await Promise.all([...folders].map((folder) => rm(folder, { recursive: true, force: true, maxRetries: 3 })));
 });
-
-/**
- * Removes this test file's temp folders. Run by the `afterAll` above, and again by helpers whose own `afterAll` stops
- * daemons in this process (test/helpers/in-process.ts): a daemon that stops writes its last files, and would make
- * its folder again if it were removed first.
- */
-export async function removeTempFolders(): Promise<void> {
-  await Promise.all([...folders].map((folder) => rm(folder, { recursive: true, force: true })));
-}
 
 export interface DaemonProcess {
   readonly supportDir: string;
