@@ -54,23 +54,34 @@ export async function removePortFile(folder: string): Promise<void> {
   await unlink(path.join(folder, 'port')).catch(() => undefined);
 }
 
+/** What `daemon.lock` holds: the owner's pid and, on Linux, when that process started (docs/storage.md#the-lock). */
+interface LockOwner {
+  pid: number;
+  /** Field 22 of `/proc/<pid>/stat` (clock ticks since boot): a pid reused by another process has another one. */
+  started?: string | undefined;
+}
+
 /**
- * One daemon per support folder: two would overwrite each other's files. The lock file holds the owner's pid;
- * a lock whose process is gone (a crash, `kill -9`) is taken over.
+ * One daemon per support folder: two would overwrite each other's files. The lock file names its owner by pid and
+ * start time; a lock whose owner is gone is taken over. "Gone" includes a killed process its parent has not reaped
+ * yet (a zombie still answers `kill(pid, 0)`) and a pid since reused by another process (docs/storage.md#the-lock).
  */
 export async function lockSupportDir(folder: string): Promise<() => Promise<void>> {
   const file = path.join(folder, 'daemon.lock');
+  const me = JSON.stringify({ pid: process.pid, started: await startTimeOf(process.pid) } satisfies LockOwner);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(file, 'wx', 0o600);
-      await handle.writeFile(String(process.pid));
+      await handle.writeFile(me);
       await handle.close();
       return () => unlink(file).catch(() => undefined);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-      if (owner > 0 && owner !== process.pid && isRunning(owner)) {
-        throw new Error(`another Notifier (pid ${owner}) is using ${folder}; stop it, or give this one its own folder with --support-dir`);
+      const owner = parseLock(await readFile(file, 'utf8').catch(() => ''));
+      if (owner && owner.pid !== process.pid && (await isAlive(owner))) {
+        throw new Error(
+          `another Notifier (pid ${owner.pid}) is using ${folder}; stop it, or give this one its own folder with --support-dir`,
+        );
       }
       await unlink(file).catch(() => undefined); // its owner is gone: take the folder over
     }
@@ -78,9 +89,44 @@ export async function lockSupportDir(folder: string): Promise<() => Promise<void
   throw new Error(`could not lock ${folder}`);
 }
 
-function isRunning(pid: number): boolean {
+/** `{"pid":…,"started":…}`; a lock written by an older version holds the bare pid. */
+function parseLock(text: string): LockOwner | null {
+  const trimmed = text.trim();
+  if (/^\d+$/.test(trimmed)) return { pid: Number(trimmed) };
   try {
-    process.kill(pid, 0);
+    const parsed = JSON.parse(trimmed) as Partial<LockOwner>;
+    if (!Number.isSafeInteger(parsed.pid) || parsed.pid! <= 0) return null;
+    return { pid: parsed.pid!, started: typeof parsed.started === 'string' ? parsed.started : undefined };
+  } catch {
+    return null; // not ours, or written half by a crash: no owner
+  }
+}
+
+/** `/proc/<pid>/stat`, split after the command name (which may hold spaces and parentheses): [state, ppid, …]. */
+async function procStat(pid: number): Promise<string[] | null> {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  return text === null ? null : text.slice(text.lastIndexOf(')') + 2).split(' ');
+}
+
+/** Field 22 of `/proc/<pid>/stat`; undefined where there is no /proc (macOS, Windows). */
+async function startTimeOf(pid: number): Promise<string | undefined> {
+  return (await procStat(pid))?.[STAT_STARTTIME];
+}
+/** Index of `starttime` (field 22) in what `procStat` returns, which starts at field 3 (`state`). */
+const STAT_STARTTIME = 22 - 3;
+
+/**
+ * Is the lock's owner still running? Where /proc exists (Linux) it decides: no entry, a zombie (`Z`) or a dead
+ * task (`X`), or another start time than the lock recorded mean the owner is gone. Elsewhere `kill(pid, 0)`.
+ */
+async function isAlive(owner: LockOwner): Promise<boolean> {
+  if (process.platform === 'linux' && (await procStat(process.pid)) !== null) {
+    const stat = await procStat(owner.pid);
+    if (stat === null || stat[0] === 'Z' || stat[0] === 'X') return false;
+    return owner.started === undefined || stat[STAT_STARTTIME] === owner.started;
+  }
+  try {
+    process.kill(owner.pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';

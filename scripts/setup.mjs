@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Set-up before `npm start` and `npm test` on a fresh clone, and a quick no-op when nothing changed:
-//   1. system programs the service or its tests need (installed with apt when we may, else we say how),
+//   1. system programs the service, its desktop parts or its tests need (installed with apt when we may, else we
+//      say how),
 //   2. `npm ci` when package-lock.json changed since the last install,
 //   3. the TypeScript build into dist/ when a source file changed since the last build.
 // Only Node's own modules are used here: this runs before any dependency is installed.
@@ -12,11 +13,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** `--for-tests`: `npm test`; else `npm start` (and the benchmarks). `--list-missing` only lists what is missing. */
 const purpose = process.argv.includes('--for-tests') ? 'test' : 'start';
 
 /**
- * Programs from the system's package manager. `for` says who needs it: the running service (`start`) or only
- * the test suite (`test`). Later work adds the desktop pieces (dbus, dunst, espeak-ng, canvas libraries).
+ * Programs from the system's package manager. `for` says who needs it:
+ *   - `start`: the service's build (node-canvas) and every run of it;
+ *   - `desktop`: what the running service uses on a desktop (reply window, speech, tray, sounds). `npm start` installs
+ *     these only when there is a desktop session; without one the service does without them (headless);
+ *   - `test`: only the test suite, which installs all three kinds.
+ * An entry is present when its `command` (or one of its `commands`), `pkgconfig` module or `file` is there.
  */
 const SYSTEM_PACKAGES = [
   // node-canvas (previews, template drawing) compiles against these when npm installs it, and runs with them.
@@ -34,16 +40,24 @@ const SYSTEM_PACKAGES = [
   },
   { command: 'openssl', apt: 'openssl', for: 'test', why: 'makes the self-signed certificate of the https picture test' },
   { command: 'dbus-daemon', apt: 'dbus', for: 'test', why: 'runs the private session bus of the D-Bus and desktop tests' },
-  { command: 'espeak-ng', apt: 'espeak-ng', for: 'test', why: 'speaks (the daemon falls back to a banner without it)' },
+  { command: 'espeak-ng', apt: 'espeak-ng', for: 'desktop', why: 'speaks (the daemon falls back to a banner without it)' },
   { command: 'Xvfb', apt: 'xvfb', for: 'test', why: 'is the screen of the desktop tests' },
   { command: 'dunst', apt: 'dunst', for: 'test', why: 'is the real notification server of the desktop tests' },
   { command: 'xdotool', apt: 'xdotool', for: 'test', why: 'types a reply into the reply window in the desktop tests' },
-  { command: 'zenity', apt: 'zenity', for: 'test', why: 'is the reply window (a notification server without inline replies)' },
+  { command: 'zenity', apt: 'zenity', for: 'desktop', why: 'is the reply window (a notification server without inline replies)' },
   {
     file: '/usr/lib/x86_64-linux-gnu/libayatana-appindicator3.so.1',
     apt: 'libayatana-appindicator3-1',
-    for: 'test',
+    for: 'desktop',
     why: 'lets the tray binary (systray2) run',
+  },
+  // daemon/present/sound.ts plays files with the first of these; paplay talks to PulseAudio and to PipeWire's
+  // PulseAudio service, which is what desktops run.
+  {
+    commands: ['paplay', 'pw-play', 'aplay'],
+    apt: 'pulseaudio-utils',
+    for: 'desktop',
+    why: 'plays sounds and speech (paplay, pw-play or aplay)',
   },
 ];
 
@@ -78,22 +92,48 @@ function hasCommand(command) {
 }
 
 function present(p) {
+  if (p.commands) return p.commands.some(hasCommand);
   if (p.command) return hasCommand(p.command);
   if (p.pkgconfig) return spawnSync('pkg-config', ['--exists', p.pkgconfig], { stdio: 'ignore' }).status === 0;
   return p.file.includes('x86_64') && process.arch !== 'x64' ? true : existsSync(p.file);
 }
 
+/**
+ * A desktop session: a display (X11 or Wayland) and a session bus (its address, or the bus socket systemd puts in
+ * the runtime folder). Only then does the service show banners, a tray and a reply window, so only then does
+ * `npm start` need the `desktop` packages.
+ */
+function hasDesktopSession(env = process.env) {
+  const display = Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
+  const bus = Boolean(env.DBUS_SESSION_BUS_ADDRESS) || (Boolean(env.XDG_RUNTIME_DIR) && existsSync(path.join(env.XDG_RUNTIME_DIR, 'bus')));
+  return display && bus;
+}
+
+/** The kinds of SYSTEM_PACKAGES this run needs. */
+function wantedKinds() {
+  if (purpose === 'test') return ['start', 'desktop', 'test'];
+  return hasDesktopSession() ? ['start', 'desktop'] : ['start'];
+}
+
+function missingPackages() {
+  if (process.platform !== 'linux') return []; // the packages below are Debian's; other systems bring their own
+  const kinds = wantedKinds();
+  return SYSTEM_PACKAGES.filter((p) => kinds.includes(p.for) && !present(p));
+}
+
 function installSystemPackages() {
-  if (process.platform !== 'linux') return; // the packages below are Debian's; other systems bring their own
-  const missing = SYSTEM_PACKAGES.filter((p) => (p.for === 'start' || purpose === 'test') && !present(p));
+  const missing = missingPackages();
   if (missing.length === 0) return;
   const names = missing.map((p) => p.apt);
-  for (const p of missing) say(`missing ${p.command ?? p.apt}: it ${p.why}`);
+  for (const p of missing) say(`missing ${p.command ?? p.commands?.join(' or ') ?? p.apt}: it ${p.why}`);
   const isRoot = process.getuid?.() === 0;
   const sudo = !isRoot && hasCommand('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
   if (!hasCommand('apt-get') || (!isRoot && !sudo)) {
     say(`please install: ${hasCommand('apt-get') ? 'sudo apt-get install -y' : "your package manager's"} ${names.join(' ')}`);
-    process.exit(1);
+    // The service runs without its desktop parts (no reply window, speech, tray or sounds); nothing else is optional.
+    if (purpose === 'test' || missing.some((p) => p.for !== 'desktop')) process.exit(1);
+    say('the service starts without them');
+    return;
   }
   const apt = (args) => (isRoot ? run('apt-get', args) : run('sudo', ['-n', 'apt-get', ...args]));
   say(`installing ${names.join(' ')} with apt-get`);
@@ -150,6 +190,11 @@ const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) {
   say(`Node ${process.versions.node} is too old: Notifier needs Node 20.19 or newer`);
   process.exit(1);
+}
+if (process.argv.includes('--list-missing')) {
+  // What this run would install, one apt package a line; nothing is installed or built (test/setup.test.ts).
+  for (const p of missingPackages()) process.stdout.write(`${p.apt}\n`);
+  process.exit(0);
 }
 installSystemPackages();
 installDependencies();

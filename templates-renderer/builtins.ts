@@ -6,8 +6,8 @@
 // module loads. Collapsing does what a fixed layout did by hand: without an image there is no picture column or
 // row, without a subtitle no subtitle row, without buttons no action row.
 
-import { LAYOUTS, type Layout } from '../protocol/types.js';
-import type { Template } from './model.js';
+import { LAYOUTS, type Layout, type Notification } from '../protocol/types.js';
+import type { Cell, Template } from './model.js';
 import { BUILTIN_PREFIX, isBuiltinName } from './names.js';
 import { LIVE_BANNER_WIDTH } from './schema.js';
 import { templateErrorMessage, validateTemplate } from './validate.js';
@@ -140,4 +140,41 @@ export function builtinTemplate(name: string, app: string): Template | undefined
 /** All four, in BUILTIN_NAMES order, for `app`. */
 export function builtinTemplates(app: string): Template[] {
   return BUILTIN_NAMES.map((name) => builtinTemplate(name, app)!);
+}
+
+/** The switches that leave parts of a built-in layout out (a version-1 template's, or a notification's). */
+export type PartSwitches = Pick<Template, 'showSubtitle' | 'showBody' | 'showTimestamp'>;
+
+/** Is this cell of a built-in layout shown with these switches? */
+export function shownPart(cell: Cell, shown: PartSwitches): boolean {
+  const component = cell.component;
+  if (component.type === 'timestamp') return shown.showTimestamp;
+  if (component.type === 'text' && component.binding.includes('{subtitle}')) return shown.showSubtitle;
+  if (component.type === 'text' && component.binding.includes('{body}')) return shown.showBody;
+  return true;
+}
+
+/** A notification's built-in layout fields (docs/api/notifications.md#n7). */
+export type LayoutFields = Pick<Notification, 'accentColor' | 'showSubtitle' | 'showBody' | 'showTimestamp' | 'maxBodyLines'>;
+
+/**
+ * A built-in layout as it draws one notification (docs/api/notifications.md#n7): its `show*` switches leave the
+ * subtitle, body or time out, `maxBodyLines` limits the body (where the layout does not fix it: compact shows one
+ * line) and `accentColor` colours the accent-coloured parts. A template that is not built-in is returned as it is:
+ * a saved template's own settings always win.
+ */
+export function builtinForNotification(template: Template, fields: LayoutFields): Template {
+  if (!isBuiltinName(template.name)) return template;
+  const shown: PartSwitches = {
+    showSubtitle: fields.showSubtitle ?? template.showSubtitle,
+    showBody: fields.showBody ?? template.showBody,
+    showTimestamp: fields.showTimestamp ?? template.showTimestamp,
+  };
+  return {
+    ...template,
+    ...shown,
+    cells: template.cells.filter((cell) => shownPart(cell, shown)),
+    maxBodyLines: fields.maxBodyLines ?? template.maxBodyLines,
+    ...(fields.accentColor !== undefined ? { accentColor: fields.accentColor } : {}),
+  };
 }

@@ -6,7 +6,7 @@
 
 import { type CanvasRenderingContext2D, type Image, createCanvas, loadImage } from 'canvas';
 import { resolveBinding } from '../protocol/fields.js';
-import { builtinTemplate } from './builtins.js';
+import { builtinTemplate, shownPart } from './builtins.js';
 import {
   type DrawnAction,
   type Prepared,
@@ -142,18 +142,10 @@ function withGrid(template: Template, width: number | undefined): GridTemplate {
   if (template.grid) drawn = template as GridTemplate;
   else {
     const builtin = builtinTemplate(`builtin.${template.layout}`, template.app)!;
-    const cells = builtin.cells.filter((cell) => shownInVersion1(cell, template));
+    const cells = builtin.cells.filter((cell) => shownPart(cell, template));
     drawn = { ...template, grid: builtin.grid!, cells, collapseEmpty: true };
   }
   return width === undefined ? drawn : { ...drawn, grid: { ...drawn.grid, width } };
-}
-
-function shownInVersion1(cell: Cell, template: Template): boolean {
-  const component = cell.component;
-  if (component.type === 'timestamp') return template.showTimestamp;
-  if (component.type === 'text' && component.binding.includes('{subtitle}')) return template.showSubtitle;
-  if (component.type === 'text' && component.binding.includes('{body}')) return template.showBody;
-  return true;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -38,6 +38,25 @@ describe('callback buttons', () => {
     expect(n.person.banner('cb', 'ok')).toBeUndefined();
   });
 
+  test("docs/api/replies.md#r10: the payload gains `extra`, the template's extra values, next to `reply` for a reply", async () => {
+    const server = await callbackServer(() => 200);
+    const extra = { env: 'prod', ticket: 'OPS-7' };
+    expect((await n.api('PUT', '/v1/templates', { body: { app: 'cbx', name: 'deploy', extra } })).status).toBe(200);
+    const withTemplate = { app: 'cbx', template: 'deploy', title: 'Deploy {extra.env}?' };
+    const buttons = [
+      { label: 'Approve', callback: { url: server.url('/press'), payload: { pr: 17 } } },
+      { label: 'Answer', reply: { callback: { url: server.url('/reply') } } },
+    ];
+    expect((await n.notify({ ...withTemplate, id: 'pressed', buttons })).status).toBe(200);
+    expect((await n.notify({ ...withTemplate, id: 'replied', buttons })).status).toBe(200);
+    n.person.press('cbx', 'pressed', 'approve');
+    n.person.reply('cbx', 'replied', 'answer', 'after lunch');
+    await eventually(() => server.received.length === 2, 'both callbacks');
+    const bodyAt = (path: string) => server.received.find((call) => call.path === path)!.body;
+    expect(bodyAt('/press')).toEqual({ notificationId: 'pressed', app: 'cbx', action: 'Approve', payload: { pr: 17, extra } });
+    expect(bodyAt('/reply')).toEqual({ notificationId: 'replied', app: 'cbx', action: 'Answer', payload: { reply: 'after lunch', extra } });
+  });
+
   test('503 then 200: one retry with X-Notifier-Attempt 2, then success', async () => {
     const server = await callbackServer((_request, index) => (index === 0 ? 503 : 200));
     await press('cb', 'retry', server.url());

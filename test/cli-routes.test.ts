@@ -3,13 +3,12 @@
 // CLI runs as a child process, as a person runs it. The real daemon's answers are tested in cli.test.ts.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { CLI, tempFolder } from './helpers/daemon.js';
+import { CLI, tempFolder, tempFolderSync } from './helpers/daemon.js';
 import { type Run, type RunOptions, runProgram } from './helpers/process.js';
 
 const TOKEN = 'ab'.repeat(32);
@@ -26,7 +25,7 @@ interface Recorded {
 let server: http.Server;
 let port: number;
 /** Made now: the table below names files in the folder the CLI runs in. */
-const supportDir = mkdtempSync(path.join(os.tmpdir(), 'notifier-cli-routes-'));
+const supportDir = tempFolderSync('notifier-cli-routes-');
 const workDir = path.join(supportDir, 'work');
 mkdirSync(workDir);
 let recorded: Recorded[] = [];

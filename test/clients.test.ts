@@ -1,11 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { ROOT, useDaemon } from './helpers/daemon.js';
+import { ROOT, tempFolder, useDaemon } from './helpers/daemon.js';
 import { type Running, startInProcess } from './helpers/in-process.js';
 import { freePort } from './helpers/http.js';
 import { runProgram } from './helpers/process.js';
@@ -196,7 +196,7 @@ describe('client libraries against a running Notifier', () => {
     });
 
     test('the token file is read again on every call unless a token is given', async () => {
-      const folder = await mkdtemp(path.join(os.tmpdir(), 'notifier-node-client-'));
+      const folder = await tempFolder('notifier-node-client-');
       try {
         await writeFile(path.join(folder, 'port'), `${daemon().port}\n`);
         await writeFile(path.join(folder, 'token'), 'f'.repeat(64));
@@ -211,7 +211,7 @@ describe('client libraries against a running Notifier', () => {
     });
 
     test('the port is read once; a port file that is not digits means 48617', async () => {
-      const folder = await mkdtemp(path.join(os.tmpdir(), 'notifier-node-client-'));
+      const folder = await tempFolder('notifier-node-client-');
       try {
         await writeFile(path.join(folder, 'port'), '40001');
         const notifier = new Notifier({ supportDir: folder });
@@ -349,7 +349,7 @@ describe('client libraries against a running Notifier', () => {
       expect({ code: sent.code, stderr: sent.stderr }).toEqual({ code: 0, stderr: '' });
       expect((await record('notifier-node', sent.stdout.trim())).notification).toMatchObject({ title: 'Demo title', body: 'Demo body' });
 
-      const folder = await mkdtemp(path.join(os.tmpdir(), 'notifier-node-demo-'));
+      const folder = await tempFolder('notifier-node-demo-');
       try {
         await writeFile(path.join(folder, 'port'), String(await freePort()));
         const down = await run(process.execPath, [NODE_CJS, 'Nobody listens'], { env: { NOTIFIER_SUPPORT_DIR: folder } });

@@ -18,11 +18,13 @@ const exists = (file: string) =>
 describe('follow-ups', () => {
   let n: Running;
   let server: Awaited<ReturnType<typeof callbackServer>>;
+  let refusing: Awaited<ReturnType<typeof callbackServer>>;
   let out: string;
   const sentAt = new Map<string, number>();
 
   beforeAll(async () => {
     server = await callbackServer();
+    refusing = await callbackServer(() => 404);
     out = await tempFolder('notifier-follow-');
     const supportDir = await tempFolder('notifier-follow-support-');
     await writeSupportFile(supportDir, 'manifests/fromManifest.json', {
@@ -43,6 +45,9 @@ describe('follow-ups', () => {
       ).toBe(200);
     };
     await send('fires');
+    await send('refused-callback', {
+      followUp: { after: AFTER, action: { label: 'Page', kind: 'callback', callback: { url: refusing.url() } } },
+    });
     await send('dismissed');
     await send('pressed');
     await send('replied');
@@ -96,8 +101,17 @@ describe('follow-ups', () => {
       outcome: 'ran',
       unattendedSeconds: AFTER,
     });
-    // A follow-up does not close the banner: the person has not seen it yet.
+    // docs/api/replies.md#r11: the 2xx closes the banner, with the action's label as actionUsed.
+    expect(record).toMatchObject({ dismissedAt: expect.any(String), actionUsed: 'Page' });
+    expect(n.person.banner('fu', 'fires')).toBeUndefined();
+  });
+
+  test('a callback follow-up that is not answered with a 2xx leaves the banner up', async () => {
+    expect(refusing.received.map((call) => call.body.notificationId)).toEqual(['refused-callback']);
+    const record = await n.record('fu', 'refused-callback');
+    expect(record.followUp).toMatchObject({ outcome: 'failed', detail: 'HTTP 404' });
     expect(record.dismissedAt).toBeUndefined();
+    expect(n.person.banner('fu', 'refused-callback')).toBeDefined();
   });
 
   test.each(['dismissed', 'pressed', 'replied', 'clicked'])('%s before `after`: cancelled, nothing sent', async (id) => {

@@ -5,6 +5,7 @@ import { createCanvas, loadImage } from 'canvas';
 import { drawCard } from '../daemon/core/templates/previews.js';
 import type { Notification } from '../protocol/types.js';
 import { builtinTemplate } from '../templates-renderer/builtins.js';
+import type { Template } from '../templates-renderer/model.js';
 import type { Appearance } from '../templates-renderer/theme.js';
 import { ROOT } from './helpers/daemon.js';
 import { IMAGES } from './helpers/support.js';
@@ -43,8 +44,12 @@ const NOTIFICATION: Notification = {
   ],
 };
 
-async function render(layout: string, appearance: Appearance, notification: Notification = NOTIFICATION): Promise<Buffer> {
-  const template = builtinTemplate(`builtin.${layout}`, 'golden')!;
+async function render(
+  layout: string,
+  appearance: Appearance,
+  notification: Notification = NOTIFICATION,
+  template: Template = builtinTemplate(`builtin.${layout}`, 'golden')!,
+): Promise<Buffer> {
   const { png } = await drawCard(
     template,
     { notification, deliveredAt: DELIVERED_AT, appName: 'Build Bot' },
@@ -101,10 +106,10 @@ function compare(actual: Pixels, expected: Pixels): Comparison {
   };
 }
 
-const goldenFile = (layout: string, appearance: Appearance): string => path.join(GOLDEN, `${layout}-${appearance}.png`);
+const goldenFile = (name: string, appearance: Appearance): string => path.join(GOLDEN, `${name}-${appearance}.png`);
 
-async function readGolden(layout: string, appearance: Appearance): Promise<Buffer> {
-  const file = goldenFile(layout, appearance);
+async function readGolden(name: string, appearance: Appearance): Promise<Buffer> {
+  const file = goldenFile(name, appearance);
   try {
     return await readFile(file);
   } catch {
@@ -128,6 +133,41 @@ describe('golden pictures of the built-in layouts', () => {
       });
     }
   }
+});
+
+/** docs/api/notifications.md#n7: a notification's own layout fields, which the built-in layouts draw. */
+const LAYOUT_FIELDS: Array<{ name: string; layout: string; appearance: Appearance; fields: Partial<Notification> }> = [
+  {
+    name: 'imageLeft-fields',
+    layout: 'imageLeft',
+    appearance: 'light',
+    fields: { accentColor: '#D9480F', showSubtitle: false, showTimestamp: false, maxBodyLines: 1 },
+  },
+  { name: 'hero-fields', layout: 'hero', appearance: 'dark', fields: { accentColor: '#2F9E44', showBody: false } },
+];
+
+describe("the built-in layouts draw a notification's accentColor, show* and maxBodyLines", () => {
+  for (const { name, layout, appearance, fields } of LAYOUT_FIELDS) {
+    test(`builtin.${layout} with ${JSON.stringify(fields)}, ${appearance}`, async () => {
+      const png = await render(layout, appearance, { ...NOTIFICATION, ...fields });
+      if (UPDATE) {
+        await writeFile(goldenFile(name, appearance), png);
+        return;
+      }
+      const drawn = await decode(png);
+      const result = compare(drawn, await decode(await readGolden(name, appearance)));
+      expect(result.same ? 'same' : result.reason).toBe('same');
+      // ...and it is not the card without the fields.
+      expect(compare(drawn, await decode(await readGolden(layout, appearance))).same).toBe(false);
+    });
+  }
+
+  test('a saved template is drawn with its own settings: the fields change nothing', async () => {
+    const saved: Template = { ...builtinTemplate('builtin.imageLeft', 'golden')!, name: 'mine' };
+    const plain = await decode(await render('imageLeft', 'light', NOTIFICATION, saved));
+    const withFields = await decode(await render('imageLeft', 'light', { ...NOTIFICATION, ...LAYOUT_FIELDS[0]!.fields }, saved));
+    expect(compare(withFields, plain)).toMatchObject({ same: true, differentShare: 0 });
+  });
 });
 
 // The comparison itself: it must tell a real change from the noise of another machine's fonts, or the tests above

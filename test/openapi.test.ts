@@ -1,8 +1,7 @@
-import { afterAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { validate } from '@readme/openapi-parser';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JsonSchema } from '../protocol/schemas/json-schema.js';
 import { SHARED_SCHEMAS } from '../protocol/schemas/components.js';
@@ -10,7 +9,7 @@ import { API_ROUTES } from '../daemon/http/api.js';
 import { type ApiRoute, type Example, isPngReply } from '../daemon/http/api-route.js';
 import { openApiDocument, openApiText } from '../daemon/http/openapi.js';
 import { validator } from '../daemon/http/validate.js';
-import { ROOT, useDaemon } from './helpers/daemon.js';
+import { ROOT, tempFolderSync, useDaemon } from './helpers/daemon.js';
 
 // The OpenAPI document (docs/api/openapi.json, GET /v1/openapi.json) against the real validator, the route list the
 // app serves, and a real daemon: every example request a route documents is sent, and must get the documented reply.
@@ -20,9 +19,8 @@ const DOCUMENT_FILE = path.join(ROOT, 'docs', 'api', 'openapi.json');
 /** The examples that are documented but not sent (each says why in its contract): kept few, and each one named. */
 const NOT_SENT = ['POST /v1/voice/install: Install espeak-ng'];
 
-const home = mkdtempSync(path.join(os.tmpdir(), 'notifier-openapi-home-'));
-const supportDir = mkdtempSync(path.join(os.tmpdir(), 'notifier-openapi-'));
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+const home = tempFolderSync('notifier-openapi-home-');
+const supportDir = tempFolderSync('notifier-openapi-');
 
 // Only the person grants approvals (through the private channel), so the daemon starts with one granted earlier:
 // the one the DELETE /v1/actions/approvals example revokes.

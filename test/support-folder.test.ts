@@ -1,9 +1,18 @@
-import { spawnSync } from 'node:child_process';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import { CLI, startDaemon, tempFolder } from './helpers/daemon.js';
+import { CLI, startDaemon, tempFolder, waitFor } from './helpers/daemon.js';
 import { freePort, request } from './helpers/http.js';
+
+/** `/proc/<pid>/stat` split after the command name: [state, ppid, ...]. */
+const procStat = async (pid: number) => {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return text.slice(text.lastIndexOf(')') + 2).split(' ');
+};
+const processState = async (pid: number) => (await procStat(pid))[0];
+/** Field 22, the start time. */
+const startTimeOf = async (pid: number) => (await procStat(pid))[22 - 3];
 
 const mode = async (file: string) => (await stat(file)).mode & 0o777;
 
@@ -69,6 +78,66 @@ describe('support folder, token and port', () => {
     expect((await second.api('GET', '/v1/apps')).status).toBe(200);
     await second.stop();
     await rm(first.supportDir, { recursive: true, force: true });
+  });
+
+  test("a restart at once after SIGKILL of the daemon's process group starts, while the killed daemon is still a zombie", async () => {
+    const supportDir = await tempFolder();
+    // The harness's way: the daemon leads its own process group (setsid), the group is killed with SIGKILL and a new
+    // daemon starts at once, before anyone reaps the old one. Its parent here is `sleep` (sh execs it), which never
+    // reaps, so the killed daemon stays a zombie, and a zombie still answers kill(pid, 0).
+    const parent = spawn(
+      'sh',
+      [
+        '-c',
+        'setsid "$@" & echo $!; exec sleep 60',
+        'sh',
+        process.execPath,
+        CLI,
+        'daemon',
+        '--support-dir',
+        supportDir,
+        '--port',
+        '0',
+        '--presenter',
+        'headless',
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    try {
+      const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
+      await waitFor(async () => {
+        const port = Number(await readFile(path.join(supportDir, 'port'), 'utf8').catch(() => ''));
+        return port > 0 && (await request(port, 'GET', '/v1/health').catch(() => null))?.json?.pid === pid ? true : undefined;
+      }, 'the first daemon to listen');
+      process.kill(-pid, 'SIGKILL');
+      await waitFor(async () => ((await processState(pid)) === 'Z' ? true : undefined), 'the killed daemon to be a zombie');
+
+      const second = await startDaemon({ supportDir });
+      expect((await second.api('GET', '/v1/apps')).status).toBe(200);
+      expect(await processState(pid)).toBe('Z'); // still not reaped: the lock did not trust the zombie's pid
+      expect(JSON.parse(await readFile(path.join(supportDir, 'daemon.lock'), 'utf8'))).toEqual({
+        pid: second.child.pid,
+        started: await startTimeOf(second.child.pid!),
+      });
+      await second.stop();
+    } finally {
+      parent.kill('SIGKILL'); // the zombie goes to init, which reaps it
+    }
+  });
+
+  test('a lock naming a live process that is not its owner (a reused pid) is taken over; its true owner is not', async () => {
+    const supportDir = await tempFolder();
+    const lock = path.join(supportDir, 'daemon.lock');
+    // This test's own process is alive, but it started at another time than the lock says: the pid was reused.
+    await writeFile(lock, JSON.stringify({ pid: process.pid, started: '1' }));
+    const daemon = await startDaemon({ supportDir });
+    expect((await daemon.api('GET', '/v1/apps')).status).toBe(200);
+    await daemon.stop();
+
+    await writeFile(lock, JSON.stringify({ pid: process.pid, started: await startTimeOf(process.pid) }));
+    const refused = spawnSync(process.execPath, [CLI, 'daemon', '--support-dir', supportDir, '--port', '0'], { encoding: 'utf8' });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`another Notifier (pid ${process.pid}) is using`);
   });
 
   test('NOTIFIER_SUPPORT_DIR, NOTIFIER_PORT and NOTIFIER_PRESENTER configure the daemon', async () => {

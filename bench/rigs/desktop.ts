@@ -47,44 +47,68 @@ export async function startDesktop(): Promise<Desktop> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'notifier-desktop-'));
   const processes: ChildProcess[] = [];
   const display = freeDisplay();
-  const xvfb = spawn('Xvfb', [`:${display}`, '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
-  processes.push(xvfb);
-  await waitFor(() => (existsSync(`/tmp/.X11-unix/X${display}`) ? true : undefined), 'Xvfb');
-  const bus = await startSessionBus();
-  const env = { DISPLAY: `:${display}`, DBUS_SESSION_BUS_ADDRESS: bus.address };
-
-  const pickFile = path.join(folder, 'pick.txt');
-  const menuFile = path.join(folder, 'menu.txt');
-  const dmenu = path.join(folder, 'dmenu.sh');
-  await writeFile(pickFile, '');
-  await writeFile(dmenu, `#!/bin/sh\ntee "${menuFile}" | grep -m1 -F "$(cat "${pickFile}")"\n`);
-  await chmod(dmenu, 0o755);
-  const config = path.join(folder, 'dunstrc');
-  // As a new user's dunst reads its shipped dunstrc: body markup on (`markup = full`, so it advertises body-markup).
-  await writeFile(
-    config,
-    `[global]\n    dmenu = ${dmenu}\n    markup = full\n    mouse_left_click = do_action, close_current\n    show_age_threshold = -1\n`,
-  );
-  const dunst = spawn('dunst', ['-config', config], { env: { ...process.env, ...env }, stdio: 'ignore' });
-  processes.push(dunst);
-
-  const client = dbus.sessionBus({ busAddress: bus.address });
-  const daemon = (await client.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
-  await waitFor(async () => ((await daemon.NameHasOwner('org.freedesktop.Notifications')) ? true : undefined), 'dunst on the bus');
-  client.disconnect();
-
+  let bus: Awaited<ReturnType<typeof startSessionBus>> | undefined;
   let stopped = false;
-  return {
-    env,
-    dunstctl: (...args) => run('dunstctl', args, env),
-    pick: (text) => writeFile(pickFile, text),
-    lastMenu: () => readFile(menuFile, 'utf8').catch(() => ''),
-    stop: async () => {
-      if (stopped) return;
-      stopped = true;
-      for (const child of processes.reverse()) child.kill('SIGTERM');
-      await bus.stop();
-      await rm(folder, { recursive: true, force: true });
-    },
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await Promise.all(processes.reverse().map(stopProcess));
+    await bus?.stop();
+    // Xvfb removes these itself when it exits cleanly; not after a SIGKILL.
+    const xFiles = [`/tmp/.X${display}-lock`, `/tmp/.X11-unix/X${display}`];
+    await Promise.all([folder, ...(processes.length > 0 ? xFiles : [])].map((file) => rm(file, { recursive: true, force: true })));
   };
+  try {
+    return await startParts();
+  } catch (error) {
+    await stop(); // a desktop that did not come up leaves nothing behind either
+    throw error;
+  }
+
+  async function startParts(): Promise<Desktop> {
+    const xvfb = spawn('Xvfb', [`:${display}`, '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
+    processes.push(xvfb);
+    await waitFor(() => (existsSync(`/tmp/.X11-unix/X${display}`) ? true : undefined), 'Xvfb');
+    bus = await startSessionBus();
+    const env = { DISPLAY: `:${display}`, DBUS_SESSION_BUS_ADDRESS: bus.address };
+
+    const pickFile = path.join(folder, 'pick.txt');
+    const menuFile = path.join(folder, 'menu.txt');
+    const dmenu = path.join(folder, 'dmenu.sh');
+    await writeFile(pickFile, '');
+    await writeFile(dmenu, `#!/bin/sh\ntee "${menuFile}" | grep -m1 -F "$(cat "${pickFile}")"\n`);
+    await chmod(dmenu, 0o755);
+    const config = path.join(folder, 'dunstrc');
+    // As a new user's dunst reads its shipped dunstrc: body markup on (`markup = full`, so it advertises body-markup).
+    await writeFile(
+      config,
+      `[global]\n    dmenu = ${dmenu}\n    markup = full\n    mouse_left_click = do_action, close_current\n    show_age_threshold = -1\n`,
+    );
+    const dunst = spawn('dunst', ['-config', config], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    processes.push(dunst);
+
+    const client = dbus.sessionBus({ busAddress: bus.address });
+    const daemon = (await client.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
+    await waitFor(async () => ((await daemon.NameHasOwner('org.freedesktop.Notifications')) ? true : undefined), 'dunst on the bus');
+    client.disconnect();
+
+    return {
+      env,
+      dunstctl: (...args) => run('dunstctl', args, env),
+      pick: (text) => writeFile(pickFile, text),
+      lastMenu: () => readFile(menuFile, 'utf8').catch(() => ''),
+      stop,
+    };
+  }
 }
+
+/** SIGTERM, and wait until it has exited; SIGKILL after STOP_GRACE_MS. */
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+}
+const STOP_GRACE_MS = 3000;

@@ -4,6 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import dbus from 'dbus-next';
+import '../../daemon/node-compat.js'; // D-Bus connections need it on Node 24
 
 // Shared by the tests and the benchmarks: no test framework in here.
 
@@ -34,6 +35,14 @@ export async function startSessionBus(): Promise<{ address: string; stop(): Prom
   const daemon: ChildProcess = spawn('dbus-daemon', [`--config-file=${config}`, '--nofork', '--print-address=1'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const stop = async (): Promise<void> => {
+    if (daemon.exitCode === null && daemon.signalCode === null) {
+      const exited = new Promise((resolve) => daemon.once('exit', resolve));
+      daemon.kill('SIGTERM');
+      await exited;
+    }
+    await rm(folder, { recursive: true, force: true });
+  };
   const address = await new Promise<string>((resolve, reject) => {
     let text = '';
     daemon.stdout!.on('data', (chunk: Buffer) => {
@@ -42,14 +51,11 @@ export async function startSessionBus(): Promise<{ address: string; stop(): Prom
     });
     daemon.once('error', reject);
     daemon.once('exit', (code) => reject(new Error(`dbus-daemon exited (${code})`)));
+  }).catch(async (error: unknown) => {
+    await stop(); // a bus that did not come up leaves no folder behind
+    throw error;
   });
-  return {
-    address,
-    stop: async () => {
-      daemon.kill('SIGTERM');
-      await rm(folder, { recursive: true, force: true });
-    },
-  };
+  return { address, stop };
 }
 
 export interface NotifyCall {

@@ -174,7 +174,7 @@ export class NotifierCore {
     const timers = new Timers();
     const appName = (app: string): string => displayName(app, apps, designs);
     const actions = new Actions(presenter, apps, approvals, new ActionRunner(supportDir), appName);
-    const followUps = new FollowUps(timers, history, designs, actions);
+    const followUps = new FollowUps(timers, history, designs, actions, (app, id, actionUsed) => core.endBanner(app, id, actionUsed));
     const voice = new Voice(path.join(supportDir, 'audio'), engine);
     const banners = new Banners(presenter, timers);
     const assets = new Assets(store);

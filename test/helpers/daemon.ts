@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from '@jest/globals';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,8 +9,21 @@ import { request, type Reply, type RequestOptions } from './http.js';
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 
+/** Temp folders made by this test file: all removed after its last test, whether it passed, failed or timed out. */
+const folders = new Set<string>();
+
+/** A new folder in the system's temp folder, removed in this test file's `afterAll` (a test may remove it sooner). */
 export async function tempFolder(prefix = 'notifier-test-'): Promise<string> {
-  return mkdtemp(path.join(os.tmpdir(), prefix));
+  const folder = await mkdtemp(path.join(os.tmpdir(), prefix));
+  folders.add(folder);
+  return folder;
+}
+
+/** `tempFolder` for module scope, where no await is possible. */
+export function tempFolderSync(prefix = 'notifier-test-'): string {
+  const folder = mkdtempSync(path.join(os.tmpdir(), prefix));
+  folders.add(folder);
+  return folder;
 }
 
 export { waitFor } from '../../bench/rigs/wait.js';
@@ -23,8 +37,28 @@ const readText = (file: string): Promise<string | undefined> =>
 
 /** Daemons of this test file still running: a failing test must not leave them behind. */
 const running = new Set<ChildProcess>();
-afterAll(() => {
-  for (const child of running) child.kill('SIGKILL');
+/** What other helpers stop before the folders go (test/helpers/in-process.ts: daemons running in this process). */
+const stoppers: Array<() => Promise<void>> = [];
+
+/**
+ * `stop` runs after this test file's last test, before its temp folders are removed: a daemon still running would
+ * write into a folder being removed (ENOTEMPTY), or make it again while it stops.
+ */
+export function stopBeforeCleanup(stop: () => Promise<void>): void {
+  stoppers.push(stop);
+}
+
+afterAll(async () => {
+  // Everything that writes into the folders first: a folder is removed only once nothing writes into it any more.
+  await Promise.all(
+    [...running].map((child) => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      return child.exitCode === null && child.signalCode === null ? exited : undefined;
+    }),
+  );
+  for (const stop of stoppers) await stop();
+  await Promise.all([...folders].map((folder) => rm(folder, { recursive: true, force: true, maxRetries: 3 })));
 });
 
 export interface DaemonProcess {
@@ -55,8 +89,11 @@ export interface StartOptions {
 export async function startDaemon(options: StartOptions = {}): Promise<DaemonProcess> {
   const supportDir = options.supportDir ?? (await tempFolder());
   const args = options.args ?? ['--support-dir', supportDir, '--port', String(options.port ?? 0), '--presenter', 'headless'];
+  // A daemon given a HOME of its own gets its runtime folder there too: the programs it runs (espeak-ng, paplay,
+  // through libpulse) would otherwise make a new /tmp/pulse-* for every home they have not seen before.
+  const runtime = options.env?.HOME ? { XDG_RUNTIME_DIR: options.env.HOME } : {};
   const child = spawn(process.execPath, [CLI, 'daemon', ...args], {
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, ...runtime, ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

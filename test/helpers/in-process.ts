@@ -2,12 +2,11 @@ import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
-import { afterAll } from '@jest/globals';
 import type { SpeechEngine } from '../../daemon/core/voice/voice.js';
 import { type Daemon, startDaemon } from '../../daemon/daemon.js';
 import { log } from '../../daemon/log.js';
 import { TestPresenter } from '../../daemon/present/test-presenter.js';
-import { tempFolder } from './daemon.js';
+import { stopBeforeCleanup, tempFolder } from './daemon.js';
 import { request, type Reply, type RequestOptions } from './http.js';
 
 log.setQuiet(true);
@@ -25,7 +24,7 @@ export interface Running {
 
 const started: Running[] = [];
 const servers: Array<() => Promise<void>> = [];
-afterAll(async () => {
+stopBeforeCleanup(async () => {
   for (const running of started.splice(0)) await running.stop();
   for (const close of servers.splice(0)) await close();
 });

@@ -92,7 +92,7 @@ export class Actions {
       if (!allowed) return { ok: false, reason: `the person did not allow ${parsed.host}` };
     }
     const body: CallbackBody = { notificationId: record.id, app: record.app, action: button.label };
-    const payload = withReply(target.payload, replyText);
+    const payload = withAdditions(target.payload, { reply: replyText, extra: extraOf(record) });
     if (payload !== undefined) body.payload = payload;
     if (followUp) Object.assign(body, { event: 'unattended', unattendedSeconds: followUp.unattendedSeconds });
     return sendCallback(url, body);
@@ -157,10 +157,24 @@ export class Actions {
   }
 }
 
-/** docs/api/replies.md#r10: the payload gains `reply` when a reply is sent (when the payload is an object or absent). */
-function withReply(payload: unknown, reply: string | undefined): unknown {
-  if (reply === undefined) return payload;
-  if (payload === undefined || payload === null) return { reply };
-  if (typeof payload === 'object' && !Array.isArray(payload)) return { ...(payload as Record<string, unknown>), reply };
+/**
+ * docs/api/replies.md#r10: the payload gains `reply` when a reply is sent and `extra` when the notification's template
+ * has `extra` values; a payload that is absent becomes an object, one of another type than an object is sent as it is.
+ */
+function withAdditions(payload: unknown, additions: { reply: string | undefined; extra: Record<string, string> | undefined }): unknown {
+  const added = Object.fromEntries(Object.entries(additions).filter(([, value]) => value !== undefined));
+  if (Object.keys(added).length === 0) return payload;
+  if (payload === undefined || payload === null) return added;
+  if (typeof payload === 'object' && !Array.isArray(payload)) return { ...(payload as Record<string, unknown>), ...added };
   return payload;
 }
+
+/**
+ * The template's `extra` values as the notification was drawn with them: History `fields` hold them as `extra.<key>`
+ * (docs/api/templates.md#t10), so a later change of the template does not change what an older banner sends.
+ */
+function extraOf(record: HistoryRecord): Record<string, string> | undefined {
+  const entries = Object.entries(record.fields ?? {}).filter(([key]) => key.startsWith(EXTRA_PREFIX));
+  return entries.length === 0 ? undefined : Object.fromEntries(entries.map(([key, value]) => [key.slice(EXTRA_PREFIX.length), value]));
+}
+const EXTRA_PREFIX = 'extra.';

@@ -22,6 +22,8 @@ export class FollowUps {
     private readonly history: History,
     private readonly designs: Designs,
     private readonly actions: Actions,
+    /** Closes a banner and records `actionUsed` (the core's `endBanner`). */
+    private readonly endBanner: (app: string, id: string, actionUsed: string) => Promise<void>,
   ) {}
 
   arm(record: HistoryRecord): void {
@@ -78,6 +80,8 @@ export class FollowUps {
       waiting: () => void this.record(app, id, { ...base, outcome: 'waitingForApproval' }),
     });
     await this.record(app, id, outcome.ok ? { ...base, outcome: 'ran' } : { ...base, outcome: 'failed', detail: outcome.reason });
+    // docs/api/replies.md#r11: a callback answered with a 2xx closes the banner, whoever sent it.
+    if (outcome.ok && kind === 'callback') await this.endBanner(app, id, button.label);
   }
 
   /** `actionRef` names one of the notification's buttons or the manifest's actions; `action` is written inline. */

@@ -4,6 +4,7 @@
 
 import { stat } from 'node:fs/promises';
 import { type Image, loadImage } from 'canvas';
+import { builtinForNotification } from '../../../templates-renderer/builtins.js';
 import type { Template } from '../../../templates-renderer/model.js';
 import type { DrawnAction } from '../../../templates-renderer/components.js';
 import { type Rendered, type RenderInput, renderBanner } from '../../../templates-renderer/render.js';
@@ -93,7 +94,7 @@ export async function drawCard(
   try {
     return await renderBanner(
       {
-        template,
+        template: builtinForNotification(template, notification),
         fields,
         actions: drawnActions(notification, template),
         ...(data.appIcon ? { appIcon: data.appIcon } : {}),
