@@ -45,12 +45,7 @@ const SYSTEM_PACKAGES = [
   { command: 'dunst', apt: 'dunst', for: 'test', why: 'is the real notification server of the desktop tests' },
   { command: 'xdotool', apt: 'xdotool', for: 'test', why: 'types a reply into the reply window in the desktop tests' },
   { command: 'zenity', apt: 'zenity', for: 'desktop', why: 'is the reply window (a notification server without inline replies)' },
-  {
-    file: '/usr/lib/x86_64-linux-gnu/libayatana-appindicator3.so.1',
-    apt: 'libayatana-appindicator3-1',
-    for: 'desktop',
-    why: 'lets the tray binary (systray2) run',
-  },
+  // The tray on Linux is its own StatusNotifierItem over D-Bus (tray/sni.ts): it needs no tray library.
   // daemon/present/sound.ts plays files with the first of these; paplay talks to PulseAudio and to PipeWire's
   // PulseAudio service, which is what desktops run.
   {

@@ -162,6 +162,11 @@ describe('follow-ups', () => {
       detail: 'stranger is not allowed to run commands, scripts and shortcuts',
     });
     expect(await exists(`${out}/never`)).toBe(false);
+    // N48: the person sees it, on the banner still up or on a short banner of its own.
+    const shown = n.person.calls.filter((call) => call.key.app === 'stranger' && call.banner?.problem !== undefined);
+    expect(shown.map((call) => call.banner!.problem)).toEqual([
+      'Follow-up Touch did not work: stranger is not allowed to run commands, scripts and shortcuts',
+    ]);
   });
 });
 

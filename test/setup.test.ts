@@ -9,7 +9,7 @@ import { runProgram } from './helpers/process.js';
 // installed) and a PATH that holds only `sh` and `pkg-config`, so every program looked up by name is missing.
 
 const SETUP = path.join(ROOT, 'scripts', 'setup.mjs');
-const DESKTOP = ['espeak-ng', 'zenity', 'libayatana-appindicator3-1', 'pulseaudio-utils'];
+const DESKTOP = ['espeak-ng', 'zenity', 'pulseaudio-utils'];
 const TESTS = ['openssl', 'dbus', 'xvfb', 'dunst', 'xdotool'];
 
 const bin = tempFolderSync('notifier-setup-bin-');

@@ -174,7 +174,10 @@ export class NotifierCore {
     const timers = new Timers();
     const appName = (app: string): string => displayName(app, apps, designs);
     const actions = new Actions(presenter, apps, approvals, new ActionRunner(supportDir), appName);
-    const followUps = new FollowUps(timers, history, designs, actions, (app, id, actionUsed) => core.endBanner(app, id, actionUsed));
+    const followUps = new FollowUps(timers, history, designs, actions, {
+      end: (app, id, actionUsed) => core.endBanner(app, id, actionUsed),
+      showProblem: (app, id, problem) => core.showProblem(app, id, problem),
+    });
     const voice = new Voice(path.join(supportDir, 'audio'), engine);
     const banners = new Banners(presenter, timers);
     const assets = new Assets(store);

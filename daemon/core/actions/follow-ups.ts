@@ -22,8 +22,12 @@ export class FollowUps {
     private readonly history: History,
     private readonly designs: Designs,
     private readonly actions: Actions,
-    /** Closes a banner and records `actionUsed` (the core's `endBanner`). */
-    private readonly endBanner: (app: string, id: string, actionUsed: string) => Promise<void>,
+    private readonly banner: {
+      /** Closes a banner and records `actionUsed` (the core's `endBanner`). */
+      end(app: string, id: string, actionUsed: string): Promise<void>;
+      /** Shows the person what went wrong (the core's `showProblem`). */
+      showProblem(app: string, id: string, problem: string): void;
+    },
   ) {}
 
   arm(record: HistoryRecord): void {
@@ -69,7 +73,9 @@ export class FollowUps {
     const base = { ranAt: new Date().toISOString(), action: button.label, actionId: button.id ?? button.label, kind, unattendedSeconds };
     if (!(FOLLOW_UP_KINDS as readonly string[]).includes(kind)) {
       // docs/api/notifications.md#n21, for a follow-up named by a manifest: links, apps and replies need the person at the banner.
-      await this.record(app, id, { ...base, outcome: 'failed', detail: `a follow-up cannot be a '${kind}' action` });
+      const detail = `a follow-up cannot be a '${kind}' action`;
+      await this.record(app, id, { ...base, outcome: 'failed', detail });
+      this.banner.showProblem(app, id, `Follow-up ${button.label} did not work: ${detail}`);
       return;
     }
     const outcome = await this.actions.perform({
@@ -81,7 +87,9 @@ export class FollowUps {
     });
     await this.record(app, id, outcome.ok ? { ...base, outcome: 'ran' } : { ...base, outcome: 'failed', detail: outcome.reason });
     // docs/api/replies.md#r11: a callback answered with a 2xx closes the banner, whoever sent it.
-    if (outcome.ok && kind === 'callback') await this.endBanner(app, id, button.label);
+    if (outcome.ok && kind === 'callback') await this.banner.end(app, id, button.label);
+    // docs/api/notifications.md#n48: a failure is shown, not only recorded.
+    if (!outcome.ok) this.banner.showProblem(app, id, `Follow-up ${button.label} did not work: ${outcome.reason}`);
   }
 
   /** `actionRef` names one of the notification's buttons or the manifest's actions; `action` is written inline. */
