@@ -2,7 +2,10 @@ import { openApiDocumentSchema } from '../../../protocol/schemas/health.js';
 import type { ApiRoute } from '../api-route.js';
 import { openApiDocument } from '../openapi.js';
 
-/** GET /v1/openapi.json: this document, made once from every route (`all`, the list it is part of). */
+/**
+ * GET /v1/openapi.json: this document, made from every route (`all`, the list it is part of) when first asked for,
+ * not at start-up, where it would delay the first answer for a route few callers use.
+ */
 export function openApiRoutes(all: () => readonly ApiRoute[]): ApiRoute[] {
   return [
     {
@@ -14,8 +17,8 @@ export function openApiRoutes(all: () => readonly ApiRoute[]): ApiRoute[] {
       errors: {},
       examples: [{ summary: 'The document' }],
       handler: () => {
-        const document = openApiDocument(all());
-        return () => document;
+        let document: ReturnType<typeof openApiDocument> | undefined;
+        return () => (document ??= openApiDocument(all()));
       },
     },
   ];
