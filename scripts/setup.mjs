@@ -35,9 +35,17 @@ const SYSTEM_PACKAGES = [
   { command: 'xdotool', apt: 'xdotool', for: 'test', why: 'types a reply into the reply window in the desktop tests' },
   { command: 'zenity', apt: 'zenity', for: 'test', why: 'is the reply window (a notification server without inline replies)' },
   { file: '/usr/lib/x86_64-linux-gnu/libayatana-appindicator3.so.1', apt: 'libayatana-appindicator3-1', for: 'test', why: 'lets the tray binary (systray2) run' },
+  { check: hasPostgresServer, name: 'postgres', apt: 'postgresql', for: 'test', why: "is the relay's shared database in its tests (a private server per run)" },
 ];
 
-const BUILD_INPUTS = ['protocol', 'daemon', 'cli', 'tray', 'templates-renderer', 'bench', 'tsconfig.base.json', 'tsconfig.build.json', 'package.json'];
+/** A PostgreSQL server program: Debian's versioned folder, or one on PATH. */
+function hasPostgresServer() {
+  const root = '/usr/lib/postgresql';
+  const versioned = existsSync(root) && readdirSync(root).some((version) => existsSync(path.join(root, version, 'bin', 'postgres')));
+  return versioned || hasCommand('postgres');
+}
+
+const BUILD_INPUTS = ['protocol', 'daemon', 'cli', 'tray', 'templates-renderer', 'relay', 'bench', 'tsconfig.base.json', 'tsconfig.build.json', 'package.json'];
 const BUILD_STAMP = path.join(root, 'dist', '.build-stamp');
 const INSTALL_STAMP = path.join(root, 'node_modules', '.notifier-install-stamp');
 
@@ -58,6 +66,7 @@ function hasCommand(command) {
 }
 
 function present(p) {
+  if (p.check) return p.check();
   if (p.command) return hasCommand(p.command);
   if (p.pkgconfig) return spawnSync('pkg-config', ['--exists', p.pkgconfig], { stdio: 'ignore' }).status === 0;
   return p.file.includes('x86_64') && process.arch !== 'x64' ? true : existsSync(p.file);
@@ -68,7 +77,7 @@ function installSystemPackages() {
   const missing = SYSTEM_PACKAGES.filter((p) => (p.for === 'start' || purpose === 'test') && !present(p));
   if (missing.length === 0) return;
   const names = missing.map((p) => p.apt);
-  for (const p of missing) say(`missing ${p.command ?? p.apt}: it ${p.why}`);
+  for (const p of missing) say(`missing ${p.command ?? p.name ?? p.apt}: it ${p.why}`);
   const isRoot = process.getuid?.() === 0;
   const sudo = !isRoot && hasCommand('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
   if (!hasCommand('apt-get') || (!isRoot && !sudo)) {
@@ -121,6 +130,7 @@ function build() {
   rmSync(path.join(root, 'dist'), { recursive: true, force: true }); // no stale output of deleted sources
   run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
   chmodSync(path.join(root, 'dist', 'cli', 'main.js'), 0o755);
+  chmodSync(path.join(root, 'dist', 'relay', 'main.js'), 0o755);
   writeFileSync(BUILD_STAMP, new Date().toISOString());
 }
 

@@ -1,0 +1,136 @@
+// The embedded backend: one SQLite file (better-sqlite3) in the data folder, for one relay process.
+//
+// Durability: WAL with synchronous=FULL, so a transaction is on disk when COMMIT returns, and a client is
+// answered only after that. Locking: one process and one connection, so every transaction runs alone — a
+// stronger guarantee than one per computer. Group commit: transactions that queue up while one commits are run
+// together in the next one, each inside its own savepoint (a failing one rolls back alone), and share a single
+// COMMIT and fsync. Under load this turns N fsyncs into one (docs/performance.md, "Relay").
+
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { LocalBus, type Backend, type BusMessage, type DeviceTx, type RelayDb } from './backend.js';
+import { migrate } from './migrate.js';
+import type { RelayDatabase } from './schema.js';
+
+export const SQLITE_FILE = 'relay.sqlite';
+
+/** The most transactions one COMMIT carries: bounds how long a batch keeps the others waiting. */
+const MAX_BATCH = 256;
+
+interface Job {
+  work: (tx: DeviceTx) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown; messages: BusMessage[] } | { ok: false; error: unknown };
+
+export async function openSqlite(dataDir: string): Promise<Backend> {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const database = new Database(path.join(dataDir, SQLITE_FILE));
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  const db = new Kysely<RelayDatabase>({ dialect: new SqliteDialect({ database }) });
+  await migrate(db, 'sqlite');
+  return new SqliteBackend(db);
+}
+
+class SqliteBackend implements Backend {
+  readonly dialect = 'sqlite' as const;
+  readonly bus = new LocalBus();
+  private readonly queue: Job[] = [];
+  private draining = false;
+
+  constructor(readonly db: RelayDb) {}
+
+  withDeviceLock<T>(_deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
+    return this.enqueue(work);
+  }
+
+  withRelayLock<T>(work: (tx: DeviceTx) => Promise<T>): Promise<T> {
+    return this.enqueue(work);
+  }
+
+  async claimTask(name: string, now: number, nextDueAt: number, work: () => Promise<void>): Promise<boolean> {
+    // One process: nobody else can hold the task, so a due row (or none yet) is enough.
+    const row = await this.db.selectFrom('tasks').select('due_at').where('name', '=', name).executeTakeFirst();
+    if (row && row.due_at > now) return false;
+    await work();
+    await this.enqueue(async (tx) => {
+      await tx.db
+        .insertInto('tasks')
+        .values({ name, due_at: nextDueAt })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ due_at: nextDueAt }))
+        .execute();
+    });
+    return true;
+  }
+
+  async nextTaskDue(): Promise<number | undefined> {
+    const row = await this.db.selectFrom('tasks').select((eb) => eb.fn.min<number>('due_at').as('due')).executeTakeFirst();
+    return row?.due ?? undefined;
+  }
+
+  async close(): Promise<void> {
+    while (this.draining || this.queue.length > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await this.db.destroy();
+  }
+
+  private enqueue<T>(work: (tx: DeviceTx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.queue.length > 0) await this.runBatch(this.queue.splice(0, MAX_BATCH));
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** One transaction for the whole batch, one savepoint per job, one COMMIT; then answers and messages. */
+  private async runBatch(batch: Job[]): Promise<void> {
+    const outcomes: Outcome[] = [];
+    try {
+      await this.db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          for (const job of batch) outcomes.push(await runInSavepoint(conn, job));
+          await sql`commit`.execute(conn);
+        } catch (error) {
+          await sql`rollback`.execute(conn).catch(() => undefined);
+          throw error;
+        }
+      });
+    } catch (error) {
+      for (const job of batch) job.reject(error); // the COMMIT failed: nothing of this batch is stored
+      return;
+    }
+    for (const outcome of outcomes) if (outcome.ok) for (const message of outcome.messages) this.bus.deliver(message);
+    batch.forEach((job, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) job.resolve(outcome.value);
+      else job.reject(outcome.error);
+    });
+  }
+}
+
+async function runInSavepoint(conn: RelayDb, job: Job): Promise<Outcome> {
+  const messages: BusMessage[] = [];
+  await sql`savepoint job`.execute(conn);
+  try {
+    const value = await job.work({ db: conn, publish: (message) => messages.push(message) });
+    await sql`release job`.execute(conn);
+    return { ok: true, value, messages };
+  } catch (error) {
+    await sql`rollback to job`.execute(conn);
+    await sql`release job`.execute(conn);
+    return { ok: false, error };
+  }
+}
