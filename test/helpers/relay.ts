@@ -17,9 +17,15 @@ export type RelayBackend = 'sqlite' | 'postgres';
 /** Every black-box suite runs on both. */
 export const BACKENDS: RelayBackend[] = ['sqlite', 'postgres'];
 
+/**
+ * Pairing limits roomy enough for a test file that pairs a computer per test from one address; a test of those
+ * limits sets its own values.
+ */
+export const ROOMY_PAIRING = { MAX_DEVICES: '1000', PAIR_STARTS_PER_HOUR: '1000', PAIR_STARTS_GLOBAL_PER_HOUR: '10000' };
+
 export interface RelayOptions {
   backend: RelayBackend;
-  /** More environment (limits...). */
+  /** More environment (limits...), over ROOMY_PAIRING. */
   env?: Record<string, string>;
   /** Share a database (scale-out): default a new one per relay. */
   databaseUrl?: string;
@@ -64,7 +70,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayProcess> {
   folders.add(dataDir);
   const databaseUrl = options.backend === 'postgres' ? (options.databaseUrl ?? (await createDatabase())) : undefined;
   const secret = options.secret === null ? undefined : (options.secret ?? randomBytes(32).toString('hex'));
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), RELAY_PORT: '0', RELAY_DATA_DIR: dataDir, ...options.env };
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), RELAY_PORT: '0', RELAY_DATA_DIR: dataDir, ...ROOMY_PAIRING, ...options.env };
   delete env.DATABASE_URL;
   delete env.RELAY_SECRET;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
