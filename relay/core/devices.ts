@@ -37,9 +37,10 @@ export async function findDevice(db: RelayDb, deviceId: string): Promise<DeviceR
   return db.selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirst();
 }
 
-/** A sign of life from the computer. */
-export async function markSeen(db: RelayDb, deviceId: string, now: number): Promise<void> {
-  await db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', deviceId).execute();
+/** A sign of life from the computer; false when it is no longer paired. */
+export async function markSeen(db: RelayDb, deviceId: string, now: number): Promise<boolean> {
+  const result = await db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', deviceId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function saveStatus(db: RelayDb, deviceId: string, status: DeviceStatus): Promise<void> {

@@ -2,7 +2,7 @@
 // locked transaction (docs/relay-api.md#ra51): count it against the daily budget, apply the read limit, and
 // note that the key or the computer was active.
 
-import { rateLimited } from '../../protocol/relay/errors.js';
+import { rateLimited, unauthorized } from '../../protocol/relay/errors.js';
 import type { DeviceTx } from '../store/backend.js';
 import { KEY_LAST_USED_WRITE_MS, RATE_WINDOW_MS, READ_RETRY_SECONDS, READS_PER_WINDOW } from '../limits.js';
 import type { AgentCaller, DeviceCaller } from './auth.js';
@@ -20,8 +20,11 @@ export interface AgentStepOptions {
 export function agentStep<T>(relay: Relay, agent: AgentCaller, options: AgentStepOptions, work: (tx: DeviceTx, now: number) => Promise<T>): Promise<T> {
   return refusable(relay, agent.deviceId, async (tx) => {
     const now = relay.clock();
-    await countRequest(tx.db, relay, agent.deviceId, now, true);
     const key = { deviceId: agent.deviceId, keyId: agent.key.id };
+    // Revoked, purged or unpaired since the credential was checked: refused before anything is counted.
+    const current = await tx.db.selectFrom('agent_keys').select('id').where('device_id', '=', key.deviceId).where('id', '=', key.keyId).where('revoked_at', 'is', null).executeTakeFirst();
+    if (!current) throw unauthorized('unknown or revoked agent key');
+    await countRequest(tx.db, relay, agent.deviceId, now, true);
     if (options.readLimited) {
       if ((await keyLimitWait(tx.db, key, 'read', READS_PER_WINDOW, RATE_WINDOW_MS, now)) !== undefined) {
         throw rateLimited(`at most ${READS_PER_WINDOW} receipt and reply reads per key in 10 minutes`, READ_RETRY_SECONDS);
@@ -39,8 +42,9 @@ export function agentStep<T>(relay: Relay, agent: AgentCaller, options: AgentSte
 export function deviceStep<T>(relay: Relay, caller: DeviceCaller, options: { counted: boolean }, work: (tx: DeviceTx, now: number) => Promise<T>): Promise<T> {
   return refusable(relay, caller.deviceId, async (tx) => {
     const now = relay.clock();
+    // Unpaired or removed since the token was checked: refused before anything is counted.
+    if (!(await markSeen(tx.db, caller.deviceId, now))) throw unauthorized('unknown or revoked device token: pair again');
     if (options.counted) await countRequest(tx.db, relay, caller.deviceId, now, false);
-    await markSeen(tx.db, caller.deviceId, now);
     return work(tx, now);
   });
 }
