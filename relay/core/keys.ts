@@ -100,8 +100,6 @@ export async function createKey(tx: DeviceTx, deviceId: string, body: unknown, n
     created_at: now,
     revoked_at: null,
     last_used_at: null,
-    notify_seq: 0,
-    read_seq: 0,
   };
   await tx.db.insertInto('agent_keys').values(row).execute();
   const { id: keyId, name, client, scope, kind, createdAt } = keyView(row);

@@ -6,15 +6,16 @@ import { dailyCap, invalidJSON, invalidRequest, notFound, queueFull, rateLimited
 import type { NotifyFrame } from '../../protocol/relay/frames.js';
 import { checkNotifyBodySize, cleanNotification, maxNotifyRequestBytes, type NotifyPayload } from '../../protocol/relay/notify.js';
 import type { ReceiptInput } from '../../protocol/relay/receipts.js';
+import { sql } from 'kysely';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
-import type { NoteRow } from '../store/schema.js';
+import type { KeyRow, NoteRow } from '../store/schema.js';
 import { NOTE_DELETE_GRACE_MS, NOTIFICATION_ID_WINDOW_MS, RATE_WINDOW_MS } from '../limits.js';
-import type { AgentCaller } from './auth.js';
 import { newRelayNoteId, newSenderNoteId } from './credentials.js';
 import { keyLimitWait, recordKeyHit } from './key-limits.js';
 import type { Relay } from './relay.js';
 import { iso, secondsToMidnightUTC } from './time.js';
-import { addUsage, usageToday } from './usage.js';
+import type { AgentStep } from './requests.js';
+import { addUsage } from './usage.js';
 
 /** A body that was larger than a route reads: refused with 413 at its turn in the order of checks. */
 export const TOO_LARGE = Symbol('too large');
@@ -32,22 +33,26 @@ export const queueTtlMs = (relay: Relay): number => relay.limits.queueTtlHours *
  * `POST /v1/notify` after the budget (RA40 to RA45), in the reference order: size, JSON, size without the icon,
  * whitelist, dedupe, per-key rate, daily cap, expiry, queue full; then the note is stored and pushed.
  */
-export async function notify(relay: Relay, tx: DeviceTx, agent: AgentCaller, body: Body, now: number): Promise<NotifyOutcome> {
+export async function notify(relay: Relay, step: AgentStep, body: Body): Promise<NotifyOutcome> {
+  const { tx, now, key } = step;
   const payload = readNotification(relay, body);
   const nid = payload.notificationId ?? newSenderNoteId();
 
-  const earlier = await findSenderNote(tx.db, agent, nid);
-  if (earlier && earlier.created_at > now - NOTIFICATION_ID_WINDOW_MS) return { duplicate: true, note: earlier };
-  if (earlier) await deleteNotes(tx.db, agent.deviceId, [earlier.rid]); // older than 24 h: the id is free again
+  if (payload.notificationId !== undefined) {
+    const earlier = await findKeyNote(tx.db, key, nid);
+    if (earlier && earlier.created_at > now - NOTIFICATION_ID_WINDOW_MS) return { duplicate: true, note: earlier };
+    if (earlier) await deleteNotes(tx.db, key.device_id, [earlier.rid]); // older than 24 h: the id is free again
+  }
 
-  await checkSendingLimits(relay, tx.db, agent, now);
-  await expireWaiting(relay, tx, agent.deviceId, now);
-  if ((await waitingCount(tx.db, agent.deviceId)) >= relay.limits.deviceQueueMax) throw queueFull(relay.limits.deviceQueueMax);
+  await checkSendingLimits(relay, step);
+  const queue = await queueState(tx.db, key.device_id, now - queueTtlMs(relay));
+  if (queue.overdue > 0) await expireWaiting(relay, tx, key.device_id, now);
+  if (queue.waiting - queue.overdue >= relay.limits.deviceQueueMax) throw queueFull(relay.limits.deviceQueueMax);
 
   const note: NoteRow = {
-    device_id: agent.deviceId,
+    device_id: key.device_id,
     rid: newRelayNoteId(),
-    key_id: agent.key.id,
+    key_id: key.id,
     nid,
     payload: JSON.stringify(payload),
     expect_reply: payload.expectReply ? 1 : 0,
@@ -65,9 +70,9 @@ export async function notify(relay: Relay, tx: DeviceTx, agent: AgentCaller, bod
     suppressed_scope: null,
   };
   await tx.db.insertInto('notes').values(note).execute();
-  await recordKeyHit(tx.db, { deviceId: agent.deviceId, keyId: agent.key.id }, 'notify', now);
-  await addUsage(tx.db, agent.deviceId, now, 'notifications');
-  tx.publish({ t: 'note', d: agent.deviceId, r: note.rid });
+  await recordKeyHit(tx.db, key, 'notify', now);
+  await addUsage(tx.db, key.device_id, now, 'notifications');
+  tx.publish({ t: 'note', d: key.device_id, r: note.rid, frame: toFrame({ ...note, key_name: key.name, key_client: key.client }) });
   return { duplicate: false, note };
 }
 
@@ -85,30 +90,38 @@ function readNotification(relay: Relay, body: Body): NotifyPayload {
 }
 
 /** RA50: the per-key rate, then the computer's daily cap. */
-async function checkSendingLimits(relay: Relay, db: RelayDb, agent: AgentCaller, now: number): Promise<void> {
+async function checkSendingLimits(relay: Relay, { tx, now, key, today }: AgentStep): Promise<void> {
   const limit = relay.limits.rateLimitPerKey;
-  const wait = await keyLimitWait(db, { deviceId: agent.deviceId, keyId: agent.key.id }, 'notify', limit, RATE_WINDOW_MS, now);
+  const wait = await keyLimitWait(tx.db, key, 'notify', limit, RATE_WINDOW_MS, now);
   if (wait !== undefined) throw rateLimited(`at most ${limit} notifications per key in 10 minutes`, wait);
-  const today = await usageToday(db, agent.deviceId, now);
   if (today.notifications >= relay.limits.deviceNotificationsPerDay) {
     throw dailyCap(`at most ${relay.limits.deviceNotificationsPerDay} notifications per computer per day (UTC)`, secondsToMidnightUTC(now));
   }
 }
 
-/** RA44: the key's notification with this notificationId (any age; the caller applies the 24-hour window). */
-export async function findSenderNote(db: RelayDb, agent: AgentCaller, nid: string): Promise<NoteRow | undefined> {
-  return db
+/** RA45: how many notes wait (neither acknowledged nor suppressed), and how many of them are overdue. */
+async function queueState(db: RelayDb, deviceId: string, overdueAt: number): Promise<{ waiting: number; overdue: number }> {
+  const row = await db
     .selectFrom('notes')
-    .selectAll()
-    .where('device_id', '=', agent.deviceId)
-    .where('key_id', '=', agent.key.id)
-    .where('nid', '=', nid)
-    .executeTakeFirst();
+    .select((eb) => [
+      eb.fn.countAll<number>().as('waiting'),
+      eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('created_at', '<=', overdueAt).then(1).else(0).end()), sql<number>`0`).as('overdue'),
+    ])
+    .where('device_id', '=', deviceId)
+    .where('acked_at', 'is', null)
+    .where('suppressed_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { waiting: Number(row.waiting), overdue: Number(row.overdue) };
+}
+
+/** RA44: the key's notification with this notificationId (any age; the caller applies the 24-hour window). */
+async function findKeyNote(db: RelayDb, key: Pick<KeyRow, 'device_id' | 'id'>, nid: string): Promise<NoteRow | undefined> {
+  return db.selectFrom('notes').selectAll().where('device_id', '=', key.device_id).where('key_id', '=', key.id).where('nid', '=', nid).executeTakeFirst();
 }
 
 /** RA46: what receipt and reply reads find: the key's notification of the last 24 hours, else 404. */
-export async function readableNote(db: RelayDb, agent: AgentCaller, nid: string, now: number): Promise<NoteRow> {
-  const note = await findSenderNote(db, agent, nid);
+export async function readableNote(db: RelayDb, key: Pick<KeyRow, 'device_id' | 'id'>, nid: string, now: number): Promise<NoteRow> {
+  const note = await findKeyNote(db, key, nid);
   if (!note || note.created_at <= now - NOTIFICATION_ID_WINDOW_MS) throw notFound('no notification with this id from this key in the last 24 hours');
   return note;
 }
@@ -125,14 +138,7 @@ async function deleteNotes(db: RelayDb, deviceId: string, rids: string[]): Promi
 
 /** RA45: notes neither acknowledged nor suppressed: the queue the computer still has to take. */
 export async function waitingCount(db: RelayDb, deviceId: string): Promise<number> {
-  const row = await db
-    .selectFrom('notes')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('device_id', '=', deviceId)
-    .where('acked_at', 'is', null)
-    .where('suppressed_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return (await queueState(db, deviceId, 0)).waiting;
 }
 
 /**
@@ -184,7 +190,7 @@ function noteFrameQuery(db: RelayDb, deviceId: string) {
     .where('notes.device_id', '=', deviceId);
 }
 
-function toFrame(row: { rid: string; nid: string; created_at: number; payload: string; key_id: string; key_name: string; key_client: string }): NotifyFrame {
+function toFrame(row: Pick<NoteRow, 'rid' | 'nid' | 'created_at' | 'payload' | 'key_id'> & { key_name: string; key_client: string }): NotifyFrame {
   return {
     type: 'notify',
     id: row.rid,

@@ -9,7 +9,7 @@ import type { AgentCaller } from './auth.js';
 import { findNote, readableNote } from './notes.js';
 import type { Relay } from './relay.js';
 import { agentStep } from './requests.js';
-import { addUsage, usageToday } from './usage.js';
+import { addUsage } from './usage.js';
 import { replyAnswer, replyIsSettled } from './views.js';
 
 /** RA47: `wait` in seconds, 0 to 60 (more is cut to 60); absent is 0. */
@@ -21,11 +21,10 @@ export function readWaitSeconds(value: unknown, max = MAX_REPLY_WAIT_SECONDS): n
 }
 
 export async function waitForReply(relay: Relay, agent: AgentCaller, nid: string, waitSeconds: number, origin: string): Promise<ReplyAnswer> {
-  const first = await agentStep(relay, agent, { readLimited: true }, async (tx, now) => {
-    const note = await readableNote(tx.db, agent, nid, now);
+  const first = await agentStep(relay, agent, { readLimited: true }, async ({ tx, key, now, today }) => {
+    const note = await readableNote(tx.db, key, nid, now);
     if (replyIsSettled(note) || waitSeconds === 0) return { note, allowedMs: 0 };
-    const spent = (await usageToday(tx.db, agent.deviceId, now)).poll_seconds;
-    return { note, allowedMs: Math.max(0, Math.min(waitSeconds, relay.limits.devicePollSecondsPerDay - spent)) * 1000 };
+    return { note, allowedMs: Math.max(0, Math.min(waitSeconds, relay.limits.devicePollSecondsPerDay - today.poll_seconds)) * 1000 };
   });
   if (first.allowedMs === 0) return replyAnswer(first.note, { relay, origin, now: relay.clock() }, false);
 

@@ -4,8 +4,9 @@
 
 import { rateLimited, unauthorized } from '../../protocol/relay/errors.js';
 import type { DeviceTx } from '../store/backend.js';
+import type { KeyRow, UsageRow } from '../store/schema.js';
 import { KEY_LAST_USED_WRITE_MS, RATE_WINDOW_MS, READ_RETRY_SECONDS, READS_PER_WINDOW } from '../limits.js';
-import type { AgentCaller, DeviceCaller } from './auth.js';
+import { verifyAgentKey, type AgentCaller, type DeviceCaller } from './auth.js';
 import { markSeen } from './devices.js';
 import { keyLimitWait, recordKeyHit } from './key-limits.js';
 import { refusable, type Relay } from './relay.js';
@@ -16,25 +17,30 @@ export interface AgentStepOptions {
   readLimited: boolean;
 }
 
-/** An agent's request: budget (503 once spent), read limit, last use of the key, then `work`. */
-export function agentStep<T>(relay: Relay, agent: AgentCaller, options: AgentStepOptions, work: (tx: DeviceTx, now: number) => Promise<T>): Promise<T> {
+/** What an agent's step works with, read inside the lock: the key as it is now, and today's counters. */
+export interface AgentStep {
+  tx: DeviceTx;
+  now: number;
+  key: KeyRow;
+  today: UsageRow;
+}
+
+/** An agent's request: the key (401/403), the budget (503 once spent), the read limit, then `work`. */
+export function agentStep<T>(relay: Relay, agent: AgentCaller, options: AgentStepOptions, work: (step: AgentStep) => Promise<T>): Promise<T> {
   return refusable(relay, agent.deviceId, async (tx) => {
     const now = relay.clock();
-    const key = { deviceId: agent.deviceId, keyId: agent.key.id };
-    // Revoked, purged or unpaired since the credential was checked: refused before anything is counted.
-    const current = await tx.db.selectFrom('agent_keys').select('id').where('device_id', '=', key.deviceId).where('id', '=', key.keyId).where('revoked_at', 'is', null).executeTakeFirst();
-    if (!current) throw unauthorized('unknown or revoked agent key');
-    await countRequest(tx.db, relay, agent.deviceId, now, true);
+    const key = await verifyAgentKey(tx.db, agent); // an unknown or revoked key is refused before it is counted
+    const today = await countRequest(tx.db, relay, agent.deviceId, now, true);
     if (options.readLimited) {
       if ((await keyLimitWait(tx.db, key, 'read', READS_PER_WINDOW, RATE_WINDOW_MS, now)) !== undefined) {
         throw rateLimited(`at most ${READS_PER_WINDOW} receipt and reply reads per key in 10 minutes`, READ_RETRY_SECONDS);
       }
       await recordKeyHit(tx.db, key, 'read', now);
     }
-    if (agent.key.last_used_at === null || now - agent.key.last_used_at >= KEY_LAST_USED_WRITE_MS) {
-      await tx.db.updateTable('agent_keys').set({ last_used_at: now }).where('device_id', '=', key.deviceId).where('id', '=', key.keyId).execute();
+    if (key.last_used_at === null || now - key.last_used_at >= KEY_LAST_USED_WRITE_MS) {
+      await tx.db.updateTable('agent_keys').set({ last_used_at: now }).where('device_id', '=', key.device_id).where('id', '=', key.id).execute();
     }
-    return work(tx, now);
+    return work({ tx, now, key, today });
   });
 }
 

@@ -11,17 +11,16 @@ import { secondsToMidnightUTC, utcDay } from './time.js';
 
 export type Counter = 'requests' | 'ws_messages' | 'notifications' | 'poll_seconds' | 'audio_uploads' | 'audio_bytes';
 
-/** Adds to one of today's counters and returns its new value. */
-export async function addUsage(db: RelayDb, deviceId: string, now: number, counter: Counter, amount = 1): Promise<number> {
-  const row = await db
+/** Adds to one of today's counters and returns today's counters after it. */
+export async function addUsage(db: RelayDb, deviceId: string, now: number, counter: Counter, amount = 1): Promise<UsageRow> {
+  return db
     .insertInto('usage_days')
     .values({ ...emptyDay(deviceId, now), [counter]: amount })
     .onConflict((oc) =>
       oc.columns(['device_id', 'day']).doUpdateSet({ [counter]: sql`${sql.ref(`usage_days.${counter}`)} + ${amount}` } as Record<Counter, never>),
     )
-    .returning(counter)
+    .returningAll()
     .executeTakeFirstOrThrow();
-  return Number(row[counter]);
 }
 
 const emptyDay = (deviceId: string, now: number): UsageRow => ({
@@ -46,9 +45,10 @@ export async function usageToday(db: RelayDb, deviceId: string, now: number): Pr
  * computer's daily budget. Once it is spent, agent requests are refused (503) until midnight UTC; the
  * computer itself can still connect and drain its queue (`refuse: false`).
  */
-export async function countRequest(db: RelayDb, relay: Relay, deviceId: string, now: number, refuse: boolean): Promise<void> {
-  const used = await addUsage(db, deviceId, now, 'requests');
-  if (refuse && used > relay.limits.deviceRequestsPerDay) throw budgetExhausted(secondsToMidnightUTC(now));
+export async function countRequest(db: RelayDb, relay: Relay, deviceId: string, now: number, refuse: boolean): Promise<UsageRow> {
+  const today = await addUsage(db, deviceId, now, 'requests');
+  if (refuse && today.requests > relay.limits.deviceRequestsPerDay) throw budgetExhausted(secondsToMidnightUTC(now));
+  return today;
 }
 
 /**

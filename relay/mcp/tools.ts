@@ -4,14 +4,10 @@
 
 import { invalidField, invalidRequest, RelayError } from '../../protocol/relay/errors.js';
 import { NOTIFY_FIELDS, PRESENTATIONS, PRIORITIES } from '../../protocol/relay/notify.js';
+import { readReceipt, readStatus, sendNotification } from '../core/agent.js';
 import type { AgentCaller } from '../core/auth.js';
-import { findDevice, statusView } from '../core/devices.js';
-import { notify } from '../core/notes.js';
 import type { Relay } from '../core/relay.js';
 import { waitForReply } from '../core/replies.js';
-import { agentStep } from '../core/requests.js';
-import { receiptView } from '../core/views.js';
-import { readableNote } from '../core/notes.js';
 
 /** RA61: `wait_for_reply` waits at most 55 seconds (a client's request timeout is often 60), 30 by default. */
 export const MCP_WAIT = { max: 55, default: 30 } as const;
@@ -135,24 +131,17 @@ function mcpWaitSeconds(value: unknown): number {
 /** Runs one tool. A refusal of its route is an outcome (the tool result says isError), not an exception. */
 export async function callTool(context: ToolContext, name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
   const { relay, agent, origin } = context;
-  const view = { relay, origin };
   try {
     switch (name) {
-      case 'send_notification': {
-        // The same bytes rules as POST /v1/notify: the arguments are the body.
-        const body = Buffer.from(JSON.stringify(args));
-        const outcome = await agentStep(relay, agent, { readLimited: false }, (tx, now) => notify(relay, tx, agent, body, now));
-        return { status: outcome.duplicate ? 200 : 202, body: { duplicate: outcome.duplicate, ...receiptView(outcome.note, { ...view, now: relay.clock() }) } };
-      }
-      case 'get_receipt': {
-        const nid = requiredId(args);
-        const note = await agentStep(relay, agent, { readLimited: true }, (tx, now) => readableNote(tx.db, agent, nid, now));
-        return { status: 200, body: receiptView(note, { ...view, now: relay.clock() }) };
-      }
+      case 'send_notification':
+        // The same size rules as POST /v1/notify: the arguments are the body.
+        return await sendNotification(relay, agent, Buffer.from(JSON.stringify(args)), origin);
+      case 'get_receipt':
+        return { status: 200, body: await readReceipt(relay, agent, requiredId(args), origin) };
       case 'wait_for_reply':
         return { status: 200, body: await waitForReply(relay, agent, requiredId(args), mcpWaitSeconds(args.timeoutSeconds), origin) };
       case 'herald_status':
-        return { status: 200, body: await agentStep(relay, agent, { readLimited: false }, async (tx, now) => statusView((await findDevice(tx.db, agent.deviceId))!, now)) };
+        return { status: 200, body: await readStatus(relay, agent) };
       default:
         throw new UnknownTool(name);
     }

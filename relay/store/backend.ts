@@ -8,6 +8,7 @@
 // sqlite.ts and postgres.ts implement it.
 
 import type { Kysely } from 'kysely';
+import type { NotifyFrame } from '../../protocol/relay/frames.js';
 import { log } from '../log.js';
 import type { RelayDatabase } from './schema.js';
 
@@ -16,11 +17,13 @@ export type RelayDb = Kysely<RelayDatabase>;
 
 /**
  * A message between relay processes. Ids only: a receiver re-reads the rows, so a message can never carry a
- * stale copy of anything, and it stays far below PostgreSQL's NOTIFY size limit.
+ * stale copy of anything, and it stays far below PostgreSQL's NOTIFY size limit. The one exception stays inside
+ * the process that committed it: `frame`, the new note exactly as committed, which spares that process reading
+ * it back when it holds the socket; it is never sent to another process.
  */
 export type BusMessage =
   /** A notification `r` was queued for computer `d`: the process holding its socket pushes it. */
-  | { t: 'note'; d: string; r: string }
+  | { t: 'note'; d: string; r: string; frame?: NotifyFrame }
   /** A receipt or reply for notification `r` landed: long-polls waiting on it wake up. */
   | { t: 'receipt'; d: string; r: string }
   /** Socket generation `g` of computer `d` is now in force: older sockets close with 4000. */
@@ -36,7 +39,7 @@ export interface DeviceTx {
 }
 
 export interface Bus {
-  /** Every message from every process (this one included). Returns the unsubscribe function. */
+  /** Every message from every process (this one's right after its commit). Returns the unsubscribe function. */
   subscribe(handler: (message: BusMessage) => void): () => void;
   /**
    * Called after messages may have been missed (PostgreSQL: the listening connection was lost and is back):

@@ -5,11 +5,13 @@
 //     the check-then-write steps of one computer (rate limit, queue full, dedupe) never interleave, on any
 //     node; the lock ends with the transaction.
 //   - bus: NOTIFY inside that transaction (PostgreSQL delivers it only on commit, and not at all on rollback),
-//     LISTEN on one dedicated connection per process. Messages are ids; receivers re-read rows.
+//     LISTEN on one dedicated connection per process. Messages are ids; receivers re-read rows. A process hands
+//     its own messages to itself right after the commit, and ignores their echo.
 //   - claimTask: SELECT ... FOR UPDATE SKIP LOCKED on the task's row, held while the task runs: one node runs
 //     it, the others skip it; a node that dies mid-task releases it with its connection.
 
 import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { log } from '../log.js';
 import { LocalBus, type Backend, type BusMessage, type DeviceTx, type RelayDb } from './backend.js';
@@ -56,6 +58,8 @@ class PostgresBackend implements Backend {
   private listener: pg.Client | undefined;
   private closing = false;
   private relistenDelay = RELISTEN_MS.first;
+  /** Marks this process's messages, so it can tell their echo from another process's. */
+  private readonly nodeId = randomBytes(8).toString('hex');
 
   constructor(
     readonly db: RelayDb,
@@ -105,12 +109,14 @@ class PostgresBackend implements Backend {
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (notification) => {
       if (notification.channel !== CHANNEL || !notification.payload) return;
-      let message: BusMessage;
+      let message: BusMessage & { from?: string };
       try {
-        message = JSON.parse(notification.payload) as BusMessage;
+        message = JSON.parse(notification.payload) as BusMessage & { from?: string };
       } catch {
         return log.warn(`ignored a malformed bus message: ${notification.payload.slice(0, 200)}`);
       }
+      if (message.from === this.nodeId) return; // delivered here already, right after the commit
+      delete message.from;
       this.bus.deliver(message);
     });
     let lost = false;
@@ -142,16 +148,18 @@ class PostgresBackend implements Backend {
     }
   }
 
-  private locked<T>(lock: RawBuilder<unknown>, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
+  private async locked<T>(lock: RawBuilder<unknown>, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
+    const messages: BusMessage[] = [];
+    const value = await this.db.transaction().execute(async (trx) => {
       await lock.execute(trx);
-      const messages: BusMessage[] = [];
-      const value = await work({ db: trx, publish: (message) => messages.push(message) });
+      const result = await work({ db: trx, publish: (message) => messages.push(message) });
       if (messages.length > 0) {
-        const payloads = messages.map((message) => JSON.stringify(message));
+        const payloads = messages.map((message) => JSON.stringify({ ...message, frame: undefined, from: this.nodeId }));
         await sql`select pg_notify(${CHANNEL}, payload) from unnest(${payloads}::text[]) as payload`.execute(trx);
       }
-      return value;
+      return result;
     });
+    for (const message of messages) this.bus.deliver(message); // committed: this process hears it now
+    return value;
   }
 }

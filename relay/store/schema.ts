@@ -53,17 +53,13 @@ export interface AgentKeysTable {
   created_at: number;
   revoked_at: number | null;
   last_used_at: number | null;
-  /** How many notifications this key sent, ever: numbers its key_hits rows (core/limits.ts). */
-  notify_seq: number;
-  /** How many reads this key made, ever. */
-  read_seq: number;
 }
 
 export interface KeyHitsTable {
   device_id: string;
   key_id: string;
   kind: 'notify' | 'read';
-  /** The key's notify_seq or read_seq at this hit. */
+  /** Numbers the key's hits of one kind: one more than its newest (core/key-limits.ts). */
   seq: number;
   at: number;
 }

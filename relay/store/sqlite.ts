@@ -7,7 +7,7 @@
 // COMMIT and fsync. Under load this turns N fsyncs into one (docs/performance.md, "Relay").
 
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { LocalBus, type Backend, type BusMessage, type DeviceTx, type RelayDb } from './backend.js';
@@ -32,9 +32,32 @@ export async function openSqlite(dataDir: string): Promise<Backend> {
   const database = new Database(path.join(dataDir, SQLITE_FILE));
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
-  const db = new Kysely<RelayDatabase>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<RelayDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   await migrate(db, 'sqlite');
   return new SqliteBackend(db);
+}
+
+/** Most distinct statements kept prepared; the relay's are a few dozen, so this only bounds odd ones. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every statement anew; better-sqlite3 statements can be reused, and the relay's queries repeat,
+ * so prepared statements are kept by their SQL text (one connection: a statement is never used twice at once).
+ */
+function withStatementCache(database: Database.Database): SqliteDatabase {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => database.close(),
+    prepare: (text: string) => {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+        statement = database.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 class SqliteBackend implements Backend {
@@ -81,14 +104,25 @@ class SqliteBackend implements Backend {
   private enqueue<T>(work: (tx: DeviceTx) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.draining) void this.drain();
+      if (!this.draining) {
+        this.draining = true;
+        void this.drain();
+      }
     });
   }
 
+  /**
+   * Runs batches until nothing is left. Before each batch it lets the event loop take in what arrived: a COMMIT
+   * blocks the loop while it waits for the disk, so requests pile up unread meanwhile, and one turn of the loop
+   * turns them into jobs of the next batch rather than a batch each.
+   */
   private async drain(): Promise<void> {
-    this.draining = true;
     try {
-      while (this.queue.length > 0) await this.runBatch(this.queue.splice(0, MAX_BATCH));
+      for (;;) {
+        await nextLoopTurn();
+        if (this.queue.length === 0) break;
+        await this.runBatch(this.queue.splice(0, MAX_BATCH));
+      }
     } finally {
       this.draining = false;
     }
@@ -96,13 +130,17 @@ class SqliteBackend implements Backend {
 
   /** One transaction for the whole batch, one savepoint per job, one COMMIT; then answers and messages. */
   private async runBatch(batch: Job[]): Promise<void> {
+    if (process.env.RELAY_DEBUG_BATCH) process.stderr.write(`batch ${batch.length}\n`);
     const outcomes: Outcome[] = [];
     try {
       await this.db.connection().execute(async (conn) => {
         await sql`begin immediate`.execute(conn);
         try {
+          const t0 = performance.now();
           for (const job of batch) outcomes.push(await runInSavepoint(conn, job));
+          const t1 = performance.now();
           await sql`commit`.execute(conn);
+          if (process.env.RELAY_DEBUG_BATCH) process.stderr.write(`timing ${(t1 - t0).toFixed(2)} ${(performance.now() - t1).toFixed(2)}\n`);
         } catch (error) {
           await sql`rollback`.execute(conn).catch(() => undefined);
           throw error;
@@ -120,6 +158,9 @@ class SqliteBackend implements Backend {
     });
   }
 }
+
+/** After the next poll phase of the event loop (two check phases away), when newly read requests have run. */
+const nextLoopTurn = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 async function runInSavepoint(conn: RelayDb, job: Job): Promise<Outcome> {
   const messages: BusMessage[] = [];

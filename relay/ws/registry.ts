@@ -3,7 +3,7 @@
 // `stream` message of the newest generation closes every older socket, here or on another node, with 4000.
 
 import type WebSocket from 'ws';
-import { CLOSE_REPLACED, CLOSE_UNPAIRED } from '../../protocol/relay/frames.js';
+import { CLOSE_REPLACED, CLOSE_UNPAIRED, type DeviceFrame } from '../../protocol/relay/frames.js';
 
 /** One computer's socket and what was sent on it. */
 export class DeviceConnection {
@@ -17,6 +17,12 @@ export class DeviceConnection {
   readonly early: string[] = [];
   /** When this socket last wrote the computer's last-seen time (RA30: at most once a minute). */
   lastSeenWrite = 0;
+  /** Whether the connect step succeeded: only then are frames applied. */
+  accepted = false;
+  /** Frames received and not applied yet, in order. */
+  readonly inbox: DeviceFrame[] = [];
+  /** Whether frames are being applied now (the next ones wait for that transaction). */
+  applying = false;
 
   constructor(
     readonly deviceId: string,

@@ -10,16 +10,16 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { RelayError, upgradeRequired } from '../../protocol/relay/errors.js';
-import { CLOSE_UNPAIRED, parseDeviceFrame, PING, PONG, readDeviceStatus, type DeviceFrame, type WelcomeFrame } from '../../protocol/relay/frames.js';
+import { CLOSE_UNPAIRED, parseDeviceFrame, PING, PONG, readDeviceStatus, type DeviceFrame, type NotifyFrame, type WelcomeFrame } from '../../protocol/relay/frames.js';
 import { readReceipt } from '../../protocol/relay/receipts.js';
 import { authenticateDevice, type DeviceCaller } from '../core/auth.js';
 import { markSeen, saveStatus } from '../core/devices.js';
 import { ackNote, applyReceipt, expireWaiting, queueTtlMs, waitingFrame, waitingFrames } from '../core/notes.js';
-import { refusable, type Relay } from '../core/relay.js';
+import type { Relay } from '../core/relay.js';
 import { addUsage } from '../core/usage.js';
 import { LAST_SEEN_WRITE_MS } from '../limits.js';
 import { log } from '../log.js';
-import type { BusMessage } from '../store/backend.js';
+import type { BusMessage, DeviceTx } from '../store/backend.js';
 import { DeviceConnection, SocketRegistry } from './registry.js';
 
 export const STREAM_PATH = '/v1/device/stream';
@@ -62,15 +62,13 @@ export class DeviceStream {
   private async open(ws: WebSocket, caller: DeviceCaller): Promise<void> {
     const connection = new DeviceConnection(caller.deviceId, ws);
     this.sockets.add(connection); // from now on, new notes are remembered (connection.early)
-    // Frames are handled one after the other, in order, and only once the connect step is done.
-    let inbox = this.connect(connection, ws, caller);
-    ws.on('message', (data, isBinary) => {
-      inbox = inbox.then(() => this.onFrame(connection, data, isBinary)).catch((error: Error) => log.error(`a device frame failed: ${error.message}`));
-    });
+    const connected = this.connect(connection, ws, caller);
+    ws.on('message', (data, isBinary) => this.receive(connection, connected, data, isBinary));
     ws.on('close', () => void this.onClose(connection));
     ws.on('error', () => undefined);
   }
 
+  /** The connect step (RA31); frames wait for it. */
   private async connect(connection: DeviceConnection, ws: WebSocket, caller: DeviceCaller): Promise<void> {
     try {
       const { gen, frames } = await this.relay.store.withDeviceLock(caller.deviceId, async (tx) => {
@@ -92,11 +90,9 @@ export class DeviceStream {
       connection.lastSeenWrite = this.relay.clock();
       const welcome: WelcomeFrame = { type: 'welcome', ttlSeconds: Math.round(queueTtlMs(this.relay) / 1000) };
       connection.send(welcome);
-      for (const frame of frames) {
-        connection.sent.add(frame.id);
-        connection.send(frame);
-      }
+      for (const frame of frames) this.sendOnce(connection, frame);
       connection.ready = true;
+      connection.accepted = true;
       for (const rid of connection.early.splice(0)) await this.push(connection, rid);
       if (!connection.open) await this.onClose(connection); // closed during the replay: the close event came too early to clear stream_open
     } catch (error) {
@@ -116,18 +112,22 @@ export class DeviceStream {
 
   /** RA32 `hello`, and after a lost bus: send every waiting note this socket does not have yet. */
   private async catchUp(connection: DeviceConnection): Promise<void> {
-    for (const frame of await waitingFrames(this.relay.store.db, connection.deviceId)) {
-      if (connection.sent.has(frame.id)) continue;
-      connection.sent.add(frame.id);
-      connection.send(frame);
-    }
+    for (const frame of await waitingFrames(this.relay.store.db, connection.deviceId)) this.sendOnce(connection, frame);
+  }
+
+  /** RA31: each note once per socket. */
+  private sendOnce(connection: DeviceConnection, frame: NotifyFrame): void {
+    if (connection.sent.has(frame.id)) return;
+    connection.sent.add(frame.id);
+    connection.send(frame);
   }
 
   private onBusMessage(message: BusMessage): void {
     if (message.t === 'note') {
       for (const connection of this.sockets.of(message.d)) {
-        if (connection.ready) void this.push(connection, message.r).catch((error: Error) => log.error(`pushing a note failed: ${error.message}`));
-        else connection.early.push(message.r);
+        if (!connection.ready) connection.early.push(message.r);
+        else if (message.frame) this.sendOnce(connection, message.frame); // committed by this process: no need to read it back
+        else void this.push(connection, message.r).catch((error: Error) => log.error(`pushing a note failed: ${error.message}`));
       }
     } else if (message.t === 'stream') {
       this.sockets.replaceOlder(message.d, message.g);
@@ -140,37 +140,60 @@ export class DeviceStream {
     for (const connection of this.sockets.all()) if (connection.ready) void this.catchUp(connection).catch(() => undefined);
   }
 
-  private async onFrame(connection: DeviceConnection, data: RawData, isBinary: boolean): Promise<void> {
-    if (isBinary || connection.gen === undefined) return; // binary frames are ignored; undefined: closed
+  /** RA30: `ping` is answered at once; a frame the relay takes is queued, the rest ignored. */
+  private receive(connection: DeviceConnection, connected: Promise<void>, data: RawData, isBinary: boolean): void {
+    if (isBinary) return;
     const text = data.toString();
     if (text === PING) {
       connection.send(PONG);
-      return this.noteSignOfLife(connection);
+      void this.noteSignOfLife(connection);
+      return;
     }
     const frame = parseDeviceFrame(text);
-    if (!frame) return; // RA30: larger than 16 KiB, not JSON or unknown: ignored
-    try {
-      await this.applyFrame(connection, frame);
-      if (frame.type === 'hello') await this.catchUp(connection);
-    } catch (error) {
-      if (!(error instanceof RelayError)) log.error(`a device frame failed: ${(error as Error).stack ?? String(error)}`);
-    }
+    if (!frame) return; // larger than 16 KiB, not JSON or of an unknown type
+    connection.inbox.push(frame);
+    if (connection.applying) return;
+    connection.applying = true;
+    void connected.then(() => this.applyInbox(connection));
   }
 
-  /** RA32: one frame, in one locked transaction, counted as a socket message and a sign of life. */
-  private async applyFrame(connection: DeviceConnection, frame: DeviceFrame): Promise<void> {
+  /**
+   * Applies the queued frames in order, once the connect step is done: all that arrived while the previous
+   * transaction ran go into the next one (a computer acknowledging a burst of notes costs one commit).
+   */
+  private async applyInbox(connection: DeviceConnection): Promise<void> {
+    while (connection.accepted && connection.inbox.length > 0) {
+      const frames = connection.inbox.splice(0);
+      try {
+        await this.applyFrames(connection, frames);
+        if (frames.some((frame) => frame.type === 'hello')) await this.catchUp(connection);
+      } catch (error) {
+        log.error(`device frames failed: ${(error as Error).stack ?? String(error)}`);
+      }
+    }
+    connection.applying = false;
+  }
+
+  /** RA32: frames in one locked transaction, each counted as a socket message; one that breaks a rule is skipped. */
+  private async applyFrames(connection: DeviceConnection, frames: DeviceFrame[]): Promise<void> {
     const deviceId = connection.deviceId;
-    await refusable(this.relay, deviceId, async (tx) => {
+    await this.relay.store.withDeviceLock(deviceId, async (tx) => {
       const now = this.relay.clock();
-      await addUsage(tx.db, deviceId, now, 'ws_messages');
+      await addUsage(tx.db, deviceId, now, 'ws_messages', frames.length);
       await markSeen(tx.db, deviceId, now);
       connection.lastSeenWrite = now;
-      if (frame.type === 'hello' || frame.type === 'status') await saveStatus(tx.db, deviceId, readDeviceStatus(frame));
-      if (frame.type === 'ack' && typeof frame.id === 'string') await ackNote(tx, deviceId, frame.id, now);
-      if (frame.type === 'receipt') await applyReceipt(tx, deviceId, readReceipt(frame, { idAlias: true }), now);
+      for (const frame of frames) {
+        try {
+          await applyFrame(tx, deviceId, frame, now);
+        } catch (error) {
+          if (!(error instanceof RelayError)) throw error; // each check comes before its write: nothing to undo
+        }
+      }
     });
-    const acked = frame.type === 'ack' ? frame.id : frame.type === 'receipt' ? (frame.id ?? frame.notificationId) : undefined;
-    if (typeof acked === 'string') connection.sent.delete(acked); // it will not be sent again: nothing to remember
+    for (const frame of frames) {
+      const acked = frame.type === 'ack' ? frame.id : frame.type === 'receipt' ? (frame.id ?? frame.notificationId) : undefined;
+      if (typeof acked === 'string') connection.sent.delete(acked); // it will not be sent again: nothing to remember
+    }
   }
 
   private async noteSignOfLife(connection: DeviceConnection): Promise<void> {
@@ -194,6 +217,13 @@ export class DeviceStream {
       log.error(`closing a device stream failed: ${(error as Error).message}`);
     }
   }
+}
+
+/** RA32: one frame from the computer. */
+async function applyFrame(tx: DeviceTx, deviceId: string, frame: DeviceFrame, now: number): Promise<void> {
+  if (frame.type === 'hello' || frame.type === 'status') await saveStatus(tx.db, deviceId, readDeviceStatus(frame));
+  if (frame.type === 'ack' && typeof frame.id === 'string') await ackNote(tx, deviceId, frame.id, now);
+  if (frame.type === 'receipt') await applyReceipt(tx, deviceId, readReceipt(frame, { idAlias: true }), now);
 }
 
 /** Answers a refused upgrade as plain HTTP, with the relay's error body, and drops the connection. */

@@ -6,12 +6,13 @@ import { afterAll, beforeAll } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
+import { listeningPort, makeKey as makeKeyWith, pairDevice as pairDeviceWith, relayMain, type PairedDevice, type RelayCall } from '../../bench/rigs/relay.js';
 import { ROOT, tempFolder } from './daemon.js';
 import { request, type Reply } from './http.js';
 import { createDatabase } from './postgres.js';
 
-export const RELAY_MAIN = path.join(ROOT, 'dist', 'relay', 'main.js');
+export const RELAY_MAIN = relayMain(ROOT);
+export type { PairedDevice };
 
 export type RelayBackend = 'sqlite' | 'postgres';
 /** Every black-box suite runs on both. */
@@ -82,22 +83,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayProcess> {
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-  const port = await new Promise<number>((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`the relay did not start within 20 s:\n${stderr}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /listening on http:\/\/[^:]+:(\d+)/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`the relay exited (${code}) before listening:\n${stderr}`));
-    });
-  });
+  const port = await listeningPort(child, () => stderr);
   const health = await request(port, 'GET', '/health');
   if (health.status !== 200) throw new Error(`the relay is not healthy: ${health.status} ${health.text}`);
 
@@ -130,27 +116,14 @@ export function useRelay(options: RelayOptions): () => RelayProcess {
   return () => relay!;
 }
 
-export interface PairedDevice {
-  deviceId: string;
-  token: string;
-}
+const caller = (relay: RelayProcess): RelayCall => (method, route, options) => relay.call(method, route, options);
 
 /** Pairs a computer (start + pair) and returns its id and device token. */
-export async function pairDevice(relay: RelayProcess, deviceName?: string, headers: Record<string, string> = {}): Promise<PairedDevice> {
-  const body = deviceName === undefined ? {} : { deviceName };
-  const started = await relay.call('POST', '/v1/pair/start', { body, headers });
-  if (started.status !== 201) throw new Error(`pair/start answered ${started.status}: ${started.text}`);
-  const paired = await relay.call('POST', '/v1/pair', { body: { code: started.json.code, ...body } });
-  if (paired.status !== 200) throw new Error(`pair answered ${paired.status}: ${paired.text}`);
-  return { deviceId: paired.json.deviceId, token: paired.json.deviceToken };
-}
+export const pairDevice = (relay: RelayProcess, deviceName?: string, headers: Record<string, string> = {}): Promise<PairedDevice> =>
+  pairDeviceWith(caller(relay), deviceName, headers);
 
 /** Makes an agent key with the device token and returns it. */
-export async function makeKey(relay: RelayProcess, deviceToken: string, name = `agent-${randomBytes(3).toString('hex')}`): Promise<string> {
-  const made = await relay.call('POST', '/v1/device/keys', { token: deviceToken, body: { name } });
-  if (made.status !== 201) throw new Error(`key creation answered ${made.status}: ${made.text}`);
-  return made.json.key as string;
-}
+export const makeKey = (relay: RelayProcess, deviceToken: string, name?: string): Promise<string> => makeKeyWith(caller(relay), deviceToken, name);
 
 /** A paired computer with one agent key. */
 export async function pairWithKey(relay: RelayProcess, deviceName?: string): Promise<PairedDevice & { key: string }> {

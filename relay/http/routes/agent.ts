@@ -5,12 +5,9 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { methodNotAllowed } from '../../../protocol/relay/errors.js';
 import { maxNotifyRequestBytes } from '../../../protocol/relay/notify.js';
 import { authenticateAgent, type AgentCaller } from '../../core/auth.js';
-import { findDevice, statusView } from '../../core/devices.js';
-import { notify, readableNote } from '../../core/notes.js';
+import { readReceipt, readStatus, sendNotification } from '../../core/agent.js';
 import type { Relay } from '../../core/relay.js';
 import { readWaitSeconds, waitForReply } from '../../core/replies.js';
-import { agentStep } from '../../core/requests.js';
-import { receiptView } from '../../core/views.js';
 import { readBody } from '../body.js';
 import { requestOrigin } from '../origin.js';
 import { sendJSON } from '../respond.js';
@@ -33,19 +30,15 @@ export function agentRoutes(relay: Relay): Router {
 
   // RA40-RA45: send a notification. 202 when queued, 200 with `duplicate: true` for a repeated notificationId.
   router.post('/v1/notify', requireAgent(relay), async (req, res) => {
-    const agent = agentOf(res);
     const body = await readBody(req, maxNotifyRequestBytes(relay.limits.maxBodyBytes));
-    const outcome = await agentStep(relay, agent, { readLimited: false }, (tx, now) => notify(relay, tx, agent, body, now));
-    const receipt = receiptView(outcome.note, { relay, origin: requestOrigin(req), now: relay.clock() });
-    sendJSON(res, outcome.duplicate ? 200 : 202, { duplicate: outcome.duplicate, ...receipt });
+    const sent = await sendNotification(relay, agentOf(res), body, requestOrigin(req));
+    sendJSON(res, sent.status, sent.body);
   });
   router.all('/v1/notify', onlyWith(['POST']));
 
   // RA46: the receipt of one of this key's notifications.
   router.get('/v1/receipts/:id', requireAgent(relay), async (req, res) => {
-    const agent = agentOf(res);
-    const note = await agentStep(relay, agent, { readLimited: true }, (tx, now) => readableNote(tx.db, agent, String(req.params.id), now));
-    sendJSON(res, 200, receiptView(note, { relay, origin: requestOrigin(req), now: relay.clock() }));
+    sendJSON(res, 200, await readReceipt(relay, agentOf(res), String(req.params.id), requestOrigin(req)));
   });
   router.all('/v1/receipts/:id', onlyWith(['GET']));
 
@@ -58,8 +51,7 @@ export function agentRoutes(relay: Relay): Router {
 
   // RA49: whether the computer is online, and its quiet hours.
   router.get('/v1/status', requireAgent(relay), async (_req, res) => {
-    const agent = agentOf(res);
-    sendJSON(res, 200, await agentStep(relay, agent, { readLimited: false }, async (tx, now) => statusView((await findDevice(tx.db, agent.deviceId))!, now)));
+    sendJSON(res, 200, await readStatus(relay, agentOf(res)));
   });
   router.all('/v1/status', onlyWith(['GET']));
 

@@ -76,20 +76,22 @@ export function mcpRoutes(relay: Relay): Router {
     const message = await readMessage(relay, req, res);
     if (!message) return;
     if (!('method' in message)) return void res.status(202).end(); // a client's answer to us: nothing to do
-
-    if (message.method !== 'tools/call') {
-      // RA62: answered here, but it still costs one request (and is refused once the budget is spent).
-      try {
+    try {
+      if (message.method !== 'tools/call') {
+        // RA62: answered here, but it still costs one request (and is refused once the budget is spent).
         await agentStep(relay, agent, { readLimited: false }, async () => undefined);
-      } catch (error) {
-        if (!(error instanceof RelayError)) throw error;
-        if (error.details.retryAfterHeader) res.setHeader('Retry-After', String(error.details.retryAfterSeconds));
-        return rpcError(res, error.status, 'id' in message ? message.id : null, RPC.internal, error.message, error.body());
       }
+      const answer = await answerLegacy({ relay, agent, origin: requestOrigin(req) }, message);
+      if (answer === undefined) return void res.status(202).end();
+      sendJSON(res, 200, answer);
+    } catch (error) {
+      if (!(error instanceof RelayError)) throw error;
+      // The key was revoked (401) or lacks the scope (403): the HTTP answer is that refusal itself.
+      if (error.status === 401) return challenge(req, res, error);
+      if (error.status === 403) return sendRefusal(res, error);
+      if (error.details.retryAfterHeader) res.setHeader('Retry-After', String(error.details.retryAfterSeconds));
+      rpcError(res, error.status, 'id' in message ? message.id : null, RPC.internal, error.message, error.body());
     }
-    const answer = await answerLegacy({ relay, agent, origin: requestOrigin(req) }, message);
-    if (answer === undefined) return void res.status(202).end();
-    sendJSON(res, 200, answer);
   });
 
   // RA62: no server-sent event stream and no sessions to end.

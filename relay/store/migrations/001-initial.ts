@@ -54,8 +54,6 @@ export function initial(dialect: Dialect): Migration {
         .addColumn('created_at', time, (c) => c.notNull())
         .addColumn('revoked_at', time)
         .addColumn('last_used_at', time)
-        .addColumn('notify_seq', time, (c) => c.notNull().defaultTo(0))
-        .addColumn('read_seq', time, (c) => c.notNull().defaultTo(0))
         .addPrimaryKeyConstraint('agent_keys_pk', ['device_id', 'id'])
         .execute();
 
