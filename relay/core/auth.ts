@@ -5,6 +5,7 @@
 
 import { scopeMissing, unauthorized, wrongCredential } from '../../protocol/relay/errors.js';
 import type { RelayDb } from '../store/backend.js';
+import { prepared } from '../store/prepared.js';
 import type { DeviceRow, KeyRow } from '../store/schema.js';
 import { bearerToken, parseCredential, sameSecret, sha256Hex } from './credentials.js';
 import type { Relay } from './relay.js';
@@ -59,9 +60,13 @@ export async function authenticateAgent(relay: Relay, authorization: string | un
   return { deviceId: credential.deviceId, keyId: credential.keyId!, secretHash: sha256Hex(credential.secret) };
 }
 
+const selectKey = prepared((db: RelayDb, deviceId: string, keyId: string) =>
+  db.selectFrom('agent_keys').selectAll().where('device_id', '=', deviceId).where('id', '=', keyId),
+);
+
 /** The key behind an agent credential, checked: 401 when unknown, revoked or of another kind; 403 without notify. */
 export async function verifyAgentKey(db: RelayDb, agent: AgentCaller): Promise<KeyRow> {
-  const key = await db.selectFrom('agent_keys').selectAll().where('device_id', '=', agent.deviceId).where('id', '=', agent.keyId).executeTakeFirst();
+  const key = await selectKey.first(db, agent.deviceId, agent.keyId);
   const valid = key && key.kind === 'static' && key.revoked_at === null && key.secret_hash !== null && sameSecret(key.secret_hash, agent.secretHash);
   if (!valid) throw unauthorized('unknown or revoked agent key');
   if (!key.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();

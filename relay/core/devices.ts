@@ -4,6 +4,7 @@
 import { type DeviceStatus } from '../../protocol/relay/frames.js';
 import { invalidRequest, notFound, notRemovable } from '../../protocol/relay/errors.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
+import { prepared } from '../store/prepared.js';
 import { PER_DEVICE_TABLES, type DeviceRow } from '../store/schema.js';
 import { IDLE_DEVICE_MS, ONLINE_WINDOW_MS, REMOVABLE_AFTER_MS } from '../limits.js';
 import type { Relay } from './relay.js';
@@ -37,10 +38,11 @@ export async function findDevice(db: RelayDb, deviceId: string): Promise<DeviceR
   return db.selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirst();
 }
 
+const updateSeen = prepared((db: RelayDb, now: number, deviceId: string) => db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', deviceId));
+
 /** A sign of life from the computer; false when it is no longer paired. */
 export async function markSeen(db: RelayDb, deviceId: string, now: number): Promise<boolean> {
-  const result = await db.updateTable('devices').set({ last_seen_at: now }).where('id', '=', deviceId).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return (await updateSeen.run(db, now, deviceId)) > 0;
 }
 
 export async function saveStatus(db: RelayDb, deviceId: string, status: DeviceStatus): Promise<void> {

@@ -40,8 +40,7 @@ async function expireNotes(relay: Relay, now: number): Promise<void> {
 /** Notes past their lifetime, per-key hits out of every window, old usage days, old recordings and pairing rows. */
 async function deleteOld(relay: Relay, now: number): Promise<void> {
   const db = relay.store.db;
-  const devices = await db.selectFrom('notes').select('device_id').distinct().where('created_at', '<=', now - queueTtlMs(relay)).execute();
-  for (const { device_id } of devices) await relay.store.withDeviceLock(device_id, (tx) => deleteOldNotes(relay, tx, device_id, now));
+  await deleteOldNotes(relay, db, now);
   await db.deleteFrom('key_hits').where('at', '<=', now - RATE_WINDOW_MS).execute();
   await db.deleteFrom('usage_days').where('day', '<', utcDay(now - USAGE_KEEP_DAYS * TIME.DAY)).execute();
   await db.deleteFrom('reply_audio').where('created_at', '<=', now - AUDIO_KEEP_MS).execute();

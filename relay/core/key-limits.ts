@@ -6,6 +6,7 @@
 
 import { sql } from 'kysely';
 import type { RelayDb } from '../store/backend.js';
+import { prepared } from '../store/prepared.js';
 import type { KeyRow } from '../store/schema.js';
 import { secondsUntil } from './time.js';
 
@@ -13,32 +14,39 @@ export type HitKind = 'notify' | 'read';
 
 type KeyRef = Pick<KeyRow, 'device_id' | 'id'>;
 
-const hitsOf = (db: RelayDb, key: KeyRef, kind: HitKind) =>
-  db.selectFrom('key_hits').where('device_id', '=', key.device_id).where('key_id', '=', key.id).where('kind', '=', kind);
+const hitsOf = (db: RelayDb, deviceId: string, keyId: string, kind: HitKind) =>
+  db.selectFrom('key_hits').where('device_id', '=', deviceId).where('key_id', '=', keyId).where('kind', '=', kind);
 
-/** Seconds until the key may hit again, or undefined when it may now. */
-export async function keyLimitWait(db: RelayDb, key: KeyRef, kind: HitKind, limit: number, windowMs: number, now: number): Promise<number | undefined> {
-  const newest = hitsOf(db, key, kind).select((eb) => eb.fn.max('seq').as('seq'));
-  const hit = await hitsOf(db, key, kind)
+/** The key's hit that is `back` hits before its newest. */
+const hitBack = prepared((db: RelayDb, deviceId: string, keyId: string, kind: HitKind, back: number) =>
+  hitsOf(db, deviceId, keyId, kind)
     .select('at')
-    .where('seq', '=', sql<number>`(${newest}) - ${limit - 1}`)
-    .executeTakeFirst();
-  return hit && hit.at > now - windowMs ? secondsUntil(hit.at + windowMs, now) : undefined;
-}
+    .where('seq', '=', sql<number>`(${hitsOf(db, deviceId, keyId, kind).select((eb) => eb.fn.max('seq').as('seq'))}) - ${back}`),
+);
 
-/** Records one hit of the key, numbered one after its newest, in one statement. */
-export async function recordKeyHit(db: RelayDb, key: KeyRef, kind: HitKind, now: number): Promise<void> {
-  await db
+/** A new hit, numbered one after the key's newest, in one statement. */
+const insertHit = prepared((db: RelayDb, deviceId: string, keyId: string, kind: HitKind, now: number) =>
+  db
     .insertInto('key_hits')
     .columns(['device_id', 'key_id', 'kind', 'seq', 'at'])
     .expression(
-      hitsOf(db, key, kind).select((eb) => [
-        sql<string>`cast(${key.device_id} as text)`.as('device_id'),
-        sql<string>`cast(${key.id} as text)`.as('key_id'),
+      hitsOf(db, deviceId, keyId, kind).select((eb) => [
+        sql<string>`cast(${deviceId} as text)`.as('device_id'),
+        sql<string>`cast(${keyId} as text)`.as('key_id'),
         sql<string>`cast(${kind} as text)`.as('kind'),
         sql<number>`coalesce(max(${eb.ref('seq')}), 0) + 1`.as('seq'),
         sql<number>`cast(${now} as bigint)`.as('at'),
       ]),
-    )
-    .execute();
+    ),
+);
+
+/** Seconds until the key may hit again, or undefined when it may now. */
+export async function keyLimitWait(db: RelayDb, key: KeyRef, kind: HitKind, limit: number, windowMs: number, now: number): Promise<number | undefined> {
+  const hit = await hitBack.first(db, key.device_id, key.id, kind, limit - 1);
+  return hit && hit.at > now - windowMs ? secondsUntil(hit.at + windowMs, now) : undefined;
+}
+
+/** Records one hit of the key. */
+export async function recordKeyHit(db: RelayDb, key: KeyRef, kind: HitKind, now: number): Promise<void> {
+  await insertHit.run(db, key.device_id, key.id, kind, now);
 }

@@ -8,6 +8,7 @@ import { checkNotifyBodySize, cleanNotification, maxNotifyRequestBytes, type Not
 import type { ReceiptInput } from '../../protocol/relay/receipts.js';
 import { sql } from 'kysely';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
+import { prepared } from '../store/prepared.js';
 import type { KeyRow, NoteRow } from '../store/schema.js';
 import { NOTE_DELETE_GRACE_MS, NOTIFICATION_ID_WINDOW_MS, RATE_WINDOW_MS } from '../limits.js';
 import { newRelayNoteId, newSenderNoteId } from './credentials.js';
@@ -16,6 +17,21 @@ import type { Relay } from './relay.js';
 import { iso, secondsToMidnightUTC } from './time.js';
 import type { AgentStep } from './requests.js';
 import { addUsage } from './usage.js';
+
+/** A new note's receipt fields: nothing happened yet. */
+const EMPTY_RECEIPT = {
+  acked_at: null,
+  displayed_at: null,
+  spoken_at: null,
+  replied_at: null,
+  reply_text: null,
+  transcript: null,
+  duration_seconds: null,
+  audio_size: null,
+  suppressed_at: null,
+  suppressed_reason: null,
+  suppressed_scope: null,
+} as const;
 
 /** A body that was larger than a route reads: refused with 413 at its turn in the order of checks. */
 export const TOO_LARGE = Symbol('too large');
@@ -50,6 +66,7 @@ export async function notify(relay: Relay, step: AgentStep, body: Body): Promise
   if (queue.waiting - queue.overdue >= relay.limits.deviceQueueMax) throw queueFull(relay.limits.deviceQueueMax);
 
   const note: NoteRow = {
+    ...EMPTY_RECEIPT,
     device_id: key.device_id,
     rid: newRelayNoteId(),
     key_id: key.id,
@@ -57,19 +74,8 @@ export async function notify(relay: Relay, step: AgentStep, body: Body): Promise
     payload: JSON.stringify(payload),
     expect_reply: payload.expectReply ? 1 : 0,
     created_at: now,
-    acked_at: null,
-    displayed_at: null,
-    spoken_at: null,
-    replied_at: null,
-    reply_text: null,
-    transcript: null,
-    duration_seconds: null,
-    audio_size: null,
-    suppressed_at: null,
-    suppressed_reason: null,
-    suppressed_scope: null,
   };
-  await tx.db.insertInto('notes').values(note).execute();
+  await insertNote.run(tx.db, note.device_id, note.rid, note.key_id, note.nid, note.payload, note.expect_reply, note.created_at);
   await recordKeyHit(tx.db, key, 'notify', now);
   await addUsage(tx.db, key.device_id, now, 'notifications');
   tx.publish({ t: 'note', d: key.device_id, r: note.rid, frame: toFrame({ ...note, key_name: key.name, key_client: key.client }) });
@@ -99,9 +105,8 @@ async function checkSendingLimits(relay: Relay, { tx, now, key, today }: AgentSt
   }
 }
 
-/** RA45: how many notes wait (neither acknowledged nor suppressed), and how many of them are overdue. */
-async function queueState(db: RelayDb, deviceId: string, overdueAt: number): Promise<{ waiting: number; overdue: number }> {
-  const row = await db
+const selectQueue = prepared((db: RelayDb, deviceId: string, overdueAt: number) =>
+  db
     .selectFrom('notes')
     .select((eb) => [
       eb.fn.countAll<number>().as('waiting'),
@@ -109,10 +114,19 @@ async function queueState(db: RelayDb, deviceId: string, overdueAt: number): Pro
     ])
     .where('device_id', '=', deviceId)
     .where('acked_at', 'is', null)
-    .where('suppressed_at', 'is', null)
-    .executeTakeFirstOrThrow();
+    .where('suppressed_at', 'is', null),
+);
+
+/** RA45: how many notes wait (neither acknowledged nor suppressed), and how many of them are overdue. */
+async function queueState(db: RelayDb, deviceId: string, overdueAt: number): Promise<{ waiting: number; overdue: number }> {
+  const row = (await selectQueue.first(db, deviceId, overdueAt))!;
   return { waiting: Number(row.waiting), overdue: Number(row.overdue) };
 }
+
+const insertNote = prepared(
+  (db: RelayDb, device_id: string, rid: string, key_id: string, nid: string, payload: string, expect_reply: number, created_at: number) =>
+    db.insertInto('notes').values({ ...EMPTY_RECEIPT, device_id, rid, key_id, nid, payload, expect_reply, created_at }),
+);
 
 /** RA44: the key's notification with this notificationId (any age; the caller applies the 24-hour window). */
 async function findKeyNote(db: RelayDb, key: Pick<KeyRow, 'device_id' | 'id'>, nid: string): Promise<NoteRow | undefined> {
@@ -158,11 +172,16 @@ export async function expireWaiting(relay: Relay, tx: DeviceTx, deviceId: string
   for (const { rid } of expired) tx.publish({ t: 'receipt', d: deviceId, r: rid });
 }
 
-/** RA45: notes past their lifetime plus an hour are deleted (with their recordings). */
-export async function deleteOldNotes(relay: Relay, tx: DeviceTx, deviceId: string, now: number): Promise<void> {
+/**
+ * RA45: notes past their lifetime plus an hour are deleted, with their recordings. No computer's checks look at
+ * them any more (they are past the 24-hour id window and no longer waiting), so this needs no lock; and it reads
+ * the whole table once an hour rather than have every notify keep an index on the notes' age.
+ */
+export async function deleteOldNotes(relay: Relay, db: RelayDb, now: number): Promise<void> {
   const cutoff = now - Math.max(queueTtlMs(relay), NOTIFICATION_ID_WINDOW_MS) - NOTE_DELETE_GRACE_MS;
-  const old = await tx.db.selectFrom('notes').select('rid').where('device_id', '=', deviceId).where('created_at', '<=', cutoff).execute();
-  await deleteNotes(tx.db, deviceId, old.map((row) => row.rid));
+  const old = db.selectFrom('notes').select(['device_id', 'rid']).where('created_at', '<=', cutoff);
+  await db.deleteFrom('reply_audio').where(({ eb, refTuple }) => eb(refTuple('device_id', 'rid'), 'in', old.$asTuple('device_id', 'rid'))).execute();
+  await db.deleteFrom('notes').where('created_at', '<=', cutoff).execute();
 }
 
 /** RA31: the frames of the waiting queue, oldest first. */
@@ -203,8 +222,12 @@ function toFrame(row: Pick<NoteRow, 'rid' | 'nid' | 'created_at' | 'payload' | '
 
 /** RA32: `ack`: the computer has the note; it is not sent again. Unknown ids are ignored. */
 export async function ackNote(tx: DeviceTx, deviceId: string, rid: string, now: number): Promise<void> {
-  await tx.db.updateTable('notes').set({ acked_at: now }).where('device_id', '=', deviceId).where('rid', '=', rid).where('acked_at', 'is', null).execute();
+  await markAcked.run(tx.db, now, deviceId, rid);
 }
+
+const markAcked = prepared((db: RelayDb, now: number, deviceId: string, rid: string) =>
+  db.updateTable('notes').set({ acked_at: now }).where('device_id', '=', deviceId).where('rid', '=', rid).where('acked_at', 'is', null),
+);
 
 /**
  * RA20: a receipt. Each kind's first value wins; any receipt also acknowledges the note. A reply needs text, a

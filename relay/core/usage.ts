@@ -5,22 +5,49 @@
 import { sql } from 'kysely';
 import { budgetExhausted } from '../../protocol/relay/errors.js';
 import type { RelayDb } from '../store/backend.js';
+import { prepared, type Prepared } from '../store/prepared.js';
 import type { UsageRow } from '../store/schema.js';
 import type { Relay } from './relay.js';
 import { secondsToMidnightUTC, utcDay } from './time.js';
 
 export type Counter = 'requests' | 'ws_messages' | 'notifications' | 'poll_seconds' | 'audio_uploads' | 'audio_bytes';
 
+type AddTo = Prepared<[string, string, number], UsageRow>;
+const adders = new Map<Counter, { update: AddTo; upsert: AddTo }>();
+
+/** The two queries that add to one counter: an update of today's row, and an upsert for the day's first. */
+function addersOf(counter: Counter): { update: AddTo; upsert: AddTo } {
+  let found = adders.get(counter);
+  if (!found) {
+    const added = (amount: number) => sql<number>`${sql.ref(`usage_days.${counter}`)} + ${amount}`;
+    found = {
+      update: prepared((db: RelayDb, deviceId: string, day: string, amount: number) =>
+        db
+          .updateTable('usage_days')
+          .set({ [counter]: added(amount) } as Record<Counter, never>)
+          .where('device_id', '=', deviceId)
+          .where('day', '=', day)
+          .returningAll(),
+      ),
+      upsert: prepared((db: RelayDb, deviceId: string, day: string, amount: number) =>
+        db
+          .insertInto('usage_days')
+          .values({ ...emptyDay(deviceId, 0), day, [counter]: amount })
+          .onConflict((oc) => oc.columns(['device_id', 'day']).doUpdateSet({ [counter]: added(amount) } as Record<Counter, never>))
+          .returningAll(),
+      ),
+    };
+    adders.set(counter, found);
+  }
+  return found;
+}
+
 /** Adds to one of today's counters and returns today's counters after it. */
 export async function addUsage(db: RelayDb, deviceId: string, now: number, counter: Counter, amount = 1): Promise<UsageRow> {
-  return db
-    .insertInto('usage_days')
-    .values({ ...emptyDay(deviceId, now), [counter]: amount })
-    .onConflict((oc) =>
-      oc.columns(['device_id', 'day']).doUpdateSet({ [counter]: sql`${sql.ref(`usage_days.${counter}`)} + ${amount}` } as Record<Counter, never>),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const { update, upsert } = addersOf(counter);
+  const day = utcDay(now);
+  // Today's row usually exists: updating it is cheaper than an insert that turns into an update.
+  return (await update.first(db, deviceId, day, amount)) ?? (await upsert.first(db, deviceId, day, amount))!;
 }
 
 const emptyDay = (deviceId: string, now: number): UsageRow => ({

@@ -17,12 +17,12 @@ export function createApp(relay: Relay, trustProxy: number): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('trust proxy', trustProxy > 0 ? trustProxy : false);
+  app.use(agentRoutes(relay)); // first: notify is the route that carries the load
   app.use(publicRoutes());
   app.use(pairingRoutes(relay));
   app.use(mcpRoutes(relay));
   app.use(audioRoutes(relay));
   app.use(deviceRoutes(relay));
-  app.use(agentRoutes(relay));
   app.use(unknownRoute);
   app.use(errorHandler);
   return app;

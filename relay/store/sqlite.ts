@@ -23,8 +23,12 @@ import type { RelayDatabase } from './schema.js';
 
 export const SQLITE_FILE = 'relay.sqlite';
 
-/** The most transactions one COMMIT carries: bounds how long a batch keeps the others waiting. */
-const MAX_BATCH = 256;
+/**
+ * The most transactions one COMMIT carries. Small enough that a batch runs while the one before waits for its
+ * fdatasync (so the loop and the disk work at once), large enough to share a COMMIT among a burst; 16 did best
+ * in bench:relay-throughput (docs/performance.md, "Relay").
+ */
+const MAX_BATCH = 16;
 
 interface Job {
   work: (tx: DeviceTx) => Promise<unknown>;
