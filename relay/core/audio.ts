@@ -60,8 +60,7 @@ export async function storeUpload(relay: Relay, tx: DeviceTx, deviceId: string, 
     .onConflict((oc) => oc.columns(['device_id', 'rid']).doUpdateSet({ content_type: type, size: body.length, bytes: body, created_at: now }))
     .execute();
   await tx.db.updateTable('notes').set({ audio_size: body.length }).where('device_id', '=', deviceId).where('rid', '=', rid).execute();
-  await addUsage(tx.db, deviceId, now, 'audio_uploads');
-  await addUsage(tx.db, deviceId, now, 'audio_bytes', body.length);
+  await addUsage(tx.db, deviceId, now, { audio_uploads: 1, audio_bytes: body.length });
   return body.length;
 }
 

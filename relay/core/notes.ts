@@ -16,7 +16,6 @@ import { keyLimitWait, recordKeyHit } from './key-limits.js';
 import type { Relay } from './relay.js';
 import { iso, secondsToMidnightUTC } from './time.js';
 import type { AgentStep } from './requests.js';
-import { addUsage } from './usage.js';
 
 /** A new note's receipt fields: nothing happened yet. */
 const EMPTY_RECEIPT = {
@@ -77,7 +76,7 @@ export async function notify(relay: Relay, step: AgentStep, body: Body): Promise
   };
   await insertNote.run(tx.db, note.device_id, note.rid, note.key_id, note.nid, note.payload, note.expect_reply, note.created_at);
   await recordKeyHit(tx.db, key, 'notify', now);
-  await addUsage(tx.db, key.device_id, now, 'notifications');
+  step.count('notifications');
   tx.publish({ t: 'note', d: key.device_id, r: note.rid, frame: toFrame({ ...note, key_name: key.name, key_client: key.client }) });
   return { duplicate: false, note };
 }

@@ -53,7 +53,7 @@ export async function waitForReply(relay: Relay, agent: AgentCaller, nid: string
   } finally {
     // Whole seconds begun, never more than were granted (a timer fires a little late).
     const waited = Math.min(Math.ceil((relay.clock() - started) / 1000), Math.ceil(first.allowedMs / 1000));
-    if (waited > 0) await relay.store.withDeviceLock(agent.deviceId, (tx) => addUsage(tx.db, agent.deviceId, relay.clock(), 'poll_seconds', waited));
+    if (waited > 0) await relay.store.withDeviceLock(agent.deviceId, (tx) => addUsage(tx.db, agent.deviceId, relay.clock(), { poll_seconds: waited }));
   }
   const settled = replyIsSettled(note);
   return replyAnswer(note, { relay, origin, now: relay.clock() }, !settled);

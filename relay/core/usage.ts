@@ -12,42 +12,52 @@ import { secondsToMidnightUTC, utcDay } from './time.js';
 
 export type Counter = 'requests' | 'ws_messages' | 'notifications' | 'poll_seconds' | 'audio_uploads' | 'audio_bytes';
 
-type AddTo = Prepared<[string, string, number], UsageRow>;
-const adders = new Map<Counter, { update: AddTo; upsert: AddTo }>();
+/** Amounts to add to some of today's counters. */
+export type Counts = Partial<Record<Counter, number>>;
 
-/** The two queries that add to one counter: an update of today's row, and an upsert for the day's first. */
-function addersOf(counter: Counter): { update: AddTo; upsert: AddTo } {
-  let found = adders.get(counter);
+type AddTo = Prepared<[string, string, ...number[]], UsageRow>;
+const adders = new Map<string, { update: AddTo; upsert: AddTo }>();
+
+/**
+ * The two queries that add to some counters at once: an update of today's row, and an upsert for the day's
+ * first. One pair per set of counters (the relay uses a handful).
+ */
+function addersOf(counters: Counter[]): { update: AddTo; upsert: AddTo } {
+  const name = counters.join(' ');
+  let found = adders.get(name);
   if (!found) {
-    const added = (amount: number) => sql<number>`${sql.ref(`usage_days.${counter}`)} + ${amount}`;
+    const added = (amounts: number[]) =>
+      Object.fromEntries(counters.map((counter, i) => [counter, sql<number>`${sql.ref(`usage_days.${counter}`)} + ${amounts[i]}`])) as Record<Counter, never>;
+    const arity = 2 + counters.length;
     found = {
-      update: prepared((db: RelayDb, deviceId: string, day: string, amount: number) =>
-        db
-          .updateTable('usage_days')
-          .set({ [counter]: added(amount) } as Record<Counter, never>)
-          .where('device_id', '=', deviceId)
-          .where('day', '=', day)
-          .returningAll(),
+      update: prepared(
+        (db: RelayDb, deviceId: string, day: string, ...amounts: number[]) =>
+          db.updateTable('usage_days').set(added(amounts)).where('device_id', '=', deviceId).where('day', '=', day).returningAll(),
+        arity,
       ),
-      upsert: prepared((db: RelayDb, deviceId: string, day: string, amount: number) =>
-        db
-          .insertInto('usage_days')
-          .values({ ...emptyDay(deviceId, 0), day, [counter]: amount })
-          .onConflict((oc) => oc.columns(['device_id', 'day']).doUpdateSet({ [counter]: added(amount) } as Record<Counter, never>))
-          .returningAll(),
+      upsert: prepared(
+        (db: RelayDb, deviceId: string, day: string, ...amounts: number[]) =>
+          db
+            .insertInto('usage_days')
+            .values({ ...emptyDay(deviceId, 0), day, ...Object.fromEntries(counters.map((counter, i) => [counter, amounts[i]])) })
+            .onConflict((oc) => oc.columns(['device_id', 'day']).doUpdateSet(added(amounts)))
+            .returningAll(),
+        arity,
       ),
     };
-    adders.set(counter, found);
+    adders.set(name, found);
   }
   return found;
 }
 
-/** Adds to one of today's counters and returns today's counters after it. */
-export async function addUsage(db: RelayDb, deviceId: string, now: number, counter: Counter, amount = 1): Promise<UsageRow> {
-  const { update, upsert } = addersOf(counter);
+/** Adds to today's counters, in one statement, and returns them after it. */
+export async function addUsage(db: RelayDb, deviceId: string, now: number, counts: Counts): Promise<UsageRow> {
+  const counters = (Object.keys(counts) as Counter[]).sort();
+  const amounts = counters.map((counter) => counts[counter]!);
+  const { update, upsert } = addersOf(counters);
   const day = utcDay(now);
   // Today's row usually exists: updating it is cheaper than an insert that turns into an update.
-  return (await update.first(db, deviceId, day, amount)) ?? (await upsert.first(db, deviceId, day, amount))!;
+  return (await update.first(db, deviceId, day, ...amounts)) ?? (await upsert.first(db, deviceId, day, ...amounts))!;
 }
 
 const emptyDay = (deviceId: string, now: number): UsageRow => ({
@@ -61,22 +71,22 @@ const emptyDay = (deviceId: string, now: number): UsageRow => ({
   audio_bytes: 0,
 });
 
+const selectDay = prepared((db: RelayDb, deviceId: string, day: string) =>
+  db.selectFrom('usage_days').selectAll().where('device_id', '=', deviceId).where('day', '=', day),
+);
+
 /** Today's counters (all zero before the first). */
 export async function usageToday(db: RelayDb, deviceId: string, now: number): Promise<UsageRow> {
-  const row = await db.selectFrom('usage_days').selectAll().where('device_id', '=', deviceId).where('day', '=', utcDay(now)).executeTakeFirst();
-  return row ?? emptyDay(deviceId, now);
+  return (await selectDay.first(db, deviceId, utcDay(now))) ?? emptyDay(deviceId, now);
 }
 
-/**
- * RA51: every agent request, and every device request but the stream and the usage route, counts against the
- * computer's daily budget. Once it is spent, agent requests are refused (503) until midnight UTC; the
- * computer itself can still connect and drain its queue (`refuse: false`).
- */
-export async function countRequest(db: RelayDb, relay: Relay, deviceId: string, now: number, refuse: boolean): Promise<UsageRow> {
-  const today = await addUsage(db, deviceId, now, 'requests');
-  if (refuse && today.requests > relay.limits.deviceRequestsPerDay) throw budgetExhausted(secondsToMidnightUTC(now));
-  return today;
+/** RA51: whether the computer's daily request budget has no room for one more request. */
+export function budgetSpent(relay: Relay, today: UsageRow): boolean {
+  return today.requests + 1 > relay.limits.deviceRequestsPerDay;
 }
+
+/** RA51: the wait named when the budget is spent: until midnight UTC. */
+export const budgetRefusal = (now: number) => budgetExhausted(secondsToMidnightUTC(now));
 
 /**
  * What the original's desktop shows as its plan's request allowance. This relay has no plan: the value is kept

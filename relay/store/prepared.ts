@@ -18,11 +18,11 @@ export interface Prepared<A extends unknown[], R> {
 }
 
 /**
- * A query whose values are the arguments of `build` after `db`. Each argument must reach the query as a value
- * (a parameter), never as a name or a list: compiling checks that each appears.
+ * A query whose values are the arguments of `build` after `db` (`arity` of them: say so when `build` takes a rest
+ * parameter). Each argument must reach the query as a value (a parameter), never as a name or a list:
+ * compiling checks that each appears.
  */
-export function prepared<A extends unknown[], R>(build: (db: RelayDb, ...args: A) => Compilable<R>): Prepared<A, R> {
-  const arity = build.length - 1;
+export function prepared<A extends unknown[], R>(build: (db: RelayDb, ...args: A) => Compilable<R>, arity = build.length - 1): Prepared<A, R> {
   const compiled = new Map<unknown, CompiledQuery<R>>();
 
   const compile = (db: RelayDb): CompiledQuery<R> => {

@@ -179,7 +179,7 @@ export class DeviceStream {
     const deviceId = connection.deviceId;
     await this.relay.store.withDeviceLock(deviceId, async (tx) => {
       const now = this.relay.clock();
-      await addUsage(tx.db, deviceId, now, 'ws_messages', frames.length);
+      await addUsage(tx.db, deviceId, now, { ws_messages: frames.length });
       await markSeen(tx.db, deviceId, now);
       connection.lastSeenWrite = now;
       for (const frame of frames) {
