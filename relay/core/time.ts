@@ -7,8 +7,18 @@ export const systemClock: Clock = () => Date.now();
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
+const DAY_MS = 86_400_000;
+let cachedDay = { start: 0, name: '1970-01-01' };
+
 /** The UTC day (YYYY-MM-DD) a moment falls on: daily budgets and caps count per UTC day (RA50, RA51). */
-export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+export function utcDay(ms: number): string {
+  // Asked several times per request, nearly always about the same day as the last time.
+  if (ms < cachedDay.start || ms >= cachedDay.start + DAY_MS) {
+    const start = Math.floor(ms / DAY_MS) * DAY_MS;
+    cachedDay = { start, name: new Date(start).toISOString().slice(0, 10) };
+  }
+  return cachedDay.name;
+}
 
 /** Whole seconds until the next UTC midnight, when daily budgets renew (at least 1). */
 export function secondsToMidnightUTC(ms: number): number {

@@ -180,8 +180,10 @@ export class DeviceStream {
     await this.relay.store.withDeviceLock(deviceId, async (tx) => {
       const now = this.relay.clock();
       await addUsage(tx.db, deviceId, now, { ws_messages: frames.length });
-      await markSeen(tx.db, deviceId, now);
-      connection.lastSeenWrite = now;
+      if (now - connection.lastSeenWrite >= LAST_SEEN_WRITE_MS) {
+        await markSeen(tx.db, deviceId, now); // RA30: a sign of life, written at most once a minute per socket
+        connection.lastSeenWrite = now;
+      }
       for (const frame of frames) {
         try {
           await applyFrame(tx, deviceId, frame, now);
