@@ -58,21 +58,29 @@ export async function openSqlite(dataDir: string): Promise<Backend> {
 }
 
 /**
- * fdatasync of the WAL file on libuv's thread pool. Whoever asks waits for the next fdatasync that starts after
- * the request; requests that arrive while one runs share the following one.
+ * fdatasync of the WAL file on libuv's thread pool. Each request starts one at once (several may run together),
+ * and whichever finishes vouches for every request made before it began: fdatasync makes durable all that was
+ * written to the file before the call.
  */
 class WalSync {
   private fd: number | undefined;
-  private running = false;
-  private readonly waiting: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  private requested = 0;
+  private readonly waiting: Array<{ seq: number; resolve: () => void; reject: (error: Error) => void }> = [];
 
   constructor(private readonly file: string) {}
 
   /** Resolves once everything committed before the call is on disk. */
   sync(): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      if (!this.running) this.start();
+      const seq = ++this.requested;
+      this.waiting.push({ seq, resolve, reject });
+      let fd: number;
+      try {
+        fd = this.fd ??= openSync(this.file, 'r'); // SQLite made it with the first write; it keeps it while open
+      } catch (error) {
+        return this.settle(seq, error as Error);
+      }
+      fdatasync(fd, (error) => this.settle(seq, error ?? undefined));
     });
   }
 
@@ -81,24 +89,13 @@ class WalSync {
     this.fd = undefined;
   }
 
-  private start(): void {
-    const waiters = this.waiting.splice(0);
-    let fd: number;
-    try {
-      fd = this.fd ??= openSync(this.file, 'r'); // SQLite made it with the first write; it keeps it while open
-    } catch (error) {
-      for (const waiter of waiters) waiter.reject(error as Error);
-      return;
+  /** The fdatasync begun for request `seq` ended: every request up to it is settled, in order. */
+  private settle(seq: number, error: Error | undefined): void {
+    while (this.waiting.length > 0 && this.waiting[0]!.seq <= seq) {
+      const waiter = this.waiting.shift()!;
+      if (error) waiter.reject(error);
+      else waiter.resolve();
     }
-    this.running = true;
-    fdatasync(fd, (error) => {
-      this.running = false;
-      for (const waiter of waiters) {
-        if (error) waiter.reject(error);
-        else waiter.resolve();
-      }
-      if (this.waiting.length > 0) this.start();
-    });
   }
 }
 
