@@ -55,6 +55,8 @@ export interface RelayProcess {
   call(method: string, route: string, options?: CallOptions): Promise<Reply>;
   /** SIGTERM, and the exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL: no clean-up at all (a crash). */
+  kill(): Promise<void>;
 }
 
 const running = new Set<ChildProcess>();
@@ -100,6 +102,10 @@ export async function startRelay(options: RelayOptions): Promise<RelayProcess> {
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
+    },
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
     },
   };
 }
