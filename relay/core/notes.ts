@@ -77,7 +77,8 @@ export async function notify(relay: Relay, step: AgentStep, body: Body): Promise
   await insertNote.run(tx.db, note.device_id, note.rid, note.key_id, note.nid, note.payload, note.expect_reply, note.created_at);
   await recordKeyHit(tx.db, key, 'notify', now);
   step.count('notifications');
-  tx.publish({ t: 'note', d: key.device_id, r: note.rid, frame: toFrame({ ...note, key_name: key.name, key_client: key.client }) });
+  const frame: NotifyFrame = { type: 'notify', id: note.rid, notificationId: nid, createdAt: iso(now), key: { id: key.id, name: key.name, client: key.client }, payload };
+  tx.publish({ t: 'note', d: key.device_id, r: note.rid, frame });
   return { duplicate: false, note };
 }
 
