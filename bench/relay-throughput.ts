@@ -10,12 +10,10 @@
 import path from 'node:path';
 import { NOTIFY_BODIES, connectDevice, pairWithKey, startRelayNode, UNLIMITED } from './relay-lib.js';
 import {
-  BENCH_DIST,
   LOAD_CPU,
-  SERVER_CPU,
   describeMachine,
-  firstLine,
   int,
+  measureHelloExpress,
   ms,
   option,
   pinSelf,
@@ -23,7 +21,6 @@ import {
   ratio,
   runBenchmark,
   runLoad,
-  spawnPinned,
   stopChild,
   verdict,
   type LoadResult,
@@ -36,17 +33,6 @@ const CPU_PROFILE_DIR = option('cpu-prof');
 const TARGET_RATIO = 0.3;
 
 type Measured = LoadResult & { serverCpuPercent?: number };
-
-async function measureBaseline(): Promise<Measured> {
-  const server = spawnPinned(SERVER_CPU, process.execPath, [path.join(BENCH_DIST, 'hello-express.js')], ['ignore', 'pipe', 'ignore']);
-  try {
-    const port = await firstLine(server.stdout!);
-    const spec = { url: `http://127.0.0.1:${port}/`, connections: CONNECTIONS, warmupSeconds: WARMUP_S, durationSeconds: DURATION_S, requests: [{ method: 'GET', path: '/' }] };
-    return await runLoad(spec, server.pid);
-  } finally {
-    await stopChild(server);
-  }
-}
 
 async function measureRelay(): Promise<{ result: Measured; frames: number; acked: number }> {
   const relay = await startRelayNode(UNLIMITED, CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : []);
@@ -83,7 +69,7 @@ await runBenchmark(async () => {
   console.log(`${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s measured, per server\n`);
 
   console.log('1/2 baseline: Express 5 hello-world (GET /) ...');
-  const baseline = await measureBaseline();
+  const baseline = await measureHelloExpress({ connections: CONNECTIONS, warmupSeconds: WARMUP_S, durationSeconds: DURATION_S });
   console.log('2/2 relay: POST /v1/notify, the computer connected and acknowledging ...');
   const { result: relay, frames, acked } = await measureRelay();
 

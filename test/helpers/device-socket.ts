@@ -71,6 +71,11 @@ export class DeviceSocket {
     });
   }
 
+  /** The `welcome` frame: the relay finished the connect step. */
+  welcome(): Promise<Record<string, any>> {
+    return this.waitFor((f) => typeof f === 'object' && f.type === 'welcome', 'welcome') as Promise<Record<string, any>>;
+  }
+
   /** The `notify` frame of a relay id (or of a notificationId). */
   notifyFrame(id: string, timeoutMs?: number): Promise<Record<string, any>> {
     return this.waitFor((f) => typeof f === 'object' && f.type === 'notify' && (f.id === id || f.notificationId === id), `notify ${id}`, timeoutMs) as Promise<

@@ -33,7 +33,7 @@ describe.each(BACKENDS)('device stream (%s)', (backend) => {
   test('welcome, then each new notification pushed once with the sender key; ping is answered pong', async () => {
     const device = await pairWithKey(relay());
     const socket = await DeviceSocket.connect(relay().port, device.token);
-    expect(await socket.waitFor((f) => typeof f === 'object' && f.type === 'welcome', 'welcome')).toEqual({ type: 'welcome', ttlSeconds: 86400 });
+    expect(await socket.welcome()).toEqual({ type: 'welcome', ttlSeconds: 86400 });
     socket.send('ping');
     await socket.waitFor((f) => f === 'pong', 'pong');
 
@@ -116,7 +116,7 @@ describe.each(BACKENDS)('device stream (%s)', (backend) => {
   test('one socket per computer: a newer one closes the older with 4000; unpairing closes with 4001', async () => {
     const device = await pairWithKey(relay());
     const older = await DeviceSocket.connect(relay().port, device.token);
-    await older.waitFor((f) => typeof f === 'object' && f.type === 'welcome', 'welcome');
+    await older.welcome();
     const newer = await DeviceSocket.connect(relay().port, device.token);
     expect(await older.closed).toEqual({ code: 4000, reason: 'replaced by a newer connection' });
     await notify(relay(), device.key, { title: 'to the newer', notificationId: 'x' });

@@ -11,27 +11,27 @@ import { DeviceSocket } from '../helpers/device-socket.js';
 import { createDatabase } from '../helpers/postgres.js';
 import { pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
 
-/** Two relay processes sharing one database and one secret, as behind a load balancer. */
-async function twoNodes(env: Record<string, string> = {}): Promise<[RelayProcess, RelayProcess]> {
-  const databaseUrl = await createDatabase();
-  const secret = randomBytes(32).toString('hex');
-  const a = await startRelay({ backend: 'postgres', databaseUrl, secret, env });
-  const b = await startRelay({ backend: 'postgres', databaseUrl, secret, env });
-  return [a, b];
-}
-
 const nodes: RelayProcess[] = [];
 afterAll(async () => {
   await Promise.all(nodes.map((node) => node.stop()));
 });
 
+/** Two relay processes sharing one database and one secret, as behind a load balancer (stopped after the file). */
+async function twoNodes(env: Record<string, string> = {}): Promise<[RelayProcess, RelayProcess]> {
+  const databaseUrl = await createDatabase();
+  const secret = randomBytes(32).toString('hex');
+  const a = await startRelay({ backend: 'postgres', databaseUrl, secret, env });
+  const b = await startRelay({ backend: 'postgres', databaseUrl, secret, env });
+  nodes.push(a, b);
+  return [a, b];
+}
+
 describe('two relay processes on one PostgreSQL database', () => {
   test('socket on A, agent on B: the frame arrives once; a reply on A wakes a long-poll on B', async () => {
     const [a, b] = await twoNodes();
-    nodes.push(a, b);
     const device = await pairWithKey(a);
     const socket = await DeviceSocket.connect(a.port, device.token);
-    await socket.waitFor((f) => typeof f === 'object' && f.type === 'welcome', 'welcome');
+    await socket.welcome();
 
     for (let i = 0; i < 5; i++) {
       const sent = await b.call('POST', '/v1/notify', { token: device.key, body: { title: `from B ${i}`, notificationId: `b${i}`, expectReply: true } });
@@ -60,10 +60,9 @@ describe('two relay processes on one PostgreSQL database', () => {
 
   test('a newer socket on B closes the one on A with 4000; unpairing through A closes it on B with 4001', async () => {
     const [a, b] = await twoNodes();
-    nodes.push(a, b);
     const device = await pairWithKey(a);
     const onA = await DeviceSocket.connect(a.port, device.token);
-    await onA.waitFor((f) => typeof f === 'object' && f.type === 'welcome', 'welcome on A');
+    await onA.welcome();
     const onB = await DeviceSocket.connect(b.port, device.token);
     expect(await onA.closed).toEqual({ code: 4000, reason: 'replaced by a newer connection' });
     await a.call('POST', '/v1/notify', { token: device.key, body: { title: 'to B', notificationId: 'x' } });
@@ -76,7 +75,6 @@ describe('two relay processes on one PostgreSQL database', () => {
 
   test('50 concurrent notifies through both nodes against a nearly full queue: exactly the free places are taken', async () => {
     const [a, b] = await twoNodes({ DEVICE_QUEUE_MAX: '20', RATE_LIMIT_PER_KEY: '1000' });
-    nodes.push(a, b);
     const device = await pairWithKey(a);
     for (let i = 0; i < 15; i++) await a.call('POST', '/v1/notify', { token: device.key, body: { title: `pre ${i}` } });
     const replies = await Promise.all(

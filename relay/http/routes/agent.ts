@@ -1,13 +1,14 @@
 // Agent routes (docs/relay-api.md#ra40 to #ra49): an agent key in the Authorization header. Each request is one
 // locked transaction of the key's computer that first counts it against the daily budget (RA51).
 
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { methodNotAllowed } from '../../../protocol/relay/errors.js';
 import { maxNotifyRequestBytes } from '../../../protocol/relay/notify.js';
 import { authenticateAgent, type AgentCaller } from '../../core/auth.js';
 import { readReceipt, readStatus, sendNotification } from '../../core/agent.js';
 import type { Relay } from '../../core/relay.js';
 import { readWaitSeconds, waitForReply } from '../../core/replies.js';
+import { requireCaller } from '../auth.js';
 import { readBody } from '../body.js';
 import { requestOrigin } from '../origin.js';
 import { sendJSON } from '../respond.js';
@@ -15,12 +16,7 @@ import { sendJSON } from '../respond.js';
 const agentOf = (res: Response): AgentCaller => res.locals.agent as AgentCaller;
 
 /** RA2: an agent key (or, with issue 13, an access token); the device token gets 403 wrong_credential. */
-export function requireAgent(relay: Relay) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    res.locals.agent = await authenticateAgent(relay, req.headers.authorization);
-    next();
-  };
-}
+const requireAgent = (relay: Relay) => requireCaller('agent', (authorization) => authenticateAgent(relay, authorization));
 
 export function agentRoutes(relay: Relay): Router {
   const router = Router();

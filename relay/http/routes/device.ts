@@ -2,7 +2,7 @@
 // one locked transaction of that computer: counted against its daily budget (but never refused for it), a
 // sign of life, then the route's own step.
 
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { invalidField, notAnObject, notFound, upgradeRequired } from '../../../protocol/relay/errors.js';
 import { readDeviceStatus } from '../../../protocol/relay/frames.js';
 import { readReceipt, type ReceiptKind } from '../../../protocol/relay/receipts.js';
@@ -15,6 +15,7 @@ import { deviceStep } from '../../core/requests.js';
 import { iso } from '../../core/time.js';
 import { usageView } from '../../core/usage.js';
 import { JSON_BODY_MAX_BYTES } from '../../limits.js';
+import { requireCaller } from '../auth.js';
 import { parseJSON, readBody } from '../body.js';
 import { sendJSON } from '../respond.js';
 
@@ -26,12 +27,7 @@ const DECISIONS = ['approve', 'deny'];
 export const deviceOf = (res: Response): DeviceCaller => res.locals.device as DeviceCaller;
 
 /** RA2: device token only; an agent credential gets 403 wrong_credential. */
-export function requireDevice(relay: Relay) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    res.locals.device = await authenticateDevice(relay, req.headers.authorization);
-    next();
-  };
-}
+export const requireDevice = (relay: Relay) => requireCaller('device', (authorization) => authenticateDevice(relay, authorization));
 
 export function deviceRoutes(relay: Relay): Router {
   const router = Router();
