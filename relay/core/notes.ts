@@ -45,7 +45,7 @@ export interface NotifyOutcome {
 export const queueTtlMs = (relay: Relay): number => relay.limits.queueTtlHours * 3600_000;
 
 /**
- * `POST /v1/notify` after the budget (RA40 to RA45), in the reference order: size, JSON, size without the icon,
+ * `POST /v1/notify` after the budget (RA40 to RA45), in the order of RA50: size, JSON, size without the icon,
  * whitelist, dedupe, per-key rate, daily cap, expiry, queue full; then the note is stored and pushed.
  */
 export async function notify(relay: Relay, step: AgentStep, body: Body): Promise<NotifyOutcome> {

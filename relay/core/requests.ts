@@ -37,7 +37,13 @@ export function agentStep<T>(relay: Relay, agent: AgentCaller, options: AgentSte
     const now = relay.clock();
     const key = await verifyAgentKey(tx.db, agent); // an unknown or revoked key is refused before it is counted
     const counts: Counts = { requests: 1 };
-    const step: AgentStep = { tx, now, key, today: await usageToday(tx.db, agent.deviceId, now), count: (counter, amount = 1) => void (counts[counter] = (counts[counter] ?? 0) + amount) };
+    const step: AgentStep = {
+      tx,
+      now,
+      key,
+      today: await usageToday(tx.db, agent.deviceId, now),
+      count: (counter, amount = 1) => void (counts[counter] = (counts[counter] ?? 0) + amount),
+    };
     try {
       if (budgetSpent(relay, step.today)) throw budgetRefusal(now);
       if (options.readLimited) {

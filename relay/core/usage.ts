@@ -89,8 +89,8 @@ export function budgetSpent(relay: Relay, today: UsageRow): boolean {
 export const budgetRefusal = (now: number) => budgetExhausted(secondsToMidnightUTC(now));
 
 /**
- * What the original's desktop shows as its plan's request allowance. This relay has no plan: the value is kept
- * so the usage answer keeps its shape (RA26), and means nothing here.
+ * A hosting plan's request allowance, which desktop clients of this API read. This relay has no plan: the value
+ * is kept so the usage answer keeps its shape (RA26), and means nothing here.
  */
 const FREE_PLAN_REQUESTS_PER_DAY = 100_000;
 

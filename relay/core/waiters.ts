@@ -22,13 +22,6 @@ export class Waiters {
     bus.onResync(() => [...this.waiting.keys()].forEach((key) => this.wake(key)));
   }
 
-  /** How many long-polls wait in this process now. */
-  get size(): number {
-    let count = 0;
-    for (const set of this.waiting.values()) count += set.size;
-    return count;
-  }
-
   /** Starts waiting for a change of note `rid` of computer `deviceId`, for at most `ms`. */
   wait(deviceId: string, rid: string, ms: number): Waiting {
     const key = `${deviceId}/${rid}`;

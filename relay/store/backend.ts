@@ -1,7 +1,7 @@
 // What the relay needs of its database, whichever it is (docs/relay.md, "Storage"):
 //   - a query layer (Kysely) over one schema,
 //   - withDeviceLock: one transaction per check-then-write of a computer, never two at once for the same one —
-//     what the original got from one single-threaded object per computer,
+//     as if each computer had its own single-threaded server,
 //   - withRelayLock: the same for the relay-wide rules of pairing,
 //   - a bus: small messages (ids) to every relay process, sent when the transaction that caused them commits,
 //   - claimTask: background work done by one process at a time.

@@ -9,7 +9,10 @@ import { CLOSE_REPLACED, CLOSE_UNPAIRED, type DeviceFrame } from '../../protocol
 export class DeviceConnection {
   /** The stream generation, once the connect transaction committed. */
   gen: number | undefined;
-  /** Whether the waiting queue was replayed; until then new notes are only remembered. */
+  /**
+   * Whether the connect step is done and the waiting queue replayed. Until then new notes are only remembered and
+   * frames from the computer wait; if the connect step fails, it stays false and they are never applied.
+   */
   ready = false;
   /** Notes pushed on this socket: each is pushed once per connection (RA31). Acked ones are forgotten. */
   readonly sent = new Set<string>();
@@ -17,8 +20,6 @@ export class DeviceConnection {
   readonly early: string[] = [];
   /** When this socket last wrote the computer's last-seen time (RA30: at most once a minute). */
   lastSeenWrite = 0;
-  /** Whether the connect step succeeded: only then are frames applied. */
-  accepted = false;
   /** Frames received and not applied yet, in order. */
   readonly inbox: DeviceFrame[] = [];
   /** Whether frames are being applied now (the next ones wait for that transaction). */
@@ -60,10 +61,6 @@ export class SocketRegistry {
 
   all(): DeviceConnection[] {
     return [...this.byDevice.values()].flatMap((set) => [...set]);
-  }
-
-  get size(): number {
-    return this.byDevice.size;
   }
 
   /** RA33: generation `gen` is in force: older sockets of the computer close with 4000. */

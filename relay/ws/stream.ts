@@ -92,7 +92,6 @@ export class DeviceStream {
       connection.send(welcome);
       for (const frame of frames) this.sendOnce(connection, frame);
       connection.ready = true;
-      connection.accepted = true;
       for (const rid of connection.early.splice(0)) await this.push(connection, rid);
       if (!connection.open) await this.onClose(connection); // closed during the replay: the close event came too early to clear stream_open
     } catch (error) {
@@ -162,7 +161,7 @@ export class DeviceStream {
    * transaction ran go into the next one (a computer acknowledging a burst of notes costs one commit).
    */
   private async applyInbox(connection: DeviceConnection): Promise<void> {
-    while (connection.accepted && connection.inbox.length > 0) {
+    while (connection.ready && connection.inbox.length > 0) {
       const frames = connection.inbox.splice(0);
       try {
         await this.applyFrames(connection, frames);
