@@ -108,7 +108,7 @@ describe.each(BACKENDS)('device stream (%s)', (backend) => {
     const asked = Date.now();
     socket.send({ type: 'receipt', id: frame.id, kind: 'replied', text: '  ship it  ' });
     const reply = await waiting;
-    expect(Date.now() - asked).toBeLessThan(3000);
+    expect(Date.now() - asked).toBeLessThan(10_000); // it waited for 20 s
     expect(reply.json).toEqual({ notificationId: 'ask-1', replied: true, repliedAt: expect.any(String), reply: 'ship it', text: 'ship it', suppressed: false });
     await socket.close();
   });
