@@ -131,6 +131,9 @@ export const pairDevice = (relay: RelayProcess, deviceName?: string, headers: Re
 /** Makes an agent key with the device token and returns it. */
 export const makeKey = (relay: RelayProcess, deviceToken: string, name?: string): Promise<string> => makeKeyWith(caller(relay), deviceToken, name);
 
+/** The same credential with its last hex digit changed: well-shaped, and wrong. */
+export const tampered = (credential: string): string => credential.slice(0, -1) + (credential.endsWith('0') ? '1' : '0');
+
 /** A paired computer with one agent key. */
 export async function pairWithKey(relay: RelayProcess, deviceName?: string): Promise<PairedDevice & { key: string }> {
   const device = await pairDevice(relay, deviceName);
