@@ -3,6 +3,7 @@
 // limit, audio caps, long-poll seconds, expiry, and exact queue_full under concurrent notifies.
 
 import { describe, expect, test } from '@jest/globals';
+import { waitFor } from '../helpers/daemon.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { BACKENDS, makeKey, pairWithKey, startRelay, useRelay, type RelayProcess } from '../helpers/relay.js';
 
@@ -51,7 +52,7 @@ describe.each(BACKENDS)('limits (%s)', (backend) => {
       const frame = await socket.waitFor((f) => typeof f === 'object' && f.type === 'notify' && f.payload.title === title, title);
       socket.send({ type: 'ack', id: (frame as { id: string }).id });
     }
-    await socket.waitFor(() => false, 'acks', 300).catch(() => undefined);
+    await waitFor(async () => ((await relay().call('GET', '/v1/device/usage', { token: device.token })).json.queued === 0 ? true : undefined), 'the acks');
     expect((await notify(relay(), second, { title: 'b1' })).status).toBe(202); // 5 today: the cap
     const capped = await notify(relay(), second, { title: 'b2' });
     expect(capped.json).toMatchObject({ error: 'daily_cap' });
