@@ -13,6 +13,9 @@ const config: Config = {
   transformIgnorePatterns: ['/node_modules/(?!(lowdb|steno)/)'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 30_000,
+  // One private PostgreSQL server for the run: the relay's tests run on it as well as on SQLite.
+  globalSetup: '<rootDir>/bench/rigs/postgres.ts',
+  globalTeardown: '<rootDir>/test/helpers/postgres-teardown.ts',
 };
 
 export default config;

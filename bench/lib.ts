@@ -277,6 +277,23 @@ export async function runLoad(spec: LoadSpec, serverPid?: number): Promise<LoadR
   return { ...result, serverCpuPercent };
 }
 
+/**
+ * The baseline of the throughput benchmarks: bench/hello-express.ts (a bare Express 5 `GET /`) on the server
+ * CPU, under the same load as the server it is compared with.
+ */
+export async function measureHelloExpress(
+  load: Pick<LoadSpec, 'connections' | 'warmupSeconds' | 'durationSeconds'>,
+): Promise<LoadResult & { serverCpuPercent?: number }> {
+  const server = spawnPinned(SERVER_CPU, process.execPath, [path.join(BENCH_DIST, 'hello-express.js')], ['ignore', 'pipe', 'ignore']);
+  try {
+    const port = await firstLine(server.stdout!);
+    if (!/^\d+$/.test(port)) throw new Error('the hello-world server did not report its port');
+    return await runLoad({ url: `http://127.0.0.1:${port}/`, ...load, requests: [{ method: 'GET', path: '/' }] }, server.pid);
+  } finally {
+    await stopChild(server);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // /proc
 

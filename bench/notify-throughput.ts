@@ -6,13 +6,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  BENCH_DIST,
   LOAD_CPU,
-  SERVER_CPU,
   describeMachine,
-  firstLine,
   int,
   makeTempFolder,
+  measureHelloExpress,
   ms,
   option,
   pinSelf,
@@ -20,7 +18,6 @@ import {
   ratio,
   runBenchmark,
   runLoad,
-  spawnPinned,
   startDaemon,
   stopChild,
   verdict,
@@ -82,22 +79,8 @@ function describeAnswers(result: LoadResult): string {
   );
 }
 
-async function measureBaseline(): Promise<Measured> {
-  const server = spawnPinned(SERVER_CPU, process.execPath, [path.join(BENCH_DIST, 'hello-express.js')], ['ignore', 'pipe', 'ignore']);
-  try {
-    const port = await firstLine(server.stdout!);
-    if (!/^\d+$/.test(port)) throw new Error('the hello-world server did not report its port');
-    const spec: LoadSpec = {
-      url: `http://127.0.0.1:${port}/`,
-      connections: CONNECTIONS,
-      warmupSeconds: WARMUP_S,
-      durationSeconds: DURATION_S,
-      requests: [{ method: 'GET', path: '/' }],
-    };
-    return await runLoad(spec, server.pid);
-  } finally {
-    await stopChild(server);
-  }
+function measureBaseline(): Promise<Measured> {
+  return measureHelloExpress({ connections: CONNECTIONS, warmupSeconds: WARMUP_S, durationSeconds: DURATION_S });
 }
 
 async function measureNotify(): Promise<{ result: Measured; recordsPerApp: Record<string, number>; historyBytes: number }> {

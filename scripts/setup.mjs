@@ -54,7 +54,21 @@ const SYSTEM_PACKAGES = [
     for: 'desktop',
     why: 'plays sounds and speech (paplay, pw-play or aplay)',
   },
+  {
+    check: hasPostgresServer,
+    name: 'postgres',
+    apt: 'postgresql',
+    for: 'test',
+    why: "is the relay's shared database in its tests (a private server per run)",
+  },
 ];
+
+/** A PostgreSQL server program: Debian's versioned folder, or one on PATH. */
+function hasPostgresServer() {
+  const root = '/usr/lib/postgresql';
+  const versioned = existsSync(root) && readdirSync(root).some((version) => existsSync(path.join(root, version, 'bin', 'postgres')));
+  return versioned || hasCommand('postgres');
+}
 
 const BUILD_INPUTS = [
   'protocol',
@@ -62,6 +76,7 @@ const BUILD_INPUTS = [
   'cli',
   'tray',
   'templates-renderer',
+  'relay',
   'bench',
   'tsconfig.base.json',
   'tsconfig.build.json',
@@ -88,6 +103,7 @@ function hasCommand(command) {
 
 function present(p) {
   if (p.commands) return p.commands.some(hasCommand);
+  if (p.check) return p.check();
   if (p.command) return hasCommand(p.command);
   if (p.pkgconfig) return spawnSync('pkg-config', ['--exists', p.pkgconfig], { stdio: 'ignore' }).status === 0;
   return p.file.includes('x86_64') && process.arch !== 'x64' ? true : existsSync(p.file);
@@ -120,7 +136,7 @@ function installSystemPackages() {
   const missing = missingPackages();
   if (missing.length === 0) return;
   const names = missing.map((p) => p.apt);
-  for (const p of missing) say(`missing ${p.command ?? p.commands?.join(' or ') ?? p.apt}: it ${p.why}`);
+  for (const p of missing) say(`missing ${p.command ?? p.commands?.join(' or ') ?? p.name ?? p.apt}: it ${p.why}`);
   const isRoot = process.getuid?.() === 0;
   const sudo = !isRoot && hasCommand('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
   if (!hasCommand('apt-get') || (!isRoot && !sudo)) {
@@ -176,6 +192,7 @@ function build() {
   rmSync(path.join(root, 'dist'), { recursive: true, force: true }); // no stale output of deleted sources
   run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
   chmodSync(path.join(root, 'dist', 'cli', 'main.js'), 0o755);
+  chmodSync(path.join(root, 'dist', 'relay', 'main.js'), 0o755);
   // The OpenAPI document is made from the built route list; the file is committed, and a test keeps it current.
   run(process.execPath, [path.join(root, 'dist', 'daemon', 'http', 'write-openapi.js'), path.join(root, 'docs', 'api', 'openapi.json')]);
   writeFileSync(BUILD_STAMP, new Date().toISOString());

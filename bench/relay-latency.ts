@@ -1,0 +1,160 @@
+// How long from an agent's POST /v1/notify until the frame arrives on the computer's socket, p50 and p99.
+//   npm run bench:relay-latency [-- --rounds 500 --warmup 50]
+// Measured in one run, one notification at a time (each waits for the frame and the answer):
+//   - baseline: bench/relay-push-baseline.ts, Express + ws with no checks and no database;
+//   - one relay node on the embedded database (durable: each notify is on disk before the answer);
+//   - one relay node on PostgreSQL;
+//   - two relay nodes on one PostgreSQL: the socket on node A, the agent sending to node B (LISTEN/NOTIFY).
+// Relay nodes and the baseline run pinned to CPU 0, this process (the agent and the computer) on CPU 1; the
+// private PostgreSQL server is not pinned (it plays a database on its own machine). The computer acknowledges each notification, as the desktop does.
+
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import { NOTIFY_BODIES, connectDevice, pairWithKey, startRelayNode, UNLIMITED, type Frame, type RelayNode } from './relay-lib.js';
+import {
+  BENCH_DIST,
+  LOAD_CPU,
+  SERVER_CPU,
+  describeMachine,
+  firstLine,
+  ms,
+  option,
+  percentile,
+  pinSelf,
+  printTable,
+  ratio,
+  request,
+  runBenchmark,
+  spawnPinned,
+  stopChild,
+  verdict,
+} from './lib.js';
+import { createDatabase, startPostgres } from './rigs/postgres.js';
+
+const ROUNDS = Number(option('rounds') ?? 500);
+const WARMUP = Number(option('warmup') ?? 50);
+const TARGETS = { oneNodeP50: 5, crossNodeP50: 15 };
+
+/** Frames by the title they carry, so a round waits for its own. */
+class FrameWaiter {
+  private readonly waiting = new Map<string, () => void>();
+
+  onFrame = (frame: Frame): void => {
+    const title = (frame.payload as { title?: string } | undefined)?.title;
+    if (frame.type === 'notify' && title) this.waiting.get(title)?.();
+  };
+
+  next(title: string): Promise<void> {
+    return new Promise((resolve) => this.waiting.set(title, () => (this.waiting.delete(title), resolve())));
+  }
+}
+
+/** Sends `rounds` notifications one at a time; returns the milliseconds from sending to the frame. */
+async function rounds(send: (body: object) => Promise<number>, waiter: FrameWaiter): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < WARMUP + ROUNDS; i++) {
+    const body = { ...NOTIFY_BODIES[i % NOTIFY_BODIES.length]!, title: `round ${i} ${Math.random()}` };
+    const arrived = waiter.next(body.title);
+    const started = performance.now();
+    const status = await send(body);
+    await arrived;
+    const elapsed = performance.now() - started;
+    if (status !== 202) throw new Error(`the notify answered ${status}`);
+    if (i >= WARMUP) samples.push(elapsed);
+  }
+  return samples;
+}
+
+async function measureBaseline(): Promise<number[]> {
+  const server = spawnPinned(SERVER_CPU, process.execPath, [path.join(BENCH_DIST, 'relay-push-baseline.js')], ['ignore', 'pipe', 'ignore']);
+  try {
+    const port = Number(await firstLine(server.stdout!));
+    const waiter = new FrameWaiter();
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/stream`);
+    await new Promise<void>((resolve) =>
+      socket.on('message', (data) =>
+        JSON.parse(data.toString()).type === 'welcome' ? resolve() : waiter.onFrame(JSON.parse(data.toString())),
+      ),
+    );
+    const samples = await rounds(
+      async (body) =>
+        (
+          await request(`http://127.0.0.1:${port}/push`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+        ).status,
+      waiter,
+    );
+    socket.close();
+    return samples;
+  } finally {
+    await stopChild(server);
+  }
+}
+
+/** The computer on `socketNode`, the agent on `agentNode`. */
+async function measureRelay(socketNode: RelayNode, agentNode: RelayNode): Promise<number[]> {
+  const device = await pairWithKey(socketNode);
+  const waiter = new FrameWaiter();
+  const socket = await connectDevice(socketNode.port, device.token, waiter.onFrame);
+  const samples = await rounds(async (body) => (await agentNode.call('POST', '/v1/notify', { token: device.key, body })).status, waiter);
+  socket.close();
+  return samples;
+}
+
+await runBenchmark(async () => {
+  // The database server is started before this process pins itself to the load CPU, so it is not pinned there.
+  console.log('starting a private PostgreSQL server ...');
+  const postgres = await startPostgres();
+  pinSelf(LOAD_CPU);
+  console.log("Notifier relay benchmark: agent POST /v1/notify -> frame on the computer's socket");
+  console.log(describeMachine());
+  console.log(`${ROUNDS} notifications one at a time after ${WARMUP} warm-up rounds, per scenario\n`);
+
+  console.log('1/4 baseline: Express + ws, no checks, no database ...');
+  const baseline = await measureBaseline();
+  console.log('2/4 one relay node, embedded database ...');
+  const embedded = await startRelayNode(UNLIMITED);
+  const oneNode = await measureRelay(embedded, embedded);
+  await stopChild(embedded.child);
+
+  try {
+    console.log('3/4 one relay node, PostgreSQL ...');
+    const single = await startRelayNode({ ...UNLIMITED, DATABASE_URL: await createDatabase(postgres.baseUrl) });
+    const onePg = await measureRelay(single, single);
+    await stopChild(single.child);
+
+    console.log('4/4 two relay nodes on one PostgreSQL: socket on A, agent on B ...');
+    const shared = { ...UNLIMITED, DATABASE_URL: await createDatabase(postgres.baseUrl), RELAY_SECRET: 'bench-secret-'.repeat(4) };
+    const a = await startRelayNode(shared);
+    const b = await startRelayNode(shared);
+    const crossNode = await measureRelay(a, b);
+    await Promise.all([stopChild(a.child), stopChild(b.child)]);
+
+    const base50 = percentile(baseline, 50);
+    const row = (name: string, samples: number[]): string[] => [
+      name,
+      ms(percentile(samples, 50)),
+      ms(percentile(samples, 99)),
+      ms(Math.max(...samples)),
+      ratio(percentile(samples, 50) / base50),
+    ];
+    console.log('');
+    printTable([
+      ['scenario', 'p50', 'p99', 'max', 'p50 vs baseline'],
+      row('baseline: Express + ws push', baseline),
+      row('relay, 1 node, embedded (durable)', oneNode),
+      row('relay, 1 node, PostgreSQL', onePg),
+      row('relay, 2 nodes, PostgreSQL (A socket, B agent)', crossNode),
+    ]);
+    const p50One = percentile(oneNode, 50);
+    const p50Cross = percentile(crossNode, 50);
+    console.log(`\none node p50 = ${ms(p50One)} (target < ${TARGETS.oneNodeP50} ms): ${verdict(p50One < TARGETS.oneNodeP50)}`);
+    console.log(`two nodes p50 = ${ms(p50Cross)} (target < ${TARGETS.crossNodeP50} ms): ${verdict(p50Cross < TARGETS.crossNodeP50)}`);
+  } finally {
+    await postgres.stop();
+  }
+});

@@ -1,0 +1,106 @@
+// What the relay benchmarks share: a relay process pinned to the server CPU, calls to it, and the computer's
+// side of the device stream (a `ws` client that acknowledges what it receives, as the desktop does).
+
+import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import WebSocket from 'ws';
+import { listeningPort, makeKey, pairDevice, relayMain, type RelayCall } from './rigs/relay.js';
+import { makeTempFolder, request, ROOT, SERVER_CPU, spawnPinned } from './lib.js';
+
+/** Limits out of the way: a benchmark measures the relay's work, not its refusals. */
+export const UNLIMITED: Record<string, string> = {
+  RATE_LIMIT_PER_KEY: '1000000000',
+  DEVICE_NOTIFICATIONS_PER_DAY: '1000000000',
+  DEVICE_QUEUE_MAX: '1000000000',
+  DEVICE_REQUESTS_PER_DAY: '1000000000',
+  DEVICE_POLL_SECONDS_PER_DAY: '1000000000',
+  MAX_DEVICES: '1000000',
+  PAIR_STARTS_PER_HOUR: '1000000',
+  PAIR_STARTS_GLOBAL_PER_HOUR: '1000000',
+};
+
+export interface RelayNode {
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  baseUrl: string;
+  call: RelayCall;
+  log(): string;
+}
+
+/** Calls through lib.request (one keep-alive connection), JSON in and out. */
+export function relayCall(baseUrl: string): RelayCall {
+  return async (method, route, options) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const answer = await request(`${baseUrl}${route}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    let json: unknown;
+    try {
+      json = JSON.parse(answer.body);
+    } catch {
+      json = undefined;
+    }
+    return { status: answer.status, json, text: answer.body };
+  };
+}
+
+/** A relay process on the server CPU; `env` over a fresh data folder and a random secret; `nodeArgs` for Node. */
+export async function startRelayNode(env: Record<string, string>, nodeArgs: string[] = []): Promise<RelayNode> {
+  const dataDir = await makeTempFolder('notifier-bench-relay-');
+  const child = spawnPinned(SERVER_CPU, process.execPath, [...nodeArgs, relayMain(ROOT)], ['ignore', 'pipe', 'pipe'], {
+    ...process.env,
+    RELAY_PORT: '0',
+    RELAY_DATA_DIR: dataDir,
+    RELAY_SECRET: randomBytes(32).toString('hex'),
+    ...env,
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const port = await listeningPort(child, () => stderr);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return { child, pid: child.pid!, port, baseUrl, call: relayCall(baseUrl), log: () => stderr };
+}
+
+/** A paired computer with one agent key. */
+export async function pairWithKey(node: RelayNode): Promise<{ deviceId: string; token: string; key: string }> {
+  const device = await pairDevice(node.call);
+  return { ...device, key: await makeKey(node.call, device.token) };
+}
+
+/** A frame from the relay, as the computer reads it. */
+export type Frame = { type: string; id?: string; notificationId?: string; [field: string]: unknown };
+
+/**
+ * The computer's socket: calls `onFrame` for every JSON frame and, like the desktop, acknowledges every
+ * notification. Resolves once the welcome arrived.
+ */
+export function connectDevice(
+  port: number,
+  token: string,
+  onFrame: (frame: Frame) => void = () => undefined,
+  options: { ack?: boolean } = {},
+): Promise<WebSocket> {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/v1/device/stream`, { headers: { authorization: `Bearer ${token}` } });
+  return new Promise((resolve, reject) => {
+    socket.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as Frame;
+      if (frame.type === 'welcome') resolve(socket);
+      if (frame.type === 'notify' && options.ack !== false) socket.send(JSON.stringify({ type: 'ack', id: frame.id }));
+      onFrame(frame);
+    });
+    socket.once('error', reject);
+    socket.once('unexpected-response', (_req, res) => reject(new Error(`the relay refused the socket: ${res.statusCode}`)));
+  });
+}
+
+/** Notification bodies agents typically send (each connection of a load cycles through them). */
+export const NOTIFY_BODIES = [
+  { title: 'Build 1742 passed', body: 'main @ 3f2a1c · 412 tests in 3m 12s', project: 'notifier', status: 'done' },
+  { title: 'Tests failed', body: 'feature/search @ 9b07de · 2 failing tests in history.test.ts', status: 'failed', priority: 'high' },
+  { title: 'Deploy to staging?', body: 'Release 2026.11.3 is ready. Reply yes to deploy.', expectReply: true, tags: ['deploy', 'staging'] },
+  { title: 'Backup finished', body: 'Home folder: 18,204 files, 2.3 GB copied to nas-01 in 4m 51s', task: 'backup', duration: 291 },
+];

@@ -1,0 +1,159 @@
+// The relay's configuration, all from environment variables (docs/relay.md, "Configuration"). Every problem is
+// found at start and reported together, so a deployment never runs with a value it did not mean.
+
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_MAX_NOTIFY_BODY_BYTES } from '../protocol/relay/limits.js';
+import { DEFAULTS } from './limits.js';
+
+/** The per-computer and per-key limits a deployment may change. */
+export interface Limits {
+  maxDevices: number;
+  pairStartsPerHour: number;
+  pairStartsGlobalPerHour: number;
+  rateLimitPerKey: number;
+  deviceNotificationsPerDay: number;
+  deviceQueueMax: number;
+  deviceRequestsPerDay: number;
+  deviceAudioUploadsPerDay: number;
+  deviceAudioBytesPerDay: number;
+  devicePollSecondsPerDay: number;
+  queueTtlHours: number;
+  maxBodyBytes: number;
+}
+
+export interface RelayConfig {
+  port: number;
+  host: string;
+  /** RELAY_SECRET, or undefined: then main.ts keeps one in the data folder (resolveSecret). */
+  secret: string | undefined;
+  dataDir: string;
+  /** A postgres:// URL: PostgreSQL holds the state; otherwise the embedded database in dataDir. */
+  databaseUrl: string | undefined;
+  /** How many proxies in front of the relay set X-Forwarded-For/-Proto/-Host (0: none is trusted). */
+  trustProxy: number;
+  pairingSecret: string | undefined;
+  limits: Limits;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`the relay's configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Environment variable -> limit, with whether fractions are allowed. */
+const LIMIT_VARIABLES: [string, keyof Limits, 'whole' | 'fraction'][] = [
+  ['MAX_DEVICES', 'maxDevices', 'whole'],
+  ['PAIR_STARTS_PER_HOUR', 'pairStartsPerHour', 'whole'],
+  ['PAIR_STARTS_GLOBAL_PER_HOUR', 'pairStartsGlobalPerHour', 'whole'],
+  ['RATE_LIMIT_PER_KEY', 'rateLimitPerKey', 'whole'],
+  ['DEVICE_NOTIFICATIONS_PER_DAY', 'deviceNotificationsPerDay', 'whole'],
+  ['DEVICE_QUEUE_MAX', 'deviceQueueMax', 'whole'],
+  ['DEVICE_REQUESTS_PER_DAY', 'deviceRequestsPerDay', 'whole'],
+  ['DEVICE_AUDIO_UPLOADS_PER_DAY', 'deviceAudioUploadsPerDay', 'whole'],
+  ['DEVICE_AUDIO_BYTES_PER_DAY', 'deviceAudioBytesPerDay', 'whole'],
+  ['DEVICE_POLL_SECONDS_PER_DAY', 'devicePollSecondsPerDay', 'whole'],
+  ['QUEUE_TTL_HOURS', 'queueTtlHours', 'fraction'],
+  ['MAX_BODY_BYTES', 'maxBodyBytes', 'whole'],
+];
+
+/** The shortest RELAY_SECRET accepted: it signs every device id, so it must not be guessable. */
+const MIN_SECRET_CHARS = 16;
+
+/** Reads the configuration from `env`; throws a ConfigError naming every variable that does not parse. */
+export function loadConfig(env: NodeJS.ProcessEnv): RelayConfig {
+  const problems: string[] = [];
+  const given = (name: string): string | undefined => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+
+  const limits: Limits = { ...DEFAULTS, maxBodyBytes: DEFAULT_MAX_NOTIFY_BODY_BYTES };
+  for (const [name, key, kind] of LIMIT_VARIABLES) {
+    const text = given(name);
+    if (text === undefined) continue;
+    const value = Number(text);
+    if (!/^\s*[0-9.eE+]+\s*$/.test(text) || !Number.isFinite(value) || value <= 0)
+      problems.push(`${name} must be a positive number (got ${JSON.stringify(text)})`);
+    else if (kind === 'whole' && !Number.isSafeInteger(value))
+      problems.push(`${name} must be a positive whole number (got ${JSON.stringify(text)})`);
+    else limits[key] = value;
+  }
+
+  const port = parsePort(given('RELAY_PORT'), problems);
+  const secret = given('RELAY_SECRET');
+  if (secret !== undefined && secret.length < MIN_SECRET_CHARS)
+    problems.push(`RELAY_SECRET must have at least ${MIN_SECRET_CHARS} characters`);
+  const databaseUrl = given('DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// (or postgresql://) URL; leave it unset for the embedded database');
+  }
+  const trustProxy = parseTrustProxy(given('RELAY_TRUST_PROXY'), problems);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port,
+    host: given('RELAY_HOST') ?? DEFAULTS.host,
+    secret,
+    dataDir: path.resolve(given('RELAY_DATA_DIR') ?? defaultDataDir(env)),
+    databaseUrl,
+    trustProxy,
+    pairingSecret: given('PAIRING_SECRET'),
+    limits,
+  };
+}
+
+/** 1 to 65535; 0 asks the system for a free port (the relay prints the one it got). */
+function parsePort(text: string | undefined, problems: string[]): number {
+  if (text === undefined) return DEFAULTS.port;
+  const port = Number(text);
+  if (!/^\d+$/.test(text.trim()) || port > 65535) {
+    problems.push(`RELAY_PORT must be a port number from 1 to 65535, or 0 for any free port (got ${JSON.stringify(text)})`);
+    return DEFAULTS.port;
+  }
+  return port;
+}
+
+/** `true`/`yes`/`1`: one proxy in front; a larger number: that many; `false`/`no`/`0`/unset: none. */
+function parseTrustProxy(text: string | undefined, problems: string[]): number {
+  if (text === undefined) return 0;
+  const word = text.trim().toLowerCase();
+  if (['true', 'yes', 'on'].includes(word)) return 1;
+  if (['false', 'no', 'off'].includes(word)) return 0;
+  if (/^\d+$/.test(word)) return Number(word);
+  problems.push(`RELAY_TRUST_PROXY must be true, false or the number of proxies in front of the relay (got ${JSON.stringify(text)})`);
+  return 0;
+}
+
+/** The XDG data folder: `$XDG_DATA_HOME/notifier-relay`, else `~/.local/share/notifier-relay`. */
+function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(os.homedir(), '.local', 'share');
+  return path.join(base, 'notifier-relay');
+}
+
+export const SECRET_FILE = 'relay-secret';
+
+/**
+ * RELAY_SECRET when set; otherwise the secret kept in the data folder, made on first start (32 random bytes,
+ * file mode 0600). `made` says whether it was made now, so main.ts can say so.
+ */
+export function resolveSecret(config: RelayConfig): { secret: string; source: 'environment' | 'file'; file?: string; made: boolean } {
+  if (config.secret !== undefined) return { secret: config.secret, source: 'environment', made: false };
+  const file = path.join(config.dataDir, SECRET_FILE);
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    return { secret: readSecretFile(file), source: 'file', file, made: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return { secret: readSecretFile(file), source: 'file', file, made: false };
+  }
+}
+
+function readSecretFile(file: string): string {
+  const secret = readFileSync(file, 'utf8').trim();
+  if (secret.length < MIN_SECRET_CHARS)
+    throw new ConfigError([`${file} holds no usable secret: delete it to make a new one (every computer must then pair again)`]);
+  return secret;
+}

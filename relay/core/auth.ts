@@ -1,0 +1,76 @@
+// Who is calling (docs/relay-api.md#ra1, #ra2): the computer with its device token, or an agent with a key.
+// The order is fixed: a bearer token of a known shape, an id this relay signed (checked before any query),
+// the right kind for the route, then the stored hash — for an agent, inside the request's own transaction,
+// so a request costs one transaction and concurrent ones can share a commit.
+
+import { scopeMissing, unauthorized, wrongCredential } from '../../protocol/relay/errors.js';
+import type { RelayDb } from '../store/backend.js';
+import { prepared } from '../store/prepared.js';
+import type { DeviceRow, KeyRow } from '../store/schema.js';
+import { bearerToken, parseCredential, sameSecret, sha256Hex } from './credentials.js';
+import type { Relay } from './relay.js';
+
+export interface DeviceCaller {
+  deviceId: string;
+  device: DeviceRow;
+}
+
+/**
+ * An agent credential that passed the checks needing no database (shape, signed device id, kind). Its key row
+ * and hash are checked inside the request's locked transaction (requests.ts), where the request is counted.
+ */
+export interface AgentCaller {
+  deviceId: string;
+  keyId: string;
+  /** SHA-256 of the credential's secret, compared with the key's stored hash. */
+  secretHash: string;
+}
+
+/** The scope every agent credential needs (the only one there is). */
+export const NOTIFY_SCOPE = 'notify';
+
+async function verifiedCredential(relay: Relay, authorization: string | undefined) {
+  const token = bearerToken(authorization);
+  if (token === undefined) throw unauthorized();
+  const credential = parseCredential(token);
+  if (!credential) throw unauthorized('this is not a Notifier relay credential');
+  if (!relay.credentials.verifyDeviceId(credential.deviceId)) {
+    throw unauthorized('this credential was not issued by this relay, or the relay changed its secret: pair again');
+  }
+  return credential;
+}
+
+/** Device routes: the device token only (an agent credential gets 403 wrong_credential). */
+export async function authenticateDevice(relay: Relay, authorization: string | undefined): Promise<DeviceCaller> {
+  const credential = await verifiedCredential(relay, authorization);
+  if (credential.kind !== 'device') throw wrongCredential('device');
+  const device = await relay.store.db.selectFrom('devices').selectAll().where('id', '=', credential.deviceId).executeTakeFirst();
+  if (!device || !sameSecret(device.token_hash, sha256Hex(credential.secret)))
+    throw unauthorized('unknown or revoked device token: pair again');
+  return { deviceId: device.id, device };
+}
+
+/**
+ * Agent routes and /mcp, without the database: the device token gets 403 wrong_credential; an access token
+ * 401 until the OAuth server exists (issue 13). verifyAgentKey finishes the check.
+ */
+export async function authenticateAgent(relay: Relay, authorization: string | undefined): Promise<AgentCaller> {
+  const credential = await verifiedCredential(relay, authorization);
+  if (credential.kind === 'device') throw wrongCredential('agent');
+  if (credential.kind === 'access') throw unauthorized('unknown or revoked access token');
+  return { deviceId: credential.deviceId, keyId: credential.keyId!, secretHash: sha256Hex(credential.secret) };
+}
+
+const selectKey = prepared((db: RelayDb, deviceId: string, keyId: string) =>
+  db.selectFrom('agent_keys').selectAll().where('device_id', '=', deviceId).where('id', '=', keyId),
+);
+
+/** The key behind an agent credential, checked: 401 when unknown, revoked or of another kind; 403 without notify. */
+export async function verifyAgentKey(db: RelayDb, agent: AgentCaller): Promise<KeyRow> {
+  const key = await selectKey.first(db, agent.deviceId, agent.keyId);
+  const valid =
+    key && key.kind === 'static' && key.revoked_at === null && key.secret_hash !== null && sameSecret(key.secret_hash, agent.secretHash);
+  if (!valid) throw unauthorized('unknown or revoked agent key');
+  if (!key.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
+  return key;
+}

@@ -1,0 +1,53 @@
+// What every part of the relay works with: its limits, its store, the signing secret and the clock.
+
+import type { Limits } from '../config.js';
+import { RelayError } from '../../protocol/relay/errors.js';
+import type { Backend, DeviceTx } from '../store/backend.js';
+import type { Credentials } from './credentials.js';
+import type { Clock } from './time.js';
+import type { Waiters } from './waiters.js';
+
+export interface Relay {
+  readonly limits: Limits;
+  readonly store: Backend;
+  readonly credentials: Credentials;
+  readonly clock: Clock;
+  /** PAIRING_SECRET: when set, starting a pairing needs it. */
+  readonly pairingSecret: string | undefined;
+  /** Long-polls waiting in this process. */
+  readonly waiters: Waiters;
+}
+
+type Settled<T> = { value: T } | { refusal: RelayError };
+
+/** Runs `work`, turning a RelayError into a value, so the transaction around it commits. */
+const catchRefusal =
+  <T>(work: (tx: DeviceTx) => Promise<T>) =>
+  async (tx: DeviceTx): Promise<Settled<T>> => {
+    try {
+      return { value: await work(tx) };
+    } catch (error) {
+      if (error instanceof RelayError) return { refusal: error };
+      throw error;
+    }
+  };
+
+async function settle<T>(outcome: Promise<Settled<T>>): Promise<T> {
+  const settled = await outcome;
+  if ('refusal' in settled) throw settled.refusal;
+  return settled.value;
+}
+
+/**
+ * A computer's locked transaction whose refusals still commit. Steps check first and write last, so what a
+ * refusal leaves behind is only what must count anyway (the request against the daily budget, RA51); the
+ * RelayError is thrown after the commit. Any other error rolls everything back.
+ */
+export function refusable<T>(relay: Relay, deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
+  return settle(relay.store.withDeviceLock(deviceId, catchRefusal(work)));
+}
+
+/** The same for the relay-wide rules of pairing (a wrong code is recorded even though it is refused, RA12). */
+export function refusableRelayWide<T>(relay: Relay, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
+  return settle(relay.store.withRelayLock(catchRefusal(work)));
+}

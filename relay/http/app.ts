@@ -1,0 +1,29 @@
+import express, { type Express } from 'express';
+import type { Relay } from '../core/relay.js';
+import { errorHandler, unknownRoute } from './errors.js';
+import { agentRoutes } from './routes/agent.js';
+import { audioRoutes } from './routes/audio.js';
+import { deviceRoutes } from './routes/device.js';
+import { mcpRoutes } from './routes/mcp.js';
+import { pairingRoutes } from './routes/pairing.js';
+import { publicRoutes } from './routes/public.js';
+
+/**
+ * The relay's HTTP face: each group of routes reads its own body (after authenticating), so nothing is read
+ * that a route would refuse. `trustProxy`: how many proxies' X-Forwarded-* headers to believe (0: none).
+ */
+export function createApp(relay: Relay, trustProxy: number): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('trust proxy', trustProxy > 0 ? trustProxy : false);
+  app.use(agentRoutes(relay)); // first: notify is the route that carries the load
+  app.use(publicRoutes());
+  app.use(pairingRoutes(relay));
+  app.use(mcpRoutes(relay));
+  app.use(audioRoutes(relay));
+  app.use(deviceRoutes(relay));
+  app.use(unknownRoute);
+  app.use(errorHandler);
+  return app;
+}

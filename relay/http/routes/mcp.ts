@@ -1,0 +1,107 @@
+// `POST /mcp` (docs/relay-api.md#ra60 to #ra62): MCP over plain HTTP, one JSON-RPC message per POST and one JSON
+// answer, no sessions, no streams. What happens in front of the protocol, in order: the credential (401 with
+// the OAuth challenge), the body (JSON, one message), the era, the message's shape, and — for everything
+// answered without a tool — one counted request against the budget, so each MCP call costs exactly one.
+
+import { Router, type Request, type Response } from 'express';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { RelayError } from '../../../protocol/relay/errors.js';
+import { maxNotifyRequestBytes } from '../../../protocol/relay/notify.js';
+import { authenticateAgent, type AgentCaller } from '../../core/auth.js';
+import { TOO_LARGE } from '../../core/notes.js';
+import type { Relay } from '../../core/relay.js';
+import { agentStep } from '../../core/requests.js';
+import { detectEra, isUnknownVersion, LEGACY_VERSIONS } from '../../mcp/era.js';
+import { answerLegacy } from '../../mcp/legacy.js';
+import { readBody } from '../body.js';
+import { requestOrigin } from '../origin.js';
+import { sendJSON, sendRefusal } from '../respond.js';
+
+/** JSON-RPC error codes the front uses (RA62). */
+const RPC = { parseError: -32700, invalidRequest: -32600, internal: -32603, badMethod: -32000, unsupportedVersion: -32022 } as const;
+/** Room for the JSON-RPC envelope around a notification's arguments. */
+const ENVELOPE_BYTES = 4096;
+
+function rpcError(res: Response, status: number, id: unknown, code: number, message: string, data?: unknown): void {
+  const error = { code, message, ...(data !== undefined && { data }) };
+  sendJSON(res, status, { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error });
+}
+
+/** RA62: a 401 tells the client where to start OAuth (RFC 9728); `invalid_token` when it did present one. */
+function challenge(req: Request, res: Response, error: RelayError): void {
+  const presented = req.headers.authorization !== undefined;
+  const metadata = `${requestOrigin(req)}/.well-known/oauth-protected-resource`;
+  res.setHeader('WWW-Authenticate', `Bearer resource_metadata="${metadata}"${presented ? ', error="invalid_token"' : ''}`);
+  sendRefusal(res, error);
+}
+
+async function authenticate(relay: Relay, req: Request, res: Response): Promise<AgentCaller | undefined> {
+  try {
+    return await authenticateAgent(relay, req.headers.authorization);
+  } catch (error) {
+    if (error instanceof RelayError && error.status === 401) return void challenge(req, res, error);
+    throw error;
+  }
+}
+
+/** The body as one JSON-RPC message, or undefined after answering why not (RA62). */
+async function readMessage(relay: Relay, req: Request, res: Response): Promise<JSONRPCMessage | undefined> {
+  const raw = await readBody(req, maxNotifyRequestBytes(relay.limits.maxBodyBytes) + ENVELOPE_BYTES);
+  if (raw === TOO_LARGE) return void rpcError(res, 413, null, RPC.invalidRequest, 'the request is too large');
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return void rpcError(res, 400, null, RPC.parseError, 'Parse error: the body is not JSON');
+  }
+  if (Array.isArray(body)) return void rpcError(res, 400, null, RPC.invalidRequest, 'Invalid Request: batches are not supported');
+  const id = (body as { id?: unknown } | null)?.id;
+  const headerVersion = req.get('mcp-protocol-version');
+  if (isUnknownVersion(headerVersion) || detectEra(headerVersion, body) === 'modern') {
+    // The 2026-07-28 era (server/discover, reply events) arrives with issue 14; until then it is unsupported.
+    const requested = headerVersion ?? 'the _meta protocol version';
+    return void rpcError(res, 400, id, RPC.unsupportedVersion, `unsupported protocol version: ${requested}`, {
+      supported: LEGACY_VERSIONS,
+      requested,
+    });
+  }
+  const parsed = JSONRPCMessageSchema.safeParse(body);
+  if (!parsed.success) return void rpcError(res, 400, id, RPC.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message');
+  return parsed.data;
+}
+
+export function mcpRoutes(relay: Relay): Router {
+  const router = Router();
+
+  router.post('/mcp', async (req, res) => {
+    const agent = await authenticate(relay, req, res);
+    if (!agent) return;
+    const message = await readMessage(relay, req, res);
+    if (!message) return;
+    if (!('method' in message)) return void res.status(202).end(); // a client's answer to us: nothing to do
+    try {
+      if (message.method !== 'tools/call') {
+        // RA62: answered here, but it still costs one request (and is refused once the budget is spent).
+        await agentStep(relay, agent, { readLimited: false }, async () => undefined);
+      }
+      const answer = await answerLegacy({ relay, agent, origin: requestOrigin(req) }, message);
+      if (answer === undefined) return void res.status(202).end();
+      sendJSON(res, 200, answer);
+    } catch (error) {
+      if (!(error instanceof RelayError)) throw error;
+      // The key was revoked (401) or lacks the scope (403): the HTTP answer is that refusal itself.
+      if (error.status === 401) return challenge(req, res, error);
+      if (error.status === 403) return sendRefusal(res, error);
+      if (error.details.retryAfterHeader) res.setHeader('Retry-After', String(error.details.retryAfterSeconds));
+      rpcError(res, error.status, 'id' in message ? message.id : null, RPC.internal, error.message, error.body());
+    }
+  });
+
+  // RA62: no server-sent event stream and no sessions to end.
+  router.all('/mcp', (req, res) => {
+    res.setHeader('Allow', 'POST');
+    if (req.method === 'GET' || req.method === 'DELETE') return rpcError(res, 405, null, RPC.badMethod, 'Method Not Allowed: use POST');
+    res.status(405).setHeader('Content-Type', 'text/plain; charset=utf-8').end('Method Not Allowed: use POST\n');
+  });
+  return router;
+}

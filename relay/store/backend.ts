@@ -1,0 +1,98 @@
+// What the relay needs of its database, whichever it is (docs/relay.md, "Storage"):
+//   - a query layer (Kysely) over one schema,
+//   - withDeviceLock: one transaction per check-then-write of a computer, never two at once for the same one —
+//     as if each computer had its own single-threaded server,
+//   - withRelayLock: the same for the relay-wide rules of pairing,
+//   - a bus: small messages (ids) to every relay process, sent when the transaction that caused them commits,
+//   - claimTask: background work done by one process at a time.
+// sqlite.ts and postgres.ts implement it.
+
+import type { Kysely } from 'kysely';
+import type { NotifyFrame } from '../../protocol/relay/frames.js';
+import { log } from '../log.js';
+import type { RelayDatabase } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type RelayDb = Kysely<RelayDatabase>;
+
+/**
+ * A message between relay processes. Ids only: a receiver re-reads the rows, so a message can never carry a
+ * stale copy of anything, and it stays far below PostgreSQL's NOTIFY size limit. The one exception stays inside
+ * the process that committed it: `frame`, the new note exactly as committed, which spares that process reading
+ * it back when it holds the socket; it is never sent to another process.
+ */
+export type BusMessage =
+  /** A notification `r` was queued for computer `d`: the process holding its socket pushes it. */
+  | { t: 'note'; d: string; r: string; frame?: NotifyFrame }
+  /** A receipt or reply for notification `r` landed: long-polls waiting on it wake up. */
+  | { t: 'receipt'; d: string; r: string }
+  /** Socket generation `g` of computer `d` is now in force: older sockets close with 4000. */
+  | { t: 'stream'; d: string; g: number }
+  /** Computer `d` was unpaired or removed: its socket closes with 4001, its long-polls end. */
+  | { t: 'gone'; d: string };
+
+/** What a locked transaction works with. */
+export interface DeviceTx {
+  db: RelayDb;
+  /** Queues a message; it is sent if and when this transaction commits. */
+  publish(message: BusMessage): void;
+}
+
+export interface Bus {
+  /** Every message from every process (this one's right after its commit). Returns the unsubscribe function. */
+  subscribe(handler: (message: BusMessage) => void): () => void;
+  /**
+   * Called after messages may have been missed (PostgreSQL: the listening connection was lost and is back):
+   * whoever keeps state from messages catches up from the database.
+   */
+  onResync(handler: () => void): () => void;
+}
+
+export interface Backend {
+  readonly dialect: Dialect;
+  /** For reads that need no lock. */
+  readonly db: RelayDb;
+  readonly bus: Bus;
+  /** Runs `work` in one transaction that no other transaction of this computer overlaps. */
+  withDeviceLock<T>(deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T>;
+  /** Runs `work` in one transaction that no other relay-wide transaction overlaps (pairing). */
+  withRelayLock<T>(work: (tx: DeviceTx) => Promise<T>): Promise<T>;
+  /**
+   * Claims background task `name` if it is due at `now` and no other process holds it, runs `work` while
+   * holding it, then makes it due again at `nextDueAt`. Returns whether it ran.
+   */
+  claimTask(name: string, now: number, nextDueAt: number, work: () => Promise<void>): Promise<boolean>;
+  /** The earliest time any task is due (undefined when there are none). */
+  nextTaskDue(): Promise<number | undefined>;
+  close(): Promise<void>;
+}
+
+/** A bus inside one process: the embedded backend's, and the local half of PostgreSQL's. */
+export class LocalBus implements Bus {
+  private readonly handlers = new Set<(message: BusMessage) => void>();
+  private readonly resyncHandlers = new Set<() => void>();
+
+  subscribe(handler: (message: BusMessage) => void): () => void {
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+
+  onResync(handler: () => void): () => void {
+    this.resyncHandlers.add(handler);
+    return () => this.resyncHandlers.delete(handler);
+  }
+
+  deliver(message: BusMessage): void {
+    for (const handler of this.handlers) {
+      try {
+        handler(message);
+      } catch (error) {
+        log.error(`a bus handler failed: ${(error as Error).stack ?? String(error)}`);
+      }
+    }
+  }
+
+  resync(): void {
+    for (const handler of this.resyncHandlers) handler();
+  }
+}

@@ -1,0 +1,13 @@
+// The relay's migrations, in order. Kysely's Migrator runs the ones a database has not had yet (and, on
+// PostgreSQL, takes a lock first, so several nodes starting together migrate once). Never edit one that has
+// shipped: add the next number instead.
+
+import type { Migration } from 'kysely';
+import type { Dialect } from '../backend.js';
+import { initial } from './001-initial.js';
+
+export function migrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '001-initial': initial(dialect),
+  };
+}

@@ -1,0 +1,55 @@
+// Queries the relay runs on every request, built and compiled by Kysely once (per dialect) and then run with new
+// values. Building and compiling a query costs Kysely more than running it costs SQLite, and these queries
+// differ from one request to the next only in their values (docs/performance.md, "Relay").
+
+import { CompiledQuery, type Compilable } from 'kysely';
+import type { RelayDb } from './backend.js';
+
+/** Stands for the i-th argument while the query is built; replaced by the argument's value when it runs. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+export interface Prepared<A extends unknown[], R> {
+  all(db: RelayDb, ...args: A): Promise<R[]>;
+  first(db: RelayDb, ...args: A): Promise<R | undefined>;
+  /** Runs it; the number of rows it changed. */
+  run(db: RelayDb, ...args: A): Promise<number>;
+}
+
+/**
+ * A query whose values are the arguments of `build` after `db` (`arity` of them: say so when `build` takes a rest
+ * parameter). Each argument must reach the query as a value (a parameter), never as a name or a list:
+ * compiling checks that each appears.
+ */
+export function prepared<A extends unknown[], R>(
+  build: (db: RelayDb, ...args: A) => Compilable<R>,
+  arity = build.length - 1,
+): Prepared<A, R> {
+  const compiled = new Map<unknown, CompiledQuery<R>>();
+
+  const compile = (db: RelayDb): CompiledQuery<R> => {
+    const dialect = db.getExecutor().adapter.constructor;
+    let query = compiled.get(dialect);
+    if (!query) {
+      const slots = Array.from({ length: arity }, (_, index) => new Slot(index)) as unknown as A;
+      query = build(db, ...slots).compile();
+      const used = new Set(query.parameters.filter((p): p is Slot => p instanceof Slot).map((slot) => slot.index));
+      if (used.size !== arity) throw new Error(`a prepared query uses ${used.size} of its ${arity} arguments as values: ${query.sql}`);
+      compiled.set(dialect, query);
+    }
+    return query;
+  };
+
+  const execute = (db: RelayDb, args: A) => {
+    const query = compile(db);
+    const parameters = query.parameters.map((value) => (value instanceof Slot ? args[value.index] : value));
+    return db.executeQuery<R>(CompiledQuery.raw(query.sql, parameters) as CompiledQuery<R>);
+  };
+
+  return {
+    all: async (db, ...args) => (await execute(db, args)).rows,
+    first: async (db, ...args) => (await execute(db, args)).rows[0],
+    run: async (db, ...args) => Number((await execute(db, args)).numAffectedRows ?? 0n),
+  };
+}

@@ -1,0 +1,138 @@
+// The relay's tables, as Kysely sees them (created by migrations/). The same schema on SQLite and PostgreSQL:
+// times are Unix milliseconds (bigint), flags are integers 0/1, JSON is text, audio is a blob (bytea).
+// Every per-computer row carries `device_id`, the shard key every credential names.
+
+import type { Insertable, Selectable } from 'kysely';
+
+export interface DevicesTable {
+  /** 48 hex: 32 random + 16 of the HMAC that proves the relay made it (core/credentials.ts). */
+  id: string;
+  name: string;
+  /** SHA-256 (hex) of the device token's secret part. */
+  token_hash: string;
+  created_at: number;
+  /** The last sign of life: connect, disconnect, a frame, a ping (written at most once a minute), an HTTP call. */
+  last_seen_at: number;
+  /** JSON of the computer's status: quietActive, quietUntil, muted. */
+  status: string;
+  /** Raised by every socket connect: the highest generation is the socket in force (RA33). */
+  stream_gen: number;
+  /** The generation of the socket open now, or null when none is. */
+  stream_open: number | null;
+}
+
+export interface PairCodesTable {
+  /** SHA-256 of the normalised code (upper case, letters and digits only). */
+  code_hash: string;
+  device_name: string | null;
+  addr_hash: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface PairEventsTable {
+  /** `start` (a code was handed out) or `fail` (a wrong code). */
+  kind: 'start' | 'fail';
+  addr_hash: string;
+  at: number;
+}
+
+export interface AgentKeysTable {
+  device_id: string;
+  /** 8 hex. */
+  id: string;
+  name: string;
+  client: string;
+  scope: string;
+  /** `static` (made with the device token) or `oauth` (a connector, issue 13). */
+  kind: string;
+  /** SHA-256 of the key's secret part; null for kinds that have none. */
+  secret_hash: string | null;
+  display_name: string | null;
+  oauth_client: string | null;
+  created_at: number;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+export interface KeyHitsTable {
+  device_id: string;
+  key_id: string;
+  kind: 'notify' | 'read';
+  /** Numbers the key's hits of one kind: one more than its newest (core/key-limits.ts). */
+  seq: number;
+  at: number;
+}
+
+export interface NotesTable {
+  device_id: string;
+  /** `r_` + 24 hex. */
+  rid: string;
+  key_id: string;
+  /** The sender's notificationId (or `n_` + 24 hex). */
+  nid: string;
+  /** The cleaned payload, JSON. */
+  payload: string;
+  expect_reply: number;
+  created_at: number;
+  acked_at: number | null;
+  displayed_at: number | null;
+  spoken_at: number | null;
+  replied_at: number | null;
+  reply_text: string | null;
+  transcript: string | null;
+  duration_seconds: number | null;
+  /** Bytes of the voice recording uploaded for the reply, or null when there is none. */
+  audio_size: number | null;
+  suppressed_at: number | null;
+  suppressed_reason: string | null;
+  suppressed_scope: string | null;
+}
+
+export interface UsageDaysTable {
+  device_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  requests: number;
+  ws_messages: number;
+  notifications: number;
+  poll_seconds: number;
+  audio_uploads: number;
+  audio_bytes: number;
+}
+
+export interface ReplyAudioTable {
+  device_id: string;
+  rid: string;
+  content_type: string;
+  size: number;
+  bytes: Buffer;
+  created_at: number;
+}
+
+export interface TasksTable {
+  /** One row per background task; a node claims a due row, runs the task, and moves due_at on. */
+  name: string;
+  due_at: number;
+}
+
+export interface RelayDatabase {
+  devices: DevicesTable;
+  pair_codes: PairCodesTable;
+  pair_events: PairEventsTable;
+  agent_keys: AgentKeysTable;
+  key_hits: KeyHitsTable;
+  notes: NotesTable;
+  usage_days: UsageDaysTable;
+  reply_audio: ReplyAudioTable;
+  tasks: TasksTable;
+}
+
+export type DeviceRow = Selectable<DevicesTable>;
+export type KeyRow = Selectable<AgentKeysTable>;
+export type NoteRow = Selectable<NotesTable>;
+export type NewNote = Insertable<NotesTable>;
+export type UsageRow = Selectable<UsageDaysTable>;
+
+/** Every table that holds rows of one computer, in the order a wipe deletes them. */
+export const PER_DEVICE_TABLES = ['reply_audio', 'notes', 'key_hits', 'usage_days', 'agent_keys'] as const;

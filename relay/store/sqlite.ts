@@ -1,0 +1,259 @@
+// The embedded backend: one SQLite file (better-sqlite3) in the data folder, for one relay process.
+//
+// Locking: one process and one connection, so every transaction runs alone — a stronger guarantee than one per
+// computer. Group commit: transactions that queue up while one runs are run together in the next one, each
+// inside its own savepoint (a failing one rolls back alone), and share a single COMMIT.
+//
+// Durability: WAL, and nothing a transaction did is answered or announced before it is on disk. SQLite's
+// synchronous=FULL would give that by an fsync inside every COMMIT — on the event loop's thread, which then
+// sits idle while the disk works. Instead the COMMIT writes the WAL (synchronous=NORMAL) and the relay itself
+// calls fdatasync on the WAL file, off the event loop (libuv's thread pool), before it answers or sends
+// anything of that batch; meanwhile the next batch runs. One fdatasync covers every batch committed before it
+// started, and SQLite's recovery replays every complete transaction in a synced WAL, so an acknowledged
+// write survives a power cut just as with synchronous=FULL (docs/relay.md, "Storage"; docs/performance.md).
+
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { log } from '../log.js';
+import { LocalBus, type Backend, type BusMessage, type DeviceTx, type RelayDb } from './backend.js';
+import { migrate } from './migrate.js';
+import type { RelayDatabase } from './schema.js';
+
+export const SQLITE_FILE = 'relay.sqlite';
+
+/**
+ * The most transactions one COMMIT carries. Small enough that a batch runs while the one before waits for its
+ * fdatasync (so the loop and the disk work at once), large enough to share a COMMIT among a burst. In
+ * bench:relay-throughput 8, 16 and 32 did alike, 4 and 256 worse.
+ */
+const MAX_BATCH = 16;
+
+interface Job {
+  work: (tx: DeviceTx) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown; messages: BusMessage[] } | { ok: false; error: unknown };
+
+export async function openSqlite(dataDir: string): Promise<Backend> {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, SQLITE_FILE);
+  const database = new Database(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL'); // the relay syncs the WAL itself before answering: WalSync below
+  const db = new Kysely<RelayDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const wal = new WalSync(`${file}-wal`);
+  try {
+    await migrate(db, 'sqlite');
+    await wal.sync();
+  } catch (error) {
+    wal.close();
+    await db.destroy();
+    throw error;
+  }
+  return new SqliteBackend(db, wal);
+}
+
+/**
+ * fdatasync of the WAL file on libuv's thread pool. Each request starts one at once (several may run together),
+ * and whichever finishes vouches for every request made before it began: fdatasync makes durable all that was
+ * written to the file before the call.
+ */
+class WalSync {
+  private fd: number | undefined;
+  private requested = 0;
+  private readonly waiting: Array<{ seq: number; resolve: () => void; reject: (error: Error) => void }> = [];
+
+  constructor(private readonly file: string) {}
+
+  /** Resolves once everything committed before the call is on disk. */
+  sync(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const seq = ++this.requested;
+      this.waiting.push({ seq, resolve, reject });
+      let fd: number;
+      try {
+        fd = this.fd ??= openSync(this.file, 'r'); // SQLite made it with the first write; it keeps it while open
+      } catch (error) {
+        return this.settle(seq, error as Error);
+      }
+      fdatasync(fd, (error) => this.settle(seq, error ?? undefined));
+    });
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  /** The fdatasync begun for request `seq` ended: every request up to it is settled, in order. */
+  private settle(seq: number, error: Error | undefined): void {
+    while (this.waiting.length > 0 && this.waiting[0]!.seq <= seq) {
+      const waiter = this.waiting.shift()!;
+      if (error) waiter.reject(error);
+      else waiter.resolve();
+    }
+  }
+}
+
+/** Most distinct statements kept prepared; the relay's are a few dozen, so this only bounds odd ones. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every statement anew; better-sqlite3 statements can be reused, and the relay's queries repeat,
+ * so prepared statements are kept by their SQL text (one connection: a statement is never used twice at once).
+ */
+function withStatementCache(database: Database.Database): SqliteDatabase {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => database.close(),
+    prepare: (text: string) => {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+        statement = database.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+class SqliteBackend implements Backend {
+  readonly dialect = 'sqlite' as const;
+  readonly bus = new LocalBus();
+  private readonly queue: Job[] = [];
+  private draining = false;
+
+  /** Batches committed and waiting for their fdatasync. */
+  private syncing = 0;
+
+  constructor(
+    readonly db: RelayDb,
+    private readonly wal: WalSync,
+  ) {}
+
+  withDeviceLock<T>(_deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
+    return this.enqueue(work);
+  }
+
+  withRelayLock<T>(work: (tx: DeviceTx) => Promise<T>): Promise<T> {
+    return this.enqueue(work);
+  }
+
+  async claimTask(name: string, now: number, nextDueAt: number, work: () => Promise<void>): Promise<boolean> {
+    // One process: nobody else can hold the task, so a due row (or none yet) is enough.
+    const row = await this.db.selectFrom('tasks').select('due_at').where('name', '=', name).executeTakeFirst();
+    if (row && row.due_at > now) return false;
+    await work();
+    await this.enqueue(async (tx) => {
+      await tx.db
+        .insertInto('tasks')
+        .values({ name, due_at: nextDueAt })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ due_at: nextDueAt }))
+        .execute();
+    });
+    return true;
+  }
+
+  async nextTaskDue(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.min<number>('due_at').as('due'))
+      .executeTakeFirst();
+    return row?.due ?? undefined;
+  }
+
+  async close(): Promise<void> {
+    while (this.draining || this.queue.length > 0 || this.syncing > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await this.db.destroy();
+    this.wal.close();
+  }
+
+  private enqueue<T>(work: (tx: DeviceTx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.draining) {
+        this.draining = true;
+        void this.drain();
+      }
+    });
+  }
+
+  /**
+   * Runs batches until nothing is left. Before each batch it lets the event loop take in what arrived: a batch
+   * runs without giving the loop a turn, so requests pile up unread meanwhile, and one turn of the loop turns
+   * them into jobs of the next batch rather than a batch each.
+   */
+  private async drain(): Promise<void> {
+    try {
+      for (;;) {
+        await nextLoopTurn();
+        if (this.queue.length === 0) break;
+        await this.runBatch(this.queue.splice(0, MAX_BATCH));
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /**
+   * One transaction for the whole batch, one savepoint per job, one COMMIT; then, once the WAL is on disk (the
+   * next batch runs meanwhile), the messages and the answers.
+   */
+  private async runBatch(batch: Job[]): Promise<void> {
+    const outcomes: Outcome[] = [];
+    try {
+      await this.db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          for (const job of batch) outcomes.push(await runInSavepoint(conn, job));
+          await sql`commit`.execute(conn);
+        } catch (error) {
+          await sql`rollback`.execute(conn).catch(() => undefined);
+          throw error;
+        }
+      });
+    } catch (error) {
+      for (const job of batch) job.reject(error); // the COMMIT failed: nothing of this batch is stored
+      return;
+    }
+    this.syncing += 1;
+    this.wal.sync().then(
+      () => {
+        this.syncing -= 1;
+        for (const outcome of outcomes) if (outcome.ok) for (const message of outcome.messages) this.bus.deliver(message);
+        batch.forEach((job, index) => {
+          const outcome = outcomes[index]!;
+          if (outcome.ok) job.resolve(outcome.value);
+          else job.reject(outcome.error);
+        });
+      },
+      (error: Error) => {
+        this.syncing -= 1;
+        log.error(`the database could not be synced to disk: ${error.message}`);
+        for (const job of batch) job.reject(error); // not known to be durable: nothing of it is acknowledged
+      },
+    );
+  }
+}
+
+/** After the next poll phase of the event loop (two check phases away), when newly read requests have run. */
+const nextLoopTurn = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+
+async function runInSavepoint(conn: RelayDb, job: Job): Promise<Outcome> {
+  const messages: BusMessage[] = [];
+  await sql`savepoint job`.execute(conn);
+  try {
+    const value = await job.work({ db: conn, publish: (message) => messages.push(message) });
+    await sql`release job`.execute(conn);
+    return { ok: true, value, messages };
+  } catch (error) {
+    await sql`rollback to job`.execute(conn);
+    await sql`release job`.execute(conn);
+    return { ok: false, error };
+  }
+}

@@ -1,0 +1,256 @@
+// The device stream, `GET /v1/device/stream` (docs/relay-api.md#ra30 to #ra33): the computer's one WebSocket.
+//
+// Connect: the device token is checked before the upgrade (401/403 as plain HTTP; without `Upgrade:
+// websocket` the HTTP route answers 426). Then, in one locked transaction, the socket's generation is taken,
+// the computer marked seen, overdue notes expired, and the waiting queue read; after the commit the relay
+// sends `welcome` and every waiting note, oldest first — also those an earlier socket already got.
+// Afterwards each new note is pushed once, the moment the bus announces it.
+
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { RelayError, upgradeRequired } from '../../protocol/relay/errors.js';
+import {
+  CLOSE_UNPAIRED,
+  parseDeviceFrame,
+  PING,
+  PONG,
+  readDeviceStatus,
+  type DeviceFrame,
+  type NotifyFrame,
+  type WelcomeFrame,
+} from '../../protocol/relay/frames.js';
+import { readReceipt } from '../../protocol/relay/receipts.js';
+import { authenticateDevice, type DeviceCaller } from '../core/auth.js';
+import { markSeen, saveStatus } from '../core/devices.js';
+import { ackNote, applyReceipt, expireWaiting, queueTtlMs, waitingFrame, waitingFrames } from '../core/notes.js';
+import type { Relay } from '../core/relay.js';
+import { addUsage } from '../core/usage.js';
+import { LAST_SEEN_WRITE_MS } from '../limits.js';
+import { log } from '../log.js';
+import type { BusMessage, DeviceTx } from '../store/backend.js';
+import { DeviceConnection, SocketRegistry } from './registry.js';
+
+export const STREAM_PATH = '/v1/device/stream';
+
+/**
+ * The largest message `ws` accepts before it closes the socket (1009). Frames over 16 KiB are ignored, not
+ * refused (RA30); this only stops a client from making the relay buffer megabytes.
+ */
+const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+export class DeviceStream {
+  readonly sockets = new SocketRegistry();
+  private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  private readonly unsubscribe: Array<() => void>;
+
+  constructor(private readonly relay: Relay) {
+    this.unsubscribe = [relay.store.bus.subscribe((message) => this.onBusMessage(message)), relay.store.bus.onResync(() => this.resync())];
+  }
+
+  /** The HTTP server's `upgrade` event. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => undefined); // a client that goes away mid-handshake is not an error of ours
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== STREAM_PATH || req.method !== 'GET') return refuseUpgrade(socket, new RelayError('not_found', 'no such endpoint'));
+    authenticateDevice(this.relay, req.headers.authorization).then(
+      (caller) => {
+        if (req.headers.upgrade?.toLowerCase() !== 'websocket') return refuseUpgrade(socket, upgradeRequired());
+        this.server.handleUpgrade(req, socket, head, (ws) => void this.open(ws, caller));
+      },
+      (error: unknown) => refuseUpgrade(socket, error instanceof RelayError ? error : new RelayError('internal', 'internal error')),
+    );
+  }
+
+  async close(): Promise<void> {
+    for (const stop of this.unsubscribe) stop();
+    this.sockets.closeAll(1001, 'the relay is shutting down');
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async open(ws: WebSocket, caller: DeviceCaller): Promise<void> {
+    const connection = new DeviceConnection(caller.deviceId, ws);
+    this.sockets.add(connection); // from now on, new notes are remembered (connection.early)
+    const connected = this.connect(connection, ws, caller);
+    ws.on('message', (data, isBinary) => this.receive(connection, connected, data, isBinary));
+    ws.on('close', () => void this.onClose(connection));
+    ws.on('error', () => undefined);
+  }
+
+  /** The connect step (RA31); frames wait for it. */
+  private async connect(connection: DeviceConnection, ws: WebSocket, caller: DeviceCaller): Promise<void> {
+    try {
+      const { gen, frames } = await this.relay.store.withDeviceLock(caller.deviceId, async (tx) => {
+        const now = this.relay.clock();
+        const device = await tx.db
+          .updateTable('devices')
+          .set((eb) => ({ stream_gen: eb('stream_gen', '+', 1), last_seen_at: now }))
+          .where('id', '=', caller.deviceId)
+          .returning('stream_gen')
+          .executeTakeFirst();
+        if (!device) return { gen: undefined, frames: [] };
+        await tx.db.updateTable('devices').set({ stream_open: device.stream_gen }).where('id', '=', caller.deviceId).execute();
+        await expireWaiting(this.relay, tx, caller.deviceId, now);
+        tx.publish({ t: 'stream', d: caller.deviceId, g: device.stream_gen });
+        return { gen: device.stream_gen, frames: await waitingFrames(tx.db, caller.deviceId) };
+      });
+      if (gen === undefined) return ws.close(CLOSE_UNPAIRED, 'unpaired'); // removed while connecting
+      connection.gen = gen;
+      connection.lastSeenWrite = this.relay.clock();
+      const welcome: WelcomeFrame = { type: 'welcome', ttlSeconds: Math.round(queueTtlMs(this.relay) / 1000) };
+      connection.send(welcome);
+      for (const frame of frames) this.sendOnce(connection, frame);
+      connection.ready = true;
+      for (const rid of connection.early.splice(0)) await this.push(connection, rid);
+      if (!connection.open) await this.onClose(connection); // closed during the replay: the close event came too early to clear stream_open
+    } catch (error) {
+      log.error(`opening a device stream failed: ${(error as Error).stack ?? String(error)}`);
+      ws.close(1011, 'internal error');
+    }
+  }
+
+  /** Pushes one note on one socket, unless it was already sent on it or no longer waits. */
+  private async push(connection: DeviceConnection, rid: string): Promise<void> {
+    if (connection.sent.has(rid) || !connection.open) return;
+    connection.sent.add(rid);
+    const frame = await waitingFrame(this.relay.store.db, connection.deviceId, rid);
+    if (frame) connection.send(frame);
+    else connection.sent.delete(rid);
+  }
+
+  /** RA32 `hello`, and after a lost bus: send every waiting note this socket does not have yet. */
+  private async catchUp(connection: DeviceConnection): Promise<void> {
+    for (const frame of await waitingFrames(this.relay.store.db, connection.deviceId)) this.sendOnce(connection, frame);
+  }
+
+  /** RA31: each note once per socket. */
+  private sendOnce(connection: DeviceConnection, frame: NotifyFrame): void {
+    if (connection.sent.has(frame.id)) return;
+    connection.sent.add(frame.id);
+    connection.send(frame);
+  }
+
+  private onBusMessage(message: BusMessage): void {
+    if (message.t === 'note') {
+      for (const connection of this.sockets.of(message.d)) {
+        if (!connection.ready) connection.early.push(message.r);
+        else if (message.frame)
+          this.sendOnce(connection, message.frame); // committed by this process: no need to read it back
+        else void this.push(connection, message.r).catch((error: Error) => log.error(`pushing a note failed: ${error.message}`));
+      }
+    } else if (message.t === 'stream') {
+      this.sockets.replaceOlder(message.d, message.g);
+    } else if (message.t === 'gone') {
+      this.sockets.closeUnpaired(message.d);
+    }
+  }
+
+  private resync(): void {
+    for (const connection of this.sockets.all()) if (connection.ready) void this.catchUp(connection).catch(() => undefined);
+  }
+
+  /** RA30: `ping` is answered at once; a frame the relay takes is queued, the rest ignored. */
+  private receive(connection: DeviceConnection, connected: Promise<void>, data: RawData, isBinary: boolean): void {
+    if (isBinary) return;
+    const text = data.toString();
+    if (text === PING) {
+      connection.send(PONG);
+      void this.noteSignOfLife(connection);
+      return;
+    }
+    const frame = parseDeviceFrame(text);
+    if (!frame) return; // larger than 16 KiB, not JSON or of an unknown type
+    connection.inbox.push(frame);
+    if (connection.applying) return;
+    connection.applying = true;
+    void connected.then(() => this.applyInbox(connection));
+  }
+
+  /**
+   * Applies the queued frames in order, once the connect step is done: all that arrived while the previous
+   * transaction ran go into the next one (a computer acknowledging a burst of notes costs one commit).
+   */
+  private async applyInbox(connection: DeviceConnection): Promise<void> {
+    while (connection.ready && connection.inbox.length > 0) {
+      const frames = connection.inbox.splice(0);
+      try {
+        await this.applyFrames(connection, frames);
+        if (frames.some((frame) => frame.type === 'hello')) await this.catchUp(connection);
+      } catch (error) {
+        log.error(`device frames failed: ${(error as Error).stack ?? String(error)}`);
+      }
+    }
+    connection.applying = false;
+  }
+
+  /** RA32: frames in one locked transaction, each counted as a socket message; one that breaks a rule is skipped. */
+  private async applyFrames(connection: DeviceConnection, frames: DeviceFrame[]): Promise<void> {
+    const deviceId = connection.deviceId;
+    await this.relay.store.withDeviceLock(deviceId, async (tx) => {
+      const now = this.relay.clock();
+      await addUsage(tx.db, deviceId, now, { ws_messages: frames.length });
+      if (now - connection.lastSeenWrite >= LAST_SEEN_WRITE_MS) {
+        await markSeen(tx.db, deviceId, now); // RA30: a sign of life, written at most once a minute per socket
+        connection.lastSeenWrite = now;
+      }
+      for (const frame of frames) {
+        try {
+          await applyFrame(tx, deviceId, frame, now);
+        } catch (error) {
+          if (!(error instanceof RelayError)) throw error; // each check comes before its write: nothing to undo
+        }
+      }
+    });
+    for (const frame of frames) {
+      const acked = frame.type === 'ack' ? frame.id : frame.type === 'receipt' ? (frame.id ?? frame.notificationId) : undefined;
+      if (typeof acked === 'string') connection.sent.delete(acked); // it will not be sent again: nothing to remember
+    }
+  }
+
+  private async noteSignOfLife(connection: DeviceConnection): Promise<void> {
+    const now = this.relay.clock();
+    if (now - connection.lastSeenWrite < LAST_SEEN_WRITE_MS) return;
+    connection.lastSeenWrite = now;
+    await this.relay.store.withDeviceLock(connection.deviceId, (tx) => markSeen(tx.db, connection.deviceId, now)).catch(() => undefined);
+  }
+
+  /** The socket closed: if it was the one in force, the computer has no socket now. */
+  private async onClose(connection: DeviceConnection): Promise<void> {
+    this.sockets.remove(connection);
+    const gen = connection.gen;
+    if (gen === undefined || !connection.ready) return; // still opening: open() finishes and calls this again
+    connection.gen = undefined; // once
+    try {
+      await this.relay.store.withDeviceLock(connection.deviceId, (tx) =>
+        tx.db
+          .updateTable('devices')
+          .set({ stream_open: null, last_seen_at: this.relay.clock() })
+          .where('id', '=', connection.deviceId)
+          .where('stream_open', '=', gen)
+          .execute(),
+      );
+    } catch (error) {
+      log.error(`closing a device stream failed: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** RA32: one frame from the computer. */
+async function applyFrame(tx: DeviceTx, deviceId: string, frame: DeviceFrame, now: number): Promise<void> {
+  if (frame.type === 'hello' || frame.type === 'status') await saveStatus(tx.db, deviceId, readDeviceStatus(frame));
+  if (frame.type === 'ack' && typeof frame.id === 'string') await ackNote(tx, deviceId, frame.id, now);
+  if (frame.type === 'receipt') await applyReceipt(tx, deviceId, readReceipt(frame, { idAlias: true }), now);
+}
+
+/** Answers a refused upgrade as plain HTTP, with the relay's error body, and drops the connection. */
+function refuseUpgrade(socket: Duplex, error: RelayError): void {
+  const body = JSON.stringify(error.body());
+  socket.end(
+    `HTTP/1.1 ${error.status} ${statusText(error.status)}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\nConnection: close\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+const statusText = (status: number): string =>
+  ({ 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 426: 'Upgrade Required' })[status] ?? 'Error';

@@ -1,0 +1,7 @@
+// jest globalTeardown: stops the run's PostgreSQL server (bench/rigs/postgres.ts, the globalSetup) by PID and
+// removes its folder.
+import type { PostgresServer } from '../../bench/rigs/postgres.js';
+
+export default async function teardown(): Promise<void> {
+  await (globalThis as { notifierPostgres?: PostgresServer }).notifierPostgres?.stop();
+}
