@@ -10,7 +10,7 @@ const config: Config = {
   transform: {
     '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(lowdb|steno)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(lowdb|steno|oauth4webapi)/)'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 30_000,
   // One private PostgreSQL server for the run: the relay's tests run on it as well as on SQLite.

@@ -44,6 +44,12 @@ const SYSTEM_PACKAGES = [
   { command: 'Xvfb', apt: 'xvfb', for: 'test', why: 'is the screen of the desktop tests' },
   { command: 'dunst', apt: 'dunst', for: 'test', why: 'is the real notification server of the desktop tests' },
   { command: 'xdotool', apt: 'xdotool', for: 'test', why: 'types a reply into the reply window in the desktop tests' },
+  {
+    command: 'chromium',
+    apt: 'chromium',
+    for: 'test',
+    why: "is the browser of the relay's consent page tests (driven by playwright-core)",
+  },
   { command: 'zenity', apt: 'zenity', for: 'desktop', why: 'is the reply window (a notification server without inline replies)' },
   // The tray on Linux is its own StatusNotifierItem over D-Bus (tray/sni.ts): it needs no tray library.
   // daemon/present/sound.ts plays files with the first of these; paplay talks to PulseAudio and to PipeWire's
