@@ -56,7 +56,7 @@ export async function notify(relay: Relay, step: AgentStep, body: Body): Promise
   if (payload.notificationId !== undefined) {
     const earlier = await findKeyNote(tx.db, key, nid);
     if (earlier && earlier.created_at > now - NOTIFICATION_ID_WINDOW_MS) return { duplicate: true, note: earlier };
-    if (earlier) await deleteNotes(tx.db, key.device_id, [earlier.rid]); // older than 24 h: the id is free again
+    if (earlier) await deleteNote(tx.db, key.device_id, earlier.rid); // older than 24 h: the id is free again
   }
 
   await checkSendingLimits(relay, step);
@@ -158,10 +158,9 @@ export async function findNote(db: RelayDb, deviceId: string, rid: string): Prom
   return db.selectFrom('notes').selectAll().where('device_id', '=', deviceId).where('rid', '=', rid).executeTakeFirst();
 }
 
-async function deleteNotes(db: RelayDb, deviceId: string, rids: string[]): Promise<void> {
-  if (rids.length === 0) return;
-  await db.deleteFrom('reply_audio').where('device_id', '=', deviceId).where('rid', 'in', rids).execute();
-  await db.deleteFrom('notes').where('device_id', '=', deviceId).where('rid', 'in', rids).execute();
+async function deleteNote(db: RelayDb, deviceId: string, rid: string): Promise<void> {
+  await db.deleteFrom('reply_audio').where('device_id', '=', deviceId).where('rid', '=', rid).execute();
+  await db.deleteFrom('notes').where('device_id', '=', deviceId).where('rid', '=', rid).execute();
 }
 
 /** RA45: notes neither acknowledged nor suppressed: the queue the computer still has to take. */

@@ -41,9 +41,10 @@ type Outcome = { ok: true; value: unknown; messages: BusMessage[] } | { ok: fals
 export async function openSqlite(dataDir: string): Promise<Backend> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, SQLITE_FILE);
-  const database = new Database(file);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL'); // the relay syncs the WAL itself before answering: WalSync below
+  const database = keepForLife(new Database(file));
+  // exec, not pragma(): pragma() prepares a statement and drops it, and a dropped statement is what crashes on Node 24.
+  database.exec('PRAGMA journal_mode = WAL');
+  database.exec('PRAGMA synchronous = NORMAL'); // the relay syncs the WAL itself before answering: WalSync below
   const db = new Kysely<RelayDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const wal = new WalSync(`${file}-wal`);
   try {
@@ -99,12 +100,27 @@ class WalSync {
   }
 }
 
-/** Most distinct statements kept prepared; the relay's are a few dozen, so this only bounds odd ones. */
-const STATEMENT_CACHE_SIZE = 500;
+/**
+ * better-sqlite3's objects (databases and statements) are never left for the garbage collector. Node 24.19 and
+ * later give every addon object built on `node::ObjectWrap` an environment clean-up hook that its destructor
+ * removes, and that removal aborts the process ("Assertion failed: (env) != nullptr") when the collector destroys
+ * the object outside a JavaScript context — an idle collection, say. better-sqlite3 12 (the last major that runs
+ * on Node 20) is built that way. An object that stays reachable is never destroyed that way, so each one is kept
+ * here for the life of the process; they are few: one database per backend and one statement per distinct SQL
+ * text (docs/relay.md, "Storage").
+ */
+const keptForLife = new Set<object>();
+
+function keepForLife<T extends object>(object: T): T {
+  keptForLife.add(object);
+  return object;
+}
 
 /**
  * Kysely prepares every statement anew; better-sqlite3 statements can be reused, and the relay's queries repeat,
  * so prepared statements are kept by their SQL text (one connection: a statement is never used twice at once).
+ * The relay's SQL texts are a fixed set written in its code, so the cache needs no bound (and may have none: a
+ * statement let go would be collected — see keptForLife).
  */
 function withStatementCache(database: Database.Database): SqliteDatabase {
   const statements = new Map<string, Database.Statement>();
@@ -113,8 +129,7 @@ function withStatementCache(database: Database.Database): SqliteDatabase {
     prepare: (text: string) => {
       let statement = statements.get(text);
       if (!statement) {
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
-        statement = database.prepare(text);
+        statement = keepForLife(database.prepare(text));
         statements.set(text, statement);
       }
       return statement;
