@@ -55,8 +55,7 @@ async function trim(tx: DeviceTx, grant: Grant, kind: 'access' | 'refresh'): Pro
     .where('device_id', '=', grant.deviceId)
     .where('key_id', '=', grant.keyId)
     .where('kind', '=', kind)
-    .orderBy('created_at', 'desc')
-    .orderBy('hash')
+    .orderBy('seq', 'desc')
     .limit(MAX_TOKENS_PER_CONNECTOR);
   await tx.db
     .deleteFrom('oauth_tokens')
@@ -77,6 +76,13 @@ export async function issueTokens(
   now: number,
   refresh?: { token: string; hash: string },
 ): Promise<TokenAnswer> {
+  const newest = await tx.db
+    .selectFrom('oauth_tokens')
+    .select((eb) => eb.fn.max<number>('seq').as('seq'))
+    .where('device_id', '=', grant.deviceId)
+    .where('key_id', '=', grant.keyId)
+    .executeTakeFirst();
+  let seq = Number(newest?.seq ?? 0);
   const row = (kind: 'access' | 'refresh', hash: string, family: string) => ({
     device_id: grant.deviceId,
     hash,
@@ -85,6 +91,7 @@ export async function issueTokens(
     client_id: grant.clientId,
     resource: grant.resource,
     family,
+    seq: ++seq,
     created_at: now,
   });
   let refreshToken = refresh?.token;

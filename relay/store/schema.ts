@@ -197,6 +197,8 @@ export interface OAuthTokensTable {
   resource: string | null;
   /** The refresh token's hash this token came with (a refresh token's own): revoking it ends the family. */
   family: string;
+  /** Numbers a connector's tokens in the order they were issued (the newest 50 of each kind are kept). */
+  seq: number;
   created_at: number;
 }
 

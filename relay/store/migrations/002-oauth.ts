@@ -82,14 +82,11 @@ export function oauth(): Migration {
         .addColumn('client_id', 'text', (c) => c.notNull())
         .addColumn('resource', 'text')
         .addColumn('family', 'text', (c) => c.notNull())
+        .addColumn('seq', time, (c) => c.notNull())
         .addColumn('created_at', time, (c) => c.notNull())
         .addPrimaryKeyConstraint('oauth_tokens_pk', ['device_id', 'hash'])
         .execute();
-      await db.schema
-        .createIndex('oauth_tokens_by_key')
-        .on('oauth_tokens')
-        .columns(['device_id', 'key_id', 'kind', 'created_at'])
-        .execute();
+      await db.schema.createIndex('oauth_tokens_by_key').on('oauth_tokens').columns(['device_id', 'key_id', 'kind', 'seq']).execute();
     },
   };
 }
