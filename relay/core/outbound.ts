@@ -103,7 +103,7 @@ for (const [network, prefix] of [
 ] as const)
   REFUSED.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 16], // unspecified, loopback, IPv4-compatible and IPv4-mapped
+  ['::', 96], // unspecified, loopback, IPv4-compatible (IPv4-mapped ones meet the IPv4 ranges above)
   ['64:ff9b::', 96], // NAT64
   ['64:ff9b:1::', 48], // local NAT64
   ['100::', 64], // discard
@@ -120,7 +120,6 @@ for (const [network, prefix] of [
 const LOOPBACK = new net.BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
-LOOPBACK.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
 
 /** Why an address may not be reached, or undefined when it may. */
 export function addressProblem(address: string, policy: Pick<OutboundPolicy, 'allowLoopback'>): string | undefined {
@@ -280,12 +279,13 @@ function exchange(
       method: request.method ?? 'GET',
       path: `${target.pathname}${target.search}`,
       headers: { ...request.headers, Host: target.host },
-      agent: false,
       signal,
       servername,
+      // No agent either way: a connection is never reused for another request (its address was checked for this
+      // one); without an agent, Node uses createConnection as given.
       ...(tunnelled
         ? { createConnection: () => tls.connect({ socket: tunnelled, servername, ALPNProtocols: ['http/1.1'] }) }
-        : { lookup: checkedLookup(policy) }),
+        : { agent: false, lookup: checkedLookup(policy) }),
     });
     outgoing.once('error', reject);
     outgoing.once('response', (response) => {
