@@ -22,6 +22,8 @@ export interface Limits {
   devicePollSecondsPerDay: number;
   queueTtlHours: number;
   maxBodyBytes: number;
+  /** RA101: client registrations per hour on the whole relay. */
+  registerPerHour: number;
 }
 
 export interface RelayConfig {
@@ -59,6 +61,7 @@ const LIMIT_VARIABLES: [string, keyof Limits, 'whole' | 'fraction'][] = [
   ['DEVICE_POLL_SECONDS_PER_DAY', 'devicePollSecondsPerDay', 'whole'],
   ['QUEUE_TTL_HOURS', 'queueTtlHours', 'fraction'],
   ['MAX_BODY_BYTES', 'maxBodyBytes', 'whole'],
+  ['REGISTER_PER_HOUR', 'registerPerHour', 'whole'],
 ];
 
 /** The shortest RELAY_SECRET accepted: it signs every device id, so it must not be guessable. */

@@ -34,6 +34,8 @@ export const DEFAULTS = {
   devicePollSecondsPerDay: 3000,
   /** RA45: hours a notification waits for the computer. */
   queueTtlHours: 24,
+  /** RA101: OAuth client registrations per hour on the whole relay. */
+  registerPerHour: 30,
 } as const;
 
 // --- Pairing (docs/relay-api.md#ra10 to #ra12) ---
@@ -109,6 +111,8 @@ export const TASK_INTERVALS_MS = {
   expireNotes: 5 * MINUTE,
   deleteOld: HOUR,
   pruneDevices: DAY,
+  /** docs/relay-api.md#ra112: connector approvals past their 10 minutes expire within this. */
+  oauthSweep: 30 * SECOND,
 } as const;
 
 export const TIME = { SECOND, MINUTE, HOUR, DAY } as const;

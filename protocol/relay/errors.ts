@@ -158,6 +158,10 @@ export const notRemovable = (): RelayError =>
 
 export const expired = (message: string): RelayError => new RelayError('expired', message);
 
+/** A connector request already approved or denied (docs/relay-api.md#ra111): `status` says which. */
+export const alreadyDecided = (status: string): RelayError =>
+  new RelayError('already_decided', `this connector request was already ${status}`, { status });
+
 export const misconfigured = (message: string): RelayError => new RelayError('misconfigured', message);
 
 export const internal = (): RelayError => new RelayError('internal', 'internal error (details are in the relay log)');

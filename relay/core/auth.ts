@@ -21,8 +21,9 @@ export interface DeviceCaller {
  */
 export interface AgentCaller {
   deviceId: string;
-  keyId: string;
-  /** SHA-256 of the credential's secret, compared with the key's stored hash. */
+  /** An agent key's id (`hrk_`); an access token (`hra_`) names its key only in the database. */
+  keyId: string | undefined;
+  /** SHA-256 of the credential's secret, compared with the key's stored hash (or, for an access token, looked up). */
   secretHash: string;
 }
 
@@ -51,22 +52,43 @@ export async function authenticateDevice(relay: Relay, authorization: string | u
 }
 
 /**
- * Agent routes and /mcp, without the database: the device token gets 403 wrong_credential; an access token
- * 401 until the OAuth server exists (issue 13). verifyAgentKey finishes the check.
+ * Agent routes and /mcp, without the database: an agent key or an OAuth access token (docs/relay-api.md#ra109);
+ * the device token gets 403 wrong_credential. verifyAgentKey finishes the check.
  */
 export async function authenticateAgent(relay: Relay, authorization: string | undefined): Promise<AgentCaller> {
   const credential = await verifiedCredential(relay, authorization);
   if (credential.kind === 'device') throw wrongCredential('agent');
-  if (credential.kind === 'access') throw unauthorized('unknown or revoked access token');
-  return { deviceId: credential.deviceId, keyId: credential.keyId!, secretHash: sha256Hex(credential.secret) };
+  return { deviceId: credential.deviceId, keyId: credential.keyId, secretHash: sha256Hex(credential.secret) };
 }
 
 const selectKey = prepared((db: RelayDb, deviceId: string, keyId: string) =>
   db.selectFrom('agent_keys').selectAll().where('device_id', '=', deviceId).where('id', '=', keyId),
 );
 
-/** The key behind an agent credential, checked: 401 when unknown, revoked or of another kind; 403 without notify. */
+/** RA109: the connector key an access token belongs to (its token row is found by the secret's hash). */
+const selectAccessKey = prepared((db: RelayDb, deviceId: string, tokenHash: string) =>
+  db
+    .selectFrom('oauth_tokens')
+    .innerJoin('agent_keys', (join) =>
+      join.onRef('agent_keys.device_id', '=', 'oauth_tokens.device_id').onRef('agent_keys.id', '=', 'oauth_tokens.key_id'),
+    )
+    .selectAll('agent_keys')
+    .where('oauth_tokens.device_id', '=', deviceId)
+    .where('oauth_tokens.hash', '=', tokenHash)
+    .where('oauth_tokens.kind', '=', 'access'),
+);
+
+/**
+ * The key behind an agent credential, checked: 401 when unknown, revoked or of another kind (an agent key is
+ * `static`, an access token's key `oauth`); 403 without notify.
+ */
 export async function verifyAgentKey(db: RelayDb, agent: AgentCaller): Promise<KeyRow> {
+  if (agent.keyId === undefined) {
+    const key = await selectAccessKey.first(db, agent.deviceId, agent.secretHash);
+    if (!key || key.kind !== 'oauth' || key.revoked_at !== null) throw unauthorized('unknown or revoked access token');
+    if (!key.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
+    return key;
+  }
   const key = await selectKey.first(db, agent.deviceId, agent.keyId);
   const valid =
     key && key.kind === 'static' && key.revoked_at === null && key.secret_hash !== null && sameSecret(key.secret_hash, agent.secretHash);

@@ -4,7 +4,7 @@
 
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
-/** The kinds of bearer credential (RA1). `access` tokens come with the OAuth server (issue 13). */
+/** The kinds of bearer credential (RA1); `access` tokens are the OAuth server's (RA109). */
 export type CredentialKind = 'device' | 'key' | 'access';
 
 export interface ParsedCredential {

@@ -5,6 +5,7 @@
 
 import { AUDIO_KEEP_MS, PAIR_WINDOW_MS, RATE_WINDOW_MS, TASK_INTERVALS_MS, TIME, USAGE_KEEP_DAYS } from '../limits.js';
 import { log } from '../log.js';
+import { sweepOAuth } from '../oauth/sweep.js';
 import { pruneIdleDevices } from './devices.js';
 import { deleteOldNotes, expireWaiting, queueTtlMs } from './notes.js';
 import type { Relay } from './relay.js';
@@ -19,6 +20,7 @@ const TASKS: Task[] = [
   { name: 'expireNotes', run: expireNotes },
   { name: 'deleteOld', run: deleteOld },
   { name: 'pruneDevices', run: async (relay, now) => void (await pruneIdleDevices(relay, now)) },
+  { name: 'oauthSweep', run: sweepOAuth },
 ];
 
 /** The shortest and longest sleep between looks at the task table. */

@@ -3,8 +3,11 @@ import type { Relay } from '../core/relay.js';
 import { errorHandler, unknownRoute } from './errors.js';
 import { agentRoutes } from './routes/agent.js';
 import { audioRoutes } from './routes/audio.js';
+import { consentRoutes } from './routes/consents.js';
 import { deviceRoutes } from './routes/device.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { oauthPageRoutes } from './routes/oauth-pages.js';
+import { oauthRoutes } from './routes/oauth.js';
 import { pairingRoutes } from './routes/pairing.js';
 import { publicRoutes } from './routes/public.js';
 
@@ -22,6 +25,9 @@ export function createApp(relay: Relay, trustProxy: number): Express {
   app.use(pairingRoutes(relay));
   app.use(mcpRoutes(relay));
   app.use(audioRoutes(relay));
+  app.use(oauthRoutes(relay));
+  app.use(oauthPageRoutes(relay));
+  app.use(consentRoutes(relay));
   app.use(deviceRoutes(relay));
   app.use(unknownRoute);
   app.use(errorHandler);

@@ -29,7 +29,11 @@ export type BusMessage =
   /** Socket generation `g` of computer `d` is now in force: older sockets close with 4000. */
   | { t: 'stream'; d: string; g: number }
   /** Computer `d` was unpaired or removed: its socket closes with 4001, its long-polls end. */
-  | { t: 'gone'; d: string };
+  | { t: 'gone'; d: string }
+  /** Connector approval `i` of computer `d` is new or changed: its socket gets the `consent` frame (RA111). */
+  | { t: 'consent'; d: string; i: string }
+  /** Approval `i` of computer `d` closed with status `s`: its socket gets `consent_resolved` (RA111). */
+  | { t: 'consent_resolved'; d: string; i: string; s: string };
 
 /** What a locked transaction works with. */
 export interface DeviceTx {

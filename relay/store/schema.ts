@@ -116,6 +116,92 @@ export interface TasksTable {
   due_at: number;
 }
 
+export interface OAuthClientsTable {
+  /** `hc_` + 32 hex (docs/relay-api.md#ra101). */
+  id: string;
+  /** The cleaned client_name. */
+  name: string;
+  /** JSON array of the registered redirect addresses. */
+  redirect_uris: string;
+  /** `none`, `client_secret_post` or `client_secret_basic`. */
+  auth_method: string;
+  /** SHA-256 (hex) of the client secret; null for a public client. */
+  secret_hash: string | null;
+  created_at: number;
+}
+
+export interface OAuthRegistrationsTable {
+  /** One row per registration, for the hourly limit (REGISTER_PER_HOUR). */
+  at: number;
+}
+
+export interface OAuthClientDocumentsTable {
+  /** A client id that is an https URL: its fetched client metadata document (docs/relay-api.md#ra103). */
+  url: string;
+  name: string;
+  redirect_uris: string;
+  fetched_at: number;
+  expires_at: number;
+}
+
+export interface OAuthRequestsTable {
+  device_id: string;
+  /** 72 hex: the computer's id, then 24 random hex (docs/relay-api.md#ra104). */
+  id: string;
+  /** `code` (browser flow) or `device` (device flow). */
+  flow: 'code' | 'device';
+  client_id: string;
+  client_name: string;
+  /** The relay's origin as the client reached it: the issuer named in the redirect, and the base of `resource`. */
+  origin: string;
+  redirect_uri: string | null;
+  code_challenge: string | null;
+  state: string | null;
+  /** The `resource` the request named, or null. */
+  resource: string | null;
+  /** The 6 digits the person sees on the computer. */
+  approval_code: string;
+  /** `pending`, `approved`, `denied`, `superseded` or `expired`. */
+  status: string;
+  /** Wrong approval codes typed on the relay's pages. */
+  attempts: number;
+  /** The authorization code in clear, kept until it is first exchanged (the consent page's redirect carries it). */
+  code: string | null;
+  /** SHA-256 (hex) of the whole authorization code. */
+  code_hash: string | null;
+  /** The connector's key, once approved. */
+  key_id: string | null;
+  created_at: number;
+  expires_at: number;
+  decided_at: number | null;
+  /** When the code (or the device code) was first exchanged for tokens. */
+  redeemed_at: number | null;
+  /** Device flow: SHA-256 (hex) of the whole device code. */
+  device_code_hash: string | null;
+  /** Device flow: the user code, without its dash. */
+  user_code: string | null;
+  last_poll_at: number | null;
+  interval_seconds: number;
+  /** When a `consent` frame first went out for it (a later connect re-sends it as `redelivered`). */
+  announced_at: number | null;
+}
+
+export interface OAuthTokensTable {
+  device_id: string;
+  /** SHA-256 (hex) of the token's secret part. */
+  hash: string;
+  kind: 'access' | 'refresh';
+  /** The connector (an agent key of kind `oauth`). */
+  key_id: string;
+  client_id: string;
+  resource: string | null;
+  /** The refresh token's hash this token came with (a refresh token's own): revoking it ends the family. */
+  family: string;
+  /** Numbers a connector's tokens in the order they were issued (the newest 50 of each kind are kept). */
+  seq: number;
+  created_at: number;
+}
+
 export interface RelayDatabase {
   devices: DevicesTable;
   pair_codes: PairCodesTable;
@@ -126,6 +212,11 @@ export interface RelayDatabase {
   usage_days: UsageDaysTable;
   reply_audio: ReplyAudioTable;
   tasks: TasksTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_registrations: OAuthRegistrationsTable;
+  oauth_client_documents: OAuthClientDocumentsTable;
+  oauth_requests: OAuthRequestsTable;
+  oauth_tokens: OAuthTokensTable;
 }
 
 export type DeviceRow = Selectable<DevicesTable>;
@@ -133,6 +224,16 @@ export type KeyRow = Selectable<AgentKeysTable>;
 export type NoteRow = Selectable<NotesTable>;
 export type NewNote = Insertable<NotesTable>;
 export type UsageRow = Selectable<UsageDaysTable>;
+export type OAuthRequestRow = Selectable<OAuthRequestsTable>;
+export type OAuthClientRow = Selectable<OAuthClientsTable>;
 
 /** Every table that holds rows of one computer, in the order a wipe deletes them. */
-export const PER_DEVICE_TABLES = ['reply_audio', 'notes', 'key_hits', 'usage_days', 'agent_keys'] as const;
+export const PER_DEVICE_TABLES = [
+  'reply_audio',
+  'notes',
+  'key_hits',
+  'usage_days',
+  'oauth_tokens',
+  'oauth_requests',
+  'agent_keys',
+] as const;

@@ -28,6 +28,7 @@ import type { Relay } from '../core/relay.js';
 import { addUsage } from '../core/usage.js';
 import { LAST_SEEN_WRITE_MS } from '../limits.js';
 import { log } from '../log.js';
+import { onConsentMessage, sendOpenConsents } from '../oauth/consent-push.js';
 import type { BusMessage, DeviceTx } from '../store/backend.js';
 import { DeviceConnection, SocketRegistry } from './registry.js';
 
@@ -102,6 +103,7 @@ export class DeviceStream {
       for (const frame of frames) this.sendOnce(connection, frame);
       connection.ready = true;
       for (const rid of connection.early.splice(0)) await this.push(connection, rid);
+      await sendOpenConsents(this.relay, connection); // RA111: connector approvals waiting for the person
       if (!connection.open) await this.onClose(connection); // closed during the replay: the close event came too early to clear stream_open
     } catch (error) {
       log.error(`opening a device stream failed: ${(error as Error).stack ?? String(error)}`);
@@ -142,11 +144,15 @@ export class DeviceStream {
       this.sockets.replaceOlder(message.d, message.g);
     } else if (message.t === 'gone') {
       this.sockets.closeUnpaired(message.d);
-    }
+    } else onConsentMessage(this.relay, this.sockets, message);
   }
 
   private resync(): void {
-    for (const connection of this.sockets.all()) if (connection.ready) void this.catchUp(connection).catch(() => undefined);
+    for (const connection of this.sockets.all()) {
+      if (!connection.ready) continue;
+      void this.catchUp(connection).catch(() => undefined);
+      void sendOpenConsents(this.relay, connection).catch(() => undefined);
+    }
   }
 
   /** RA30: `ping` is answered at once; a frame the relay takes is queued, the rest ignored. */

@@ -3,7 +3,7 @@
 // sign of life, then the route's own step.
 
 import { Router, type Request, type Response } from 'express';
-import { invalidField, notAnObject, notFound, upgradeRequired } from '../../../protocol/relay/errors.js';
+import { notFound, upgradeRequired } from '../../../protocol/relay/errors.js';
 import { readDeviceStatus } from '../../../protocol/relay/frames.js';
 import { readReceipt, type ReceiptKind } from '../../../protocol/relay/receipts.js';
 import { authenticateDevice, type DeviceCaller } from '../../core/auth.js';
@@ -20,6 +20,7 @@ import {
 } from '../../core/devices.js';
 import { activeKeyCount, createKey, listKeys, revokeKey } from '../../core/keys.js';
 import { applyReceipt, waitingCount } from '../../core/notes.js';
+import { endConnectorTokens } from '../../oauth/connectors.js';
 import type { Relay } from '../../core/relay.js';
 import { deviceStep } from '../../core/requests.js';
 import { iso } from '../../core/time.js';
@@ -31,7 +32,6 @@ import { sendJSON } from '../respond.js';
 
 /** RA27: a subscription's id in paths (subscriptions arrive with issue 14). */
 const SUBSCRIPTION_ID = /^sub_[0-9a-f]{20}$/;
-const DECISIONS = ['approve', 'deny'];
 
 /** The caller a device route was authenticated as (requireDevice put it there). */
 export const deviceOf = (res: Response): DeviceCaller => res.locals.device as DeviceCaller;
@@ -102,24 +102,13 @@ export function deviceRoutes(relay: Relay): Router {
   });
   router.delete('/v1/device/keys/:keyId', async (req, res) => {
     const purge = req.query.purge === '1' || req.query.purge === 'true';
-    sendJSON(res, 200, await step(res, (tx, now) => revokeKey(tx, deviceOf(res).deviceId, String(req.params.keyId), purge, now)));
-  });
-
-  // RA23: connector approvals come with the OAuth server (issue 13): none exist yet, so none can be decided.
-  router.get('/v1/device/consents', async (_req, res) => {
-    await step(res, async () => undefined);
-    sendJSON(res, 200, { consents: [] });
-  });
-  router.post('/v1/device/consent', async (req, res) => {
-    const body = await readBody(req, JSON_BODY_MAX_BYTES);
-    await step(res, async () => {
-      const input = parseJSON(body, JSON_BODY_MAX_BYTES);
-      if (typeof input !== 'object' || input === null || Array.isArray(input)) throw notAnObject();
-      const { id, decision } = input as Record<string, unknown>;
-      if (typeof id !== 'string' || id === '') throw invalidField('id', "the connector request's id");
-      if (typeof decision !== 'string' || !DECISIONS.includes(decision)) throw invalidField('decision', 'approve or deny');
-      throw notFound('no such connector request');
+    const keyId = String(req.params.keyId);
+    const revoked = await step(res, async (tx, now) => {
+      const answer = await revokeKey(tx, deviceOf(res).deviceId, keyId, purge, now);
+      await endConnectorTokens(tx, deviceOf(res).deviceId, keyId); // RA109: a connector's tokens end with it
+      return answer;
     });
+    sendJSON(res, 200, revoked);
   });
 
   // RA27: reply-event subscriptions come with issue 14: the list is empty, and removing one that is absent succeeds.

@@ -1,0 +1,114 @@
+// The relay's OAuth server, one node on the embedded database (durable), one request at a time:
+//   npm run bench:relay-oauth [-- --rounds 500 --warmup 50]
+//   - POST /token with the refresh grant (a new access token: one locked transaction that writes a token row);
+//   - an authorization-code round trip: GET /authorize (the consent page; the request stored, the consent frame
+//     sent), the computer approving on its socket's frame (POST /v1/device/consent: the connector key and the
+//     code), then POST /token with the code and the PKCE verifier;
+//   - baseline: GET /health on the same relay process (HTTP and Express, no credential, no database).
+// The relay runs pinned to CPU 0, this process (the client and the computer) on CPU 1.
+
+import { createHash, randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { connectDevice, pairWithKey, startRelayNode, UNLIMITED } from './relay-lib.js';
+import { describeMachine, LOAD_CPU, ms, option, percentile, pinSelf, printTable, ratio, request, runBenchmark, stopChild } from './lib.js';
+
+const ROUNDS = Number(option('rounds') ?? 500);
+const WARMUP = Number(option('warmup') ?? 50);
+const CALLBACK = 'http://127.0.0.1:9/callback';
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** Runs `once` WARMUP + ROUNDS times, one at a time; the milliseconds of the measured rounds. */
+async function timed(once: () => Promise<void>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < WARMUP + ROUNDS; i++) {
+    const started = performance.now();
+    await once();
+    if (i >= WARMUP) samples.push(performance.now() - started);
+  }
+  return samples;
+}
+
+await runBenchmark(async () => {
+  pinSelf(LOAD_CPU);
+  console.log('Notifier relay benchmark: the OAuth server (one node, embedded database, durable)');
+  console.log(describeMachine());
+  console.log(`${ROUNDS} rounds one at a time after ${WARMUP} warm-up rounds, per scenario\n`);
+  const node = await startRelayNode({ ...UNLIMITED, REGISTER_PER_HOUR: '1000' });
+  try {
+    // The computers: each approves every request the moment its consent frame arrives, and says when it did. A
+    // computer takes 12 requests an hour (docs/relay-api.md#ra104), so the round trips use one after another.
+    const approvals = new Map<string, (redirect: string) => void>();
+    const computers = Math.ceil((WARMUP + ROUNDS + 1) / 12);
+    for (let i = 0; i < computers; i++) {
+      const device = await pairWithKey(node);
+      await connectDevice(node.port, device.token, (frame) => {
+        if (frame.type !== 'consent' || frame.status !== 'pending') return;
+        void node
+          .call('POST', '/v1/device/consent', { token: device.token, body: { id: frame.id, decision: 'approve' } })
+          .then((answer) => {
+            approvals.get(frame.id!)?.(answer.json.redirect as string);
+          });
+      });
+    }
+    let trips = 0;
+    const registered = await node.call('POST', '/register', { body: { client_name: 'bench', redirect_uris: [CALLBACK] } });
+    const clientId = registered.json.client_id as string;
+    const form = (fields: Record<string, string>) =>
+      request(`${node.baseUrl}/token`, {
+        method: 'POST',
+        headers: FORM,
+        body: new URLSearchParams({ client_id: clientId, ...fields }).toString(),
+      });
+
+    /** One authorization-code round trip, to the tokens. */
+    const roundTrip = async (): Promise<{ refresh_token: string }> => {
+      const verifier = randomBytes(32).toString('base64url');
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: CALLBACK,
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+        device: String(1 + Math.floor(trips++ / 12)),
+      });
+      const page = await request(`${node.baseUrl}/authorize?${query}`);
+      const rid = /data-rid="([0-9a-f]{72})"/.exec(page.body)?.[1];
+      if (page.status !== 200 || !rid) throw new Error(`/authorize answered ${page.status}`);
+      const redirect = await new Promise<string>((resolve) => approvals.set(rid, resolve));
+      approvals.delete(rid);
+      const code = new URL(redirect).searchParams.get('code')!;
+      const tokens = await form({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: CALLBACK });
+      if (tokens.status !== 200) throw new Error(`/token answered ${tokens.status}: ${tokens.body}`);
+      return JSON.parse(tokens.body) as { refresh_token: string };
+    };
+
+    console.log('1/3 baseline: GET /health on the same relay ...');
+    const baseline = await timed(async () => void (await request(`${node.baseUrl}/health`)));
+    console.log('2/3 POST /token, refresh grant ...');
+    const { refresh_token } = await roundTrip();
+    const refresh = await timed(async () => {
+      const answer = await form({ grant_type: 'refresh_token', refresh_token });
+      if (answer.status !== 200) throw new Error(`refresh answered ${answer.status}: ${answer.body}`);
+    });
+    console.log('3/3 authorization-code round trip (authorize, approve on the socket, token) ...');
+    const trip = await timed(async () => void (await roundTrip()));
+
+    const base = percentile(baseline, 50);
+    const row = (name: string, samples: number[]): string[] => [
+      name,
+      ms(percentile(samples, 50)),
+      ms(percentile(samples, 99)),
+      ms(Math.max(...samples)),
+      ratio(percentile(samples, 50) / base),
+    ];
+    console.log('');
+    printTable([
+      ['scenario', 'p50', 'p99', 'max', 'p50 vs baseline'],
+      row('baseline: GET /health', baseline),
+      row('POST /token, refresh grant', refresh),
+      row('authorization-code round trip (4 requests)', trip),
+    ]);
+  } finally {
+    await stopChild(node.child);
+  }
+});

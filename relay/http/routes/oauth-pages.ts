@@ -1,0 +1,340 @@
+// The OAuth server's pages (docs/relay-api.md#ra104, #ra105, #ra113): `GET /authorize` and the consent page's
+// helpers (its poll, the approval-code form, Deny), and the device flow's `/activate` pages. They belong to the
+// pages, not to clients. None of them approves anything by itself: approval is the person's, on the computer, or
+// with the 6-digit code the computer shows — which no route ever returns.
+
+import { Router, type Request, type Response } from 'express';
+import { RelayError } from '../../../protocol/relay/errors.js';
+import { oauthMethodNotAllowed } from '../../../protocol/relay/oauth-errors.js';
+import { findDevice, isOnline } from '../../core/devices.js';
+import type { Relay } from '../../core/relay.js';
+import { iso } from '../../core/time.js';
+import { log } from '../../log.js';
+import { redirectHost, type OAuthClient } from '../../oauth/client-rules.js';
+import { findClient } from '../../oauth/clients.js';
+import { findByUserCode } from '../../oauth/device-flow.js';
+import { CODE_CHALLENGE, MAX_STATE_CHARS } from '../../oauth/limits.js';
+import { activateConfirm, activateForm, consentPage, formTargetOf, messagePage, newNonce, pageHeaders } from '../../oauth/pages.js';
+import {
+  beginRequest,
+  chooseDevice,
+  formatUserCode,
+  pageStatus,
+  readRequest,
+  redirectFor,
+  requestDevice,
+  settleRequest,
+  type DeviceChoice,
+} from '../../oauth/requests.js';
+import type { OAuthRequestRow } from '../../store/schema.js';
+import { readForm } from '../form.js';
+import { requestOrigin } from '../origin.js';
+import { oauthErrors, scopeAllowed } from './oauth.js';
+
+/** Sends a page with its headers (RA105). `formTarget`: where its forms may be redirected to. */
+function sendPage(res: Response, status: number, render: (nonce: string) => string, formTarget?: string): void {
+  const nonce = newNonce();
+  const html = render(nonce);
+  res.status(status);
+  for (const [name, value] of Object.entries(pageHeaders(nonce, formTarget))) res.setHeader(name, value);
+  res.setHeader('Content-Length', Buffer.byteLength(html));
+  res.end(html);
+}
+
+const sendMessage = (res: Response, status: number, title: string, ...paragraphs: string[]): void =>
+  sendPage(res, status, (nonce) => messagePage(nonce, title, paragraphs));
+
+/** A redirect the browser follows (never cached). */
+function redirect(res: Response, location: string): void {
+  res.status(302).setHeader('Location', location).setHeader('Cache-Control', 'no-store').setHeader('Referrer-Policy', 'no-referrer').end();
+}
+
+/** RA104: a refusal that goes back to the client: its redirect address with `error` (and `state`, `iss`). */
+function redirectError(
+  res: Response,
+  redirectUri: string,
+  error: string,
+  description: string,
+  state: string | undefined,
+  origin: string,
+): void {
+  const url = new URL(redirectUri);
+  url.searchParams.set('error', error);
+  url.searchParams.set('error_description', description);
+  if (state !== undefined) url.searchParams.set('state', state);
+  url.searchParams.set('iss', origin);
+  redirect(res, url.toString());
+}
+
+/** A query parameter given once, as text (anything else reads as absent). */
+function queryText(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A request of a flow that a page's form names (a forged or unknown id, or the other flow's: undefined). */
+async function knownRequest(relay: Relay, rid: string | null, flow: 'code' | 'device'): Promise<OAuthRequestRow | undefined> {
+  const deviceId = requestDevice(relay, rid);
+  const row = deviceId ? await readRequest(relay, deviceId, rid!) : undefined;
+  return row?.flow === flow ? row : undefined;
+}
+
+const UNKNOWN_REQUEST = ['This connection request is unknown', 'It may have expired. Start the connection again from the app.'] as const;
+
+/** The consent page of a waiting request (RA105), with the other computers it could go to. */
+async function renderConsent(
+  relay: Relay,
+  res: Response,
+  row: OAuthRequestRow,
+  options: { choice?: DeviceChoice; linkFor?: (index: number) => string; message?: string; status?: number },
+): Promise<void> {
+  const device = options.choice?.device ?? (await findDevice(relay.store.db, row.device_id));
+  const others = options.choice
+    ? options.choice.devices
+        .map((other, i) => ({ name: other.name, href: options.linkFor!(i + 1), index: i + 1 }))
+        .filter((other) => other.index !== options.choice!.index)
+    : [];
+  sendPage(
+    res,
+    options.status ?? 200,
+    (nonce) =>
+      consentPage(nonce, {
+        rid: row.id,
+        clientName: row.client_name,
+        returnHost: redirectHost(row.redirect_uri),
+        deviceName: device?.name ?? '',
+        deviceOnline: device ? isOnline(device, relay.clock()) : false,
+        expiresAt: iso(row.expires_at),
+        others,
+        message: options.message,
+      }),
+    formTargetOf(row.redirect_uri),
+  );
+}
+
+/** RA105: a request closed before this answer: its redirect if it still has one, else a page saying so. */
+function closedRequest(relay: Relay, res: Response, row: OAuthRequestRow): void {
+  const location = redirectFor(row, relay.clock());
+  if (location !== undefined) return redirect(res, location);
+  sendMessage(
+    res,
+    200,
+    row.status === 'approved' ? 'This request was approved' : 'This request is closed',
+    row.status === 'approved'
+      ? 'The app already has its answer. You can close this page.'
+      : 'It expired, was replaced by a newer one, or was denied. Start the connection again from the app.',
+  );
+}
+
+/** RA109: the computer already has 20 active keys: the approval waits until one is revoked. */
+function tooManyKeysPage(res: Response, error: unknown): void {
+  if (!(error instanceof RelayError)) throw error;
+  sendMessage(res, error.status, 'This computer has too many keys', error.message);
+}
+
+export function oauthPageRoutes(relay: Relay): Router {
+  const router = Router();
+
+  // RA104: the browser flow begins. 400 pages for what cannot go back to the client; 302 with `error` for the rest.
+  router.get('/authorize', async (req, res) => {
+    const origin = requestOrigin(req);
+    let client: OAuthClient | undefined;
+    try {
+      client = await findClient(relay, queryText(req, 'client_id'));
+    } catch (error) {
+      return sendMessage(
+        res,
+        400,
+        "This app's description could not be used",
+        (error as Error).message,
+        'Start the connection again from the app.',
+      );
+    }
+    if (!client)
+      return sendMessage(
+        res,
+        400,
+        'Unknown app',
+        'This app is not registered on this relay (or registered too long ago). Start the connection again from the app.',
+      );
+    const redirectUri = queryText(req, 'redirect_uri');
+    if (redirectUri === undefined || !client.redirectUris.includes(redirectUri))
+      return sendMessage(
+        res,
+        400,
+        'Unknown return address',
+        `redirect_uri is not an address ${client.name} registered, so this page cannot send you back.`,
+      );
+    const state = queryText(req, 'state');
+    const back = (error: string, description: string) => redirectError(res, redirectUri, error, description, state, origin);
+    if (queryText(req, 'response_type') !== 'code') return back('unsupported_response_type', 'response_type must be code');
+    const challenge = queryText(req, 'code_challenge');
+    if (queryText(req, 'code_challenge_method') !== 'S256' || challenge === undefined || !CODE_CHALLENGE.test(challenge))
+      return back('invalid_request', 'PKCE is required: code_challenge (43 characters of A-Z a-z 0-9 - _) with code_challenge_method S256');
+    if (state !== undefined && state.length > MAX_STATE_CHARS)
+      return back('invalid_request', `state has at most ${MAX_STATE_CHARS} characters`);
+    const resource = queryText(req, 'resource');
+    if (resource !== undefined && resource.replace(/\/+$/, '') !== `${origin}/mcp`)
+      return back('invalid_target', `resource must be ${origin}/mcp`);
+    if (!scopeAllowed(queryText(req, 'scope'))) return back('invalid_scope', 'the only scope is notify');
+
+    const choice = await chooseDevice(relay, queryText(req, 'device'), relay.clock());
+    if (choice === 'out_of_range')
+      return sendMessage(res, 400, 'No such computer', 'device must be a number from 1 to the number of paired computers.');
+    if (choice === 'none')
+      return sendMessage(
+        res,
+        200,
+        'Pair Notifier first',
+        'No computer is paired with this relay yet, so nobody could approve this connection.',
+        "Turn on the relay in Notifier's settings on your computer, then start the connection again from the app.",
+      );
+    let begun;
+    try {
+      begun = await beginRequest(relay, choice.device.id, {
+        flow: 'code',
+        client,
+        origin,
+        redirectUri,
+        codeChallenge: challenge,
+        state,
+        resource,
+      });
+    } catch (error) {
+      log.error(`an authorization request could not begin: ${(error as Error).stack ?? String(error)}`);
+      return sendMessage(res, 502, 'The approval could not start', 'Try again in a moment.');
+    }
+    if ('limited' in begun)
+      return sendMessage(
+        res,
+        429,
+        'Too many approvals',
+        begun.limited === 'waiting'
+          ? 'Three connection requests are already waiting on this computer. Approve or deny them first, or wait ten minutes.'
+          : 'Twelve connection requests were started on this computer in the last hour. Try again later.',
+      );
+    const linkFor = (index: number): string => {
+      const query = new URLSearchParams(req.query as Record<string, string>);
+      query.set('device', String(index));
+      return `/authorize?${query.toString()}`;
+    };
+    await renderConsent(relay, res, begun.row, { choice, linkFor });
+  });
+
+  // RA105: the page's poll: the status, and once decided the redirect. A forged id is 404.
+  router.get('/authorize/status', async (req, res) => {
+    const rid = queryText(req, 'rid');
+    const deviceId = requestDevice(relay, rid);
+    const answer = (status: number, body: object) => res.status(status).setHeader('Cache-Control', 'no-store').json(body);
+    if (!deviceId) return answer(404, { status: 'unknown' });
+    const row = await readRequest(relay, deviceId, rid!);
+    answer(200, row ? pageStatus(row, relay.clock()) : { status: 'unknown' });
+  });
+
+  // RA105: the approval code typed on the page: right, it approves (302 with the code); wrong, the page again.
+  router.post('/authorize/code', async (req, res) => {
+    const form = await readForm(req);
+    const known = await knownRequest(relay, form.get('rid'), 'code');
+    if (!known) return sendMessage(res, 400, ...UNKNOWN_REQUEST);
+    let settled;
+    try {
+      settled = await settleRequest(relay, known.device_id, known.id, 'approve', (form.get('code') ?? '').replace(/\D/g, ''));
+    } catch (error) {
+      return tooManyKeysPage(res, error);
+    }
+    if (settled.kind === 'unknown') return sendMessage(res, 400, ...UNKNOWN_REQUEST);
+    if (settled.kind === 'wrong') {
+      const message = `That code is wrong: ${settled.triesLeft} ${settled.triesLeft === 1 ? 'try' : 'tries'} left.`;
+      return renderConsent(relay, res, settled.row, { message });
+    }
+    closedRequest(relay, res, settled.row);
+  });
+
+  // RA105: Deny closes only this request.
+  router.post('/authorize/deny', async (req, res) => {
+    const form = await readForm(req);
+    const known = await knownRequest(relay, form.get('rid'), 'code');
+    const settled = known ? await settleRequest(relay, known.device_id, known.id, 'deny') : { kind: 'unknown' as const };
+    if (settled.kind === 'unknown' || settled.kind === 'wrong') return sendMessage(res, 400, ...UNKNOWN_REQUEST);
+    closedRequest(relay, res, settled.row);
+  });
+
+  // RA113: the device flow's page: the user code first ...
+  router.get('/activate', (req, res) => sendPage(res, 200, (nonce) => activateForm(nonce, queryText(req, 'user_code') ?? '')));
+  router.post('/activate', async (req, res) => {
+    const form = await readForm(req);
+    const typed = form.get('user_code') ?? '';
+    const row = await findByUserCode(relay, typed);
+    if (!row)
+      return sendPage(res, 200, (nonce) =>
+        activateForm(nonce, typed, 'That code is wrong or expired. Check it, or start again from the agent.'),
+      );
+    const device = await findDevice(relay.store.db, row.device_id);
+    sendPage(res, 200, (nonce) =>
+      activateConfirm(nonce, {
+        rid: row.id,
+        clientName: row.client_name,
+        userCode: formatUserCode(row.user_code!),
+        deviceName: device?.name ?? '',
+      }),
+    );
+  });
+
+  // ... then the approval code the computer shows.
+  router.post('/activate/approve', async (req, res) => {
+    const form = await readForm(req);
+    const known = await knownRequest(relay, form.get('rid'), 'device');
+    if (!known) return sendMessage(res, 400, ...UNKNOWN_REQUEST);
+    let settled;
+    try {
+      settled = await settleRequest(relay, known.device_id, known.id, 'approve', (form.get('code') ?? '').replace(/\D/g, ''));
+    } catch (error) {
+      return tooManyKeysPage(res, error);
+    }
+    if (settled.kind === 'unknown') return sendMessage(res, 400, ...UNKNOWN_REQUEST);
+    if (settled.kind === 'wrong') {
+      const device = await findDevice(relay.store.db, known.device_id);
+      const message = `That code is wrong: ${settled.triesLeft} ${settled.triesLeft === 1 ? 'try' : 'tries'} left.`;
+      return sendPage(res, 200, (nonce) =>
+        activateConfirm(nonce, {
+          rid: known.id,
+          clientName: settled.row.client_name,
+          userCode: formatUserCode(settled.row.user_code!),
+          deviceName: device?.name ?? '',
+          message,
+        }),
+      );
+    }
+    activateDone(res, settled.row);
+  });
+
+  router.post('/activate/deny', async (req, res) => {
+    const form = await readForm(req);
+    const known = await knownRequest(relay, form.get('rid'), 'device');
+    const settled = known ? await settleRequest(relay, known.device_id, known.id, 'deny') : { kind: 'unknown' as const };
+    if (settled.kind === 'unknown' || settled.kind === 'wrong') return sendMessage(res, 400, ...UNKNOWN_REQUEST);
+    activateDone(res, settled.row);
+  });
+
+  router.all(['/authorize', '/authorize/status'], () => {
+    throw oauthMethodNotAllowed('GET');
+  });
+  router.all(['/authorize/code', '/authorize/deny', '/activate/approve', '/activate/deny'], () => {
+    throw oauthMethodNotAllowed('POST');
+  });
+  router.use(oauthErrors);
+  return router;
+}
+
+/** RA113: how a device-flow request ended, for the person on the `/activate` page. */
+function activateDone(res: Response, row: OAuthRequestRow): void {
+  if (row.status === 'approved')
+    return sendMessage(
+      res,
+      200,
+      'Approved',
+      `${row.client_name} can now send you notifications. You can close this page; the agent continues by itself.`,
+    );
+  if (row.status === 'denied') return sendMessage(res, 200, 'Denied', `${row.client_name} was not connected. You can close this page.`);
+  sendMessage(res, 200, 'This request is closed', 'It expired or was replaced by a newer one. Start again from the agent.');
+}

@@ -1,0 +1,102 @@
+// The OAuth side of the relay for tests: form posts, registration, PKCE, starting the browser flow and approving
+// it on the computer's socket, as a person would.
+
+import { createHash, randomBytes } from 'node:crypto';
+import type { Reply } from './http.js';
+import type { DeviceSocket } from './device-socket.js';
+import type { RelayProcess } from './relay.js';
+
+export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** A form post (application/x-www-form-urlencoded). */
+export function postForm(
+  relay: RelayProcess,
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  return relay.call('POST', path, {
+    body: new URLSearchParams(fields).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+  });
+}
+
+/** Registers a client and returns the registration answer. */
+export async function register(relay: RelayProcess, body: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  const answer = await relay.call('POST', '/register', {
+    body: { client_name: 'Test connector', redirect_uris: ['http://127.0.0.1:9/callback'], ...body },
+  });
+  if (answer.status !== 201) throw new Error(`register answered ${answer.status}: ${answer.text}`);
+  return answer.json;
+}
+
+export function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** The query of a valid `GET /authorize`, with `extra` over it. */
+export function authorizeQuery(clientId: string, challenge: string, extra: Record<string, string> = {}): string {
+  return new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: 'http://127.0.0.1:9/callback',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st-1',
+    ...extra,
+  }).toString();
+}
+
+/** The request id the consent page carries. */
+export function pageRid(html: string): string {
+  const match = /data-rid="([0-9a-f]{72})"/.exec(html);
+  if (!match) throw new Error(`no request id in the page: ${html.slice(0, 500)}`);
+  return match[1]!;
+}
+
+/** The `consent` frame of a request, as the computer receives it. */
+export function consentFrame(socket: DeviceSocket, rid: string, match: (frame: Record<string, any>) => boolean = () => true) {
+  return socket.waitFor((f) => typeof f === 'object' && f.type === 'consent' && f.id === rid && match(f), `consent ${rid}`) as Promise<
+    Record<string, any>
+  >;
+}
+
+/** The person decides on the computer. */
+export const decide = (relay: RelayProcess, deviceToken: string, id: string, decision: 'approve' | 'deny'): Promise<Reply> =>
+  relay.call('POST', '/v1/device/consent', { token: deviceToken, body: { id, decision } });
+
+/** Where a 302 points, as a URL. */
+export const location = (reply: Reply): URL => new URL(String(reply.headers.location));
+
+/**
+ * The browser flow to the code: /authorize (the page), the person approves on the computer, the page's poll gets
+ * the redirect. Returns the code and the verifier.
+ */
+export async function authorizeAndApprove(
+  relay: RelayProcess,
+  deviceToken: string,
+  clientId: string,
+  extra: Record<string, string> = {},
+): Promise<{ code: string; verifier: string; rid: string }> {
+  const { verifier, challenge } = pkce();
+  const page = await relay.call('GET', `/authorize?${authorizeQuery(clientId, challenge, extra)}`);
+  if (page.status !== 200) throw new Error(`/authorize answered ${page.status}: ${page.text.slice(0, 300)}`);
+  const rid = pageRid(page.text);
+  const decided = await decide(relay, deviceToken, rid, 'approve');
+  if (decided.status !== 200) throw new Error(`approving answered ${decided.status}: ${decided.text}`);
+  const status = await relay.call('GET', `/authorize/status?rid=${rid}`);
+  const code = new URL(status.json.redirect).searchParams.get('code')!;
+  return { code, verifier, rid };
+}
+
+/** Exchanges a code (public client). */
+export const exchange = (relay: RelayProcess, clientId: string, code: string, verifier: string, extra: Record<string, string> = {}) =>
+  postForm(relay, '/token', {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code,
+    code_verifier: verifier,
+    redirect_uri: 'http://127.0.0.1:9/callback',
+    ...extra,
+  });

@@ -1,0 +1,212 @@
+// Real OAuth clients against the relay (docs/relay-api.md#ra100 to #ra109): oauth4webapi for discovery
+// (RFC 9728, RFC 8414), registration (RFC 7591), the code flow with PKCE and `iss`, refresh, revocation and the
+// device grant (RFC 8628); and the official MCP SDK client, starting from a 401 on /mcp, discovering, registering
+// and finishing the flow once the test's computer approved on its socket.
+
+import { describe, expect, test } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import * as oauth from 'oauth4webapi';
+import { DeviceSocket } from '../helpers/device-socket.js';
+import { consentFrame, decide, pageRid } from '../helpers/oauth.js';
+import { BACKENDS, pairDevice, useRelay, type RelayProcess } from '../helpers/relay.js';
+
+const CALLBACK = 'http://127.0.0.1:9/callback';
+const insecure = { [oauth.allowInsecureRequests]: true }; // the test relay speaks plain http on loopback
+
+/** A computer whose socket approves every connector request it is sent, as a person pressing Approve would. */
+async function approvingComputer(relay: RelayProcess) {
+  const device = await pairDevice(relay, 'approver');
+  const socket = await DeviceSocket.connect(relay.port, device.token);
+  await socket.welcome();
+  const approved: string[] = [];
+  socket.socket.on('message', (data) => {
+    const frame = JSON.parse(data.toString()) as { type?: string; id?: string; flow?: string };
+    if (frame.type !== 'consent' || approved.includes(frame.id!)) return;
+    approved.push(frame.id!);
+    void decide(relay, device.token, frame.id!, 'approve');
+  });
+  return { ...device, socket, approved };
+}
+
+describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
+  const relay = useRelay({ backend, env: { REGISTER_PER_HOUR: '1000' } });
+
+  test('oauth4webapi: discovery, registration, code + PKCE, refresh, revocation', async () => {
+    const device = await pairDevice(relay(), 'desk');
+    const socket = await DeviceSocket.connect(relay().port, device.token);
+    await socket.welcome();
+    const issuer = new URL(relay().baseUrl);
+
+    const resource = await oauth.processResourceDiscoveryResponse(
+      new URL(`${relay().baseUrl}/mcp`),
+      await oauth.resourceDiscoveryRequest(new URL(`${relay().baseUrl}/mcp`), insecure),
+    );
+    expect(resource.authorization_servers).toEqual([relay().baseUrl]);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    expect(as.issuer).toBe(relay().baseUrl);
+
+    const registered = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        { client_name: 'oauth4webapi', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'client_secret_basic' },
+        insecure,
+      ),
+    );
+    const client: oauth.Client = { client_id: registered.client_id };
+    const clientAuth = oauth.ClientSecretBasic(registered.client_secret as string);
+
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const url = new URL(as.authorization_endpoint!);
+    url.search = new URLSearchParams({
+      client_id: client.client_id,
+      redirect_uri: CALLBACK,
+      response_type: 'code',
+      scope: 'notify',
+      state,
+      resource: `${relay().baseUrl}/mcp`,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      device: '1',
+    }).toString();
+    const page = await relay().call('GET', `${url.pathname}${url.search}`);
+    const rid = pageRid(page.text);
+    await consentFrame(socket, rid);
+    const decided = await decide(relay(), device.token, rid, 'approve');
+
+    const params = oauth.validateAuthResponse(as, client, new URL(decided.json.redirect), state);
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, CALLBACK, verifier, {
+        ...insecure,
+        additionalParameters: { resource: `${relay().baseUrl}/mcp` },
+      }),
+    );
+    expect(tokens).toMatchObject({ token_type: 'bearer', expires_in: 315360000, scope: 'notify' });
+    expect((await relay().call('POST', '/v1/notify', { token: tokens.access_token, body: { title: 'from oauth4webapi' } })).status).toBe(
+      202,
+    );
+
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure),
+    );
+    expect(refreshed.refresh_token).toBe(tokens.refresh_token);
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
+
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, tokens.refresh_token!, insecure));
+    expect((await relay().call('GET', '/v1/status', { token: refreshed.access_token })).status).toBe(401);
+    await expect(
+      oauth.processRefreshTokenResponse(
+        as,
+        client,
+        await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure),
+      ),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  test('oauth4webapi: the device grant, pending until the computer approves', async () => {
+    const device = await pairDevice(relay(), 'runner');
+    const socket = await DeviceSocket.connect(relay().port, device.token);
+    await socket.welcome();
+    const issuer = new URL(relay().baseUrl);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    const registered = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        { client_name: 'headless job', grant_types: ['urn:ietf:params:oauth:grant-type:device_code'] },
+        insecure,
+      ),
+    );
+    const client: oauth.Client = { client_id: registered.client_id };
+    const started = await oauth.processDeviceAuthorizationResponse(
+      as,
+      client,
+      await oauth.deviceAuthorizationRequest(as, client, oauth.None(), new URLSearchParams({ scope: 'notify', device: '2' }), insecure),
+    );
+    expect(started).toMatchObject({ interval: 5, expires_in: 600, verification_uri: `${relay().baseUrl}/activate` });
+
+    const poll = async () =>
+      oauth.processDeviceCodeResponse(
+        as,
+        client,
+        await oauth.deviceCodeGrantRequest(as, client, oauth.None(), started.device_code, insecure),
+      );
+    await expect(poll()).rejects.toMatchObject({ error: 'slow_down' });
+    const frame = await socket.waitFor((f) => typeof f === 'object' && f.type === 'consent' && f.userCode === started.user_code, 'consent');
+    await decide(relay(), device.token, (frame as { id: string }).id, 'approve');
+    const tokens = await poll();
+    expect(tokens.access_token).toMatch(new RegExp(`^hra_${device.deviceId}_`));
+    expect((await relay().call('GET', '/v1/status', { token: tokens.access_token })).json.online).toBe(true);
+  });
+
+  test('the MCP SDK client: 401 on /mcp, discovery, registration, the approval on the computer, then tools', async () => {
+    const device = await approvingComputer(relay());
+    const provider = new MemoryProvider(CALLBACK);
+    const mcpUrl = new URL(`${relay().baseUrl}/mcp`);
+
+    const first = new Client({ name: 'sdk-oauth-test', version: '1.0.0' });
+    await expect(first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }))).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+    expect(provider.client?.client_id).toMatch(/^hc_[0-9a-f]{32}$/); // registered itself
+    const authorizationUrl = provider.authorizationUrl!;
+    expect(authorizationUrl.searchParams.get('resource')).toBe(`${relay().baseUrl}/mcp`);
+    expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
+
+    // The person's browser opens the page; the computer approves; the page's poll has the redirect.
+    authorizationUrl.searchParams.set('device', '3');
+    const rid = pageRid((await relay().call('GET', `${authorizationUrl.pathname}${authorizationUrl.search}`)).text);
+    let status: { status: string; redirect?: string } = { status: 'pending' };
+    for (let i = 0; i < 100 && status.status === 'pending'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await relay().call('GET', `/authorize/status?rid=${rid}`)).json;
+    }
+    expect(device.approved).toContain(rid);
+    const code = new URL(status.redirect!).searchParams.get('code')!;
+    const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+    await transport.finishAuth(code);
+    expect(provider.saved?.access_token).toMatch(/^hra_/);
+
+    const client = new Client({ name: 'sdk-oauth-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+    const sent = await client.callTool({ name: 'send_notification', arguments: { title: 'From the SDK', notificationId: 'sdk-1' } });
+    expect(sent.structuredContent).toMatchObject({ notificationId: 'sdk-1', queued: true });
+    const frame = await device.socket.notifyFrame('sdk-1');
+    expect(frame.key.name).toBe('mcp-sdk-test-client');
+    await client.close();
+  });
+});
+
+/** An OAuthClientProvider that keeps everything in memory and records where it would send the browser. */
+class MemoryProvider implements OAuthClientProvider {
+  client: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  authorizationUrl: URL | undefined;
+  private verifier = '';
+
+  constructor(readonly redirectUrl: string) {}
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'MCP SDK test client',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+
+  clientInformation = (): OAuthClientInformationMixed | undefined => this.client;
+  saveClientInformation = (info: OAuthClientInformationMixed): void => void (this.client = info);
+  tokens = (): OAuthTokens | undefined => this.saved;
+  saveTokens = (tokens: OAuthTokens): void => void (this.saved = tokens);
+  redirectToAuthorization = (url: URL): void => void (this.authorizationUrl = url);
+  saveCodeVerifier = (verifier: string): void => void (this.verifier = verifier);
+  codeVerifier = (): string => this.verifier;
+}

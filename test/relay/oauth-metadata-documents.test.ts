@@ -1,0 +1,275 @@
+// Client ID Metadata Documents (docs/relay-api.md#ra103) and the checked outbound fetch behind them
+// (relay/core/outbound.ts). A real https server with a certificate the relay trusts (NODE_EXTRA_CA_CERTS) serves
+// the documents; the relay reaches it through a CONNECT proxy (HTTPS_PROXY: the proxy resolves the public-looking
+// name), or directly with the test-only RELAY_OUTBOUND_ALLOW_LOOPBACK=1. The address rules and the resolve-then-
+// connect check are exercised in-process with a lookup the test controls.
+
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { addressProblem, fetchChecked, hostProblem, OutboundError, policyFromEnv } from '../../relay/core/outbound.js';
+import { tempFolder } from '../helpers/daemon.js';
+import { DeviceSocket } from '../helpers/device-socket.js';
+import { authorizeQuery, consentFrame, decide, exchange, pageRid, pkce } from '../helpers/oauth.js';
+import { BACKENDS, pairDevice, startRelay, type RelayProcess } from '../helpers/relay.js';
+
+const PUBLIC_ID = 'https://client.example.com/mcp-client.json';
+const CALLBACK = 'http://127.0.0.1:9/callback';
+
+let work: string;
+let documents: https.Server;
+let documentsPort: number;
+/** Paths the document server was asked for. */
+const fetched: string[] = [];
+let proxy: http.Server;
+let proxyPort: number;
+/** CONNECT targets the proxy was asked for. */
+const tunnels: string[] = [];
+/** The tunnels' sockets (a CONNECT socket leaves the HTTP server's hands, so it is closed here). */
+const tunnelSockets = new Set<net.Socket>();
+
+beforeAll(async () => {
+  work = await tempFolder('notifier-cimd-');
+  execFileSync(
+    'openssl',
+    [
+      ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=client.example.com'],
+      ...['-addext', 'subjectAltName=DNS:client.example.com,DNS:public.example,DNS:localhost,IP:127.0.0.1'],
+      ...['-keyout', path.join(work, 'key.pem'), '-out', path.join(work, 'cert.pem')],
+    ],
+    { stdio: 'ignore' },
+  );
+  const document = (clientId: string, extra: object = {}) =>
+    JSON.stringify({ client_id: clientId, client_name: 'Metadata Client', redirect_uris: [CALLBACK], ...extra });
+  documents = https.createServer(
+    { key: await readFile(path.join(work, 'key.pem')), cert: await readFile(path.join(work, 'cert.pem')) },
+    (req, res) => {
+      fetched.push(req.url!);
+      const json = { 'Content-Type': 'application/json', 'Cache-Control': 'max-age=600' };
+      if (req.url === '/mcp-client.json') res.writeHead(200, json).end(document(PUBLIC_ID));
+      else if (req.url === '/local.json') res.writeHead(200, json).end(document(`https://localhost:${documentsPort}/local.json`));
+      else if (req.url === '/redirect.json') res.writeHead(302, { Location: '/mcp-client.json' }).end();
+      else if (req.url === '/big.json')
+        res.writeHead(200, json).end(document('https://client.example.com/big.json', { pad: 'x'.repeat(6000) }));
+      else if (req.url === '/other-id.json') res.writeHead(200, json).end(document(PUBLIC_ID));
+      else if (req.url === '/secret.json')
+        res
+          .writeHead(200, json)
+          .end(document('https://client.example.com/secret.json', { token_endpoint_auth_method: 'client_secret_basic' }));
+      else if (req.url === '/hello') res.writeHead(200).end('hello over a checked connection');
+      else res.writeHead(404).end();
+    },
+  );
+  await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
+  documentsPort = (documents.address() as AddressInfo).port;
+
+  // A CONNECT proxy that sends every tunnel to the document server, whatever name it was asked for.
+  proxy = http.createServer((_req, res) => res.writeHead(405).end());
+  proxy.on('connect', (req, client: net.Socket, head) => {
+    tunnels.push(req.url!);
+    tunnelSockets.add(client);
+    const upstream = net.connect(documentsPort, '127.0.0.1', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client).pipe(upstream);
+    });
+    tunnelSockets.add(upstream);
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyPort = (proxy.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  for (const socket of tunnelSockets) socket.destroy();
+  documents?.closeAllConnections();
+  proxy?.closeAllConnections();
+  await Promise.all([new Promise((resolve) => documents?.close(resolve)), new Promise((resolve) => proxy?.close(resolve))]);
+});
+
+describe('outbound address rules (in-process)', () => {
+  const policy = { allowLoopback: false };
+  test('private, loopback, link-local, shared, multicast and reserved addresses are refused; public ones pass', () => {
+    for (const address of [
+      '10.1.2.3',
+      '127.0.0.1',
+      '169.254.169.254',
+      '172.16.0.1',
+      '192.168.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '240.0.0.1',
+      '255.255.255.255',
+      '198.18.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd12::1',
+      'ff02::1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a00:1',
+      '2001:db8::1',
+    ])
+      expect([address, addressProblem(address, policy)]).toEqual([address, expect.any(String)]);
+    for (const address of ['93.184.216.34', '1.1.1.1', '2606:4700::1111', '::ffff:8.8.8.8'])
+      expect([address, addressProblem(address, policy)]).toEqual([address, undefined]);
+    expect(addressProblem('127.0.0.1', { allowLoopback: true })).toBeUndefined();
+    expect(addressProblem('10.0.0.1', { allowLoopback: true })).toEqual(expect.any(String));
+  });
+
+  test('host names: single labels, localhost, .local, .internal, .home.arpa and address literals are refused', () => {
+    for (const host of [
+      'intranet',
+      'localhost',
+      'LOCALHOST.',
+      'printer.local',
+      'db.internal',
+      'nas.home.arpa',
+      'a.localhost',
+      '127.0.0.1',
+      '[::1]',
+      'bad_name.example',
+    ])
+      expect([host, hostProblem(host, policy)]).toEqual([host, expect.any(String)]);
+    for (const host of ['client.example.com', 'example.com.', '93.184.216.34', '[2606:4700::1111]'])
+      expect([host, hostProblem(host, policy)]).toEqual([host, undefined]);
+    expect(hostProblem('localhost', { allowLoopback: true })).toBeUndefined();
+  });
+
+  test('the name is resolved and checked when connecting, and the connection goes to the checked address', async () => {
+    const request = { timeoutMs: 5000, maxBytes: 1000 };
+    const env = { NODE_EXTRA_CA_CERTS: '' };
+    const resolvingTo = (address: string) => ({ ...policyFromEnv(env), lookup: async () => [{ address, family: 4 }] });
+    await expect(fetchChecked(`https://public.example:${documentsPort}/hello`, request, resolvingTo('10.0.0.7'))).rejects.toMatchObject({
+      reason: 'refused',
+      message: expect.stringContaining('10.0.0.7'),
+    });
+    await expect(fetchChecked(`https://public.example:${documentsPort}/hello`, request, resolvingTo('127.0.0.1'))).rejects.toBeInstanceOf(
+      OutboundError,
+    );
+    // Loopback allowed (tests only): the name resolves to 127.0.0.1 by our lookup alone, and that is where it connects.
+    const allowed = { ...resolvingTo('127.0.0.1'), allowLoopback: true };
+    const answer = await fetchChecked(`https://public.example:${documentsPort}/hello`, request, allowed).catch((error: Error) => error);
+    // The test process does not trust the test certificate; the relay processes below do (NODE_EXTRA_CA_CERTS).
+    expect(answer).toMatchObject({ reason: 'unreachable', message: expect.stringMatching(/certificate|SELF_SIGNED/i) });
+    await expect(fetchChecked('http://client.example.com/x', request, allowed)).rejects.toMatchObject({ reason: 'refused' });
+    await expect(fetchChecked('https://user:pw@client.example.com/x', request, allowed)).rejects.toMatchObject({ reason: 'refused' });
+  });
+});
+
+describe.each(BACKENDS)('client metadata documents (%s)', (backend) => {
+  let viaProxy: RelayProcess;
+  let loopback: RelayProcess;
+  beforeAll(async () => {
+    const ca = { NODE_EXTRA_CA_CERTS: path.join(work, 'cert.pem') };
+    viaProxy = await startRelay({ backend, env: { ...ca, HTTPS_PROXY: `http://127.0.0.1:${proxyPort}`, NO_PROXY: '' } });
+    loopback = await startRelay({ backend, env: { ...ca, RELAY_OUTBOUND_ALLOW_LOOPBACK: '1' } });
+  });
+  afterAll(async () => {
+    await Promise.all([viaProxy?.stop(), loopback?.stop()]);
+  });
+
+  test('a client id that is an https URL: fetched through the proxy, named by its document, kept, and used to the end', async () => {
+    const device = await pairDevice(viaProxy, 'desk');
+    const socket = await DeviceSocket.connect(viaProxy.port, device.token);
+    await socket.welcome();
+    const before = fetched.length;
+    const { verifier, challenge } = pkce();
+    const page = await viaProxy.call('GET', `/authorize?${authorizeQuery(PUBLIC_ID, challenge)}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Connect <b class="name">Metadata Client</b> to Notifier?');
+    expect(tunnels).toContain('client.example.com:443');
+    const rid = pageRid(page.text);
+    expect((await consentFrame(socket, rid)).clientId).toBe(PUBLIC_ID);
+    const approved = await decide(viaProxy, device.token, rid, 'approve');
+    const code = new URL(approved.json.redirect).searchParams.get('code')!;
+    const tokens = await exchange(viaProxy, PUBLIC_ID, code, verifier);
+    expect(tokens.json.access_token).toMatch(/^hra_/);
+    expect(fetched.slice(before).filter((url) => url === '/mcp-client.json')).toHaveLength(1); // kept for its max-age
+  });
+
+  test('documents that cannot be used: a redirect, too large, naming another id, asking for a secret, a private host', async () => {
+    const refused = async (relay: RelayProcess, clientId: string, reason: RegExp) => {
+      const page = await relay.call('GET', `/authorize?${authorizeQuery(clientId, pkce().challenge)}`);
+      expect([clientId, page.status, page.headers.location]).toEqual([clientId, 400, undefined]);
+      expect(page.text).toMatch(reason);
+    };
+    await refused(viaProxy, 'https://client.example.com/redirect.json', /redirect \(302\)/);
+    await refused(viaProxy, 'https://client.example.com/big.json', /larger than 5120 bytes/);
+    await refused(viaProxy, 'https://client.example.com/other-id.json', /client_id is not/);
+    await refused(viaProxy, 'https://client.example.com/secret.json', /must be none/);
+    await refused(viaProxy, 'https://client.example.com/missing.json', /answered 404/);
+    await refused(viaProxy, `https://localhost:${documentsPort}/local.json`, /not a public host/);
+    await refused(viaProxy, 'https://10.0.0.1/x.json', /not a public address/);
+    await refused(viaProxy, 'https://client.example.com/', /must have a path/);
+    const token = await viaProxy.call('POST', '/token', {
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: 'https://client.example.com/big.json',
+        refresh_token: 'x',
+      }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect([token.status, token.json.error]).toEqual([401, 'invalid_client']);
+  });
+
+  test('with RELAY_OUTBOUND_ALLOW_LOOPBACK=1 (tests only) a loopback document is fetched directly', async () => {
+    await pairDevice(loopback, 'desk');
+    const page = await loopback.call(
+      'GET',
+      `/authorize?${authorizeQuery(`https://localhost:${documentsPort}/local.json`, pkce().challenge)}`,
+    );
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Metadata Client');
+  });
+
+  test('the MCP SDK client uses its metadata document URL as client_id when discovery says the relay supports it', async () => {
+    const device = await pairDevice(viaProxy, 'sdk-desk');
+    const provider = new DocumentProvider();
+    const mcp = new URL(`${viaProxy.baseUrl}/mcp`);
+    await expect(
+      new Client({ name: 'cimd', version: '1' }).connect(new StreamableHTTPClientTransport(mcp, { authProvider: provider })),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.client?.client_id).toBe(PUBLIC_ID); // no registration
+    const url = provider.authorizationUrl!;
+    const { devices } = (await viaProxy.call('GET', '/v1/device/devices', { token: device.token })).json;
+    url.searchParams.set('device', String(devices.findIndex((d: { thisDevice: boolean }) => d.thisDevice) + 1));
+    const rid = pageRid((await viaProxy.call('GET', `${url.pathname}${url.search}`)).text);
+    const code = new URL((await decide(viaProxy, device.token, rid, 'approve')).json.redirect).searchParams.get('code')!;
+    await new StreamableHTTPClientTransport(mcp, { authProvider: provider }).finishAuth(code);
+    const client = new Client({ name: 'cimd', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(mcp, { authProvider: provider }));
+    expect((await client.listTools()).tools).toHaveLength(4);
+    await client.close();
+  });
+});
+
+/** An MCP client identified by its metadata document (no registration). */
+class DocumentProvider implements OAuthClientProvider {
+  readonly clientMetadataUrl = PUBLIC_ID;
+  readonly redirectUrl = CALLBACK;
+  readonly clientMetadata = { client_name: 'Metadata Client', redirect_uris: [CALLBACK] };
+  client: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  authorizationUrl: URL | undefined;
+  private verifier = '';
+  clientInformation = (): OAuthClientInformationMixed | undefined => this.client;
+  saveClientInformation = (info: OAuthClientInformationMixed): void => void (this.client = info);
+  tokens = (): OAuthTokens | undefined => this.saved;
+  saveTokens = (tokens: OAuthTokens): void => void (this.saved = tokens);
+  redirectToAuthorization = (url: URL): void => void (this.authorizationUrl = url);
+  saveCodeVerifier = (verifier: string): void => void (this.verifier = verifier);
+  codeVerifier = (): string => this.verifier;
+}
