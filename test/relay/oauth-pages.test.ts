@@ -133,7 +133,7 @@ describe.each(BACKENDS)('the OAuth pages in Chromium (%s)', (backend) => {
     await page.goto(url);
     await expect(page.locator('h1 b').textContent()).resolves.toBe('img src=x onerror="window.pwned=1"Evil "Bot" & co');
     expect(await page.locator('img').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
     const rid = await page.locator('#status').getAttribute('data-rid');
     const frame = await consentFrame(socket, rid!);
     const wrong = frame.code === '000000' ? '111111' : '000000';
