@@ -29,7 +29,9 @@ export type BusMessage =
   /** Socket generation `g` of computer `d` is now in force: older sockets close with 4000. */
   | { t: 'stream'; d: string; g: number }
   /** Computer `d` was unpaired or removed: its socket closes with 4001, its long-polls end. */
-  | { t: 'gone'; d: string };
+  | { t: 'gone'; d: string }
+  /** Webhook deliveries were queued: every process's outbox looks for due ones (docs/relay-api.md#ra210). */
+  | { t: 'outbox' };
 
 /** What a locked transaction works with. */
 export interface DeviceTx {
