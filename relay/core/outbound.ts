@@ -27,8 +27,13 @@ import tls from 'node:tls';
 /** Names that only ever mean something inside a network: the name itself, or its last labels. */
 const PRIVATE_NAME_SUFFIXES = ['localhost', 'local', 'internal', 'home.arpa'];
 
-/** Loopback, private, link-local, shared, documentation, benchmarking, multicast and reserved addresses. */
-const NOT_PUBLIC = new BlockList();
+/**
+ * Loopback, private, link-local, shared, documentation, benchmarking, multicast and reserved addresses. One list
+ * per family: a BlockList checks an IPv4 address against its IPv6 rules too (as IPv4-mapped), and `::/16` covers
+ * all of those.
+ */
+const NOT_PUBLIC_V4 = new BlockList();
+const NOT_PUBLIC_V6 = new BlockList();
 for (const [address, prefix] of [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8], // private
@@ -44,7 +49,7 @@ for (const [address, prefix] of [
   ['203.0.113.0', 24], // documentation
   ['224.0.0.0', 3], // multicast, reserved, broadcast
 ] as const)
-  NOT_PUBLIC.addSubnet(address, prefix, 'ipv4');
+  NOT_PUBLIC_V4.addSubnet(address, prefix, 'ipv4');
 for (const [address, prefix] of [
   ['::', 16], // unspecified, loopback, IPv4-mapped and -compatible
   ['64:ff9b::', 96], // NAT64: an IPv4 address in disguise
@@ -57,13 +62,13 @@ for (const [address, prefix] of [
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
 ] as const)
-  NOT_PUBLIC.addSubnet(address, prefix, 'ipv6');
+  NOT_PUBLIC_V6.addSubnet(address, prefix, 'ipv6');
 
 /** Whether an IP address (v4 or v6, without brackets) is one a public server can have. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? !NOT_PUBLIC_V4.check(address, 'ipv4') : !NOT_PUBLIC_V6.check(address, 'ipv6');
 }
 
 /** A URL's host as the rules read it: lower case, without IPv6 brackets or a final dot. */
