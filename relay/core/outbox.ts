@@ -27,9 +27,14 @@ export interface Scheduler {
   clear(handle: unknown): void;
 }
 
+/** Node's timers; "now" is the next turn of the event loop (a timer of 0 would wait at least a millisecond). */
 export const timerScheduler: Scheduler = {
-  set: (run, ms) => setTimeout(run, ms).unref(),
-  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+  set: (run, ms) => (ms <= 0 ? { immediate: setImmediate(run) } : { timeout: setTimeout(run, ms).unref() }),
+  clear: (handle) => {
+    const timer = handle as { immediate?: NodeJS.Immediate; timeout?: NodeJS.Timeout };
+    clearImmediate(timer.immediate);
+    clearTimeout(timer.timeout);
+  },
 };
 
 /** When due events could not be claimed (another process holds them for a moment), look again this much later. */
@@ -65,11 +70,18 @@ function dueHeads(db: RelayDb, now: number, limit: number) {
     .limit(limit);
 }
 
-/** Claims up to `limit` due heads for this process (see the top of the file). */
+/**
+ * Claims up to `limit` due heads for this process (see the top of the file). On the embedded database one process
+ * has the one connection, so its transaction is alone anyway; a claim lost in a crash only means the event is
+ * sent again, so it need not wait for the disk.
+ */
 async function claimDue(relay: Relay, now: number, limit: number): Promise<Claimed[]> {
-  const claim = async (db: RelayDb, rows: Claimed[]): Promise<Claimed[]> => {
+  const postgres = relay.store.dialect === 'postgres';
+  return relay.store.db.transaction().execute(async (trx) => {
+    const query = dueHeads(trx, now, limit);
+    const rows = await (postgres ? query.forUpdate('o').skipLocked() : query).execute();
     if (rows.length > 0)
-      await db
+      await trx
         .updateTable('event_outbox')
         .set({ claimed_until: now + DELIVERY_CLAIM_MS })
         .where(
@@ -79,13 +91,7 @@ async function claimDue(relay: Relay, now: number, limit: number): Promise<Claim
         )
         .execute();
     return rows;
-  };
-  if (relay.store.dialect === 'postgres')
-    return relay.store.db
-      .transaction()
-      .execute(async (trx) => claim(trx, await dueHeads(trx, now, limit).forUpdate('o').skipLocked().execute()));
-  // One process on the embedded database: its writer queue already runs one transaction at a time.
-  return relay.store.withRelayLock(async (tx) => claim(tx.db, await dueHeads(tx.db, now, limit).execute()));
+  });
 }
 
 /** When the next head becomes due (or its claim runs out); undefined when nothing waits. */
