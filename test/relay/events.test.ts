@@ -379,9 +379,12 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
     await socket.welcome();
     const live = rig().hook(`/${backend}/cursor/live`);
     await subscribe(relay, device.key, live);
+    const other = await makeKey(relay, device.token, 'not-replayed');
     for (let i = 0; i < 103; i++) {
       const rid = await ask(relay, device.key, socket, `c${i}`);
       socket.send({ type: 'receipt', id: rid, kind: 'replied', text: `answer ${i}` });
+      // Another connector's reply in between: numbered too, but never replayed to this one.
+      if (i === 50) socket.send({ type: 'receipt', id: await ask(relay, other, socket, 'other'), kind: 'replied', text: 'x' });
     }
     const delivered = await rig().receiver.events(`/${backend}/cursor/live`, 103, 30_000);
     const seqs = delivered.map((event) => Number(event.json.cursor));
@@ -390,11 +393,12 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
 
     const replay = rig().hook(`/${backend}/cursor/replay`);
     const replayed = (await subscribe(relay, device.key, replay, { cursor: String(firstSeq - 1) })).json.result;
-    expect(replayed).toMatchObject({ truncated: false, cursor: String(firstSeq + 99) }); // 100 replayed: go on from the last
+    expect(seqs[51]! - seqs[50]!).toBe(2); // the other connector's event lies between them
+    expect(replayed).toMatchObject({ truncated: false, cursor: String(seqs[99]) }); // 100 replayed: go on from the last
     const events = await rig().receiver.events(`/${backend}/cursor/replay`, 100, 30_000);
     expect(events.map((event) => Number(event.json.cursor))).toEqual(seqs.slice(0, 100));
     expect(events.every((event) => event.verified === true)).toBe(true);
-    const rest = (await subscribe(relay, device.key, replay, { cursor: String(firstSeq + 99) })).json.result;
+    const rest = (await subscribe(relay, device.key, replay, { cursor: String(seqs[99]) })).json.result;
     expect(rest.cursor).toBe(String(seqs.at(-1)));
     expect(
       (await rig().receiver.events(`/${backend}/cursor/replay`, 103, 30_000)).slice(100).map((e) => e.json.data.notificationId),
@@ -508,6 +512,37 @@ describe.each(BACKENDS)('EVENT_CALLBACK_HOSTS (%s)', (backend) => {
 
     const bad = await startRelay({ backend, env: { EVENT_CALLBACK_HOSTS: 'localhost' } }).catch((error: Error) => error);
     expect(String(bad)).toContain('EVENT_CALLBACK_HOSTS must list public host names');
+  });
+});
+
+describe.each(BACKENDS)('the modern era and the budget (%s)', (backend) => {
+  test("each call costs one request (a refused subscribe too, the era's own checks not); once spent, 503 with -32603", async () => {
+    const relay = await startRelay({ backend, env: { ...rig().env, DEVICE_REQUESTS_PER_DAY: '8' } });
+    const device = await pairWithKey(relay); // 1
+    const used = async () => (await relay.call('GET', '/v1/device/usage', { token: device.token })).json.requests;
+    const hook = rig().hook(`/${backend}/budget`);
+    const steps: Array<[string, () => Promise<unknown>, number]> = [
+      ['ping', () => rpc(relay, device.key, 'ping'), 2],
+      ['events/list', () => rpc(relay, device.key, 'events/list'), 3],
+      ['events/subscribe', () => subscribe(relay, device.key, hook), 4],
+      ['a refused events/subscribe', () => subscribe(relay, device.key, { ...hook, secret: 'x' }), 5],
+      [
+        'events/unsubscribe',
+        () => rpc(relay, device.key, 'events/unsubscribe', { name: 'notification.reply', delivery: { url: 'https://x.example/' } }),
+        6,
+      ],
+      ['a header that differs (not counted)', () => rpc(relay, device.key, 'ping', {}, { 'Mcp-Method': 'tools/list' }), 6],
+      ['a notification', () => relay.call('POST', '/mcp', { token: device.key, ...modernRequest('ping', {}, null) }), 7],
+      ['tools/call', () => rpc(relay, device.key, 'tools/call', { name: 'herald_status', arguments: {} }), 8],
+    ];
+    for (const [what, step, after] of steps) {
+      await step();
+      expect([what, await used()]).toEqual([what, after]);
+    }
+    const spent = await subscribe(relay, device.key, rig().hook(`/${backend}/budget/2`));
+    expect([spent.status, spent.json.error.code, spent.json.error.data.error]).toEqual([503, -32603, 'budget_exhausted']);
+    expect(Number(spent.headers['retry-after'])).toBeGreaterThan(0);
+    await relay.stop();
   });
 });
 

@@ -90,16 +90,18 @@ async function outboxRelay(start = '2026-11-20T12:00:00Z') {
   const device = { id: paired.json.deviceId as string, token: paired.json.deviceToken as string };
   const key = (await call('POST', '/v1/device/keys', device.token, { name: 'agent' })).json.key as string;
 
-  const subscribe = async () => {
+  const subscribeWith = async (cursor?: string) => {
     const hook = rig().hook(`/outbox/${++paths}`);
     const { body, headers } = modernRequest('events/subscribe', {
       name: 'notification.reply',
       delivery: { mode: 'webhook', url: hook.url, secret: hook.secret },
+      ...(cursor !== undefined && { cursor }),
     });
     const answer = await call('POST', '/mcp', key, body, headers);
     expect(answer.json.result?.id).toBeDefined();
-    return hook;
+    return { hook, result: answer.json.result as { cursor: string; truncated: boolean } };
   };
+  const subscribe = async () => (await subscribeWith()).hook;
 
   /** A notification from the key, answered by the computer (over HTTP): its reply event is queued. */
   const replied = async (notificationId: string) => {
@@ -110,7 +112,7 @@ async function outboxRelay(start = '2026-11-20T12:00:00Z') {
 
   const waiting = async () => (await call('GET', '/v1/device/events', device.token)).json.subscriptions[0]?.pending;
 
-  return { clock, scheduler, settle, subscribe, replied, waiting, relay };
+  return { clock, scheduler, settle, subscribe, subscribeWith, replied, waiting, relay };
 }
 
 /** Answers events on `path` with `statuses` in turn (then 200); challenges are echoed. */
@@ -263,5 +265,39 @@ describe('the webhook outbox, on a clock', () => {
     expect(rig().receiver.on(hook.path)).toEqual([]);
     expect(await waiting()).toBe(0);
     expect(scheduler.nextDue()).toBeUndefined();
+  });
+
+  test('events are kept 30 days: a cursor from before the oldest kept one replays what is left, and says it is truncated', async () => {
+    const { clock, settle, subscribe, subscribeWith, replied, relay } = await outboxRelay();
+    await subscribe();
+    await replied('r1');
+    await replied('r2');
+    await settle();
+    clock.now += 29 * 24 * HOUR;
+    await replied('r3');
+    await settle();
+    clock.now += 1.5 * 24 * HOUR; // r1 and r2 are 30.5 days old, r3 1.5 days
+    await relay.housekeeper.runDueTasks();
+    const kept = await relay.relay.store.db.selectFrom('reply_events').select('nid').execute();
+    expect(kept.map((event) => event.nid)).toEqual(['r3']);
+
+    const fromStart = await subscribeWith('0');
+    expect(fromStart.result).toMatchObject({ truncated: true, cursor: '3' });
+    const fromTwo = await subscribeWith('2');
+    expect(fromTwo.result).toMatchObject({ truncated: false, cursor: '3' });
+    const none = await subscribeWith();
+    expect(none.result).toMatchObject({ truncated: false, cursor: '3' });
+    await settle();
+    expect(
+      rig()
+        .receiver.on(fromStart.hook.path)
+        .map((event) => event.json.data.notificationId),
+    ).toEqual(['r3']);
+    expect(
+      rig()
+        .receiver.on(fromTwo.hook.path)
+        .map((event) => event.json.data.notificationId),
+    ).toEqual(['r3']);
+    expect(rig().receiver.on(none.hook.path)).toEqual([]);
   });
 });
