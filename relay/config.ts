@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MAX_NOTIFY_BODY_BYTES } from '../protocol/relay/limits.js';
+import { outboundSettingsFromEnv, publicHostProblem, type OutboundSettings } from './core/outbound.js';
 import { DEFAULTS } from './limits.js';
 
 /** The per-computer and per-key limits a deployment may change. */
@@ -38,6 +39,10 @@ export interface RelayConfig {
   trustProxy: number;
   pairingSecret: string | undefined;
   limits: Limits;
+  /** EVENT_CALLBACK_HOSTS: the only hosts webhooks may go to (empty: any public host). */
+  eventCallbackHosts: string[];
+  /** HTTPS_PROXY and NO_PROXY: how the relay's own requests go out. */
+  outbound: OutboundSettings;
 }
 
 export class ConfigError extends Error {
@@ -93,6 +98,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): RelayConfig {
     problems.push('DATABASE_URL must be a postgres:// (or postgresql://) URL; leave it unset for the embedded database');
   }
   const trustProxy = parseTrustProxy(given('RELAY_TRUST_PROXY'), problems);
+  const eventCallbackHosts = parseCallbackHosts(given('EVENT_CALLBACK_HOSTS'), problems);
+  const outbound = outboundSettingsFromEnv(env);
+  problems.push(...outbound.problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -104,7 +112,22 @@ export function loadConfig(env: NodeJS.ProcessEnv): RelayConfig {
     trustProxy,
     pairingSecret: given('PAIRING_SECRET'),
     limits,
+    eventCallbackHosts,
+    outbound: outbound.settings,
   };
+}
+
+/** docs/relay-api.md#ra203: a comma-separated list of public host names, each lower-cased, a final dot dropped. */
+function parseCallbackHosts(text: string | undefined, problems: string[]): string[] {
+  const hosts = (text ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase().replace(/\.$/, ''))
+    .filter((host) => host !== '');
+  for (const host of hosts) {
+    if (!/^[a-z0-9.-]+$/.test(host) || publicHostProblem(host) !== undefined)
+      problems.push(`EVENT_CALLBACK_HOSTS must list public host names (such as hooks.example.org); ${JSON.stringify(host)} is not one`);
+  }
+  return [...new Set(hosts)];
 }
 
 /** 1 to 65535; 0 asks the system for a free port (the relay prints the one it got). */

@@ -102,6 +102,37 @@ export const AUDIO_LINK_SECONDS = 3600;
 /** RA21: a recording is kept 7 days. */
 export const AUDIO_KEEP_MS = 7 * DAY;
 
+// --- Reply events and webhooks (docs/relay-api.md#ra200 to #ra212) ---
+
+/** RA205: subscriptions per connector (agent key or OAuth connection). */
+export const MAX_SUBSCRIPTIONS_PER_KEY = 5;
+/** RA203: a callback URL's length. */
+export const MAX_CALLBACK_URL_CHARS = 2048;
+/** RA204: the bytes a webhook secret's base64 stands for. */
+export const WEBHOOK_SECRET_BYTES = { min: 24, max: 64 } as const;
+/** RA205: `refreshBefore` is this far ahead: a subscription never needs renewing. */
+export const SUBSCRIPTION_REFRESH_MS = 3650 * DAY;
+/** RA208: a subscribe's `cursor` replays at most this many events. */
+export const MAX_REPLAY_EVENTS = 100;
+/** RA208: reply events are kept this long (what a cursor can replay). */
+export const EVENT_KEEP_MS = 30 * DAY;
+/** RA206, RA209: a webhook request (challenge or delivery) gets this long for everything. */
+export const WEBHOOK_TIMEOUT_MS = 10 * SECOND;
+/** RA209: how much of a callback's answer is read (a challenge's echo is far smaller). */
+export const WEBHOOK_ANSWER_MAX_BYTES = 64 * 1024;
+/** RA210: retries wait this long after the first failure, doubling up to the maximum. */
+export const RETRY_WAIT_MS = { first: MINUTE, max: HOUR } as const;
+/** RA210: an event is given up after this many attempts, or this long after it was queued. */
+export const MAX_DELIVERY_ATTEMPTS = 8;
+export const MAX_DELIVERY_AGE_MS = DAY;
+/**
+ * How long a relay process's claim on an event it is delivering holds: longer than a delivery can take (the
+ * 10-second deadline), so no other process sends it meanwhile; a process that died gives it back after this.
+ */
+export const DELIVERY_CLAIM_MS = MINUTE;
+/** Deliveries one relay process makes at once (each to a different subscription). */
+export const DELIVERIES_IN_FLIGHT = 32;
+
 // --- Housekeeping (docs/relay.md, "Background work") ---
 
 /** Daily usage counters are kept a week. */

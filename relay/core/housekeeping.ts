@@ -8,6 +8,7 @@ import { log } from '../log.js';
 import { sweepOAuth } from '../oauth/sweep.js';
 import { pruneIdleDevices } from './devices.js';
 import { deleteOldNotes, expireWaiting, queueTtlMs } from './notes.js';
+import { deleteOldEvents } from './reply-events.js';
 import type { Relay } from './relay.js';
 import { utcDay } from './time.js';
 
@@ -43,6 +44,7 @@ async function expireNotes(relay: Relay, now: number): Promise<void> {
 async function deleteOld(relay: Relay, now: number): Promise<void> {
   const db = relay.store.db;
   await deleteOldNotes(relay, db, now);
+  await deleteOldEvents(db, now);
   await db
     .deleteFrom('key_hits')
     .where('at', '<=', now - RATE_WINDOW_MS)

@@ -13,6 +13,7 @@ import type { KeyRow, NoteRow } from '../store/schema.js';
 import { NOTE_DELETE_GRACE_MS, NOTIFICATION_ID_WINDOW_MS, RATE_WINDOW_MS } from '../limits.js';
 import { newRelayNoteId, newSenderNoteId } from './credentials.js';
 import { keyLimitWait, recordKeyHit } from './key-limits.js';
+import { recordReplyEvent } from './reply-events.js';
 import type { Relay } from './relay.js';
 import { iso, secondsToMidnightUTC } from './time.js';
 import type { AgentStep } from './requests.js';
@@ -289,4 +290,6 @@ export async function applyReceipt(tx: DeviceTx, deviceId: string, receipt: Rece
   if (Object.keys(changes).length === 0) return;
   await tx.db.updateTable('notes').set(changes).where('device_id', '=', deviceId).where('rid', '=', receipt.id).execute();
   tx.publish({ t: 'receipt', d: deviceId, r: receipt.id });
+  // RA207: the first answer is an event for the sender's webhooks (typed: text; recorded only: voice).
+  if (changes.replied_at !== undefined) await recordReplyEvent(tx, note, receipt.text !== undefined ? 'text' : 'voice', now);
 }

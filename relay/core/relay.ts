@@ -4,6 +4,7 @@ import type { Limits } from '../config.js';
 import { RelayError } from '../../protocol/relay/errors.js';
 import type { Backend, DeviceTx } from '../store/backend.js';
 import type { Credentials } from './credentials.js';
+import type { Outbound } from './outbound.js';
 import type { Clock } from './time.js';
 import type { Waiters } from './waiters.js';
 
@@ -16,6 +17,10 @@ export interface Relay {
   readonly pairingSecret: string | undefined;
   /** Long-polls waiting in this process. */
   readonly waiters: Waiters;
+  /** EVENT_CALLBACK_HOSTS: the only hosts webhooks may go to (empty: any public host). */
+  readonly eventCallbackHosts: readonly string[];
+  /** The relay's own requests out (webhooks), under the outbound rules. */
+  readonly outbound: Outbound;
 }
 
 type Settled<T> = { value: T } | { refusal: RelayError };

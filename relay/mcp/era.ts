@@ -1,11 +1,13 @@
-// Which MCP protocol era a request speaks (docs/relay-api.md#ra60). The legacy era (an `initialize` handshake,
-// tools only) is what this relay answers; the modern era `2026-07-28` (stateless `_meta`, `server/discover`,
-// reply events) comes with issue 14 on the same URL, so the choice is made here, in front of both.
+// Which MCP protocol era a request speaks (docs/relay-api.md#ra60, #ra200). The legacy era (an `initialize`
+// handshake, tools only, legacy.ts) and the modern era `2026-07-28` (stateless `_meta`, `server/discover`, reply
+// events, modern.ts) share one URL, so the choice is made here, in front of both.
 
-/** The modern protocol version (issue 14). */
+/** The modern protocol version (RA200). */
 export const MODERN_VERSION = '2026-07-28';
 /** RA60: legacy versions an `initialize` gets echoed; any other is answered with the first. */
 export const LEGACY_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'] as const;
+/** RA200: every version the relay speaks, newest first. */
+export const SUPPORTED_VERSIONS = [MODERN_VERSION, ...LEGACY_VERSIONS] as const;
 export const META_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
 export type Era = 'legacy' | 'modern';

@@ -62,7 +62,7 @@ class OneShotTransport implements Transport {
 }
 
 /** RA61: a tool's answer: its route's body as text and as structured content, isError when it refused. */
-function toolResult(outcome: ToolOutcome): CallToolResult {
+export function toolResult(outcome: ToolOutcome): CallToolResult {
   const body = outcome.body as Record<string, unknown>;
   return {
     content: [{ type: 'text', text: JSON.stringify(body) }],

@@ -4,7 +4,6 @@
 // itself, and uses its `redirect_uris` and `client_name`. What it learnt is kept in the database (so every node
 // shares it) for the document's max-age, bounded to 5 minutes .. 1 day (1 hour when it says nothing).
 
-import { fetchChecked, OutboundError } from '../core/outbound.js';
 import type { Relay } from '../core/relay.js';
 import { cleanClientName, deviceOnly, readRedirectUris, type OAuthClient } from './client-rules.js';
 import { CLIENT_DOCUMENT_CACHE_MS, CLIENT_DOCUMENT_MAX_BYTES, CLIENT_DOCUMENT_TIMEOUT_MS, MAX_CLIENT_ID_URL_CHARS } from './limits.js';
@@ -58,18 +57,21 @@ interface Learnt {
 }
 
 /** Fetches and checks one document. */
-async function fetchDocument(url: string): Promise<Learnt> {
+async function fetchDocument(relay: Relay, url: string): Promise<Learnt> {
   let answer;
   try {
-    answer = await fetchChecked(url, {
+    answer = await relay.outbound.request(new URL(url), {
+      method: 'GET',
       headers: { Accept: 'application/json', 'User-Agent': 'Notifier-Relay/1.0' },
       timeoutMs: CLIENT_DOCUMENT_TIMEOUT_MS,
-      maxBytes: CLIENT_DOCUMENT_MAX_BYTES,
+      maxResponseBytes: CLIENT_DOCUMENT_MAX_BYTES + 1, // one byte more tells a document that is too large
     });
   } catch (error) {
-    if (error instanceof OutboundError) throw new ClientDocumentError(error.message);
-    throw error;
+    // Refused by the address rules, no answer in time, or no connection: the document cannot be used.
+    throw new ClientDocumentError(`${url}: ${(error as Error).message}`);
   }
+  if (answer.truncated || answer.body.length > CLIENT_DOCUMENT_MAX_BYTES)
+    throw new ClientDocumentError(`${url} is larger than ${CLIENT_DOCUMENT_MAX_BYTES} bytes`);
   if (answer.status >= 300 && answer.status < 400)
     throw new ClientDocumentError(`${url} answered a redirect (${answer.status}), which is not followed`);
   if (answer.status !== 200) throw new ClientDocumentError(`${url} answered ${answer.status}`);
@@ -114,7 +116,7 @@ export async function documentClient(relay: Relay, url: string): Promise<OAuthCl
 
   let pending = fetching.get(url);
   if (!pending) {
-    pending = fetchDocument(url).finally(() => fetching.delete(url));
+    pending = fetchDocument(relay, url).finally(() => fetching.delete(url));
     fetching.set(url, pending);
   }
   const learnt = await pending;

@@ -33,7 +33,9 @@ export type BusMessage =
   /** Connector approval `i` of computer `d` is new or changed: its socket gets the `consent` frame (RA111). */
   | { t: 'consent'; d: string; i: string }
   /** Approval `i` of computer `d` closed with status `s`: its socket gets `consent_resolved` (RA111). */
-  | { t: 'consent_resolved'; d: string; i: string; s: string };
+  | { t: 'consent_resolved'; d: string; i: string; s: string }
+  /** Webhook deliveries were queued: every process's outbox looks for due ones (docs/relay-api.md#ra210). */
+  | { t: 'outbox' };
 
 /** What a locked transaction works with. */
 export interface DeviceTx {

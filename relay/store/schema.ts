@@ -2,7 +2,7 @@
 // times are Unix milliseconds (bigint), flags are integers 0/1, JSON is text, audio is a blob (bytea).
 // Every per-computer row carries `device_id`, the shard key every credential names.
 
-import type { Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 export interface DevicesTable {
   /** 48 hex: 32 random + 16 of the HMAC that proves the relay made it (core/credentials.ts). */
@@ -19,6 +19,8 @@ export interface DevicesTable {
   stream_gen: number;
   /** The generation of the socket open now, or null when none is. */
   stream_open: number | null;
+  /** The number of the computer's latest reply event (migration 003); the next one gets one more. */
+  event_seq: Generated<number>;
 }
 
 export interface PairCodesTable {
@@ -199,6 +201,50 @@ export interface OAuthTokensTable {
   family: string;
   /** Numbers a connector's tokens in the order they were issued (the newest 50 of each kind are kept). */
   seq: number;
+/** A reply event (migration 003, docs/relay-api.md#ra208): the first answer to a notification. */
+export interface ReplyEventsTable {
+  device_id: string;
+  /** Numbers the computer's events, from 1; the event's cursor. */
+  seq: number;
+  /** The connector (key) that sent the notification: the event goes only to its subscriptions. */
+  key_id: string;
+  rid: string;
+  nid: string;
+  /** `text` (typed) or `voice` (recorded only). */
+  kind: 'text' | 'voice';
+  /** When the person answered. */
+  at: number;
+}
+
+/** A connector's webhook for an event (docs/relay-api.md#ra205). */
+export interface EventSubsTable {
+  /** `sub_` + 20 hex. */
+  id: string;
+  device_id: string;
+  key_id: string;
+  event: string;
+  /** The callback URL, normalised. */
+  url: string;
+  /** The signing secret in force (`whsec_...`): kept as is, since every delivery is signed with it. */
+  secret: string;
+  created_at: number;
+}
+
+/** One event still to deliver to one subscription (docs/relay-api.md#ra210). */
+export interface EventOutboxTable {
+  /** `evt_<seq>_<subscription id without sub_>`: also the webhook-id of every attempt. */
+  id: string;
+  device_id: string;
+  sub_id: string;
+  seq: number;
+  /** The request body, JSON, exactly as sent on every attempt. */
+  payload: string;
+  attempts: number;
+  /** Not sent before this time. */
+  next_at: number;
+  /** While a relay process delivers it: until when that claim holds (then another may take it). */
+  claimed_until: number | null;
+  /** When it was queued: it is given up 24 hours later. */
   created_at: number;
 }
 
@@ -217,6 +263,9 @@ export interface RelayDatabase {
   oauth_client_documents: OAuthClientDocumentsTable;
   oauth_requests: OAuthRequestsTable;
   oauth_tokens: OAuthTokensTable;
+  reply_events: ReplyEventsTable;
+  event_subs: EventSubsTable;
+  event_outbox: EventOutboxTable;
 }
 
 export type DeviceRow = Selectable<DevicesTable>;
@@ -235,5 +284,8 @@ export const PER_DEVICE_TABLES = [
   'usage_days',
   'oauth_tokens',
   'oauth_requests',
+  'event_outbox',
+  'event_subs',
+  'reply_events',
   'agent_keys',
 ] as const;

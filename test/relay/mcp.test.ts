@@ -160,14 +160,15 @@ describe.each(BACKENDS)('MCP, legacy era (%s)', (backend) => {
 
     const unknownMethod = await rpc(relay(), { jsonrpc: '2.0', id: 2, method: 'events/list' }, key);
     expect([unknownMethod.status, unknownMethod.json.error.code]).toEqual([200, -32601]);
+    // The 2026-07-28 header is the modern era (test/relay/events.test.ts), which needs its _meta.
     const modern = await rpc(relay(), { jsonrpc: '2.0', id: 3, method: 'server/discover' }, key, { 'MCP-Protocol-Version': '2026-07-28' });
-    expect([modern.status, modern.json.error.code, modern.json.error.data]).toEqual([
+    expect([modern.status, modern.json.error.code]).toEqual([400, -32602]);
+    const oddVersion = await rpc(relay(), { jsonrpc: '2.0', id: 4, method: 'ping' }, key, { 'MCP-Protocol-Version': '1999-01-01' });
+    expect([oddVersion.status, oddVersion.json.error.code, oddVersion.json.error.data]).toEqual([
       400,
       -32022,
-      { supported: ['2025-06-18', '2025-03-26', '2024-11-05'], requested: '2026-07-28' },
+      { supported: ['2026-07-28', '2025-06-18', '2025-03-26', '2024-11-05'], requested: '1999-01-01' },
     ]);
-    const oddVersion = await rpc(relay(), { jsonrpc: '2.0', id: 4, method: 'ping' }, key, { 'MCP-Protocol-Version': '1999-01-01' });
-    expect([oddVersion.status, oddVersion.json.error.code]).toEqual([400, -32022]);
     // A plain client without an SSE-capable Accept header is answered too.
     const list = await rpc(relay(), { jsonrpc: '2.0', id: 6, method: 'tools/list' }, key, { Accept: 'application/json' });
     expect(list.json.result.tools).toHaveLength(4);

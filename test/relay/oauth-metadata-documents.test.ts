@@ -1,8 +1,7 @@
-// Client ID Metadata Documents (docs/relay-api.md#ra103) and the checked outbound fetch behind them
-// (relay/core/outbound.ts). A real https server with a certificate the relay trusts (NODE_EXTRA_CA_CERTS) serves
-// the documents; the relay reaches it through a CONNECT proxy (HTTPS_PROXY: the proxy resolves the public-looking
-// name), or directly with the test-only RELAY_OUTBOUND_ALLOW_LOOPBACK=1. The address rules and the resolve-then-
-// connect check are exercised in-process with a lookup the test controls.
+// Client ID Metadata Documents (docs/relay-api.md#ra103). A real https server with a certificate the relay trusts
+// (NODE_EXTRA_CA_CERTS) serves the documents; the relay reaches it through a CONNECT proxy (HTTPS_PROXY: the
+// proxy resolves the public-looking name). The outbound rules themselves (addresses, names, the checked lookup)
+// are tested in test/unit/relay-outbound.test.ts.
 
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
@@ -16,7 +15,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { addressProblem, fetchChecked, hostProblem, OutboundError, policyFromEnv } from '../../relay/core/outbound.js';
 import { tempFolder } from '../helpers/daemon.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { authorizeQuery, consentFrame, decide, exchange, pageRid, pkce } from '../helpers/oauth.js';
@@ -56,7 +54,6 @@ beforeAll(async () => {
       fetched.push(req.url!);
       const json = { 'Content-Type': 'application/json', 'Cache-Control': 'max-age=600' };
       if (req.url === '/mcp-client.json') res.writeHead(200, json).end(document(PUBLIC_ID));
-      else if (req.url === '/local.json') res.writeHead(200, json).end(document(`https://localhost:${documentsPort}/local.json`));
       else if (req.url === '/redirect.json') res.writeHead(302, { Location: '/mcp-client.json' }).end();
       else if (req.url === '/big.json')
         res.writeHead(200, json).end(document('https://client.example.com/big.json', { pad: 'x'.repeat(6000) }));
@@ -65,7 +62,6 @@ beforeAll(async () => {
         res
           .writeHead(200, json)
           .end(document('https://client.example.com/secret.json', { token_endpoint_auth_method: 'client_secret_basic' }));
-      else if (req.url === '/hello') res.writeHead(200).end('hello over a checked connection');
       else res.writeHead(404).end();
     },
   );
@@ -97,88 +93,14 @@ afterAll(async () => {
   await Promise.all([new Promise((resolve) => documents?.close(resolve)), new Promise((resolve) => proxy?.close(resolve))]);
 });
 
-describe('outbound address rules (in-process)', () => {
-  const policy = { allowLoopback: false };
-  test('private, loopback, link-local, shared, multicast and reserved addresses are refused; public ones pass', () => {
-    for (const address of [
-      '10.1.2.3',
-      '127.0.0.1',
-      '169.254.169.254',
-      '172.16.0.1',
-      '192.168.1.1',
-      '100.64.0.1',
-      '0.0.0.0',
-      '224.0.0.1',
-      '240.0.0.1',
-      '255.255.255.255',
-      '198.18.0.1',
-      '::1',
-      '::',
-      'fe80::1',
-      'fc00::1',
-      'fd12::1',
-      'ff02::1',
-      '::ffff:10.0.0.1',
-      '64:ff9b::a00:1',
-      '2001:db8::1',
-    ])
-      expect([address, addressProblem(address, policy)]).toEqual([address, expect.any(String)]);
-    for (const address of ['93.184.216.34', '1.1.1.1', '2606:4700::1111', '::ffff:8.8.8.8'])
-      expect([address, addressProblem(address, policy)]).toEqual([address, undefined]);
-    expect(addressProblem('127.0.0.1', { allowLoopback: true })).toBeUndefined();
-    expect(addressProblem('10.0.0.1', { allowLoopback: true })).toEqual(expect.any(String));
-  });
-
-  test('host names: single labels, localhost, .local, .internal, .home.arpa and address literals are refused', () => {
-    for (const host of [
-      'intranet',
-      'localhost',
-      'LOCALHOST.',
-      'printer.local',
-      'db.internal',
-      'nas.home.arpa',
-      'a.localhost',
-      '127.0.0.1',
-      '[::1]',
-      'bad_name.example',
-    ])
-      expect([host, hostProblem(host, policy)]).toEqual([host, expect.any(String)]);
-    for (const host of ['client.example.com', 'example.com.', '93.184.216.34', '[2606:4700::1111]'])
-      expect([host, hostProblem(host, policy)]).toEqual([host, undefined]);
-    expect(hostProblem('localhost', { allowLoopback: true })).toBeUndefined();
-  });
-
-  test('the name is resolved and checked when connecting, and the connection goes to the checked address', async () => {
-    const request = { timeoutMs: 5000, maxBytes: 1000 };
-    const env = { NODE_EXTRA_CA_CERTS: '' };
-    const resolvingTo = (address: string) => ({ ...policyFromEnv(env), lookup: async () => [{ address, family: 4 }] });
-    await expect(fetchChecked(`https://public.example:${documentsPort}/hello`, request, resolvingTo('10.0.0.7'))).rejects.toMatchObject({
-      reason: 'refused',
-      message: expect.stringContaining('10.0.0.7'),
-    });
-    await expect(fetchChecked(`https://public.example:${documentsPort}/hello`, request, resolvingTo('127.0.0.1'))).rejects.toBeInstanceOf(
-      OutboundError,
-    );
-    // Loopback allowed (tests only): the name resolves to 127.0.0.1 by our lookup alone, and that is where it connects.
-    const allowed = { ...resolvingTo('127.0.0.1'), allowLoopback: true };
-    const answer = await fetchChecked(`https://public.example:${documentsPort}/hello`, request, allowed).catch((error: Error) => error);
-    // The test process does not trust the test certificate; the relay processes below do (NODE_EXTRA_CA_CERTS).
-    expect(answer).toMatchObject({ reason: 'unreachable', message: expect.stringMatching(/certificate|SELF_SIGNED/i) });
-    await expect(fetchChecked('http://client.example.com/x', request, allowed)).rejects.toMatchObject({ reason: 'refused' });
-    await expect(fetchChecked('https://user:pw@client.example.com/x', request, allowed)).rejects.toMatchObject({ reason: 'refused' });
-  });
-});
-
 describe.each(BACKENDS)('client metadata documents (%s)', (backend) => {
   let viaProxy: RelayProcess;
-  let loopback: RelayProcess;
   beforeAll(async () => {
     const ca = { NODE_EXTRA_CA_CERTS: path.join(work, 'cert.pem') };
     viaProxy = await startRelay({ backend, env: { ...ca, HTTPS_PROXY: `http://127.0.0.1:${proxyPort}`, NO_PROXY: '' } });
-    loopback = await startRelay({ backend, env: { ...ca, RELAY_OUTBOUND_ALLOW_LOOPBACK: '1' } });
   });
   afterAll(async () => {
-    await Promise.all([viaProxy?.stop(), loopback?.stop()]);
+    await viaProxy?.stop();
   });
 
   test('a client id that is an https URL: fetched through the proxy, named by its document, kept, and used to the end', async () => {
@@ -223,16 +145,6 @@ describe.each(BACKENDS)('client metadata documents (%s)', (backend) => {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     });
     expect([token.status, token.json.error]).toEqual([401, 'invalid_client']);
-  });
-
-  test('with RELAY_OUTBOUND_ALLOW_LOOPBACK=1 (tests only) a loopback document is fetched directly', async () => {
-    await pairDevice(loopback, 'desk');
-    const page = await loopback.call(
-      'GET',
-      `/authorize?${authorizeQuery(`https://localhost:${documentsPort}/local.json`, pkce().challenge)}`,
-    );
-    expect(page.status).toBe(200);
-    expect(page.text).toContain('Metadata Client');
   });
 
   test('the MCP SDK client uses its metadata document URL as client_id when discovery says the relay supports it', async () => {

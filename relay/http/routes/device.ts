@@ -23,15 +23,13 @@ import { applyReceipt, waitingCount } from '../../core/notes.js';
 import { endConnectorTokens } from '../../oauth/connectors.js';
 import type { Relay } from '../../core/relay.js';
 import { deviceStep } from '../../core/requests.js';
+import { endKeyEvents, endSubscription, SUBSCRIPTION_ID, subscriptionsView } from '../../core/subscriptions.js';
 import { iso } from '../../core/time.js';
 import { usageView } from '../../core/usage.js';
 import { JSON_BODY_MAX_BYTES } from '../../limits.js';
 import { requireCaller } from '../auth.js';
 import { parseJSON, readBody } from '../body.js';
 import { sendJSON } from '../respond.js';
-
-/** RA27: a subscription's id in paths (subscriptions arrive with issue 14). */
-const SUBSCRIPTION_ID = /^sub_[0-9a-f]{20}$/;
 
 /** The caller a device route was authenticated as (requireDevice put it there). */
 export const deviceOf = (res: Response): DeviceCaller => res.locals.device as DeviceCaller;
@@ -106,20 +104,20 @@ export function deviceRoutes(relay: Relay): Router {
     const revoked = await step(res, async (tx, now) => {
       const answer = await revokeKey(tx, deviceOf(res).deviceId, keyId, purge, now);
       await endConnectorTokens(tx, deviceOf(res).deviceId, keyId); // RA109: a connector's tokens end with it
+      await endKeyEvents(tx, deviceOf(res).deviceId, keyId, purge); // RA212: its subscriptions end too
       return answer;
     });
     sendJSON(res, 200, revoked);
   });
 
-  // RA27: reply-event subscriptions come with issue 14: the list is empty, and removing one that is absent succeeds.
+  // RA211: the agents' reply-event subscriptions; removing one that is absent succeeds.
   router.get('/v1/device/events', async (_req, res) => {
-    await step(res, async () => undefined);
-    sendJSON(res, 200, { restrictedTo: [], subscriptions: [] });
+    sendJSON(res, 200, await step(res, (tx) => subscriptionsView(relay, tx.db, deviceOf(res).deviceId)));
   });
   router.delete('/v1/device/events/subscriptions/:id', async (req, res) => {
     const id = String(req.params.id);
     if (!SUBSCRIPTION_ID.test(id)) throw notFound('no such subscription');
-    await step(res, async () => undefined);
+    await step(res, (tx) => endSubscription(tx, deviceOf(res).deviceId, id));
     sendJSON(res, 200, { removed: true, id });
   });
 

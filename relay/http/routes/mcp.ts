@@ -1,7 +1,9 @@
-// `POST /mcp` (docs/relay-api.md#ra60 to #ra62): MCP over plain HTTP, one JSON-RPC message per POST and one JSON
-// answer, no sessions, no streams. What happens in front of the protocol, in order: the credential (401 with
-// the OAuth challenge), the body (JSON, one message), the era, the message's shape, and — for everything
-// answered without a tool — one counted request against the budget, so each MCP call costs exactly one.
+// `POST /mcp` (docs/relay-api.md#ra60 to #ra62, #ra200 to #ra202): MCP over plain HTTP, one JSON-RPC message per
+// POST and one JSON answer, no sessions, no streams. What happens in front of the protocol, in order: the
+// credential (401 with the OAuth challenge), the body (JSON, one message), a version header the relay does not
+// know, then the era — legacy (the SDK's Server, legacy.ts) or 2026-07-28 (by hand, modern.ts) — and, for
+// everything answered without a step of its own, one counted request against the budget, so each MCP call costs
+// exactly one.
 
 import { Router, type Request, type Response } from 'express';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -11,8 +13,11 @@ import { authenticateAgent, type AgentCaller } from '../../core/auth.js';
 import { TOO_LARGE } from '../../core/notes.js';
 import type { Relay } from '../../core/relay.js';
 import { agentStep } from '../../core/requests.js';
-import { detectEra, isUnknownVersion, LEGACY_VERSIONS } from '../../mcp/era.js';
+import { RpcError, rpcInternal } from '../../core/rpc-errors.js';
+import { log } from '../../log.js';
+import { detectEra, isUnknownVersion, SUPPORTED_VERSIONS } from '../../mcp/era.js';
 import { answerLegacy } from '../../mcp/legacy.js';
+import { answerModern, readModernRequest, SELF_COUNTED_METHODS } from '../../mcp/modern.js';
 import { readBody } from '../body.js';
 import { requestOrigin } from '../origin.js';
 import { sendJSON, sendRefusal } from '../respond.js';
@@ -44,8 +49,8 @@ async function authenticate(relay: Relay, req: Request, res: Response): Promise<
   }
 }
 
-/** The body as one JSON-RPC message, or undefined after answering why not (RA62). */
-async function readMessage(relay: Relay, req: Request, res: Response): Promise<JSONRPCMessage | undefined> {
+/** The body as JSON, one message (not a batch), or undefined after answering why not (RA62). */
+async function readJSONBody(relay: Relay, req: Request, res: Response): Promise<{ body: unknown } | undefined> {
   const raw = await readBody(req, maxNotifyRequestBytes(relay.limits.maxBodyBytes) + ENVELOPE_BYTES);
   if (raw === TOO_LARGE) return void rpcError(res, 413, null, RPC.invalidRequest, 'the request is too large');
   let body: unknown;
@@ -55,19 +60,36 @@ async function readMessage(relay: Relay, req: Request, res: Response): Promise<J
     return void rpcError(res, 400, null, RPC.parseError, 'Parse error: the body is not JSON');
   }
   if (Array.isArray(body)) return void rpcError(res, 400, null, RPC.invalidRequest, 'Invalid Request: batches are not supported');
-  const id = (body as { id?: unknown } | null)?.id;
-  const headerVersion = req.get('mcp-protocol-version');
-  if (isUnknownVersion(headerVersion) || detectEra(headerVersion, body) === 'modern') {
-    // The 2026-07-28 era (server/discover, reply events) arrives with issue 14; until then it is unsupported.
-    const requested = headerVersion ?? 'the _meta protocol version';
-    return void rpcError(res, 400, id, RPC.unsupportedVersion, `unsupported protocol version: ${requested}`, {
-      supported: LEGACY_VERSIONS,
-      requested,
-    });
+  return { body };
+}
+
+/** A message without `method`: a client's answer to the server, which asked nothing (202). */
+const isClientAnswer = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && !('method' in body) && ('result' in body || 'error' in body);
+
+/** RA62: answered here, but it still costs one request (and is refused once the budget is spent). */
+const countRequest = (relay: Relay, agent: AgentCaller): Promise<void> =>
+  agentStep(relay, agent, { readLimited: false }, async () => undefined);
+
+/** The legacy era's answer (RA60): the SDK's Server behind a one-message transport; undefined for a notification. */
+async function legacyAnswer(relay: Relay, agent: AgentCaller, req: Request, message: JSONRPCMessage): Promise<unknown> {
+  if (!('method' in message && message.method === 'tools/call')) await countRequest(relay, agent);
+  return answerLegacy({ relay, agent, origin: requestOrigin(req) }, message);
+}
+
+/** The modern era's answer (RA200-RA202); undefined for a notification. */
+async function modernAnswer(relay: Relay, agent: AgentCaller, req: Request, body: unknown): Promise<unknown> {
+  const headers = { version: req.get('mcp-protocol-version'), method: req.get('mcp-method'), name: req.get('mcp-name') };
+  const request = readModernRequest(headers, body); // its refusals are not counted: nothing was called
+  if (request.id === undefined || !SELF_COUNTED_METHODS.has(request.method)) await countRequest(relay, agent);
+  if (request.id === undefined) return undefined;
+  try {
+    return { jsonrpc: '2.0', id: request.id, result: await answerModern({ relay, agent, origin: requestOrigin(req) }, request) };
+  } catch (error) {
+    if (error instanceof RpcError || error instanceof RelayError) throw error;
+    log.error(`MCP ${request.method} failed: ${(error as Error).stack ?? String(error)}`);
+    throw rpcInternal();
   }
-  const parsed = JSONRPCMessageSchema.safeParse(body);
-  if (!parsed.success) return void rpcError(res, 400, id, RPC.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message');
-  return parsed.data;
 }
 
 export function mcpRoutes(relay: Relay): Router {
@@ -76,24 +98,37 @@ export function mcpRoutes(relay: Relay): Router {
   router.post('/mcp', async (req, res) => {
     const agent = await authenticate(relay, req, res);
     if (!agent) return;
-    const message = await readMessage(relay, req, res);
-    if (!message) return;
-    if (!('method' in message)) return void res.status(202).end(); // a client's answer to us: nothing to do
+    const read = await readJSONBody(relay, req, res);
+    if (!read) return;
+    const { body } = read;
+    const id = (body as { id?: unknown } | null)?.id;
+    const headerVersion = req.get('mcp-protocol-version');
+    if (isUnknownVersion(headerVersion)) {
+      return rpcError(res, 400, id, RPC.unsupportedVersion, `unsupported protocol version: ${headerVersion}`, {
+        supported: SUPPORTED_VERSIONS,
+        requested: headerVersion,
+      });
+    }
+    if (isClientAnswer(body)) return void res.status(202).end(); // an answer to us: nothing to do
     try {
-      if (message.method !== 'tools/call') {
-        // RA62: answered here, but it still costs one request (and is refused once the budget is spent).
-        await agentStep(relay, agent, { readLimited: false }, async () => undefined);
+      let answer: unknown;
+      if (detectEra(headerVersion, body) === 'modern') answer = await modernAnswer(relay, agent, req, body);
+      else {
+        const parsed = JSONRPCMessageSchema.safeParse(body);
+        if (!parsed.success) return rpcError(res, 400, id, RPC.invalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message');
+        if (!('method' in parsed.data)) return void res.status(202).end();
+        answer = await legacyAnswer(relay, agent, req, parsed.data);
       }
-      const answer = await answerLegacy({ relay, agent, origin: requestOrigin(req) }, message);
       if (answer === undefined) return void res.status(202).end();
       sendJSON(res, 200, answer);
     } catch (error) {
+      if (error instanceof RpcError) return rpcError(res, error.httpStatus, id, error.code, error.message, error.data);
       if (!(error instanceof RelayError)) throw error;
       // The key was revoked (401) or lacks the scope (403): the HTTP answer is that refusal itself.
       if (error.status === 401) return challenge(req, res, error);
       if (error.status === 403) return sendRefusal(res, error);
       if (error.details.retryAfterHeader) res.setHeader('Retry-After', String(error.details.retryAfterSeconds));
-      rpcError(res, error.status, 'id' in message ? message.id : null, RPC.internal, error.message, error.body());
+      rpcError(res, error.status, id, RPC.internal, error.message, error.body());
     }
   });
 

@@ -1,0 +1,370 @@
+// Reply events: how soon an agent's webhook hears of a reply, and how many events a second the outbox delivers.
+//   npm run bench:relay-events [-- --rounds 300 --warmup 30 --replies 100 --idle 10]
+// Measured in one run, webhooks going over real TLS through a CONNECT proxy (HTTPS_PROXY) to a receiver that
+// verifies each request with `standardwebhooks` (both in this process, on CPU 1; relay nodes on CPU 0):
+//   - latency, one reply at a time: the computer's reply on its socket -> the webhook request received.
+//     Baseline: this process sends the same signed request itself, through the same proxy, to the same receiver.
+//     Scenarios: one node (embedded database), one node (PostgreSQL), two nodes on one PostgreSQL (the socket
+//     on A; whichever node claims the event delivers it).
+//   - throughput: 4 connectors x 5 subscriptions, each replaying `--replies` events at once (a cursor), delivered
+//     to a receiver that answers 200: events per second until the last arrives. Baseline: a process pinned where
+//     the relay runs signing and sending as many with the relay's outbound module, 32 at a time, with no
+//     database (bench/webhook-send-baseline.ts). Then the same load against a receiver that answers 503: the first
+//     attempts, then the relay's CPU over `--idle` seconds while every event waits for its retry.
+
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type WebSocket from 'ws';
+import { Outbound } from '../relay/core/outbound.js';
+import { signature } from '../relay/core/webhooks.js';
+import { connectDevice, pairWithKey, startRelayNode, UNLIMITED, type Frame, type RelayNode } from './relay-lib.js';
+import {
+  BENCH_DIST,
+  LOAD_CPU,
+  SERVER_CPU,
+  cpuMs,
+  describeMachine,
+  firstLine,
+  int,
+  makeTempFolder,
+  ms,
+  option,
+  percentile,
+  pinSelf,
+  printTable,
+  ratio,
+  runBenchmark,
+  sleep,
+  spawnPinned,
+  stopChild,
+  verdict,
+} from './lib.js';
+import { createDatabase, startPostgres } from './rigs/postgres.js';
+import { makeKey } from './rigs/relay.js';
+import { ConnectProxy, makeCertificates, modernRequest, newWebhookSecret, WebhookReceiver, type Certificates } from './rigs/webhooks.js';
+
+const ROUNDS = Number(option('rounds') ?? 300);
+const WARMUP = Number(option('warmup') ?? 30);
+const REPLIES = Number(option('replies') ?? 100);
+const IDLE_S = Number(option('idle') ?? 10);
+const CONNECTORS = 4;
+const SUBSCRIPTIONS_EACH = 5;
+const TARGET_P50_MS = 100;
+const HOSTS = ['hooks.example.com', 'agent.example.org', 'elsewhere.example.net'];
+
+interface Rig {
+  certificates: Certificates;
+  receiver: WebhookReceiver;
+  proxy: ConnectProxy;
+  env: Record<string, string>;
+}
+
+let hooks = 0;
+/** A new callback path on the receiver, verified with its own secret. */
+function newHook(rig: Rig, host = HOSTS[hooks % HOSTS.length]!): { url: string; secret: string; path: string } {
+  const path = `/bench/${++hooks}`;
+  const secret = newWebhookSecret();
+  rig.receiver.secrets.set(path, secret);
+  return { url: `https://${host}${path}`, secret, path };
+}
+
+async function subscribe(node: RelayNode, key: string, hook: { url: string; secret: string }, cursor?: string): Promise<void> {
+  const params = {
+    name: 'notification.reply',
+    delivery: { mode: 'webhook', url: hook.url, secret: hook.secret },
+    ...(cursor && { cursor }),
+  };
+  const { body, headers } = modernRequest('events/subscribe', params);
+  const answer = await node.call('POST', '/mcp', { token: key, body, headers });
+  if (!answer.json?.result?.id) throw new Error(`events/subscribe failed: ${answer.text}`);
+}
+
+/** The computer's socket, keeping each notification's relay id by its notificationId. */
+async function computer(node: RelayNode, token: string): Promise<{ socket: WebSocket; rid: (nid: string) => Promise<string> }> {
+  const rids = new Map<string, string>();
+  const waiting = new Map<string, (rid: string) => void>();
+  const onFrame = (frame: Frame): void => {
+    if (frame.type !== 'notify') return;
+    rids.set(frame.notificationId!, frame.id!);
+    waiting.get(frame.notificationId!)?.(frame.id!);
+  };
+  const socket = await connectDevice(node.port, token, onFrame);
+  const rid = (nid: string): Promise<string> =>
+    rids.has(nid) ? Promise.resolve(rids.get(nid)!) : new Promise((resolve) => waiting.set(nid, resolve));
+  return { socket, rid };
+}
+
+const reply = (socket: WebSocket, rid: string): void =>
+  socket.send(JSON.stringify({ type: 'receipt', id: rid, kind: 'replied', text: 'yes' }));
+
+// --- Latency ------------------------------------------------------------------------------------------------------
+
+/** Reply on `socketNode`'s socket -> webhook received; the subscription made through `agentNode`. */
+async function measureLatency(rig: Rig, socketNode: RelayNode, agentNode: RelayNode): Promise<number[]> {
+  const device = await pairWithKey(socketNode);
+  const hook = newHook(rig, HOSTS[0]);
+  await subscribe(agentNode, device.key, hook);
+  const { socket, rid } = await computer(socketNode, device.token);
+  const samples: number[] = [];
+  for (let i = 0; i < WARMUP + ROUNDS; i++) {
+    const nid = `lat-${i}`;
+    const sent = await agentNode.call('POST', '/v1/notify', {
+      token: device.key,
+      body: { title: 'Deploy?', notificationId: nid, expectReply: true },
+    });
+    if (sent.status !== 202) throw new Error(`notify answered ${sent.status}`);
+    const id = await rid(nid);
+    const arrived = rig.receiver.waitFor((request) => request.path === hook.path && request.json?.data?.notificationId === nid, nid);
+    const started = performance.now();
+    reply(socket, id);
+    const request = await arrived;
+    if (request.verified !== true) throw new Error(`a webhook did not verify: ${request.verified}`);
+    if (i >= WARMUP) samples.push(request.at - started);
+  }
+  socket.close();
+  return samples;
+}
+
+/** This process sends a signed event itself: the same proxy, TLS and receiver, no relay (the latency's floor). */
+function baselineSender(rig: Rig): { outbound: Outbound; send: (hook: { url: string; secret: string }, n: number) => Promise<void> } {
+  const outbound = new Outbound({ proxy: new URL(rig.proxy.url), noProxy: [], extraCA: [rig.certificates.ca] });
+  const send = async (hook: { url: string; secret: string }, n: number): Promise<void> => {
+    const id = `evt_${n}_${'0'.repeat(20)}`;
+    const body = JSON.stringify({
+      eventId: id,
+      name: 'notification.reply',
+      timestamp: new Date().toISOString(),
+      data: { notificationId: `b${n}`, id: 'r_x', kind: 'text' },
+      cursor: String(n),
+    });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const answer = await outbound.request(new URL(hook.url), {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'Notifier-Relay/1.0',
+        'webhook-id': id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signature(hook.secret, id, timestamp, body),
+        'x-mcp-subscription-id': 'sub_00000000000000000000',
+      },
+      body,
+      timeoutMs: 10_000,
+      maxResponseBytes: 65536,
+    });
+    if (answer.status !== 200) throw new Error(`the receiver answered ${answer.status}`);
+  };
+  return { outbound, send };
+}
+
+async function measureBaselineLatency(rig: Rig): Promise<number[]> {
+  const { outbound, send } = baselineSender(rig);
+  const hook = newHook(rig, HOSTS[0]);
+  const samples: number[] = [];
+  for (let i = 0; i < WARMUP + ROUNDS; i++) {
+    const arrived = rig.receiver.waitFor((request) => request.path === hook.path && request.json?.cursor === String(i), `baseline ${i}`);
+    const started = performance.now();
+    await send(hook, i);
+    if (i >= WARMUP) samples.push((await arrived).at - started);
+  }
+  outbound.close();
+  return samples;
+}
+
+// --- Throughput ---------------------------------------------------------------------------------------------------
+
+/** Connectors whose REPLIES notifications each were answered, with their subscriptions (not yet replaying). */
+async function prepareLoad(rig: Rig, node: RelayNode): Promise<{ renew: () => Promise<void>; paths: string[]; done: () => void }> {
+  const device = await pairWithKey(node);
+  const keys = [device.key];
+  for (let i = 1; i < CONNECTORS; i++) keys.push(await makeKey(node.call, device.token, `bench-load-${i}`));
+  const { socket, rid } = await computer(node, device.token);
+  for (const [k, key] of keys.entries()) {
+    for (let i = 0; i < REPLIES; i++) {
+      const nid = `load-${k}-${i}`;
+      await node.call('POST', '/v1/notify', { token: key, body: { title: 'Deploy?', notificationId: nid, expectReply: true } });
+      reply(socket, await rid(nid));
+    }
+    const last = `load-${k}-${REPLIES - 1}`;
+    while (!(await node.call('GET', `/v1/receipts/${last}`, { token: key })).json?.replied) await sleep(20);
+  }
+  const subscriptions = keys.flatMap((key) => Array.from({ length: SUBSCRIPTIONS_EACH }, () => ({ key, hook: newHook(rig) })));
+  for (const { key, hook } of subscriptions) await subscribe(node, key, hook);
+  return {
+    // Subscribing again with cursor 0 replays every reply: REPLIES events queued for each subscription at once.
+    renew: async () => void (await Promise.all(subscriptions.map(({ key, hook }) => subscribe(node, key, hook, '0')))),
+    paths: subscriptions.map(({ hook }) => hook.path),
+    done: () => socket.close(),
+  };
+}
+
+async function waitForEvents(rig: Rig, paths: string[], count: number, timeoutMs = 300_000): Promise<number> {
+  const wanted = new Set(paths);
+  const deadline = Date.now() + timeoutMs;
+  const counted = () => rig.receiver.received.filter((request) => wanted.has(request.path) && request.json?.type !== 'verification').length;
+  while (counted() < count) {
+    if (Date.now() > deadline) throw new Error(`only ${counted()} of ${count} events arrived`);
+    await sleep(5);
+  }
+  return performance.now();
+}
+
+interface Throughput {
+  events: number;
+  seconds: number;
+  cpuMs?: number;
+}
+
+async function measureThroughput(rig: Rig, node: RelayNode): Promise<Throughput> {
+  const load = await prepareLoad(rig, node);
+  const total = load.paths.length * REPLIES;
+  const cpuBefore = await cpuMs(node.pid);
+  const started = performance.now();
+  await load.renew();
+  const finished = await waitForEvents(rig, load.paths, total);
+  const cpu = (await cpuMs(node.pid)) - cpuBefore;
+  load.done();
+  const bad = rig.receiver.received.filter((request) => load.paths.includes(request.path) && request.verified !== true).length;
+  if (bad > 0) throw new Error(`${bad} webhooks did not verify`);
+  return { events: total, seconds: (finished - started) / 1000, cpuMs: cpu };
+}
+
+/** bench/webhook-send-baseline.ts, pinned where the relay runs: as many signed events, 32 at a time. */
+async function measureBaselineThroughput(rig: Rig): Promise<Throughput> {
+  const hooks = Array.from({ length: CONNECTORS * SUBSCRIPTIONS_EACH }, () => newHook(rig));
+  const total = hooks.length * REPLIES;
+  const job = { proxy: rig.proxy.url, caFile: rig.certificates.caFile, hooks, total, concurrency: 32 };
+  const child = spawnPinned(
+    SERVER_CPU,
+    process.execPath,
+    [path.join(BENCH_DIST, 'webhook-send-baseline.js')],
+    ['ignore', 'pipe', 'inherit'],
+    {
+      ...process.env,
+      BENCH_WEBHOOKS: JSON.stringify(job),
+    },
+  );
+  const seconds = Number(await firstLine(child.stdout!));
+  await stopChild(child);
+  if (rig.receiver.received.filter((request) => hooks.some((hook) => hook.path === request.path)).length !== total)
+    throw new Error('the baseline did not deliver every event');
+  return { events: total, seconds };
+}
+
+/** The receiver answers 503: the first attempts (one per subscription: the rest wait behind them), then the idle CPU. */
+async function measureFailing(rig: Rig, node: RelayNode): Promise<{ firstAttemptsMs: number; waiting: number; idleCpuMs: number }> {
+  const load = await prepareLoad(rig, node);
+  const failing = new Set(load.paths);
+  const echo = rig.receiver.answer;
+  rig.receiver.answer = (request) => (failing.has(request.path) && request.json?.type !== 'verification' ? { status: 503 } : echo(request));
+  try {
+    const started = performance.now();
+    await load.renew();
+    const firstAttempts = await waitForEvents(rig, load.paths, load.paths.length);
+    await sleep(500); // the outcomes are written
+    const before = await cpuMs(node.pid);
+    await sleep(IDLE_S * 1000);
+    const idleCpuMs = (await cpuMs(node.pid)) - before;
+    load.done();
+    return { firstAttemptsMs: firstAttempts - started, waiting: load.paths.length * REPLIES, idleCpuMs };
+  } finally {
+    rig.receiver.answer = echo;
+  }
+}
+
+await runBenchmark(async () => {
+  console.log('starting a private PostgreSQL server ...');
+  const postgres = await startPostgres();
+  pinSelf(LOAD_CPU);
+  const folder = await makeTempFolder('notifier-bench-events-');
+  const certificates = await makeCertificates(folder, HOSTS);
+  const receiver = await WebhookReceiver.start(certificates);
+  const proxy = await ConnectProxy.start(receiver.port, HOSTS);
+  const rig: Rig = {
+    certificates,
+    receiver,
+    proxy,
+    env: { ...UNLIMITED, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: certificates.caFile },
+  };
+  console.log('Notifier relay benchmark: reply events (reply -> signed webhook, over TLS through a CONNECT proxy)');
+  console.log(describeMachine());
+  try {
+    console.log(`\nlatency: ${ROUNDS} replies one at a time after ${WARMUP} warm-up rounds, per scenario`);
+    console.log('1/4 baseline: this process sends the signed request itself ...');
+    const baseline = await measureBaselineLatency(rig);
+    console.log('2/4 one relay node, embedded database ...');
+    const embedded = await startRelayNode(rig.env);
+    const oneNode = await measureLatency(rig, embedded, embedded);
+    console.log('3/4 one relay node, PostgreSQL ...');
+    const single = await startRelayNode({ ...rig.env, DATABASE_URL: await createDatabase(postgres.baseUrl) });
+    const onePg = await measureLatency(rig, single, single);
+    console.log('4/4 two relay nodes on one PostgreSQL: socket on A, subscribed through B ...');
+    const shared = { ...rig.env, DATABASE_URL: await createDatabase(postgres.baseUrl), RELAY_SECRET: randomBytes(32).toString('hex') };
+    const a = await startRelayNode(shared);
+    const b = await startRelayNode(shared);
+    const crossNode = await measureLatency(rig, a, b);
+    await Promise.all([stopChild(a.child), stopChild(b.child)]);
+
+    const base50 = percentile(baseline, 50);
+    const row = (name: string, samples: number[]): string[] => [
+      name,
+      ms(percentile(samples, 50)),
+      ms(percentile(samples, 99)),
+      ms(Math.max(...samples)),
+      ratio(percentile(samples, 50) / base50),
+    ];
+    console.log('');
+    printTable([
+      ['scenario', 'p50', 'p99', 'max', 'p50 vs baseline'],
+      row('baseline: a signed POST from this process', baseline),
+      row('relay, 1 node, embedded (durable)', oneNode),
+      row('relay, 1 node, PostgreSQL', onePg),
+      row('relay, 2 nodes, PostgreSQL (A socket)', crossNode),
+    ]);
+    for (const [name, samples] of [
+      ['one node', oneNode],
+      ['two nodes', crossNode],
+    ] as const) {
+      const p50 = percentile(samples, 50);
+      console.log(`${name} p50 = ${ms(p50)} (target < ${TARGET_P50_MS} ms): ${verdict(p50 < TARGET_P50_MS)}`);
+    }
+
+    const subs = CONNECTORS * SUBSCRIPTIONS_EACH;
+    console.log(`\nthroughput: ${subs} subscriptions x ${REPLIES} events queued at once (cursor replay)`);
+    console.log("1/4 baseline: signed POSTs, 32 at a time, from a process on the relay's CPU ...");
+    const baseThroughput = await measureBaselineThroughput(rig);
+    console.log('2/4 one relay node, embedded database, receiver answers 200 ...');
+    const fastEmbedded = await measureThroughput(rig, embedded);
+    console.log('3/4 one relay node, PostgreSQL, receiver answers 200 ...');
+    const fastPg = await measureThroughput(rig, single);
+    console.log(`4/4 one relay node, embedded database, receiver answers 503 (then ${IDLE_S} s of waiting) ...`);
+    const failing = await measureFailing(rig, embedded);
+    await Promise.all([stopChild(embedded.child), stopChild(single.child)]);
+
+    const perSecond = (t: Throughput): number => t.events / t.seconds;
+    const tRow = (name: string, t: Throughput): string[] => [
+      name,
+      int(t.events),
+      `${t.seconds.toFixed(2)} s`,
+      int(perSecond(t)),
+      t.cpuMs === undefined ? '' : `${(t.cpuMs / t.events).toFixed(2)} ms`,
+      ratio(perSecond(t) / perSecond(baseThroughput)),
+    ];
+    console.log('');
+    printTable([
+      ['scenario', 'events', 'time', 'events/s', 'relay CPU/event', 'vs baseline'],
+      tRow('baseline: signed POSTs, 32 at a time, no database', baseThroughput),
+      tRow('relay, 1 node, embedded (durable)', fastEmbedded),
+      tRow('relay, 1 node, PostgreSQL', fastPg),
+    ]);
+    console.log(
+      `\nreceiver answering 503: the ${subs} first attempts (one per subscription) in ${ms(failing.firstAttemptsMs)}; ` +
+        `then ${int(failing.waiting)} events wait for their retry and the relay used ${int(failing.idleCpuMs)} ms of CPU in ${IDLE_S} s`,
+    );
+  } finally {
+    await receiver.close();
+    await proxy.close();
+    await postgres.stop();
+  }
+});

@@ -1,0 +1,74 @@
+// Reply events with two relay processes on one PostgreSQL database (docs/relay.md, "Reply events"): both hear that
+// events were queued and both look for due ones, yet each event reaches each subscription exactly once, in
+// order, wherever the reply and the subscription were made.
+
+import { afterAll, describe, expect, test } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { DeviceSocket } from '../helpers/device-socket.js';
+import { createDatabase } from '../helpers/postgres.js';
+import { makeKey, pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
+import { HOOK_NAMES, modernRequest, useWebhookRig } from '../helpers/webhooks.js';
+
+const rig = useWebhookRig();
+const nodes: RelayProcess[] = [];
+afterAll(async () => {
+  await Promise.all(nodes.map((node) => node.stop()));
+});
+
+describe('reply events across two relay processes', () => {
+  test('each event is delivered exactly once to each subscription, in order, whichever node took the reply', async () => {
+    const databaseUrl = await createDatabase();
+    const secret = randomBytes(32).toString('hex');
+    const env = { ...rig().env, RATE_LIMIT_PER_KEY: '1000' };
+    const a = await startRelay({ backend: 'postgres', databaseUrl, secret, env });
+    const b = await startRelay({ backend: 'postgres', databaseUrl, secret, env });
+    nodes.push(a, b);
+    const device = await pairWithKey(a);
+    const second = await makeKey(a, device.token, 'second-agent');
+    const hooks = [rig().hook('/scale/1'), rig().hook('/scale/2', HOOK_NAMES[1]), rig().hook('/scale/3', HOOK_NAMES[2])];
+    const subscribe = async (node: RelayProcess, key: string, hook: (typeof hooks)[number]) => {
+      const { body, headers } = modernRequest('events/subscribe', {
+        name: 'notification.reply',
+        delivery: { mode: 'webhook', url: hook.url, secret: hook.secret },
+      });
+      expect((await node.call('POST', '/mcp', { token: key, body, headers })).json.result.id).toBeDefined();
+    };
+    await subscribe(a, device.key, hooks[0]!);
+    await subscribe(b, device.key, hooks[1]!);
+    await subscribe(b, second, hooks[2]!);
+
+    const socket = await DeviceSocket.connect(a.port, device.token);
+    await socket.welcome();
+    const count = 30;
+    for (let i = 0; i < count; i++) {
+      const key = i % 3 === 2 ? second : device.key;
+      const sender = i % 2 ? a : b;
+      expect(
+        (await sender.call('POST', '/v1/notify', { token: key, body: { title: `q${i}`, notificationId: `q${i}`, expectReply: true } }))
+          .status,
+      ).toBe(202);
+      const rid = (await socket.notifyFrame(`q${i}`)).id;
+      if (i % 2) socket.send({ type: 'receipt', id: rid, kind: 'replied', text: 'over the socket, on A' });
+      else
+        expect((await b.call('POST', '/v1/device/reply', { token: device.token, body: { id: rid, text: 'over HTTP, on B' } })).status).toBe(
+          200,
+        );
+    }
+    const mine = Array.from({ length: count }, (_, i) => i).filter((i) => i % 3 !== 2);
+    const theirs = Array.from({ length: count }, (_, i) => i).filter((i) => i % 3 === 2);
+    const expected: Array<[string, number[]]> = [
+      [hooks[0]!.path, mine],
+      [hooks[1]!.path, mine],
+      [hooks[2]!.path, theirs],
+    ];
+    for (const [path, numbers] of expected) await rig().receiver.events(path, numbers.length, 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // time for any second copy to arrive
+    for (const [path, numbers] of expected) {
+      const events = rig().receiver.on(path);
+      expect(events.map((event) => event.json.data.notificationId)).toEqual(numbers.map((i) => `q${i}`)); // once each, in order
+      expect(new Set(events.map((event) => event.headers['webhook-id'])).size).toBe(numbers.length);
+      expect(events.every((event) => event.verified === true)).toBe(true);
+    }
+    await socket.close();
+  }, 60_000);
+});
