@@ -201,6 +201,9 @@ export interface OAuthTokensTable {
   family: string;
   /** Numbers a connector's tokens in the order they were issued (the newest 50 of each kind are kept). */
   seq: number;
+  created_at: number;
+}
+
 /** A reply event (migration 003, docs/relay-api.md#ra208): the first answer to a notification. */
 export interface ReplyEventsTable {
   device_id: string;
