@@ -2,6 +2,7 @@
 // relay, `GET /v1/device/stream`. Frames are JSON text, one object each, told apart by `type`; the text
 // `ping` is answered with the text `pong`.
 
+import type { ConsentFrame, ConsentResolvedFrame } from './consent.js';
 import { invalidField, notAnObject } from './errors.js';
 import { MAX_FRAME_BYTES } from './limits.js';
 import type { NotifyPayload } from './notify.js';
@@ -40,7 +41,8 @@ export interface NotifyFrame {
   payload: NotifyPayload;
 }
 
-export type RelayFrame = WelcomeFrame | NotifyFrame;
+/** Connector approvals (docs/relay-api.md#ra111) are in consent.ts. */
+export type RelayFrame = WelcomeFrame | NotifyFrame | ConsentFrame | ConsentResolvedFrame;
 
 // --- Computer to relay (RA32) ---
 
