@@ -130,17 +130,21 @@ class SecretService {
     } catch {
       return null;
     }
-    bus.on('error', () => undefined); // a bus that goes away: the call in flight fails, and the file is used
+    // No bus at that address: dbus-next says so with an `error` event, not by failing the call in flight.
+    const failed = new Promise<never>((_, reject) => bus.on('error', reject));
+    failed.catch(() => undefined);
     try {
-      const owned = await withTimeout(
-        (async () => {
-          const daemon = (await bus.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
-          return (await daemon.NameHasOwner(SERVICE)) as boolean;
-        })(),
+      const service = await withTimeout(
+        Promise.race([
+          (async () => {
+            const daemon = (await bus.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
+            if (!((await daemon.NameHasOwner(SERVICE)) as boolean)) throw new Error('no Secret Service');
+            return (await bus.getProxyObject(SERVICE, SERVICE_PATH)).getInterface(SERVICE_INTERFACE);
+          })(),
+          failed,
+        ]),
         SECRET_SERVICE_TIMEOUT_MS,
       );
-      if (!owned) throw new Error('no Secret Service');
-      const service = (await bus.getProxyObject(SERVICE, SERVICE_PATH)).getInterface(SERVICE_INTERFACE);
       return new SecretService(bus, service);
     } catch {
       bus.disconnect();

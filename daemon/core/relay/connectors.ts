@@ -63,6 +63,7 @@ export function questionFor(request: PendingConnector): Question {
     kind: 'connector',
     text,
     detail: [problem, where, granted, code].filter(Boolean).join('\n'),
+    private: true,
     answers: CONSENT_ANSWERS,
   };
 }

@@ -28,7 +28,8 @@ export async function watchWakeUps(wake: (reason: WakeReason) => void): Promise<
   } catch {
     return { stop: () => undefined };
   }
-  bus.on('error', () => undefined); // no system bus (a container, a test): the socket's own delays apply
+  // No system bus (a container, a test): dbus-next says so with an `error` event; the socket's own delays apply.
+  const failed = new Promise<'failed'>((resolve) => bus.on('error', () => resolve('failed')));
   bus.on('message', (message: dbus.Message) => {
     if (message.type !== dbus.MessageType.SIGNAL) return;
     if (message.member === 'StateChanged' && message.interface === 'org.freedesktop.NetworkManager') {
@@ -53,7 +54,7 @@ export async function watchWakeUps(wake: (reason: WakeReason) => void): Promise<
     ),
   );
   const late = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), CONNECT_TIMEOUT_MS).unref());
-  const outcome = await Promise.race([added.then(() => 'ok' as const), late]).catch(() => 'failed' as const);
+  const outcome = await Promise.race([added.then(() => 'ok' as const), late, failed]).catch(() => 'failed' as const);
   if (outcome !== 'ok') {
     bus.disconnect();
     return { stop: () => undefined };
