@@ -218,9 +218,12 @@ describe('a hostile relay', () => {
     );
     // Sent again (as a relay does after a reconnect): acknowledged, never shown twice.
     const again = frames[0]!;
+    const first = await record(again.id);
     const acks = relay.framesOf('ack').filter((ack) => ack.id === again.id).length;
     relay.send(again);
     await eventually(() => relay.framesOf('ack').filter((ack) => ack.id === again.id).length > acks, 'the second ack');
+    expect((await record(again.id)).deliveredAt).toBe(first.deliveredAt);
+    expect(daemon.log().split(`banner [cloud.build-bot] ${again.id}:`)).toHaveLength(2); // shown once
     const { items } = (await daemon.api('GET', '/v1/history?app=cloud.build-bot&limit=1000')).json;
     expect(items.filter((item: { notification: { title: string } }) => item.notification.title.startsWith('Flood '))).toHaveLength(300);
   }, 60_000);
@@ -238,7 +241,11 @@ describe('a hostile relay', () => {
     await eventually(() => statuses().length === 2, 'a second status frame');
     expect(statuses()[1]).toMatchObject({ quietActive: true, muted: true });
     await daemon.api('PUT', '/v1/settings', { body: { muteAllSounds: true } }); // no change: nothing sent
-    await daemon.api('PUT', '/v1/settings/quiet-hours', { body: { resume: true } });
+    // A window on another day changes the configuration, not what is silenced now: nothing sent.
+    const otherDay = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][(new Date().getDay() + 3) % 7];
+    const window = { days: [otherDay], start: '03:00', end: '04:00', speech: true, sounds: true, banners: false };
+    expect((await daemon.api('PUT', '/v1/settings/quiet-hours', { body: { windows: [window] } })).status).toBe(200);
+    await daemon.api('PUT', '/v1/settings/quiet-hours', { body: { resume: true, windows: [] } });
     await daemon.api('PUT', '/v1/settings', { body: { muteAllSounds: false } });
     await eventually(() => statuses().length === 4, 'two more status frames');
     expect(statuses()[3]).toEqual({ type: 'status', quietActive: false, muted: false });
