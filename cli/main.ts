@@ -19,6 +19,7 @@ import { addGlobalOptions } from './commands/common.js';
 import { registerHistoryCommands } from './commands/history.js';
 import { registerMiscCommands } from './commands/misc.js';
 import { registerNotifyCommands } from './commands/notify.js';
+import { registerRelayCommands } from './commands/relay.js';
 import { registerSettingsCommands } from './commands/settings.js';
 import { registerTemplateCommands } from './commands/template.js';
 import { parseListenPort, registerServiceCommand } from './service.js';
@@ -43,6 +44,7 @@ registerAssetCommands(program);
 registerAppCommands(program);
 registerSettingsCommands(program);
 registerMiscCommands(program);
+registerRelayCommands(program);
 const clientCommands = [...program.commands];
 
 program

@@ -79,6 +79,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     let stop: () => Promise<void> = async () => undefined;
     const channel = await openChannel(supportDir, {
       approvals: core.approvals,
+      connectors: core.relay.connectors,
       recent: async (limit) =>
         (await core.records({ limit })).map(({ app, id, notification, deliveredAt }) => ({
           app,

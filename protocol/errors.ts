@@ -249,4 +249,15 @@ export const errors = {
     new ApiError(409, 'server_installed', `${client} already has a ${server} server in ${file}; send reinstall: true to replace it`),
   launcherExists: (file: string) => new ApiError(409, 'launcher_exists', `${file} already exists; send reinstall: true to replace it`),
   iconNotFound: (icon: string) => new ApiError(400, 'icon_not_found', `icon file not found: ${icon}`, { field: 'icon' }),
+
+  // The cloud relay, as this computer uses it (docs/api/relay.md)
+  relayNotPaired: () => new ApiError(409, 'relay_not_paired', 'not paired with a relay: pair first (POST /v1/relay/pair)'),
+  relayUnreachable: (why: string) => new ApiError(502, 'relay_unreachable', `relay unreachable: ${why}`),
+  relayRejectedToken: () =>
+    new ApiError(502, 'relay_rejected_token', "the relay rejected this computer's token: pair again (POST /v1/relay/pair)"),
+  relayUnreadable: (status: number) =>
+    new ApiError(502, 'relay_unreadable', `the relay answered ${status} with something that is not JSON`),
+  relayLimited: (message: string) => new ApiError(429, 'relay_limited', `the relay is limiting this computer: ${message}`),
+  /** Any other refusal of the relay, with its status and its message. */
+  relayRefused: (status: number, message: string) => new ApiError(status, 'relay_refused', `the relay refused: ${message}`),
 };

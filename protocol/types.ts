@@ -93,6 +93,9 @@ export interface Notification {
   maxBodyLines?: number;
 }
 
+/** History `held`: why a banner was kept in History only — quiet hours silenced banners, or the app is muted. */
+export const HELD = { quietHours: 'quiet-hours', appMuted: 'app-muted' } as const;
+
 /** docs/api/history.md#the-history-record. Fields that do not apply are absent, never null. */
 export interface HistoryRecord {
   id: string;

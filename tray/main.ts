@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The tray companion: `node dist/tray/main.js --support-dir <folder>`, started by the daemon when there is a
-// desktop session. Its menu shows what waits for the person's approval (Allow / Deny each), the last
-// notifications, a quiet hour, the support folder and Quit. It talks to the daemon over the private channel
+// desktop session. Its menu shows what waits for the person's approval (Allow / Deny each), connectors asking
+// through the cloud relay (Approve / Deny each, with the code for the relay's page), the last notifications, a
+// quiet hour, the support folder and Quit. It talks to the daemon over the private channel
 // only (docs/private-channel.md), never with the API token.
 
 import '../daemon/node-compat.js'; // first: the StatusNotifierItem's D-Bus connection needs it on Node 24
@@ -10,6 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { channelPath } from '../daemon/control/channel.js';
+import { type PendingConnector, questionFor, spacedCode } from '../daemon/core/relay/connectors.js';
 import type { Question } from '../daemon/present/presenter.js';
 import { openOnDesktop } from '../daemon/present/opener.js';
 import type { StartTray, TrayEntry, TrayStatus } from './backend.js';
@@ -23,6 +25,8 @@ const TRAY_NAME = 'Notifier';
 const startTray: StartTray = process.platform === 'linux' ? startStatusNotifierItem : startTrayBinary;
 const RECENT_SHOWN = 5;
 const QUESTION_SLOTS = 3;
+/** A relay lets at most 3 connector requests wait for one computer (docs/relay-api.md). */
+const CONNECTOR_SLOTS = 3;
 const QUIET_MINUTES = 60;
 
 const say = (message: string): void => void process.stderr.write(`${message}\n`);
@@ -68,6 +72,8 @@ class Channel {
 
 interface State {
   questions: Question[];
+  /** Connector requests waiting for the person, with the codes (docs/api/relay.md#rl43: shown only here and on the banner). */
+  connectors: PendingConnector[];
   recent: Array<{ app: string; appName?: string; title: string }>;
   /** What quiet hours silence now, as the daemon says (docs/private-channel.md): whether any runs, and until when. */
   quiet: { active: boolean; until?: string };
@@ -75,6 +81,7 @@ interface State {
 
 interface TrayActions {
   answer(question: Question, allow: boolean): void;
+  decide(request: PendingConnector, approve: boolean): void;
   toggleQuiet(): void;
   /** Null when nothing on this computer opens a folder: the item is not shown. */
   openFolder: (() => void) | null;
@@ -93,11 +100,20 @@ function clockTime(iso: string): string {
 /** The tooltip's line under the name, and whether the icon asks for attention (something waits for an answer). */
 function statusOf(state: State): TrayStatus {
   const waiting = state.questions.length;
+  const asking = state.connectors.length;
   const lines = [
     waiting === 1 ? '1 question waits for your approval' : waiting > 1 ? `${waiting} questions wait for your approval` : '',
+    asking === 1 ? '1 connector asks to send you notifications' : asking > 1 ? `${asking} connectors ask to send you notifications` : '',
     state.quiet.active && state.quiet.until ? `Quiet until ${clockTime(state.quiet.until)}` : '',
   ];
-  return { summary: lines.filter(Boolean).join('\n'), attention: waiting > 0 };
+  return { summary: lines.filter(Boolean).join('\n'), attention: waiting + asking > 0 };
+}
+
+/** A connector request in the menu: who asks, the agent's code (device flow), and the 6 digits for the relay's page. */
+function connectorLabel(request: PendingConnector, approve: boolean): string {
+  if (!approve) return `Deny: ${request.clientName}`;
+  const agentCode = request.userCode ? ` (${request.userCode})` : '';
+  return `Approve: ${request.clientName}${agentCode} · code ${spacedCode(request.code)}`;
 }
 
 const PLAIN: TrayEntry = { separator: false, label: '', tooltip: '', enabled: true, visible: true, checked: null };
@@ -127,7 +143,24 @@ class TrayMenu {
         });
       }
     }
-    this.add((state) => ({ visible: state.questions.length === 0, label: 'Nothing waits for your approval', enabled: false }));
+    for (let slot = 0; slot < CONNECTOR_SLOTS; slot++) {
+      for (const approve of [true, false]) {
+        this.add((state) => {
+          const request = state.connectors[slot];
+          if (!request) return { visible: false };
+          return {
+            label: connectorLabel(request, approve),
+            tooltip: `${questionFor(request).text}\n${questionFor(request).detail ?? ''}`,
+            click: () => actions.decide(request, approve),
+          };
+        });
+      }
+    }
+    this.add((state) => ({
+      visible: state.questions.length === 0 && state.connectors.length === 0,
+      label: 'Nothing waits for your approval',
+      enabled: false,
+    }));
     this.add(() => SEPARATOR);
     for (let slot = 0; slot < RECENT_SHOWN; slot++) {
       this.add((state) => {
@@ -207,10 +240,11 @@ async function main(): Promise<void> {
   const supportDir = index > 0 ? process.argv[index + 1] : undefined;
   if (!supportDir) throw new Error('usage: tray --support-dir <folder>');
 
-  const state: State = { questions: [], recent: [], quiet: { active: false } };
+  const state: State = { questions: [], connectors: [], recent: [], quiet: { active: false } };
   let refresh: () => void = () => undefined;
   const channel = await Channel.connect(channelPath(path.resolve(supportDir)), (event) => {
     if (event.event === 'questions') state.questions = event.questions;
+    if (event.event === 'connectors') state.connectors = event.connectors;
     if (event.event === 'quiet') state.quiet = event.quiet;
     void (event.event === 'notification' ? loadRecent() : Promise.resolve()).then(() => refresh());
   });
@@ -219,11 +253,13 @@ async function main(): Promise<void> {
   };
   const watching = await channel.request({ op: 'watch' });
   state.questions = watching.questions ?? [];
+  state.connectors = watching.connectors ?? [];
   state.quiet = watching.quiet ?? state.quiet;
   await loadRecent();
 
   const actions: TrayActions = {
     answer: (question: Question, allow: boolean) => void channel.request({ op: 'answer', id: question.id, allow }),
+    decide: (request: PendingConnector, approve: boolean) => void channel.request({ op: 'decide', id: request.id, approve }),
     toggleQuiet: () =>
       void channel.request({ op: 'quiet', minutes: state.quiet.active ? 0 : QUIET_MINUTES }).then((answer) => {
         state.quiet = answer.quiet ?? state.quiet;

@@ -4,12 +4,15 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Approvals } from '../core/actions/approvals.js';
+import type { ConnectorApprovals } from '../core/relay/connectors.js';
 import type { QuietStatus } from '../core/settings/quiet-hours.js';
 import { log } from '../log.js';
 
 /** What the person's programs can do through the channel (the daemon provides it). */
 export interface ChannelHandlers {
   approvals: Approvals;
+  /** Connector requests waiting for the person, with their 6-digit codes (docs/api/relay.md#rl43: only here). */
+  connectors: Pick<ConnectorApprovals, 'forPerson' | 'onChange' | 'answer'>;
   /** The newest notifications, for the tray's menu; `appName` is the app's display name, as on its banners. */
   recent(limit: number): Promise<Array<{ app: string; appName: string; id: string; title: string; deliveredAt: string }>>;
   /** Calls back whenever a notification arrives; returns a function that stops. */
@@ -45,6 +48,8 @@ export function channelPath(supportDir: string): string {
 type Request =
   | { op: 'questions' }
   | { op: 'answer'; id: string; allow: boolean }
+  | { op: 'connectors' }
+  | { op: 'decide'; id: string; approve: boolean }
   | { op: 'watch' }
   | { op: 'recent'; limit?: number }
   | { op: 'quiet'; minutes: number }
@@ -54,8 +59,9 @@ type Request =
  * The person's private channel to the daemon: the tray and the native approval prompts answer questions
  * here. It is a Unix socket only the user can open (0600, in a 0700 folder), never the bearer-token HTTP API,
  * so an app holding the token still cannot grant itself anything. One JSON object per line, each answered by one
- * line (docs/private-channel.md): `questions`, `answer`, `recent`, `quiet`, `quit`, and `watch`, which sends the
- * open questions and the quiet status now and again whenever they change, and tells when a notification arrives.
+ * line (docs/private-channel.md): `questions`, `answer`, `connectors`, `decide`, `recent`, `quiet`, `quit`, and `watch`,
+ * which sends the open questions, connector requests and quiet status now and again whenever they change, and tells
+ * when a notification arrives.
  */
 export async function openChannel(supportDir: string, handlers: ChannelHandlers): Promise<{ path: string; close(): Promise<void> }> {
   const where = channelPath(supportDir);
@@ -82,7 +88,7 @@ export async function openChannel(supportDir: string, handlers: ChannelHandlers)
 }
 
 function serve(socket: net.Socket, handlers: ChannelHandlers): void {
-  const { approvals } = handlers;
+  const { approvals, connectors } = handlers;
   const send = (value: unknown): void => {
     if (socket.writable) socket.write(`${JSON.stringify(value)}\n`);
   };
@@ -127,9 +133,22 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
         });
         return send(answered ? { ok: true } : { ok: false, error: answered === null ? 'could not save the answer' : 'no such question' });
       }
+      case 'connectors':
+        return send({ ok: true, connectors: connectors.forPerson() });
+      case 'decide': {
+        if (typeof request.id !== 'string' || typeof request.approve !== 'boolean') {
+          return send({ ok: false, error: 'decide needs id (string) and approve (true or false)' });
+        }
+        const decided = await connectors.answer(request.id, request.approve).catch((error: Error) => {
+          log.error(`could not send an answer to the relay: ${error.message}`);
+          return null;
+        });
+        return send(decided ? { ok: true } : { ok: false, error: decided === null ? 'could not send the answer' : 'no such request' });
+      }
       case 'watch':
         if (stopWatching.length === 0) {
           stopWatching.push(approvals.onChange(() => send({ event: 'questions', questions: approvals.questions() })));
+          stopWatching.push(connectors.onChange(() => send({ event: 'connectors', connectors: connectors.forPerson() })));
           stopWatching.push(handlers.onNotification(() => send({ event: 'notification' })));
           // Quiet hours change through the API, the tray and the clock; a watcher hears of each real change once.
           // The look waits for the current turn to end, so a change this connection asked for is told by its answer.
@@ -141,7 +160,7 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
             ),
           );
         }
-        return send({ ok: true, questions: approvals.questions(), quiet: quietNow() });
+        return send({ ok: true, questions: approvals.questions(), connectors: connectors.forPerson(), quiet: quietNow() });
       case 'recent': {
         const limit = Number.isInteger(request.limit) && request.limit! > 0 ? request.limit! : RECENT_DEFAULT;
         return send({ ok: true, notifications: await handlers.recent(limit) });
@@ -154,7 +173,7 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
         send({ ok: true });
         return handlers.quit();
       default:
-        return send({ ok: false, error: 'unknown op: use questions, answer, watch, recent, quiet or quit' });
+        return send({ ok: false, error: 'unknown op: use questions, answer, connectors, decide, watch, recent, quiet or quit' });
     }
   }
 }

@@ -24,6 +24,7 @@ import { PersonSide } from './person.js';
 import { ReplyQueue, type ReplyRecord } from './notifications/replies.js';
 import { queryWords } from '../../protocol/search-text.js';
 import { QuietHours, type QuietStatus } from './settings/quiet-hours.js';
+import { type RelayHost, RelayService, type RelayServiceOptions } from './relay/relay-service.js';
 import { ENGINE_VOICE, Settings } from './settings/settings.js';
 import { stackKey, type StackingLevel } from './notifications/stacking.js';
 import {
@@ -36,7 +37,14 @@ import {
   wantsSpeech,
 } from './voice/speech.js';
 import { Timers } from './timers.js';
-import type { AppPreferences, AppRegistration, HistoryRecord, Notification, SpeakRequest } from '../../protocol/types.js';
+import {
+  type AppPreferences,
+  type AppRegistration,
+  HELD,
+  type HistoryRecord,
+  type Notification,
+  type SpeakRequest,
+} from '../../protocol/types.js';
 import { findSpeechEngine, type SpeechEngine, Voice } from './voice/voice.js';
 import { VoiceSetup } from './voice/voice-setup.js';
 import { SPEAK_TITLE_CHARS, SPOKEN_TEXT_CHARS } from '../../protocol/limits.js';
@@ -55,11 +63,11 @@ export interface CoreOptions {
   speech?: SpeechEngine | null;
   /** Epoch milliseconds now, for quiet hours; tests move it. Default Date.now. */
   clock?: () => number;
+  /** The relay's device-token store and keep-alive, for tests; default the Secret Service (else a file) and 300 s. */
+  relay?: Pick<RelayServiceOptions, 'secrets' | 'pingSeconds'>;
 }
 
-/** History `held`: why a banner was kept in History only — quiet hours silenced banners, or the app is muted. */
-const HELD_QUIET = 'quiet-hours';
-const HELD_MUTED = 'app-muted';
+const { quietHours: HELD_QUIET, appMuted: HELD_MUTED } = HELD;
 /** The service's own app id: the speaker of the quiet-hours summary (docs/api/settings.md#s15). */
 const OWN_APP = 'notifier';
 
@@ -114,6 +122,9 @@ const displayName = (app: string, apps: AppRegistry, designs: Designs): string =
 export class NotifierCore {
   private readonly inFlight = new Map<string, InFlight>();
   private readonly deliveryListeners = new Set<() => void>();
+  private readonly speechListeners = new Set<(app: string, id: string) => void>();
+  /** The cloud relay as this computer uses it (docs/api/relay.md); set once the core is assembled. */
+  relay!: RelayService;
   private readonly person: PersonSide;
   /** Stacks the caller opened (POST /v1/stacks/expand), by `stackIdentity`. */
   private readonly expandedStacks = new Set<string>();
@@ -206,9 +217,11 @@ export class NotifierCore {
     );
     sayLater = (text) => core.speakSummary(text);
     settings.onChange('historyCapPerApp', () => history.trim());
+    core.relay = await RelayService.open({ store, supportDir, host: core.relayHost(), ...options.relay });
     await presenter.start((event) => core.person.handle(event));
     // History goes on loading in the background; requests wait only for the apps they touch.
     const loading = performance.now();
+    void core.relay.resume();
     void history.ready.then(() => {
       core.resumeAfterStart();
       history.warmSearch();
@@ -220,6 +233,29 @@ export class NotifierCore {
 
   appName(app: string): string {
     return displayName(app, this.apps, this.designs);
+  }
+
+  /** What the relay needs of the core (daemon/core/relay/relay-service.ts). */
+  private relayHost(): RelayHost {
+    return {
+      notify: (input) => this.notify(input),
+      record: (app, id) => this.history.get(app, id),
+      registration: (app) => this.apps.get(app),
+      register: (registration) => this.register(registration),
+      appName: (app) => this.appName(app),
+      presenter: this.presenter,
+      deviceStatus: () => {
+        const quiet = this.quietHours.status();
+        const until = quiet.active && quiet.until ? { quietUntil: quiet.until.replace(/\.\d+Z$/, 'Z') } : {};
+        return { quietActive: quiet.active, muted: this.settings.muteAllSounds, ...until };
+      },
+      onDeviceStatusChange: (listener) => {
+        this.quietHours.onChange(listener);
+        this.settings.onChange('muteAllSounds', listener);
+      },
+      onReply: (listener) => this.replies.onAdd(listener),
+      onSpoken: (listener) => this.speechListeners.add(listener),
+    };
   }
 
   /** POST /v1/notify (docs/api/notifications.md#post-v1-notify). Resolves with the notification's id once its record is on disk. */
@@ -381,6 +417,9 @@ export class NotifierCore {
         void this.history.update(app, id, (current) =>
           current.speech ? { ...current, speech: { ...current.speech, ...written } } : current,
         );
+      },
+      finished: () => {
+        for (const listener of this.speechListeners) listener(app, id);
       },
     });
   }
@@ -604,6 +643,7 @@ export class NotifierCore {
   }
 
   async close(): Promise<void> {
+    await this.relay.close();
     this.timers.clear();
     this.quietHours.close();
     await this.history.close();

@@ -10,6 +10,7 @@ import type { FollowUps } from './actions/follow-ups.js';
 import type { History } from './history/history.js';
 import type { Banners } from './notifications/banners.js';
 import type { ReplyQueue } from './notifications/replies.js';
+import type { ConnectorApprovals } from './relay/connectors.js';
 import type { Designs } from './templates/designs.js';
 import { idOf, type LiveButton, liveButtons } from './templates/live-actions.js';
 
@@ -19,6 +20,7 @@ import { idOf, type LiveButton, liveButtons } from './templates/live-actions.js'
  */
 export interface PersonHost {
   readonly approvals: Pick<Approvals, 'answer'>;
+  readonly relay: { readonly connectors: Pick<ConnectorApprovals, 'isAsking' | 'answer'> };
   readonly banners: Pick<Banners, 'forget' | 'collapsedWith'>;
   readonly designs: Pick<Designs, 'template'>;
   readonly history: Pick<History, 'get' | 'update'>;
@@ -48,10 +50,12 @@ export class PersonSide {
 
   handle(event: PresenterEvent): void {
     if (event.type === 'answered') {
-      // The display's own Allow/Deny: the same answer the private channel carries.
-      this.core.approvals
-        .answer(event.questionId, event.allow)
-        .catch((error: Error) => log.error(`could not record an answer: ${error.message}`));
+      // The display's own Allow/Deny (a connector's Approve/Deny): the same answer the private channel carries.
+      const { connectors } = this.core.relay;
+      const answered = connectors.isAsking(event.questionId)
+        ? connectors.answer(event.questionId, event.allow)
+        : this.core.approvals.answer(event.questionId, event.allow);
+      answered.catch((error: Error) => log.error(`could not record an answer: ${error.message}`));
       return;
     }
     const { app, id } = event.key;

@@ -23,6 +23,7 @@ export const TAGS = {
   Settings: 'The global settings and quiet hours.',
   Voice: 'The speech engine.',
   MCP: 'Installing the agent server into agent clients.',
+  Relay: 'The cloud relay as this computer uses it: pairing, agent keys, connectors. Only the person approves a connector.',
 } as const;
 
 export type Tag = keyof typeof TAGS;
@@ -68,7 +69,9 @@ export interface Contract {
   query?: readonly QueryParameter[];
   /** The JSON body's schema, for routes that read one. */
   body?: JsonSchema;
-  /** The 200 reply: its JSON schema, or a picture. */
+  /** The success reply is 201 (something was made), not 200. */
+  created?: true;
+  /** The success reply: its JSON schema, or a picture. */
   reply: JsonSchema | PngReply;
   /** The statuses of the route's own refusals, each with when it happens (the guard's are added for every route). */
   errors: Readonly<Partial<Record<number, string>>>;

@@ -11,6 +11,7 @@ import { mcpRoutes } from './routes/mcp.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { previewRoutes } from './routes/previews.js';
+import { relayRoutes } from './routes/relay.js';
 import { replyRoutes } from './routes/replies.js';
 import { settingsRoutes } from './routes/settings.js';
 import { templateRoutes } from './routes/templates.js';
@@ -37,5 +38,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...settingsRoutes(),
   ...voiceRoutes(),
   ...mcpRoutes(),
+  ...relayRoutes(),
   ...openApiRoutes(() => API_ROUTES),
 ];

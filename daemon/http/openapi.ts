@@ -118,7 +118,7 @@ function operation(route: ApiRoute, refer: Refer) {
           },
         }
       : {}),
-    responses: Object.fromEntries([['200', success], ...errorResponses(route, refer)]),
+    responses: Object.fromEntries([[route.created ? '201' : '200', success], ...errorResponses(route, refer)]),
   };
 }
 

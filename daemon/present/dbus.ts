@@ -10,6 +10,7 @@ import {
   type PresenterListener,
   type Question,
   SNOOZE_CHOICES,
+  answerLabels,
 } from './presenter.js';
 import { askForReply } from './prompt.js';
 import { playSound } from './sound.js';
@@ -124,7 +125,8 @@ export class DBusPresenter implements Presenter {
   }
 
   ask(question: Question): void {
-    const actions = ['allow', 'Allow', 'deny', 'Deny'];
+    const labels = answerLabels(question);
+    const actions = ['allow', labels.allow, 'deny', labels.deny];
     const hints = { urgency: new dbus.Variant('y', URGENCY.urgent), category: new dbus.Variant('s', 'presence') };
     const body = question.detail ? this.text(question.detail) : '';
     this.call(this.server.Notify('Notifier', 0, 'dialog-question', question.text, body, actions, hints, 0), 'ask').then((id) => {

@@ -31,7 +31,8 @@ export class HeadlessPresenter implements Presenter {
   }
 
   ask(question: Question): void {
-    log.info(`question ${question.id} [${question.app}]: ${question.text}${question.detail ? ` (${question.detail})` : ''}`);
+    const detail = question.detail && !question.private ? ` (${question.detail})` : '';
+    log.info(`question ${question.id} [${question.app}]: ${question.text}${detail}`);
   }
 
   withdraw(questionId: string): void {

@@ -13,6 +13,7 @@ import {
   type PresenterListener,
   type Question,
   SNOOZE_CHOICES,
+  answerLabels,
 } from './presenter.js';
 
 // Banners on macOS (Notification Center, through the terminal-notifier 1.7.2 that node-notifier 10.0.1 ships) and
@@ -229,7 +230,7 @@ export class NodeNotifierPresenter implements Presenter {
     const delivery: Delivery = {
       slot,
       question,
-      labels: [ALLOW, DENY],
+      labels: [answerLabels(question).allow, answerLabels(question).deny],
       targets: [
         { kind: 'answer', allow: true },
         { kind: 'answer', allow: false },

@@ -84,7 +84,14 @@ export interface Question {
   text: string;
   /** What exactly would run or be contacted (a host, a command, a script's SHA-256). */
   detail?: string;
+  /** The detail is for the person's eyes only (a connector's approval code): shown, never written to a log. */
+  private?: true;
+  /** The two buttons' labels; default Allow and Deny (a connector approval says Approve and Deny). */
+  answers?: { allow: string; deny: string };
 }
+
+/** The labels of a question's two buttons. */
+export const answerLabels = (question: Question): { allow: string; deny: string } => question.answers ?? { allow: 'Allow', deny: 'Deny' };
 
 export interface Presenter {
   readonly name: string;

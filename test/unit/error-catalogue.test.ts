@@ -113,6 +113,12 @@ const SAMPLES: { [K in keyof Catalogue]: Parameters<Catalogue[K]> } = {
   serverInstalled: ['Claude Code', 'notifier', '~/.claude.json'],
   launcherExists: ['~/.local/bin/notifier'],
   iconNotFound: ['~/agent.png'],
+  relayNotPaired: [],
+  relayUnreachable: ['connect ECONNREFUSED 127.0.0.1:8787'],
+  relayRejectedToken: [],
+  relayUnreadable: [502],
+  relayLimited: ["this computer's daily request budget is used up"],
+  relayRefused: [409, 'an active key is already named claude-code'],
 };
 
 /** The constructors that take the field they refuse, as their first argument. */

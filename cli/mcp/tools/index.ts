@@ -15,6 +15,19 @@ import { componentSchema, listShortcuts, listSymbols } from './lookups.js';
 import { deleteManifest, getManifest, listManifests, putManifest } from './manifests.js';
 import { dismiss, expandStack, listStacks, sendNotification, sendTest, snooze, speak } from './notifications.js';
 import { designerSnapshot, renderPreview } from './previews.js';
+import {
+  createAgentKey,
+  listAgentKeys,
+  listConnectors,
+  relayEvents,
+  relayInstructions,
+  relayPair,
+  relayRemoveEventSubscription,
+  relayStatus,
+  relayUnpair,
+  relayUsage,
+  revokeAgentKey,
+} from './relay.js';
 import { getReplies, waitForReply } from './replies.js';
 import { getQuietHours, getSettings, installVoice, setQuietHours, setSettings, voiceStatus } from './settings.js';
 import { installMcp, notifierStatus } from './status.js';
@@ -82,6 +95,17 @@ export const TOOLS: Tool[] = [
   reshowNotification,
   deleteHistory,
   exportHistory,
+  relayStatus,
+  relayPair,
+  relayUnpair,
+  relayUsage,
+  listAgentKeys,
+  createAgentKey,
+  revokeAgentKey,
+  listConnectors,
+  relayEvents,
+  relayRemoveEventSubscription,
+  relayInstructions,
 ];
 
 export const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));

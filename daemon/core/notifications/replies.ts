@@ -28,6 +28,7 @@ type Waiter = { id: string; app?: string; deliver: (reply: ReplyRecord) => void 
 export class ReplyQueue {
   private readonly queues = new Map<string, Document<RepliesFile>>();
   private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly listeners = new Set<(reply: ReplyRecord) => void>();
 
   constructor(private readonly store: Store) {}
 
@@ -53,6 +54,12 @@ export class ReplyQueue {
     for (const waiter of this.waiters.get(reply.notificationId) ?? []) {
       if (waiter.app === undefined || waiter.app === reply.app) waiter.deliver(reply);
     }
+    for (const listener of this.listeners) listener(reply);
+  }
+
+  /** Calls back after every reply stored (the relay tells the sender of a relayed notification). */
+  onAdd(listener: (reply: ReplyRecord) => void): void {
+    this.listeners.add(listener);
   }
 
   /** Replies oldest first, optionally of one app and strictly after `since` (epoch ms). */

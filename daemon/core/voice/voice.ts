@@ -85,6 +85,8 @@ export interface Utterance {
   spoken(speech: { audioPath: string; durationSeconds?: number }): void;
   /** Called when it could not be written or played, with the reason. */
   failed?(reason: string): void;
+  /** Called once it has played to its end (not when it was stopped or failed). */
+  finished?(): void;
 }
 
 /**
@@ -150,6 +152,7 @@ export class Voice {
     try {
       if (utterance.text && this.engine) await this.speak(utterance, current);
       if (utterance.recording && !current.stopped) await this.play(utterance.recording, current);
+      if (!current.stopped) utterance.finished?.();
     } catch (error) {
       log.warn(`[${utterance.app}] ${utterance.id}: speech did not play: ${(error as Error).message}`);
       if (!current.stopped) utterance.failed?.((error as Error).message);

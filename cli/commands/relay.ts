@@ -1,0 +1,96 @@
+// `notifier relay ...`: the cloud relay as this computer uses it (docs/cli.md#relay, docs/api/relay.md). Each
+// command is one route of /v1/relay/. None approves a connector or shows its code: the person does that on the
+// banner or in the tray.
+
+import { type Command, Argument, Option } from 'commander';
+import { INSTRUCTION_CLIENTS, RELAY_CLIENTS } from '../../protocol/schemas/relay.js';
+import { type Context, act, ask, send } from './common.js';
+
+export function registerRelayCommands(program: Command): void {
+  const relay = program.command('relay').description('the cloud relay: pairing, agent keys, connectors (GET /v1/relay/status)');
+  const status = (context: Context) => send(context, { method: 'GET', path: '/v1/relay/status' });
+  act(relay, status);
+  act(relay.command('status').description('paired or not, online or not, the relay and its MCP address (GET /v1/relay/status)'), status);
+
+  act(
+    relay
+      .command('pair')
+      .description('pair this computer with a relay (POST /v1/relay/pair)')
+      .argument('<relay-url>', 'the relay: https://..., or http://127.0.0.1:... for one on this computer')
+      .addOption(
+        new Option('--pairing-secret <secret>', "the relay's pairing secret, when it has one").env('NOTIFIER_RELAY_PAIRING_SECRET'),
+      ),
+    (context) => {
+      const pairingSecret = context.opts.pairingSecret as string | undefined;
+      return send(context, {
+        method: 'POST',
+        path: '/v1/relay/pair',
+        body: { relayURL: context.args[0] as string, ...(pairingSecret ? { pairingSecret } : {}) },
+      });
+    },
+  );
+
+  act(
+    relay
+      .command('unpair')
+      .description('unpair this computer from its relay (POST /v1/relay/unpair)')
+      .option('--force', 'forget the pairing even when the relay cannot be told'),
+    (context) => send(context, { method: 'POST', path: '/v1/relay/unpair', body: context.opts.force ? { force: true } : {} }),
+  );
+
+  const keys = relay.command('keys').description("the relay's agent keys (GET /v1/relay/keys)");
+  const listKeys = (context: Context) => send(context, { method: 'GET', path: '/v1/relay/keys' });
+  act(keys, listKeys);
+  act(keys.command('list').description('every key, revoked ones too (GET /v1/relay/keys)'), listKeys);
+  act(
+    keys
+      .command('create')
+      .description('make an agent key, shown this once (POST /v1/relay/keys)')
+      .argument('<name>', '1 to 32 of a-z, 0-9 and -')
+      .addOption(new Option('--client <client>', 'the agent').choices(RELAY_CLIENTS)),
+    (context) => {
+      const client = context.opts.client as string | undefined;
+      return send(context, {
+        method: 'POST',
+        path: '/v1/relay/keys',
+        body: { name: context.args[0] as string, ...(client ? { client } : {}) },
+      });
+    },
+  );
+  act(
+    keys.command('revoke').description('revoke an agent key (DELETE /v1/relay/keys/{id})').argument('<id>', "the key's id (8 hex digits)"),
+    (context) => send(context, { method: 'DELETE', path: `/v1/relay/keys/${encodeURIComponent(context.args[0] as string)}` }),
+  );
+
+  act(relay.command('connectors').description('connectors approved, and requests waiting for you (GET /v1/relay/connectors)'), (context) =>
+    send(context, { method: 'GET', path: '/v1/relay/connectors' }),
+  );
+  act(relay.command('usage').description("today's use of the relay (GET /v1/relay/usage)"), (context) =>
+    send(context, { method: 'GET', path: '/v1/relay/usage' }),
+  );
+
+  const events = relay.command('events').description("connectors' reply-event subscriptions (GET /v1/relay/events)");
+  const listEvents = (context: Context) => send(context, { method: 'GET', path: '/v1/relay/events' });
+  act(events, listEvents);
+  act(events.command('list').description('every subscription (GET /v1/relay/events)'), listEvents);
+  act(
+    events
+      .command('end')
+      .description('end a subscription (DELETE /v1/relay/events/subscriptions/{id})')
+      .argument('<id>', 'sub_ and 20 hex digits'),
+    (context) =>
+      send(context, { method: 'DELETE', path: `/v1/relay/events/subscriptions/${encodeURIComponent(context.args[0] as string)}` }),
+  );
+
+  act(
+    relay
+      .command('instructions')
+      .description('how to connect an agent through the relay (GET /v1/relay/instructions)')
+      .addArgument(new Argument('<client>', 'the agent').choices(INSTRUCTION_CLIENTS)),
+    async (context) => {
+      // The text itself, to read or paste; an error is printed as every command prints it.
+      const reply = await ask(context, { method: 'GET', path: '/v1/relay/instructions', query: { client: context.args[0] as string } });
+      if (reply) process.stdout.write(`${(reply.json as { text: string }).text}\n`);
+    },
+  );
+}

@@ -1,0 +1,226 @@
+// Where the relay's device token is kept (docs/relay-desktop.md#the-device-token): the desktop's Secret Service
+// (org.freedesktop.secrets on the session bus: GNOME Keyring, KWallet, KeePassXC), as an item of its default
+// collection with attributes naming Notifier and this support folder; else, when there is no Secret Service or
+// its collection is locked, a 0600 file in the support folder's 0700 `secrets/` folder. Nothing else ever reads
+// the token: no route, command or tool returns it.
+
+import { createHash } from 'node:crypto';
+import { readFile, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import dbus from 'dbus-next';
+import { log } from '../log.js';
+import { syncFolder, writeFileDurably } from '../store/durable-file.js';
+
+const SERVICE = 'org.freedesktop.secrets';
+const SERVICE_PATH = '/org/freedesktop/secrets';
+const SERVICE_INTERFACE = 'org.freedesktop.Secret.Service';
+const COLLECTION_INTERFACE = 'org.freedesktop.Secret.Collection';
+const ITEM_INTERFACE = 'org.freedesktop.Secret.Item';
+const SESSION_INTERFACE = 'org.freedesktop.Secret.Session';
+/** The Secret Service's "no object" (no default collection, no prompt needed). */
+const NO_OBJECT = '/';
+/** How long one exchange with the Secret Service may take before the file is used instead. */
+const SECRET_SERVICE_TIMEOUT_MS = 5_000;
+
+/** Where a secret went. */
+export type SecretPlace = 'secret-service' | 'file';
+
+export interface SecretStore {
+  /** The secret, or null when none is kept. */
+  read(): Promise<string | null>;
+  /** Keeps the secret (replacing an earlier one) and says where. */
+  write(secret: string): Promise<SecretPlace>;
+  /** Forgets it, in both places. */
+  remove(): Promise<void>;
+}
+
+export interface SecretStoreOptions {
+  supportDir: string;
+  /** What the secret is (the file's name, and the `account` attribute). */
+  account: string;
+  /** The item's label, as keyring managers (Seahorse) show it. */
+  label: string;
+  /** The session bus; default DBUS_SESSION_BUS_ADDRESS. */
+  busAddress?: string;
+}
+
+/** A secret of this support folder: the Secret Service first, the 0600 file when there is none or it is locked. */
+export function secretStore(options: SecretStoreOptions): SecretStore {
+  const file = path.join(options.supportDir, 'secrets', options.account);
+  // Two support folders (two daemons of one user) keep two tokens: the folder is part of the item's attributes.
+  const attributes = {
+    application: 'notifier',
+    account: options.account,
+    'support-folder': createHash('sha256').update(options.supportDir).digest('hex').slice(0, 16),
+  };
+  const withService = async <T>(work: (service: SecretService) => Promise<T>, fallback: T): Promise<T> => {
+    const service = await SecretService.connect(options.busAddress);
+    if (!service) return fallback;
+    try {
+      return await withTimeout(work(service), SECRET_SERVICE_TIMEOUT_MS);
+    } catch (error) {
+      log.warn(`Secret Service: ${(error as Error).message}; the support folder's file is used instead`);
+      return fallback;
+    } finally {
+      service.close();
+    }
+  };
+  return {
+    async read() {
+      const kept = await withService((service) => service.find(attributes), null);
+      return (
+        kept ??
+        (await readFile(file, 'utf8').then(
+          (text) => text.trim() || null,
+          () => null,
+        ))
+      );
+    },
+    async write(secret) {
+      if (await withService((service) => service.store(options.label, attributes, secret), false)) {
+        await removeFile(file); // one place only
+        return 'secret-service';
+      }
+      await writeFileDurably(file, `${secret}\n`);
+      await syncFolder(path.dirname(file));
+      return 'file';
+    },
+    async remove() {
+      await withService((service) => service.remove(attributes), undefined);
+      await removeFile(file);
+    },
+  };
+}
+
+async function removeFile(file: string): Promise<void> {
+  await unlink(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+  await syncFolder(path.dirname(file));
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+type Attributes = Record<string, string>;
+/** The Secret Service's secret: session, parameters, value, content type. */
+type Secret = [session: string, parameters: Buffer, value: Buffer, contentType: string];
+
+/**
+ * A client of the Secret Service API over D-Bus (dbus-next), the `plain` algorithm: the secret crosses the user's
+ * own session bus only. It never prompts: a locked collection that cannot be unlocked without asking the person
+ * counts as no Secret Service (the file is used).
+ */
+class SecretService {
+  private constructor(
+    private readonly bus: dbus.MessageBus,
+    private readonly service: dbus.ClientInterface,
+  ) {}
+
+  /** The Secret Service on the session bus, or null when there is no bus or nobody owns the name. */
+  static async connect(busAddress?: string): Promise<SecretService | null> {
+    let bus: dbus.MessageBus;
+    try {
+      bus = dbus.sessionBus(busAddress ? { busAddress } : {});
+    } catch {
+      return null;
+    }
+    // No bus at that address: dbus-next says so with an `error` event, not by failing the call in flight.
+    const failed = new Promise<never>((_, reject) => bus.on('error', reject));
+    failed.catch(() => undefined);
+    try {
+      const service = await withTimeout(
+        Promise.race([
+          (async () => {
+            const daemon = (await bus.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
+            if (!((await daemon.NameHasOwner(SERVICE)) as boolean)) throw new Error('no Secret Service');
+            return (await bus.getProxyObject(SERVICE, SERVICE_PATH)).getInterface(SERVICE_INTERFACE);
+          })(),
+          failed,
+        ]),
+        SECRET_SERVICE_TIMEOUT_MS,
+      );
+      return new SecretService(bus, service);
+    } catch {
+      bus.disconnect();
+      return null;
+    }
+  }
+
+  close(): void {
+    this.bus.disconnect();
+  }
+
+  /** The secret of the first unlocked item with these attributes. */
+  async find(attributes: Attributes): Promise<string | null> {
+    const items = await this.unlockedItems(attributes);
+    if (items.length === 0) return null;
+    const session = await this.openSession();
+    try {
+      const secrets = (await this.service.GetSecrets(items, session)) as Record<string, Secret>;
+      const secret = items.map((item) => secrets[item]).find((found) => found !== undefined);
+      return secret ? Buffer.from(secret[2]).toString('utf8') : null;
+    } finally {
+      await this.closeSession(session);
+    }
+  }
+
+  /** Stores the secret in the default collection (replacing the item of the same attributes); false when it is locked. */
+  async store(label: string, attributes: Attributes, secret: string): Promise<boolean> {
+    const collectionPath = (await this.service.ReadAlias('default')) as string;
+    if (collectionPath === NO_OBJECT) return false;
+    if (!(await this.unlock([collectionPath]))) return false;
+    const collection = (await this.bus.getProxyObject(SERVICE, collectionPath)).getInterface(COLLECTION_INTERFACE);
+    const session = await this.openSession();
+    try {
+      const properties = {
+        'org.freedesktop.Secret.Item.Label': new dbus.Variant('s', label),
+        'org.freedesktop.Secret.Item.Attributes': new dbus.Variant('a{ss}', attributes),
+      };
+      const value: Secret = [session, Buffer.alloc(0), Buffer.from(secret, 'utf8'), 'text/plain; charset=utf8'];
+      const [, prompt] = (await collection.CreateItem(properties, value, true)) as [string, string];
+      return prompt === NO_OBJECT;
+    } finally {
+      await this.closeSession(session);
+    }
+  }
+
+  /** Deletes every item with these attributes that can be deleted without a prompt. */
+  async remove(attributes: Attributes): Promise<void> {
+    for (const itemPath of await this.unlockedItems(attributes)) {
+      const item = (await this.bus.getProxyObject(SERVICE, itemPath)).getInterface(ITEM_INTERFACE);
+      await item.Delete();
+    }
+  }
+
+  /** Matching items that are unlocked, or that unlock without asking the person. */
+  private async unlockedItems(attributes: Attributes): Promise<string[]> {
+    const [unlocked, locked] = (await this.service.SearchItems(attributes)) as [string[], string[]];
+    if (locked.length > 0 && (await this.unlock(locked))) return [...unlocked, ...locked];
+    return unlocked;
+  }
+
+  /** True when the objects are unlocked now; false when unlocking them would need a prompt. */
+  private async unlock(objects: string[]): Promise<boolean> {
+    const [, prompt] = (await this.service.Unlock(objects)) as [string[], string];
+    return prompt === NO_OBJECT;
+  }
+
+  private async openSession(): Promise<string> {
+    const [, session] = (await this.service.OpenSession('plain', new dbus.Variant('s', ''))) as [unknown, string];
+    return session;
+  }
+
+  private async closeSession(session: string): Promise<void> {
+    const proxy = await this.bus.getProxyObject(SERVICE, session).catch(() => null);
+    await proxy
+      ?.getInterface(SESSION_INTERFACE)
+      .Close()
+      .catch(() => undefined);
+  }
+}
