@@ -11,12 +11,15 @@
 // anything of that batch; meanwhile the next batch runs. One fdatasync covers every batch committed before it
 // started, and SQLite's recovery replays every complete transaction in a synced WAL, so an acknowledged
 // write survives a power cut just as with synchronous=FULL (docs/relay.md, "Storage"; docs/performance.md).
+//
+// Checkpoints (copying the WAL back into the database file) run on a thread of their own: checkpointer.ts.
 
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { log } from '../log.js';
+import { Checkpointer } from './checkpointer.js';
 import { LocalBus, type Backend, type BusMessage, type DeviceTx, type RelayDb } from './backend.js';
 import { migrate } from './migrate.js';
 import type { RelayDatabase } from './schema.js';
@@ -29,6 +32,17 @@ export const SQLITE_FILE = 'relay.sqlite';
  * bench:relay-throughput 8, 16 and 32 did alike, 4 and 256 worse.
  */
 const MAX_BATCH = 16;
+
+/** SQLite's own checkpoint interval (pages of WAL), in force again if the checkpoint thread fails. */
+const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
+
+/** The statements around a batch and each of its jobs, compiled once (sql`...` compiles anew at every use). */
+const BEGIN = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+const SAVEPOINT = CompiledQuery.raw('savepoint job');
+const RELEASE = CompiledQuery.raw('release job');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to job');
 
 interface Job {
   work: (tx: DeviceTx) => Promise<unknown>;
@@ -55,7 +69,9 @@ export async function openSqlite(dataDir: string): Promise<Backend> {
     await db.destroy();
     throw error;
   }
-  return new SqliteBackend(db, wal);
+  database.exec('PRAGMA wal_autocheckpoint = 0'); // never inside a COMMIT on the event loop: the Checkpointer does them
+  const checkpointer = new Checkpointer(file, () => database.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`));
+  return new SqliteBackend(db, wal, checkpointer);
 }
 
 /**
@@ -149,6 +165,7 @@ class SqliteBackend implements Backend {
   constructor(
     readonly db: RelayDb,
     private readonly wal: WalSync,
+    private readonly checkpointer: Checkpointer,
   ) {}
 
   withDeviceLock<T>(_deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
@@ -184,6 +201,7 @@ class SqliteBackend implements Backend {
 
   async close(): Promise<void> {
     while (this.draining || this.queue.length > 0 || this.syncing > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await this.checkpointer.close();
     await this.db.destroy();
     this.wal.close();
   }
@@ -201,13 +219,15 @@ class SqliteBackend implements Backend {
   /**
    * Runs batches until nothing is left. Before each batch it lets the event loop take in what arrived: a batch
    * runs without giving the loop a turn, so requests pile up unread meanwhile, and one turn of the loop turns
-   * them into jobs of the next batch rather than a batch each.
+   * them into jobs of the next batch rather than a batch each. When the WAL is to start over, the batch also
+   * waits for that checkpoint.
    */
   private async drain(): Promise<void> {
     try {
       for (;;) {
         await nextLoopTurn();
         if (this.queue.length === 0) break;
+        await this.checkpointer.beforeBatch();
         await this.runBatch(this.queue.splice(0, MAX_BATCH));
       }
     } finally {
@@ -223,12 +243,12 @@ class SqliteBackend implements Backend {
     const outcomes: Outcome[] = [];
     try {
       await this.db.connection().execute(async (conn) => {
-        await sql`begin immediate`.execute(conn);
+        await conn.executeQuery(BEGIN);
         try {
           for (const job of batch) outcomes.push(await runInSavepoint(conn, job));
-          await sql`commit`.execute(conn);
+          await conn.executeQuery(COMMIT);
         } catch (error) {
-          await sql`rollback`.execute(conn).catch(() => undefined);
+          await conn.executeQuery(ROLLBACK).catch(() => undefined);
           throw error;
         }
       });
@@ -236,6 +256,7 @@ class SqliteBackend implements Backend {
       for (const job of batch) job.reject(error); // the COMMIT failed: nothing of this batch is stored
       return;
     }
+    this.checkpointer.committed();
     this.syncing += 1;
     this.wal.sync().then(
       () => {
@@ -261,14 +282,14 @@ const nextLoopTurn = (): Promise<void> => new Promise((resolve) => setImmediate(
 
 async function runInSavepoint(conn: RelayDb, job: Job): Promise<Outcome> {
   const messages: BusMessage[] = [];
-  await sql`savepoint job`.execute(conn);
+  await conn.executeQuery(SAVEPOINT);
   try {
     const value = await job.work({ db: conn, publish: (message) => messages.push(message) });
-    await sql`release job`.execute(conn);
+    await conn.executeQuery(RELEASE);
     return { ok: true, value, messages };
   } catch (error) {
-    await sql`rollback to job`.execute(conn);
-    await sql`release job`.execute(conn);
+    await conn.executeQuery(ROLLBACK_TO);
+    await conn.executeQuery(RELEASE);
     return { ok: false, error };
   }
 }
