@@ -15,7 +15,7 @@ export type Counter = 'requests' | 'ws_messages' | 'notifications' | 'poll_secon
 /** Amounts to add to some of today's counters. */
 export type Counts = Partial<Record<Counter, number>>;
 
-type AddTo = Prepared<[string, string, ...number[]], UsageRow>;
+type AddTo = Prepared<[string, string, ...number[]], unknown>;
 const adders = new Map<string, { update: AddTo; upsert: AddTo }>();
 
 /**
@@ -34,7 +34,7 @@ function addersOf(counters: Counter[]): { update: AddTo; upsert: AddTo } {
     found = {
       update: prepared(
         (db: RelayDb, deviceId: string, day: string, ...amounts: number[]) =>
-          db.updateTable('usage_days').set(added(amounts)).where('device_id', '=', deviceId).where('day', '=', day).returningAll(),
+          db.updateTable('usage_days').set(added(amounts)).where('device_id', '=', deviceId).where('day', '=', day),
         arity,
       ),
       upsert: prepared(
@@ -42,8 +42,7 @@ function addersOf(counters: Counter[]): { update: AddTo; upsert: AddTo } {
           db
             .insertInto('usage_days')
             .values({ ...emptyDay(deviceId, 0), day, ...Object.fromEntries(counters.map((counter, i) => [counter, amounts[i]])) })
-            .onConflict((oc) => oc.columns(['device_id', 'day']).doUpdateSet(added(amounts)))
-            .returningAll(),
+            .onConflict((oc) => oc.columns(['device_id', 'day']).doUpdateSet(added(amounts))),
         arity,
       ),
     };
@@ -52,14 +51,14 @@ function addersOf(counters: Counter[]): { update: AddTo; upsert: AddTo } {
   return found;
 }
 
-/** Adds to today's counters, in one statement, and returns them after it. */
-export async function addUsage(db: RelayDb, deviceId: string, now: number, counts: Counts): Promise<UsageRow> {
+/** Adds to today's counters, in one statement. */
+export async function addUsage(db: RelayDb, deviceId: string, now: number, counts: Counts): Promise<void> {
   const counters = (Object.keys(counts) as Counter[]).sort();
   const amounts = counters.map((counter) => counts[counter]!);
   const { update, upsert } = addersOf(counters);
   const day = utcDay(now);
   // Today's row usually exists: updating it is cheaper than an insert that turns into an update.
-  return (await update.first(db, deviceId, day, ...amounts)) ?? (await upsert.first(db, deviceId, day, ...amounts))!;
+  if ((await update.run(db, deviceId, day, ...amounts)) === 0) await upsert.run(db, deviceId, day, ...amounts);
 }
 
 const emptyDay = (deviceId: string, now: number): UsageRow => ({
