@@ -93,8 +93,9 @@ export class Checkpointer {
     this.commits += 1;
     if (this.commits < COMMITS_PER_CHECKPOINT || this.running || this.restartDue) return;
     void this.checkpoint().then((result) => {
-      // Commits came while it ran (or the WAL could not start over): past the mark, the next one runs quiet.
-      if (result && result.log >= RESTART_PAGES && result.checkpointed < result.log) this.restartDue = true;
+      // It copied the WAL as it was when it began: if a commit came meanwhile, the WAL cannot start over.
+      const restartBlocked = this.commits > 0 || (result !== undefined && result.checkpointed < result.log);
+      if (result && result.log >= RESTART_PAGES && restartBlocked) this.restartDue = true;
     });
   }
 
