@@ -7,6 +7,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { DeviceSocket } from '../helpers/device-socket.js';
+import { eventually } from '../helpers/in-process.js';
 import { BACKENDS, makeKey, pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
 import { HOOK_NAMES, modernRequest, useWebhookRig, type WebhookRig } from '../helpers/webhooks.js';
 
@@ -484,8 +485,8 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
       for (const nid of ['w1', 'w2'])
         socket.send({ type: 'receipt', id: await ask(relay, device.key, socket, nid), kind: 'replied', text: 'ok' });
       await receiver.events(`/${backend}/answers/waiting`, 1);
-      const pending = await subscriptions(relay, device.token);
-      expect(pending.subscriptions[0].pending).toBe(2); // w1 waits for its retry, w2 behind it
+      // w1 waits for its retry, w2 behind it (w2's reply may land just after w1's first attempt).
+      await eventually(async () => (await subscriptions(relay, device.token)).subscriptions[0].pending === 2, 'two events waiting');
       const keyId = device.key.split('_')[2];
       expect((await relay.call('DELETE', `/v1/device/keys/${keyId}`, { token: device.token })).status).toBe(200);
       expect((await subscriptions(relay, device.token)).subscriptions).toEqual([]);
