@@ -162,8 +162,14 @@ describe('the desktop on a real relay', () => {
       const spaced = `${request.code.slice(0, 3)} ${request.code.slice(3)}`;
       const tray = await trayOnBus(desktop, daemon.child.pid!);
       const labels = () => tray.entries().then((entries) => entries.filter((entry) => entry.visible).map((entry) => entry.label));
-      await eventually(async () => (await labels()).includes(`Approve: Claude Test · code ${spaced}`), 'the request in the tray');
-      expect(await labels()).toContain('Deny: Claude Test');
+      await eventually(async () => (await labels()).includes('Approve Claude Test'), 'the request in the tray');
+      const lines = await labels();
+      expect(lines.slice(lines.indexOf('Approve Claude Test') - 1, lines.indexOf('Approve Claude Test') + 3)).toEqual([
+        'Claude Test asks to send you notifications',
+        'Approve Claude Test',
+        'Deny Claude Test',
+        `Or type ${spaced} on the page in your browser.`,
+      ]);
       expect((await tray.item()).Status).toBe('NeedsAttention');
       const listed = await daemon.api('GET', '/v1/relay/connectors');
       expect(listed.json.pending).toEqual([
@@ -193,7 +199,7 @@ describe('the desktop on a real relay', () => {
       await eventually(async () => (await tray.item()).Status === 'Active', 'the tray to be calm');
       const consent = (await dunstHistory(desktop)).find((banner) => banner.summary === 'Let Claude Test send you notifications?');
       expect(consent?.appname).toBe('Notifier');
-      expect(consent?.body).toContain('It returns to 127.0.0.1:9.');
+      expect(consent?.body).toContain('Your browser then returns to 127.0.0.1:9.');
       expect(consent?.body).toContain('Nothing else is granted');
       expect(consent?.body).toContain(spaced);
       tray.close();
@@ -243,12 +249,15 @@ describe('the desktop on a real relay', () => {
       await eventually(async () => (await desktop.lastMenu()).includes(`#Approve (${question})`), 'the question on dunst');
       const request = await pendingOne();
       expect(request).toMatchObject({ flow: 'device', userCode: started.user_code, clientName: 'Night job' });
+      const spaced = `${request.code.slice(0, 3)} ${request.code.slice(3)}`;
       const tray = await trayOnBus(desktop, daemon.child.pid!);
       const approve = await eventually(
-        async () =>
-          (await tray.entries()).find((entry) => entry.visible && entry.label.startsWith(`Approve: Night job (${started.user_code})`)),
+        async () => (await tray.entries()).find((entry) => entry.visible && entry.label === 'Approve Night job'),
         'the request in the tray',
       );
+      const labels = (await tray.entries()).filter((entry) => entry.visible).map((entry) => entry.label);
+      expect(labels).toContain(`Night job (code ${started.user_code}) asks to send you notifications`);
+      expect(labels).toContain(`Or type ${spaced} on the relay's activation page.`);
       await tray.click(approve.id);
       await eventually(async () => (await connectors()).length === 0, 'the request to close');
       await eventually(async () => (await displayed(desktop)) === 0, 'the banner to go');
