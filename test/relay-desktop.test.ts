@@ -24,6 +24,8 @@ describe('the desktop on a real relay', () => {
   let desktop: Desktop;
   let relay: RelayProcess;
   let daemon: DaemonProcess;
+  /** The agent key made for build-bot. */
+  let botKey = '';
 
   beforeAll(async () => {
     desktop = await startDesktop();
@@ -78,7 +80,7 @@ describe('the desktop on a real relay', () => {
       201,
       { name: 'build-bot', client: 'other', scope: 'notify', mcpURL: `${relay.baseUrl}/mcp` },
     ]);
-    const key = made.json.key as string;
+    const key = (botKey = made.json.key as string);
     const sent = await relay.call('POST', '/v1/notify', {
       token: key,
       body: { title: 'Deploy to production?', body: 'v2.3 passed every check', notificationId: 'deploy-7', expectReply: true },
@@ -267,6 +269,28 @@ describe('the desktop on a real relay', () => {
       const tokens = await poll();
       expect(tokens.access_token).toMatch(/^hra_/);
     }, 60_000);
+  });
+
+  test('keys, usage, events and instructions through the real relay; a revoked key stops at once, its app stays', async () => {
+    const { keys } = (await daemon.api('GET', '/v1/relay/keys')).json;
+    const bot = keys.find((key: { name: string }) => key.name === 'build-bot');
+    expect(bot).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{8}$/), kind: 'static', scope: 'notify' });
+    const usage = (await daemon.api('GET', '/v1/relay/usage')).json;
+    expect(usage).toMatchObject({ day: expect.any(String), notifications: expect.any(Number), queued: 0 });
+    expect(usage.limits).toBeUndefined();
+    expect((await daemon.api('GET', '/v1/relay/events')).json).toEqual({ restrictedTo: [], subscriptions: [] });
+    const ended = await daemon.api('DELETE', '/v1/relay/events/subscriptions/sub_0123456789abcdef0123');
+    expect([ended.status, ended.json]).toEqual([200, { removed: true, id: 'sub_0123456789abcdef0123' }]);
+    const instructions = (await daemon.api('GET', '/v1/relay/instructions?client=claude')).json;
+    expect(instructions.text).toContain(`claude mcp add --transport http notifier ${relay.baseUrl}/mcp`);
+
+    const revoked = await relayCLI('keys', 'revoke', bot.id);
+    expect([revoked.code, JSON.parse(revoked.stdout)]).toEqual([0, { revoked: true, id: bot.id }]);
+    const key = (await daemon.api('GET', '/v1/relay/keys')).json.keys.find((item: { id: string }) => item.id === bot.id);
+    expect(key.revokedAt).toEqual(expect.any(String));
+    // The relay refuses the key from now on; the app and its History stay here.
+    expect((await relay.call('POST', '/v1/notify', { token: botKey, body: { title: 'Too late' } })).status).toBe(401);
+    expect((await daemon.api('GET', '/v1/history?app=cloud.build-bot')).json.items.length).toBeGreaterThan(0);
   });
 
   test('the relay forgets this computer: the token is rejected, pairing again works; then unpair', async () => {
