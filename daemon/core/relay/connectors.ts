@@ -105,8 +105,7 @@ export class ConnectorApprovals {
     };
     const timer = setTimeout(() => this.resolved(frame.id), Math.min(expiresIn, 2 ** 31 - 1)).unref();
     this.pending.set(frame.id, { request, timer });
-    if (known) this.host.presenter.withdraw(frame.id); // updated in place: the new codes replace the old banner
-    this.host.presenter.ask(questionFor(request));
+    this.host.presenter.ask(questionFor(request)); // asked again: the new codes replace the banner in place
     this.changed();
   }
 
@@ -148,7 +147,6 @@ export class ConnectorApprovals {
     const still = this.pending.get(id);
     if (still) {
       still.request.problem = `Your answer did not reach the relay (${result.problem}). Answer again.`;
-      this.host.presenter.withdraw(id);
       this.host.presenter.ask(questionFor(still.request));
       this.changed();
     }
