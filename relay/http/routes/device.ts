@@ -20,10 +20,9 @@ import {
 } from '../../core/devices.js';
 import { activeKeyCount, createKey, listKeys, revokeKey } from '../../core/keys.js';
 import { applyReceipt, waitingCount } from '../../core/notes.js';
-import { endConnectorTokens } from '../../oauth/connectors.js';
 import type { Relay } from '../../core/relay.js';
 import { deviceStep } from '../../core/requests.js';
-import { endKeyEvents, endSubscription, SUBSCRIPTION_ID, subscriptionsView } from '../../core/subscriptions.js';
+import { endSubscription, SUBSCRIPTION_ID, subscriptionsView } from '../../core/subscriptions.js';
 import { iso } from '../../core/time.js';
 import { usageView } from '../../core/usage.js';
 import { JSON_BODY_MAX_BYTES } from '../../limits.js';
@@ -101,13 +100,8 @@ export function deviceRoutes(relay: Relay): Router {
   router.delete('/v1/device/keys/:keyId', async (req, res) => {
     const purge = req.query.purge === '1' || req.query.purge === 'true';
     const keyId = String(req.params.keyId);
-    const revoked = await step(res, async (tx, now) => {
-      const answer = await revokeKey(tx, deviceOf(res).deviceId, keyId, purge, now);
-      await endConnectorTokens(tx, deviceOf(res).deviceId, keyId); // RA109: a connector's tokens end with it
-      await endKeyEvents(tx, deviceOf(res).deviceId, keyId, purge); // RA212: its subscriptions end too
-      return answer;
-    });
-    sendJSON(res, 200, revoked);
+    // RA22, RA109, RA212: its tokens and its subscriptions end with it.
+    sendJSON(res, 200, await step(res, (tx, now) => revokeKey(tx, deviceOf(res).deviceId, keyId, purge, now)));
   });
 
   // RA211: the agents' reply-event subscriptions; removing one that is absent succeeds.
