@@ -223,20 +223,14 @@ export async function unsubscribe(relay: Relay, agent: AgentCaller, params: Reco
     checkEventName(params);
     const url = parseUrl(params.delivery).href;
     const existing = await findSubscription(tx.db, key, url);
-    if (existing) await endSubscriptions(tx, key.device_id, [existing.id]);
+    if (existing) await endSubscription(tx, key.device_id, existing.id);
   });
 }
 
-/** Deletes subscriptions of a computer and the events still waiting for them. */
-async function endSubscriptions(tx: DeviceTx, deviceId: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await tx.db.deleteFrom('event_outbox').where('device_id', '=', deviceId).where('sub_id', 'in', ids).execute();
-  await tx.db.deleteFrom('event_subs').where('device_id', '=', deviceId).where('id', 'in', ids).execute();
-}
-
-/** RA211: the computer ends one subscription (whether or not it exists). */
+/** RA205, RA211: a subscription of a computer ends (whether or not it exists), with the events still waiting for it. */
 export async function endSubscription(tx: DeviceTx, deviceId: string, id: string): Promise<void> {
-  await endSubscriptions(tx, deviceId, [id]);
+  await tx.db.deleteFrom('event_outbox').where('device_id', '=', deviceId).where('sub_id', '=', id).execute();
+  await tx.db.deleteFrom('event_subs').where('device_id', '=', deviceId).where('id', '=', id).execute();
 }
 
 /**
@@ -244,12 +238,9 @@ export async function endSubscription(tx: DeviceTx, deviceId: string, id: string
  * events go too.
  */
 export async function endKeyEvents(tx: DeviceTx, deviceId: string, keyId: string, purge: boolean): Promise<void> {
-  const subs = await tx.db.selectFrom('event_subs').select('id').where('device_id', '=', deviceId).where('key_id', '=', keyId).execute();
-  await endSubscriptions(
-    tx,
-    deviceId,
-    subs.map((sub) => sub.id),
-  );
+  const subs = tx.db.selectFrom('event_subs').select('id').where('device_id', '=', deviceId).where('key_id', '=', keyId);
+  await tx.db.deleteFrom('event_outbox').where('device_id', '=', deviceId).where('sub_id', 'in', subs).execute();
+  await tx.db.deleteFrom('event_subs').where('device_id', '=', deviceId).where('key_id', '=', keyId).execute();
   if (purge) await tx.db.deleteFrom('reply_events').where('device_id', '=', deviceId).where('key_id', '=', keyId).execute();
 }
 
