@@ -10,6 +10,7 @@ import {
   scopeNotAllowed,
   tooManyKeys,
 } from '../../protocol/relay/errors.js';
+import { KEY_ID_PATTERN, type AgentKeyView } from '../../protocol/relay/device-api.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
 import type { KeyRow } from '../store/schema.js';
 import { MAX_ACTIVE_KEYS } from '../limits.js';
@@ -22,22 +23,7 @@ export const KEY_CLIENTS = ['claude', 'codex', 'other'] as const;
 const KEY_FIELDS = ['name', 'client', 'scope'];
 /** RA22: 1 to 32 of a-z, 0-9 and -, not starting with -. */
 const KEY_NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;
-/** RA22: a key's id in paths. */
-export const KEY_ID_PATTERN = /^[0-9a-f]{8}$/;
-
-export interface KeyView {
-  id: string;
-  name: string;
-  client: string;
-  scope: string;
-  kind: string;
-  displayName?: string;
-  createdAt: string;
-  lastUsedAt?: string;
-  revokedAt?: string;
-}
-
-function keyView(key: KeyRow): KeyView {
+function keyView(key: KeyRow): AgentKeyView {
   return {
     id: key.id,
     name: key.name,
@@ -52,7 +38,7 @@ function keyView(key: KeyRow): KeyView {
 }
 
 /** RA22: every key of the computer, revoked ones included, oldest first. */
-export async function listKeys(db: RelayDb, deviceId: string): Promise<KeyView[]> {
+export async function listKeys(db: RelayDb, deviceId: string): Promise<AgentKeyView[]> {
   const keys = await db
     .selectFrom('agent_keys')
     .selectAll()
@@ -101,7 +87,7 @@ export function unusedKeyId(taken: readonly string[]): string {
 }
 
 /** RA22: a new static key; the key itself is in this answer only. */
-export async function createKey(tx: DeviceTx, deviceId: string, body: unknown, now: number): Promise<KeyView & { key: string }> {
+export async function createKey(tx: DeviceTx, deviceId: string, body: unknown, now: number): Promise<AgentKeyView & { key: string }> {
   const request = readNewKey(body);
   const active = await tx.db
     .selectFrom('agent_keys')

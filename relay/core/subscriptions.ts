@@ -6,6 +6,7 @@
 // carried, so everything here works from the key row the request step verified.
 
 import { randomBytes } from 'node:crypto';
+import type { SubscriptionView } from '../../protocol/relay/device-api.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
 import { MAX_CALLBACK_URL_CHARS, MAX_SUBSCRIPTIONS_PER_KEY, SUBSCRIPTION_REFRESH_MS, WEBHOOK_SECRET_BYTES } from '../limits.js';
 import { log } from '../log.js';
@@ -19,8 +20,6 @@ import { callbackFailed, invalidParams, RpcError } from './rpc-errors.js';
 import { iso } from './time.js';
 import { sendWebhook } from './webhooks.js';
 
-/** RA205: a subscription's id. */
-export const SUBSCRIPTION_ID = /^sub_[0-9a-f]{20}$/;
 const newSubscriptionId = (): string => `sub_${randomHex(10)}`;
 
 /** RA204: `whsec_` and the base64 of 24 to 64 bytes. */
@@ -242,17 +241,6 @@ export async function endKeyEvents(tx: DeviceTx, deviceId: string, keyId: string
   await tx.db.deleteFrom('event_outbox').where('device_id', '=', deviceId).where('sub_id', 'in', subs).execute();
   await tx.db.deleteFrom('event_subs').where('device_id', '=', deviceId).where('key_id', '=', keyId).execute();
   if (purge) await tx.db.deleteFrom('reply_events').where('device_id', '=', deviceId).where('key_id', '=', keyId).execute();
-}
-
-export interface SubscriptionView {
-  id: string;
-  event: string;
-  /** The callback's host only: never its path or secret. */
-  host: string;
-  key: { id: string; name: string; displayName?: string };
-  createdAt: string;
-  /** Events waiting to be delivered. */
-  pending: number;
 }
 
 /** RA211: `GET /v1/device/events`. */

@@ -3,6 +3,7 @@
 // sign of life, then the route's own step.
 
 import { Router, type Request, type Response } from 'express';
+import { SUBSCRIPTION_ID_PATTERN } from '../../../protocol/relay/device-api.js';
 import { notFound, upgradeRequired } from '../../../protocol/relay/errors.js';
 import { readDeviceStatus } from '../../../protocol/relay/frames.js';
 import { readReceipt, type ReceiptKind } from '../../../protocol/relay/receipts.js';
@@ -22,7 +23,7 @@ import { activeKeyCount, createKey, listKeys, revokeKey } from '../../core/keys.
 import { applyReceipt, waitingCount } from '../../core/notes.js';
 import type { Relay } from '../../core/relay.js';
 import { deviceStep } from '../../core/requests.js';
-import { endSubscription, SUBSCRIPTION_ID, subscriptionsView } from '../../core/subscriptions.js';
+import { endSubscription, subscriptionsView } from '../../core/subscriptions.js';
 import { iso } from '../../core/time.js';
 import { usageView } from '../../core/usage.js';
 import { JSON_BODY_MAX_BYTES } from '../../limits.js';
@@ -110,7 +111,7 @@ export function deviceRoutes(relay: Relay): Router {
   });
   router.delete('/v1/device/events/subscriptions/:id', async (req, res) => {
     const id = String(req.params.id);
-    if (!SUBSCRIPTION_ID.test(id)) throw notFound('no such subscription');
+    if (!SUBSCRIPTION_ID_PATTERN.test(id)) throw notFound('no such subscription');
     await step(res, (tx) => endSubscription(tx, deviceOf(res).deviceId, id));
     sendJSON(res, 200, { removed: true, id });
   });
