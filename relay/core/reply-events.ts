@@ -14,7 +14,7 @@ export const REPLY_EVENT = 'notification.reply';
 
 export type ReplyKind = 'text' | 'voice';
 
-interface ReplyEvent {
+export interface ReplyEvent {
   seq: number;
   rid: string;
   nid: string;
@@ -26,7 +26,7 @@ interface ReplyEvent {
 export const eventId = (seq: number, subscriptionId: string): string => `evt_${seq}_${subscriptionId.slice('sub_'.length)}`;
 
 /** RA207: the body of a delivery: ids only, never the answer itself. */
-function eventBody(event: ReplyEvent, subscriptionId: string): string {
+export function eventBody(event: ReplyEvent, subscriptionId: string): string {
   return JSON.stringify({
     eventId: eventId(event.seq, subscriptionId),
     name: REPLY_EVENT,
