@@ -2,6 +2,8 @@
 // it on the computer's socket, as a person would.
 
 import { createHash, randomBytes } from 'node:crypto';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { DeviceSocket } from './device-socket.js';
 import type { Reply } from './http.js';
 import { pairDevice, type RelayProcess } from './relay.js';
@@ -148,4 +150,39 @@ export async function connectByDeviceFlow(relay: RelayProcess, computer: Compute
   const tokens = await postForm(relay, '/token', { grant_type: DEVICE_GRANT, client_id: clientId, device_code: started.json.device_code });
   if (tokens.status !== 200) throw new Error(`the device grant answered ${tokens.status}: ${tokens.text}`);
   return tokens.json;
+}
+
+/**
+ * An MCP SDK OAuthClientProvider that keeps everything in memory and records where it would send the browser. With
+ * `clientMetadataUrl` it names itself by that client metadata document instead of registering.
+ */
+export class MemoryProvider implements OAuthClientProvider {
+  client: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  authorizationUrl: URL | undefined;
+  private verifier = '';
+
+  constructor(
+    readonly redirectUrl: string,
+    readonly clientName = 'MCP SDK test client',
+    readonly clientMetadataUrl?: string,
+  ) {}
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.clientName,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+
+  clientInformation = (): OAuthClientInformationMixed | undefined => this.client;
+  saveClientInformation = (info: OAuthClientInformationMixed): void => void (this.client = info);
+  tokens = (): OAuthTokens | undefined => this.saved;
+  saveTokens = (tokens: OAuthTokens): void => void (this.saved = tokens);
+  redirectToAuthorization = (url: URL): void => void (this.authorizationUrl = url);
+  saveCodeVerifier = (verifier: string): void => void (this.verifier = verifier);
+  codeVerifier = (): string => this.verifier;
 }
