@@ -1,5 +1,5 @@
-// Background work (docs/relay.md, "Background work"): expiring notifications nobody took, deleting what has
-// outlived its lifetime, and dropping idle computers. Each task is claimed through the store, so with several
+// Background work (docs/relay.md, "Several nodes"): expiring notifications nobody took, deleting what has
+// outlived its lifetime (reply events among it), and dropping idle computers. Each task is claimed through the store, so with several
 // relay processes each run happens on one of them. Between runs nothing polls: one timer waits for the next
 // task that is due.
 

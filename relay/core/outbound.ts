@@ -1,6 +1,7 @@
 // Requests the relay itself makes to addresses someone else named — an agent's webhook (docs/relay-api.md#ra203,
 // #ra206) and an OAuth client's metadata document (#ra103) — and the rules that keep them from reaching the relay's own
-// network (server-side request forgery). Self-contained: it imports nothing of the relay.
+// network (server-side request forgery; docs/relay.md, "Requests the relay makes"). Self-contained: it imports
+// nothing of the relay.
 //
 //   - Host rules, on the name as written: https only; no single-label names, no `localhost`, `.local`,
 //     `.internal`, `.home.arpa`; no literal address that is loopback, private, link-local, shared, multicast or
