@@ -14,7 +14,6 @@
 
 import { sql } from 'kysely';
 import type { RelayDb } from '../store/backend.js';
-import { prepared } from '../store/prepared.js';
 import { DELIVERIES_IN_FLIGHT, DELIVERY_CLAIM_MS, MAX_DELIVERY_AGE_MS, MAX_DELIVERY_ATTEMPTS, RETRY_WAIT_MS, TIME } from '../limits.js';
 import { log } from '../log.js';
 import { hostOf, publicHostProblem } from './outbound.js';
@@ -81,15 +80,22 @@ async function claimDue(relay: Relay, now: number, limit: number): Promise<Claim
   return relay.store.db.transaction().execute(async (trx) => {
     const query = dueHeads(trx, now, limit);
     const rows = await (postgres ? query.forUpdate('o').skipLocked() : query).execute();
-    // A row at a time: one SQL text, whatever the number of rows (relay/store/sqlite.ts keeps a statement per text).
-    for (const row of rows) await claim.run(trx, row.id, now + DELIVERY_CLAIM_MS);
+    if (rows.length > 0) {
+      const ids = rows.map((row) => row.id);
+      // One SQL text whatever the number of rows (relay/store/sqlite.ts keeps a statement per text): the ids as one
+      // value, an array on PostgreSQL, a JSON list on SQLite.
+      const claimed = postgres
+        ? sql<boolean>`id = any(${ids}::text[])`
+        : sql<boolean>`id in (select value from json_each(${JSON.stringify(ids)}))`;
+      await trx
+        .updateTable('event_outbox')
+        .set({ claimed_until: now + DELIVERY_CLAIM_MS })
+        .where(claimed)
+        .execute();
+    }
     return rows;
   });
 }
-
-const claim = prepared((db: RelayDb, id: string, until: number) =>
-  db.updateTable('event_outbox').set({ claimed_until: until }).where('id', '=', id),
-);
 
 /** When the next head becomes due (or its claim runs out); undefined when nothing waits. */
 async function nextDue(db: RelayDb): Promise<number | undefined> {
