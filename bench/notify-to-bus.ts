@@ -3,8 +3,6 @@
 // dbus-monitor stamps every Notify call with the time it crossed the bus; the benchmark stamps the moment it
 // sent the request. Both are wall-clock times of this machine. Baseline in the same run: GET /v1/health.
 
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import {
   LOAD_CPU,
   describeMachine,
@@ -16,12 +14,12 @@ import {
   printTable,
   request,
   runBenchmark,
-  sleep,
   startDaemon,
   stopChild,
   verdict,
 } from './lib.js';
 import { startDesktop } from './rigs/desktop.js';
+import { monitorNotify } from './rigs/notify-monitor.js';
 
 const ROUNDS = Number(option('rounds') ?? 300);
 const WARM_UP = 30;
@@ -35,25 +33,7 @@ await runBenchmark(async () => {
   console.log(describeMachine());
   const desktop = await startDesktop();
   try {
-    // Every Notify on the bus, by its summary, with dbus-monitor's timestamp (epoch seconds, microseconds).
-    const seen = new Map<string, number>();
-    const monitor = spawn('dbus-monitor', ["interface='org.freedesktop.Notifications',member='Notify'"], {
-      env: { ...process.env, ...desktop.env },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    let callTime: number | null = null;
-    let strings = 0;
-    createInterface({ input: monitor.stdout! }).on('line', (line) => {
-      const header = /^method call time=(\d+\.\d+) .*member=Notify$/.exec(line);
-      if (header) {
-        callTime = Number(header[1]) * 1000;
-        strings = 0;
-      } else if (callTime !== null && /^\s+string "/.test(line) && ++strings === 3) {
-        seen.set(line.trim().slice('string "'.length, -1), callTime); // app, icon, then the summary
-        callTime = null;
-      }
-    });
-    await sleep(300);
+    const monitor = await monitorNotify(desktop.env);
 
     const supportDir = await makeTempFolder('notifier-bench-bus-');
     const daemon = await startDaemon(supportDir, [], { presenter: 'dbus', args: ['--no-tray'], env: { ...process.env, ...desktop.env } });
@@ -73,9 +53,7 @@ await runBenchmark(async () => {
       const answer = await post(title, `r${round % 50}`);
       const done = now();
       if (answer.status !== 200) throw new Error(`notify answered ${answer.status}`);
-      for (let wait = 0; !seen.has(title) && wait < 200; wait++) await sleep(5);
-      const crossed = seen.get(title);
-      if (crossed === undefined) throw new Error(`no Notify on the bus for "${title}"`);
+      const crossed = await monitor.crossed(title);
       const probe = now();
       await request(`${daemon.baseUrl}/v1/health`);
       if (round >= 0) {
@@ -86,7 +64,7 @@ await runBenchmark(async () => {
       if (round % 50 === 49) await desktop.dunstctl('close-all');
     }
     await stopChild(daemon.child);
-    monitor.kill();
+    monitor.stop();
 
     const row = (name: string, samples: number[]): string[] => [
       name,

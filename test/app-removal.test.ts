@@ -19,9 +19,12 @@ let supportDir: string;
 const engine = new FakeEngine();
 const recording = `data:audio/wav;base64,${wav(0.2).toString('base64')}`;
 
-/** Every file of the support folder with the bytes it holds. */
+/**
+ * Every file of the support folder with the bytes it holds. A durable write's temporary file (`.<name>.<pid>.<n>.tmp`,
+ * renamed over its file a moment later) is not one of them: it may be gone before it is read.
+ */
 async function contents(): Promise<Map<string, Buffer>> {
-  const files = (await filesUnder(supportDir)).filter((file) => file !== 'control.sock');
+  const files = (await filesUnder(supportDir)).filter((file) => file !== 'control.sock' && !/(^|\/)\.[^/]+\.tmp$/.test(file));
   return new Map(await Promise.all(files.map(async (file) => [file, await readFile(path.join(supportDir, file))] as const)));
 }
 

@@ -363,6 +363,28 @@ const PARITY: Row[] = [
   row(['stacks'], 'GET', '/v1/stacks'),
   row(['stacks', '--app', 'demo'], 'GET', '/v1/stacks', { query: { app: 'demo' } }),
 
+  // the cloud relay
+  row(['relay', 'status'], 'GET', '/v1/relay/status'),
+  row(['relay', 'pair', 'https://relay.example.org'], 'POST', '/v1/relay/pair', { body: { relayURL: 'https://relay.example.org' } }),
+  row(['relay', 'pair', 'https://relay.example.org', '--pairing-secret', 's3cret'], 'POST', '/v1/relay/pair', {
+    body: { relayURL: 'https://relay.example.org', pairingSecret: 's3cret' },
+  }),
+  row(['relay', 'unpair'], 'POST', '/v1/relay/unpair', { body: {} }),
+  row(['relay', 'unpair', '--force'], 'POST', '/v1/relay/unpair', { body: { force: true } }),
+  row(['relay', 'keys'], 'GET', '/v1/relay/keys'),
+  row(['relay', 'keys', 'list'], 'GET', '/v1/relay/keys'),
+  row(['relay', 'keys', 'create', 'build-bot'], 'POST', '/v1/relay/keys', { body: { name: 'build-bot' } }),
+  row(['relay', 'keys', 'create', 'build-bot', '--client', 'codex'], 'POST', '/v1/relay/keys', {
+    body: { name: 'build-bot', client: 'codex' },
+  }),
+  row(['relay', 'keys', 'revoke', '0a1b2c3d'], 'DELETE', '/v1/relay/keys/0a1b2c3d'),
+  row(['relay', 'connectors'], 'GET', '/v1/relay/connectors'),
+  row(['relay', 'usage'], 'GET', '/v1/relay/usage'),
+  row(['relay', 'events'], 'GET', '/v1/relay/events'),
+  row(['relay', 'events', 'list'], 'GET', '/v1/relay/events'),
+  row(['relay', 'events', 'end', 'sub_0123456789abcdef0123'], 'DELETE', '/v1/relay/events/subscriptions/sub_0123456789abcdef0123'),
+  row(['relay', 'instructions', 'claude'], 'GET', '/v1/relay/instructions', { query: { client: 'claude' } }),
+
   // quiet hours and settings
   row(['quiet', '--until', '07:30'], 'PUT', '/v1/settings/quiet-hours', { body: { adHoc: { until: '07:30' } } }),
   row(['quiet', '--for', '45', '--banners'], 'PUT', '/v1/settings/quiet-hours', { body: { adHoc: { minutes: 45, banners: true } } }),

@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
-import { type Desktop, startDesktop } from './helpers/desktop.js';
+import { type Desktop, choose as chooseOn, displayed as displayedOn, startDesktop, typeInto } from './helpers/desktop.js';
 import { channelPath } from '../daemon/control/channel.js';
 import { callbackServer, channel, eventually } from './helpers/in-process.js';
 import { trayOnBus } from './helpers/tray.js';
@@ -47,12 +46,8 @@ describe('the real desktop', () => {
   const notify = (body: Record<string, unknown>) => daemon.api('POST', '/v1/notify', { body });
   const record = async (app: string, id: string) =>
     (await daemon.api('GET', `/v1/history?app=${app}&limit=100`)).json.items.find((item: { id: string }) => item.id === id);
-  const displayed = async () => Number(await desktop.dunstctl('count', 'displayed'));
-  /** Chooses an action in dunst's context menu, as the person would: the line holding `text`. */
-  const choose = async (text: string) => {
-    await desktop.pick(text);
-    await desktop.dunstctl('context');
-  };
+  const displayed = () => displayedOn(desktop);
+  const choose = (text: string) => chooseOn(desktop, text);
 
   test('a notification with two buttons reaches dunst; the one chosen there posts the callback and History says so', async () => {
     const server = await callbackServer();
@@ -113,16 +108,7 @@ describe('the real desktop', () => {
     });
     await eventually(async () => (await displayed()) === 1);
     await choose('Reply (Ship it today?)');
-    const xdotool = (...args: string[]) =>
-      new Promise<string>((resolve, reject) =>
-        execFile('xdotool', args, { env: { ...process.env, ...desktop.env }, timeout: 15_000 }, (error, stdout) =>
-          error ? reject(error) : resolve(stdout.trim()),
-        ),
-      );
-    const window = (await xdotool('search', '--sync', '--onlyvisible', '--name', 'questions')).split('\n')[0]!;
-    await xdotool('windowfocus', '--sync', window);
-    await xdotool('type', '--delay', '20', 'Yes, after lunch');
-    await xdotool('key', 'Return');
+    await typeInto(desktop, 'questions', 'Yes, after lunch');
     const replies = await eventually(
       async () => {
         const { json } = await daemon.api('GET', '/v1/replies?app=questions');

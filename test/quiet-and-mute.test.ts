@@ -92,7 +92,12 @@ describe("the private channel: the tray's quiet hour, recent notifications and q
     );
     try {
       await eventually(() => lines.length > 0, 'the answer to watch');
-      expect(lines[0]).toEqual({ ok: true, questions: [], quiet: { active: false, speech: false, sounds: false, banners: false } });
+      expect(lines[0]).toEqual({
+        ok: true,
+        questions: [],
+        connectors: [],
+        quiet: { active: false, speech: false, sounds: false, banners: false },
+      });
       await n.api('PUT', '/v1/settings/quiet-hours', { body: { adHoc: { minutes: 30, banners: true } } });
       const started = await eventually(() => lines.find((line) => line.event === 'quiet'), 'the quiet event');
       expect(started.quiet).toMatchObject({ active: true, banners: true, source: 'adhoc' });

@@ -402,6 +402,28 @@ describe('a hostile relay', () => {
       relay.consents = [];
     }, 40_000);
 
+    test('an answer the relay calls expired (410) or unknown (404) clears the request; a failure keeps it, saying so', async () => {
+      const decide = (id: string) => channel(channelPath(daemon.supportDir), { op: 'decide', id, approve: true });
+      const has = async (id: string) => (await pending()).find((request: { id: string }) => request.id === id);
+      for (const status of [410, 404]) {
+        const frame = consentFrame({ clientName: `Closed ${status}` });
+        relay.send(frame);
+        await eventually(() => has(frame.id), 'the request');
+        relay.decisionStatus = status;
+        expect(await decide(frame.id)).toEqual({ ok: true });
+        expect([status, await has(frame.id)]).toEqual([status, undefined]);
+      }
+      const failing = consentFrame({ clientName: 'Relay in trouble' });
+      relay.send(failing);
+      await eventually(() => has(failing.id), 'the request');
+      relay.decisionStatus = 500;
+      expect(await decide(failing.id)).toEqual({ ok: true });
+      expect((await has(failing.id)).problem).toMatch(/^Your answer did not reach the relay \(.+\)\. Answer again\.$/);
+      relay.decisionStatus = 200;
+      expect(await decide(failing.id)).toEqual({ ok: true }); // answered again: taken
+      expect(await has(failing.id)).toBeUndefined();
+    });
+
     test('a malformed consent frame is dropped', async () => {
       for (const broken of [
         consentFrame({ code: '12345' }),

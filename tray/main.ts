@@ -11,7 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { channelPath } from '../daemon/control/channel.js';
-import { type PendingConnector, questionFor, spacedCode } from '../daemon/core/relay/connectors.js';
+import { codeHint, type PendingConnector, questionFor, whereFrom } from '../daemon/core/relay/connectors.js';
 import type { Question } from '../daemon/present/presenter.js';
 import { openOnDesktop } from '../daemon/present/opener.js';
 import type { StartTray, TrayEntry, TrayStatus } from './backend.js';
@@ -27,6 +27,8 @@ const RECENT_SHOWN = 5;
 const QUESTION_SLOTS = 3;
 /** A relay lets at most 3 connector requests wait for one computer (docs/relay-api.md). */
 const CONNECTOR_SLOTS = 3;
+/** The menu lines of one connector request (connectorEntries). */
+const CONNECTOR_LINES = 4;
 const QUIET_MINUTES = 60;
 
 const say = (message: string): void => void process.stderr.write(`${message}\n`);
@@ -88,7 +90,8 @@ interface TrayActions {
   quit(): void;
 }
 
-type Slot = (state: State) => Partial<TrayEntry> & { click?: () => void };
+type SlotLook = Partial<TrayEntry> & { click?: () => void };
+type Slot = (state: State) => SlotLook;
 
 /** A time as the person's locale writes it (15:42, 3:42 PM), with the day when it is not today (Tue 15:42). */
 function clockTime(iso: string): string {
@@ -109,11 +112,21 @@ function statusOf(state: State): TrayStatus {
   return { summary: lines.filter(Boolean).join('\n'), attention: waiting + asking > 0 };
 }
 
-/** A connector request in the menu: who asks, the agent's code (device flow), and the 6 digits for the relay's page. */
-function connectorLabel(request: PendingConnector, approve: boolean): string {
-  if (!approve) return `Deny: ${request.clientName}`;
-  const agentCode = request.userCode ? ` (${request.userCode})` : '';
-  return `Approve: ${request.clientName}${agentCode} · code ${spacedCode(request.code)}`;
+/**
+ * A connector request in the menu (docs/api/relay.md#rl41): what it asks, with where the browser returns (or the
+ * agent's own code), then its two answers, then the 6-digit code for the relay's page.
+ */
+function connectorEntries(request: PendingConnector | undefined, actions: TrayActions): SlotLook[] {
+  if (!request) return Array.from({ length: CONNECTOR_LINES }, () => ({ visible: false }));
+  const question = questionFor(request);
+  const tooltip = `${question.text}\n${question.detail ?? ''}`;
+  const asks = request.flow === 'device' ? `${request.clientName} (code ${request.userCode})` : `${request.clientName}`;
+  return [
+    { label: `${asks} asks to send you notifications`, tooltip: whereFrom(request), enabled: false },
+    { label: `Approve ${request.clientName}`, tooltip, click: () => actions.decide(request, true) },
+    { label: `Deny ${request.clientName}`, tooltip, click: () => actions.decide(request, false) },
+    { label: codeHint(request), enabled: false },
+  ];
 }
 
 const PLAIN: TrayEntry = { separator: false, label: '', tooltip: '', enabled: true, visible: true, checked: null };
@@ -144,17 +157,7 @@ class TrayMenu {
       }
     }
     for (let slot = 0; slot < CONNECTOR_SLOTS; slot++) {
-      for (const approve of [true, false]) {
-        this.add((state) => {
-          const request = state.connectors[slot];
-          if (!request) return { visible: false };
-          return {
-            label: connectorLabel(request, approve),
-            tooltip: `${questionFor(request).text}\n${questionFor(request).detail ?? ''}`,
-            click: () => actions.decide(request, approve),
-          };
-        });
-      }
+      for (let line = 0; line < CONNECTOR_LINES; line++) this.add((state) => connectorEntries(state.connectors[slot], actions)[line]!);
     }
     this.add((state) => ({
       visible: state.questions.length === 0 && state.connectors.length === 0,

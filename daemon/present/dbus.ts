@@ -56,6 +56,11 @@ export class DBusPresenter implements Presenter {
   private readonly shown = new Map<number, Shown>();
   /** Ids the person acted on: the close that follows an action is part of that action, not a dismissal. */
   private readonly acted = new Set<number>();
+  /**
+   * Question -> the server's id for its banner, once `Notify` answered. Kept from the moment it is asked, so a
+   * question withdrawn (or asked again) before the server answered still closes (or replaces) its banner.
+   */
+  private readonly questions = new Map<string, { pending: Promise<number | null>; id?: number }>();
 
   private constructor(
     private readonly bus: dbus.MessageBus,
@@ -124,20 +129,34 @@ export class DBusPresenter implements Presenter {
     return openOnDesktop(target);
   }
 
+  /** A question asked again (new codes) replaces its banner in place. */
   ask(question: Question): void {
     const labels = answerLabels(question);
     const actions = ['allow', labels.allow, 'deny', labels.deny];
     const hints = { urgency: new dbus.Variant('y', URGENCY.urgent), category: new dbus.Variant('s', 'presence') };
     const body = question.detail ? this.text(question.detail) : '';
-    this.call(this.server.Notify('Notifier', 0, 'dialog-question', question.text, body, actions, hints, 0), 'ask').then((id) => {
-      if (typeof id === 'number') this.shown.set(id, { kind: 'question', question });
+    const entry: { pending: Promise<number | null>; id?: number } = { pending: Promise.resolve(null) };
+    const previous = this.questions.get(question.id)?.pending ?? Promise.resolve(null);
+    entry.pending = previous.then(async (replacesId) => {
+      const shownBefore = replacesId !== null && this.shown.has(replacesId) ? replacesId : 0;
+      const notify = this.server.Notify('Notifier', shownBefore, 'dialog-question', question.text, body, actions, hints, 0);
+      const id = await this.call(notify, 'ask');
+      if (typeof id !== 'number') return null;
+      if (shownBefore && shownBefore !== id) this.shown.delete(shownBefore);
+      this.shown.set(id, { kind: 'question', question });
+      entry.id = id;
+      return id;
     });
+    this.questions.set(question.id, entry);
   }
 
   withdraw(questionId: string): void {
-    for (const [id, shown] of this.shown) {
-      if (shown.kind === 'question' && shown.question.id === questionId) void this.closeId(id);
-    }
+    const entry = this.questions.get(questionId);
+    if (!entry) return;
+    this.questions.delete(questionId);
+    void entry.pending.then((id) => {
+      if (id !== null && this.shown.get(id)?.kind === 'question') return this.closeId(id);
+    });
   }
 
   async stop(): Promise<void> {
@@ -263,6 +282,7 @@ export class DBusPresenter implements Presenter {
   private closed(id: number, reason: number): void {
     const shown = this.shown.get(id);
     this.shown.delete(id);
+    if (shown?.kind === 'question' && this.questions.get(shown.question.id)?.id === id) this.questions.delete(shown.question.id);
     if (this.acted.delete(id) || !shown || reason === CLOSED.BY_CALL) return;
     if (shown.kind === 'question') return; // closed without an answer: the question stays open (tray, channel)
     this.ids.delete(keyOf(shown.key));

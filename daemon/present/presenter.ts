@@ -116,7 +116,10 @@ export interface Presenter {
   close(key: BannerKey): Promise<void>;
   /** Opens a link or brings an app forward for the person; rejects with the reason when it cannot. */
   open(target: OpenTarget): Promise<void>;
-  /** Puts a question in front of the person (an approval the core is waiting for). */
+  /**
+   * Puts a question in front of the person (an approval the core is waiting for). Asking again with the same id
+   * replaces it (in place where the display can): new codes of a connector request.
+   */
   ask(question: Question): void;
   /** Takes a question away: it was answered, or is no longer needed. */
   withdraw(questionId: string): void;

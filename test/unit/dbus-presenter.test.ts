@@ -164,6 +164,22 @@ describe('the D-Bus presenter', () => {
     expect(events.at(-1)).toEqual({ type: 'answered', questionId: 'q-1', allow: true });
   });
 
+  test('a question asked again replaces its banner; one withdrawn at once still closes', async () => {
+    const question = { id: 'cr-1', app: 'notifier', kind: 'connector', text: 'Let Claude send you notifications?', detail: 'code 1' };
+    presenter.ask(question);
+    presenter.ask({ ...question, detail: 'code 2' }); // before the server answered the first
+    await eventually(() => server.calls.filter((call) => call.summary === question.text).length === 2, 'both calls');
+    const [first, second] = server.calls.filter((call) => call.summary === question.text);
+    expect([first!.replacesId, second!.replacesId, second!.id, second!.body]).toEqual([0, first!.id, first!.id, 'code 2']);
+    presenter.ask({ ...question, id: 'cr-2' });
+    presenter.withdraw('cr-2'); // resolved before its banner was even up
+    await eventually(() => server.calls.some((call) => call.summary === question.text && call.id !== first!.id), 'the second banner');
+    const other = server.calls.find((call) => call.summary === question.text && call.id !== first!.id)!;
+    await eventually(() => server.closed.includes(other.id), 'the withdrawn banner to close');
+    presenter.withdraw('cr-1');
+    await eventually(() => server.closed.includes(first!.id), 'the first banner to close');
+  });
+
   test('signals from any other program on the bus are ignored: only the server can report what the person did', async () => {
     await presenter.show(banner({ key: { app: 'ci', id: 'target' } }));
     const targetId = await lastId();

@@ -43,26 +43,33 @@ export const CONSENT_ANSWERS = { allow: 'Approve', deny: 'Deny' } as const;
 /** The 6 digits as the person reads them: `123 456`. */
 export const spacedCode = (code: string): string => `${code.slice(0, 3)} ${code.slice(3)}`;
 
+/** RL41: where the browser goes once the person answered (browser flow), or the agent's own code (device flow). */
+export function whereFrom(request: PendingConnector): string {
+  return request.flow === 'device'
+    ? `An agent without a browser asks; check that it shows the code ${request.userCode}.`
+    : `Your browser then returns to ${request.redirectHost || 'its own site'}.`;
+}
+
+/** RL41: the 6-digit code, for a person who would rather type it on the relay's page than press Approve here. */
+export function codeHint(request: PendingConnector): string {
+  const page = request.flow === 'device' ? "the relay's activation page" : 'the page in your browser';
+  return `Or type ${spacedCode(request.code)} on ${page}.`;
+}
+
 /** RL41: what the banner asks, and its detail: the return host, that nothing else is granted, and the code. */
 export function questionFor(request: PendingConnector): Question {
   const granted = 'Nothing else is granted: it can only send you notifications and read your replies to them.';
-  const device = request.flow === 'device';
-  const text = device
-    ? `Approve ${request.clientName} to send you notifications? Code ${request.userCode}`
-    : `Let ${request.clientName} send you notifications?`;
-  const where = device
-    ? 'An agent without a browser asks; check that it shows the same code.'
-    : `It returns to ${request.redirectHost || 'its own site'}.`;
-  const code = device
-    ? `Approval code ${spacedCode(request.code)} for the relay's activation page.`
-    : `Or type ${spacedCode(request.code)} on the relay's page.`;
+  const text =
+    request.flow === 'device'
+      ? `Approve ${request.clientName} to send you notifications? Code ${request.userCode}`
+      : `Let ${request.clientName} send you notifications?`;
   const problem = request.problem ? `⚠ ${request.problem}` : '';
   return {
     id: request.id,
     app: OWN_APP,
     kind: 'connector',
     text,
-    detail: [problem, where, granted, code].filter(Boolean).join('\n'),
+    detail: [problem, whereFrom(request), granted, codeHint(request)].filter(Boolean).join('\n'),
     private: true,
     answers: CONSENT_ANSWERS,
   };
@@ -98,8 +105,7 @@ export class ConnectorApprovals {
     };
     const timer = setTimeout(() => this.resolved(frame.id), Math.min(expiresIn, 2 ** 31 - 1)).unref();
     this.pending.set(frame.id, { request, timer });
-    if (known) this.host.presenter.withdraw(frame.id); // updated in place: the new codes replace the old banner
-    this.host.presenter.ask(questionFor(request));
+    this.host.presenter.ask(questionFor(request)); // asked again: the new codes replace the banner in place
     this.changed();
   }
 
@@ -141,7 +147,6 @@ export class ConnectorApprovals {
     const still = this.pending.get(id);
     if (still) {
       still.request.problem = `Your answer did not reach the relay (${result.problem}). Answer again.`;
-      this.host.presenter.withdraw(id);
       this.host.presenter.ask(questionFor(still.request));
       this.changed();
     }

@@ -1,0 +1,113 @@
+// From an agent's POST /v1/notify at the relay to the Notify call on the computer's session bus: the relay (one
+// node, embedded database), the daemon paired with it over its socket, and dunst on Xvfb as the notification server.
+//   npm run bench:relay-to-bus [-- --rounds 300]
+// dbus-monitor stamps every Notify call with the time it crossed the bus; the benchmark stamps the moment it sent
+// the request. Baseline in the same run, round for round: the same daemon's own POST /v1/notify -> Notify of the
+// same banner (a Reply button, a 2 s timeout, as every relayed one has), so the ratio is what the relay's hop adds. The relay and the daemon run pinned to CPU 0,
+// this process (the agent) on CPU 1; Xvfb, dunst and the bus are not pinned.
+
+import { relayCall, startRelayNode, UNLIMITED } from './relay-lib.js';
+import {
+  LOAD_CPU,
+  describeMachine,
+  makeTempFolder,
+  ms,
+  option,
+  percentile,
+  pinSelf,
+  printTable,
+  ratio,
+  request,
+  runBenchmark,
+  sleep,
+  startDaemon,
+  stopChild,
+  verdict,
+} from './lib.js';
+import { startDesktop } from './rigs/desktop.js';
+import { monitorNotify } from './rigs/notify-monitor.js';
+
+const ROUNDS = Number(option('rounds') ?? 300);
+const WARM_UP = 30;
+const TARGET_P50_MS = 20;
+
+const now = (): number => performance.timeOrigin + performance.now();
+
+await runBenchmark(async () => {
+  pinSelf(LOAD_CPU);
+  console.log('Notifier benchmark: agent POST /v1/notify at the relay -> Notify on the session bus (dunst on Xvfb)');
+  console.log(describeMachine());
+  const desktop = await startDesktop();
+  try {
+    const monitor = await monitorNotify(desktop.env);
+    const relay = await startRelayNode(UNLIMITED);
+    const supportDir = await makeTempFolder('notifier-bench-relay-bus-');
+    // No Secret Service on the private bus: the device token goes to the support folder's file.
+    const daemon = await startDaemon(supportDir, [], { presenter: 'dbus', args: ['--no-tray'], env: { ...process.env, ...desktop.env } });
+    const local = relayCall(daemon.baseUrl);
+    const paired = await local('POST', '/v1/relay/pair', { token: daemon.token, body: { relayURL: relay.baseUrl } });
+    if (paired.status !== 200) throw new Error(`pairing answered ${paired.status}: ${paired.text}`);
+    for (let waited = 0; (await local('GET', '/v1/relay/status', { token: daemon.token })).json?.online !== true; waited += 20) {
+      if (waited > 10_000) throw new Error('the daemon did not come online at the relay');
+      await sleep(20);
+    }
+    const made = await local('POST', '/v1/relay/keys', { token: daemon.token, body: { name: 'bench-agent' } });
+    if (made.status !== 201) throw new Error(`making a key answered ${made.status}: ${made.text}`);
+    const agent = { authorization: `Bearer ${(made.json as { key: string }).key}`, 'content-type': 'application/json' };
+    const body = 'measured on its way to the bus';
+
+    const sendToRelay = (title: string) =>
+      request(`${relay.baseUrl}/v1/notify`, { method: 'POST', headers: agent, body: JSON.stringify({ title, body, timeoutSeconds: 2 }) });
+    const sendLocally = (title: string) =>
+      request(`${daemon.baseUrl}/v1/notify`, {
+        method: 'POST',
+        headers: { ...daemon.auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ app: 'bench', title, body, timeout: 2, buttons: [{ label: 'Reply', reply: {} }] }),
+      });
+    /** One notification: from sending to its Notify on the bus, and to the sender's answer. */
+    const round = async (send: (title: string) => Promise<{ status: number }>, title: string, expected: number) => {
+      const started = now();
+      const answer = await send(title);
+      const done = now();
+      if (answer.status !== expected) throw new Error(`notify answered ${answer.status}, not ${expected}`);
+      return { onBus: (await monitor.crossed(title)) - started, answered: done - started };
+    };
+
+    const relayed = { onBus: [] as number[], answered: [] as number[] };
+    const direct = { onBus: [] as number[], answered: [] as number[] };
+    for (let index = -WARM_UP; index < ROUNDS; index++) {
+      const viaRelay = await round(sendToRelay, `relayed ${index}`, 202);
+      const locally = await round(sendLocally, `local ${index}`, 200);
+      if (index >= 0) {
+        relayed.onBus.push(viaRelay.onBus);
+        relayed.answered.push(viaRelay.answered);
+        direct.onBus.push(locally.onBus);
+        direct.answered.push(locally.answered);
+      }
+      if (index % 50 === 49) await desktop.dunstctl('close-all');
+    }
+    await stopChild(daemon.child);
+    await stopChild(relay.child);
+    monitor.stop();
+
+    const row = (name: string, samples: number[]): string[] => [
+      name,
+      ms(percentile(samples, 50)),
+      ms(percentile(samples, 90)),
+      ms(percentile(samples, 99)),
+    ];
+    console.log(`\n${ROUNDS} rounds after ${WARM_UP} unmeasured ones; each round one relayed and one local notification\n`);
+    printTable([
+      ['measured', 'p50', 'p90', 'p99'],
+      row('local POST /v1/notify answered (baseline)', direct.answered),
+      row('local POST /v1/notify -> Notify (baseline)', direct.onBus),
+      row('relay POST /v1/notify answered (202)', relayed.answered),
+      row('relay POST /v1/notify -> Notify on the bus', relayed.onBus),
+    ]);
+    const p50 = percentile(relayed.onBus, 50);
+    console.log(`\nrelay -> Notify vs local -> Notify, p50: ${ratio(p50 / percentile(direct.onBus, 50))}`);
+    console.log(`relay -> Notify p50 = ${ms(p50)} (target < ${TARGET_P50_MS} ms): ${verdict(p50 < TARGET_P50_MS)}`);
+  } finally {
+    await desktop.stop();
+  }
+});
