@@ -15,13 +15,14 @@
 // Checkpoints (copying the WAL back into the database file) run on a thread of their own: checkpointer.ts.
 
 import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { log } from '../log.js';
 import { Checkpointer } from './checkpointer.js';
 import { LocalBus, type Backend, type BusMessage, type DeviceTx, type RelayDb } from './backend.js';
 import { migrate } from './migrate.js';
+import { runPreparedDirectly, type DirectRun } from './prepared.js';
 import type { RelayDatabase } from './schema.js';
 
 export const SQLITE_FILE = 'relay.sqlite';
@@ -35,14 +36,6 @@ const MAX_BATCH = 16;
 
 /** SQLite's own checkpoint interval (pages of WAL), in force again if the checkpoint thread fails. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
-
-/** The statements around a batch and each of its jobs, compiled once (sql`...` compiles anew at every use). */
-const BEGIN = CompiledQuery.raw('begin immediate');
-const COMMIT = CompiledQuery.raw('commit');
-const ROLLBACK = CompiledQuery.raw('rollback');
-const SAVEPOINT = CompiledQuery.raw('savepoint job');
-const RELEASE = CompiledQuery.raw('release job');
-const ROLLBACK_TO = CompiledQuery.raw('rollback to job');
 
 interface Job {
   work: (tx: DeviceTx) => Promise<unknown>;
@@ -59,7 +52,8 @@ export async function openSqlite(dataDir: string): Promise<Backend> {
   // exec, not pragma(): pragma() prepares a statement and drops it, and a dropped statement is what crashes on Node 24.
   database.exec('PRAGMA journal_mode = WAL');
   database.exec('PRAGMA synchronous = NORMAL'); // the relay syncs the WAL itself before answering: WalSync below
-  const db = new Kysely<RelayDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const statements = new StatementCache(database);
+  const db = new Kysely<RelayDatabase>({ dialect: new SqliteDialect({ database: statements }) });
   const wal = new WalSync(`${file}-wal`);
   try {
     await migrate(db, 'sqlite');
@@ -71,7 +65,7 @@ export async function openSqlite(dataDir: string): Promise<Backend> {
   }
   database.exec('PRAGMA wal_autocheckpoint = 0'); // never inside a COMMIT on the event loop: the Checkpointer does them
   const checkpointer = new Checkpointer(file, () => database.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`));
-  return new SqliteBackend(db, wal, checkpointer);
+  return new SqliteBackend(db, wal, checkpointer, statements.run);
 }
 
 /**
@@ -136,20 +130,31 @@ function keepForLife<T extends object>(object: T): T {
  * Kysely prepares every statement anew; better-sqlite3 statements can be reused, and the relay's queries repeat,
  * so prepared statements are kept by their SQL text (one connection: a statement is never used twice at once).
  * The relay's SQL texts are a fixed set written in its code, so the cache needs no bound (and may have none: a
- * statement let go would be collected — see keptForLife).
+ * statement let go would be collected — see keptForLife). Kysely's dialect uses it, and so do prepared queries
+ * inside a batch (`run`, the same as the dialect's connection does, without Kysely's executor).
  */
-function withStatementCache(database: Database.Database): SqliteDatabase {
-  const statements = new Map<string, Database.Statement>();
-  return {
-    close: () => database.close(),
-    prepare: (text: string) => {
-      let statement = statements.get(text);
-      if (!statement) {
-        statement = keepForLife(database.prepare(text));
-        statements.set(text, statement);
-      }
-      return statement;
-    },
+class StatementCache implements SqliteDatabase {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly database: Database.Database) {}
+
+  close(): void {
+    this.database.close();
+  }
+
+  prepare(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = keepForLife(this.database.prepare(text));
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  readonly run: DirectRun = (text, parameters) => {
+    const statement = this.prepare(text);
+    if (statement.reader) return { rows: statement.all(parameters) };
+    return { rows: [], numAffectedRows: BigInt(statement.run(parameters).changes) };
   };
 }
 
@@ -166,6 +171,7 @@ class SqliteBackend implements Backend {
     readonly db: RelayDb,
     private readonly wal: WalSync,
     private readonly checkpointer: Checkpointer,
+    private readonly runDirectly: DirectRun,
   ) {}
 
   withDeviceLock<T>(_deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
@@ -243,12 +249,20 @@ class SqliteBackend implements Backend {
     const outcomes: Outcome[] = [];
     try {
       await this.db.connection().execute(async (conn) => {
-        await conn.executeQuery(BEGIN);
+        // The batch holds the one connection until it ends: its own statements, and the jobs' prepared queries,
+        // run on it directly.
+        const run = this.runDirectly;
+        runPreparedDirectly(conn, run);
+        run('begin immediate', []);
         try {
-          for (const job of batch) outcomes.push(await runInSavepoint(conn, job));
-          await conn.executeQuery(COMMIT);
+          for (const job of batch) outcomes.push(await runInSavepoint(conn, run, job));
+          run('commit', []);
         } catch (error) {
-          await conn.executeQuery(ROLLBACK).catch(() => undefined);
+          try {
+            run('rollback', []);
+          } catch {
+            // the transaction is gone already (SQLite rolled it back itself); the error that ended it is the news
+          }
           throw error;
         }
       });
@@ -280,16 +294,16 @@ class SqliteBackend implements Backend {
 /** After the next poll phase of the event loop (two check phases away), when newly read requests have run. */
 const nextLoopTurn = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
-async function runInSavepoint(conn: RelayDb, job: Job): Promise<Outcome> {
+async function runInSavepoint(conn: RelayDb, run: DirectRun, job: Job): Promise<Outcome> {
   const messages: BusMessage[] = [];
-  await conn.executeQuery(SAVEPOINT);
+  run('savepoint job', []);
   try {
     const value = await job.work({ db: conn, publish: (message) => messages.push(message) });
-    await conn.executeQuery(RELEASE);
+    run('release job', []);
     return { ok: true, value, messages };
   } catch (error) {
-    await conn.executeQuery(ROLLBACK_TO);
-    await conn.executeQuery(RELEASE);
+    run('rollback to job', []);
+    run('release job', []);
     return { ok: false, error };
   }
 }
