@@ -331,6 +331,24 @@ export const int = (value: number): string => Math.round(value).toLocaleString('
 export const ratio = (value: number): string => `${value.toFixed(2)}x`;
 export const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
 
+/**
+ * Prints a latency table: for each scenario (its name and samples in milliseconds) p50, p99, max, and its p50
+ * against the first row's, the baseline measured in the same run.
+ */
+export function printLatencies(rows: Array<[string, number[]]>): void {
+  const base = percentile(rows[0]![1], 50);
+  printTable([
+    ['scenario', 'p50', 'p99', 'max', 'p50 vs baseline'],
+    ...rows.map(([name, samples]) => [
+      name,
+      ms(percentile(samples, 50)),
+      ms(percentile(samples, 99)),
+      ms(Math.max(...samples)),
+      ratio(percentile(samples, 50) / base),
+    ]),
+  ]);
+}
+
 /** Prints rows as a table with aligned columns, each line indented by `indent`; the first row is the header. */
 export function printTable(rows: string[][], indent = ''): void {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));

@@ -17,8 +17,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type WebSocket from 'ws';
 import { Outbound } from '../relay/core/outbound.js';
-import { signature } from '../relay/core/webhooks.js';
-import { connectDevice, pairWithKey, startRelayNode, UNLIMITED, type Frame, type RelayNode } from './relay-lib.js';
+import { connectDevice, pairWithKey, sendBaselineEvent, startRelayNode, UNLIMITED, type Frame, type RelayNode } from './relay-lib.js';
 import {
   BENCH_DIST,
   LOAD_CPU,
@@ -32,6 +31,7 @@ import {
   option,
   percentile,
   pinSelf,
+  printLatencies,
   printTable,
   ratio,
   runBenchmark,
@@ -126,46 +126,14 @@ async function measureLatency(rig: Rig, socketNode: RelayNode, agentNode: RelayN
   return samples;
 }
 
-/** This process sends a signed event itself: the same proxy, TLS and receiver, no relay (the latency's floor). */
-function baselineSender(rig: Rig): { outbound: Outbound; send: (hook: { url: string; secret: string }, n: number) => Promise<void> } {
-  const outbound = new Outbound({ proxy: new URL(rig.proxy.url), noProxy: [], extraCA: [rig.certificates.ca] });
-  const send = async (hook: { url: string; secret: string }, n: number): Promise<void> => {
-    const id = `evt_${n}_${'0'.repeat(20)}`;
-    const body = JSON.stringify({
-      eventId: id,
-      name: 'notification.reply',
-      timestamp: new Date().toISOString(),
-      data: { notificationId: `b${n}`, id: 'r_x', kind: 'text' },
-      cursor: String(n),
-    });
-    const timestamp = Math.floor(Date.now() / 1000);
-    const answer = await outbound.request(new URL(hook.url), {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': 'Notifier-Relay/1.0',
-        'webhook-id': id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signature(hook.secret, id, timestamp, body),
-        'x-mcp-subscription-id': 'sub_00000000000000000000',
-      },
-      body,
-      timeoutMs: 10_000,
-      maxResponseBytes: 65536,
-    });
-    if (answer.status !== 200) throw new Error(`the receiver answered ${answer.status}`);
-  };
-  return { outbound, send };
-}
-
 async function measureBaselineLatency(rig: Rig): Promise<number[]> {
-  const { outbound, send } = baselineSender(rig);
+  const outbound = new Outbound({ proxy: new URL(rig.proxy.url), noProxy: [], extraCA: [rig.certificates.ca] });
   const hook = newHook(rig, HOSTS[0]);
   const samples: number[] = [];
   for (let i = 0; i < WARMUP + ROUNDS; i++) {
     const arrived = rig.receiver.waitFor((request) => request.path === hook.path && request.json?.cursor === String(i), `baseline ${i}`);
     const started = performance.now();
-    await send(hook, i);
+    await sendBaselineEvent(outbound, hook, i);
     if (i >= WARMUP) samples.push((await arrived).at - started);
   }
   outbound.close();
@@ -306,21 +274,12 @@ await runBenchmark(async () => {
     const crossNode = await measureLatency(rig, a, b);
     await Promise.all([stopChild(a.child), stopChild(b.child)]);
 
-    const base50 = percentile(baseline, 50);
-    const row = (name: string, samples: number[]): string[] => [
-      name,
-      ms(percentile(samples, 50)),
-      ms(percentile(samples, 99)),
-      ms(Math.max(...samples)),
-      ratio(percentile(samples, 50) / base50),
-    ];
     console.log('');
-    printTable([
-      ['scenario', 'p50', 'p99', 'max', 'p50 vs baseline'],
-      row('baseline: a signed POST from this process', baseline),
-      row('relay, 1 node, embedded (durable)', oneNode),
-      row('relay, 1 node, PostgreSQL', onePg),
-      row('relay, 2 nodes, PostgreSQL (A socket)', crossNode),
+    printLatencies([
+      ['baseline: a signed POST from this process', baseline],
+      ['relay, 1 node, embedded (durable)', oneNode],
+      ['relay, 1 node, PostgreSQL', onePg],
+      ['relay, 2 nodes, PostgreSQL (A socket)', crossNode],
     ]);
     for (const [name, samples] of [
       ['one node', oneNode],

@@ -22,8 +22,7 @@ import {
   option,
   percentile,
   pinSelf,
-  printTable,
-  ratio,
+  printLatencies,
   request,
   runBenchmark,
   spawnPinned,
@@ -134,21 +133,12 @@ await runBenchmark(async () => {
     const crossNode = await measureRelay(a, b);
     await Promise.all([stopChild(a.child), stopChild(b.child)]);
 
-    const base50 = percentile(baseline, 50);
-    const row = (name: string, samples: number[]): string[] => [
-      name,
-      ms(percentile(samples, 50)),
-      ms(percentile(samples, 99)),
-      ms(Math.max(...samples)),
-      ratio(percentile(samples, 50) / base50),
-    ];
     console.log('');
-    printTable([
-      ['scenario', 'p50', 'p99', 'max', 'p50 vs baseline'],
-      row('baseline: Express + ws push', baseline),
-      row('relay, 1 node, embedded (durable)', oneNode),
-      row('relay, 1 node, PostgreSQL', onePg),
-      row('relay, 2 nodes, PostgreSQL (A socket, B agent)', crossNode),
+    printLatencies([
+      ['baseline: Express + ws push', baseline],
+      ['relay, 1 node, embedded (durable)', oneNode],
+      ['relay, 1 node, PostgreSQL', onePg],
+      ['relay, 2 nodes, PostgreSQL (A socket, B agent)', crossNode],
     ]);
     const p50One = percentile(oneNode, 50);
     const p50Cross = percentile(crossNode, 50);

@@ -4,6 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import WebSocket from 'ws';
+import type { Outbound } from '../relay/core/outbound.js';
+import { eventBody, eventId } from '../relay/core/reply-events.js';
+import { sendWebhook } from '../relay/core/webhooks.js';
 import { listeningPort, makeKey, pairDevice, relayMain, type RelayCall } from './rigs/relay.js';
 import { makeTempFolder, request, ROOT, SERVER_CPU, spawnPinned } from './lib.js';
 
@@ -104,3 +107,15 @@ export const NOTIFY_BODIES = [
   { title: 'Deploy to staging?', body: 'Release 2026.11.3 is ready. Reply yes to deploy.', expectReply: true, tags: ['deploy', 'staging'] },
   { title: 'Backup finished', body: 'Home folder: 18,204 files, 2.3 GB copied to nas-01 in 4m 51s', task: 'backup', duration: 291 },
 ];
+
+/**
+ * The baseline of bench:relay-events: the least a relay could do to send an event — the event `n` signed and
+ * posted with the relay's own webhook and outbound code, with no database, no queue and no claim.
+ */
+export async function sendBaselineEvent(outbound: Outbound, hook: { url: string; secret: string }, n: number): Promise<void> {
+  const subscriptionId = `sub_${'0'.repeat(20)}`;
+  const body = eventBody({ seq: n, rid: `r_${'0'.repeat(24)}`, nid: `b${n}`, kind: 'text', at: Date.now() }, subscriptionId);
+  const message = { id: eventId(n, subscriptionId), subscriptionId, secret: hook.secret, body };
+  const answer = await sendWebhook({ clock: Date.now, outbound }, hook.url, message);
+  if (answer.status !== 200) throw new Error(`the receiver answered ${answer.status}`);
+}

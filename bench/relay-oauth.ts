@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { connectDevice, pairWithKey, startRelayNode, UNLIMITED } from './relay-lib.js';
-import { describeMachine, LOAD_CPU, ms, option, percentile, pinSelf, printTable, ratio, request, runBenchmark, stopChild } from './lib.js';
+import { describeMachine, LOAD_CPU, option, pinSelf, printLatencies, request, runBenchmark, stopChild } from './lib.js';
 
 const ROUNDS = Number(option('rounds') ?? 500);
 const WARMUP = Number(option('warmup') ?? 50);
@@ -93,20 +93,11 @@ await runBenchmark(async () => {
     console.log('3/3 authorization-code round trip (authorize, approve on the socket, token) ...');
     const trip = await timed(async () => void (await roundTrip()));
 
-    const base = percentile(baseline, 50);
-    const row = (name: string, samples: number[]): string[] => [
-      name,
-      ms(percentile(samples, 50)),
-      ms(percentile(samples, 99)),
-      ms(Math.max(...samples)),
-      ratio(percentile(samples, 50) / base),
-    ];
     console.log('');
-    printTable([
-      ['scenario', 'p50', 'p99', 'max', 'p50 vs baseline'],
-      row('baseline: GET /health', baseline),
-      row('POST /token, refresh grant', refresh),
-      row('authorization-code round trip (4 requests)', trip),
+    printLatencies([
+      ['baseline: GET /health', baseline],
+      ['POST /token, refresh grant', refresh],
+      ['authorization-code round trip (4 requests)', trip],
     ]);
   } finally {
     await stopChild(node.child);

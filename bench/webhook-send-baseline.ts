@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Outbound } from '../relay/core/outbound.js';
-import { signature } from '../relay/core/webhooks.js';
+import { sendBaselineEvent } from './relay-lib.js';
 
 interface Job {
   proxy: string;
@@ -19,33 +19,7 @@ interface Job {
 const job = JSON.parse(process.env.BENCH_WEBHOOKS ?? '{}') as Job;
 const outbound = new Outbound({ proxy: new URL(job.proxy), noProxy: [], extraCA: [readFileSync(job.caFile, 'utf8')] });
 
-async function send(n: number): Promise<void> {
-  const hook = job.hooks[n % job.hooks.length]!;
-  const id = `evt_${n}_${'0'.repeat(20)}`;
-  const body = JSON.stringify({
-    eventId: id,
-    name: 'notification.reply',
-    timestamp: new Date().toISOString(),
-    data: { notificationId: `b${n}`, id: 'r_000000000000000000000000', kind: 'text' },
-    cursor: String(n),
-  });
-  const timestamp = Math.floor(Date.now() / 1000);
-  const answer = await outbound.request(new URL(hook.url), {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'User-Agent': 'Notifier-Relay/1.0',
-      'webhook-id': id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signature(hook.secret, id, timestamp, body),
-      'x-mcp-subscription-id': 'sub_00000000000000000000',
-    },
-    body,
-    timeoutMs: 10_000,
-    maxResponseBytes: 65536,
-  });
-  if (answer.status !== 200) throw new Error(`the receiver answered ${answer.status}`);
-}
+const send = (n: number): Promise<void> => sendBaselineEvent(outbound, job.hooks[n % job.hooks.length]!, n);
 
 let next = 0;
 const started = performance.now();

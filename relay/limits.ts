@@ -133,7 +133,7 @@ export const DELIVERY_CLAIM_MS = MINUTE;
 /** Deliveries one relay process makes at once (each to a different subscription). */
 export const DELIVERIES_IN_FLIGHT = 32;
 
-// --- Housekeeping (docs/relay.md, "Background work") ---
+// --- Housekeeping (docs/relay.md, "Several nodes": background work) ---
 
 /** Daily usage counters are kept a week. */
 export const USAGE_KEEP_DAYS = 7;

@@ -33,7 +33,7 @@ export async function startRelay(
     background?: boolean;
     /** The webhook outbox's timers (tests of the retry timing). */
     scheduler?: Scheduler;
-    /** How webhooks resolve and check addresses, and extra trusted certificates (in-process tests). */
+    /** How the relay's own requests resolve and check addresses, and extra trusted certificates (in-process tests). */
     outbound?: Pick<OutboundOptions, 'resolve' | 'allowAddress' | 'extraCA'>;
   } = {},
 ): Promise<RunningRelay> {

@@ -1,7 +1,7 @@
-// Background work (docs/relay.md, "Background work"): expiring notifications nobody took, deleting what has
-// outlived its lifetime, and dropping idle computers. Each task is claimed through the store, so with several
-// relay processes each run happens on one of them. Between runs nothing polls: one timer waits for the next
-// task that is due.
+// Background work (docs/relay.md, "Several nodes"): expiring notifications nobody took, deleting what has
+// outlived its lifetime (reply events among it), and dropping idle computers. Each task is claimed through the
+// store, so with several relay processes each run happens on one of them. Between runs nothing polls: one timer
+// waits for the next task that is due.
 
 import { AUDIO_KEEP_MS, PAIR_WINDOW_MS, RATE_WINDOW_MS, TASK_INTERVALS_MS, TIME, USAGE_KEEP_DAYS } from '../limits.js';
 import { log } from '../log.js';

@@ -10,33 +10,20 @@ import {
   scopeNotAllowed,
   tooManyKeys,
 } from '../../protocol/relay/errors.js';
+import { KEY_ID_PATTERN, type AgentKeyView } from '../../protocol/relay/device-api.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
 import type { KeyRow } from '../store/schema.js';
 import { MAX_ACTIVE_KEYS } from '../limits.js';
 import { NOTIFY_SCOPE } from './auth.js';
 import { newAgentKey, randomHex } from './credentials.js';
+import { endKeyEvents } from './subscriptions.js';
 import { iso } from './time.js';
 
 export const KEY_CLIENTS = ['claude', 'codex', 'other'] as const;
 const KEY_FIELDS = ['name', 'client', 'scope'];
 /** RA22: 1 to 32 of a-z, 0-9 and -, not starting with -. */
 const KEY_NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;
-/** RA22: a key's id in paths. */
-export const KEY_ID_PATTERN = /^[0-9a-f]{8}$/;
-
-export interface KeyView {
-  id: string;
-  name: string;
-  client: string;
-  scope: string;
-  kind: string;
-  displayName?: string;
-  createdAt: string;
-  lastUsedAt?: string;
-  revokedAt?: string;
-}
-
-function keyView(key: KeyRow): KeyView {
+function keyView(key: KeyRow): AgentKeyView {
   return {
     id: key.id,
     name: key.name,
@@ -51,7 +38,7 @@ function keyView(key: KeyRow): KeyView {
 }
 
 /** RA22: every key of the computer, revoked ones included, oldest first. */
-export async function listKeys(db: RelayDb, deviceId: string): Promise<KeyView[]> {
+export async function listKeys(db: RelayDb, deviceId: string): Promise<AgentKeyView[]> {
   const keys = await db
     .selectFrom('agent_keys')
     .selectAll()
@@ -92,8 +79,15 @@ function readNewKey(body: unknown): NewKeyRequest {
   return { name, client };
 }
 
+/** RA1: a key id (8 hex digits) none of the computer's keys has. */
+export function unusedKeyId(taken: readonly string[]): string {
+  let id = randomHex(4);
+  while (taken.includes(id)) id = randomHex(4);
+  return id;
+}
+
 /** RA22: a new static key; the key itself is in this answer only. */
-export async function createKey(tx: DeviceTx, deviceId: string, body: unknown, now: number): Promise<KeyView & { key: string }> {
+export async function createKey(tx: DeviceTx, deviceId: string, body: unknown, now: number): Promise<AgentKeyView & { key: string }> {
   const request = readNewKey(body);
   const active = await tx.db
     .selectFrom('agent_keys')
@@ -103,11 +97,8 @@ export async function createKey(tx: DeviceTx, deviceId: string, body: unknown, n
     .execute();
   if (active.some((key) => key.name === request.name)) throw nameTaken(request.name);
   if (active.length >= MAX_ACTIVE_KEYS) throw tooManyKeys(MAX_ACTIVE_KEYS);
-  const taken = new Set(
-    (await tx.db.selectFrom('agent_keys').select('id').where('device_id', '=', deviceId).execute()).map((key) => key.id),
-  );
-  let id = randomHex(4);
-  while (taken.has(id)) id = randomHex(4);
+  const taken = (await tx.db.selectFrom('agent_keys').select('id').where('device_id', '=', deviceId).execute()).map((key) => key.id);
+  const id = unusedKeyId(taken);
   const { key, hash } = newAgentKey(deviceId, id);
   const row: KeyRow = {
     device_id: deviceId,
@@ -129,6 +120,27 @@ export async function createKey(tx: DeviceTx, deviceId: string, body: unknown, n
 }
 
 /**
+ * RA22, RA109, RA212: a key stops working, and what hangs on it ends with it: its OAuth tokens (a connector's),
+ * and its webhook subscriptions with the deliveries waiting for them; a purged key's reply events go too.
+ */
+async function endKey(tx: DeviceTx, deviceId: string, keyId: string, purge: boolean): Promise<void> {
+  await tx.db.deleteFrom('oauth_tokens').where('device_id', '=', deviceId).where('key_id', '=', keyId).execute();
+  await endKeyEvents(tx, deviceId, keyId, purge);
+}
+
+/** RA22: marks a key revoked (the row stays, listed) and ends what hangs on it; also a connector being replaced (RA109). */
+export async function retireKey(tx: DeviceTx, deviceId: string, keyId: string, now: number): Promise<void> {
+  await tx.db
+    .updateTable('agent_keys')
+    .set({ revoked_at: now })
+    .where('device_id', '=', deviceId)
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await endKey(tx, deviceId, keyId, false);
+}
+
+/**
  * RA22: revoke a key (it stops working at once; the row stays, marked). With `purge`, the key and everything it
  * sent are deleted instead.
  */
@@ -144,15 +156,10 @@ export async function revokeKey(
     : undefined;
   if (!key) throw notFound('no such key on this computer');
   if (!purge) {
-    await tx.db
-      .updateTable('agent_keys')
-      .set({ revoked_at: now })
-      .where('device_id', '=', deviceId)
-      .where('id', '=', keyId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await retireKey(tx, deviceId, keyId, now);
     return { revoked: true, id: keyId };
   }
+  await endKey(tx, deviceId, keyId, true);
   const notes = tx.db.selectFrom('notes').select('rid').where('device_id', '=', deviceId).where('key_id', '=', keyId);
   await tx.db.deleteFrom('reply_audio').where('device_id', '=', deviceId).where('rid', 'in', notes).execute();
   await tx.db.deleteFrom('notes').where('device_id', '=', deviceId).where('key_id', '=', keyId).execute();

@@ -1,6 +1,7 @@
 // Requests the relay itself makes to addresses someone else named — an agent's webhook (docs/relay-api.md#ra203,
 // #ra206) and an OAuth client's metadata document (#ra103) — and the rules that keep them from reaching the relay's own
-// network (server-side request forgery). Self-contained: it imports nothing of the relay.
+// network (server-side request forgery; docs/relay.md, "Requests the relay makes"). Self-contained: it imports
+// nothing of the relay.
 //
 //   - Host rules, on the name as written: https only; no single-label names, no `localhost`, `.local`,
 //     `.internal`, `.home.arpa`; no literal address that is loopback, private, link-local, shared, multicast or
@@ -138,6 +139,9 @@ export function bypassesProxy(noProxy: readonly string[], host: string, port: nu
 
 // --- Requests ---------------------------------------------------------------------------------------------------
 
+/** docs/relay-api.md#ra209: who is calling, on every request the relay makes. */
+export const RELAY_USER_AGENT = 'Notifier-Relay/1.0';
+
 /** A request the rules refused before or while connecting: a host that is not public, or resolves to such an address. */
 export class OutboundRefused extends Error {
   constructor(message: string) {
@@ -156,6 +160,7 @@ export class OutboundTimeout extends Error {
 
 export interface OutboundRequest {
   method: 'GET' | 'POST';
+  /** Besides `User-Agent: Notifier-Relay/1.0`. */
   headers: Record<string, string>;
   body?: string | Buffer;
   /** One deadline for the lookup, the proxy, TLS and the whole answer. */
@@ -256,7 +261,7 @@ export class Outbound {
           port: url.port === '' ? 443 : Number(url.port),
           path: `${url.pathname}${url.search}`,
           method: request.method,
-          headers: request.headers,
+          headers: { 'User-Agent': RELAY_USER_AGENT, ...request.headers },
           agent: this.agent,
           signal: request.signal,
         },

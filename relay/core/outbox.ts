@@ -80,16 +80,19 @@ async function claimDue(relay: Relay, now: number, limit: number): Promise<Claim
   return relay.store.db.transaction().execute(async (trx) => {
     const query = dueHeads(trx, now, limit);
     const rows = await (postgres ? query.forUpdate('o').skipLocked() : query).execute();
-    if (rows.length > 0)
+    if (rows.length > 0) {
+      const ids = rows.map((row) => row.id);
+      // One SQL text whatever the number of rows (relay/store/sqlite.ts keeps a statement per text): the ids as one
+      // value, an array on PostgreSQL, a JSON list on SQLite.
+      const claimed = postgres
+        ? sql<boolean>`id = any(${ids}::text[])`
+        : sql<boolean>`id in (select value from json_each(${JSON.stringify(ids)}))`;
       await trx
         .updateTable('event_outbox')
         .set({ claimed_until: now + DELIVERY_CLAIM_MS })
-        .where(
-          'id',
-          'in',
-          rows.map((row) => row.id),
-        )
+        .where(claimed)
         .execute();
+    }
     return rows;
   });
 }

@@ -19,7 +19,7 @@ export interface Relay {
   readonly waiters: Waiters;
   /** EVENT_CALLBACK_HOSTS: the only hosts webhooks may go to (empty: any public host). */
   readonly eventCallbackHosts: readonly string[];
-  /** The relay's own requests out (webhooks), under the outbound rules. */
+  /** The relay's own requests out (webhooks, client metadata documents), under the outbound rules. */
   readonly outbound: Outbound;
 }
 

@@ -14,7 +14,7 @@ export const REPLY_EVENT = 'notification.reply';
 
 export type ReplyKind = 'text' | 'voice';
 
-interface ReplyEvent {
+export interface ReplyEvent {
   seq: number;
   rid: string;
   nid: string;
@@ -26,7 +26,7 @@ interface ReplyEvent {
 export const eventId = (seq: number, subscriptionId: string): string => `evt_${seq}_${subscriptionId.slice('sub_'.length)}`;
 
 /** RA207: the body of a delivery: ids only, never the answer itself. */
-function eventBody(event: ReplyEvent, subscriptionId: string): string {
+export function eventBody(event: ReplyEvent, subscriptionId: string): string {
   return JSON.stringify({
     eventId: eventId(event.seq, subscriptionId),
     name: REPLY_EVENT,
@@ -65,27 +65,22 @@ export async function recordReplyEvent(tx: DeviceTx, note: NoteRow, kind: ReplyK
   await queueEvents(tx, note.device_id, subscriptions, [event], now);
 }
 
-/** Queues events for subscriptions (an event already waiting for one is not queued twice) and wakes the outbox. */
+const queueEvent = prepared((db: RelayDb, id: string, device_id: string, sub_id: string, seq: number, payload: string, now: number) =>
+  db
+    .insertInto('event_outbox')
+    .values({ id, device_id, sub_id, seq, payload, attempts: 0, next_at: now, claimed_until: null, created_at: now })
+    .onConflict((oc) => oc.column('id').doNothing()),
+);
+
+/**
+ * Queues events for subscriptions (an event already waiting for one is not queued twice) and wakes the outbox. A
+ * row at a time: one SQL text, whatever the number of rows (relay/store/sqlite.ts keeps a statement per text).
+ */
 async function queueEvents(tx: DeviceTx, deviceId: string, subscriptions: { id: string }[], events: ReplyEvent[], now: number) {
   if (subscriptions.length === 0 || events.length === 0) return;
-  const rows = subscriptions.flatMap((sub) =>
-    events.map((event) => ({
-      id: eventId(event.seq, sub.id),
-      device_id: deviceId,
-      sub_id: sub.id,
-      seq: event.seq,
-      payload: eventBody(event, sub.id),
-      attempts: 0,
-      next_at: now,
-      claimed_until: null,
-      created_at: now,
-    })),
-  );
-  await tx.db
-    .insertInto('event_outbox')
-    .values(rows)
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+  for (const sub of subscriptions)
+    for (const event of events)
+      await queueEvent.run(tx.db, eventId(event.seq, sub.id), deviceId, sub.id, event.seq, eventBody(event, sub.id), now);
   tx.publish({ t: 'outbox' });
 }
 

@@ -6,6 +6,7 @@
 // carried, so everything here works from the key row the request step verified.
 
 import { randomBytes } from 'node:crypto';
+import type { SubscriptionView } from '../../protocol/relay/device-api.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
 import { MAX_CALLBACK_URL_CHARS, MAX_SUBSCRIPTIONS_PER_KEY, SUBSCRIPTION_REFRESH_MS, WEBHOOK_SECRET_BYTES } from '../limits.js';
 import { log } from '../log.js';
@@ -19,8 +20,6 @@ import { callbackFailed, invalidParams, RpcError } from './rpc-errors.js';
 import { iso } from './time.js';
 import { sendWebhook } from './webhooks.js';
 
-/** RA205: a subscription's id. */
-export const SUBSCRIPTION_ID = /^sub_[0-9a-f]{20}$/;
 const newSubscriptionId = (): string => `sub_${randomHex(10)}`;
 
 /** RA204: `whsec_` and the base64 of 24 to 64 bytes. */
@@ -223,20 +222,14 @@ export async function unsubscribe(relay: Relay, agent: AgentCaller, params: Reco
     checkEventName(params);
     const url = parseUrl(params.delivery).href;
     const existing = await findSubscription(tx.db, key, url);
-    if (existing) await endSubscriptions(tx, key.device_id, [existing.id]);
+    if (existing) await endSubscription(tx, key.device_id, existing.id);
   });
 }
 
-/** Deletes subscriptions of a computer and the events still waiting for them. */
-async function endSubscriptions(tx: DeviceTx, deviceId: string, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await tx.db.deleteFrom('event_outbox').where('device_id', '=', deviceId).where('sub_id', 'in', ids).execute();
-  await tx.db.deleteFrom('event_subs').where('device_id', '=', deviceId).where('id', 'in', ids).execute();
-}
-
-/** RA211: the computer ends one subscription (whether or not it exists). */
+/** RA205, RA211: a subscription of a computer ends (whether or not it exists), with the events still waiting for it. */
 export async function endSubscription(tx: DeviceTx, deviceId: string, id: string): Promise<void> {
-  await endSubscriptions(tx, deviceId, [id]);
+  await tx.db.deleteFrom('event_outbox').where('device_id', '=', deviceId).where('sub_id', '=', id).execute();
+  await tx.db.deleteFrom('event_subs').where('device_id', '=', deviceId).where('id', '=', id).execute();
 }
 
 /**
@@ -244,24 +237,10 @@ export async function endSubscription(tx: DeviceTx, deviceId: string, id: string
  * events go too.
  */
 export async function endKeyEvents(tx: DeviceTx, deviceId: string, keyId: string, purge: boolean): Promise<void> {
-  const subs = await tx.db.selectFrom('event_subs').select('id').where('device_id', '=', deviceId).where('key_id', '=', keyId).execute();
-  await endSubscriptions(
-    tx,
-    deviceId,
-    subs.map((sub) => sub.id),
-  );
+  const subs = tx.db.selectFrom('event_subs').select('id').where('device_id', '=', deviceId).where('key_id', '=', keyId);
+  await tx.db.deleteFrom('event_outbox').where('device_id', '=', deviceId).where('sub_id', 'in', subs).execute();
+  await tx.db.deleteFrom('event_subs').where('device_id', '=', deviceId).where('key_id', '=', keyId).execute();
   if (purge) await tx.db.deleteFrom('reply_events').where('device_id', '=', deviceId).where('key_id', '=', keyId).execute();
-}
-
-export interface SubscriptionView {
-  id: string;
-  event: string;
-  /** The callback's host only: never its path or secret. */
-  host: string;
-  key: { id: string; name: string; displayName?: string };
-  createdAt: string;
-  /** Events waiting to be delivered. */
-  pending: number;
 }
 
 /** RA211: `GET /v1/device/events`. */

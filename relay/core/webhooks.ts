@@ -6,8 +6,6 @@ import { WEBHOOK_ANSWER_MAX_BYTES, WEBHOOK_TIMEOUT_MS } from '../limits.js';
 import type { OutboundResponse } from './outbound.js';
 import type { Relay } from './relay.js';
 
-/** RA209: who is calling. */
-export const WEBHOOK_USER_AGENT = 'Notifier-Relay/1.0';
 const SECRET_PREFIX = 'whsec_';
 
 /** RA204: the HMAC key of a secret: the bytes of the base64 after `whsec_`. */
@@ -31,13 +29,17 @@ export interface WebhookMessage {
  * RA209: one POST to the callback, timestamped and signed now (each attempt afresh), no redirects followed,
  * 10 seconds for all of it. Throws when no answer came (see Outbound.request).
  */
-export function sendWebhook(relay: Relay, url: string, message: WebhookMessage, signal?: AbortSignal): Promise<OutboundResponse> {
+export function sendWebhook(
+  relay: Pick<Relay, 'clock' | 'outbound'>,
+  url: string,
+  message: WebhookMessage,
+  signal?: AbortSignal,
+): Promise<OutboundResponse> {
   const timestamp = Math.floor(relay.clock() / 1000);
   return relay.outbound.request(new URL(url), {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
-      'User-Agent': WEBHOOK_USER_AGENT,
       'webhook-id': message.id,
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signature(message.secret, message.id, timestamp, message.body),

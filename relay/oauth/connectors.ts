@@ -1,10 +1,10 @@
 // Connectors (docs/relay-api.md#ra109): an approved OAuth client is an agent key of kind `oauth` on the computer
-// that approved it, named after the client, listed with the other keys and revoked like them. Its tokens belong
-// to that key: revoking the key ends them all at once.
+// that approved it, named after the client, listed with the other keys and revoked like them. Its tokens and its
+// webhook subscriptions belong to that key: revoking the key (core/keys.ts) ends them all at once.
 
 import { tooManyKeys } from '../../protocol/relay/errors.js';
 import { NOTIFY_SCOPE } from '../core/auth.js';
-import { randomHex } from '../core/credentials.js';
+import { retireKey, unusedKeyId } from '../core/keys.js';
 import type { DeviceTx } from '../store/backend.js';
 import { MAX_ACTIVE_KEYS } from '../limits.js';
 
@@ -28,14 +28,9 @@ export function connectorKeyName(clientName: string, taken: Set<string>): string
   }
 }
 
-/** Ends every token of a connector (RA109, RA107): its key was revoked or replaced. */
-export async function endConnectorTokens(tx: DeviceTx, deviceId: string, keyId: string): Promise<void> {
-  await tx.db.deleteFrom('oauth_tokens').where('device_id', '=', deviceId).where('key_id', '=', keyId).execute();
-}
-
 /**
  * RA109: approving a client makes its connector key, replacing the key an earlier approval of the same client
- * made (revoked, its tokens ended). Checked before anything is written: at most 20 active keys (429).
+ * made (revoked: its tokens and subscriptions end). Checked before anything is written: at most 20 active keys (429).
  */
 export async function createConnectorKey(
   tx: DeviceTx,
@@ -52,13 +47,8 @@ export async function createConnectorKey(
   const replaced = keys.filter((key) => key.revoked_at === null && key.kind === 'oauth' && key.oauth_client === clientId);
   const staying = keys.filter((key) => key.revoked_at === null && !replaced.includes(key));
   if (staying.length >= MAX_ACTIVE_KEYS) throw tooManyKeys(MAX_ACTIVE_KEYS);
-  for (const key of replaced) {
-    await tx.db.updateTable('agent_keys').set({ revoked_at: now }).where('device_id', '=', deviceId).where('id', '=', key.id).execute();
-    await endConnectorTokens(tx, deviceId, key.id);
-  }
-  const ids = new Set(keys.map((key) => key.id));
-  let id = randomHex(4);
-  while (ids.has(id)) id = randomHex(4);
+  for (const key of replaced) await retireKey(tx, deviceId, key.id, now);
+  const id = unusedKeyId(keys.map((key) => key.id));
   await tx.db
     .insertInto('agent_keys')
     .values({

@@ -62,7 +62,7 @@ async function fetchDocument(relay: Relay, url: string): Promise<Learnt> {
   try {
     answer = await relay.outbound.request(new URL(url), {
       method: 'GET',
-      headers: { Accept: 'application/json', 'User-Agent': 'Notifier-Relay/1.0' },
+      headers: { Accept: 'application/json' },
       timeoutMs: CLIENT_DOCUMENT_TIMEOUT_MS,
       maxResponseBytes: CLIENT_DOCUMENT_MAX_BYTES + 1, // one byte more tells a document that is too large
     });

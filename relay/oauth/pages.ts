@@ -157,6 +157,24 @@ const POLL_SCRIPT = `(() => {
   setTimeout(look, ${CONSENT_POLL_MS});
 })();`;
 
+/**
+ * RA105, RA113: the approval code form with the message of the last try, the end of its section, and Deny; each
+ * form posts the request's id (`rid`, escaped already) to its route.
+ */
+function codeForms(routes: { approve: string; deny: string }, rid: string, message: string | undefined): string {
+  return `${message ? `<p class="message" role="alert">${escapeHtml(message)}</p>` : ''}
+<form class="row" method="post" action="${routes.approve}">
+<input type="hidden" name="rid" value="${rid}">
+<input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="9" placeholder="123 456" aria-label="Approval code" required>
+<button type="submit">Approve</button>
+</form>
+</section>
+<form class="actions" method="post" action="${routes.deny}">
+<input type="hidden" name="rid" value="${rid}">
+<button type="submit" class="secondary">Deny</button>
+</form>`;
+}
+
 /** RA105: the consent page of the browser flow. */
 export function consentPage(nonce: string, input: ConsentPageInput): string {
   const client = `<b class="name">${escapeHtml(input.clientName)}</b>`;
@@ -184,17 +202,7 @@ and your replies. Nothing else: no buttons, commands or scripts.</p>
 <section>
 <h2>Or type the approval code</h2>
 <p>Notifier's settings on ${computer} show a ${APPROVAL_CODE_DIGITS}-digit code for this request.</p>
-${input.message ? `<p class="message" role="alert">${escapeHtml(input.message)}</p>` : ''}
-<form class="row" method="post" action="/authorize/code">
-<input type="hidden" name="rid" value="${rid}">
-<input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="9" placeholder="123 456" aria-label="Approval code" required>
-<button type="submit">Approve</button>
-</form>
-</section>
-<form class="actions" method="post" action="/authorize/deny">
-<input type="hidden" name="rid" value="${rid}">
-<button type="submit" class="secondary">Deny</button>
-</form>
+${codeForms({ approve: '/authorize/code', deny: '/authorize/deny' }, rid, input.message)}
 ${others}
 <p class="fine">This request is open until ${escapeHtml(input.expiresAt.slice(11, 16))} UTC.</p>`;
   return page(nonce, `Connect ${input.clientName} to Notifier`, body, POLL_SCRIPT);
@@ -231,16 +239,6 @@ receipts and your replies. Nothing else: no buttons, commands or scripts.</p>
 <section>
 <h2>Type the approval code</h2>
 <p>Notifier on ${computer} shows a ${APPROVAL_CODE_DIGITS}-digit approval code for this request (or approve it there).</p>
-${input.message ? `<p class="message" role="alert">${escapeHtml(input.message)}</p>` : ''}
-<form class="row" method="post" action="/activate/approve">
-<input type="hidden" name="rid" value="${rid}">
-<input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="9" placeholder="123 456" aria-label="Approval code" required>
-<button type="submit">Approve</button>
-</form>
-</section>
-<form class="actions" method="post" action="/activate/deny">
-<input type="hidden" name="rid" value="${rid}">
-<button type="submit" class="secondary">Deny</button>
-</form>`;
+${codeForms({ approve: '/activate/approve', deny: '/activate/deny' }, rid, input.message)}`;
   return page(nonce, `Let ${input.clientName} send you notifications?`, body);
 }

@@ -89,16 +89,20 @@ export const consentFrame = (row: OAuthRequestRow, now: number, redelivered: boo
   ...(redelivered && { redelivered: true }),
 });
 
-/** Closes requests of a computer with `status`, telling its socket. */
+/**
+ * Closes requests of a computer with `status`, telling its socket. A row at a time: one SQL text, whatever the
+ * number of rows (relay/store/sqlite.ts keeps a statement per text).
+ */
 async function close(tx: DeviceTx, deviceId: string, ids: string[], status: 'expired' | 'superseded', now: number): Promise<void> {
-  if (ids.length === 0) return;
-  await tx.db
-    .updateTable('oauth_requests')
-    .set({ status, decided_at: now })
-    .where('device_id', '=', deviceId)
-    .where('id', 'in', ids)
-    .execute();
-  for (const id of ids) tx.publish({ t: 'consent_resolved', d: deviceId, i: id, s: status });
+  for (const id of ids) {
+    await tx.db
+      .updateTable('oauth_requests')
+      .set({ status, decided_at: now })
+      .where('device_id', '=', deviceId)
+      .where('id', '=', id)
+      .execute();
+    tx.publish({ t: 'consent_resolved', d: deviceId, i: id, s: status });
+  }
 }
 
 /** RA104: requests that waited 10 minutes become expired (their banners go). */

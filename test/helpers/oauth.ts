@@ -2,11 +2,35 @@
 // it on the computer's socket, as a person would.
 
 import { createHash, randomBytes } from 'node:crypto';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { DeviceSocket } from './device-socket.js';
 import type { Reply } from './http.js';
-import type { DeviceSocket } from './device-socket.js';
-import type { RelayProcess } from './relay.js';
+import { pairDevice, type RelayProcess } from './relay.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** A paired computer with its socket open (the person's side). */
+export interface Computer {
+  deviceId: string;
+  token: string;
+  socket: DeviceSocket;
+  /** Its number in pairing order, for `device=` (the computers of earlier tests stay paired and connected). */
+  index: string;
+}
+
+export async function openComputer(relay: RelayProcess, name = 'desk'): Promise<Computer> {
+  const device = await pairDevice(relay, name);
+  const socket = await DeviceSocket.connect(relay.port, device.token);
+  await socket.welcome();
+  return { ...device, socket, index: await deviceIndex(relay, device.token) };
+}
+
+/** A computer's number in pairing order, as `device=` takes it. */
+export async function deviceIndex(relay: RelayProcess, deviceToken: string): Promise<string> {
+  const { devices } = (await relay.call('GET', '/v1/device/devices', { token: deviceToken })).json;
+  return String(devices.findIndex((one: { thisDevice: boolean }) => one.thisDevice) + 1);
+}
 
 /** A form post (application/x-www-form-urlencoded). */
 export function postForm(
@@ -62,6 +86,14 @@ export function consentFrame(socket: DeviceSocket, rid: string, match: (frame: R
   >;
 }
 
+/** The `consent` frame of a device-flow request, found by its user code (the request's id is not known yet). */
+export function userCodeFrame(socket: DeviceSocket, userCode: string) {
+  return socket.waitFor(
+    (f) => typeof f === 'object' && f.type === 'consent' && f.userCode === userCode,
+    `consent with user code ${userCode}`,
+  ) as Promise<Record<string, any>>;
+}
+
 /** The person decides on the computer. */
 export const decide = (relay: RelayProcess, deviceToken: string, id: string, decision: 'approve' | 'deny'): Promise<Reply> =>
   relay.call('POST', '/v1/device/consent', { token: deviceToken, body: { id, decision } });
@@ -100,3 +132,57 @@ export const exchange = (relay: RelayProcess, clientId: string, code: string, ve
     redirect_uri: 'http://127.0.0.1:9/callback',
     ...extra,
   });
+
+/** A refresh: the same refresh token back, and a new access token (public client). */
+export const refreshTokens = (relay: RelayProcess, clientId: string, refreshToken: string) =>
+  postForm(relay, '/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken });
+
+/**
+ * The device flow to the tokens: `/device_authorization` on the computer numbered `deviceIndex`, the person
+ * approves the banner (found by its user code) on the computer, the agent's poll gets the tokens.
+ */
+export async function connectByDeviceFlow(relay: RelayProcess, computer: Computer, clientId: string): Promise<Record<string, any>> {
+  const started = await postForm(relay, '/device_authorization', { client_id: clientId, device: computer.index });
+  if (started.status !== 200) throw new Error(`/device_authorization answered ${started.status}: ${started.text}`);
+  const frame = await userCodeFrame(computer.socket, started.json.user_code);
+  const decided = await decide(relay, computer.token, frame.id, 'approve');
+  if (decided.status !== 200) throw new Error(`approving answered ${decided.status}: ${decided.text}`);
+  const tokens = await postForm(relay, '/token', { grant_type: DEVICE_GRANT, client_id: clientId, device_code: started.json.device_code });
+  if (tokens.status !== 200) throw new Error(`the device grant answered ${tokens.status}: ${tokens.text}`);
+  return tokens.json;
+}
+
+/**
+ * An MCP SDK OAuthClientProvider that keeps everything in memory and records where it would send the browser. With
+ * `clientMetadataUrl` it names itself by that client metadata document instead of registering.
+ */
+export class MemoryProvider implements OAuthClientProvider {
+  client: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  authorizationUrl: URL | undefined;
+  private verifier = '';
+
+  constructor(
+    readonly redirectUrl: string,
+    readonly clientName = 'MCP SDK test client',
+    readonly clientMetadataUrl?: string,
+  ) {}
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.clientName,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+
+  clientInformation = (): OAuthClientInformationMixed | undefined => this.client;
+  saveClientInformation = (info: OAuthClientInformationMixed): void => void (this.client = info);
+  tokens = (): OAuthTokens | undefined => this.saved;
+  saveTokens = (tokens: OAuthTokens): void => void (this.saved = tokens);
+  redirectToAuthorization = (url: URL): void => void (this.authorizationUrl = url);
+  saveCodeVerifier = (verifier: string): void => void (this.verifier = verifier);
+  codeVerifier = (): string => this.verifier;
+}

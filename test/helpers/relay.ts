@@ -3,9 +3,12 @@
 // PID and every folder removed after the test file, also when a test fails.
 
 import { afterAll, beforeAll } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
 import {
   listeningPort,
   makeKey as makeKeyWith,
@@ -156,4 +159,31 @@ export const tampered = (credential: string): string => credential.slice(0, -1) 
 export async function pairWithKey(relay: RelayProcess, deviceName?: string): Promise<PairedDevice & { key: string }> {
   const device = await pairDevice(relay, deviceName);
   return { ...device, key: await makeKey(relay, device.token) };
+}
+
+/** Per-computer tables a test may count rows of (storedRows). */
+type CountedTable = 'event_subs' | 'event_outbox' | 'oauth_tokens';
+
+/**
+ * How many rows of a computer a relay keeps in `table`, read from its database: for what no route shows, such as
+ * waiting deliveries a rule says are dropped. The embedded database is read by a child process (read-only, so the
+ * relay's own connection is undisturbed; and no better-sqlite3 object lives in the test process).
+ */
+export async function storedRows(relay: RelayProcess, table: CountedTable, deviceId: string): Promise<number> {
+  const query = `select count(*) as n from ${table} where device_id = $1`;
+  if (relay.databaseUrl) {
+    const client = new pg.Client({ connectionString: relay.databaseUrl });
+    await client.connect();
+    try {
+      return Number((await client.query<{ n: string }>(query, [deviceId])).rows[0]!.n);
+    } finally {
+      await client.end();
+    }
+  }
+  const script =
+    "const db = new (require('better-sqlite3'))(process.argv[1], { readonly: true, fileMustExist: true });" +
+    'process.stdout.write(String(db.prepare(process.argv[2]).get(process.argv[3]).n));';
+  const file = path.join(relay.dataDir, 'relay.sqlite');
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, file, query.replace('$1', '?'), deviceId], { cwd: ROOT });
+  return Number(stdout);
 }

@@ -3,8 +3,17 @@
 // the folder removed, after the file's tests.
 
 import { afterAll, beforeAll } from '@jest/globals';
-import { ConnectProxy, makeCertificates, newWebhookSecret, WebhookReceiver, type Certificates } from '../../bench/rigs/webhooks.js';
+import {
+  ConnectProxy,
+  makeCertificates,
+  modernRequest,
+  newWebhookSecret,
+  WebhookReceiver,
+  type Certificates,
+} from '../../bench/rigs/webhooks.js';
 import { tempFolder } from './daemon.js';
+import type { Reply } from './http.js';
+import type { RelayProcess } from './relay.js';
 
 export * from '../../bench/rigs/webhooks.js';
 
@@ -45,3 +54,27 @@ export function useWebhookRig(): () => WebhookRig {
   });
   return () => rig!;
 }
+
+/** One 2026-07-28 call to `/mcp` with an agent credential (docs/relay-api.md#ra201); `headers` go over the standard ones. */
+export function modernCall(
+  relay: RelayProcess,
+  token: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  const request = modernRequest(method, params);
+  return relay.call('POST', '/mcp', { token, body: request.body, headers: { ...request.headers, ...headers } });
+}
+
+/** The `delivery` of an `events/subscribe` to a hook (docs/relay-api.md#ra204). */
+export const webhookDelivery = (hook: { url: string; secret: string }) => ({ mode: 'webhook', url: hook.url, secret: hook.secret });
+
+/** `events/subscribe` of `notification.reply` to a hook, with `extra` params (a cursor, say). */
+export const subscribeHook = (
+  relay: RelayProcess,
+  token: string,
+  hook: { url: string; secret: string },
+  extra: Record<string, unknown> = {},
+): Promise<Reply> =>
+  modernCall(relay, token, 'events/subscribe', { name: 'notification.reply', delivery: webhookDelivery(hook), ...extra });

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { createDatabase } from '../helpers/postgres.js';
 import { makeKey, pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
-import { HOOK_NAMES, modernRequest, useWebhookRig } from '../helpers/webhooks.js';
+import { HOOK_NAMES, subscribeHook, useWebhookRig } from '../helpers/webhooks.js';
 
 const rig = useWebhookRig();
 const nodes: RelayProcess[] = [];
@@ -26,13 +26,8 @@ describe('reply events across two relay processes', () => {
     const device = await pairWithKey(a);
     const second = await makeKey(a, device.token, 'second-agent');
     const hooks = [rig().hook('/scale/1'), rig().hook('/scale/2', HOOK_NAMES[1]), rig().hook('/scale/3', HOOK_NAMES[2])];
-    const subscribe = async (node: RelayProcess, key: string, hook: (typeof hooks)[number]) => {
-      const { body, headers } = modernRequest('events/subscribe', {
-        name: 'notification.reply',
-        delivery: { mode: 'webhook', url: hook.url, secret: hook.secret },
-      });
-      expect((await node.call('POST', '/mcp', { token: key, body, headers })).json.result.id).toBeDefined();
-    };
+    const subscribe = async (node: RelayProcess, key: string, hook: (typeof hooks)[number]) =>
+      expect((await subscribeHook(node, key, hook)).json.result.id).toBeDefined();
     await subscribe(a, device.key, hooks[0]!);
     await subscribe(b, device.key, hooks[1]!);
     await subscribe(b, second, hooks[2]!);

@@ -9,22 +9,16 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { eventually } from '../helpers/in-process.js';
 import { BACKENDS, makeKey, pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
-import { HOOK_NAMES, modernRequest, useWebhookRig, type WebhookRig } from '../helpers/webhooks.js';
+import {
+  HOOK_NAMES,
+  modernCall as rpc,
+  modernRequest,
+  subscribeHook as subscribe,
+  useWebhookRig,
+  webhookDelivery as delivery,
+} from '../helpers/webhooks.js';
 
 const rig = useWebhookRig();
-
-type Hook = ReturnType<WebhookRig['hook']>;
-
-/** One 2026-07-28 call: the body with its `_meta` and the headers that repeat it, plus `headers` over them. */
-function rpc(relay: RelayProcess, key: string, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  const request = modernRequest(method, params);
-  return relay.call('POST', '/mcp', { token: key, body: request.body, headers: { ...request.headers, ...headers } });
-}
-
-const delivery = (hook: Pick<Hook, 'url' | 'secret'>) => ({ mode: 'webhook', url: hook.url, secret: hook.secret });
-
-const subscribe = (relay: RelayProcess, key: string, hook: Pick<Hook, 'url' | 'secret'>, extra: Record<string, unknown> = {}) =>
-  rpc(relay, key, 'events/subscribe', { name: 'notification.reply', delivery: delivery(hook), ...extra });
 
 /** A notification that expects a reply, sent by `key`, and its frame on the computer's socket. */
 async function ask(relay: RelayProcess, key: string, socket: DeviceSocket, notificationId: string): Promise<string> {

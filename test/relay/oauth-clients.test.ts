@@ -5,12 +5,11 @@
 
 import { describe, expect, test } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import * as oauth from 'oauth4webapi';
 import { DeviceSocket } from '../helpers/device-socket.js';
-import { consentFrame, decide, pageRid } from '../helpers/oauth.js';
+import { consentFrame, decide, MemoryProvider, pageRid } from '../helpers/oauth.js';
 import { BACKENDS, pairDevice, useRelay, type RelayProcess } from '../helpers/relay.js';
 
 const CALLBACK = 'http://127.0.0.1:9/callback';
@@ -182,31 +181,3 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
     await client.close();
   });
 });
-
-/** An OAuthClientProvider that keeps everything in memory and records where it would send the browser. */
-class MemoryProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  authorizationUrl: URL | undefined;
-  private verifier = '';
-
-  constructor(readonly redirectUrl: string) {}
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'MCP SDK test client',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-
-  clientInformation = (): OAuthClientInformationMixed | undefined => this.client;
-  saveClientInformation = (info: OAuthClientInformationMixed): void => void (this.client = info);
-  tokens = (): OAuthTokens | undefined => this.saved;
-  saveTokens = (tokens: OAuthTokens): void => void (this.saved = tokens);
-  redirectToAuthorization = (url: URL): void => void (this.authorizationUrl = url);
-  saveCodeVerifier = (verifier: string): void => void (this.verifier = verifier);
-  codeVerifier = (): string => this.verifier;
-}

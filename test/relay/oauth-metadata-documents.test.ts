@@ -12,12 +12,11 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { tempFolder } from '../helpers/daemon.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
-import { authorizeQuery, consentFrame, decide, exchange, pageRid, pkce } from '../helpers/oauth.js';
+import { authorizeQuery, consentFrame, decide, exchange, MemoryProvider, pageRid, pkce } from '../helpers/oauth.js';
 import { BACKENDS, pairDevice, startRelay, type RelayProcess } from '../helpers/relay.js';
 
 const PUBLIC_ID = 'https://client.example.com/mcp-client.json';
@@ -149,7 +148,7 @@ describe.each(BACKENDS)('client metadata documents (%s)', (backend) => {
 
   test('the MCP SDK client uses its metadata document URL as client_id when discovery says the relay supports it', async () => {
     const device = await pairDevice(viaProxy, 'sdk-desk');
-    const provider = new DocumentProvider();
+    const provider = new MemoryProvider(CALLBACK, 'Metadata Client', PUBLIC_ID); // names itself by its document
     const mcp = new URL(`${viaProxy.baseUrl}/mcp`);
     await expect(
       new Client({ name: 'cimd', version: '1' }).connect(new StreamableHTTPClientTransport(mcp, { authProvider: provider })),
@@ -167,21 +166,3 @@ describe.each(BACKENDS)('client metadata documents (%s)', (backend) => {
     await client.close();
   });
 });
-
-/** An MCP client identified by its metadata document (no registration). */
-class DocumentProvider implements OAuthClientProvider {
-  readonly clientMetadataUrl = PUBLIC_ID;
-  readonly redirectUrl = CALLBACK;
-  readonly clientMetadata = { client_name: 'Metadata Client', redirect_uris: [CALLBACK] };
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  authorizationUrl: URL | undefined;
-  private verifier = '';
-  clientInformation = (): OAuthClientInformationMixed | undefined => this.client;
-  saveClientInformation = (info: OAuthClientInformationMixed): void => void (this.client = info);
-  tokens = (): OAuthTokens | undefined => this.saved;
-  saveTokens = (tokens: OAuthTokens): void => void (this.saved = tokens);
-  redirectToAuthorization = (url: URL): void => void (this.authorizationUrl = url);
-  saveCodeVerifier = (verifier: string): void => void (this.verifier = verifier);
-  codeVerifier = (): string => this.verifier;
-}

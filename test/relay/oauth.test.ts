@@ -10,32 +10,19 @@ import {
   consentFrame,
   decide,
   DEVICE_GRANT,
+  deviceIndex,
   exchange,
   location,
+  openComputer,
   pageRid,
   pkce,
   postForm,
   register,
+  userCodeFrame,
 } from '../helpers/oauth.js';
 import { BACKENDS, pairDevice, useRelay, type RelayProcess } from '../helpers/relay.js';
 
 const CALLBACK = 'http://127.0.0.1:9/callback';
-
-/**
- * A paired computer with its socket open (the person's side), and its number in pairing order: the tests pass it
- * as `device`, because the computers of earlier tests stay paired and connected.
- */
-async function computer(relay: RelayProcess, name = 'desk') {
-  const device = await pairDevice(relay, name);
-  const socket = await DeviceSocket.connect(relay.port, device.token);
-  await socket.welcome();
-  return { ...device, socket, index: await deviceIndex(relay, device.token) };
-}
-
-async function deviceIndex(relay: RelayProcess, token: string): Promise<string> {
-  const { devices } = (await relay.call('GET', '/v1/device/devices', { token })).json;
-  return String(devices.findIndex((device: { thisDevice: boolean }) => device.thisDevice) + 1);
-}
 
 const mcpList = (relay: RelayProcess, token: string) =>
   relay.call('POST', '/mcp', { token, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
@@ -155,7 +142,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
   });
 
   test('/authorize: the order of its checks; 400 pages never redirect, later refusals go back with error, state and iss', async () => {
-    const { socket, index } = await computer(relay());
+    const { socket, index } = await openComputer(relay());
     const client = (await register(relay())).client_id;
     const { challenge } = pkce();
     const get = (query: string) => relay().call('GET', `/authorize?${query}`);
@@ -212,7 +199,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
   });
 
   test('a hostile client name is text on the page and in the frame', async () => {
-    const { socket, index } = await computer(relay());
+    const { socket, index } = await openComputer(relay());
     const client = (await register(relay(), { client_name: `Tom & "Jerry" 'x' <img src=x onerror=alert(1)>` })).client_id;
     const page = await relay().call('GET', `/authorize?${authorizeQuery(client, pkce().challenge, { device: index })}`);
     expect(page.text).toContain('Tom &amp; &quot;Jerry&quot; &#39;x&#39; img src=x onerror=alert(1)');
@@ -222,7 +209,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
   });
 
   test('approval on the computer: the consent frame, the list, the decision, consent_resolved, the connector key', async () => {
-    const device = await computer(relay(), 'studio');
+    const device = await openComputer(relay(), 'studio');
     const client = (await register(relay(), { client_name: 'Build Bot' })).client_id;
     const { verifier, challenge } = pkce();
     const page = await relay().call('GET', `/authorize?${authorizeQuery(client, challenge, { device: device.index })}`);
@@ -294,7 +281,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
   });
 
   test('an access token works as an agent key on the agent routes and /mcp, and gets 403 on device routes', async () => {
-    const device = await computer(relay());
+    const device = await openComputer(relay());
     const client = (await register(relay())).client_id;
     const { code, verifier } = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
     const { access_token: access } = (await exchange(relay(), client, code, verifier)).json;
@@ -315,7 +302,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
   });
 
   test('token errors: verifier, redirect, resource, client, grant type, scope; refresh keeps the refresh token', async () => {
-    const device = await computer(relay());
+    const device = await openComputer(relay());
     const client = (await register(relay())).client_id;
     const other = (await register(relay())).client_id;
     const { code, verifier } = await authorizeAndApprove(relay(), device.token, client, {
@@ -366,7 +353,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
   });
 
   test('confidential clients: the secret in the form or in Basic; failures are 401 invalid_client, Basic ones challenged', async () => {
-    const device = await computer(relay());
+    const device = await openComputer(relay());
     const client = await register(relay(), { token_endpoint_auth_method: 'client_secret_basic' });
     const { code, verifier } = await authorizeAndApprove(relay(), device.token, client.client_id, { device: device.index });
     const basic = (id: string, secret: string) =>
@@ -394,7 +381,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
   });
 
   test('revocation: a refresh token ends its family, an access token only itself; others are ignored; the computer ends them all', async () => {
-    const device = await computer(relay());
+    const device = await openComputer(relay());
     const client = (await register(relay())).client_id;
     const other = (await register(relay())).client_id;
     const first = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
@@ -446,7 +433,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
   });
 
   test('the page: a wrong code leaves tries, the fifth denies; the right code approves; Deny; the same client takes its request over', async () => {
-    const device = await computer(relay());
+    const device = await openComputer(relay());
     const client = (await register(relay())).client_id;
     const { challenge } = pkce();
     const rid = pageRid((await relay().call('GET', `/authorize?${authorizeQuery(client, challenge, { device: device.index })}`)).text);
@@ -490,7 +477,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
   });
 
   test('limits: 3 requests waiting on one computer, 12 begun per hour', async () => {
-    const device = await computer(relay());
+    const device = await openComputer(relay());
     const begin = async () =>
       relay().call('GET', `/authorize?${authorizeQuery((await register(relay())).client_id, pkce().challenge, { device: device.index })}`);
     const rids: string[] = [];
@@ -518,7 +505,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
   });
 
   test('the device flow by hand: the answer, the frame with the user code, approve on the computer, polls, deny, bad codes', async () => {
-    const device = await computer(relay(), 'workstation');
+    const device = await openComputer(relay(), 'workstation');
     const client = (await register(relay(), { client_name: 'CI job', grant_types: [DEVICE_GRANT] })).client_id;
     const started = await postForm(relay(), '/device_authorization', { client_id: client, scope: 'notify', device: device.index });
     expect(started.status).toBe(200);
@@ -541,8 +528,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
     expect((await poll('hrv_nonsense')).json.error).toBe('invalid_grant');
     expect((await poll(undefined, (await register(relay())).client_id)).json.error).toBe('invalid_grant');
 
-    const frames = device.socket.ofType('consent');
-    const frame = frames[frames.length - 1]!;
+    const frame = await userCodeFrame(device.socket, started.json.user_code);
     expect(frame).toMatchObject({ flow: 'device', userCode: started.json.user_code, redirectHost: '', clientName: 'CI job' });
     expect((await decide(relay(), device.token, frame.id, 'approve')).json).toEqual({ status: 'approved' });
     const tokens = await poll();
@@ -551,11 +537,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
     expect((await relay().call('POST', '/v1/notify', { token: tokens.json.access_token, body: { title: 'from CI' } })).status).toBe(202);
 
     const second = (await postForm(relay(), '/device_authorization', { client_id: client, device: device.index })).json;
-    const secondFrame = await consentFrame(
-      device.socket,
-      device.socket.ofType('consent').at(-1)!.id,
-      (f) => f.userCode === second.user_code,
-    );
+    const secondFrame = await userCodeFrame(device.socket, second.user_code);
     await decide(relay(), device.token, secondFrame.id, 'deny');
     expect((await poll(second.device_code)).json.error).toBe('access_denied');
 
@@ -565,10 +547,10 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
   });
 
   test('/activate: the user code alone approves nothing; with the approval code it does; wrong codes count', async () => {
-    const device = await computer(relay());
+    const device = await openComputer(relay());
     const client = (await register(relay(), { client_name: 'Nightly', grant_types: [DEVICE_GRANT] })).client_id;
     const started = (await postForm(relay(), '/device_authorization', { client_id: client, device: device.index })).json;
-    const frame = await consentFrame(device.socket, device.socket.ofType('consent').at(-1)!.id, (f) => f.userCode === started.user_code);
+    const frame = await userCodeFrame(device.socket, started.user_code);
     const form = await relay().call('GET', `/activate?user_code=${started.user_code}`);
     expect(form.text).toContain(`value="${started.user_code}"`);
     expect((await postForm(relay(), '/activate', { user_code: 'BBBB-BBBB' })).text).toContain('wrong or expired');

@@ -1,6 +1,7 @@
 // The OAuth server's rules of time, in-process with a clock the test moves (docs/relay-api.md#ra101, #ra104,
 // #ra106, #ra108, #ra112): requests expire after 10 minutes (the background sweep tells the computer), codes must
-// be exchanged within 5 minutes, the device flow's interval and slow_down, and the hourly limits renewing. The
+// be exchanged within 5 minutes, the device flow's interval and slow_down, the hourly limits renewing, and which
+// computer is asked when the request names none (the one connected, else the one seen last). The
 // rest of the OAuth server is tested against real processes (test/relay/oauth*.test.ts).
 
 import { afterEach, describe, expect, test } from '@jest/globals';
@@ -145,6 +146,32 @@ describe('OAuth time rules', () => {
     }
     const known = async (id: string) => (await many.form('/token', { client_id: id })).json.error !== 'invalid_client';
     expect([await known(ids[0]!), await known(ids[1]!), await known(ids[200]!)]).toEqual([false, true, true]);
+  });
+
+  test('which computer approves: device=N in pairing order, else the one connected now, else the one seen most recently', async () => {
+    const { clock, call, register, relay } = await relayAt('2026-11-20T12:00:00Z');
+    const pair = async (): Promise<{ deviceId: string; deviceToken: string }> => {
+      const started = await call('POST', '/v1/pair/start', { body: {} });
+      return (await call('POST', '/v1/pair', { body: { code: started.json.code } })).json;
+    };
+    const first = await pair();
+    clock.now += MINUTE;
+    const second = await pair();
+    const client = (await register()).client_id;
+    const chosen = async (extra: Record<string, string> = {}) =>
+      pageRid((await call('GET', `/authorize?${authorizeQuery(client, pkce().challenge, extra)}`)).text).slice(0, 48);
+
+    expect(await chosen()).toBe(second.deviceId); // neither is connected: the one seen last (paired later)
+    clock.now += MINUTE;
+    await call('GET', '/v1/device/info', { token: first.deviceToken }); // a sign of life of the first
+    expect(await chosen()).toBe(first.deviceId);
+    const socket = await DeviceSocket.connect(relay.port, second.deviceToken);
+    sockets.push(socket);
+    await socket.welcome();
+    clock.now += MINUTE;
+    await call('GET', '/v1/device/info', { token: first.deviceToken }); // seen after, but not connected
+    expect(await chosen()).toBe(second.deviceId);
+    expect(await chosen({ device: '1' })).toBe(first.deviceId);
   });
 
   test('12 requests begun per hour on one computer, renewing; nothing paired: the pair-first page', async () => {

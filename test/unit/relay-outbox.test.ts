@@ -115,6 +115,12 @@ async function outboxRelay(start = '2026-11-20T12:00:00Z') {
   return { clock, scheduler, settle, subscribe, subscribeWith, replied, waiting, relay };
 }
 
+/** The notificationIds of the events `path` received, in order. */
+const delivered = (path: string): string[] =>
+  rig()
+    .receiver.on(path)
+    .map((event) => event.json.data.notificationId);
+
 /** Answers events on `path` with `statuses` in turn (then 200); challenges are echoed. */
 function answerWith(path: string, statuses: Array<number | WebhookAnswer>): void {
   const queue = [...statuses];
@@ -208,21 +214,13 @@ describe('the webhook outbox, on a clock', () => {
     await settle();
     await replied('third');
     await settle();
-    expect(
-      rig()
-        .receiver.on(hook.path)
-        .map((event) => event.json.data.notificationId),
-    ).toEqual(['first']); // the others wait behind it
+    expect(delivered(hook.path)).toEqual(['first']); // the others wait behind it
     expect(await waiting()).toBe(3);
     clock.now += MINUTE;
     await settle();
     clock.now += 2 * MINUTE;
     await settle();
-    expect(
-      rig()
-        .receiver.on(hook.path)
-        .map((event) => event.json.data.notificationId),
-    ).toEqual(['first', 'first', 'first', 'second', 'third']);
+    expect(delivered(hook.path)).toEqual(['first', 'first', 'first', 'second', 'third']);
     expect(await waiting()).toBe(0);
     expect(scheduler.nextDue()).toBeUndefined();
   });
@@ -246,11 +244,7 @@ describe('the webhook outbox, on a clock', () => {
     await subs().set({ url: hook.url }).execute();
     clock.now += 2 * MINUTE;
     await settle();
-    expect(
-      rig()
-        .receiver.on(hook.path)
-        .map((event) => event.json.data.notificationId),
-    ).toEqual(['a', 'a']); // b never went
+    expect(delivered(hook.path)).toEqual(['a', 'a']); // b never went
     expect(await waiting()).toBeUndefined(); // the subscription is gone, with b
     expect(await relay.relay.store.db.selectFrom('event_outbox').selectAll().execute()).toEqual([]);
     expect(scheduler.nextDue()).toBeUndefined();
@@ -288,16 +282,8 @@ describe('the webhook outbox, on a clock', () => {
     const none = await subscribeWith();
     expect(none.result).toMatchObject({ truncated: false, cursor: '3' });
     await settle();
-    expect(
-      rig()
-        .receiver.on(fromStart.hook.path)
-        .map((event) => event.json.data.notificationId),
-    ).toEqual(['r3']);
-    expect(
-      rig()
-        .receiver.on(fromTwo.hook.path)
-        .map((event) => event.json.data.notificationId),
-    ).toEqual(['r3']);
+    expect(delivered(fromStart.hook.path)).toEqual(['r3']);
+    expect(delivered(fromTwo.hook.path)).toEqual(['r3']);
     expect(rig().receiver.on(none.hook.path)).toEqual([]);
   });
 });

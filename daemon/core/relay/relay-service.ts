@@ -4,6 +4,7 @@
 
 import os from 'node:os';
 import { errors } from '../../../protocol/errors.js';
+import { KEY_ID_PATTERN, SUBSCRIPTION_ID_PATTERN, type AgentKeyView } from '../../../protocol/relay/device-api.js';
 import type { DeviceStatus, SenderKey } from '../../../protocol/relay/frames.js';
 import { readRelayFrame } from '../../../protocol/relay/inbound.js';
 import { MAX_DEVICE_NAME_CHARS } from '../../../protocol/relay/limits.js';
@@ -52,17 +53,7 @@ export interface RelayStatus {
 }
 
 /** An agent key as the relay lists it (docs/relay-api.md#ra22). */
-export interface RelayKey {
-  id: string;
-  name: string;
-  client: string;
-  scope: string;
-  kind: string;
-  displayName?: string;
-  createdAt: string;
-  lastUsedAt?: string;
-  revokedAt?: string;
-}
+export type RelayKey = AgentKeyView;
 
 /** What the relay needs of the core. */
 export interface RelayHost {
@@ -91,8 +82,6 @@ export interface RelayServiceOptions {
 }
 
 const DEVICE_ID = /^[0-9a-f]{48}$/;
-const KEY_ID = /^[0-9a-f]{8}$/;
-const SUBSCRIPTION_ID = /^sub_[0-9a-f]{20}$/;
 /** RL1: the token a relay hands out at pairing (docs/relay-api.md#ra1). */
 const DEVICE_TOKEN = /^hrd_[0-9a-f]{48}_[0-9a-f]{64}$/;
 /** A key the relay does not know yet makes the list be read again, at most this often. */
@@ -292,7 +281,7 @@ export class RelayService {
   }
 
   async revokeKey(id: string): Promise<{ revoked: true; id: string }> {
-    if (!KEY_ID.test(id)) throw errors.invalidField('id', 'a key id: 8 hex digits');
+    if (!KEY_ID_PATTERN.test(id)) throw errors.invalidField('id', 'a key id: 8 hex digits');
     const answer = await this.device({ method: 'DELETE', path: `/v1/device/keys/${id}` });
     void this.refreshKeys();
     return { revoked: true, id: answer.id ?? id };
@@ -331,7 +320,7 @@ export class RelayService {
   }
 
   async endSubscription(id: string): Promise<{ removed: true; id: string }> {
-    if (!SUBSCRIPTION_ID.test(id)) throw errors.invalidField('id', 'a subscription id: sub_ and 20 hex digits');
+    if (!SUBSCRIPTION_ID_PATTERN.test(id)) throw errors.invalidField('id', 'a subscription id: sub_ and 20 hex digits');
     await this.device({ method: 'DELETE', path: `/v1/device/events/subscriptions/${id}` });
     return { removed: true, id };
   }

@@ -3,6 +3,7 @@
 // sign of life, then the route's own step.
 
 import { Router, type Request, type Response } from 'express';
+import { SUBSCRIPTION_ID_PATTERN } from '../../../protocol/relay/device-api.js';
 import { notFound, upgradeRequired } from '../../../protocol/relay/errors.js';
 import { readDeviceStatus } from '../../../protocol/relay/frames.js';
 import { readReceipt, type ReceiptKind } from '../../../protocol/relay/receipts.js';
@@ -20,10 +21,9 @@ import {
 } from '../../core/devices.js';
 import { activeKeyCount, createKey, listKeys, revokeKey } from '../../core/keys.js';
 import { applyReceipt, waitingCount } from '../../core/notes.js';
-import { endConnectorTokens } from '../../oauth/connectors.js';
 import type { Relay } from '../../core/relay.js';
 import { deviceStep } from '../../core/requests.js';
-import { endKeyEvents, endSubscription, SUBSCRIPTION_ID, subscriptionsView } from '../../core/subscriptions.js';
+import { endSubscription, subscriptionsView } from '../../core/subscriptions.js';
 import { iso } from '../../core/time.js';
 import { usageView } from '../../core/usage.js';
 import { JSON_BODY_MAX_BYTES } from '../../limits.js';
@@ -101,13 +101,8 @@ export function deviceRoutes(relay: Relay): Router {
   router.delete('/v1/device/keys/:keyId', async (req, res) => {
     const purge = req.query.purge === '1' || req.query.purge === 'true';
     const keyId = String(req.params.keyId);
-    const revoked = await step(res, async (tx, now) => {
-      const answer = await revokeKey(tx, deviceOf(res).deviceId, keyId, purge, now);
-      await endConnectorTokens(tx, deviceOf(res).deviceId, keyId); // RA109: a connector's tokens end with it
-      await endKeyEvents(tx, deviceOf(res).deviceId, keyId, purge); // RA212: its subscriptions end too
-      return answer;
-    });
-    sendJSON(res, 200, revoked);
+    // RA22, RA109, RA212: its tokens and its subscriptions end with it.
+    sendJSON(res, 200, await step(res, (tx, now) => revokeKey(tx, deviceOf(res).deviceId, keyId, purge, now)));
   });
 
   // RA211: the agents' reply-event subscriptions; removing one that is absent succeeds.
@@ -116,7 +111,7 @@ export function deviceRoutes(relay: Relay): Router {
   });
   router.delete('/v1/device/events/subscriptions/:id', async (req, res) => {
     const id = String(req.params.id);
-    if (!SUBSCRIPTION_ID.test(id)) throw notFound('no such subscription');
+    if (!SUBSCRIPTION_ID_PATTERN.test(id)) throw notFound('no such subscription');
     await step(res, (tx) => endSubscription(tx, deviceOf(res).deviceId, id));
     sendJSON(res, 200, { removed: true, id });
   });

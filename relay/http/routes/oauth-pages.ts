@@ -25,6 +25,7 @@ import {
   requestDevice,
   settleRequest,
   type DeviceChoice,
+  type Settled,
 } from '../../oauth/requests.js';
 import type { OAuthRequestRow } from '../../store/schema.js';
 import { readForm } from '../form.js';
@@ -80,6 +81,44 @@ async function knownRequest(relay: Relay, rid: string | null, flow: 'code' | 'de
 }
 
 const UNKNOWN_REQUEST = ['This connection request is unknown', 'It may have expired. Start the connection again from the app.'] as const;
+
+const wrongCode = (triesLeft: number): string => `That code is wrong: ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left.`;
+
+/**
+ * RA105, RA113: a code form's post: the request it names (of this flow) is approved with the digits typed. An
+ * unknown request, or a computer with too many keys, is answered here (with a page, and undefined).
+ */
+async function approveByCode(
+  relay: Relay,
+  req: Request,
+  res: Response,
+  flow: 'code' | 'device',
+): Promise<Exclude<Settled, { kind: 'unknown' }> | undefined> {
+  const form = await readForm(req);
+  const known = await knownRequest(relay, form.get('rid'), flow);
+  let settled: Settled = { kind: 'unknown' };
+  try {
+    if (known) settled = await settleRequest(relay, known.device_id, known.id, 'approve', (form.get('code') ?? '').replace(/\D/g, ''));
+  } catch (error) {
+    return void tooManyKeysPage(res, error);
+  }
+  if (settled.kind === 'unknown') return void sendMessage(res, 400, ...UNKNOWN_REQUEST);
+  return settled;
+}
+
+/** RA113: the second `/activate` page, for a waiting device-flow request: its approval code, or Deny. */
+async function sendActivateConfirm(relay: Relay, res: Response, row: OAuthRequestRow, message?: string): Promise<void> {
+  const device = await findDevice(relay.store.db, row.device_id);
+  sendPage(res, 200, (nonce) =>
+    activateConfirm(nonce, {
+      rid: row.id,
+      clientName: row.client_name,
+      userCode: formatUserCode(row.user_code!),
+      deviceName: device?.name ?? '',
+      ...(message !== undefined && { message }),
+    }),
+  );
+}
 
 /** The consent page of a waiting request (RA105), with the other computers it could go to. */
 async function renderConsent(
@@ -233,20 +272,9 @@ export function oauthPageRoutes(relay: Relay): Router {
 
   // RA105: the approval code typed on the page: right, it approves (302 with the code); wrong, the page again.
   router.post('/authorize/code', async (req, res) => {
-    const form = await readForm(req);
-    const known = await knownRequest(relay, form.get('rid'), 'code');
-    if (!known) return sendMessage(res, 400, ...UNKNOWN_REQUEST);
-    let settled;
-    try {
-      settled = await settleRequest(relay, known.device_id, known.id, 'approve', (form.get('code') ?? '').replace(/\D/g, ''));
-    } catch (error) {
-      return tooManyKeysPage(res, error);
-    }
-    if (settled.kind === 'unknown') return sendMessage(res, 400, ...UNKNOWN_REQUEST);
-    if (settled.kind === 'wrong') {
-      const message = `That code is wrong: ${settled.triesLeft} ${settled.triesLeft === 1 ? 'try' : 'tries'} left.`;
-      return renderConsent(relay, res, settled.row, { message });
-    }
+    const settled = await approveByCode(relay, req, res, 'code');
+    if (!settled) return;
+    if (settled.kind === 'wrong') return renderConsent(relay, res, settled.row, { message: wrongCode(settled.triesLeft) });
     closedRequest(relay, res, settled.row);
   });
 
@@ -269,42 +297,14 @@ export function oauthPageRoutes(relay: Relay): Router {
       return sendPage(res, 200, (nonce) =>
         activateForm(nonce, typed, 'That code is wrong or expired. Check it, or start again from the agent.'),
       );
-    const device = await findDevice(relay.store.db, row.device_id);
-    sendPage(res, 200, (nonce) =>
-      activateConfirm(nonce, {
-        rid: row.id,
-        clientName: row.client_name,
-        userCode: formatUserCode(row.user_code!),
-        deviceName: device?.name ?? '',
-      }),
-    );
+    await sendActivateConfirm(relay, res, row);
   });
 
   // ... then the approval code the computer shows.
   router.post('/activate/approve', async (req, res) => {
-    const form = await readForm(req);
-    const known = await knownRequest(relay, form.get('rid'), 'device');
-    if (!known) return sendMessage(res, 400, ...UNKNOWN_REQUEST);
-    let settled;
-    try {
-      settled = await settleRequest(relay, known.device_id, known.id, 'approve', (form.get('code') ?? '').replace(/\D/g, ''));
-    } catch (error) {
-      return tooManyKeysPage(res, error);
-    }
-    if (settled.kind === 'unknown') return sendMessage(res, 400, ...UNKNOWN_REQUEST);
-    if (settled.kind === 'wrong') {
-      const device = await findDevice(relay.store.db, known.device_id);
-      const message = `That code is wrong: ${settled.triesLeft} ${settled.triesLeft === 1 ? 'try' : 'tries'} left.`;
-      return sendPage(res, 200, (nonce) =>
-        activateConfirm(nonce, {
-          rid: known.id,
-          clientName: settled.row.client_name,
-          userCode: formatUserCode(settled.row.user_code!),
-          deviceName: device?.name ?? '',
-          message,
-        }),
-      );
-    }
+    const settled = await approveByCode(relay, req, res, 'device');
+    if (!settled) return;
+    if (settled.kind === 'wrong') return sendActivateConfirm(relay, res, settled.row, wrongCode(settled.triesLeft));
     activateDone(res, settled.row);
   });
 
