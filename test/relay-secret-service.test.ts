@@ -109,6 +109,13 @@ describe('the device token in the desktop Secret Service (gnome-keyring), with t
     expect(waiting.problem).toBe('the keyring that holds the device token cannot be read: the keyring is locked');
     expect(Date.parse(waiting.nextAttemptAt)).toBeGreaterThan(Date.now() - 1000);
     expect(await exists(tokenFile())).toBe(false);
+    // The relay cannot be called without the token: a clear 503, not "rejected, pair again"; unpairing needs force.
+    const unavailable = [503, 'the device token cannot be read now: the keyring is locked (it is read again once it can be)'];
+    const keys = await daemon.api('GET', '/v1/relay/keys');
+    expect([keys.status, keys.json.error]).toEqual(unavailable);
+    const unpaired = await daemon.api('POST', '/v1/relay/unpair', { body: {} });
+    expect([unpaired.status, unpaired.json.error]).toEqual(unavailable);
+    expect(await status()).toMatchObject({ paired: true, state: 'starting' });
     await keyring.unlock();
     await online();
     expect(await status()).toMatchObject({ state: 'online', tokenStore: 'secret-service' });

@@ -98,7 +98,7 @@ export class RelayService {
   private token: string | null = null;
   private starting = false;
   /** Why the token cannot be read now (its keyring is locked or not running), and when it is read again. */
-  private keyringWait: { problem: string; timer: NodeJS.Timeout; at: number } | null = null;
+  private keyringWait: { why: string; timer: NodeJS.Timeout; at: number } | null = null;
   private rejected = false;
   private keys = new Map<string, RelayKey>();
   private keysReadAt = 0;
@@ -173,7 +173,9 @@ export class RelayService {
     const state = this.rejected ? 'rejected' : this.starting ? 'starting' : (socket?.state ?? 'offline');
     const problem = this.rejected
       ? "the relay rejected this computer's token; pair again"
-      : (this.keyringWait?.problem ?? socket?.lastProblem);
+      : this.keyringWait
+        ? `the keyring that holds the device token cannot be read: ${this.keyringWait.why}`
+        : socket?.lastProblem;
     const nextAttemptAt = this.keyringWait?.at ?? (state !== 'online' ? socket?.nextAttemptAt : undefined);
     return {
       paired: true,
@@ -240,6 +242,8 @@ export class RelayService {
   unpair(force: boolean): Promise<{ unpaired: true }> {
     return this.serialized(async () => {
       this.requirePaired();
+      // RL5: the relay cannot be told without the token; only `force` forgets the pairing then.
+      if (this.keyringWait && !force) throw errors.relayTokenUnavailable(this.keyringWait.why);
       if (this.token) {
         const answer = await callRelay(this.relayURL, { method: 'DELETE', path: '/v1/device', token: this.token }).catch(
           (error: unknown) => {
@@ -359,6 +363,7 @@ export class RelayService {
   /** One device call; a 401 marks the token rejected (RL3). */
   private async device(call: Omit<RelayCall, 'token'>): Promise<any> {
     this.requirePaired();
+    if (this.keyringWait) throw errors.relayTokenUnavailable(this.keyringWait.why);
     if (!this.token) throw errors.relayRejectedToken();
     return expectSuccess(await callRelay(this.relayURL, { ...call, token: this.token }), () => this.markRejected());
   }
@@ -411,11 +416,7 @@ export class RelayService {
     };
     const timer = setTimeout(() => void this.serialized(again), KEYRING_RETRY_MS);
     timer.unref();
-    this.keyringWait = {
-      problem: `the keyring that holds the device token cannot be read: ${why}`,
-      timer,
-      at: Date.now() + KEYRING_RETRY_MS,
-    };
+    this.keyringWait = { why, timer, at: Date.now() + KEYRING_RETRY_MS };
   }
 
   private stopKeyringWait(): void {
