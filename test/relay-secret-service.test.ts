@@ -177,4 +177,21 @@ describe('the device token in the desktop Secret Service (gnome-keyring), with t
     expect((await relayCLI('unpair')).json).toEqual({ unpaired: true });
     expect(await items()).toEqual([]);
   }, 30_000);
+
+  test('pairing while the daemon waits for a locked keyring ends the wait: the new token goes to the file, online', async () => {
+    await relayCLI('pair', relay.baseUrl);
+    await online();
+    await keyring.lock();
+    await restartDaemon();
+    await eventually(async () => (await status()).problem?.includes('the keyring is locked'), 'the wait for the keyring');
+    await relayCLI('pair', relay.baseUrl);
+    await online();
+    const paired = await status();
+    expect(paired).toMatchObject({ state: 'online', tokenStore: 'file' });
+    expect(paired.problem).toBeUndefined();
+    await keyring.unlock();
+    expect((await relayCLI('unpair')).json).toEqual({ unpaired: true });
+    expect(await items()).toEqual([]);
+    expect(await exists(tokenFile())).toBe(false);
+  }, 30_000);
 });

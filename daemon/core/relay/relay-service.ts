@@ -156,7 +156,6 @@ export class RelayService {
     const token = await this.secrets.read(this.pairing.data.tokenStore).catch((error: Error) => error);
     if (token instanceof SecretUnavailable) return this.waitForKeyring(token.message);
     this.stopKeyringWait();
-    this.starting = false;
     if (token instanceof Error) return log.warn(`relay: could not read the device token: ${token.message}`);
     this.token = token;
     if (token) return this.connect();
@@ -419,9 +418,11 @@ export class RelayService {
     this.keyringWait = { why, timer, at: Date.now() + KEYRING_RETRY_MS };
   }
 
+  /** The read is over: it found the token (or not), or a pairing or unpairing replaced it. */
   private stopKeyringWait(): void {
     if (this.keyringWait) clearTimeout(this.keyringWait.timer);
     this.keyringWait = null;
+    this.starting = false;
   }
 
   private markRejected(): void {
