@@ -57,13 +57,11 @@ describe('the device token in the desktop Secret Service (gnome-keyring), with t
   };
   /** Whether the relay takes this token (its list of this computer's entries). */
   const relayTakes = async (token: string) => (await relay.call('GET', '/v1/device/devices', { token })).status === 200;
-  /** Every file of the support folder that holds `text`. */
+  /** Every file of the support folder that holds `text` (a durable write's temporary file may be renamed away first). */
   const filesHolding = async (text: string) => {
-    const files = (await readdir(supportDir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
-    const holding = await Promise.all(
-      files.map(async (entry) => ((await readFile(path.join(entry.parentPath, entry.name), 'utf8')).includes(text) ? entry.name : null)),
-    );
-    return holding.filter((name) => name !== null);
+    const files = (await readdir(supportDir, { recursive: true })).map((name) => path.join(supportDir, name));
+    const texts = await Promise.all(files.map((file) => readFile(file, 'utf8').catch(() => '')));
+    return files.filter((_, index) => texts[index]!.includes(text));
   };
   const exists = (file: string) =>
     stat(file).then(
