@@ -117,7 +117,7 @@ export async function startDesktop(): Promise<Desktop> {
 }
 
 /** SIGTERM, and wait until it has exited; SIGKILL after STOP_GRACE_MS. */
-async function stopProcess(child: ChildProcess): Promise<void> {
+export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
