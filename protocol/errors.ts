@@ -257,6 +257,9 @@ export const errors = {
     new ApiError(502, 'relay_rejected_token', "the relay rejected this computer's token: pair again (POST /v1/relay/pair)"),
   relayUnreadable: (status: number) =>
     new ApiError(502, 'relay_unreadable', `the relay answered ${status} with something that is not JSON`),
+  /** RL3: the token is kept in a keyring that is locked or not running now (the status says `starting`). */
+  relayTokenUnavailable: (why: string) =>
+    new ApiError(503, 'relay_token_unavailable', `the device token cannot be read now: ${why} (it is read again once it can be)`),
   relayLimited: (message: string) => new ApiError(429, 'relay_limited', `the relay is limiting this computer: ${message}`),
   /** Any other refusal of the relay, with its status and its message. */
   relayRefused: (status: number, message: string) => new ApiError(status, 'relay_refused', `the relay refused: ${message}`),

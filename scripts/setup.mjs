@@ -45,6 +45,13 @@ const SYSTEM_PACKAGES = [
   { command: 'dunst', apt: 'dunst', for: 'test', why: 'is the real notification server of the desktop tests' },
   { command: 'xdotool', apt: 'xdotool', for: 'test', why: 'types a reply into the reply window in the desktop tests' },
   {
+    command: 'gnome-keyring-daemon',
+    apt: 'gnome-keyring',
+    for: 'test',
+    why: "is the real Secret Service that keeps the relay's device token in its test",
+  },
+  { command: 'secret-tool', apt: 'libsecret-tools', for: 'test', why: 'reads that keyring in the test, as a second client' },
+  {
     command: 'chromium',
     apt: 'chromium',
     for: 'test',

@@ -5,7 +5,7 @@ import { tempFolder } from './helpers/daemon.js';
 import { startInProcess } from './helpers/in-process.js';
 import { IMAGES, writeSupportFile } from './helpers/support.js';
 
-// Issue 5: a notification drawn through a template stores its resolved fields; with the `bannerCardImage` setting
+// A notification drawn through a template stores its resolved fields; with the `bannerCardImage` setting
 // the banner carries the rendered card as its picture (380 points wide, drawn at scale 2, plus the shadow margin).
 
 const CARD_PIXEL_WIDTH = (380 + 2 * 12) * 2;

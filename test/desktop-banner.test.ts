@@ -103,8 +103,7 @@ describe('the banner on dunst', () => {
       body: { app: 'ask', id: 'r', title: 'Ship it today?', buttons: [{ label: 'Reply', reply: { placeholder: 'yes or no' } }] },
     });
     await eventually(async () => (await displayed()) === 1);
-    await desktop.pick('Reply (Ship it today?)');
-    await desktop.dunstctl('context');
+    await desktop.choose('Reply (Ship it today?)');
     const window = (await xdotool(desktop, 'search', '--sync', '--onlyvisible', '--name', 'ask')).split('\n')[0]!;
     await xdotool(desktop, 'windowfocus', '--sync', window);
     await xdotool(desktop, 'type', '--delay', '20', 'After lunch');
@@ -121,8 +120,7 @@ describe('the banner on dunst', () => {
       body: { app: 'deploys', id: 'd', title: 'Deploy?', buttons: [{ label: 'Approve', callback: { url: server.url('/approve') } }] },
     });
     await eventually(async () => (await displayed()) === 1);
-    await desktop.pick('Approve (Deploy?)');
-    await desktop.dunstctl('context');
+    await desktop.choose('Approve (Deploy?)');
     await eventually(async () => (await record(daemon, 'deploys', 'd')).actionNote === 'Approve: HTTP 500', 'the note');
     await eventually(async () => (await displayed()) === 1, 'the banner with the reason');
     const [shown] = await closeAllAndRead();

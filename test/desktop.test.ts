@@ -2,7 +2,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
-import { type Desktop, choose as chooseOn, displayed as displayedOn, startDesktop, typeInto } from './helpers/desktop.js';
+import { type Desktop, displayed as displayedOn, startDesktop, typeInto } from './helpers/desktop.js';
 import { channelPath } from '../daemon/control/channel.js';
 import { callbackServer, channel, eventually } from './helpers/in-process.js';
 import { trayOnBus } from './helpers/tray.js';
@@ -47,7 +47,7 @@ describe('the real desktop', () => {
   const record = async (app: string, id: string) =>
     (await daemon.api('GET', `/v1/history?app=${app}&limit=100`)).json.items.find((item: { id: string }) => item.id === id);
   const displayed = () => displayedOn(desktop);
-  const choose = (text: string) => chooseOn(desktop, text);
+  const choose = (text: string) => desktop.choose(text);
 
   test('a notification with two buttons reaches dunst; the one chosen there posts the callback and History says so', async () => {
     const server = await callbackServer();

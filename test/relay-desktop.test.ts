@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import * as oauth from 'oauth4webapi';
 import { channelPath } from '../daemon/control/channel.js';
 import { CLI, type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
-import { choose, type Desktop, displayed, dunstHistory, startDesktop, typeInto } from './helpers/desktop.js';
+import { type Desktop, displayed, dunstHistory, startDesktop, typeInto } from './helpers/desktop.js';
 import { channel, eventually } from './helpers/in-process.js';
 import { pageRid } from './helpers/oauth.js';
 import { runProgram } from './helpers/process.js';
@@ -89,7 +89,7 @@ describe('the desktop on a real relay', () => {
     await eventually(async () => (await displayed(desktop)) === 1, 'the banner on dunst');
     // The agent waits for the answer while the person reads the banner and chooses Reply on it.
     const waiting = relay.call('GET', '/v1/replies/deploy-7?wait=30', { token: key, timeoutMs: 40_000 });
-    await choose(desktop, 'Reply (Deploy to production?)');
+    await desktop.choose('Reply (Deploy to production?)');
     await typeInto(desktop, 'build-bot', 'Ship it after lunch');
     // The banner's one button is Reply (no Open link: the agent sent no link); Open is dunst's name for a click.
     expect((await desktop.lastMenu()).trim().split('\n')).toEqual([
@@ -179,7 +179,7 @@ describe('the desktop on a real relay', () => {
       ]);
       expect(listed.text).not.toContain(request.code);
 
-      await choose(desktop, 'Approve (Let Claude Test send you notifications?)');
+      await desktop.choose('Approve (Let Claude Test send you notifications?)');
       const params = oauth.validateAuthResponse(as, client, new URL(await redirectOf(rid)), state);
       // Exactly two answers were on the banner.
       expect((await desktop.lastMenu()).trim().split('\n')).toEqual([
@@ -209,7 +209,7 @@ describe('the desktop on a real relay', () => {
       const sent = await relay.call('POST', '/v1/notify', { token: tokens.access_token, body: { title: 'Hello from the connector' } });
       expect(sent.status).toBe(202);
       await eventually(async () => (await displayed(desktop)) === 1, 'its banner on dunst');
-      await choose(desktop, 'Nothing matches this line');
+      await desktop.choose('Nothing matches this line');
       await eventually(async () => /^#Reply \(Hello from the connector\) \[\d+,reply\]$/m.test(await desktop.lastMenu()), 'its Reply');
       const { apps } = (await daemon.api('GET', '/v1/apps')).json;
       expect(apps).toContainEqual(expect.objectContaining({ app: 'cloud.claude-test', appName: 'Claude Test' }));
@@ -222,7 +222,7 @@ describe('the desktop on a real relay', () => {
       const { state, rid } = await startBrowserFlow();
       await eventually(async () => (await displayed(desktop)) === 1, 'the consent banner on dunst');
       await pendingOne();
-      await choose(desktop, 'Deny (Let Claude Test send you notifications?)');
+      await desktop.choose('Deny (Let Claude Test send you notifications?)');
       const redirect = new URL(await redirectOf(rid));
       expect(redirect.searchParams.get('error')).toBe('access_denied');
       expect(() => oauth.validateAuthResponse(as, client, redirect, state)).toThrow(oauth.AuthorizationResponseError);
@@ -247,7 +247,7 @@ describe('the desktop on a real relay', () => {
       );
       await eventually(async () => (await displayed(desktop)) === 1, 'the consent banner on dunst');
       const question = `Approve Night job to send you notifications? Code ${started.user_code}`;
-      await choose(desktop, 'Nothing matches this line');
+      await desktop.choose('Nothing matches this line');
       await eventually(async () => (await desktop.lastMenu()).includes(`#Approve (${question})`), 'the question on dunst');
       const request = await pendingOne();
       expect(request).toMatchObject({ flow: 'device', userCode: started.user_code, clientName: 'Night job' });

@@ -14,8 +14,11 @@ export interface Desktop {
   env: Record<string, string>;
   /** Runs dunstctl against this desktop's dunst. */
   dunstctl(...args: string[]): Promise<string>;
-  /** The line the fake dmenu picks next from dunst's context menu (a fixed string it contains). */
-  pick(text: string): Promise<void>;
+  /**
+   * Opens dunst's context menu, as the person's shortcut does, and has the fake dmenu pick the line holding `text`
+   * (none when no line holds it). Resolves once the menu was shown.
+   */
+  choose(text: string): Promise<void>;
   /** The context menu dunst showed last, one line per action ("#Label (summary) [id,action]"). */
   lastMenu(): Promise<string>;
   stop(): Promise<void>;
@@ -95,7 +98,18 @@ export async function startDesktop(): Promise<Desktop> {
     return {
       env,
       dunstctl: (...args) => run('dunstctl', args, env),
-      pick: (text) => writeFile(pickFile, text),
+      choose: async (text) => {
+        await writeFile(pickFile, text);
+        await rm(menuFile, { force: true });
+        // dunst 1.9 refuses (silently, to dunstctl) to open the menu while its previous one is still winding down on
+        // its own thread; the person would press the shortcut again, and so does this.
+        for (let attempt = 1; ; attempt++) {
+          await run('dunstctl', ['context'], env);
+          const shown = await waitFor(() => (existsSync(menuFile) ? true : undefined), 'the context menu', MENU_OPEN_MS).catch(() => false);
+          if (shown) return;
+          if (attempt === MENU_ATTEMPTS) throw new Error(`dunst did not open its context menu (${MENU_ATTEMPTS} tries)`);
+        }
+      },
       lastMenu: () => readFile(menuFile, 'utf8').catch(() => ''),
       stop,
     };
@@ -103,7 +117,7 @@ export async function startDesktop(): Promise<Desktop> {
 }
 
 /** SIGTERM, and wait until it has exited; SIGKILL after STOP_GRACE_MS. */
-async function stopProcess(child: ChildProcess): Promise<void> {
+export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
@@ -112,3 +126,7 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 const STOP_GRACE_MS = 3000;
+
+/** How long one press of the menu shortcut may take to show the menu, and how many presses before giving up. */
+const MENU_OPEN_MS = 2000;
+const MENU_ATTEMPTS = 5;

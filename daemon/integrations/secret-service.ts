@@ -1,8 +1,9 @@
 // Where the relay's device token is kept (docs/relay-desktop.md#the-device-token): the desktop's Secret Service
 // (org.freedesktop.secrets on the session bus: GNOME Keyring, KWallet, KeePassXC), as an item of its default
 // collection with attributes naming Notifier and this support folder; else, when there is no Secret Service or
-// its collection is locked, a 0600 file in the support folder's 0700 `secrets/` folder. Nothing else ever reads
-// the token: no route, command or tool returns it.
+// its collection is locked, a 0600 file in the support folder's 0700 `secrets/` folder. The secret is read back
+// from the place it was written to: a keyring that is locked or not running is "not now", never "no secret".
+// Nothing else ever reads the token: no route, command or tool returns it.
 
 import { createHash } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
@@ -26,13 +27,22 @@ const SECRET_SERVICE_TIMEOUT_MS = 5_000;
 export type SecretPlace = 'secret-service' | 'file';
 
 export interface SecretStore {
-  /** The secret, or null when none is kept. */
-  read(): Promise<string | null>;
+  /**
+   * The secret kept in `place` (either, the Secret Service first, when it is not known), or null when none is kept
+   * there. Throws SecretUnavailable when `place` is the Secret Service and it cannot be asked now.
+   */
+  read(place?: SecretPlace): Promise<string | null>;
   /** Keeps the secret (replacing an earlier one) and says where. */
   write(secret: string): Promise<SecretPlace>;
-  /** Forgets it, in both places. */
-  remove(): Promise<void>;
+  /**
+   * Forgets it, in both places. An item the Secret Service cannot delete now (locked, not running) stays there;
+   * that is logged when `place`, where it was kept, is the Secret Service.
+   */
+  remove(place?: SecretPlace): Promise<void>;
 }
+
+/** The Secret Service cannot be asked now: there is none on the bus, its collection is locked, or it failed. */
+export class SecretUnavailable extends Error {}
 
 export interface SecretStoreOptions {
   supportDir: string;
@@ -53,31 +63,36 @@ export function secretStore(options: SecretStoreOptions): SecretStore {
     account: options.account,
     'support-folder': createHash('sha256').update(options.supportDir).digest('hex').slice(0, 16),
   };
-  const withService = async <T>(work: (service: SecretService) => Promise<T>, fallback: T): Promise<T> => {
+  /** One exchange with the Secret Service; SecretUnavailable when there is none or it fails. */
+  const ask = async <T>(work: (service: SecretService) => Promise<T>): Promise<T> => {
     const service = await SecretService.connect(options.busAddress);
-    if (!service) return fallback;
+    if (!service) throw new SecretUnavailable('there is no Secret Service on the session bus');
     try {
       return await withTimeout(work(service), SECRET_SERVICE_TIMEOUT_MS);
     } catch (error) {
-      log.warn(`Secret Service: ${(error as Error).message}; the support folder's file is used instead`);
-      return fallback;
+      if (error instanceof SecretUnavailable) throw error;
+      throw new SecretUnavailable(`the Secret Service failed: ${(error as Error).message}`);
     } finally {
       service.close();
     }
   };
+  const readFileSecret = () =>
+    readFile(file, 'utf8').then(
+      (text) => text.trim() || null,
+      () => null,
+    );
   return {
-    async read() {
-      const kept = await withService((service) => service.find(attributes), null);
-      return (
-        kept ??
-        (await readFile(file, 'utf8').then(
-          (text) => text.trim() || null,
-          () => null,
-        ))
-      );
+    async read(place) {
+      if (place === 'file') return readFileSecret();
+      if (place === 'secret-service') return ask((service) => service.find(attributes));
+      return (await ask((service) => service.find(attributes)).catch(() => null)) ?? readFileSecret();
     },
     async write(secret) {
-      if (await withService((service) => service.store(options.label, attributes, secret), false)) {
+      const stored = await ask((service) => service.store(options.label, attributes, secret)).catch((error: Error) => {
+        log.info(`${error.message}; the support folder's file is used instead`);
+        return false;
+      });
+      if (stored) {
         await removeFile(file); // one place only
         return 'secret-service';
       }
@@ -85,8 +100,12 @@ export function secretStore(options: SecretStoreOptions): SecretStore {
       await syncFolder(path.dirname(file));
       return 'file';
     },
-    async remove() {
-      await withService((service) => service.remove(attributes), undefined);
+    async remove(place) {
+      await ask((service) => service.remove(attributes)).catch((error: Error) => {
+        if (place === 'secret-service') {
+          log.warn(`${error.message}: its item "${options.label}" stays there (the next pairing replaces it)`);
+        }
+      });
       await removeFile(file);
     },
   };
@@ -113,8 +132,8 @@ type Secret = [session: string, parameters: Buffer, value: Buffer, contentType: 
 
 /**
  * A client of the Secret Service API over D-Bus (dbus-next), the `plain` algorithm: the secret crosses the user's
- * own session bus only. It never prompts: a locked collection that cannot be unlocked without asking the person
- * counts as no Secret Service (the file is used).
+ * own session bus only. It never prompts: a locked collection that cannot be unlocked without asking the person is
+ * SecretUnavailable (a new secret goes to the file; one kept in the keyring is read once it is unlocked).
  */
 class SecretService {
   private constructor(
@@ -156,10 +175,14 @@ class SecretService {
     this.bus.disconnect();
   }
 
-  /** The secret of the first unlocked item with these attributes. */
+  /** The secret of the first item with these attributes; SecretUnavailable when the collection is locked. */
   async find(attributes: Attributes): Promise<string | null> {
     const items = await this.unlockedItems(attributes);
-    if (items.length === 0) return null;
+    if (items.length === 0) {
+      // A locked collection may hide its items' attributes: nothing found in it is "not now", not "none".
+      if (await this.defaultLocked()) throw new SecretUnavailable('the keyring is locked');
+      return null;
+    }
     const session = await this.openSession();
     try {
       const secrets = (await this.service.GetSecrets(items, session)) as Record<string, Secret>;
@@ -170,11 +193,11 @@ class SecretService {
     }
   }
 
-  /** Stores the secret in the default collection (replacing the item of the same attributes); false when it is locked. */
-  async store(label: string, attributes: Attributes, secret: string): Promise<boolean> {
+  /** Stores the secret in the default collection (replacing the item of the same attributes). */
+  async store(label: string, attributes: Attributes, secret: string): Promise<true> {
     const collectionPath = (await this.service.ReadAlias('default')) as string;
-    if (collectionPath === NO_OBJECT) return false;
-    if (!(await this.unlock([collectionPath]))) return false;
+    if (collectionPath === NO_OBJECT) throw new SecretUnavailable('the Secret Service has no default collection');
+    if (!(await this.unlock([collectionPath]))) throw new SecretUnavailable('the keyring is locked');
     const collection = (await this.bus.getProxyObject(SERVICE, collectionPath)).getInterface(COLLECTION_INTERFACE);
     const session = await this.openSession();
     try {
@@ -184,18 +207,20 @@ class SecretService {
       };
       const value: Secret = [session, Buffer.alloc(0), Buffer.from(secret, 'utf8'), 'text/plain; charset=utf8'];
       const [, prompt] = (await collection.CreateItem(properties, value, true)) as [string, string];
-      return prompt === NO_OBJECT;
+      if (prompt !== NO_OBJECT) throw new SecretUnavailable('the Secret Service asks the person before it keeps a secret');
+      return true;
     } finally {
       await this.closeSession(session);
     }
   }
 
-  /** Deletes every item with these attributes that can be deleted without a prompt. */
+  /** Deletes every item with these attributes; SecretUnavailable when some are locked (they stay). */
   async remove(attributes: Attributes): Promise<void> {
     for (const itemPath of await this.unlockedItems(attributes)) {
       const item = (await this.bus.getProxyObject(SERVICE, itemPath)).getInterface(ITEM_INTERFACE);
       await item.Delete();
     }
+    if (await this.defaultLocked()) throw new SecretUnavailable('the keyring is locked');
   }
 
   /** Matching items that are unlocked, or that unlock without asking the person. */
@@ -203,6 +228,14 @@ class SecretService {
     const [unlocked, locked] = (await this.service.SearchItems(attributes)) as [string[], string[]];
     if (locked.length > 0 && (await this.unlock(locked))) return [...unlocked, ...locked];
     return unlocked;
+  }
+
+  /** True when the default collection is there and locked (unlocking it would ask the person). */
+  private async defaultLocked(): Promise<boolean> {
+    const collectionPath = (await this.service.ReadAlias('default')) as string;
+    if (collectionPath === NO_OBJECT) return false;
+    const properties = (await this.bus.getProxyObject(SERVICE, collectionPath)).getInterface('org.freedesktop.DBus.Properties');
+    return ((await properties.Get(COLLECTION_INTERFACE, 'Locked')) as dbus.Variant<boolean>).value;
   }
 
   /** True when the objects are unlocked now; false when unlocking them would need a prompt. */

@@ -1,5 +1,5 @@
 // The relay's limits that both sides of the wire apply: the relay refuses what breaks them, and the desktop
-// client (issue 15) checks the same numbers before it sends. Each says which rule of docs/relay-api.md it is.
+// client (daemon/core/relay/) checks the same numbers before it sends. Each says which rule of docs/relay-api.md it is.
 // The relay's own limits (pairing, budgets, lifetimes) are in relay/limits.ts.
 
 const KiB = 1024;

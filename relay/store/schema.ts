@@ -46,7 +46,7 @@ export interface AgentKeysTable {
   name: string;
   client: string;
   scope: string;
-  /** `static` (made with the device token) or `oauth` (a connector, issue 13). */
+  /** `static` (made with the device token) or `oauth` (a connector: docs/relay-api.md#ra100 onwards). */
   kind: string;
   /** SHA-256 of the key's secret part; null for kinds that have none. */
   secret_hash: string | null;

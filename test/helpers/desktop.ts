@@ -25,12 +25,6 @@ export async function startDesktop(): Promise<Desktop> {
 /** How many banners dunst has on screen. */
 export const displayed = async (desktop: Desktop): Promise<number> => Number(await desktop.dunstctl('count', 'displayed'));
 
-/** Chooses an action in dunst's context menu, as the person would: the line holding `text`. */
-export async function choose(desktop: Desktop, text: string): Promise<void> {
-  await desktop.pick(text);
-  await desktop.dunstctl('context');
-}
-
 /** Runs xdotool on the desktop's screen. */
 export function xdotool(desktop: Desktop, ...args: string[]): Promise<string> {
   return new Promise<string>((resolve, reject) =>

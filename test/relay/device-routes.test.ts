@@ -1,5 +1,5 @@
 // The computer's HTTP routes (docs/relay-api.md#ra22 to #ra28): agent keys, status and info, usage, the
-// approvals and subscriptions lists (empty until issues 13 and 14), the computers on the relay, unpairing.
+// approvals and subscriptions lists (empty on a fresh computer), the computers on the relay, unpairing.
 
 import { describe, expect, test } from '@jest/globals';
 import { DeviceSocket } from '../helpers/device-socket.js';

@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { DeviceSocket } from '../helpers/device-socket.js';
+import { eventually } from '../helpers/in-process.js';
 import { createDatabase } from '../helpers/postgres.js';
 import { makeKey, pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
 import { HOOK_NAMES, subscribeHook, useWebhookRig } from '../helpers/webhooks.js';
@@ -43,8 +44,15 @@ describe('reply events across two relay processes', () => {
           .status,
       ).toBe(202);
       const rid = (await socket.notifyFrame(`q${i}`)).id;
-      if (i % 2) socket.send({ type: 'receipt', id: rid, kind: 'replied', text: 'over the socket, on A' });
-      else
+      if (i % 2) {
+        socket.send({ type: 'receipt', id: rid, kind: 'replied', text: 'over the socket, on A' });
+        // A socket frame has no answer: the reply is taken once its receipt says so. Only then does the next reply
+        // come after it (events are in the order the replies were taken).
+        await eventually(
+          async () => (await a.call('GET', `/v1/receipts/q${i}`, { token: key })).json.replied === true,
+          `the reply to q${i} to be taken`,
+        );
+      } else
         expect((await b.call('POST', '/v1/device/reply', { token: device.token, body: { id: rid, text: 'over HTTP, on B' } })).status).toBe(
           200,
         );

@@ -117,6 +117,7 @@ const SAMPLES: { [K in keyof Catalogue]: Parameters<Catalogue[K]> } = {
   relayUnreachable: ['connect ECONNREFUSED 127.0.0.1:8787'],
   relayRejectedToken: [],
   relayUnreadable: [502],
+  relayTokenUnavailable: ['the keyring is locked'],
   relayLimited: ["this computer's daily request budget is used up"],
   relayRefused: [409, 'an active key is already named claude-code'],
 };

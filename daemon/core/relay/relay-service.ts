@@ -10,7 +10,7 @@ import { readRelayFrame } from '../../../protocol/relay/inbound.js';
 import { MAX_DEVICE_NAME_CHARS } from '../../../protocol/relay/limits.js';
 import type { ReceiptInput } from '../../../protocol/relay/receipts.js';
 import type { AppRegistration, HistoryRecord } from '../../../protocol/types.js';
-import { secretStore, type SecretPlace, type SecretStore } from '../../integrations/secret-service.js';
+import { secretStore, SecretUnavailable, type SecretPlace, type SecretStore } from '../../integrations/secret-service.js';
 import { log } from '../../log.js';
 import type { Presenter } from '../../present/presenter.js';
 import type { Document, Store } from '../../store/store.js';
@@ -36,7 +36,7 @@ interface PairingFile {
 /** RL4: the status of `GET /v1/relay/status`. */
 export interface RelayStatus {
   paired: boolean;
-  /** `unpaired`, `starting` (reading the token), or the socket's state. */
+  /** `unpaired`, `starting` (reading the token; waiting for the keyring that holds it), or the socket's state. */
   state: 'unpaired' | 'starting' | SocketState;
   online: boolean;
   relayURL?: string;
@@ -86,6 +86,8 @@ const DEVICE_ID = /^[0-9a-f]{48}$/;
 const DEVICE_TOKEN = /^hrd_[0-9a-f]{48}_[0-9a-f]{64}$/;
 /** A key the relay does not know yet makes the list be read again, at most this often. */
 const KEYS_REFRESH_MIN_MS = 30_000;
+/** RL4: how often a token kept in a locked (or not running) keyring is read again, until it is there. */
+const KEYRING_RETRY_MS = 5_000;
 
 /** RL10: this computer's name on the relay (its host name), cut as the relay cuts it. */
 const deviceName = (): string => os.hostname().slice(0, MAX_DEVICE_NAME_CHARS);
@@ -95,6 +97,8 @@ export class RelayService {
   private socket: RelaySocket | null = null;
   private token: string | null = null;
   private starting = false;
+  /** Why the token cannot be read now (its keyring is locked or not running), and when it is read again. */
+  private keyringWait: { why: string; timer: NodeJS.Timeout; at: number } | null = null;
   private rejected = false;
   private keys = new Map<string, RelayKey>();
   private keysReadAt = 0;
@@ -142,23 +146,21 @@ export class RelayService {
     return this.pairing.data.relayURL !== undefined && this.pairing.data.deviceId !== undefined;
   }
 
-  /** At start: a paired computer reads its token and connects (RL10). Never throws. */
+  /**
+   * At start: a paired computer reads its token and connects (RL10). A token in a keyring that is locked or not
+   * running is read again every KEYRING_RETRY_MS until it is there (RL4). Never throws.
+   */
   async resume(): Promise<void> {
     if (!this.paired) return;
     this.starting = true;
-    try {
-      this.token = await this.secrets.read();
-      if (!this.token) {
-        this.rejected = true;
-        log.warn('relay: paired, but the device token is gone (the keyring was reset?); pair again');
-        return;
-      }
-      this.connect();
-    } catch (error) {
-      log.warn(`relay: could not read the device token: ${(error as Error).message}`);
-    } finally {
-      this.starting = false;
-    }
+    const token = await this.secrets.read(this.pairing.data.tokenStore).catch((error: Error) => error);
+    if (token instanceof SecretUnavailable) return this.waitForKeyring(token.message);
+    this.stopKeyringWait();
+    if (token instanceof Error) return log.warn(`relay: could not read the device token: ${token.message}`);
+    this.token = token;
+    if (token) return this.connect();
+    this.rejected = true;
+    log.warn('relay: paired, but the device token is gone (the keyring was reset?); pair again');
   }
 
   /** RL4: never fails, paired or not; never the token or a code. */
@@ -168,7 +170,12 @@ export class RelayService {
     if (!this.paired) return { paired: false, state: 'unpaired', online: false, ...base };
     const socket = this.socket;
     const state = this.rejected ? 'rejected' : this.starting ? 'starting' : (socket?.state ?? 'offline');
-    const problem = this.rejected ? "the relay rejected this computer's token; pair again" : socket?.lastProblem;
+    const problem = this.rejected
+      ? "the relay rejected this computer's token; pair again"
+      : this.keyringWait
+        ? `the keyring that holds the device token cannot be read: ${this.keyringWait.why}`
+        : socket?.lastProblem;
+    const nextAttemptAt = this.keyringWait?.at ?? (state !== 'online' ? socket?.nextAttemptAt : undefined);
     return {
       paired: true,
       state,
@@ -180,7 +187,7 @@ export class RelayService {
       ...(lastSeenAt ? { lastSeenAt } : {}),
       ...(tokenStore ? { tokenStore } : {}),
       ...(problem ? { problem } : {}),
-      ...(socket?.nextAttemptAt && state !== 'online' ? { nextAttemptAt: new Date(socket.nextAttemptAt).toISOString() } : {}),
+      ...(nextAttemptAt ? { nextAttemptAt: new Date(nextAttemptAt).toISOString() } : {}),
       ...base,
     };
   }
@@ -212,6 +219,7 @@ export class RelayService {
       const before = { ...this.pairing.data, token: this.token };
       const tokenStore = await this.secrets.write(paired.deviceToken);
       this.stopSocket();
+      this.stopKeyringWait();
       this.token = paired.deviceToken;
       this.rejected = false;
       this.pairing.data = { relayURL, deviceId: paired.deviceId, pairedAt: new Date().toISOString(), tokenStore };
@@ -233,6 +241,8 @@ export class RelayService {
   unpair(force: boolean): Promise<{ unpaired: true }> {
     return this.serialized(async () => {
       this.requirePaired();
+      // RL5: the relay cannot be told without the token; only `force` forgets the pairing then.
+      if (this.keyringWait && !force) throw errors.relayTokenUnavailable(this.keyringWait.why);
       if (this.token) {
         const answer = await callRelay(this.relayURL, { method: 'DELETE', path: '/v1/device', token: this.token }).catch(
           (error: unknown) => {
@@ -243,7 +253,8 @@ export class RelayService {
         if (answer && answer.status !== 401 && answer.status !== 404 && !force) expectSuccess(answer);
       }
       this.stopSocket();
-      await this.secrets.remove();
+      this.stopKeyringWait();
+      await this.secrets.remove(this.pairing.data.tokenStore);
       this.token = null;
       this.rejected = false;
       this.pairing.data = {};
@@ -333,6 +344,7 @@ export class RelayService {
 
   async close(): Promise<void> {
     this.stopSocket();
+    this.stopKeyringWait();
     this.connectors.clear();
     await this.options.store.settle();
   }
@@ -350,6 +362,7 @@ export class RelayService {
   /** One device call; a 401 marks the token rejected (RL3). */
   private async device(call: Omit<RelayCall, 'token'>): Promise<any> {
     this.requirePaired();
+    if (this.keyringWait) throw errors.relayTokenUnavailable(this.keyringWait.why);
     if (!this.token) throw errors.relayRejectedToken();
     return expectSuccess(await callRelay(this.relayURL, { ...call, token: this.token }), () => this.markRejected());
   }
@@ -390,6 +403,26 @@ export class RelayService {
     this.socket = null;
     this.wake?.stop();
     this.wake = null;
+  }
+
+  /** RL4: the token's keyring is locked or not running: `starting`, with why, until a later read finds it. */
+  private waitForKeyring(why: string): void {
+    if (this.keyringWait) clearTimeout(this.keyringWait.timer);
+    else log.warn(`relay: the device token cannot be read now (${why}); trying again every ${KEYRING_RETRY_MS / 1000} s`);
+    // One read at a time with pairing and unpairing; either of them ends the wait.
+    const again = async () => {
+      if (this.keyringWait?.timer === timer) await this.resume();
+    };
+    const timer = setTimeout(() => void this.serialized(again), KEYRING_RETRY_MS);
+    timer.unref();
+    this.keyringWait = { why, timer, at: Date.now() + KEYRING_RETRY_MS };
+  }
+
+  /** The read is over: it found the token (or not), or a pairing or unpairing replaced it. */
+  private stopKeyringWait(): void {
+    if (this.keyringWait) clearTimeout(this.keyringWait.timer);
+    this.keyringWait = null;
+    this.starting = false;
   }
 
   private markRejected(): void {

@@ -1,5 +1,4 @@
-// The rendered card as a banner's picture (issue 5: "the native banner gets ... (setting) the rendered card as its
-// image"). With the `bannerCardImage` setting on, each banner shown carries a PNG of its card drawn through its
+// The rendered card as a banner's picture (docs/templates.md). With the `bannerCardImage` setting on, each banner shown carries a PNG of its card drawn through its
 // template, so a notification server that shows pictures shows the designed banner. The files are a cache in
 // `<support>/cards/<app>/`: the newest CARDS_KEPT of each app are kept; a banner re-shown after a restart is drawn
 // without one. One folder per app, so removing an app removes its pictures.

@@ -38,6 +38,7 @@ const RELAY_ERRORS = {
   409: 'this computer is not paired with a relay',
   429: 'the relay limits this computer (its daily budget, or its rate limits)',
   502: "the relay cannot be reached, answered something unreadable, or rejected this computer's token (pair again)",
+  503: 'the device token cannot be read now: the keyring that holds it is locked or not running',
 } as const;
 
 export function relayRoutes(): ApiRoute[] {
@@ -113,6 +114,7 @@ export function relayRoutes(): ApiRoute[] {
         409: 'an active key has this name (or the computer is not paired)',
         429: 'the computer has 20 active keys, or the relay limits it',
         502: RELAY_ERRORS[502],
+        503: RELAY_ERRORS[503],
       },
       examples: [onRelay({ summary: 'A key for Claude Code', body: { name: 'claude-code', client: 'claude' } })],
       handler: (core) => async (req, res) => {

@@ -15,7 +15,7 @@ import { sendJSON } from '../respond.js';
 
 const agentOf = (res: Response): AgentCaller => res.locals.agent as AgentCaller;
 
-/** RA2: an agent key (or, with issue 13, an access token); the device token gets 403 wrong_credential. */
+/** RA2: an agent key or a connector's access token (docs/relay-api.md#ra100 onwards); the device token gets 403 wrong_credential. */
 const requireAgent = (relay: Relay) => requireCaller('agent', (authorization) => authenticateAgent(relay, authorization));
 
 export function agentRoutes(relay: Relay): Router {

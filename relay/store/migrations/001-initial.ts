@@ -1,5 +1,5 @@
 // Migration 001: pairing, computers, agent keys, notifications and receipts, usage, voice-reply audio and the
-// background tasks (issue 12). Later issues add 002 (OAuth), 003 (reply events), ... in this folder.
+// background tasks. Later migrations in this folder add 002 (OAuth), 003 (reply events), ...
 
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from '../backend.js';

@@ -1,4 +1,4 @@
-// Migration 002: the relay's OAuth server (issue 13, docs/relay-api.md#ra100 onwards): registered clients and
+// Migration 002: the relay's OAuth server (docs/relay-api.md#ra100 onwards): registered clients and
 // the hits of the hourly registration limit, cached client metadata documents, approval requests of both flows
 // (per computer) and the connectors' tokens (per computer).
 

@@ -1,4 +1,4 @@
-// Migration 003: reply events (issue 14, docs/relay-api.md#ra200 to #ra212): each computer's numbered reply
+// Migration 003: reply events (docs/relay-api.md#ra200 to #ra212): each computer's numbered reply
 // events, agents' webhook subscriptions, and the outbox of deliveries still to make.
 
 import type { Kysely, Migration } from 'kysely';
