@@ -18,6 +18,8 @@ interface OutboxFile {
  */
 export class Outbox {
   private sending = false;
+  /** Receipts added whose write has not finished: not counted as waiting until they are on disk. */
+  private unsaved = 0;
 
   private constructor(
     private readonly store: Store,
@@ -30,8 +32,9 @@ export class Outbox {
     return new Outbox(store, await store.open<OutboxFile>('relay/outbox.json', { receipts: [] }));
   }
 
+  /** The receipts waiting on disk (the status's `waitingReceipts`): one being written is not there yet. */
   get size(): number {
-    return this.document.data.receipts.length;
+    return Math.max(0, this.document.data.receipts.length - this.unsaved);
   }
 
   /** Adds a receipt; resolves once it is on disk. */
@@ -39,7 +42,12 @@ export class Outbox {
     const receipts = this.document.data.receipts;
     receipts.push(receipt);
     if (receipts.length > MAX_WAITING_RECEIPTS) receipts.splice(0, receipts.length - MAX_WAITING_RECEIPTS);
-    await this.store.save(this.document);
+    this.unsaved++;
+    try {
+      await this.store.save(this.document);
+    } finally {
+      this.unsaved--;
+    }
   }
 
   /**
