@@ -349,6 +349,14 @@ export function printLatencies(rows: Array<[string, number[]]>): void {
   ]);
 }
 
+/** Prints a table of p50, p90 and p99 (milliseconds) for each row's samples. */
+export function printPercentiles(rows: Array<[string, number[]]>): void {
+  printTable([
+    ['measured', 'p50', 'p90', 'p99'],
+    ...rows.map(([name, samples]) => [name, ...[50, 90, 99].map((p) => ms(percentile(samples, p)))]),
+  ]);
+}
+
 /** Prints rows as a table with aligned columns, each line indented by `indent`; the first row is the header. */
 export function printTable(rows: string[][], indent = ''): void {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));

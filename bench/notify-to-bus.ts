@@ -11,7 +11,7 @@ import {
   option,
   percentile,
   pinSelf,
-  printTable,
+  printPercentiles,
   request,
   runBenchmark,
   startDaemon,
@@ -19,13 +19,11 @@ import {
   verdict,
 } from './lib.js';
 import { startDesktop } from './rigs/desktop.js';
-import { monitorNotify } from './rigs/notify-monitor.js';
+import { monitorNotify, wallClockMs as now } from './rigs/notify-monitor.js';
 
 const ROUNDS = Number(option('rounds') ?? 300);
 const WARM_UP = 30;
 const TARGET_P50_MS = 10;
-
-const now = (): number => performance.timeOrigin + performance.now();
 
 await runBenchmark(async () => {
   pinSelf(LOAD_CPU);
@@ -66,18 +64,11 @@ await runBenchmark(async () => {
     await stopChild(daemon.child);
     monitor.stop();
 
-    const row = (name: string, samples: number[]): string[] => [
-      name,
-      ms(percentile(samples, 50)),
-      ms(percentile(samples, 90)),
-      ms(percentile(samples, 99)),
-    ];
     console.log(`\n${ROUNDS} sequential notifications after ${WARM_UP} unmeasured ones, reused ids (in-place replaces) mixed in\n`);
-    printTable([
-      ['measured', 'p50', 'p90', 'p99'],
-      row('GET /v1/health round trip (baseline)', health),
-      row('POST /v1/notify answered (durable)', answered),
-      row('POST /v1/notify -> Notify on the bus', onBus),
+    printPercentiles([
+      ['GET /v1/health round trip (baseline)', health],
+      ['POST /v1/notify answered (durable)', answered],
+      ['POST /v1/notify -> Notify on the bus', onBus],
     ]);
     const p50 = percentile(onBus, 50);
     console.log(`\nnotify -> Notify p50 = ${ms(p50)} (target < ${TARGET_P50_MS} ms): ${verdict(p50 < TARGET_P50_MS)}`);

@@ -3,8 +3,9 @@
 //   npm run bench:relay-to-bus [-- --rounds 300]
 // dbus-monitor stamps every Notify call with the time it crossed the bus; the benchmark stamps the moment it sent
 // the request. Baseline in the same run, round for round: the same daemon's own POST /v1/notify -> Notify of the
-// same banner (a Reply button, a 2 s timeout, as every relayed one has), so the ratio is what the relay's hop adds. The relay and the daemon run pinned to CPU 0,
-// this process (the agent) on CPU 1; Xvfb, dunst and the bus are not pinned.
+// same banner (a Reply button, a 2 s timeout, as every relayed one has), so the ratio is what the relay's hop
+// adds. The relay and the daemon run pinned to CPU 0, this process (the agent) on CPU 1; Xvfb, dunst and the bus
+// are not pinned.
 
 import { relayCall, startRelayNode, UNLIMITED } from './relay-lib.js';
 import {
@@ -15,23 +16,21 @@ import {
   option,
   percentile,
   pinSelf,
-  printTable,
+  printPercentiles,
   ratio,
   request,
   runBenchmark,
-  sleep,
   startDaemon,
   stopChild,
   verdict,
 } from './lib.js';
 import { startDesktop } from './rigs/desktop.js';
-import { monitorNotify } from './rigs/notify-monitor.js';
+import { waitFor } from './rigs/wait.js';
+import { monitorNotify, wallClockMs as now } from './rigs/notify-monitor.js';
 
 const ROUNDS = Number(option('rounds') ?? 300);
 const WARM_UP = 30;
 const TARGET_P50_MS = 20;
-
-const now = (): number => performance.timeOrigin + performance.now();
 
 await runBenchmark(async () => {
   pinSelf(LOAD_CPU);
@@ -47,10 +46,10 @@ await runBenchmark(async () => {
     const local = relayCall(daemon.baseUrl);
     const paired = await local('POST', '/v1/relay/pair', { token: daemon.token, body: { relayURL: relay.baseUrl } });
     if (paired.status !== 200) throw new Error(`pairing answered ${paired.status}: ${paired.text}`);
-    for (let waited = 0; (await local('GET', '/v1/relay/status', { token: daemon.token })).json?.online !== true; waited += 20) {
-      if (waited > 10_000) throw new Error('the daemon did not come online at the relay');
-      await sleep(20);
-    }
+    await waitFor(
+      async () => ((await local('GET', '/v1/relay/status', { token: daemon.token })).json?.online === true ? true : undefined),
+      'the daemon to come online at the relay',
+    );
     const made = await local('POST', '/v1/relay/keys', { token: daemon.token, body: { name: 'bench-agent' } });
     if (made.status !== 201) throw new Error(`making a key answered ${made.status}: ${made.text}`);
     const agent = { authorization: `Bearer ${(made.json as { key: string }).key}`, 'content-type': 'application/json' };
@@ -90,19 +89,12 @@ await runBenchmark(async () => {
     await stopChild(relay.child);
     monitor.stop();
 
-    const row = (name: string, samples: number[]): string[] => [
-      name,
-      ms(percentile(samples, 50)),
-      ms(percentile(samples, 90)),
-      ms(percentile(samples, 99)),
-    ];
     console.log(`\n${ROUNDS} rounds after ${WARM_UP} unmeasured ones; each round one relayed and one local notification\n`);
-    printTable([
-      ['measured', 'p50', 'p90', 'p99'],
-      row('local POST /v1/notify answered (baseline)', direct.answered),
-      row('local POST /v1/notify -> Notify (baseline)', direct.onBus),
-      row('relay POST /v1/notify answered (202)', relayed.answered),
-      row('relay POST /v1/notify -> Notify on the bus', relayed.onBus),
+    printPercentiles([
+      ['local POST /v1/notify answered (baseline)', direct.answered],
+      ['local POST /v1/notify -> Notify (baseline)', direct.onBus],
+      ['relay POST /v1/notify answered (202)', relayed.answered],
+      ['relay POST /v1/notify -> Notify on the bus', relayed.onBus],
     ]);
     const p50 = percentile(relayed.onBus, 50);
     console.log(`\nrelay -> Notify vs local -> Notify, p50: ${ratio(p50 / percentile(direct.onBus, 50))}`);

@@ -7,7 +7,7 @@ import { channelPath } from '../daemon/control/channel.js';
 import { CLI, type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
 import { type Desktop, displayed, dunstHistory, startDesktop, typeInto } from './helpers/desktop.js';
 import { channel, eventually } from './helpers/in-process.js';
-import { pageRid } from './helpers/oauth.js';
+import { insecure, pageRid, startDeviceGrant } from './helpers/oauth.js';
 import { runProgram } from './helpers/process.js';
 import { pairDevice, type RelayProcess, startRelay } from './helpers/relay.js';
 import { trayOnBus } from './helpers/tray.js';
@@ -18,7 +18,6 @@ import { trayOnBus } from './helpers/tray.js';
 // only through dunst's own controls, the reply window (typed into with xdotool) and the tray's menu over D-Bus.
 
 const CALLBACK = 'http://127.0.0.1:9/callback';
-const insecure = { [oauth.allowInsecureRequests]: true }; // the test relay speaks plain http on loopback
 
 describe('the desktop on a real relay', () => {
   let desktop: Desktop;
@@ -232,19 +231,7 @@ describe('the desktop on a real relay', () => {
 
     test("the device flow's banner shows the agent's code; the tray's Approve lets it in", async () => {
       await desktop.dunstctl('close-all');
-      const registered = await oauth.processDynamicClientRegistrationResponse(
-        await oauth.dynamicClientRegistrationRequest(
-          as,
-          { client_name: 'Night job', grant_types: ['urn:ietf:params:oauth:grant-type:device_code'] },
-          insecure,
-        ),
-      );
-      const job: oauth.Client = { client_id: registered.client_id };
-      const started = await oauth.processDeviceAuthorizationResponse(
-        as,
-        job,
-        await oauth.deviceAuthorizationRequest(as, job, oauth.None(), new URLSearchParams({ scope: 'notify' }), insecure),
-      );
+      const { client: job, started } = await startDeviceGrant(as, 'Night job', { scope: 'notify' });
       await eventually(async () => (await displayed(desktop)) === 1, 'the consent banner on dunst');
       const question = `Approve Night job to send you notifications? Code ${started.user_code}`;
       await desktop.choose('Nothing matches this line');

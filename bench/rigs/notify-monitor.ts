@@ -11,9 +11,12 @@ export interface NotifyMonitor {
   stop(): void;
 }
 
+/** Now, on the clock dbus-monitor stamps with (epoch milliseconds, sub-millisecond). */
+export const wallClockMs = (): number => performance.timeOrigin + performance.now();
+
 /**
  * dbus-monitor on a session bus, stamping every `Notify` call with the moment it crossed the bus. Wall-clock
- * times of this machine, comparable with `performance.timeOrigin + performance.now()`.
+ * times of this machine, comparable with `wallClockMs()`.
  */
 export async function monitorNotify(env: Record<string, string>): Promise<NotifyMonitor> {
   const seen = new Map<string, number>();

@@ -4,11 +4,32 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import * as oauth from 'oauth4webapi';
 import { DeviceSocket } from './device-socket.js';
 import type { Reply } from './http.js';
 import { pairDevice, type RelayProcess } from './relay.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** oauth4webapi's leave to speak plain http: the test relay listens on loopback without TLS. */
+export const insecure = { [oauth.allowInsecureRequests]: true };
+
+/**
+ * With oauth4webapi, the real client: registers a device-flow client named `clientName` and starts its device
+ * grant with `params` (scope, device, ...). The client and the relay's answer (user code, device code).
+ */
+export async function startDeviceGrant(as: oauth.AuthorizationServer, clientName: string, params: Record<string, string>) {
+  const registered = await oauth.processDynamicClientRegistrationResponse(
+    await oauth.dynamicClientRegistrationRequest(as, { client_name: clientName, grant_types: [DEVICE_GRANT] }, insecure),
+  );
+  const client: oauth.Client = { client_id: registered.client_id };
+  const started = await oauth.processDeviceAuthorizationResponse(
+    as,
+    client,
+    await oauth.deviceAuthorizationRequest(as, client, oauth.None(), new URLSearchParams(params), insecure),
+  );
+  return { client, started };
+}
 
 /** A paired computer with its socket open (the person's side). */
 export interface Computer {

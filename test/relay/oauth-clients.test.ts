@@ -9,11 +9,10 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as oauth from 'oauth4webapi';
 import { DeviceSocket } from '../helpers/device-socket.js';
-import { consentFrame, decide, MemoryProvider, pageRid } from '../helpers/oauth.js';
+import { consentFrame, decide, insecure, MemoryProvider, pageRid, startDeviceGrant } from '../helpers/oauth.js';
 import { BACKENDS, pairDevice, useRelay, type RelayProcess } from '../helpers/relay.js';
 
 const CALLBACK = 'http://127.0.0.1:9/callback';
-const insecure = { [oauth.allowInsecureRequests]: true }; // the test relay speaks plain http on loopback
 
 /** A computer whose socket approves every connector request it is sent, as a person pressing Approve would. */
 async function approvingComputer(relay: RelayProcess) {
@@ -115,19 +114,7 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
     await socket.welcome();
     const issuer = new URL(relay().baseUrl);
     const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
-    const registered = await oauth.processDynamicClientRegistrationResponse(
-      await oauth.dynamicClientRegistrationRequest(
-        as,
-        { client_name: 'headless job', grant_types: ['urn:ietf:params:oauth:grant-type:device_code'] },
-        insecure,
-      ),
-    );
-    const client: oauth.Client = { client_id: registered.client_id };
-    const started = await oauth.processDeviceAuthorizationResponse(
-      as,
-      client,
-      await oauth.deviceAuthorizationRequest(as, client, oauth.None(), new URLSearchParams({ scope: 'notify', device: '2' }), insecure),
-    );
+    const { client, started } = await startDeviceGrant(as, 'headless job', { scope: 'notify', device: '2' });
     expect(started).toMatchObject({ interval: 5, expires_in: 600, verification_uri: `${relay().baseUrl}/activate` });
 
     const poll = async () =>
