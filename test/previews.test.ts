@@ -446,6 +446,18 @@ describe('previews and lookups', () => {
       expect(hero.width).toBe(pixelWidth(380, 2));
     });
 
+    test('data: `sample` (the default) or `last` (the newest History notification), as in the body; else 400', async () => {
+      const sent = { title: 'Order returned', body: 'The customer sent parcel 2 back; a refund is due.', sku: 'SKU-9' };
+      expect((await daemon.api('POST', '/v1/notify', { body: { app: 'shop', ...sent } })).status).toBe(200);
+      const last = png(await get('app=shop&data=last'));
+      expect(last.bytes).toEqual(png(await post({ app: 'shop', data: sent })).bytes);
+      expect(last.bytes).not.toEqual(png(await get('app=shop')).bytes);
+      expect(png(await get('app=shop&data=sample')).bytes).toEqual(png(await get('app=shop')).bytes);
+      expectError(await get('app=plain&data=last'), 400, 'no notification has been delivered for plain yet; use "sample" or an object');
+      for (const data of ['recent', 'LAST', '{}'])
+        expectError(await get(`app=shop&data=${encodeURIComponent(data)}`), 400, 'invalid field: data ("sample" or "last")');
+    });
+
     test('invalid appearance, scale, stackCount, stackExpanded: 400', async () => {
       expectError(await get('app=shop&appearance=blue'), 400, 'invalid field: appearance (light or dark)');
       for (const scale of ['0', '4', 'x', '2x', '0x2', '2e0'])
