@@ -263,6 +263,27 @@ describe('previews and lookups', () => {
     });
   });
 
+  describe('POST /v1/preview: Markdown in the body', () => {
+    /** The picture's pixels (RGBA), decoded: two previews compared by what they show. */
+    const pixels = async (body: string): Promise<Buffer> => {
+      const picture = png(await post({ app: 'plain', template: STEADY, data: { title: 'Release', body }, scale: 1 }));
+      const image = await loadImage(picture.bytes);
+      const ctx = createCanvas(image.width, image.height).getContext('2d');
+      ctx.drawImage(image, 0, 0);
+      return Buffer.from(ctx.getImageData(0, 0, image.width, image.height).data);
+    };
+
+    test.each([
+      ['bold', '**Acme** ships'],
+      ['italic', '*Acme* ships'],
+      ['a link', '[Acme](https://acme.example) ships'],
+    ])('a body with %s keeps its last word: "now" and "later" draw different pictures', async (_kind, start) => {
+      const now = await pixels(`${start} now`);
+      expect(now).not.toEqual(await pixels(`${start} later`));
+      expect(now).not.toEqual(await pixels(start));
+    });
+  });
+
   describe('POST /v1/preview: options', () => {
     const steady = (more: Record<string, unknown> = {}) =>
       post({
