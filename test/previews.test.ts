@@ -246,7 +246,7 @@ describe('previews and lookups', () => {
       expectError(
         await post({ app: 'plain', data: 'last' }),
         400,
-        'no notification has been delivered for plain yet; use "sample" or an object',
+        'no notification has been delivered for plain yet; use the sample data (data=sample, or a data object in a POST body)',
       );
     });
 
@@ -474,7 +474,11 @@ describe('previews and lookups', () => {
       expect(last.bytes).toEqual(png(await post({ app: 'shop', data: sent })).bytes);
       expect(last.bytes).not.toEqual(png(await get('app=shop')).bytes);
       expect(png(await get('app=shop&data=sample')).bytes).toEqual(png(await get('app=shop')).bytes);
-      expectError(await get('app=plain&data=last'), 400, 'no notification has been delivered for plain yet; use "sample" or an object');
+      expectError(
+        await get('app=plain&data=last'),
+        400,
+        'no notification has been delivered for plain yet; use the sample data (data=sample, or a data object in a POST body)',
+      );
       for (const data of ['recent', 'LAST', '{}'])
         expectError(await get(`app=shop&data=${encodeURIComponent(data)}`), 400, 'invalid field: data ("sample" or "last")');
     });
