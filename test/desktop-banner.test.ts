@@ -3,7 +3,7 @@ import { mkdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
-import { type Desktop, startDesktop } from './helpers/desktop.js';
+import { type Desktop, startDesktop, watchNotify } from './helpers/desktop.js';
 import { callbackServer, eventually } from './helpers/in-process.js';
 
 // What the person sees on a real desktop (Xvfb, a private session bus, dunst 1.9 with its shipped markup setting):
@@ -69,6 +69,27 @@ describe('the banner on dunst', () => {
     expect(shown!.body).toBe(
       '<b>Acme</b> daily — <a href="https://meet.example/abc">Join call</a> &amp; &lt;b&gt;not markup&lt;/b&gt; <i>soon</i> x',
     );
+  });
+
+  test('a banner offers the click action (default) only when a click opens something: its url', async () => {
+    const watch = await watchNotify(desktop);
+    await desktop.dunstctl('close-all');
+    await daemon.api('POST', '/v1/notify', {
+      body: { app: 'plain', id: 'n', title: 'Nothing to open', buttons: [{ label: 'Open', url: 'https://ci.example/log' }] },
+    });
+    await daemon.api('POST', '/v1/notify', { body: { app: 'bare', id: 'b', title: 'Only words' } });
+    await daemon.api('POST', '/v1/notify', { body: { app: 'linked', id: 'l', title: 'With a link', url: 'https://docs.example/new' } });
+    const sent = (title: string) => eventually(() => watch.sent.find((call) => call.summary === title), title);
+    expect((await sent('Nothing to open')).actions).toEqual(['open', 'Open']);
+    expect((await sent('Only words')).actions).toEqual([]);
+    expect((await sent('With a link')).actions).toEqual(['default', 'Open link']);
+    // dunst's menu lists the button once, and no click action beside it (nothing is chosen in it).
+    await desktop.choose('no such line');
+    expect((await desktop.lastMenu()).split('\n').filter((line) => line.includes('(Nothing to open)'))).toEqual([
+      expect.stringMatching(/^#Open \(Nothing to open\) \[\d+,open\]$/),
+    ]);
+    watch.stop();
+    await desktop.dunstctl('close-all');
   });
 
   test('a loop of 100 notifications leaves one banner of their stack on screen; GET /v1/stacks and History have all 100', async () => {

@@ -25,6 +25,8 @@ const URGENCY = { low: 0, normal: 1, high: 1, urgent: 2 } as const;
 /** NotificationClosed reasons of the freedesktop spec. */
 const CLOSED = { EXPIRED: 1, DISMISSED: 2, BY_CALL: 3 } as const;
 const DEFAULT_ACTION = 'default';
+/** The click action's label: servers that list actions (dunst's menu) show it beside the buttons. */
+const DEFAULT_ACTION_LABEL = 'Open link';
 const INLINE_REPLY_ACTION = 'inline-reply';
 const SNOOZE_ACTION = 'snooze:';
 
@@ -203,7 +205,9 @@ export class DBusPresenter implements Presenter {
       banner.more ? this.text(`+${banner.more} more`) : undefined,
       banner.problem && this.text(`⚠ ${banner.problem}`),
     ].filter((line): line is string => Boolean(line));
-    const actions: string[] = [DEFAULT_ACTION, 'Open'];
+    // A click only opens the notification's link (person.ts): without one, no click action, so a server marks nothing
+    // as clickable (dunst's "(A)") and lists no empty "Open" in its menu.
+    const actions: string[] = banner.url ? [DEFAULT_ACTION, DEFAULT_ACTION_LABEL] : [];
     const hints: Record<string, dbus.Variant> = {
       urgency: new dbus.Variant('y', URGENCY[banner.priority]),
       'suppress-sound': new dbus.Variant('b', true), // the daemon plays the banner's sound itself

@@ -1,8 +1,8 @@
 import { afterAll } from '@jest/globals';
-import { execFile } from 'node:child_process';
-import { type Desktop, startDesktop as startRig } from '../../bench/rigs/desktop.js';
+import { execFile, spawn } from 'node:child_process';
+import { type Desktop, type DunstOptions, startDesktop as startRig } from '../../bench/rigs/desktop.js';
 
-export type { Desktop };
+export type { Desktop, DunstOptions };
 
 /** Desktops of this test file still up: a failing test must not leave Xvfb, a bus or dunst behind. */
 const running = new Set<Desktop>();
@@ -11,8 +11,8 @@ afterAll(async () => {
 });
 
 /** The desktop rig (bench/rigs/desktop.ts), stopped after the test file whatever happens. */
-export async function startDesktop(): Promise<Desktop> {
-  const desktop = await startRig();
+export async function startDesktop(options: { dunst?: DunstOptions } = {}): Promise<Desktop> {
+  const desktop = await startRig(options);
   running.add(desktop);
   const stop = desktop.stop;
   desktop.stop = async () => {
@@ -57,4 +57,51 @@ export async function dunstHistory(desktop: Desktop): Promise<PastBanner[]> {
     summary: String(item.summary?.data ?? ''),
     body: String(item.body?.data ?? ''),
   }));
+}
+
+/** A `Notify` call as it crossed the bus: what the notification server was sent. */
+export interface NotifySent {
+  appName: string;
+  summary: string;
+  body: string;
+  /** The actions, as pairs flattened: id, label, id, label... */
+  actions: string[];
+  /** The hints' names (`image-path`, `urgency`...). */
+  hints: string[];
+}
+
+/**
+ * dbus-monitor on the desktop's bus, noting every `Notify` call (its texts without quotes or line breaks, as the tests
+ * send them). Stopped by PID with the desktop's test file.
+ */
+export async function watchNotify(desktop: Desktop): Promise<{ sent: NotifySent[]; stop(): void }> {
+  const monitor = spawn('dbus-monitor', ["type='method_call',interface='org.freedesktop.Notifications',member='Notify'"], {
+    env: { ...process.env, ...desktop.env },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const sent: NotifySent[] = [];
+  let text = '';
+  monitor.stdout!.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    // Each message starts at the beginning of a line; a Notify call is complete with its last argument, the timeout.
+    const messages = text.split(/^(?=method call |signal |method return |error )/m);
+    const complete = messages.filter((message) => /member=Notify\n[\s\S]*^ {3}int32 -?\d+$/m.test(message));
+    sent.splice(0, sent.length, ...complete.map(parseNotify));
+  });
+  const stop = (): void => void monitor.kill();
+  monitors.add(stop);
+  await new Promise((resolve) => setTimeout(resolve, 300)); // dbus-monitor has registered its match
+  return { sent, stop };
+}
+
+const monitors = new Set<() => void>();
+afterAll(() => monitors.forEach((stop) => stop()));
+
+function parseNotify(message: string): NotifySent {
+  const strings = [...message.matchAll(/^ {3}string "(.*)"$/gm)].map((match) => match[1]!);
+  const [appName = '', , summary = '', body = ''] = strings;
+  const arrays = [...message.matchAll(/^ {3}array \[\n([\s\S]*?)^ {3}\]$/gm)].map((match) => match[1]!);
+  const actions = [...(arrays[0] ?? '').matchAll(/^ {6}string "(.*)"$/gm)].map((match) => match[1]!);
+  const hints = [...(arrays[1] ?? '').matchAll(/^ {9}string "(.*)"$/gm)].map((match) => match[1]!);
+  return { appName, summary, body, actions, hints };
 }
