@@ -101,6 +101,8 @@ export async function startDesktop(options: { dunst?: DunstOptions } = {}): Prom
     await chmod(dmenu, 0o755);
     // As a new user's dunst reads its shipped dunstrc: body markup on (`markup = full`, so it advertises body-markup).
     const ownSettings = { dmenu, markup: 'full', mouse_left_click: 'do_action, close_current', show_age_threshold: '-1' };
+    // Found on this process's PATH: the one given to dunst may not hold it.
+    const dunstProgram = await run('sh', ['-c', 'command -v dunst'], {});
     let dunst: ChildProcess | null = null;
     const startDunst = async (dunstOptions: DunstOptions = {}): Promise<void> => {
       const config = path.join(folder, 'dunstrc');
@@ -111,7 +113,7 @@ export async function startDesktop(options: { dunst?: DunstOptions } = {}): Prom
           .map(([key, value]) => `    ${key} = ${value}\n`)
           .join('')}`,
       );
-      dunst = spawn('dunst', ['-config', config], { env: { ...process.env, ...env, ...dunstOptions.env }, stdio: 'ignore' });
+      dunst = spawn(dunstProgram, ['-config', config], { env: { ...process.env, ...env, ...dunstOptions.env }, stdio: 'ignore' });
       processes.push(dunst);
       const client = dbus.sessionBus({ busAddress: bus!.address });
       try {

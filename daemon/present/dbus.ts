@@ -1,6 +1,7 @@
 import dbus from 'dbus-next';
 import { bodyMarkup, escapeMarkup, parseMarkdown, plainText } from '../../protocol/markdown.js';
 import { log } from '../log.js';
+import { dunstMenu, dunstProcess, missingMenuAdvice } from './dunst-menu.js';
 import { openOnDesktop } from './opener.js';
 import {
   type Banner,
@@ -66,9 +67,10 @@ export class DBusPresenter implements Presenter {
 
   private constructor(
     private readonly bus: dbus.MessageBus,
+    private readonly busDaemon: dbus.ClientInterface,
     private readonly server: dbus.ClientInterface,
-    private readonly capabilities: Set<string>,
-    private readonly serverName: string,
+    private capabilities: Set<string>,
+    private serverName: string,
   ) {}
 
   /** Connects to the session bus's notification server; null (with the reason) when there is none. */
@@ -92,9 +94,8 @@ export class DBusPresenter implements Presenter {
       const display = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
       if (!owned && !(activatable && display)) return { reason: 'no notification server on the session bus' };
       const server = (await bus.getProxyObject(SERVICE, PATH)).getInterface(SERVICE);
-      const capabilities = new Set((await server.GetCapabilities()) as string[]);
-      const [serverName] = (await server.GetServerInformation().catch(() => [''])) as string[];
-      return { presenter: new DBusPresenter(bus, server, capabilities, serverName ?? '') };
+      const { capabilities, serverName } = await readServer(server);
+      return { presenter: new DBusPresenter(bus, daemon, server, capabilities, serverName) };
     })();
     const timeout = new Promise<{ reason: string }>((resolve) =>
       setTimeout(() => resolve({ reason: 'the session bus did not answer' }), CONNECT_TIMEOUT_MS).unref(),
@@ -108,9 +109,45 @@ export class DBusPresenter implements Presenter {
     this.listener = listener;
     this.server.on('ActionInvoked', (id: number, action: string) => this.invoked(id, action));
     this.server.on('NotificationClosed', (id: number, reason: number) => this.closed(id, reason));
-    if (this.capabilities.has(INLINE_REPLY_ACTION)) {
-      this.server.on('NotificationReplied', (id: number, text: string) => this.repliedInline(id, text));
-    }
+    // Subscribed whatever the server can do now: another server may take over (below).
+    this.server.on('NotificationReplied', (id: number, text: string) => this.repliedInline(id, text));
+    this.busDaemon.on('NameOwnerChanged', (name: string, _old: string, owner: string) => {
+      if (name === SERVICE && owner) void this.serverRestarted();
+    });
+    void this.checkMenuProgram();
+  }
+
+  /**
+   * The notification server was restarted, or another one took its place: what it can do is read again (a dunst
+   * restarted with `markup = full` shows links from now on), the banners of the one before are gone with it, and
+   * its menu program is looked for again.
+   */
+  private async serverRestarted(): Promise<void> {
+    this.ids.clear();
+    this.shown.clear();
+    this.acted.clear();
+    const { capabilities, serverName } = await readServer(this.server).catch((error: Error) => {
+      log.warn(`the new notification server did not say what it can do: ${error.message}`);
+      return { capabilities: this.capabilities, serverName: this.serverName };
+    });
+    [this.capabilities, this.serverName] = [capabilities, serverName];
+    log.info(`notification server ${serverName || '(unnamed)'} took over: ${[...capabilities].sort().join(', ')}`);
+    await this.checkMenuProgram();
+  }
+
+  /**
+   * dunst draws no buttons: they are pressed in the menu it opens with its `dmenu` program. When that program is
+   * missing, the person is told once (the log and a banner) how to mend it (docs/desktop.md).
+   */
+  private async checkMenuProgram(): Promise<void> {
+    if (this.serverName !== 'dunst') return;
+    const pid = (await this.busDaemon.GetConnectionUnixProcessID(SERVICE).catch(() => null)) as number | null;
+    const menu = dunstMenu((pid && dunstProcess(pid)) || { argv: [], env: process.env });
+    if (menu.installed) return;
+    const advice = missingMenuAdvice(menu);
+    log.warn(advice.log);
+    const hints = { urgency: new dbus.Variant('y', URGENCY.normal), 'desktop-entry': new dbus.Variant('s', 'notifier') };
+    await this.call(this.server.Notify('Notifier', 0, 'dialog-warning', advice.title, this.text(advice.body), [], hints, 0), 'show');
   }
 
   show(banner: Banner): Promise<void> {
@@ -275,6 +312,7 @@ export class DBusPresenter implements Presenter {
   }
 
   private repliedInline(id: number, text: string): void {
+    if (!this.capabilities.has(INLINE_REPLY_ACTION)) return;
     const shown = this.shown.get(id);
     const reply = shown?.kind === 'banner' ? shown.banner.actions.find((action) => action.kind === 'reply') : undefined;
     if (shown?.kind === 'banner' && reply) {
@@ -304,4 +342,11 @@ export class DBusPresenter implements Presenter {
       return undefined;
     });
   }
+}
+
+/** What a notification server can do (`GetCapabilities`) and its name (`GetServerInformation`). */
+async function readServer(server: dbus.ClientInterface): Promise<{ capabilities: Set<string>; serverName: string }> {
+  const capabilities = new Set((await server.GetCapabilities()) as string[]);
+  const [serverName] = (await server.GetServerInformation().catch(() => [''])) as string[];
+  return { capabilities, serverName: serverName ?? '' };
 }
