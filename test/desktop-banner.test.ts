@@ -109,6 +109,23 @@ describe('the banner on dunst', () => {
     expect((await daemon.api('GET', '/v1/stacks?app=loop')).json.stacks).toEqual([]);
   });
 
+  test('a stacked banner always shows the newest text: speech shown instead (sounds muted) and then said again', async () => {
+    await desktop.dunstctl('close-all');
+    await daemon.api('PUT', '/v1/settings', { body: { muteAllSounds: true } });
+    try {
+      await daemon.api('POST', '/v1/speak', { body: { app: 'kitchen', id: 'oven', text: 'The oven is hot.' } });
+      await daemon.api('POST', '/v1/speak', { body: { app: 'kitchen', id: 'kettle', text: 'The kettle is boiling.' } });
+      await eventually(async () => (await displayed()) === 1, 'one banner for the stack');
+      await daemon.api('POST', '/v1/speak', { body: { app: 'kitchen', id: 'kettle', text: 'The kettle has boiled.' } });
+      expect((await record(daemon, 'kitchen', 'kettle')).speech).toMatchObject({ suppressed: 'muted' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const [shown] = await closeAllAndRead();
+      expect(shown).toMatchObject({ summary: 'The kettle has boiled.', body: '+1 more' });
+    } finally {
+      await daemon.api('PUT', '/v1/settings', { body: { muteAllSounds: false } });
+    }
+  });
+
   test('a banner with buttons is never pushed off by a passive one of its stack', async () => {
     await desktop.dunstctl('close-all');
     await daemon.api('POST', '/v1/notify', { body: { app: 'mixed', id: 'q', title: 'Approve?', buttons: [{ label: 'Yes' }] } });

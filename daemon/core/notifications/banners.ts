@@ -33,6 +33,8 @@ interface OnScreen {
 interface Drawn {
   key: string;
   more: number;
+  /** The banner drawn for it: a member shown again with other content (same app and id) is drawn again. */
+  banner?: Banner;
 }
 
 /**
@@ -185,14 +187,14 @@ export class Banners {
       const more = members.members.size - 1;
       const sound = members.sound ?? null;
       members.sound = null;
-      if (drawn?.key === newest && drawn.more === more && sound === null) continue;
       const entry = this.onScreen.get(newest)!;
+      if (drawn?.key === newest && drawn.more === more && drawn.banner === entry.banner && sound === null) continue;
       const banner: Banner = { ...entry.banner, sound, expireSeconds: this.remaining(entry) };
       if (more > 0) banner.more = more;
       else delete banner.more;
       if (drawn && drawn.key !== newest) banner.replaces = this.keyOfDrawn(drawn.key);
       this.draw(drawn ? this.presenter.replace(banner) : this.presenter.show(banner), 'show');
-      members.drawn = { key: newest, more };
+      members.drawn = { key: newest, more, banner: entry.banner };
       this.timeHidden(members.members, newest);
     }
     this.stale.clear();
