@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, rm, symlink } from 'node:fs/promises';
+import { rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
@@ -22,23 +22,28 @@ describe('the banner on dunst', () => {
   let daemon: DaemonProcess;
   /** A daemon that finds no audio player and no program to open links with (a PATH without them). */
   let bare: DaemonProcess;
+  /** A daemon whose audio player finds no sound server: paplay as it answers then. */
+  let unheard: DaemonProcess;
   const folders: string[] = [];
 
   beforeAll(async () => {
     desktop = await startDesktop();
-    const [supportDir, bareDir, bin] = [await tempFolder(), await tempFolder(), await tempFolder('notifier-bin-')];
-    folders.push(supportDir, bareDir, bin);
-    await mkdir(bin, { recursive: true });
+    const [supportDir, bareDir, unheardDir] = [await tempFolder(), await tempFolder(), await tempFolder()];
+    const [bin, paplayBin] = [await tempFolder('notifier-bin-'), await tempFolder('notifier-bin-')];
+    folders.push(supportDir, bareDir, unheardDir, bin, paplayBin);
     for (const program of ['which', 'sh', 'espeak-ng']) await symlink(await whereIs(program), path.join(bin, program));
+    const paplay = '#!/bin/sh\necho "Connection failure: Connection refused" >&2\necho "pa_context_connect() failed." >&2\nexit 1\n';
+    await writeFile(path.join(paplayBin, 'paplay'), paplay, { mode: 0o755 });
     const args = (dir: string) => ['--support-dir', dir, '--port', '0', '--presenter', 'dbus', '--no-tray'];
-    [daemon, bare] = await Promise.all([
+    [daemon, bare, unheard] = await Promise.all([
       startDaemon({ supportDir, env: desktop.env, args: args(supportDir) }),
       startDaemon({ supportDir: bareDir, env: { ...desktop.env, PATH: bin }, args: args(bareDir) }),
+      startDaemon({ supportDir: unheardDir, env: { ...desktop.env, PATH: `${paplayBin}${path.delimiter}${bin}` }, args: args(unheardDir) }),
     ]);
   }, 30_000);
 
   afterAll(async () => {
-    await Promise.all([daemon?.stop(), bare?.stop()]);
+    await Promise.all([daemon?.stop(), bare?.stop(), unheard?.stop()]);
     await desktop?.stop();
     await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
   });
@@ -165,16 +170,28 @@ describe('the banner on dunst', () => {
     expect(shown).toMatchObject({ summary: 'Deploy?', body: '⚠ Approve did not work: HTTP 500' });
   });
 
-  test('a link that cannot be opened shows a short banner saying so', async () => {
+  test('a link that cannot be opened shows a short banner saying so, in one plain sentence', async () => {
     await desktop.dunstctl('close-all');
     await bare.api('POST', '/v1/notify', { body: { app: 'docs', id: 'k', title: 'New docs', url: 'https://docs.example/new' } });
     await eventually(async () => (await displayed()) === 1);
     await desktop.dunstctl('action', '0');
     await eventually(async () => (await record(bare, 'docs', 'k')).actionNote?.startsWith('open: '), 'the note');
+    expect((await record(bare, 'docs', 'k')).actionNote).toBe('open: xdg-open is not installed');
     await eventually(async () => (await displayed()) === 1, 'the short banner');
     const [shown] = await closeAllAndRead();
-    expect(shown).toMatchObject({ summary: 'New docs', appname: 'docs' });
-    expect(shown!.body).toMatch(/^⚠ Could not open the link: /);
+    expect(shown).toMatchObject({ summary: 'New docs', appname: 'docs', body: '⚠ Could not open the link: xdg-open is not installed' });
+  });
+
+  test('speech whose player finds no sound server shows a short banner that says so in plain words', async () => {
+    await desktop.dunstctl('close-all');
+    await unheard.api('POST', '/v1/speak', { body: { app: 'talk', id: 'u', text: 'The kettle has boiled.' } });
+    await eventually(async () => (await displayed()) === 1, 'the short banner', 15_000);
+    const [shown] = await closeAllAndRead();
+    expect(shown).toMatchObject({
+      summary: 'The kettle has boiled.',
+      body: '⚠ Not spoken: no sound server is running (PulseAudio or PipeWire)',
+    });
+    expect(unheard.log()).toContain('Connection failure: Connection refused'); // paplay's own words: in the log only
   });
 
   test('speech that cannot play (no audio player) shows as a normal banner; GET /v1/voice says there is no player', async () => {

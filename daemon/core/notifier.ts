@@ -412,7 +412,7 @@ export class NotifierCore {
       request: this.withSpeechDefaults({ ...appVoice(this.apps.get(app)?.settings), ...notification.speak }),
       ...(recording ? { recording } : {}),
       // Speech only, with no banner: when it cannot play after all, the person sees it rather than nothing.
-      ...(notification.presentation === 'voice' ? { failed: (reason: string) => this.showProblem(app, id, `not spoken: ${reason}`) } : {}),
+      ...(notification.presentation === 'voice' ? { failed: (reason: string) => this.showProblem(app, id, `Not spoken: ${reason}`) } : {}),
       spoken: (written) => {
         void this.history.update(app, id, (current) =>
           current.speech ? { ...current, speech: { ...current.speech, ...written } } : current,
