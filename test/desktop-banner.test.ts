@@ -84,10 +84,16 @@ describe('the banner on dunst', () => {
     });
     await daemon.api('POST', '/v1/notify', { body: { app: 'bare', id: 'b', title: 'Only words' } });
     await daemon.api('POST', '/v1/notify', { body: { app: 'linked', id: 'l', title: 'With a link', url: 'https://docs.example/new' } });
+    const link = 'https://docs.example/twice';
+    await daemon.api('POST', '/v1/notify', {
+      body: { app: 'linked', id: 't', title: 'Link and button', url: link, buttons: [{ label: 'Open link', url: link }] },
+    });
     const sent = (title: string) => eventually(() => watch.sent.find((call) => call.summary === title), title);
     expect((await sent('Nothing to open')).actions).toEqual(['open', 'Open']);
     expect((await sent('Only words')).actions).toEqual([]);
     expect((await sent('With a link')).actions).toEqual(['default', 'Open link']);
+    // dunst lists the click action as one more line of its menu: a button that opens the same link is enough there.
+    expect((await sent('Link and button')).actions.filter((text) => text === 'default' || text === 'Open link')).toEqual(['Open link']);
     // dunst's menu lists the button once, and no click action beside it (nothing is chosen in it).
     await desktop.choose('no such line');
     expect((await desktop.lastMenu()).split('\n').filter((line) => line.includes('(Nothing to open)'))).toEqual([

@@ -242,9 +242,7 @@ export class DBusPresenter implements Presenter {
       banner.more ? this.text(`+${banner.more} more`) : undefined,
       banner.problem && this.text(`⚠ ${banner.problem}`),
     ].filter((line): line is string => Boolean(line));
-    // A click only opens the notification's link (person.ts): without one, no click action, so a server marks nothing
-    // as clickable (dunst's "(A)") and lists no empty "Open" in its menu.
-    const actions: string[] = banner.url ? [DEFAULT_ACTION, DEFAULT_ACTION_LABEL] : [];
+    const actions: string[] = this.offersClick(banner) ? [DEFAULT_ACTION, DEFAULT_ACTION_LABEL] : [];
     const hints: Record<string, dbus.Variant> = {
       urgency: new dbus.Variant('y', URGENCY[banner.priority]),
       'suppress-sound': new dbus.Variant('b', true), // the daemon plays the banner's sound itself
@@ -266,6 +264,17 @@ export class DBusPresenter implements Presenter {
       lines.push(banner.actions.map((action) => `[${this.text(action.label)}]`).join(' '));
     }
     return { summary: banner.title, body: lines.join('\n'), actions: this.capabilities.has('actions') ? actions : [], hints };
+  }
+
+  /**
+   * A click only opens the notification's link (person.ts): without one there is no click action, so a server marks
+   * nothing as clickable (dunst's "(A)") and lists no empty "Open". dunst has no click action of its own either
+   * (its menu lists it as one more line; a click closes the banner): there a button that opens the same link is
+   * enough.
+   */
+  private offersClick(banner: Banner): boolean {
+    if (!banner.url) return false;
+    return !(this.serverName === 'dunst' && banner.actions.some((action) => action.url === banner.url));
   }
 
   /**

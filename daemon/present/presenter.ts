@@ -17,6 +17,8 @@ export interface BannerAction {
   style?: string;
   /** For a reply action: the hint shown in the empty text field. */
   placeholder?: string;
+  /** For a link button: the link it opens. */
+  url?: string;
 }
 
 export interface Banner {

@@ -276,6 +276,7 @@ export function bannerFor(
       kind: buttonKind(live.button),
       ...(live.button.style ? { style: live.button.style } : {}),
       ...(live.button.reply?.placeholder ? { placeholder: live.button.reply.placeholder } : {}),
+      ...(buttonKind(live.button) === 'url' && live.button.url ? { url: live.button.url } : {}),
     })),
     snooze: n.snooze === true,
     priority: n.priority ?? 'normal',
