@@ -3,7 +3,7 @@ import { rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
-import { type Desktop, startDesktop, watchNotify } from './helpers/desktop.js';
+import { type Desktop, replyWindow, startDesktop, typeInto, watchNotify } from './helpers/desktop.js';
 import { callbackServer, eventually } from './helpers/in-process.js';
 
 // What the person sees on a real desktop (Xvfb, a private session bus, dunst 1.9 with its shipped markup setting):
@@ -160,6 +160,35 @@ describe('the banner on dunst', () => {
     await eventually(async () => (await record(daemon, 'ask', 'r')).reply === 'After lunch', 'the reply', 15_000);
     await eventually(async () => (await record(daemon, 'ask', 'r')).actionUsed === 'Reply', 'History to say the banner closed');
     await eventually(async () => (await displayed()) === 0, 'the banner to close');
+  }, 30_000);
+
+  test('the reply window shows who asks and the whole notification: title, subtitle, body and the hint', async () => {
+    await desktop.dunstctl('close-all');
+    await daemon.api('POST', '/v1/register', { body: { app: 'deploys', appName: 'Deploy bot' } });
+    await daemon.api('POST', '/v1/notify', {
+      body: {
+        app: 'deploys',
+        id: 'w',
+        title: 'Ship release_42 today?',
+        subtitle: 'main, 3 changes',
+        body: 'The build of **main** passed; see [the notes](https://ci.example/notes) in C:\\builds.',
+        buttons: [{ label: 'Answer', reply: { placeholder: 'yes or no' } }],
+      },
+    });
+    await eventually(async () => (await displayed()) === 1);
+    await desktop.choose('Answer (Ship release_42 today?)');
+    const window = await replyWindow(desktop, 'Deploy bot');
+    expect(window.title).toBe('Reply to Deploy bot');
+    expect(window.text.split('\n')).toEqual([
+      'Deploy bot asks:',
+      '',
+      'Ship release_42 today?',
+      'main, 3 changes',
+      'The build of main passed; see the notes in C:\\builds.',
+      '(yes or no)',
+    ]);
+    await typeInto(desktop, 'Deploy bot', 'Yes');
+    await eventually(async () => (await record(daemon, 'deploys', 'w')).reply === 'Yes', 'the reply', 15_000);
   }, 30_000);
 
   test('a callback that fails shows the banner again with the reason; History keeps the note', async () => {

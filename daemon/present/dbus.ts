@@ -13,7 +13,7 @@ import {
   SNOOZE_CHOICES,
   answerLabels,
 } from './presenter.js';
-import { askForReply } from './prompt.js';
+import { askForReply, type ReplyRequest } from './prompt.js';
 import { playSound } from './sound.js';
 
 const SERVICE = 'org.freedesktop.Notifications';
@@ -312,7 +312,7 @@ export class DBusPresenter implements Presenter {
       return this.listener({ type: 'snoozed', key, minutes: Number(action.slice(SNOOZE_ACTION.length)) });
     const pressed = banner.actions.find((candidate) => candidate.actionId === action);
     if (pressed?.kind === 'reply') {
-      void askForReply(banner.appName, banner.title, pressed.placeholder)
+      void askForReply(replyRequest(banner, pressed.placeholder))
         .then((text) => text !== null && this.listener({ type: 'replied', key, actionId: pressed.actionId, text }))
         .catch((error: Error) => log.warn(`a reply could not be asked for: ${error.message}`));
       return;
@@ -358,4 +358,16 @@ async function readServer(server: dbus.ClientInterface): Promise<{ capabilities:
   const capabilities = new Set((await server.GetCapabilities()) as string[]);
   const [serverName] = (await server.GetServerInformation().catch(() => [''])) as string[];
   return { capabilities, serverName: serverName ?? '' };
+}
+
+/** What the reply window shows of a banner: who asks, and the notification's texts, its Markdown as plain text. */
+function replyRequest(banner: Banner, placeholder: string | undefined): ReplyRequest {
+  return {
+    appName: banner.appName,
+    ...(banner.relayed ? { relayed: true } : {}),
+    title: banner.title,
+    ...(banner.subtitle ? { subtitle: banner.subtitle } : {}),
+    ...(banner.body ? { body: plainText(parseMarkdown(banner.body)) } : {}),
+    ...(placeholder ? { placeholder } : {}),
+  };
 }

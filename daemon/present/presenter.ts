@@ -24,6 +24,8 @@ export interface BannerAction {
 export interface Banner {
   key: BannerKey;
   appName: string;
+  /** It came from an agent through the cloud relay (the reply window says so). */
+  relayed?: true;
   title: string;
   subtitle?: string;
   body?: string;

@@ -1,5 +1,6 @@
 import { afterAll } from '@jest/globals';
 import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { type Desktop, type DunstOptions, startDesktop as startRig } from '../../bench/rigs/desktop.js';
 
 export type { Desktop, DunstOptions };
@@ -104,4 +105,16 @@ function parseNotify(message: string): NotifySent {
   const actions = [...(arrays[0] ?? '').matchAll(/^ {6}string "(.*)"$/gm)].map((match) => match[1]!);
   const hints = [...(arrays[1] ?? '').matchAll(/^ {9}string "(.*)"$/gm)].map((match) => match[1]!);
   return { appName, summary, body, actions, hints };
+}
+
+/**
+ * The reply window whose title holds `title`, as the person sees it: its title, and the text above its field (the
+ * `--text` zenity was started with, read from its command line, zenity's escapes undone as it draws them).
+ */
+export async function replyWindow(desktop: Desktop, title: string): Promise<{ title: string; text: string }> {
+  const window = (await xdotool(desktop, 'search', '--sync', '--onlyvisible', '--name', title)).split('\n')[0]!;
+  const pid = Number(await xdotool(desktop, 'getwindowpid', window));
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  const text = (argv.find((arg) => arg.startsWith('--text=')) ?? '').slice('--text='.length);
+  return { title: await xdotool(desktop, 'getwindowname', window), text: text.replace(/\\\\|__/g, (escape) => escape[0]!) };
 }

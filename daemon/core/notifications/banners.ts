@@ -7,6 +7,7 @@ import { resolveBinding } from '../../../protocol/fields.js';
 import { fractionOf } from '../../../templates-renderer/components.js';
 import type { Template } from '../../../templates-renderer/model.js';
 import { idOf, liveButtons } from '../templates/live-actions.js';
+import { CLOUD_APP_PREFIX } from '../relay/deliveries.js';
 
 /** docs/api/notifications.md#n11: `persistent: false` without a timeout closes after 8 seconds. */
 const NON_PERSISTENT_SECONDS = 8;
@@ -265,6 +266,7 @@ export function bannerFor(
   return {
     key: { app: record.app, id: record.id },
     appName,
+    ...(record.app.startsWith(CLOUD_APP_PREFIX) ? { relayed: true as const } : {}),
     title: n.title ?? '',
     ...(shown.subtitle && n.subtitle ? { subtitle: n.subtitle } : {}),
     ...(shown.body && n.body ? { body: n.body } : {}),
