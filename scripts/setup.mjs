@@ -4,7 +4,7 @@
 //      say how),
 //   2. `npm ci` when package-lock.json changed since the last install,
 //   3. the TypeScript build into dist/ when a source file changed since the last build.
-// Only Node's own modules are used here (and, once built, daemon/present/dunst-menu.ts, which uses only those):
+// Only Node's own modules are used here (and, once built, daemon/present/dunst-config.ts, which uses only those):
 // this runs before any dependency is installed.
 
 import { spawnSync } from 'node:child_process';
@@ -113,7 +113,7 @@ function dunstIsTheServer() {
 
 /**
  * Whether the menu program dunst is set to use is installed, found as the daemon finds it (the built
- * daemon/present/dunst-menu.ts: the running dunst's settings and PATH, else this user's dunstrc). Before the first
+ * daemon/present/dunst-config.ts: the running dunst's settings and PATH, else this user's dunstrc). Before the first
  * build, whether dmenu is.
  */
 function dunstMenuInstalled() {
@@ -159,8 +159,8 @@ function hasCommand(command) {
   return spawnSync('sh', ['-c', `command -v "${command}"`], { stdio: 'ignore' }).status === 0;
 }
 
-/** The built dunst-menu module, when there is a build (it imports only Node's own modules). */
-const dunstMenuModule = await import(pathToFileURL(path.join(root, 'dist', 'daemon', 'present', 'dunst-menu.js')).href).catch(() => null);
+/** The built dunst-config module, when there is a build (it imports only Node's own modules). */
+const dunstMenuModule = await import(pathToFileURL(path.join(root, 'dist', 'daemon', 'present', 'dunst-config.js')).href).catch(() => null);
 
 function present(p) {
   if (p.commands) return p.commands.some(hasCommand);

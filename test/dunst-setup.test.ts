@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
-import { type Desktop, displayed, dunstHistory, startDesktop } from './helpers/desktop.js';
+import { type DaemonProcess, ROOT, startDaemon, tempFolder } from './helpers/daemon.js';
+import { type Desktop, displayed, dunstHistory, startDesktop, watchNotify } from './helpers/desktop.js';
 import { callbackServer, eventually } from './helpers/in-process.js';
 
 // dunst as a person has it: a dunstrc naming the menu program it opens (`dmenu`), which may not be installed, and
@@ -76,5 +77,23 @@ describe('the daemon and the dunst it shows banners on', () => {
     await eventually(async () => (await record('deploys', 'd'))?.actionUsed === 'Approve', 'the button to work');
     expect(server.received).toHaveLength(1);
     expect(daemon.log().split(MENU_WARNING)).toHaveLength(2);
+  }, 30_000);
+
+  test("the card goes where dunst shows it whole: not as a thumbnail at dunst's max_icon_size, but once it is raised", async () => {
+    const watch = await watchNotify(desktop);
+    await daemon.api('PUT', '/v1/settings', { body: { bannerCardImage: true } });
+    const image = path.join(ROOT, 'fixtures', 'images', 'sample.png');
+    const picture = async (id: string) => {
+      await daemon.api('POST', '/v1/notify', { body: { app: 'cards', id, title: `Card ${id}`, image } });
+      return (await eventually(() => watch.sent.find((call) => call.summary === `Card ${id}`), `Card ${id}`)).hints['image-path'];
+    };
+    // The rig's dunst keeps dunst's default, pictures at most 128 pixels: the notification's own picture.
+    expect(await picture('small')).toMatch(new RegExp(`^${daemon.supportDir}/images/`));
+    const restarts = () => daemon.log().split('notification server dunst took over').length;
+    const before = restarts();
+    await desktop.restartDunst({ settings: { max_icon_size: '400' } });
+    await eventually(() => restarts() > before, 'the daemon to notice');
+    expect(await picture('whole')).toMatch(new RegExp(`^${daemon.supportDir}/cards/cards/[0-9a-f]{32}\\.png$`));
+    watch.stop();
   }, 30_000);
 });

@@ -1,7 +1,8 @@
 import dbus from 'dbus-next';
 import { bodyMarkup, escapeMarkup, parseMarkdown, plainText } from '../../protocol/markdown.js';
 import { log } from '../log.js';
-import { dunstMenu, dunstProcess, missingMenuAdvice } from './dunst-menu.js';
+import { type DunstProcess, dunstMaxIconSize, dunstMenu, dunstProcess, missingMenuAdvice } from './dunst-config.js';
+import { LIVE_BANNER_WIDTH } from '../../templates-renderer/schema.js';
 import { openOnDesktop } from './opener.js';
 import {
   type Banner,
@@ -39,6 +40,12 @@ const keyOf = (key: BannerKey): string => `${key.app}\u0000${key.id}`;
  * Plasma and notify-osd, by the name `GetServerInformation` gives. Elsewhere the progress is a line of text.
  */
 const DRAWS_VALUE_HINT = new Set(['dunst', 'Plasma', 'notify-osd']);
+/**
+ * Servers that show a banner's picture as an icon (GNOME Shell, KDE Plasma, notify-osd, xfce4-notifyd, mako, SwayNC,
+ * by their `GetServerInformation` names), where a card 380 points wide is an unreadable thumbnail: they get the
+ * notification's own picture. dunst shrinks pictures to its `max_icon_size`, which is read from its dunstrc.
+ */
+const SHRINKS_PICTURES = new Set(['gnome-shell', 'Plasma', 'notify-osd', 'Xfce Notify Daemon', 'mako', 'SwayNotificationCenter']);
 
 /**
  * Banners in the desktop's own notification server, over D-Bus (org.freedesktop.Notifications): `Notify` with
@@ -53,6 +60,8 @@ export class DBusPresenter implements Presenter {
   readonly handlesExpiry = true;
   /** Freedesktop servers show every banner sent (GNOME gathers them only in its message list). */
   readonly drawsStacks = false;
+  /** Whether the server shows a picture as wide as a card (docs/templates.md#what-each-server-shows-of-a-card). */
+  showsCards = true;
   private listener: PresenterListener = () => undefined;
   /** Banner -> the server's id for it, as a chain so a replace waits for the id of the show before it. */
   private readonly ids = new Map<string, Promise<number | null>>();
@@ -114,7 +123,7 @@ export class DBusPresenter implements Presenter {
     this.busDaemon.on('NameOwnerChanged', (name: string, _old: string, owner: string) => {
       if (name === SERVICE && owner) void this.serverRestarted();
     });
-    void this.checkMenuProgram();
+    this.readDunstSettings();
   }
 
   /**
@@ -132,17 +141,36 @@ export class DBusPresenter implements Presenter {
     });
     [this.capabilities, this.serverName] = [capabilities, serverName];
     log.info(`notification server ${serverName || '(unnamed)'} took over: ${[...capabilities].sort().join(', ')}`);
-    await this.checkMenuProgram();
+    this.readDunstSettings();
+  }
+
+  /**
+   * What the server's settings decide: whether it shows a card whole (dunst: `max_icon_size` 0, or at least a card's
+   * width), and, on dunst, whether its menu program is there (below).
+   */
+  private readDunstSettings(): void {
+    // dunst's own is known once its dunstrc is read (at once): until then, no card.
+    this.showsCards = !SHRINKS_PICTURES.has(this.serverName) && this.serverName !== 'dunst';
+    if (this.serverName !== 'dunst') return;
+    void this.dunst().then((dunst) => {
+      const size = dunstMaxIconSize(dunst);
+      this.showsCards = size === 0 || size >= LIVE_BANNER_WIDTH;
+      return this.checkMenuProgram(dunst);
+    });
+  }
+
+  /** dunst's command line and environment (its settings and PATH), else this process's own as the best guess. */
+  private async dunst(): Promise<DunstProcess> {
+    const pid = (await this.busDaemon.GetConnectionUnixProcessID(SERVICE).catch(() => null)) as number | null;
+    return (pid && dunstProcess(pid)) || { argv: [], env: process.env };
   }
 
   /**
    * dunst draws no buttons: they are pressed in the menu it opens with its `dmenu` program. When that program is
    * missing, the person is told once (the log and a banner) how to mend it (docs/desktop.md).
    */
-  private async checkMenuProgram(): Promise<void> {
-    if (this.serverName !== 'dunst') return;
-    const pid = (await this.busDaemon.GetConnectionUnixProcessID(SERVICE).catch(() => null)) as number | null;
-    const menu = dunstMenu((pid && dunstProcess(pid)) || { argv: [], env: process.env });
+  private async checkMenuProgram(dunst: DunstProcess): Promise<void> {
+    const menu = dunstMenu(dunst);
     if (menu.installed) return;
     const advice = missingMenuAdvice(menu);
     log.warn(advice.log);
@@ -215,7 +243,7 @@ export class DBusPresenter implements Presenter {
       const { summary, body, actions, hints } = this.draw(banner);
       const timeout = banner.expireSeconds === null ? 0 : Math.round(banner.expireSeconds * 1000);
       const id = (await this.call(
-        this.server.Notify(banner.appName, replacesId ?? 0, '', summary, body, actions, hints, timeout),
+        this.server.Notify(banner.appName, replacesId ?? 0, banner.appIcon ?? '', summary, body, actions, hints, timeout),
         'show',
       )) as number | undefined;
       if (typeof id !== 'number') return null;
@@ -248,7 +276,8 @@ export class DBusPresenter implements Presenter {
       'suppress-sound': new dbus.Variant('b', true), // the daemon plays the banner's sound itself
       'desktop-entry': new dbus.Variant('s', 'notifier'),
     };
-    if (banner.imagePath) hints['image-path'] = new dbus.Variant('s', banner.imagePath);
+    const picture = (this.showsCards && banner.card) || banner.imagePath;
+    if (picture) hints['image-path'] = new dbus.Variant('s', picture);
     if (banner.group) hints['x-notifier-group'] = new dbus.Variant('s', banner.group);
     if (banner.progress !== undefined) hints.value = new dbus.Variant('i', banner.progress);
     for (const action of banner.actions) {

@@ -67,8 +67,10 @@ export interface NotifySent {
   body: string;
   /** The actions, as pairs flattened: id, label, id, label... */
   actions: string[];
-  /** The hints' names (`image-path`, `urgency`...). */
-  hints: string[];
+  /** The hints by name (`image-path`, `urgency`...): the value of a string hint, '' for the others. */
+  hints: Record<string, string>;
+  /** The app_icon argument. */
+  icon: string;
 }
 
 /**
@@ -100,11 +102,12 @@ afterAll(() => monitors.forEach((stop) => stop()));
 
 function parseNotify(message: string): NotifySent {
   const strings = [...message.matchAll(/^ {3}string "(.*)"$/gm)].map((match) => match[1]!);
-  const [appName = '', , summary = '', body = ''] = strings;
+  const [appName = '', icon = '', summary = '', body = ''] = strings;
   const arrays = [...message.matchAll(/^ {3}array \[\n([\s\S]*?)^ {3}\]$/gm)].map((match) => match[1]!);
   const actions = [...(arrays[0] ?? '').matchAll(/^ {6}string "(.*)"$/gm)].map((match) => match[1]!);
-  const hints = [...(arrays[1] ?? '').matchAll(/^ {9}string "(.*)"$/gm)].map((match) => match[1]!);
-  return { appName, summary, body, actions, hints };
+  const entries = [...(arrays[1] ?? '').matchAll(/^ {9}string "(.*)"\n {9}variant\s+(?:string "(.*)"|.*)$/gm)];
+  const hints = Object.fromEntries(entries.map((match) => [match[1]!, match[2] ?? '']));
+  return { appName, icon, summary, body, actions, hints };
 }
 
 /**

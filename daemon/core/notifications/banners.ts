@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { log } from '../../log.js';
 import type { Banner, BannerKey, Presenter } from '../../present/presenter.js';
 import { buttonKind, isOpenableLink } from '../../../protocol/notification-rules.js';
@@ -255,7 +256,7 @@ export function bannerFor(
   record: HistoryRecord,
   appName: string,
   registration: AppRegistration | undefined,
-  options: { sound: boolean; picture?: string; template?: Template },
+  options: { sound: boolean; card?: string; appIcon?: string; template?: Template },
 ): Banner {
   const n = record.notification;
   const { template } = options;
@@ -270,7 +271,10 @@ export function bannerFor(
     title: n.title ?? '',
     ...(shown.subtitle && n.subtitle ? { subtitle: n.subtitle } : {}),
     ...(shown.body && n.body ? { body: n.body } : {}),
-    ...((options.picture ?? record.imagePath) ? { imagePath: options.picture ?? record.imagePath } : {}),
+    ...(record.imagePath ? { imagePath: record.imagePath } : {}),
+    ...(options.card ? { card: options.card } : {}),
+    // A local file only: a data: icon has no path a notification server could read.
+    ...(options.appIcon && path.isAbsolute(options.appIcon) ? { appIcon: options.appIcon } : {}),
     ...(n.url && isOpenableLink(n.url) ? { url: n.url } : {}),
     actions: liveButtons(n, template).map((live) => ({
       actionId: idOf(live),

@@ -1,14 +1,16 @@
 import { accessSync, constants, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-// dunst draws no buttons: the person presses them in its context menu, which dunst opens with the program its
-// `dmenu` setting names. Without that program nothing on a banner can be pressed, so the daemon looks for it the
-// way dunst finds its settings (docs/desktop.md#dunst-and-its-menu-program).
+// dunst's settings that decide what the person can do and see, read the way dunst finds them: its menu program
+// (dunst draws no buttons: the person presses them in the menu dunst opens with the program its `dmenu` setting
+// names; docs/desktop.md#dunst-and-its-menu-program) and the largest picture it shows (`max_icon_size`).
 
 /** dunst's own default for `dmenu` (its shipped dunstrc says the same). */
 export const DUNST_DEFAULT_MENU = '/usr/bin/dmenu -p dunst:';
 /** The Debian package that provides dmenu. */
 export const DMENU_PACKAGE = 'suckless-tools';
+/** dunst 1.9's built-in `max_icon_size` without a setting (its shipped dunstrc sets 128): pictures shrink to 32 pixels. */
+export const DUNST_DEFAULT_MAX_ICON_SIZE = 32;
 
 /** What dunst's process sees: its command line and the environment it was started with. */
 export interface DunstProcess {
@@ -95,10 +97,9 @@ export function globalSetting(text: string, key: string): string | undefined {
   return value;
 }
 
-/** The menu program dunst will run, found as dunst finds it. */
-export function dunstMenu(dunst: DunstProcess): DunstMenu {
-  let command = DUNST_DEFAULT_MENU;
-  let source: string | null = null;
+/** A [global] setting as dunst reads it (the last file that sets it wins), and that file; null when none sets it. */
+export function dunstSetting(dunst: DunstProcess, key: string): { value: string; source: string } | null {
+  let found: { value: string; source: string } | null = null;
   for (const file of dunstConfigFiles(dunst)) {
     let text: string;
     try {
@@ -106,11 +107,24 @@ export function dunstMenu(dunst: DunstProcess): DunstMenu {
     } catch {
       continue;
     }
-    const value = globalSetting(text, 'dmenu');
-    if (value !== undefined) [command, source] = [value, file];
+    const value = globalSetting(text, key);
+    if (value !== undefined) found = { value, source: file };
   }
+  return found;
+}
+
+/** The menu program dunst will run, found as dunst finds it. */
+export function dunstMenu(dunst: DunstProcess): DunstMenu {
+  const set = dunstSetting(dunst, 'dmenu');
+  const command = set?.value ?? DUNST_DEFAULT_MENU;
   const program = firstWord(command);
-  return { command, program, source, installed: program !== '' && canRun(program, dunst.env.PATH ?? '') };
+  return { command, program, source: set?.source ?? null, installed: program !== '' && canRun(program, dunst.env.PATH ?? '') };
+}
+
+/** The largest picture dunst shows, in pixels (`max_icon_size`); 0: no limit, pictures at their own size. */
+export function dunstMaxIconSize(dunst: DunstProcess): number {
+  const size = Number.parseInt(dunstSetting(dunst, 'max_icon_size')?.value ?? '', 10);
+  return Number.isFinite(size) && size >= 0 ? size : DUNST_DEFAULT_MAX_ICON_SIZE;
 }
 
 /** The program of a command line as dunst splits it (shell words): the first word, its quotes removed. */

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
-import { DUNST_DEFAULT_MENU, dunstConfigFiles, dunstMenu, globalSetting } from '../../daemon/present/dunst-menu.js';
+import { DUNST_DEFAULT_MENU, dunstConfigFiles, dunstMenu, globalSetting } from '../../daemon/present/dunst-config.js';
 import { tempFolderSync } from '../helpers/daemon.js';
 
 // Finding dunst's menu program as dunst finds its settings: -config, else the first dunstrc of the XDG config
