@@ -141,23 +141,18 @@ function canRun(program: string, PATH: string): boolean {
     .some((folder) => executable(path.join(folder, program)));
 }
 
-function executable(file: string): boolean {
+/** Whether this process may read (or run) a file. */
+function allowed(file: string, mode: number): boolean {
   try {
-    accessSync(file, constants.X_OK);
+    accessSync(file, mode);
     return true;
   } catch {
     return false;
   }
 }
 
-function readable(file: string): boolean {
-  try {
-    accessSync(file, constants.R_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const executable = (file: string): boolean => allowed(file, constants.X_OK);
+const readable = (file: string): boolean => allowed(file, constants.R_OK);
 
 /** What the person reads when the menu program is missing: what breaks, and how to mend it. */
 export function missingMenuAdvice(menu: DunstMenu): { title: string; body: string; log: string } {
