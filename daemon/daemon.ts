@@ -7,7 +7,7 @@ import { openChannel } from './control/channel.js';
 import { NotifierCore } from './core/notifier.js';
 import type { SpeechEngine } from './core/voice/voice.js';
 import { startTray } from './tray-process.js';
-import { errors } from '../protocol/errors.js';
+import { ApiError, errors } from '../protocol/errors.js';
 import { createApp } from './http/app.js';
 import { MAX_HEADER_BYTES } from '../protocol/limits.js';
 import { log } from './log.js';
@@ -89,6 +89,15 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
           deliveredAt,
         })),
       onNotification: (listener) => core.onDelivery(listener),
+      show: (app, id) =>
+        core.reshow(app, id).then(
+          () => true,
+          (error: Error) => {
+            if (error instanceof ApiError && error.status === 404) return false;
+            throw error;
+          },
+        ),
+      onRemoval: (listener) => core.history.onRemoval(listener),
       quiet: (minutes) => core.setQuiet(minutes),
       quietStatus: () => core.quietHours.status(),
       onQuietChange: (listener) => core.quietHours.onChange(listener),

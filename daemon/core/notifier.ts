@@ -327,7 +327,8 @@ export class NotifierCore {
     this.followUps.cancel(input.app, id);
     this.voice.stop(input.app, id);
     const saved = this.history.put(record);
-    if (showBanner && !dismissedAt && this.settings.bannerCardImage) await this.cards.draw(record, appName, this.appIcon(input.app));
+    const wantsCard = this.settings.bannerCardImage && this.presenter.showsCards !== false;
+    if (showBanner && !dismissedAt && wantsCard) await this.cards.draw(record, appName, this.appIcon(input.app));
     if (showBanner && !dismissedAt) this.putOnScreen(record, { sound: true });
     else if (held) this.banners.close(input.app, id); // an earlier banner with this id does not stay up in its place
     if (!dismissedAt && blocked === null && (speechWanted || recording)) this.queueSpeech(record, recording);
@@ -412,7 +413,7 @@ export class NotifierCore {
       request: this.withSpeechDefaults({ ...appVoice(this.apps.get(app)?.settings), ...notification.speak }),
       ...(recording ? { recording } : {}),
       // Speech only, with no banner: when it cannot play after all, the person sees it rather than nothing.
-      ...(notification.presentation === 'voice' ? { failed: (reason: string) => this.showProblem(app, id, `not spoken: ${reason}`) } : {}),
+      ...(notification.presentation === 'voice' ? { failed: (reason: string) => this.showProblem(app, id, `Not spoken: ${reason}`) } : {}),
       spoken: (written) => {
         void this.history.update(app, id, (current) =>
           current.speech ? { ...current, speech: { ...current.speech, ...written } } : current,
@@ -665,11 +666,13 @@ export class NotifierCore {
   /** Draws a record's banner (in place when it is up), in its stack, timed; `problem` says what went wrong on it. */
   private drawBanner(record: HistoryRecord, options: { sound: boolean; problem?: string }): void {
     const sound = options.sound && !this.settings.muteAllSounds && !this.quietFor(record.notification).sounds;
-    const picture = this.cards.get(record.app, record.id);
+    const card = this.cards.get(record.app, record.id);
     const template = this.designs.template(record.app, record.notification.template);
+    const appIcon = this.appIcon(record.app);
     const banner = bannerFor(record, this.appName(record.app), this.apps.get(record.app), {
       sound,
-      ...(picture ? { picture } : {}),
+      ...(card ? { card } : {}),
+      ...(appIcon ? { appIcon } : {}),
       ...(template ? { template } : {}),
     });
     if (options.problem) banner.problem = options.problem;

@@ -90,7 +90,7 @@ export class PersonSide {
 
   /**
    * A click opens the notification's link (http, https, mailto only) and closes the banner with `open`; a link
-   * that cannot be opened is noted, and the person sees why.
+   * that cannot be opened is noted, and the person sees why ("Could not open the link: xdg-open is not installed").
    */
   private async clicked(app: string, id: string): Promise<void> {
     const record = this.core.history.get(app, id);

@@ -64,7 +64,7 @@ describe('what the presenter is asked to draw', () => {
       body: 'body',
       url: 'https://example.com',
       actions: [
-        { actionId: 'open-docs', label: 'Open docs', kind: 'url' },
+        { actionId: 'open-docs', label: 'Open docs', kind: 'url', url: 'https://example.com/docs' },
         { actionId: 'answer', label: 'Answer', kind: 'reply', placeholder: 'Say…' },
       ],
       snooze: true,

@@ -35,8 +35,17 @@ describe('the D-Bus presenter', () => {
     await bus?.stop();
   });
 
-  test('Notify carries the banner: actions with a default one for a click, urgency, image, expiry, escaped markup', async () => {
-    await presenter.show(banner({ imagePath: '/tmp/pic.png', priority: 'urgent', expireSeconds: 12, group: 'builds', snooze: true }));
+  test('Notify carries the banner: actions with a default one for a click on its link, urgency, image, expiry, escaped markup', async () => {
+    await presenter.show(
+      banner({
+        imagePath: '/tmp/pic.png',
+        priority: 'urgent',
+        expireSeconds: 12,
+        group: 'builds',
+        snooze: true,
+        url: 'https://ci.example/1',
+      }),
+    );
     const call = server.calls.at(-1)!;
     expect(call).toMatchObject({
       appName: 'CI',
@@ -45,7 +54,7 @@ describe('the D-Bus presenter', () => {
       body: 'main\nAll &lt;b&gt;412&lt;/b&gt; tests &amp; more',
       actions: [
         'default',
-        'Open',
+        'Open link',
         'open-log',
         'Open log',
         'approve',
@@ -231,7 +240,7 @@ describe('finding a notification server', () => {
       await connected.presenter.start((event) => events.push(event));
       await connected.presenter.show(banner({ actions: [{ actionId: 'answer', label: 'Answer', kind: 'reply', placeholder: 'Why?' }] }));
       const call = server.calls.at(-1)!;
-      expect(call.actions).toEqual(['default', 'Open', 'inline-reply', 'Answer']);
+      expect(call.actions).toEqual(['inline-reply', 'Answer']); // no link: no click action
       expect(call.hints['x-kde-reply-placeholder-text']).toBe('Why?');
       server.replyInline(call.id, 'Because.');
       await eventually(() => events.length > 0);
