@@ -1,14 +1,13 @@
 import path from 'node:path';
 import { log } from '../../log.js';
 import type { Banner, BannerKey, Presenter } from '../../present/presenter.js';
-import { buttonKind, isOpenableLink } from '../../../protocol/notification-rules.js';
+import { buttonKind, isOpenableLink, isRelayedApp } from '../../../protocol/notification-rules.js';
 import type { Timers } from '../timers.js';
 import type { AppRegistration, HistoryRecord } from '../../../protocol/types.js';
 import { resolveBinding } from '../../../protocol/fields.js';
 import { fractionOf } from '../../../templates-renderer/components.js';
 import type { Template } from '../../../templates-renderer/model.js';
 import { idOf, liveButtons } from '../templates/live-actions.js';
-import { CLOUD_APP_PREFIX } from '../relay/deliveries.js';
 
 /** docs/api/notifications.md#n11: `persistent: false` without a timeout closes after 8 seconds. */
 const NON_PERSISTENT_SECONDS = 8;
@@ -267,7 +266,7 @@ export function bannerFor(
   return {
     key: { app: record.app, id: record.id },
     appName,
-    ...(record.app.startsWith(CLOUD_APP_PREFIX) ? { relayed: true as const } : {}),
+    ...(isRelayedApp(record.app) ? { relayed: true as const } : {}),
     title: n.title ?? '',
     ...(shown.subtitle && n.subtitle ? { subtitle: n.subtitle } : {}),
     ...(shown.body && n.body ? { body: n.body } : {}),
