@@ -71,6 +71,8 @@ export class PersonSide {
           return this.pressed(app, id, event.actionId);
         case 'replied':
           return this.replied(app, id, event.actionId, event.text);
+        case 'failed':
+          return this.failed(app, id, event.label, event.reason);
       }
     })();
     work.catch((error: Error) => log.error(`[${app}] ${id}: could not record what the person did: ${error.message}`));

@@ -343,7 +343,10 @@ export class DBusPresenter implements Presenter {
     if (pressed?.kind === 'reply') {
       void askForReply(replyRequest(banner, pressed.placeholder))
         .then((text) => text !== null && this.listener({ type: 'replied', key, actionId: pressed.actionId, text }))
-        .catch((error: Error) => log.warn(`a reply could not be asked for: ${error.message}`));
+        .catch((error: Error) => {
+          log.warn(`a reply could not be asked for: ${error.message}`);
+          this.listener({ type: 'failed', key, label: pressed.label, reason: error.message });
+        });
       return;
     }
     this.listener({ type: 'button', key, actionId: action });

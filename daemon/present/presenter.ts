@@ -69,6 +69,8 @@ export type PresenterEvent =
   | { type: 'replied'; key: BannerKey; actionId: string; text: string }
   | { type: 'snoozed'; key: BannerKey; minutes: number }
   | { type: 'closed'; key: BannerKey; reason: 'dismissed' | 'expired' }
+  /** What the person tried on the banner could not be done by the display itself (no reply window, say). */
+  | { type: 'failed'; key: BannerKey; label: string; reason: string }
   | { type: 'answered'; questionId: string; allow: boolean };
 
 /**

@@ -75,7 +75,7 @@ export function replyWindowText(request: ReplyRequest): { title: string; lines: 
  */
 export function askForReply(request: ReplyRequest): Promise<string | null> {
   const chosen = PROMPTS.find(({ program }) => program === promptProgram());
-  if (!chosen) return Promise.reject(new Error('no reply window: install zenity, yad or kdialog'));
+  if (!chosen) return Promise.reject(new Error('no reply window program is installed (zenity, yad or kdialog)'));
   const { title, lines } = replyWindowText(request);
   const text = lines.map(chosen.escape).join('\n');
   return new Promise((resolve) => {

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import childProcess from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import dbus from 'dbus-next';
 import { log } from '../../daemon/log.js';
 import { DBusPresenter } from '../../daemon/present/dbus.js';
@@ -133,6 +134,30 @@ describe('the D-Bus presenter', () => {
     expect(events.slice(start + 1)).toEqual([
       { type: 'clicked', key: { app: 'ci', id: 'clicky' } },
       { type: 'snoozed', key: { app: 'ci', id: 'later' }, minutes: 60 },
+    ]);
+  });
+
+  test('a reply button without a reply window program: the failure is an event, so the person is told', async () => {
+    await presenter.show(banner({ key: { app: 'ci', id: 'ask' }, actions: [{ actionId: 'answer', label: 'Answer', kind: 'reply' }] }));
+    const start = events.length;
+    // This computer has zenity; the presenter is told none of the three is installed. (A test's process.env is not
+    // the one child processes get under jest, so PATH cannot hide them.)
+    const which = jest
+      .spyOn(childProcess, 'spawnSync')
+      .mockImplementation(() => ({ status: 1 }) as ReturnType<typeof childProcess.spawnSync>);
+    try {
+      server.invoke(await lastId(), 'answer');
+      await eventually(() => events.length > start);
+    } finally {
+      which.mockRestore();
+    }
+    expect(events.slice(start)).toEqual([
+      {
+        type: 'failed',
+        key: { app: 'ci', id: 'ask' },
+        label: 'Answer',
+        reason: 'no reply window program is installed (zenity, yad or kdialog)',
+      },
     ]);
   });
 
