@@ -47,6 +47,15 @@ export const errors = {
 
   // The request itself (daemon/http): the guard, the body, the route table; and what the service cannot do
   forbiddenHost: () => new ApiError(403, 'forbidden_host', 'forbidden: the Host header must be 127.0.0.1, localhost or [::1]'),
+  duplicateHost: () => new ApiError(400, 'duplicate_host', 'bad request: the Host header was sent more than once'),
+  forbiddenTarget: () =>
+    new ApiError(403, 'forbidden_target', 'forbidden: the request line names another server (send the path alone, as in GET /v1/health)'),
+  notAProxy: (allowed: string) =>
+    new ApiError(405, 'not_a_proxy', `method not allowed: CONNECT (Notifier is not a proxy; its routes take ${allowed})`),
+  headersTooLarge: (maxBytes: number) =>
+    new ApiError(431, 'headers_too_large', `request headers are too large (at most ${maxBytes} bytes)`),
+  requestTimedOut: () => new ApiError(408, 'request_timed_out', 'the request did not arrive in time'),
+  malformedRequest: () => new ApiError(400, 'malformed_request', 'malformed HTTP request'),
   forbiddenOrigin: () => new ApiError(403, 'forbidden_origin', 'forbidden: requests from web pages (an Origin header) are refused'),
   unauthorized: () => new ApiError(401, 'unauthorized', 'unauthorized: send Authorization: Bearer <the token in the support folder>'),
   routeNotFound: (method: string, path: string) => new ApiError(404, 'route_not_found', `not found: ${method} ${path}`),
