@@ -298,6 +298,17 @@ describe('exit codes and messages', () => {
     }
   });
 
+  test("a stopped instance's own folder (no port file): exit 2 'not running', never another instance on the default port", async () => {
+    const stopped = await startDaemon();
+    await stopped.stop();
+    const result = await notifier(['apps'], { supportDir: stopped.supportDir });
+    expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Notifier is not running: there is no port file in ${stopped.supportDir}. Start it with 'npm start' or 'notifier daemon'.\n`,
+    });
+  });
+
   test("help: `notifier help <command>` and --help print that command's usage; --version the tool's version", async () => {
     const pkg = JSON.parse(await readFile(path.join(__dirname, '..', 'package.json'), 'utf8'));
     const help = await notifier(['help', 'history', 'search']);
