@@ -260,10 +260,22 @@ export const errors = {
   iconNotFound: (icon: string) => new ApiError(400, 'icon_not_found', `icon file not found: ${icon}`, { field: 'icon' }),
 
   // The cloud relay, as this computer uses it (docs/api/relay.md)
-  relayNotPaired: () => new ApiError(409, 'relay_not_paired', 'not paired with a relay: pair first (POST /v1/relay/pair)'),
-  relayUnreachable: (why: string) => new ApiError(502, 'relay_unreachable', `relay unreachable: ${why}`),
+  relayNotPaired: () =>
+    new ApiError(
+      409,
+      'relay_not_paired',
+      'not paired with a relay: pair this computer first with notifier relay pair <relay-url> (POST /v1/relay/pair)',
+    ),
+  relayUnreachable: (relayURL: string, why: string) =>
+    new ApiError(502, 'relay_unreachable', `cannot reach the relay at ${relayURL} (${why})`),
+  /** The relay was reached but did not do its part: a 5xx, a redirect, a pairing answer without its fields. */
+  relayFailed: (why: string) => new ApiError(502, 'relay_failed', `the relay failed: ${why}`),
   relayRejectedToken: () =>
-    new ApiError(502, 'relay_rejected_token', "the relay rejected this computer's token: pair again (POST /v1/relay/pair)"),
+    new ApiError(
+      502,
+      'relay_rejected_token',
+      "the relay rejected this computer's token: pair again with notifier relay pair <relay-url> (POST /v1/relay/pair)",
+    ),
   relayUnreadable: (status: number) =>
     new ApiError(502, 'relay_unreadable', `the relay answered ${status} with something that is not JSON`),
   /** RL3: the token is kept in a keyring that is locked or not running now (the status says `starting`). */
