@@ -74,6 +74,19 @@ describe('notifier relay, as people meet it', () => {
     expect(JSON.parse(result.stdout)).toEqual({ error: `cannot reach the relay at ${nowhere} (connection refused)` });
   });
 
+  test('relay instructions say where the 6-digit code really is: on the banner that asks, and in the tray menu', async () => {
+    expect((await relayCLI('pair', relay.baseUrl)).code).toBe(0);
+    for (const client of ['chatgpt', 'claude']) {
+      const { code, stdout } = await relayCLI('instructions', client);
+      expect([client, code]).toEqual([client, 0]);
+      expect(stdout).toContain(
+        'Notifier then shows a banner on your computer asking to let it send you notifications: choose Approve. ' +
+          'Or type its 6-digit code, which that banner and Notifier’s tray menu show, on the relay’s page.',
+      );
+      expect(stdout).not.toMatch(/settings/);
+    }
+  });
+
   test('after unpairing, the commands that need a pairing say what to type: notifier relay pair <relay-url>', async () => {
     expect((await relayCLI('pair', relay.baseUrl)).code).toBe(0);
     expect((await relayCLI('unpair')).code).toBe(0);
