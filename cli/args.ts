@@ -89,6 +89,21 @@ export function followUpAfter(text: string): number {
   return seconds;
 }
 
+/**
+ * How long `notify --wait` and `replies --wait` wait for the person: seconds or `90s`, `10m`, `2h`, from 1 second
+ * to a day (docs/cli.md#waiting-for-the-person). Beyond the API's 300 s per request the tool waits again.
+ */
+export const ANSWER_WAIT_SECONDS = { min: 1, max: 86_400, default: 60 } as const;
+
+export function answerWait(text: string): number {
+  const seconds = parseDuration(text);
+  const { min, max } = ANSWER_WAIT_SECONDS;
+  if (seconds === null || seconds < min || seconds > max) {
+    throw new InvalidArgumentError(`seconds or a duration such as 90s, 10m, 2h, from ${min} second to ${max / 3600} hours`);
+  }
+  return seconds;
+}
+
 /** `--metadata`: a JSON object. */
 export function jsonObjectOption(text: string): JsonObject {
   let value: unknown;

@@ -22,6 +22,8 @@ export interface ServiceRequest {
   body?: unknown;
   /** false: no Authorization header (GET /v1/health). */
   auth?: boolean;
+  /** How long to wait for the answer; default 60 s. A long wait (GET /v1/replies/wait) gives its own. */
+  timeoutMs?: number;
 }
 
 export interface ServiceReply {
@@ -63,7 +65,7 @@ export async function callService(request: ServiceRequest, target: Target): Prom
       query,
       body,
       token: request.auth === false ? undefined : service.token,
-      timeoutMs: ANSWER_TIMEOUT_MS,
+      timeoutMs: request.timeoutMs ?? ANSWER_TIMEOUT_MS,
     });
   } catch (error) {
     if (!(error instanceof NoAnswer)) throw error;

@@ -159,6 +159,23 @@ describe('notifier-mcp against a running daemon', () => {
     });
   });
 
+  test('wait_for_reply with ended: true hands back the button the person pressed', async () => {
+    jsonOf(
+      await use(agent, 'send_notification', {
+        app: 'mcp',
+        id: 'choose',
+        title: 'Deploy now?',
+        buttons: [{ label: 'Yes' }, { label: 'No' }],
+      }),
+    );
+    const waiting = use(agent, 'wait_for_reply', { notificationId: 'choose', app: 'mcp', timeoutSeconds: 20, ended: true });
+    await eventually(() => n.person.banner('mcp', 'choose'), 'the banner');
+    // Pressed once the request waits (or before: with app, History answers it at once).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    n.person.press('mcp', 'choose', 'no');
+    expect(jsonOf(await waiting)).toEqual({ replied: false, ended: true, endedAt: expect.any(String), actionUsed: 'No', button: 'No' });
+  });
+
   test("a failing route is an isError result carrying the route's message", async () => {
     const direct = await n.api('POST', '/v1/notify', { body: { app: 'mcp' } });
     expect(direct.status).toBe(400);
