@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { CLI, type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
-import { type Running, eventually, startInProcess } from './helpers/in-process.js';
+import { type Running, eventually, startInProcess, whenWaiting } from './helpers/in-process.js';
 import { type Run, runProgram } from './helpers/process.js';
 
 let daemon: DaemonProcess;
@@ -161,21 +161,7 @@ describe('waiting for the person: notify --wait and replies --wait', () => {
     via = ['--port', String(n.daemon.port), '--token', n.daemon.token];
   });
 
-  /** Resolves once a request waits for this notification: the person answers while the command waits. */
-  const waiting = (id: string) => {
-    const queue = n.daemon.core.replies;
-    const wait = queue.wait.bind(queue);
-    return new Promise<void>((resolve) => {
-      queue.wait = (waitedId, app, deliver) => {
-        const stop = wait(waitedId, app, deliver);
-        if (waitedId === id) {
-          queue.wait = wait;
-          resolve();
-        }
-        return stop;
-      };
-    });
-  };
+  const waiting = (id: string) => whenWaiting(n, id);
   const ask = (id: string, ...more: string[]) =>
     notifier([
       'notify',

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { type Running, callbackServer, eventually, startInProcess } from './helpers/in-process.js';
+import { type Running, callbackServer, eventually, startInProcess, whenWaiting } from './helpers/in-process.js';
 
 // Replies: the person types into a reply button (through the test presenter, as a display would report it);
 // the app reads them with GET /v1/replies or waits with GET /v1/replies/wait, over real HTTP.
@@ -160,21 +160,7 @@ describe('replies', () => {
 
     describe('ended: a button pressed, or any other end of the banner, answers the wait too', () => {
       const yesNo = [{ label: 'Yes' }, { label: 'No', url: 'https://example.com/no' }, replyButton];
-      /** Resolves once a request waits for this notification (the queue is asked to call back). */
-      const waiting = (id: string) => {
-        const queue = n.daemon.core.replies;
-        const wait = queue.wait.bind(queue);
-        return new Promise<void>((resolve) => {
-          queue.wait = (waitedId, app, deliver) => {
-            const stop = wait(waitedId, app, deliver);
-            if (waitedId === id) {
-              queue.wait = wait;
-              resolve();
-            }
-            return stop;
-          };
-        });
-      };
+      const waiting = (id: string) => whenWaiting(n, id);
 
       test('a button pressed while the request waits answers it at once, with the button', async () => {
         await ask('we', 'deploy', { buttons: yesNo });
