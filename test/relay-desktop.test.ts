@@ -293,7 +293,7 @@ describe('the desktop on a real relay', () => {
     const refused = await daemon.api('GET', '/v1/relay/keys');
     expect([refused.status, refused.json.error]).toEqual([
       502,
-      "the relay rejected this computer's token: pair again (POST /v1/relay/pair)",
+      "the relay rejected this computer's token: pair again with notifier relay pair <relay-url> (POST /v1/relay/pair)",
     ]);
 
     const again = await daemon.api('POST', '/v1/relay/pair', { body: { relayURL: relay.baseUrl } });
