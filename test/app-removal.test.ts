@@ -77,7 +77,7 @@ describe('DELETE /v1/apps/{id}', () => {
     const gone = {
       picture: (await n.record(GONE, 'pic')).imagePath as string,
       speech: (await n.record(GONE, 'said')).speech.audioPath as string,
-      card: n.person.banner(GONE, 'pic')!.imagePath!,
+      card: n.person.banner(GONE, 'pic')!.card!,
     };
     expect(gone.card).toContain(`${path.sep}cards${path.sep}`);
     const before = await contents();
