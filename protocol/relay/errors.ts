@@ -90,6 +90,10 @@ export const invalidJSON = (): RelayError => invalidRequest('the body is not val
 
 export const notAnObject = (): RelayError => invalidRequest('the body must be a JSON object');
 
+/** A path whose % escapes do not decode as UTF-8 (docs/relay-api.md#ra2): refused before any route. */
+export const brokenPathEscape = (): RelayError =>
+  invalidRequest('the path has a broken % escape: each % must begin %XX, the bytes of UTF-8 text (a % itself is %25)');
+
 /** Keys a route does not take (docs/relay-api.md#ra2): every refused key is in `fields`. */
 export const forbiddenFields = (fields: string[], message: string): RelayError => new RelayError('forbidden_fields', message, { fields });
 
