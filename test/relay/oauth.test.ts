@@ -320,6 +320,12 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
     await refused(exchange(relay(), other, code, verifier), 400, 'invalid_grant');
     await refused(exchange(relay(), client, 'hrc_nonsense', verifier), 400, 'invalid_grant');
     await refused(exchange(relay(), 'hc_' + 'f'.repeat(32), code, verifier), 401, 'invalid_client');
+    // No client authentication at all (no client_id, no Basic header): 401 invalid_client, wherever the client is authenticated.
+    for (const path of ['/token', '/revoke', '/device_authorization']) {
+      const fields = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: CALLBACK, token: 'hra_x' };
+      await refused(postForm(relay(), path, fields), 401, 'invalid_client');
+      await refused(postForm(relay(), path, { ...fields, client_id: '' }), 401, 'invalid_client');
+    }
     await refused(postForm(relay(), '/token', { client_id: client }), 400, 'invalid_request');
     await refused(postForm(relay(), '/token', { client_id: client, grant_type: 'password' }), 400, 'unsupported_grant_type');
     const twice = relay().call('POST', '/token', {
