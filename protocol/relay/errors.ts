@@ -8,6 +8,7 @@ export const RELAY_ERROR_STATUS = {
   forbidden_fields: 400,
   scope_not_allowed: 400,
   unauthorized: 401,
+  device_unpaired: 401,
   wrong_credential: 403,
   scope: 403,
   forbidden: 403,
@@ -99,6 +100,17 @@ export const forbiddenFields = (fields: string[], message: string): RelayError =
 
 export const unauthorized = (message = 'a valid credential is required: Authorization: Bearer <token>'): RelayError =>
   new RelayError('unauthorized', message);
+
+/**
+ * An agent key or access token whose computer is no longer paired with the relay (unpaired, removed by another of
+ * the person's computers, or dropped after 30 idle days): everything of that computer is gone, its credentials too.
+ */
+export const deviceUnpaired = (credential: 'key' | 'access token'): RelayError =>
+  new RelayError(
+    'device_unpaired',
+    `the computer this ${credential} belonged to was unpaired from this relay, so the ${credential} no longer works: ` +
+      (credential === 'key' ? 'ask for a new key once the computer is paired again' : 'connect again once the computer is paired again'),
+  );
 
 export const wrongCredential = (wanted: 'device' | 'agent'): RelayError =>
   new RelayError(
