@@ -154,7 +154,7 @@ export const exchange = (relay: RelayProcess, clientId: string, code: string, ve
     ...extra,
   });
 
-/** A refresh: the same refresh token back, and a new access token (public client). */
+/** A refresh (public client): a new refresh token in place of the one given, and a new access token. */
 export const refreshTokens = (relay: RelayProcess, clientId: string, refreshToken: string) =>
   postForm(relay, '/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken });
 
