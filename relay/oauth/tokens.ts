@@ -54,8 +54,8 @@ export function checkResource(given: string | null, granted: string | null, orig
   if (strip(given) !== strip(granted ?? `${origin}/mcp`)) throw invalidTarget();
 }
 
-/** Keeps the newest 50 tokens of a kind per connector. */
-async function trim(tx: DeviceTx, grant: Grant, kind: TokenKind): Promise<void> {
+/** Keeps the newest 50 tokens of a kind (access tokens, replaced refresh tokens) per connector. */
+async function trim(tx: DeviceTx, grant: Grant, kind: 'access' | 'rotated'): Promise<void> {
   const kept = tx.db
     .selectFrom('oauth_tokens')
     .select('hash')
@@ -73,11 +73,10 @@ async function trim(tx: DeviceTx, grant: Grant, kind: TokenKind): Promise<void> 
     .execute();
 }
 
-type TokenKind = 'access' | 'refresh' | 'rotated';
-
 /**
- * RA106: a new refresh token and a new access token of the grant. The newest 50 of each kind per connector are
- * kept (a refresh token in force is the newest of its grant).
+ * RA106: a new refresh token and a new access token of the grant; the connector's newest 50 access tokens are kept.
+ * Refresh tokens in force need no such bound: a connector has one grant (an approval makes a new connector, and its
+ * code works once), and a grant one refresh token in force.
  */
 export async function issueTokens(tx: DeviceTx, grant: Grant, now: number): Promise<TokenAnswer> {
   const newest = await tx.db
@@ -87,7 +86,7 @@ export async function issueTokens(tx: DeviceTx, grant: Grant, now: number): Prom
     .where('key_id', '=', grant.keyId)
     .executeTakeFirst();
   let seq = Number(newest?.seq ?? 0);
-  const issue = async (kind: 'access' | 'refresh', prefix: 'hra' | 'hrr'): Promise<string> => {
+  const issue = async (kind: 'access' | 'refresh'): Promise<string> => {
     const secret = randomHex(32);
     await tx.db
       .insertInto('oauth_tokens')
@@ -103,12 +102,13 @@ export async function issueTokens(tx: DeviceTx, grant: Grant, now: number): Prom
         created_at: now,
       })
       .execute();
-    await trim(tx, grant, kind);
-    return `${prefix}_${grant.deviceId}_${secret}`;
+    return `${kind === 'access' ? 'hra' : 'hrr'}_${grant.deviceId}_${secret}`;
   };
-  const refreshToken = await issue('refresh', 'hrr');
+  const refreshToken = await issue('refresh');
+  const accessToken = await issue('access');
+  await trim(tx, grant, 'access');
   return {
-    access_token: await issue('access', 'hra'),
+    access_token: accessToken,
     token_type: 'Bearer',
     expires_in: EXPIRES_IN_SECONDS,
     refresh_token: refreshToken,
