@@ -164,7 +164,11 @@ export const errors = {
 
   // Previews
   nothingDelivered: (app: string) =>
-    new ApiError(400, 'nothing_delivered', `no notification has been delivered for ${app} yet; use "sample" or an object`),
+    new ApiError(
+      400,
+      'nothing_delivered',
+      `no notification has been delivered for ${app} yet; use the sample data (data=sample, or a data object in a POST body)`,
+    ),
   previewFailed: (why: string) => new ApiError(500, 'preview_failed', `the preview could not be drawn: ${why}`),
 
   // Assets (Rive files and images)

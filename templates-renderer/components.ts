@@ -2,7 +2,7 @@ import type { CanvasRenderingContext2D, Image } from 'canvas';
 import { resolveBinding } from '../protocol/fields.js';
 import type { Frame } from './grid.js';
 import type { Alignment, Cell, Component, Template } from './model.js';
-import { type Line, fitText, layoutText, measurer, runsOf } from './text.js';
+import { fitText, measurer, runsOf, setText } from './text.js';
 import { DEFAULT_MAX_LINES, LINE_HEIGHT, MONO, TEXT_STYLE, type Theme, colorOf, font } from './theme.js';
 
 /** An action as a banner shows it (a button of the notification, or one the template adds). */
@@ -112,38 +112,17 @@ function text(component: Extract<Component, { type: 'text' }>, scene: Scene): Pr
   const maxLines = component.maxLines ?? (limit === 'body' ? scene.template.maxBodyLines : limit);
   const markdown = component.markdown ?? component.style === 'body';
   const runs = runsOf(value, markdown);
-  // Bold and italic runs of the body's Markdown (docs/api/notifications.md#n46) in their own font.
+  // Bold and italic runs of the body's Markdown (docs/api/notifications.md#n46) in their own font, measured and drawn.
   const fontFor = (run: { bold?: boolean; italic?: boolean }): string => font(size, bold || run.bold === true, family, run.italic === true);
   const lineHeight = size * LINE_HEIGHT + (component.lineSpacing ?? 0);
   const color = colorOf(component.color, scene.theme, style.secondary ? scene.theme.secondary : scene.theme.primary);
-  // Laid out once per width: the grid asks for heights, then the drawing asks for the lines.
-  const laidOut = new Map<number, Line[]>();
-  const lines = (width: number): Line[] => {
-    let result = laidOut.get(width);
-    if (!result) {
-      scene.measure.font = font(size, bold, family);
-      result = layoutText(scene.measure, runs, width, maxLines, fontFor);
-      laidOut.set(width, result);
-    }
-    return result;
-  };
+  const { naturalWidth, lines } = setText(scene.measure, runs, maxLines, fontFor);
   return {
     empty,
-    measureWidth: () => {
-      scene.measure.font = font(size, bold, family);
-      return Math.ceil(
-        measurer(scene.measure)(
-          runs
-            .map((run) => run.text)
-            .join('')
-            .replace(/\n/g, ' '),
-        ),
-      );
-    },
+    measureWidth: naturalWidth,
     measureHeight: (width) => (empty ? 0 : Math.ceil(lines(width).length * lineHeight)),
     draw: (ctx, frame) => {
       ctx.textBaseline = 'alphabetic';
-      ctx.font = font(size, bold, family);
       lines(frame.width).forEach((line, index) => {
         const offset =
           component.alignment === 'center'

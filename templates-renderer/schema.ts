@@ -9,7 +9,7 @@
 // model interface, so a property added to the model and forgotten here (or the reverse) fails the type-check.
 
 import { FOLLOW_UP_AFTER_SECONDS, MAX_BODY_LINES_RANGE } from '../protocol/limits.js';
-import { FOLLOW_UP_KINDS, LAYOUTS, PRIORITIES, type Button, type FollowUp, type InlineAction } from '../protocol/types.js';
+import { BUTTON_KINDS, FOLLOW_UP_KINDS, LAYOUTS, PRIORITIES, type Button, type FollowUp, type InlineAction } from '../protocol/types.js';
 import {
   ALIGNMENTS,
   TEXT_STYLES,
@@ -129,6 +129,8 @@ export interface ObjectSpec {
   aliases?: Readonly<Record<string, string>>;
   /** At least one of `keys` must be given (a text must not be blank). */
   needsOneOf?: readonly { keys: readonly string[]; message: string }[];
+  /** Keys that are not properties here but that people write here: why each is ignored, and what to write instead. */
+  misplaced?: Readonly<Record<string, string>>;
   example?: unknown;
 }
 
@@ -594,8 +596,14 @@ export const DEFINITIONS: { readonly [N in DefinitionName]: PropertySpec | Objec
     example: { match: 'archive', relabel: 'Archive it', style: 'destructive', position: 0 },
   },
   button: {
-    description: 'A legacy default button (used when the notification sends no buttons): a label and at most one of the kind fields.',
+    description:
+      'A legacy default button (used when the notification sends no buttons): a label and at most one of the kind fields, which is its kind (no `kind` key).',
     properties: BUTTON_PROPS,
+    // docs/api/templates.md#t11: a template's actions with a kind are component actions and actionRules adds.
+    misplaced: {
+      kind: `a default button's kind is the field it gives (${BUTTON_KINDS.join(', ')}; none: it closes the banner); an action with a kind goes in actionRules as {"add": {...}}`,
+      snoozeMinutes: 'a default button cannot snooze; add one with actionRules {"add": {"kind": "snooze", ...}}',
+    },
     example: { label: 'Open', url: 'https://example.com' },
   },
   followUp: {

@@ -1,5 +1,5 @@
-// The symbol catalogue behind `GET /v1/symbols` (docs/api/templates.md#t26) and the `symbol` drawings. The original
-// reads macOS's SF Symbols list; Linux has none, so the catalogue is Lucide's icon set (`lucide-static`, ISC
+// The symbol catalogue behind `GET /v1/symbols` (docs/api/templates.md#t26) and the `symbol` drawings. SF Symbols
+// is macOS's own list; Linux has none, so the catalogue is Lucide's icon set (`lucide-static`, ISC
 // licence): 24x24 stroke icons, each with a list of search words (`tags.json`).
 //
 // Search: the query is split on white space and folded (lower case, no accents); every word must match the icon in
@@ -545,7 +545,7 @@ export const CATEGORY_RULES: readonly CategoryRule[] = [
 
 /**
  * Extra search words per part of an icon name: every icon whose name has the part (as for `nameWords`) is also found
- * by these words. SF Symbols names (the original's catalogue) and common alternatives.
+ * by these words. SF Symbols names (macOS's catalogue) and common alternatives.
  */
 export const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   x: ['xmark', 'close', 'cross', 'cancel'],

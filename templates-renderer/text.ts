@@ -41,19 +41,26 @@ export function runsOf(text: string, markdown: boolean): Run[] {
 const WIDTHS = new Map<string, number>();
 const WIDTHS_SIZE = 20_000;
 
+/**
+ * The width of text in a font. The font is set on the context only to measure a text not yet in the cache: setting
+ * it costs a font parse, as much as a cached lookup many times over, and a layout asks for every word.
+ */
+export function widthIn(ctx: CanvasRenderingContext2D, font: string, text: string): number {
+  const key = `${font}\u0000${text}`;
+  let width = WIDTHS.get(key);
+  if (width === undefined) {
+    if (WIDTHS.size >= WIDTHS_SIZE) WIDTHS.clear();
+    ctx.font = font;
+    width = ctx.measureText(text).width;
+    WIDTHS.set(key, width);
+  }
+  return width;
+}
+
 /** A measuring function for the context's current font. */
 export function measurer(ctx: CanvasRenderingContext2D): (text: string) => number {
   const font = ctx.font;
-  return (text) => {
-    const key = `${font}\u0000${text}`;
-    let width = WIDTHS.get(key);
-    if (width === undefined) {
-      if (WIDTHS.size >= WIDTHS_SIZE) WIDTHS.clear();
-      width = ctx.measureText(text).width;
-      WIDTHS.set(key, width);
-    }
-    return width;
-  };
+  return (text) => widthIn(ctx, font, text);
 }
 
 /** One line of text cut with "…" to fit a width (in the context's current font). */
@@ -97,6 +104,13 @@ function wordsOf(runs: Run[]): Word[] {
 }
 
 /**
+ * How far a line may pass its width and still fit: a millionth of a point. A line's width is a sum of its words'
+ * widths, and the same widths added in another order (a run's, then the line's) may differ in the last bit; a
+ * line laid out at its own width must never lose its last word to that.
+ */
+const FIT_SLACK = 1e-6;
+
+/**
  * Lays text out in lines of at most `width` (in the context's current font), at most `maxLines` lines; the last
  * line ends in an ellipsis when text was cut. A word longer than a line is broken between characters. A line's
  * width is the sum of its words' widths (kerning across a space is not worth a measurement). `fontFor` gives bold
@@ -104,10 +118,8 @@ function wordsOf(runs: Run[]): Word[] {
  */
 export function layoutText(ctx: CanvasRenderingContext2D, runs: Run[], width: number, maxLines: number, fontFor?: FontFor): Line[] {
   const base = ctx.font;
-  const measureIn = (style: Omit<Run, 'text'>, text: string): number => {
-    ctx.font = fontFor ? fontFor(style) : base;
-    return measurer(ctx)(text);
-  };
+  const measureIn = (style: Omit<Run, 'text'>, text: string): number => widthIn(ctx, fontFor ? fontFor(style) : base, text);
+  const fits = (lineWidth: number): boolean => lineWidth <= width + FIT_SLACK;
   const lines: Piece[][] = [];
   let current: Piece[] = [];
   let used = 0;
@@ -134,26 +146,66 @@ export function layoutText(ctx: CanvasRenderingContext2D, runs: Run[], width: nu
       if (current.length > 0) push(style, ' ', wordWidth);
       continue;
     }
-    if (current.length > 0 && used + wordWidth > width && !finishLine()) break;
-    if (wordWidth <= width) {
+    if (current.length > 0 && !fits(used + wordWidth) && !finishLine()) break;
+    if (fits(wordWidth)) {
       push(style, word.text, wordWidth);
       continue;
     }
     // A word wider than the line: as many characters as fit, then the rest on the next lines.
     let rest = word.text;
     while (rest !== '') {
-      let fits = 1;
-      while (fits < rest.length && used + measure(rest.slice(0, fits + 1)) <= width) fits++;
-      push(style, rest.slice(0, fits), measure(rest.slice(0, fits)));
-      rest = rest.slice(fits);
+      let count = 1;
+      while (count < rest.length && fits(used + measure(rest.slice(0, count + 1)))) count++;
+      push(style, rest.slice(0, count), measure(rest.slice(0, count)));
+      rest = rest.slice(count);
       if (rest !== '' && !finishLine()) break;
     }
     if (cut) break;
   }
   if (!cut && current.length > 0) finishLine();
   else if (cut && lines.length > 0) ellipsize(lines.at(-1)!, width, measureIn);
-  ctx.font = base;
+  if (ctx.font !== base) ctx.font = base;
   return lines.map(toLine);
+}
+
+/** A text of a card, set in its fonts: how wide it wants to be, and its lines at the width it is given. */
+export interface SetText {
+  /** The widest of its lines when nothing but its own line breaks cuts it, rounded up to a whole point. */
+  naturalWidth(): number;
+  /** Its lines at a width (at most `maxLines`), laid out once per width. */
+  lines(width: number): Line[];
+}
+
+/**
+ * Sets text for a cell whose grid asks for a natural width, then heights, then draws. Both answers come from
+ * layoutText with the same fonts (`fontFor`, for every run), so the width the grid is told is a width the lines
+ * fit in: measured any other way (the whole text in one font), a bold, italic or linked run makes the text wider
+ * than the grid thinks, and its last word wraps onto a line the cell has no room for.
+ */
+export function setText(ctx: CanvasRenderingContext2D, runs: Run[], maxLines: number, fontFor: FontFor): SetText {
+  // Its lines when only its own line breaks cut it, and the widest of them.
+  let unbounded: { lines: Line[]; widest: number } | undefined;
+  const natural = (): { lines: Line[]; widest: number } => {
+    if (!unbounded) {
+      const lines = layoutText(ctx, runs, Infinity, Infinity, fontFor);
+      unbounded = { lines, widest: lines.reduce((widest, line) => Math.max(widest, line.width), 0) };
+    }
+    return unbounded;
+  };
+  const laidOut = new Map<number, Line[]>();
+  return {
+    naturalWidth: () => Math.ceil(natural().widest),
+    lines: (width) => {
+      let result = laidOut.get(width);
+      if (!result) {
+        // Where the widest line fits, no line wraps: the lines are those, unless there are more than maxLines.
+        const known = unbounded && width >= unbounded.widest && unbounded.lines.length <= maxLines ? unbounded.lines : undefined;
+        result = known ?? layoutText(ctx, runs, width, maxLines, fontFor);
+        laidOut.set(width, result);
+      }
+      return result;
+    },
+  };
 }
 
 /** Cuts a line so that it ends in "…" within the width. */

@@ -311,7 +311,9 @@ function readObject(
     }
   }
   for (const name of Object.keys(raw)) {
-    if (!Object.hasOwn(spec.properties, name)) report.warn(join(path, name), `unknown key '${name}' is ignored`);
+    if (Object.hasOwn(spec.properties, name)) continue;
+    const misplaced = spec.misplaced && Object.hasOwn(spec.misplaced, name) ? spec.misplaced[name] : undefined;
+    report.warn(join(path, name), misplaced ? `'${name}' is ignored: ${misplaced}` : `unknown key '${name}' is ignored`);
   }
   const out: Json = {};
   for (const [name, property] of Object.entries(spec.properties)) {

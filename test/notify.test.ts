@@ -206,7 +206,7 @@ describe('POST /v1/notify', () => {
       }
     });
 
-    test("the original's `actions` list is read as buttons, with manifest-style kinds", async () => {
+    test('an `actions` list (the older spelling) is read as buttons, with manifest-style kinds', async () => {
       await notify({
         app: 'buttons',
         title: 't',

@@ -246,7 +246,7 @@ describe('previews and lookups', () => {
       expectError(
         await post({ app: 'plain', data: 'last' }),
         400,
-        'no notification has been delivered for plain yet; use "sample" or an object',
+        'no notification has been delivered for plain yet; use the sample data (data=sample, or a data object in a POST body)',
       );
     });
 
@@ -260,6 +260,27 @@ describe('previews and lookups', () => {
       for (const data of ['recent', 7, ['sample'], true]) {
         expectError(await post({ app: 'shop', data }), 400, 'invalid field: data (an object, "sample" or "last")');
       }
+    });
+  });
+
+  describe('POST /v1/preview: Markdown in the body', () => {
+    /** The picture's pixels (RGBA), decoded: two previews compared by what they show. */
+    const pixels = async (body: string): Promise<Buffer> => {
+      const picture = png(await post({ app: 'plain', template: STEADY, data: { title: 'Release', body }, scale: 1 }));
+      const image = await loadImage(picture.bytes);
+      const ctx = createCanvas(image.width, image.height).getContext('2d');
+      ctx.drawImage(image, 0, 0);
+      return Buffer.from(ctx.getImageData(0, 0, image.width, image.height).data);
+    };
+
+    test.each([
+      ['bold', '**Acme** ships'],
+      ['italic', '*Acme* ships'],
+      ['a link', '[Acme](https://acme.example) ships'],
+    ])('a body with %s keeps its last word: "now" and "later" draw different pictures', async (_kind, start) => {
+      const now = await pixels(`${start} now`);
+      expect(now).not.toEqual(await pixels(`${start} later`));
+      expect(now).not.toEqual(await pixels(start));
     });
   });
 
@@ -444,6 +465,22 @@ describe('previews and lookups', () => {
         expect(png(await get(`app=shop&stackCount=3&stackExpanded=${no}`)).bytes).toEqual(closed.bytes);
       const hero = png(await get('app=plain&template=builtin.hero'));
       expect(hero.width).toBe(pixelWidth(380, 2));
+    });
+
+    test('data: `sample` (the default) or `last` (the newest History notification), as in the body; else 400', async () => {
+      const sent = { title: 'Order returned', body: 'The customer sent parcel 2 back; a refund is due.', sku: 'SKU-9' };
+      expect((await daemon.api('POST', '/v1/notify', { body: { app: 'shop', ...sent } })).status).toBe(200);
+      const last = png(await get('app=shop&data=last'));
+      expect(last.bytes).toEqual(png(await post({ app: 'shop', data: sent })).bytes);
+      expect(last.bytes).not.toEqual(png(await get('app=shop')).bytes);
+      expect(png(await get('app=shop&data=sample')).bytes).toEqual(png(await get('app=shop')).bytes);
+      expectError(
+        await get('app=plain&data=last'),
+        400,
+        'no notification has been delivered for plain yet; use the sample data (data=sample, or a data object in a POST body)',
+      );
+      for (const data of ['recent', 'LAST', '{}'])
+        expectError(await get(`app=shop&data=${encodeURIComponent(data)}`), 400, 'invalid field: data ("sample" or "last")');
     });
 
     test('invalid appearance, scale, stackCount, stackExpanded: 400', async () => {

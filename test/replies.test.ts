@@ -141,7 +141,7 @@ describe('replies', () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     });
 
-    test('the original spellings notificationId and timeoutSeconds work too', async () => {
+    test('the older spellings notificationId and timeoutSeconds work too', async () => {
       const reply = await n.api('GET', '/v1/replies/wait?notificationId=nothing&timeoutSeconds=1');
       expect(reply.json).toMatchObject({ replied: false, timedOut: true });
     });

@@ -79,7 +79,7 @@ interface InFlight {
   dismissedAt?: string;
 }
 
-/** An item of `GET /v1/stacks` (docs/api/notifications.md#n44); the shape is the original's. */
+/** An item of `GET /v1/stacks` (docs/api/notifications.md#n44); its shape: docs/api/notifications.md#n44. */
 export interface Stack {
   level: StackingLevel;
   app: string;

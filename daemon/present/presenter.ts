@@ -61,8 +61,8 @@ export type PresenterEvent =
   | { type: 'answered'; questionId: string; allow: boolean };
 
 /**
- * The snooze menu a banner with `snooze: true` offers (docs/api/notifications.md#n13; the original's menu also had
- * 5 min and tomorrow).
+ * The snooze menu a banner with `snooze: true` offers (docs/api/notifications.md#n13): two choices, because a
+ * notification server's action list is short and each choice is a button there.
  */
 export const SNOOZE_CHOICES = [
   { minutes: 15, label: 'Snooze 15 min' },

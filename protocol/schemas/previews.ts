@@ -17,6 +17,9 @@ export const stackCount = {
   description: `above 1: the top card of a stack of that many (at most ${STACK_COUNT_RANGE.max})`,
 };
 
+/** The data by name: what a query string can carry (POST's body may also send an object). */
+export const previewQueryData = oneOfText(['sample', 'last']);
+
 export const previewSchema = object({
   app: text("the app whose manifest, icon and default template apply; default: the inline template's"),
   template: {
@@ -24,7 +27,7 @@ export const previewSchema = object({
     description: "a template's name, or a whole template; default: the app's default, else builtin.imageLeft",
   },
   data: {
-    anyOf: [oneOfText(['sample', 'last']), object({}, [], 'a notification body without app')],
+    anyOf: [previewQueryData, object({}, [], 'a notification body without app')],
     description: "sample (the manifest's sample values, the default), last (the app's latest notification) or an object",
   },
   appearance,

@@ -652,6 +652,59 @@ describe('warnings never block', () => {
   });
 });
 
+describe("an action's kind (docs/api/templates.md#t11, #t35)", () => {
+  const KINDED = [
+    { id: 'open', label: 'Open', kind: 'url', url: 'https://example.com/{id}' },
+    { id: 'tell', label: 'Tell', kind: 'callback', callback: {} },
+    { id: 'app', label: 'App', kind: 'openApp', bundleId: 'org.example.app' },
+    { id: 'answer', label: 'Answer', kind: 'reply', placeholder: 'Your answer' },
+    { id: 'done', label: 'Done', kind: 'dismiss' },
+    { id: 'later', label: 'Later', kind: 'snooze', snoozeMinutes: 30 },
+  ];
+
+  test.each(KINDED)("a template action written with kind '$kind' saves without a warning, its kind kept", (action) => {
+    const where = {
+      'a button cell': one({ type: 'button', action }),
+      'an iconButton cell': one({ type: 'iconButton', symbol: 'star', action }),
+      'an actionRules add': grid2([], { actionRules: [{ add: action }] }),
+    };
+    for (const [place, input] of Object.entries(where)) {
+      const { template, errors, warnings } = validateTemplate(input);
+      expect({ place, errors, warnings }).toEqual({ place, errors: [], warnings: [] });
+      const saved = template!.cells[0]?.component ?? template!.actionRules![0];
+      expect(JSON.stringify(saved)).toContain(`"kind":"${action.kind}"`);
+    }
+  });
+
+  test("a template's default button takes no kind: the warning says where an action with a kind goes", () => {
+    const { template, errors, warnings } = validateTemplate(
+      grid2([], {
+        buttons: [
+          { label: 'Open', kind: 'url', url: 'https://example.com' },
+          { label: 'Later', kind: 'snooze', snoozeMinutes: 30 },
+        ],
+      }),
+    );
+    expect(errors).toEqual([]);
+    expect(template!.buttons).toEqual([
+      { label: 'Open', url: 'https://example.com', id: 'open' },
+      { label: 'Later', id: 'later' },
+    ]);
+    const kindHint =
+      "'kind' is ignored: a default button's kind is the field it gives (url, command, script, shortcut, callback, " +
+      'openApp, reply; none: it closes the banner); an action with a kind goes in actionRules as {"add": {...}}';
+    expect(warnings).toEqual([
+      { severity: 'warning', path: 'buttons[0].kind', message: kindHint },
+      { severity: 'warning', path: 'buttons[1].kind', message: kindHint },
+      {
+        severity: 'warning',
+        path: 'buttons[1].snoozeMinutes',
+        message: '\'snoozeMinutes\' is ignored: a default button cannot snooze; add one with actionRules {"add": {"kind": "snooze", ...}}',
+      },
+    ]);
+  });
+});
+
 describe('follow-ups', () => {
   test("a follow-up naming the template's own action, or (not knowing the manifest) any action", () => {
     const own = validateTemplate({

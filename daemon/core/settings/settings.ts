@@ -30,8 +30,8 @@ export type TooltipLevel = (typeof TOOLTIP_LEVELS)[number];
 export const ENGINE_VOICE = 'default';
 
 /**
- * The speech engines: `system` is the platform's (espeak-ng on Linux, `say` on macOS and Windows). The original's
- * `kokoro` is not offered: this service has no neural engine (docs/settings.md).
+ * The speech engines: `system` is the platform's (espeak-ng on Linux, `say` on macOS and Windows). The
+ * specification's `kokoro` is not offered: this service has no neural engine (docs/settings.md).
  */
 export const VOICE_ENGINES = ['system', 'off'] as const;
 

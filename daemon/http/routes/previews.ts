@@ -14,7 +14,7 @@ import { ApiError, errors } from '../../../protocol/errors.js';
 import { bodyObject, queryText } from '../params.js';
 import { APP_QUERY, type ApiRoute } from '../api-route.js';
 import { flag, text } from '../../../protocol/schemas/json-schema.js';
-import { appearance, pngReply, previewSchema, scale, stackCount } from '../../../protocol/schemas/previews.js';
+import { appearance, pngReply, previewQueryData, previewSchema, scale, stackCount } from '../../../protocol/schemas/previews.js';
 import { readNotification } from './notifications.js';
 
 const BUILTIN_DEFAULT = 'builtin.imageLeft';
@@ -132,13 +132,20 @@ function inlineTemplate(template: unknown, app: string): string | Template {
   return valid;
 }
 
-/** GET /v1/preview's query: the manifest's sample data. */
+/** A query string cannot carry a data object: only the two names, `sample` (the default) and `last`. */
+function readQueryData(value: string | undefined): 'sample' | 'last' {
+  if (value === undefined || value === '' || value === 'sample') return 'sample';
+  if (value === 'last') return 'last';
+  throw errors.invalidField('data', '"sample" or "last"');
+}
+
+/** GET /v1/preview's query: the manifest's sample data, or the app's last notification. */
 function readGet(req: Request): PreviewRequest {
   const template = queryText(req, 'template') || undefined;
   return {
     app: queryText(req, 'app', { required: true }),
     ...(template ? { template } : {}),
-    data: 'sample',
+    data: readQueryData(queryText(req, 'data')),
     options: {
       appearance: readAppearance(queryText(req, 'appearance')),
       scale: readScale(queryText(req, 'scale')),
@@ -243,11 +250,18 @@ export function previewRoutes(): ApiRoute[] {
     {
       method: 'GET',
       path: '/v1/preview',
-      summary: "Draw a template as a PNG with the manifest's samples",
+      summary: "Draw a template as a PNG with the manifest's samples or the app's last notification",
+      description:
+        'POST /v1/preview for a client that would rather not send a body (`curl -o card.png`); it needs the token like every route.',
       tag: 'Previews',
       query: [
         APP_QUERY,
         { name: 'template', schema: text(), description: "a template's name; default: the app's default, else builtin.imageLeft" },
+        {
+          name: 'data',
+          schema: previewQueryData,
+          description: "sample (the manifest's samples, the default) or last (the app's newest History notification)",
+        },
         { name: 'appearance', schema: appearance, description: 'light or dark' },
         { name: 'scale', schema: scale, description: "the picture's scale" },
         { name: 'stackCount', schema: stackCount, description: 'draw the top card of a stack' },
