@@ -1,9 +1,9 @@
-// The codes of an approval request (docs/relay-api.md#ra104, #ra110; docs/relay.md, "What the database keeps"):
-// the 6-digit approval code the computer shows, and the authorization code the browser carries back to the
-// client. The relay must show or send each again (the approval code to the computer's banner after a reconnect,
+// The codes of an approval request (docs/relay-api.md#ra1, #ra104, #ra110; docs/relay.md, "What the database keeps
+// of codes"): the 6-digit approval code the computer shows, and the authorization code the browser carries back to
+// the client. The relay must show or send each again (the approval code to the computer's banner after a reconnect,
 // the authorization code to every poll of the consent page), so it makes them again each time from the request's
-// random nonce and RELAY_SECRET; the database never holds either (of the authorization code, only its SHA-256,
-// by which /token finds the request). Reading the database alone gives neither.
+// random nonce and RELAY_SECRET; the database never holds either (of the authorization code, only its SHA-256, by
+// which /token finds the request). Reading the database alone gives neither.
 
 import { APPROVAL_CODE_DIGITS } from '../../protocol/relay/consent.js';
 import { randomHex } from '../core/credentials.js';

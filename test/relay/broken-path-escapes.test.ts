@@ -3,6 +3,7 @@
 // credential is looked at, and the relay logs one line for it — never a stack trace.
 
 import { describe, expect, test } from '@jest/globals';
+import { waitFor } from '../../bench/rigs/wait.js';
 import type { Relay } from '../../relay/core/relay.js';
 import { createApp } from '../../relay/http/app.js';
 import { BACKENDS, pairWithKey, useRelay } from '../helpers/relay.js';
@@ -56,8 +57,11 @@ describe.each(BACKENDS)('a broken %% escape in a path (%s)', (backend) => {
         }
       }
     }
-    // The relay writes its log line before it answers, so every line is there by now.
-    const lines = relay().log().slice(before).split('\n').filter(Boolean);
+    // The log comes through its own pipe: wait for a line per request (and then for a moment longer), then read it.
+    const logged = () => relay().log().slice(before).split('\n').filter(Boolean);
+    await waitFor(() => (logged().length >= sent ? true : undefined), `${sent} log lines`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = logged();
     expect(lines.filter((line) => line.includes('broken % escape'))).toHaveLength(sent);
     expect(lines.filter((line) => /^\s+at /.test(line))).toEqual([]);
     expect(lines.filter((line) => !line.includes('broken % escape'))).toEqual([]);

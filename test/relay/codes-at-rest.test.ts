@@ -1,8 +1,8 @@
-// What the relay's database keeps of the OAuth server's codes and tokens (docs/relay.md, "What the database keeps"):
-// after a browser flow (approved, not yet exchanged, then exchanged and refreshed) and a device flow, neither the
-// authorization code, the device code, the tokens nor the 6-digit approval codes are anywhere in it — read as the
-// bytes of the embedded database's files (the main file, its WAL and shared memory), or as every row of every table
-// on PostgreSQL. And the embedded database's files are 0600 whatever the folder's mode and the umask.
+// What the relay's database keeps of the OAuth server's codes and tokens (docs/relay.md, "What the database keeps
+// of codes"): after a browser flow (approved, not yet exchanged, then exchanged and refreshed) and a device flow,
+// neither the authorization code, the device code, the tokens nor the 6-digit approval codes are anywhere in it —
+// read as the bytes of the embedded database's files (the main file, its WAL and shared memory), or as every row of
+// every table on PostgreSQL. And the embedded database's files are 0600 whatever the folder's mode and the umask.
 
 import { describe, expect, test } from '@jest/globals';
 import { chmod, readFile, readdir, stat } from 'node:fs/promises';

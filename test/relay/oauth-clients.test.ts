@@ -9,7 +9,16 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as oauth from 'oauth4webapi';
 import { DeviceSocket } from '../helpers/device-socket.js';
-import { consentFrame, decide, deviceIndex, insecure, MemoryProvider, pageRid, startDeviceGrant } from '../helpers/oauth.js';
+import {
+  consentFrame,
+  decide,
+  deviceIndex,
+  insecure,
+  MemoryProvider,
+  opensAgentRoutes,
+  pageRid,
+  startDeviceGrant,
+} from '../helpers/oauth.js';
 import { BACKENDS, pairDevice, useRelay, type RelayProcess } from '../helpers/relay.js';
 
 const CALLBACK = 'http://127.0.0.1:9/callback';
@@ -147,8 +156,6 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
     return { exchange, refresh, revoke };
   }
 
-  const works = async (token: string) => (await relay().call('GET', '/v1/status', { token })).status === 200;
-
   test('oauth4webapi: refresh tokens rotate on every use; presenting an old one again revokes the whole grant', async () => {
     const device = await pairDevice(relay(), 'rotation');
     const socket = await DeviceSocket.connect(relay().port, device.token);
@@ -160,12 +167,12 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
     const refreshTokens = [first, second, third].map((tokens) => tokens.refresh_token);
     expect(new Set(refreshTokens).size).toBe(3);
     // Earlier access tokens stay valid while the grant lives.
-    for (const tokens of [first, second, third]) expect(await works(tokens.access_token)).toBe(true);
+    for (const tokens of [first, second, third]) expect(await opensAgentRoutes(relay(), tokens.access_token)).toBe(true);
 
     // The first refresh token again: someone else has a copy. The grant ends, tokens and all.
     await expect(flow.refresh(first.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
     await expect(flow.refresh(third.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
-    for (const tokens of [first, second, third]) expect(await works(tokens.access_token)).toBe(false);
+    for (const tokens of [first, second, third]) expect(await opensAgentRoutes(relay(), tokens.access_token)).toBe(false);
   });
 
   test('oauth4webapi: an authorization code works once; a second exchange fails and revokes what the first issued', async () => {
@@ -177,16 +184,19 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
     const flow = await codeFlow(device, socket, index);
     const tokens = await flow.exchange();
     const refreshed = await flow.refresh(tokens.refresh_token!);
-    expect(await works(refreshed.access_token)).toBe(true);
+    expect(await opensAgentRoutes(relay(), refreshed.access_token)).toBe(true);
     await expect(flow.exchange()).rejects.toMatchObject({ error: 'invalid_grant' });
-    expect([await works(tokens.access_token), await works(refreshed.access_token)]).toEqual([false, false]);
+    expect([await opensAgentRoutes(relay(), tokens.access_token), await opensAgentRoutes(relay(), refreshed.access_token)]).toEqual([
+      false,
+      false,
+    ]);
     await expect(flow.refresh(refreshed.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
 
     // After the client revoked its refresh token, the old code still mints nothing.
     const again = await codeFlow(device, socket, index);
     const kept = await again.exchange();
     await again.revoke(kept.refresh_token!);
-    expect(await works(kept.access_token)).toBe(false);
+    expect(await opensAgentRoutes(relay(), kept.access_token)).toBe(false);
     await expect(again.exchange()).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 

@@ -14,6 +14,8 @@ import {
   exchange,
   location,
   openComputer,
+  opensAgentRoutes,
+  outcomes,
   pageRid,
   pkce,
   postForm,
@@ -413,20 +415,23 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
     const a = (await exchange(relay(), client, first.code, first.verifier)).json;
     const aMore = (await refreshTokens(relay(), client, a.refresh_token)).json;
     const aLast = (await refreshTokens(relay(), client, aMore.refresh_token)).json;
-    const works = async (token: string) => (await relay().call('GET', '/v1/status', { token })).status === 200;
 
     expect((await postForm(relay(), '/revoke', { token: aLast.access_token, client_id: other })).json).toEqual({}); // another client's: ignored
     expect((await postForm(relay(), '/revoke', { token: aLast.refresh_token, client_id: other })).json).toEqual({});
-    expect(await works(aLast.access_token)).toBe(true);
+    expect(await opensAgentRoutes(relay(), aLast.access_token)).toBe(true);
     expect((await postForm(relay(), '/revoke', { token: 'hra_garbage', client_id: client })).status).toBe(200);
     expect((await postForm(relay(), '/revoke', { client_id: client })).json.error).toBe('invalid_request');
 
     // An access token: only itself.
     expect((await postForm(relay(), '/revoke', { token: aMore.access_token, client_id: client })).status).toBe(200);
-    expect([await works(a.access_token), await works(aMore.access_token), await works(aLast.access_token)]).toEqual([true, false, true]);
+    expect([
+      await opensAgentRoutes(relay(), a.access_token),
+      await opensAgentRoutes(relay(), aMore.access_token),
+      await opensAgentRoutes(relay(), aLast.access_token),
+    ]).toEqual([true, false, true]);
     // The refresh token in force: the whole grant, with the access tokens of earlier refreshes.
     expect((await postForm(relay(), '/revoke', { token: aLast.refresh_token, client_id: client })).status).toBe(200);
-    expect([await works(a.access_token), await works(aLast.access_token)]).toEqual([false, false]);
+    expect([await opensAgentRoutes(relay(), a.access_token), await opensAgentRoutes(relay(), aLast.access_token)]).toEqual([false, false]);
     for (const token of [aLast.refresh_token, a.refresh_token])
       expect((await refreshTokens(relay(), client, token)).json.error).toBe('invalid_grant');
 
@@ -441,16 +446,16 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
       revoked: true,
       id: key.id,
     });
-    expect([await works(b.access_token), await works(bMore.access_token)]).toEqual([false, false]);
+    expect([await opensAgentRoutes(relay(), b.access_token), await opensAgentRoutes(relay(), bMore.access_token)]).toEqual([false, false]);
     expect((await refreshTokens(relay(), client, bMore.refresh_token)).json.error).toBe('invalid_grant');
     expect((await exchange(relay(), client, second.code, second.verifier)).json.error).toBe('invalid_grant');
 
     // Approving the same client again makes a new key, replacing the earlier one and ending its tokens.
     const again = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
     const c = (await exchange(relay(), client, again.code, again.verifier)).json;
-    expect(await works(c.access_token)).toBe(true);
+    expect(await opensAgentRoutes(relay(), c.access_token)).toBe(true);
     const third = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
-    expect(await works(c.access_token)).toBe(false);
+    expect(await opensAgentRoutes(relay(), c.access_token)).toBe(false);
     expect((await exchange(relay(), client, third.code, third.verifier)).status).toBe(200);
     const oauthKeys = (await relay().call('GET', '/v1/device/keys', { token: device.token })).json.keys.filter(
       (k: { kind: string }) => k.kind === 'oauth',
@@ -461,13 +466,11 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
   test('the same refresh token, or code, presented twice at once: one winner; the other is a reuse that ends the grant', async () => {
     const device = await openComputer(relay());
     const client = (await register(relay())).client_id;
-    const works = async (token: string) => (await relay().call('GET', '/v1/status', { token })).status === 200;
-    const outcome = (replies: { status: number; json: any }[]) => replies.map((reply) => reply.json.error ?? reply.status).sort();
 
     const { code, verifier } = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
     const exchanged = await Promise.all([exchange(relay(), client, code, verifier), exchange(relay(), client, code, verifier)]);
-    expect(outcome(exchanged)).toEqual([200, 'invalid_grant']);
-    expect(await works(exchanged.find((reply) => reply.status === 200)!.json.access_token)).toBe(false);
+    expect(outcomes(exchanged)).toEqual([200, 'invalid_grant']);
+    expect(await opensAgentRoutes(relay(), exchanged.find((reply) => reply.status === 200)!.json.access_token)).toBe(false);
 
     const again = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
     const tokens = (await exchange(relay(), client, again.code, again.verifier)).json;
@@ -475,10 +478,13 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
       refreshTokens(relay(), client, tokens.refresh_token),
       refreshTokens(relay(), client, tokens.refresh_token),
     ]);
-    expect(outcome(twice)).toEqual([200, 'invalid_grant']);
+    expect(outcomes(twice)).toEqual([200, 'invalid_grant']);
     const winner = twice.find((reply) => reply.status === 200)!.json;
     expect((await refreshTokens(relay(), client, winner.refresh_token)).json.error).toBe('invalid_grant');
-    expect([await works(tokens.access_token), await works(winner.access_token)]).toEqual([false, false]);
+    expect([await opensAgentRoutes(relay(), tokens.access_token), await opensAgentRoutes(relay(), winner.access_token)]).toEqual([
+      false,
+      false,
+    ]);
   });
 
   test('after the computer unpairs, its access tokens answer 401 device_unpaired and its refresh tokens invalid_grant saying so', async () => {
