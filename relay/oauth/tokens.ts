@@ -14,6 +14,7 @@ import { randomHex, sha256Hex } from '../core/credentials.js';
 import { findDevice } from '../core/devices.js';
 import { refusable, type Relay } from '../core/relay.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
+import { prepared } from '../store/prepared.js';
 import type { OAuthClient } from './client-rules.js';
 import { CODE_EXCHANGE_MS, CODE_VERIFIER, EXPIRES_IN_SECONDS, MAX_TOKENS_PER_CONNECTOR } from './limits.js';
 
@@ -54,24 +55,67 @@ export function checkResource(given: string | null, granted: string | null, orig
   if (strip(given) !== strip(granted ?? `${origin}/mcp`)) throw invalidTarget();
 }
 
-/** Keeps the newest 50 tokens of a kind (access tokens, replaced refresh tokens) per connector. */
-async function trim(tx: DeviceTx, grant: Grant, kind: 'access' | 'rotated'): Promise<void> {
-  const kept = tx.db
+// The queries of a refresh, built and compiled once (relay/store/prepared.ts): a refresh is eight of them, and
+// Kysely building each anew would cost more than SQLite running it (docs/performance.md, "bench:relay-oauth").
+
+const selectToken = prepared((db: RelayDb, deviceId: string, hash: string) =>
+  db.selectFrom('oauth_tokens').selectAll().where('device_id', '=', deviceId).where('hash', '=', hash),
+);
+
+const selectConnector = prepared((db: RelayDb, deviceId: string, keyId: string) =>
+  db.selectFrom('agent_keys').select('revoked_at').where('device_id', '=', deviceId).where('id', '=', keyId).where('kind', '=', 'oauth'),
+);
+
+const newestSeq = prepared((db: RelayDb, deviceId: string, keyId: string) =>
+  db
     .selectFrom('oauth_tokens')
-    .select('hash')
-    .where('device_id', '=', grant.deviceId)
-    .where('key_id', '=', grant.keyId)
-    .where('kind', '=', kind)
-    .orderBy('seq', 'desc')
-    .limit(MAX_TOKENS_PER_CONNECTOR);
-  await tx.db
+    .select((eb) => eb.fn.max<number>('seq').as('seq'))
+    .where('device_id', '=', deviceId)
+    .where('key_id', '=', keyId),
+);
+
+const insertToken = prepared(
+  (
+    db: RelayDb,
+    device_id: string,
+    hash: string,
+    kind: 'access' | 'refresh',
+    key_id: string,
+    client_id: string,
+    resource: string | null,
+    family: string,
+    seq: number,
+    created_at: number,
+  ) => db.insertInto('oauth_tokens').values({ device_id, hash, kind, key_id, client_id, resource, family, seq, created_at }),
+);
+
+const markRotated = prepared((db: RelayDb, deviceId: string, hash: string) =>
+  db.updateTable('oauth_tokens').set({ kind: 'rotated' }).where('device_id', '=', deviceId).where('hash', '=', hash),
+);
+
+/** Keeps the newest 50 tokens of a kind (access tokens, replaced refresh tokens) per connector. */
+const trimKind = prepared((db: RelayDb, deviceId: string, keyId: string, kind: 'access' | 'rotated') =>
+  db
     .deleteFrom('oauth_tokens')
-    .where('device_id', '=', grant.deviceId)
-    .where('key_id', '=', grant.keyId)
+    .where('device_id', '=', deviceId)
+    .where('key_id', '=', keyId)
     .where('kind', '=', kind)
-    .where('hash', 'not in', kept)
-    .execute();
-}
+    .where(
+      'hash',
+      'not in',
+      db
+        .selectFrom('oauth_tokens')
+        .select('hash')
+        .where('device_id', '=', deviceId)
+        .where('key_id', '=', keyId)
+        .where('kind', '=', kind)
+        .orderBy('seq', 'desc')
+        .limit(MAX_TOKENS_PER_CONNECTOR),
+    ),
+);
+
+const trim = (tx: DeviceTx, grant: Grant, kind: 'access' | 'rotated'): Promise<number> =>
+  trimKind.run(tx.db, grant.deviceId, grant.keyId, kind);
 
 /**
  * RA106: a new refresh token and a new access token of the grant; the connector's newest 50 access tokens are kept.
@@ -79,29 +123,12 @@ async function trim(tx: DeviceTx, grant: Grant, kind: 'access' | 'rotated'): Pro
  * code works once), and a grant one refresh token in force.
  */
 export async function issueTokens(tx: DeviceTx, grant: Grant, now: number): Promise<TokenAnswer> {
-  const newest = await tx.db
-    .selectFrom('oauth_tokens')
-    .select((eb) => eb.fn.max<number>('seq').as('seq'))
-    .where('device_id', '=', grant.deviceId)
-    .where('key_id', '=', grant.keyId)
-    .executeTakeFirst();
+  const newest = await newestSeq.first(tx.db, grant.deviceId, grant.keyId);
   let seq = Number(newest?.seq ?? 0);
   const issue = async (kind: 'access' | 'refresh'): Promise<string> => {
     const secret = randomHex(32);
-    await tx.db
-      .insertInto('oauth_tokens')
-      .values({
-        device_id: grant.deviceId,
-        hash: sha256Hex(secret),
-        kind,
-        key_id: grant.keyId,
-        client_id: grant.clientId,
-        resource: grant.resource,
-        family: grant.family,
-        seq: ++seq,
-        created_at: now,
-      })
-      .execute();
+    const { deviceId, keyId, clientId, resource, family } = grant;
+    await insertToken.run(tx.db, deviceId, sha256Hex(secret), kind, keyId, clientId, resource, family, ++seq, now);
     return `${kind === 'access' ? 'hra' : 'hrr'}_${grant.deviceId}_${secret}`;
   };
   const refreshToken = await issue('refresh');
@@ -124,13 +151,7 @@ export async function revokeGrant(tx: DeviceTx, deviceId: string, family: string
 /** Whether the connector's key is still active (it is revoked when the person ends the connector). */
 export async function connectorActive(db: RelayDb, deviceId: string, keyId: string | null): Promise<boolean> {
   if (keyId === null) return false;
-  const key = await db
-    .selectFrom('agent_keys')
-    .select('revoked_at')
-    .where('device_id', '=', deviceId)
-    .where('id', '=', keyId)
-    .where('kind', '=', 'oauth')
-    .executeTakeFirst();
+  const key = await selectConnector.first(db, deviceId, keyId);
   return key !== undefined && key.revoked_at === null;
 }
 
@@ -217,12 +238,7 @@ export async function refresh(
   const hash = sha256Hex(parsed.secret);
   const now = relay.clock();
   return refusable(relay, parsed.deviceId, async (tx) => {
-    const row = await tx.db
-      .selectFrom('oauth_tokens')
-      .selectAll()
-      .where('device_id', '=', parsed.deviceId)
-      .where('hash', '=', hash)
-      .executeTakeFirst();
+    const row = await selectToken.first(tx.db, parsed.deviceId, hash);
     if (!row || row.kind === 'access' || row.client_id !== client.id)
       throw await unknownGrant(tx.db, parsed.deviceId, 'refresh token', 'unknown or revoked refresh token');
     if (row.kind === 'rotated') {
@@ -235,12 +251,7 @@ export async function refresh(
     checkResource(input.resource, row.resource, origin);
     if (input.scope !== null && input.scope.split(' ').some((scope) => scope !== '' && scope !== NOTIFY_SCOPE)) throw invalidScope();
     const grant = { deviceId: row.device_id, keyId: row.key_id, clientId: client.id, resource: row.resource, family: row.family };
-    await tx.db
-      .updateTable('oauth_tokens')
-      .set({ kind: 'rotated' })
-      .where('device_id', '=', row.device_id)
-      .where('hash', '=', hash)
-      .execute();
+    await markRotated.run(tx.db, row.device_id, hash);
     await trim(tx, grant, 'rotated');
     return issueTokens(tx, grant, now);
   });
