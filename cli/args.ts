@@ -79,14 +79,30 @@ export function clockTime(text: string): string {
   return text;
 }
 
-/** A follow-up's `after`: seconds or `90s`, `10m`, `2h`, from 5 seconds to 7 days; sent as seconds. */
-export function followUpAfter(text: string): number {
+/** Seconds or `90s`, `10m`, `2h`, within `min`..`max` seconds; `range` words the bounds for the message. */
+function durationIn(text: string, min: number, max: number, range: string): number {
   const seconds = parseDuration(text);
-  const { min, max } = FOLLOW_UP_AFTER_SECONDS;
   if (seconds === null || seconds < min || seconds > max) {
-    throw new InvalidArgumentError(`seconds or a duration such as 90s, 10m, 2h, from ${min} seconds to ${max / 86_400} days`);
+    throw new InvalidArgumentError(`seconds or a duration such as 90s, 10m, 2h, from ${range}`);
   }
   return seconds;
+}
+
+/** A follow-up's `after`: seconds or `90s`, `10m`, `2h`, from 5 seconds to 7 days; sent as seconds. */
+export function followUpAfter(text: string): number {
+  const { min, max } = FOLLOW_UP_AFTER_SECONDS;
+  return durationIn(text, min, max, `${min} seconds to ${max / 86_400} days`);
+}
+
+/**
+ * How long `notify --wait` and `replies --wait` wait for the person: seconds or `90s`, `10m`, `2h`, from 1 second
+ * to a day (docs/cli.md#waiting-for-the-person). Beyond the API's 300 s per request the tool waits again.
+ */
+export const ANSWER_WAIT_SECONDS = { min: 1, max: 86_400, default: 60 } as const;
+
+export function answerWait(text: string): number {
+  const { min, max } = ANSWER_WAIT_SECONDS;
+  return durationIn(text, min, max, `${min} second to ${max / 3600} hours`);
 }
 
 /** `--metadata`: a JSON object. */

@@ -22,6 +22,8 @@ export interface ServiceRequest {
   body?: unknown;
   /** false: no Authorization header (GET /v1/health). */
   auth?: boolean;
+  /** How long to wait for the answer; default 60 s. A long wait (GET /v1/replies/wait) gives its own. */
+  timeoutMs?: number;
 }
 
 export interface ServiceReply {
@@ -31,35 +33,43 @@ export interface ServiceReply {
   json: unknown;
 }
 
-/** Nothing answered: the service is not running (exit 2). */
+const START_HINT = "Start it with 'npm start' or 'notifier daemon'.";
+
+/** Nothing answered, or there is nothing to call: the service is not running (exit 2). */
 export class ServiceUnavailable extends Error {
   override name = 'ServiceUnavailable';
-  constructor(
-    readonly port: number,
-    readonly reason: string,
-  ) {
-    super(`Notifier is not running: nothing answered on 127.0.0.1:${port} (${reason}). Start it with 'npm start' or 'notifier daemon'.`);
+
+  /** Nothing answered on this port. */
+  static silent(port: number, reason: string): ServiceUnavailable {
+    return new ServiceUnavailable(`Notifier is not running: nothing answered on 127.0.0.1:${port} (${reason}). ${START_HINT}`);
+  }
+
+  /** A support folder of its own without a port file: its instance is stopped; the default port is not tried. */
+  static noPortFile(supportDir: string): ServiceUnavailable {
+    return new ServiceUnavailable(`Notifier is not running: there is no port file in ${supportDir}. ${START_HINT}`);
   }
 }
 
 /** One request to the service the support folder's files (or `--port`, `--token`) point at. */
 export async function callService(request: ServiceRequest, target: Target): Promise<ServiceReply> {
   const service = await findService(target);
+  const { port } = service;
+  if (port === undefined) throw ServiceUnavailable.noPortFile(service.supportDir);
   const { method, path, query, body } = request;
   let answer;
   try {
     answer = await httpCall({
       method,
-      port: service.port,
+      port,
       path,
       query,
       body,
       token: request.auth === false ? undefined : service.token,
-      timeoutMs: ANSWER_TIMEOUT_MS,
+      timeoutMs: request.timeoutMs ?? ANSWER_TIMEOUT_MS,
     });
   } catch (error) {
     if (!(error instanceof NoAnswer)) throw error;
-    throw new ServiceUnavailable(service.port, error.code === 'ECONNREFUSED' ? 'connection refused' : error.message);
+    throw ServiceUnavailable.silent(port, error.code === 'ECONNREFUSED' ? 'connection refused' : error.message);
   }
   const text = answer.bytes.toString('utf8');
   return { status: answer.status, text, json: parseJson(text) };

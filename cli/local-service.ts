@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { DEFAULT_PORT } from '../protocol/limits.js';
-import { defaultSupportDir } from '../daemon/support-dir.js';
+import { defaultSupportDir, usesDefaultPort } from '../daemon/support-dir.js';
 
 /** What the caller was told; each beats the support folder's files. */
 export interface ServiceOptions {
@@ -21,7 +21,11 @@ export interface ServiceOptions {
 /** Where the service is, as the files say right now. */
 export interface ServiceFiles {
   supportDir: string;
-  port: number;
+  /**
+   * `--port`, else the `port` file's, else the default port for the platform's own folder only. Undefined: a folder
+   * of its own without a port file, whose service is not running (nothing is called).
+   */
+  port: number | undefined;
   /** True when the port came from `--port` or the `port` file (no file: the service is probably not running). */
   portKnown: boolean;
   tokenFile: string;
@@ -44,8 +48,9 @@ const readText = (file: string): Promise<string | undefined> =>
 
 /**
  * Where the service is (docs/cli.md#how-it-finds-the-service): the options first, then the support folder's
- * `port` (else the default port) and `token` files. Read again on every call, so a restarted service on another
- * port or with a new token is found.
+ * `port` and `token` files. Without a port file the default port is used for the platform's own folder only
+ * (docs/api/README.md#g2): a stopped instance's folder must not lead to another instance listening there. Read
+ * again on every call, so a restarted service on another port or with a new token is found.
  */
 export async function findService(options: ServiceOptions, env: NodeJS.ProcessEnv = process.env): Promise<ServiceFiles> {
   const supportDir = path.resolve(options.supportDir ?? defaultSupportDir(env));
@@ -57,7 +62,7 @@ export async function findService(options: ServiceOptions, env: NodeJS.ProcessEn
   const filePort = portFromFile(portText);
   return {
     supportDir,
-    port: options.port ?? filePort ?? DEFAULT_PORT,
+    port: options.port ?? filePort ?? (usesDefaultPort(supportDir, env) ? DEFAULT_PORT : undefined),
     portKnown: options.port !== undefined || filePort !== undefined,
     tokenFile,
     token: options.token ?? (tokenText?.trim() || undefined),

@@ -20,6 +20,7 @@ import { registerHistoryCommands } from './commands/history.js';
 import { registerMiscCommands } from './commands/misc.js';
 import { registerNotifyCommands } from './commands/notify.js';
 import { registerRelayCommands } from './commands/relay.js';
+import { registerReplyCommands } from './commands/replies.js';
 import { registerSettingsCommands } from './commands/settings.js';
 import { registerTemplateCommands } from './commands/template.js';
 import { parseListenPort, registerServiceCommand } from './service.js';
@@ -38,6 +39,7 @@ const program = new Command()
 
 registerNotifyCommands(program);
 registerBannerCommands(program);
+registerReplyCommands(program);
 registerHistoryCommands(program);
 registerTemplateCommands(program);
 registerAssetCommands(program);

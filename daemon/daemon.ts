@@ -7,7 +7,8 @@ import { openChannel } from './control/channel.js';
 import { NotifierCore } from './core/notifier.js';
 import type { SpeechEngine } from './core/voice/voice.js';
 import { startTray } from './tray-process.js';
-import { errors } from '../protocol/errors.js';
+import { ApiError, errors } from '../protocol/errors.js';
+import { API_ROUTES } from './http/api.js';
 import { createApp } from './http/app.js';
 import { MAX_HEADER_BYTES } from '../protocol/limits.js';
 import { log } from './log.js';
@@ -72,6 +73,10 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
         app,
       );
       created.on('clientError', answerMalformedRequest);
+      // Node hands CONNECT to this event and, without a listener, drops the connection without a word.
+      created.on('connect', (_request: http.IncomingMessage, socket: Socket) =>
+        answerRaw(socket, errors.notAProxy(ROUTE_METHODS), ROUTE_METHODS),
+      );
       return created;
     };
     let server = newServer();
@@ -89,6 +94,15 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
           deliveredAt,
         })),
       onNotification: (listener) => core.onDelivery(listener),
+      show: (app, id) =>
+        core.reshow(app, id).then(
+          () => true,
+          (error: Error) => {
+            if (error instanceof ApiError && error.status === 404) return false;
+            throw error;
+          },
+        ),
+      onRemoval: (listener) => core.history.onRemoval(listener),
       quiet: (minutes) => core.setQuiet(minutes),
       quietStatus: () => core.quietHours.status(),
       onQuietChange: (listener) => core.quietHours.onChange(listener),
@@ -201,15 +215,25 @@ function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Socket): v
     socket.destroy();
     return;
   }
-  const [status, message] =
+  answerRaw(
+    socket,
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, `request headers are too large (at most ${MAX_HEADER_BYTES} bytes)`]
+      ? errors.headersTooLarge(MAX_HEADER_BYTES)
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'the request did not arrive in time']
-        : [400, 'malformed HTTP request'];
-  const body = JSON.stringify({ error: message });
+        ? errors.requestTimedOut()
+        : errors.malformedRequest(),
+  );
+}
+
+/** The methods the routes take, for the `Allow` of a CONNECT's 405 (docs/api/README.md#g8). */
+const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'DELETE'].filter((method) => API_ROUTES.some((route) => route.method === method)).join(', ');
+
+/** An error written straight on the socket (no request object to answer through), then the connection closes. */
+function answerRaw(socket: Socket, error: ApiError, allow?: string): void {
+  const body = JSON.stringify({ error: error.message });
   socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${error.status} ${http.STATUS_CODES[error.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      (allow ? `Allow: ${allow}\r\n` : '') +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

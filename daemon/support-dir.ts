@@ -14,6 +14,20 @@ const TOKEN_PATTERN = new RegExp(`^[0-9a-f]{${TOKEN_BYTES * 2}}$`);
  */
 export function defaultSupportDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.NOTIFIER_SUPPORT_DIR) return path.resolve(env.NOTIFIER_SUPPORT_DIR);
+  return platformSupportDir(env);
+}
+
+/**
+ * Is this the folder a client may look for the service in at the default port when it has no `port` file
+ * (docs/api/README.md#g2)? Only the platform's own folder: a folder of its own belongs to another instance, which
+ * is not running when its port file is gone, and whatever answers on the default port is some other Notifier.
+ */
+export function usesDefaultPort(folder: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  return path.resolve(folder) === platformSupportDir(env);
+}
+
+/** The platform's place for an application's data, whatever NOTIFIER_SUPPORT_DIR says. */
+function platformSupportDir(env: NodeJS.ProcessEnv): string {
   const home = os.homedir();
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Notifier');
   if (process.platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Notifier');

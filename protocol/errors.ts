@@ -47,6 +47,15 @@ export const errors = {
 
   // The request itself (daemon/http): the guard, the body, the route table; and what the service cannot do
   forbiddenHost: () => new ApiError(403, 'forbidden_host', 'forbidden: the Host header must be 127.0.0.1, localhost or [::1]'),
+  duplicateHost: () => new ApiError(400, 'duplicate_host', 'bad request: the Host header was sent more than once'),
+  forbiddenTarget: () =>
+    new ApiError(403, 'forbidden_target', 'forbidden: the request line names another server (send the path alone, as in GET /v1/health)'),
+  notAProxy: (allowed: string) =>
+    new ApiError(405, 'not_a_proxy', `method not allowed: CONNECT (Notifier is not a proxy; its routes take ${allowed})`),
+  headersTooLarge: (maxBytes: number) =>
+    new ApiError(431, 'headers_too_large', `request headers are too large (at most ${maxBytes} bytes)`),
+  requestTimedOut: () => new ApiError(408, 'request_timed_out', 'the request did not arrive in time'),
+  malformedRequest: () => new ApiError(400, 'malformed_request', 'malformed HTTP request'),
   forbiddenOrigin: () => new ApiError(403, 'forbidden_origin', 'forbidden: requests from web pages (an Origin header) are refused'),
   unauthorized: () => new ApiError(401, 'unauthorized', 'unauthorized: send Authorization: Bearer <the token in the support folder>'),
   routeNotFound: (method: string, path: string) => new ApiError(404, 'route_not_found', `not found: ${method} ${path}`),
@@ -255,10 +264,22 @@ export const errors = {
   iconNotFound: (icon: string) => new ApiError(400, 'icon_not_found', `icon file not found: ${icon}`, { field: 'icon' }),
 
   // The cloud relay, as this computer uses it (docs/api/relay.md)
-  relayNotPaired: () => new ApiError(409, 'relay_not_paired', 'not paired with a relay: pair first (POST /v1/relay/pair)'),
-  relayUnreachable: (why: string) => new ApiError(502, 'relay_unreachable', `relay unreachable: ${why}`),
+  relayNotPaired: () =>
+    new ApiError(
+      409,
+      'relay_not_paired',
+      'not paired with a relay: pair this computer first with notifier relay pair <relay-url> (POST /v1/relay/pair)',
+    ),
+  relayUnreachable: (relayURL: string, why: string) =>
+    new ApiError(502, 'relay_unreachable', `cannot reach the relay at ${relayURL} (${why})`),
+  /** The relay was reached but did not do its part: a 5xx, a redirect, a pairing answer without its fields. */
+  relayFailed: (why: string) => new ApiError(502, 'relay_failed', `the relay failed: ${why}`),
   relayRejectedToken: () =>
-    new ApiError(502, 'relay_rejected_token', "the relay rejected this computer's token: pair again (POST /v1/relay/pair)"),
+    new ApiError(
+      502,
+      'relay_rejected_token',
+      "the relay rejected this computer's token: pair again with notifier relay pair <relay-url> (POST /v1/relay/pair)",
+    ),
   relayUnreadable: (status: number) =>
     new ApiError(502, 'relay_unreadable', `the relay answered ${status} with something that is not JSON`),
   /** RL3: the token is kept in a keyring that is locked or not running now (the status says `starting`). */

@@ -17,6 +17,19 @@ import {
 const KIND_LIST = BUTTON_KINDS.join(', ');
 
 /**
+ * The app ids of agents that reach this computer through the cloud relay (docs/api/relay.md#rl21): `cloud.` and the
+ * key's name. The prefix is theirs alone, so what the person sees as "through the cloud relay" is true.
+ */
+export const RELAYED_APP_PREFIX = 'cloud.';
+
+export const isRelayedApp = (app: string): boolean => app.startsWith(RELAYED_APP_PREFIX);
+
+/** A local app (POST /v1/notify, /v1/speak, /v1/register) may not take a relayed agent's id (docs/api/apps.md#a1). */
+export function checkLocalAppId(app: string): void {
+  if (isRelayedApp(app)) throw errors.invalidField('app', `ids starting with "${RELAYED_APP_PREFIX}" belong to agents of the cloud relay`);
+}
+
+/**
  * Lower-case ASCII words of a label joined by `-` ("Mark as Read" -> "mark-as-read"); docs/api/notifications.md#n18.
  */
 export function slug(label: string): string {

@@ -4,13 +4,14 @@
 //      say how),
 //   2. `npm ci` when package-lock.json changed since the last install,
 //   3. the TypeScript build into dist/ when a source file changed since the last build.
-// Only Node's own modules are used here: this runs before any dependency is installed.
+// Only Node's own modules are used here (and, once built, daemon/present/dunst-config.ts, which uses only those):
+// this runs before any dependency is installed.
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** `--for-tests`: `npm test`; else `npm start` (and the benchmarks). `--list-missing` only lists what is missing. */
@@ -58,6 +59,16 @@ const SYSTEM_PACKAGES = [
     why: "is the browser of the relay's consent page tests (driven by playwright-core)",
   },
   { command: 'zenity', apt: 'zenity', for: 'desktop', why: 'is the reply window (a notification server without inline replies)' },
+  // dunst draws no buttons: they are pressed in the menu it opens with the program of its `dmenu` setting
+  // (docs/desktop.md#dunst-and-its-menu-program). Wanted where dunst is the notification server, and for the tests.
+  {
+    check: dunstMenuInstalled,
+    when: () => purpose === 'test' || dunstIsTheServer(),
+    name: "dunst's menu program (dmenu)",
+    apt: 'suckless-tools',
+    for: 'desktop',
+    why: "is the menu dunst opens to press a banner's buttons",
+  },
   // The tray on Linux is its own StatusNotifierItem over D-Bus (tray/sni.ts): it needs no tray library.
   // daemon/present/sound.ts plays files with the first of these; paplay talks to PulseAudio and to PipeWire's
   // PulseAudio service, which is what desktops run.
@@ -81,6 +92,40 @@ function hasPostgresServer() {
   const root = '/usr/lib/postgresql';
   const versioned = existsSync(root) && readdirSync(root).some((version) => existsSync(path.join(root, version, 'bin', 'postgres')));
   return versioned || hasCommand('postgres');
+}
+
+/** The session bus's answer to a method call (dbus-send, literal), or null when there is none (no bus, no server). */
+function askSessionBus(destination, objectPath, method, ...args) {
+  const asked = spawnSync('dbus-send', ['--session', '--print-reply=literal', `--dest=${destination}`, objectPath, method, ...args], {
+    encoding: 'utf8',
+    timeout: 3000,
+  });
+  return asked.status === 0 ? asked.stdout : null;
+}
+
+/** Whether the notification server on the session bus is dunst (`GetServerInformation`). */
+function dunstIsTheServer() {
+  if (!hasDesktopSession()) return false;
+  const notifications = ['org.freedesktop.Notifications', '/org/freedesktop/Notifications'];
+  const info = askSessionBus(...notifications, 'org.freedesktop.Notifications.GetServerInformation');
+  return info !== null && info.trim().split(/\s+/)[0] === 'dunst';
+}
+
+/**
+ * Whether the menu program dunst is set to use is installed, found as the daemon finds it (the built
+ * daemon/present/dunst-config.ts: the running dunst's settings and PATH, else this user's dunstrc). Before the first
+ * build, whether dmenu is.
+ */
+function dunstMenuInstalled() {
+  if (!dunstMenuModule) return hasCommand('dmenu');
+  const pid = askSessionBus(
+    'org.freedesktop.DBus',
+    '/org/freedesktop/DBus',
+    'org.freedesktop.DBus.GetConnectionUnixProcessID',
+    'string:org.freedesktop.Notifications',
+  );
+  const running = pid && dunstIsTheServer() ? dunstMenuModule.dunstProcess(Number(pid.trim().split(/\s+/).pop())) : null;
+  return dunstMenuModule.dunstMenu(running ?? { argv: [], env: process.env }).installed;
 }
 
 const BUILD_INPUTS = [
@@ -114,6 +159,9 @@ function hasCommand(command) {
   return spawnSync('sh', ['-c', `command -v "${command}"`], { stdio: 'ignore' }).status === 0;
 }
 
+/** The built dunst-config module, when there is a build (it imports only Node's own modules). */
+const dunstMenuModule = await import(pathToFileURL(path.join(root, 'dist', 'daemon', 'present', 'dunst-config.js')).href).catch(() => null);
+
 function present(p) {
   if (p.commands) return p.commands.some(hasCommand);
   if (p.check) return p.check();
@@ -142,7 +190,7 @@ function wantedKinds() {
 function missingPackages() {
   if (process.platform !== 'linux') return []; // the packages below are Debian's; other systems bring their own
   const kinds = wantedKinds();
-  return SYSTEM_PACKAGES.filter((p) => kinds.includes(p.for) && !present(p));
+  return SYSTEM_PACKAGES.filter((p) => kinds.includes(p.for) && (p.when?.() ?? true) && !present(p));
 }
 
 function installSystemPackages() {

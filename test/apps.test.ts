@@ -35,6 +35,18 @@ describe('POST /v1/register and GET /v1/apps', () => {
     });
   });
 
+  test('ids starting with cloud. belong to relayed agents: a local app cannot notify, speak or register with one', async () => {
+    const reason = 'invalid field: app (ids starting with "cloud." belong to agents of the cloud relay)';
+    const attempts = [
+      await daemon().api('POST', '/v1/notify', { body: { app: 'cloud.claude', title: 'Your bank asks' } }),
+      await daemon().api('POST', '/v1/speak', { body: { app: 'cloud.claude', text: 'hello' } }),
+      await register({ app: 'cloud.claude', appName: 'Claude' }),
+    ];
+    for (const reply of attempts) expect([reply.status, reply.json.error]).toEqual([400, reason]);
+    expect((await apps()).map((entry) => entry.app)).not.toContain('cloud.claude');
+    expect((await daemon().api('POST', '/v1/notify', { body: { app: 'cloudy.app', title: 't' } })).status).toBe(200);
+  });
+
   test('the registered name is the app name of its notifications', async () => {
     await register({ app: 'named-app', appName: 'Radar' });
     await daemon().api('POST', '/v1/notify', { body: { app: 'named-app', title: 't' } });

@@ -510,6 +510,10 @@ const PARITY: Row[] = [
     body: { client: 'generic', name: 'Helper', icon: resolved('helper.png'), reinstall: true },
   }),
   row(['health'], 'GET', '/v1/health'),
+  row(['replies'], 'GET', '/v1/replies'),
+  row(['replies', '--app', 'demo', '--since', '2026-11-20', '--consume'], 'GET', '/v1/replies', {
+    query: { app: 'demo', since: '2026-11-20', consume: 'true' },
+  }),
 ];
 
 describe('each command sends its route', () => {
@@ -600,6 +604,48 @@ describe('output', () => {
     expect(result.stderr).toBe(
       `Notifier is not running: nothing answered on 127.0.0.1:${port} (socket hang up). Start it with 'npm start' or 'notifier daemon'.\n`,
     );
+  });
+
+  test('a wait longer than the API allows is several waits of at most 300 s; the state printed counts them all', async () => {
+    answers.set('GET /v1/replies/wait', { status: 200, body: { replied: false, timedOut: true, waitedSeconds: 300 } });
+    const replies = await runCli(['replies', '--wait', 'q1', '--app', 'demo', '--timeout', '10m']);
+    expect([replies.code, JSON.parse(replies.stdout), replies.stderr]).toEqual([
+      3,
+      { replied: false, timedOut: true, waitedSeconds: 600 },
+      '',
+    ]);
+    expect(recorded.map((each) => each.query)).toEqual([
+      { id: 'q1', app: 'demo', timeout: '300' },
+      { id: 'q1', app: 'demo', timeout: '300' },
+    ]);
+
+    recorded = [];
+    answers.set('POST /v1/notify', { status: 200, body: { ok: true, id: 'n9' } });
+    const notify = await runCli(['notify', '--app', 'demo', '--title', 'Deploy?', '--button', 'Yes', '--wait', '400']);
+    expect([notify.code, JSON.parse(notify.stdout)]).toEqual([
+      3,
+      { id: 'n9', app: 'demo', answered: false, timedOut: true, waitedSeconds: 400 },
+    ]);
+    expect(recorded.map((each) => `${each.method} ${each.path} ${new URLSearchParams(each.query).toString()}`)).toEqual([
+      'POST /v1/notify ',
+      'GET /v1/replies/wait id=n9&app=demo&timeout=300&ended=true',
+      'GET /v1/replies/wait id=n9&app=demo&timeout=100&ended=true',
+    ]);
+    expect(recorded[0]!.body).toEqual({ app: 'demo', title: 'Deploy?', buttons: [{ label: 'Yes' }] });
+  });
+
+  test('--wait takes 1 second to a day; --timeout and --consume go with their own mode of replies', async () => {
+    for (const argv of [
+      ['notify', '--app', 'demo', '--title', 'T', '--wait', '0'],
+      ['notify', '--app', 'demo', '--title', 'T', '--wait', '2d'],
+      ['replies', '--timeout', '5'],
+      ['replies', '--wait', 'q1', '--consume'],
+    ]) {
+      const result = await runCli(argv);
+      expect([argv, result.code, result.stdout]).toEqual([argv, 1, '']);
+      expect(result.stderr).toMatch(/^notifier: .*\nRun 'notifier help (notify|replies)' for usage\.\n$/);
+    }
+    expect(recorded).toEqual([]);
   });
 
   test('history export --out writes the records to the file and prints one line', async () => {

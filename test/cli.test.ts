@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { CLI, type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
-import { eventually, startInProcess } from './helpers/in-process.js';
+import { type Running, eventually, startInProcess, whenWaiting } from './helpers/in-process.js';
 import { type Run, runProgram } from './helpers/process.js';
 
 let daemon: DaemonProcess;
@@ -149,6 +149,116 @@ describe('notify', () => {
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout).error).toMatch(/buttons\[0\]\.url/);
     expect(result.stderr).toBe('');
+  });
+});
+
+describe('waiting for the person: notify --wait and replies --wait', () => {
+  let n: Running;
+  let via: string[];
+  beforeAll(async () => {
+    // The in-process daemon, so the test can play the person; the CLI reaches it with --port and --token.
+    n = await startInProcess();
+    via = ['--port', String(n.daemon.port), '--token', n.daemon.token];
+  });
+
+  const waiting = (id: string) => whenWaiting(n, id);
+  const ask = (id: string, ...more: string[]) =>
+    notifier([
+      'notify',
+      '--app',
+      'cli.wait',
+      '--id',
+      id,
+      '--title',
+      'Deploy now?',
+      '--button',
+      'Yes',
+      '--button',
+      'Why=reply:Why not?',
+      ...more,
+      ...via,
+    ]);
+  const done = (result: Run) => ({ code: result.code, stderr: result.stderr, out: result.stdout ? JSON.parse(result.stdout) : undefined });
+
+  test('--wait: the button the person presses, as JSON, exit 0', async () => {
+    const open = waiting('w-button');
+    const command = ask('w-button', '--wait', '20');
+    await open;
+    n.person.press('cli.wait', 'w-button', 'yes');
+    const endedAt = (await eventually(async () => (await n.record('cli.wait', 'w-button')).dismissedAt)) as string;
+    expect(done(await command)).toEqual({
+      code: 0,
+      stderr: '',
+      out: { id: 'w-button', app: 'cli.wait', answered: true, button: 'Yes', endedAt },
+    });
+  });
+
+  test('--wait: the text the person types, as JSON, exit 0; the reply is taken from the queue', async () => {
+    const open = waiting('w-reply');
+    const command = ask('w-reply', '--wait');
+    await open;
+    n.person.reply('cli.wait', 'w-reply', 'why', 'tests are red');
+    const result = done(await command);
+    expect(result).toEqual({
+      code: 0,
+      stderr: '',
+      out: { id: 'w-reply', app: 'cli.wait', answered: true, reply: 'tests are red', repliedAt: expect.any(String) },
+    });
+    expect((await n.api('GET', '/v1/replies?app=cli.wait')).json.count).toBe(0);
+    expect((await n.record('cli.wait', 'w-reply')).reply).toBe('tests are red');
+  });
+
+  test('--wait: no answer in time prints the state and exits 3; a banner closed unanswered exits 4', async () => {
+    expect(done(await ask('w-silent', '--wait', '1'))).toEqual({
+      code: 3,
+      stderr: '',
+      out: { id: 'w-silent', app: 'cli.wait', answered: false, timedOut: true, waitedSeconds: 1 },
+    });
+    expect(n.person.banner('cli.wait', 'w-silent')).toBeDefined();
+
+    const open = waiting('w-closed');
+    const command = ask('w-closed', '--wait=30s');
+    await open;
+    n.person.closeByPerson('cli.wait', 'w-closed');
+    expect(done(await command)).toEqual({
+      code: 4,
+      stderr: '',
+      out: { id: 'w-closed', app: 'cli.wait', answered: false, ended: true, actionUsed: 'close', endedAt: expect.any(String) },
+    });
+  });
+
+  test('--wait: a notification the service refuses is printed as always, exit 1, and nothing waits', async () => {
+    const result = await notifier(['notify', '--app', 'cli.wait', '--title', 'T', '--button', 'Bad=ftp://x', '--wait', '5', ...via]);
+    expect([result.code, JSON.parse(result.stdout).error]).toEqual([1, expect.stringMatching(/buttons\[0\]\.url/)]);
+  });
+
+  test('replies lists the queue; replies --wait ID gives the reply typed while it waits (exit 0), or exit 3', async () => {
+    await ok(['notify', '--app', 'cli.replies', '--id', 'r1', '--title', 'Lunch?', '--button', 'Answer=reply:', ...via]);
+    const open = waiting('r1');
+    const command = notifier(['replies', '--wait', 'r1', '--app', 'cli.replies', '--timeout', '20', ...via]);
+    await open;
+    n.person.reply('cli.replies', 'r1', 'answer', 'noodles');
+    const answered = done(await command);
+    expect(answered).toEqual({
+      code: 0,
+      stderr: '',
+      out: {
+        replied: true,
+        reply: { notificationId: 'r1', app: 'cli.replies', title: 'Lunch?', text: 'noodles', repliedAt: expect.any(String) },
+      },
+    });
+    await ok(['notify', '--app', 'cli.replies', '--id', 'r2', '--title', 'Dinner?', '--button', 'Answer=reply:', ...via]);
+    n.person.reply('cli.replies', 'r2', 'answer', 'soup');
+    await eventually(async () => (await n.api('GET', '/v1/replies?app=cli.replies')).json.count === 1);
+    expect(await ok(['replies', '--app', 'cli.replies', ...via])).toMatchObject({
+      count: 1,
+      replies: [{ notificationId: 'r2', text: 'soup' }],
+    });
+    expect(done(await notifier(['replies', '--wait', 'r3', '--app', 'cli.replies', '--timeout', '1', ...via]))).toEqual({
+      code: 3,
+      stderr: '',
+      out: { replied: false, timedOut: true, waitedSeconds: 1 },
+    });
   });
 });
 
@@ -296,6 +406,17 @@ describe('exit codes and messages', () => {
     } finally {
       await rm(gone, { recursive: true, force: true });
     }
+  });
+
+  test("a stopped instance's own folder (no port file): exit 2 'not running', never another instance on the default port", async () => {
+    const stopped = await startDaemon();
+    await stopped.stop();
+    const result = await notifier(['apps'], { supportDir: stopped.supportDir });
+    expect({ code: result.code, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `Notifier is not running: there is no port file in ${stopped.supportDir}. Start it with 'npm start' or 'notifier daemon'.\n`,
+    });
   });
 
   test("help: `notifier help <command>` and --help print that command's usage; --version the tool's version", async () => {

@@ -210,21 +210,46 @@ describe('client libraries against a running Notifier', () => {
       }
     });
 
-    test('the port is read once; a port file that is not digits means 48617', async () => {
+    test('the port is read once it is there', async () => {
       const folder = await tempFolder('notifier-node-client-');
-      try {
-        await writeFile(path.join(folder, 'port'), '40001');
+      await writeFile(path.join(folder, 'port'), '40001');
+      const notifier = new Notifier({ supportDir: folder });
+      await writeFile(path.join(folder, 'port'), '40002');
+      expect(notifier.port).toBe(40001);
+    });
+
+    test('a folder of its own without a port file (a stopped instance): not running, and nothing is called', async () => {
+      const folder = await tempFolder('notifier-node-client-');
+      await writeFile(path.join(folder, 'token'), daemon().token);
+      for (const portFile of ['48x17', undefined]) {
+        if (portFile === undefined) await rm(path.join(folder, 'port'));
+        else await writeFile(path.join(folder, 'port'), portFile);
         const notifier = new Notifier({ supportDir: folder });
-        await writeFile(path.join(folder, 'port'), '40002');
-        expect(notifier.port).toBe(40001);
-        await writeFile(path.join(folder, 'port'), '48x17');
-        expect(new Notifier({ supportDir: folder }).port).toBe(DEFAULT_PORT);
-        expect(DEFAULT_PORT).toBe(48617);
-        await rm(path.join(folder, 'port'));
-        expect(new Notifier({ supportDir: folder }).port).toBe(48617);
-      } finally {
-        await rm(folder, { recursive: true, force: true });
+        expect([notifier.port, notifier.baseURL]).toEqual([null, null]);
+        const error = await rejection(notifier.apps());
+        expect(error).toBeInstanceOf(NotifierUnavailable);
+        expect(error.message).toBe(`Notifier is not running: there is no port file in ${folder}.`);
       }
+      // The instance starts: the same object finds it on its next call.
+      const waiting = new Notifier({ supportDir: folder });
+      await writeFile(path.join(folder, 'port'), String(daemon().port));
+      await expect(waiting.apps()).resolves.toEqual(expect.any(Array));
+      expect(waiting.port).toBe(daemon().port);
+    });
+
+    test("the platform's own folder without a port file means 48617 (HOME and XDG_DATA_HOME in a temporary folder)", async () => {
+      const home = await tempFolder('notifier-node-home-');
+      const script = `
+        const { Notifier, defaultSupportDir } = require(${JSON.stringify(NODE_CJS)});
+        console.log(JSON.stringify({ folder: defaultSupportDir(), port: new Notifier().port,
+          named: new Notifier({ supportDir: defaultSupportDir() }).port }));`;
+      const env = { NOTIFIER_SUPPORT_DIR: '', HOME: home, XDG_DATA_HOME: path.join(home, 'data'), APPDATA: path.join(home, 'data') };
+      const result = await run(process.execPath, ['-e', script], { env });
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      const { folder, port, named } = JSON.parse(result.stdout);
+      expect(folder.startsWith(home)).toBe(true);
+      expect([port, named]).toEqual([DEFAULT_PORT, DEFAULT_PORT]);
+      expect(DEFAULT_PORT).toBe(48617);
     });
   });
 

@@ -1,4 +1,4 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
@@ -30,9 +30,12 @@ describe('the real desktop', () => {
     scripts = path.join(supportDir, 'scripts');
     await mkdir(scripts, { recursive: true });
     await writeFile(path.join(scripts, 'touch.sh'), `#!/bin/sh\ntouch "${out}/ran-$NOTIFIER_NOTIFICATION_ID"\n`);
+    // Links go to a stand-in xdg-open that writes them down (no browser starts on the test's screen).
+    await mkdir(path.join(out, 'bin'));
+    await writeFile(path.join(out, 'bin', 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$1" >> "${out}/opened.txt"\n`, { mode: 0o755 });
     daemon = await startDaemon({
       supportDir,
-      env: desktop.env,
+      env: { ...desktop.env, PATH: `${path.join(out, 'bin')}${path.delimiter}${process.env.PATH}` },
       args: ['--support-dir', supportDir, '--port', '0', '--presenter', 'dbus'],
     });
     await eventually(() => daemon.log().includes('tray: tray ready'), 'the tray');
@@ -88,12 +91,13 @@ describe('the real desktop', () => {
     expect(await desktop.lastMenu()).not.toContain('Build running');
   });
 
-  test('a click on the banner records open; a banner whose time is up records timeout', async () => {
+  test('a click on a banner with a link records open; a banner whose time is up records timeout', async () => {
     await desktop.dunstctl('close-all');
-    await notify({ app: 'clicks', id: 'c', title: 'Click me' });
+    await notify({ app: 'clicks', id: 'c', title: 'Click me', url: 'https://docs.example/clicked' });
     await eventually(async () => (await displayed()) === 1);
     await desktop.dunstctl('action', '0');
     await eventually(async () => (await record('clicks', 'c')).actionUsed === 'open', 'the click');
+    expect(await readFile(path.join(out, 'opened.txt'), 'utf8')).toBe('https://docs.example/clicked\n');
     await notify({ app: 'clicks', id: 't', title: 'Short-lived', timeout: 1 });
     await eventually(async () => (await record('clicks', 't')).actionUsed === 'timeout', 'the expiry', 8_000);
   });

@@ -2,9 +2,82 @@ import net from 'node:net';
 import { describe, expect, test } from '@jest/globals';
 import { useDaemon } from './helpers/daemon.js';
 
+/** What the daemon answers to these raw bytes, once it closes the connection (or, with `keepOpen`, after its first answer). */
+function rawExchange(port: number, bytes: string): Promise<{ text: string; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
+    let received = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ text: received, closed: false });
+    }, 5000);
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ text: received, closed: true });
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** The status and the JSON body of a raw answer. */
+function parseRaw(text: string): { status: number; headers: string; json: any } {
+  const [head = '', body = ''] = text.split('\r\n\r\n');
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), headers: head, json: body ? JSON.parse(body) : undefined };
+}
+
 // The guard in front of every route: Host, Origin, token, body size, JSON, unknown paths and methods.
 describe('the guard in front of every route', () => {
   const daemon = useDaemon();
+  const auth = () => `Authorization: Bearer ${daemon().token}\r\n`;
+
+  test.each([
+    'http://evil.example/v1/apps',
+    'http://evil.example:80/v1/apps',
+    'https://127.0.0.1.evil.example/v1/apps',
+    'http://127.0.0.1:9/v1/apps',
+  ])('a request line in absolute form naming another host or port (%s) is refused with 403, whatever Host says', async (target) => {
+    const { text, closed } = await rawExchange(
+      daemon().port,
+      `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth()}Connection: close\r\n\r\n`,
+    );
+    expect(closed).toBe(true);
+    const answer = parseRaw(text);
+    expect(answer.status).toBe(403);
+    expect(answer.json.error).toMatch(/request line/);
+  });
+
+  test('a request line in absolute form naming this daemon (a loopback name and its port) is served', async () => {
+    for (const name of ['127.0.0.1', 'localhost', '[::1]']) {
+      const target = `http://${name}:${daemon().port}/v1/apps`;
+      const { text } = await rawExchange(daemon().port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth()}Connection: close\r\n\r\n`);
+      expect(parseRaw(text).status).toBe(200);
+    }
+  });
+
+  test('two Host headers are 400, even when both are loopback names', async () => {
+    for (const second of ['evil.example', '127.0.0.1']) {
+      const { text, closed } = await rawExchange(
+        daemon().port,
+        `GET /v1/apps HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: ${second}\r\n${auth()}Connection: close\r\n\r\n`,
+      );
+      expect(closed).toBe(true);
+      const answer = parseRaw(text);
+      expect(answer.status).toBe(400);
+      expect(answer.json.error).toMatch(/Host/);
+    }
+  });
+
+  test('CONNECT is answered 405 with Allow, and the connection is closed', async () => {
+    const { text, closed } = await rawExchange(daemon().port, `CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n`);
+    expect(closed).toBe(true);
+    const answer = parseRaw(text);
+    expect(answer.status).toBe(405);
+    expect(answer.headers).toMatch(/\r\nAllow: GET, POST, PUT, DELETE/i);
+    expect(answer.headers).toMatch(/\r\nConnection: close/i);
+    expect(answer.json.error).toMatch(/CONNECT/);
+    expect((await daemon().api('GET', '/v1/health')).status).toBe(200);
+  });
 
   test('health answers without a token', async () => {
     const reply = await daemon().api('GET', '/v1/health', { token: null });

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { notificationSchema } from '../protocol/schemas/notification.js';
 import { registerSchema } from '../protocol/schemas/register.js';
 import { ROOT } from './helpers/daemon.js';
 import { type Running, eventually, startInProcess } from './helpers/in-process.js';
+import { NO_DAEMON_HERE } from './helpers/process.js';
 
 // The agent server as an agent client sees it: the MCP SDK's own Client spawns the built `notifier-mcp` over
 // stdio, against a real daemon running in this process (so the person's reply can be typed through the test
@@ -54,7 +55,9 @@ afterAll(async () => {
 });
 
 async function agentClient(args: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_MAIN, ...args], stderr: 'pipe' });
+  // NO_DAEMON_HERE: a server the test forgot to point at its daemon finds none, never the person's own.
+  const env = { ...getDefaultEnvironment(), NOTIFIER_SUPPORT_DIR: NO_DAEMON_HERE };
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MCP_MAIN, ...args], env, stderr: 'pipe' });
   const client = new Client({ name: 'notifier-test', version: '1.0.0' });
   await client.connect(transport);
   clients.push(client);
@@ -154,6 +157,23 @@ describe('notifier-mcp against a running daemon', () => {
       replied: true,
       reply: expect.objectContaining({ notificationId: 'ask', app: 'mcp', text: 'ship it' }),
     });
+  });
+
+  test('wait_for_reply with ended: true hands back the button the person pressed', async () => {
+    jsonOf(
+      await use(agent, 'send_notification', {
+        app: 'mcp',
+        id: 'choose',
+        title: 'Deploy now?',
+        buttons: [{ label: 'Yes' }, { label: 'No' }],
+      }),
+    );
+    const waiting = use(agent, 'wait_for_reply', { notificationId: 'choose', app: 'mcp', timeoutSeconds: 20, ended: true });
+    await eventually(() => n.person.banner('mcp', 'choose'), 'the banner');
+    // Pressed once the request waits (or before: with app, History answers it at once).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    n.person.press('mcp', 'choose', 'no');
+    expect(jsonOf(await waiting)).toEqual({ replied: false, ended: true, endedAt: expect.any(String), actionUsed: 'No', button: 'No' });
   });
 
   test("a failing route is an isError result carrying the route's message", async () => {
@@ -279,13 +299,17 @@ describe('notifier-mcp when Notifier is not running', () => {
     jsonOf(await use(agent, 'list_apps'));
     const supportDir = n.daemon.supportDir;
     await n.stop();
+    // Its folder has no port file any more: nothing is called (not even the default port, where another Notifier may be).
     const result = await use(agent, 'send_notification', { app: 'mcp', title: 'Anyone there?' });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^Notifier is not running or not reachable/);
-    expect(jsonOf(await use(agent, 'herald_status'))).toMatchObject({
+    expect(textOf(result)).toContain(`Notifier is not running: there is no port file in ${supportDir}. Start it`);
+    const status = jsonOf(await use(agent, 'herald_status'));
+    expect(status).toMatchObject({
       running: false,
       supportDirectory: supportDir,
+      portFile: false,
       hint: expect.stringMatching(/not running/),
     });
+    expect(status).not.toHaveProperty('port');
   });
 });

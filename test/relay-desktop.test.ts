@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import * as oauth from 'oauth4webapi';
 import { channelPath } from '../daemon/control/channel.js';
 import { CLI, type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
-import { type Desktop, displayed, dunstHistory, startDesktop, typeInto } from './helpers/desktop.js';
+import { type Desktop, displayed, dunstHistory, replyWindow, startDesktop, typeInto } from './helpers/desktop.js';
 import { channel, eventually } from './helpers/in-process.js';
 import { insecure, pageRid, startDeviceGrant } from './helpers/oauth.js';
 import { runProgram } from './helpers/process.js';
@@ -89,10 +89,14 @@ describe('the desktop on a real relay', () => {
     // The agent waits for the answer while the person reads the banner and chooses Reply on it.
     const waiting = relay.call('GET', '/v1/replies/deploy-7?wait=30', { token: key, timeoutMs: 40_000 });
     await desktop.choose('Reply (Deploy to production?)');
+    // The window says who asks, and that it came through the relay, above the whole notification.
+    expect(await replyWindow(desktop, 'build-bot')).toEqual({
+      title: 'Reply to build-bot',
+      text: 'build-bot asks, through the cloud relay:\n\nDeploy to production?\nv2.3 passed every check\n(Reply to build-bot…)',
+    });
     await typeInto(desktop, 'build-bot', 'Ship it after lunch');
-    // The banner's one button is Reply (no Open link: the agent sent no link); Open is dunst's name for a click.
+    // The banner's one button is Reply (no Open link: the agent sent no link), and no click action (nothing to open).
     expect((await desktop.lastMenu()).trim().split('\n')).toEqual([
-      expect.stringMatching(/^#Open \(Deploy to production\?\) \[\d+,default\]$/),
       expect.stringMatching(/^#Reply \(Deploy to production\?\) \[\d+,reply\]$/),
     ]);
     const answer = await waiting;
@@ -289,7 +293,7 @@ describe('the desktop on a real relay', () => {
     const refused = await daemon.api('GET', '/v1/relay/keys');
     expect([refused.status, refused.json.error]).toEqual([
       502,
-      "the relay rejected this computer's token: pair again (POST /v1/relay/pair)",
+      "the relay rejected this computer's token: pair again with notifier relay pair <relay-url> (POST /v1/relay/pair)",
     ]);
 
     const again = await daemon.api('POST', '/v1/relay/pair', { body: { relayURL: relay.baseUrl } });

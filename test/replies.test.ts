@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { type Running, callbackServer, eventually, startInProcess } from './helpers/in-process.js';
+import { type Running, callbackServer, eventually, startInProcess, whenWaiting } from './helpers/in-process.js';
 
 // Replies: the person types into a reply button (through the test presenter, as a display would report it);
 // the app reads them with GET /v1/replies or waits with GET /v1/replies/wait, over real HTTP.
@@ -156,6 +156,63 @@ describe('replies', () => {
       const reply = await n.api('GET', `/v1/replies/wait?${query}`);
       expect(reply.status).toBe(400);
       expect(reply.json.error).toBe(message);
+    });
+
+    describe('ended: a button pressed, or any other end of the banner, answers the wait too', () => {
+      const yesNo = [{ label: 'Yes' }, { label: 'No', url: 'https://example.com/no' }, replyButton];
+      const waiting = (id: string) => whenWaiting(n, id);
+
+      test('a button pressed while the request waits answers it at once, with the button', async () => {
+        await ask('we', 'deploy', { buttons: yesNo });
+        const open = waiting('deploy');
+        const answer = n.api('GET', '/v1/replies/wait?id=deploy&app=we&timeout=20&ended=true');
+        await open;
+        n.person.press('we', 'deploy', 'yes');
+        const { status, json } = await answer;
+        const record = await n.record('we', 'deploy');
+        expect([status, json]).toEqual([
+          200,
+          { replied: false, ended: true, endedAt: record.dismissedAt, actionUsed: 'Yes', button: 'Yes' },
+        ]);
+      });
+
+      test('a button pressed before the wait (with app) answers at once; so does a banner closed by the person, without a button', async () => {
+        await ask('we', 'before', { buttons: yesNo, persistent: true });
+        n.person.press('we', 'before', 'no');
+        await eventually(async () => (await n.record('we', 'before')).dismissedAt);
+        const started = Date.now();
+        const pressed = await n.api('GET', '/v1/replies/wait?id=before&app=we&timeout=20&ended=yes');
+        expect(pressed.json).toMatchObject({ replied: false, ended: true, actionUsed: 'No', button: 'No' });
+        expect(Date.now() - started).toBeLessThan(5000);
+
+        await ask('we', 'closed', { buttons: yesNo, persistent: true });
+        const open = waiting('closed');
+        const answer = n.api('GET', '/v1/replies/wait?id=closed&app=we&timeout=20&ended=true');
+        await open;
+        n.person.closeByPerson('we', 'closed');
+        expect((await answer).json).toEqual({ replied: false, ended: true, endedAt: expect.any(String), actionUsed: 'close' });
+      });
+
+      test('a reply still answers as a reply; without ended, a pressed button leaves the wait waiting', async () => {
+        await ask('we', 'typed', { buttons: yesNo });
+        const open = waiting('typed');
+        const answer = n.api('GET', '/v1/replies/wait?id=typed&app=we&timeout=20&ended=true');
+        await open;
+        type('we', 'typed', 'after five');
+        expect((await answer).json).toMatchObject({ replied: true, reply: { text: 'after five' } });
+
+        await ask('we', 'plain', { buttons: yesNo });
+        const plain = waiting('plain');
+        const unanswered = n.api('GET', '/v1/replies/wait?id=plain&app=we&timeout=1');
+        await plain;
+        n.person.press('we', 'plain', 'yes');
+        expect((await unanswered).json).toEqual({ replied: false, timedOut: true, waitedSeconds: 1 });
+      });
+
+      test('ended=perhaps is 400', async () => {
+        const reply = await n.api('GET', '/v1/replies/wait?id=x&ended=perhaps');
+        expect([reply.status, reply.json.error]).toEqual([400, 'invalid field: ended (true or false)']);
+      });
     });
 
     test('a wait longer than the 10 s request limit is not cut', async () => {

@@ -1,7 +1,8 @@
-import { symlinkSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, test } from '@jest/globals';
+import { afterAll, describe, expect, test } from '@jest/globals';
 import { ROOT, tempFolderSync } from './helpers/daemon.js';
+import { startDesktop } from './helpers/desktop.js';
 import { runProgram } from './helpers/process.js';
 
 // scripts/setup.mjs chooses the system packages a run needs (README.md, "Quick start"): `npm start` installs the
@@ -13,10 +14,15 @@ const DESKTOP = ['espeak-ng', 'zenity', 'pulseaudio-utils'];
 const TESTS = ['openssl', 'dbus', 'xvfb', 'dunst', 'xdotool'];
 
 const bin = tempFolderSync('notifier-setup-bin-');
-for (const program of ['sh', 'pkg-config']) symlinkSync(`/usr/bin/${program}`, path.join(bin, program));
+for (const program of ['sh', 'pkg-config', 'dbus-send']) symlinkSync(`/usr/bin/${program}`, path.join(bin, program));
+// This user's dunstrc names dmenu by name (dunst's own default names /usr/bin/dmenu, which this machine may have).
+const config = tempFolderSync('notifier-setup-config-');
+mkdirSync(path.join(config, 'dunst'));
+writeFileSync(path.join(config, 'dunst', 'dunstrc'), '[global]\n    dmenu = dmenu -p dunst:\n');
+afterAll(() => [bin, config].forEach((folder) => rmSync(folder, { recursive: true, force: true })));
 
 async function listMissing(args: string[], session: Record<string, string>): Promise<string[]> {
-  const env: Record<string, string> = { PATH: bin, HOME: process.env.HOME ?? '/', ...session };
+  const env: Record<string, string> = { PATH: bin, HOME: process.env.HOME ?? '/', XDG_CONFIG_HOME: config, ...session };
   // A clean environment: this test's own DISPLAY or bus must not count.
   const run = await runProgram('/usr/bin/env', [
     '-i',
@@ -53,6 +59,22 @@ describe('scripts/setup.mjs: which system packages a run needs', () => {
 
   test('npm test: the desktop and the test packages, with or without a session', async () => {
     const listed = await listMissing(['--for-tests'], {});
-    expect(listed).toEqual(expect.arrayContaining(['espeak-ng', 'zenity', 'pulseaudio-utils', ...TESTS]));
+    expect(listed).toEqual(expect.arrayContaining(['espeak-ng', 'zenity', 'pulseaudio-utils', 'suckless-tools', ...TESTS]));
   });
+
+  test("npm start where dunst is the notification server: dunst's menu program, when the one it names is missing", async () => {
+    // The rig's dunst names a menu program of its own, which is there.
+    const desktop = await startDesktop();
+    try {
+      const session = { ...desktop.env };
+      expect(await listMissing([], session)).not.toContain('suckless-tools');
+      // dunst restarted with dmenu by name, on a PATH without it: the running dunst's own settings and PATH count.
+      await desktop.restartDunst({ settings: { dmenu: 'dmenu -p dunst:' }, env: { PATH: bin } });
+      expect(await listMissing([], session)).toContain('suckless-tools');
+    } finally {
+      await desktop.stop();
+    }
+    // No notification server on the bus (or none at all): nothing of dunst's.
+    expect(await listMissing([], { DISPLAY: ':5', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nowhere' })).not.toContain('suckless-tools');
+  }, 30_000);
 });

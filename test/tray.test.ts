@@ -80,10 +80,31 @@ describe('the tray on the bus', () => {
     await daemon.api('POST', '/v1/notify', { body: { app: 'backup', title: 'Nightly backup done' } });
     await daemon.api('POST', '/v1/notify', { body: { app: 'no-name', title: 'From an unregistered app' } });
     await daemon.api('POST', '/v1/notify', { body: { app: 'no-name', title: 'disk_usage at 91%' } });
-    expect(await label('Backup: Nightly backup done')).toMatchObject({ visible: true, enabled: false });
+    expect(await label('Backup: Nightly backup done')).toMatchObject({ visible: true, enabled: true });
     expect(await label('no-name: From an unregistered app')).toMatchObject({ visible: true });
     expect(await label('no-name: disk_usage at 91%')).toMatchObject({ visible: true }); // not taken for an access key
     expect((await tray.entries()).some((entry) => entry.label.startsWith('backup:'))).toBe(false);
+  });
+
+  test('a click on a recent notification shows it again; deleted, or History cleared, it leaves the list at once', async () => {
+    const record = async (id: string) =>
+      (await daemon.api('GET', '/v1/history?app=backup&limit=50')).json.items.find((item: { id: string }) => item.id === id);
+    await daemon.api('POST', '/v1/notify', { body: { app: 'backup', id: 'again', title: 'Disk almost full' } });
+    await daemon.api('POST', '/v1/dismiss', { body: { app: 'backup', id: 'again' } });
+    expect((await record('again')).actionUsed).toBe('dismiss');
+    const item = await label('Backup: Disk almost full');
+    expect(item).toMatchObject({ visible: true, enabled: true });
+    await tray.click(item.id);
+    // As POST /v1/history/reshow: on screen again, not dismissed, delivered anew.
+    await eventually(async () => (await record('again')).dismissedAt === undefined, 'it to be shown again');
+
+    await daemon.api('DELETE', '/v1/history/item?app=backup&id=again');
+    const listed = async (text: string) => (await tray.entries()).some((entry) => entry.visible && entry.label === text);
+    await eventually(async () => !(await listed('Backup: Disk almost full')), 'the deleted one to leave the list');
+    expect(await listed('Backup: Nightly backup done')).toBe(true);
+    await daemon.api('DELETE', '/v1/history');
+    await eventually(() => listed('No notifications yet'), 'the list to empty');
+    expect(await listed('Backup: Nightly backup done')).toBe(false);
   });
 
   test('quiet is a check item: a click starts an hour and checks it, a second click ends it', async () => {

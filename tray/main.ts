@@ -76,7 +76,7 @@ interface State {
   questions: Question[];
   /** Connector requests waiting for the person, with the codes (docs/api/relay.md#rl43: shown only here and on the banner). */
   connectors: PendingConnector[];
-  recent: Array<{ app: string; appName?: string; title: string }>;
+  recent: Array<{ app: string; appName?: string; id: string; title: string }>;
   /** What quiet hours silence now, as the daemon says (docs/private-channel.md): whether any runs, and until when. */
   quiet: { active: boolean; until?: string };
 }
@@ -84,6 +84,8 @@ interface State {
 interface TrayActions {
   answer(question: Question, allow: boolean): void;
   decide(request: PendingConnector, approve: boolean): void;
+  /** Shows a recent notification again (the private channel's `show`). */
+  show(recent: State['recent'][number]): void;
   toggleQuiet(): void;
   /** Null when nothing on this computer opens a folder: the item is not shown. */
   openFolder: (() => void) | null;
@@ -168,8 +170,9 @@ class TrayMenu {
     for (let slot = 0; slot < RECENT_SHOWN; slot++) {
       this.add((state) => {
         const recent = state.recent[slot];
-        // The app's display name (from its registration or its design), as on its banners.
-        return recent ? { label: `${recent.appName ?? recent.app}: ${recent.title}`, enabled: false } : { visible: false };
+        // The app's display name (from its registration or its design), as on its banners; a click shows it again.
+        if (!recent) return { visible: false };
+        return { label: `${recent.appName ?? recent.app}: ${recent.title}`, tooltip: 'Show it again', click: () => actions.show(recent) };
       });
     }
     this.add((state) => ({ visible: state.recent.length === 0, label: 'No notifications yet', enabled: false }));
@@ -249,7 +252,8 @@ async function main(): Promise<void> {
     if (event.event === 'questions') state.questions = event.questions;
     if (event.event === 'connectors') state.connectors = event.connectors;
     if (event.event === 'quiet') state.quiet = event.quiet;
-    void (event.event === 'notification' ? loadRecent() : Promise.resolve()).then(() => refresh());
+    // A notification came, or some left History (deleted, cleared): the list is read again.
+    void (event.event === 'notification' || event.event === 'removed' ? loadRecent() : Promise.resolve()).then(() => refresh());
   });
   const loadRecent = async (): Promise<void> => {
     state.recent = ((await channel.request({ op: 'recent', limit: RECENT_SHOWN })).notifications ?? []) as State['recent'];
@@ -263,6 +267,7 @@ async function main(): Promise<void> {
   const actions: TrayActions = {
     answer: (question: Question, allow: boolean) => void channel.request({ op: 'answer', id: question.id, allow }),
     decide: (request: PendingConnector, approve: boolean) => void channel.request({ op: 'decide', id: request.id, approve }),
+    show: (recent) => void channel.request({ op: 'show', app: recent.app, id: recent.id }),
     toggleQuiet: () =>
       void channel.request({ op: 'quiet', minutes: state.quiet.active ? 0 : QUIET_MINUTES }).then((answer) => {
         state.quiet = answer.quiet ?? state.quiet;

@@ -21,7 +21,25 @@ export interface Desktop {
   choose(text: string): Promise<void>;
   /** The context menu dunst showed last, one line per action ("#Label (summary) [id,action]"). */
   lastMenu(): Promise<string>;
+  /**
+   * Stops dunst and starts it again with other settings (as a person who edited the dunstrc restarts it): another
+   * process takes the bus name. Resolves once the new one owns it.
+   */
+  restartDunst(options?: DunstOptions): Promise<void>;
+  /** A PNG of the whole screen (ImageMagick's `import -window root`). */
+  screenshot(file: string): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** How dunst runs on the desktop. */
+export interface DunstOptions {
+  /**
+   * Settings of its dunstrc's [global] section over the rig's own (`dmenu` is the fake menu the test steers,
+   * `markup = full` as in the shipped dunstrc).
+   */
+  settings?: Record<string, string>;
+  /** Its environment over the test's (a PATH without a program, say). */
+  env?: Record<string, string>;
 }
 
 function run(program: string, args: string[], env: Record<string, string>): Promise<string> {
@@ -46,7 +64,7 @@ function freeDisplay(): number {
  * a real notification server, whose context menu is answered by a fake dmenu the test steers. Everything is
  * stopped by PID afterwards.
  */
-export async function startDesktop(): Promise<Desktop> {
+export async function startDesktop(options: { dunst?: DunstOptions } = {}): Promise<Desktop> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'notifier-desktop-'));
   const processes: ChildProcess[] = [];
   const display = freeDisplay();
@@ -81,19 +99,35 @@ export async function startDesktop(): Promise<Desktop> {
     await writeFile(pickFile, '');
     await writeFile(dmenu, `#!/bin/sh\ntee "${menuFile}" | grep -m1 -F "$(cat "${pickFile}")"\n`);
     await chmod(dmenu, 0o755);
-    const config = path.join(folder, 'dunstrc');
     // As a new user's dunst reads its shipped dunstrc: body markup on (`markup = full`, so it advertises body-markup).
-    await writeFile(
-      config,
-      `[global]\n    dmenu = ${dmenu}\n    markup = full\n    mouse_left_click = do_action, close_current\n    show_age_threshold = -1\n`,
-    );
-    const dunst = spawn('dunst', ['-config', config], { env: { ...process.env, ...env }, stdio: 'ignore' });
-    processes.push(dunst);
-
-    const client = dbus.sessionBus({ busAddress: bus.address });
-    const daemon = (await client.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
-    await waitFor(async () => ((await daemon.NameHasOwner('org.freedesktop.Notifications')) ? true : undefined), 'dunst on the bus');
-    client.disconnect();
+    const ownSettings = { dmenu, markup: 'full', mouse_left_click: 'do_action, close_current', show_age_threshold: '-1' };
+    // Found on this process's PATH: the one given to dunst may not hold it.
+    const dunstProgram = await run('sh', ['-c', 'command -v dunst'], {});
+    let dunst: ChildProcess | null = null;
+    const startDunst = async (dunstOptions: DunstOptions = {}): Promise<void> => {
+      const config = path.join(folder, 'dunstrc');
+      const settings = { ...ownSettings, ...dunstOptions.settings };
+      await writeFile(
+        config,
+        `[global]\n${Object.entries(settings)
+          .map(([key, value]) => `    ${key} = ${value}\n`)
+          .join('')}`,
+      );
+      dunst = spawn(dunstProgram, ['-config', config], { env: { ...process.env, ...env, ...dunstOptions.env }, stdio: 'ignore' });
+      processes.push(dunst);
+      const client = dbus.sessionBus({ busAddress: bus!.address });
+      try {
+        const daemon = (await client.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
+        const pid = dunst.pid;
+        await waitFor(async () => {
+          const owner = (await daemon.NameHasOwner(NOTIFICATIONS)) && (await daemon.GetConnectionUnixProcessID(NOTIFICATIONS));
+          return owner === pid ? true : undefined;
+        }, 'dunst on the bus');
+      } finally {
+        client.disconnect();
+      }
+    };
+    await startDunst(options.dunst);
 
     return {
       env,
@@ -111,6 +145,14 @@ export async function startDesktop(): Promise<Desktop> {
         }
       },
       lastMenu: () => readFile(menuFile, 'utf8').catch(() => ''),
+      restartDunst: async (dunstOptions) => {
+        if (dunst) {
+          await stopProcess(dunst);
+          processes.splice(processes.indexOf(dunst), 1);
+        }
+        await startDunst(dunstOptions);
+      },
+      screenshot: (file) => run('import', ['-window', 'root', file], env).then(() => undefined),
       stop,
     };
   }
@@ -126,6 +168,7 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 const STOP_GRACE_MS = 3000;
+const NOTIFICATIONS = 'org.freedesktop.Notifications';
 
 /** How long one press of the menu shortcut may take to show the menu, and how many presses before giving up. */
 const MENU_OPEN_MS = 2000;

@@ -22,8 +22,13 @@ import {
   positiveInteger,
   notifyFollowUp,
   readJsonObject,
+  ANSWER_WAIT_SECONDS,
+  answerWait,
+  sortedJson,
 } from '../args.js';
-import { type Context, act, jsonOption, send } from './common.js';
+import { printReply } from '../client.js';
+import { type Context, act, ask, jsonOption, send } from './common.js';
+import { answerOfWait, waitForAnswer } from './replies.js';
 
 /** The colour forms the service takes (protocol/schemas/notification.ts); `#RRGGBB` is the usual one. */
 const ACCENT = /^#([0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$/;
@@ -149,6 +154,11 @@ function registerNotify(program: Command): void {
     .option('--follow-up-command <command>', 'follow-up: run this shell command')
     .option('--follow-up-ref <button>', "follow-up: run this button's action (its id or label)")
     .option('--follow-up-input <text>', 'follow-up: text handed to the shortcut or script')
+    .option(
+      '--wait [duration]',
+      `then wait for the answer (a button pressed, a reply typed) and print it; seconds or 90s, 10m, 2h (default ${ANSWER_WAIT_SECONDS.default}); exit 3 when the time is up, 4 when the banner ended unanswered`,
+      answerWait,
+    )
     .addOption(jsonOption());
   const shown = trackHidden(notify);
   act(notify, async (context) => {
@@ -157,8 +167,29 @@ function registerNotify(program: Command): void {
     if ((body.title === undefined || body.title === '') && (body.template === undefined || body.template === '')) {
       throw new UsageError('--title is required (or --template naming a template that gives one)');
     }
-    await send(context, { method: 'POST', path: '/v1/notify', body });
+    const wait = context.opts.wait as number | true | undefined;
+    if (wait === undefined) return send(context, { method: 'POST', path: '/v1/notify', body });
+    await sendAndWait(context, body, wait === true ? ANSWER_WAIT_SECONDS.default : wait);
   });
+}
+
+/**
+ * `notify --wait`: sends, then waits on GET /v1/replies/wait with `ended`, so a button pressed ends the wait as a
+ * reply does (docs/cli.md#waiting-for-the-person). Prints one JSON object: the answer, or how the wait ended.
+ */
+async function sendAndWait(context: Context, body: JsonObject, seconds: number): Promise<void> {
+  const sent = await ask(context, { method: 'POST', path: '/v1/notify', body });
+  if (!sent) return;
+  const id = String((sent.json as { id: string }).id);
+  const app = String(body.app);
+  const reply = await waitForAnswer(context, { id, app, seconds, ended: true });
+  if (reply.status !== 200) {
+    process.exitCode = printReply(reply);
+    return;
+  }
+  const { printed, exitCode } = answerOfWait(id, app, reply.json);
+  process.stdout.write(`${sortedJson(printed)}\n`);
+  process.exitCode = exitCode;
 }
 
 function registerRegister(program: Command): void {

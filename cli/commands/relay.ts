@@ -4,6 +4,7 @@
 
 import { type Command, Argument, Option } from 'commander';
 import { INSTRUCTION_CLIENTS, RELAY_CLIENTS } from '../../protocol/schemas/relay.js';
+import { UsageError } from '../args.js';
 import { type Context, act, ask, send } from './common.js';
 
 export function registerRelayCommands(program: Command): void {
@@ -20,12 +21,18 @@ export function registerRelayCommands(program: Command): void {
       .addOption(
         new Option('--pairing-secret <secret>', "the relay's pairing secret, when it has one").env('NOTIFIER_RELAY_PAIRING_SECRET'),
       ),
-    (context) => {
+    async (context) => {
+      const relayURL = context.args[0] as string;
+      // The daemon would refuse it too; here the person is told what to type, and nothing is sent. Loaded here
+      // only: the other commands start without it (docs/performance.md, "bench:cli").
+      const { relayAddressProblem } = await import('../../daemon/core/relay/relay-calls.js');
+      const problem = relayAddressProblem(relayURL);
+      if (problem !== null) throw new UsageError(`${relayURL} is not a relay's address: ${problem}`);
       const pairingSecret = context.opts.pairingSecret as string | undefined;
       return send(context, {
         method: 'POST',
         path: '/v1/relay/pair',
-        body: { relayURL: context.args[0] as string, ...(pairingSecret ? { pairingSecret } : {}) },
+        body: { relayURL, ...(pairingSecret ? { pairingSecret } : {}) },
       });
     },
   );

@@ -51,11 +51,13 @@ export class Notifier {
   /** One request. A 2xx answer is returned; anything else throws a ToolFailure with the route's own message. */
   async call(call: Call): Promise<Answer> {
     const where = await this.whereabouts();
+    const { port } = where;
+    if (port === undefined) throw new ToolFailure(notRunningText(where));
     let answer: Answer;
     try {
       const reply = await httpCall({
         method: call.method,
-        port: where.port,
+        port,
         path: call.path,
         query: call.query,
         body: call.body,
@@ -75,13 +77,15 @@ export class Notifier {
   }
 }
 
+const START_HINT =
+  'Start it with `notifier daemon` (or `npm start` in its folder), or point this server at its support folder with --support-dir.';
+
 export function notRunningText(where: ServiceFiles, error?: NodeJS.ErrnoException): string {
+  // A folder of its own without a port file: its instance is stopped, and nothing was called (docs/mcp.md).
+  if (where.port === undefined) return `Notifier is not running: there is no port file in ${where.supportDir}. ${START_HINT}`;
   const why = error ? ` (${error.code ?? error.message})` : '';
   const portNote = where.portKnown ? '' : `; there is no port file in ${where.supportDir}`;
-  return (
-    `Notifier is not running or not reachable at http://127.0.0.1:${where.port}${why}${portNote}. ` +
-    'Start it with `notifier daemon` (or `npm start` in its folder), or point this server at its support folder with --support-dir.'
-  );
+  return `Notifier is not running or not reachable at http://127.0.0.1:${where.port}${why}${portNote}. ${START_HINT}`;
 }
 
 function failureText(where: ServiceFiles, answer: Answer): string {

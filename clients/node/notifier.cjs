@@ -63,6 +63,11 @@ class NotifierUnavailable extends NotifierError {
  */
 function defaultSupportDir(env = process.env) {
   if (env.NOTIFIER_SUPPORT_DIR) return path.resolve(env.NOTIFIER_SUPPORT_DIR);
+  return platformSupportDir(env);
+}
+
+/** The platform's place for Notifier's support folder, whatever NOTIFIER_SUPPORT_DIR says. */
+function platformSupportDir(env) {
   const home = os.homedir();
   if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Notifier');
   if (process.platform === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'Notifier');
@@ -77,11 +82,16 @@ function readText(file) {
   }
 }
 
-/** The `port` file when it holds digits only (and a real port number), else DEFAULT_PORT. */
+/**
+ * The `port` file when it holds digits only (and a real port number). Without one, DEFAULT_PORT for the platform's
+ * own folder only; null for a folder of its own: its Notifier is stopped, and whatever answers on the default port
+ * is another one.
+ */
 function readPort(folder) {
   const text = readText(path.join(folder, 'port'));
   const port = text && /^[0-9]+$/.test(text) ? Number(text) : 0;
-  return port > 0 && port < 65536 ? port : DEFAULT_PORT;
+  if (port > 0 && port < 65536) return port;
+  return path.resolve(folder) === platformSupportDir(process.env) ? DEFAULT_PORT : null;
 }
 
 /** A copy without undefined and null values: "not given" is never sent. */
@@ -107,7 +117,9 @@ class Notifier {
 
   /**
    * @param {{port?: number, token?: string, timeoutMs?: number, supportDir?: string}} [options]
-   *   `port`: default read once, here, from the support folder's `port` file (48617 when missing or not a number).
+   *   `port`: default read from the support folder's `port` file once it is there (48617 when it is missing or not
+   *   a number and the folder is the platform's own; null for a folder of its own without one, read again on the
+   *   next call).
    *   `token`: default read from the support folder's `token` file on every call.
    *   `timeoutMs`: per request, default 10000. `supportDir`: default NOTIFIER_SUPPORT_DIR, else the platform's.
    */
@@ -115,8 +127,12 @@ class Notifier {
     this.supportDir = options.supportDir !== undefined ? path.resolve(options.supportDir) : defaultSupportDir();
     this.port = options.port !== undefined ? Number(options.port) : readPort(this.supportDir);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.baseURL = `http://127.0.0.1:${this.port}`;
     this.#token = options.token;
+  }
+
+  /** `http://127.0.0.1:<port>`; null while the port is not known. */
+  get baseURL() {
+    return this.port === null ? null : `http://127.0.0.1:${this.port}`;
   }
 
   /**
@@ -217,6 +233,8 @@ class Notifier {
   }
 
   async #request(method, route, { body, query, auth = true, timeoutMs = this.timeoutMs } = {}) {
+    if (this.port === null) this.port = readPort(this.supportDir); // the instance may have started since
+    if (this.port === null) throw new NotifierUnavailable(`Notifier is not running: there is no port file in ${this.supportDir}.`);
     const url = new URL(route, this.baseURL);
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, String(value));
     const headers = { Accept: 'application/json' };

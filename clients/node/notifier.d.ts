@@ -1,7 +1,7 @@
 // Types of the Node client (notifier.cjs, re-exported by notifier.mjs). The package is "type": "commonjs", so these
 // declarations describe the CommonJS exports; an ES module importing the package sees the same named exports.
 
-/** The port used when the support folder has no readable `port` file. */
+/** The port used when the platform's own support folder has no readable `port` file (a folder of its own has none). */
 export declare const DEFAULT_PORT: number;
 /** Milliseconds to wait for an answer when no `timeoutMs` is given. */
 export declare const DEFAULT_TIMEOUT_MS: number;
@@ -13,7 +13,10 @@ export declare const DEFAULT_TIMEOUT_MS: number;
 export declare function defaultSupportDir(env?: Record<string, string | undefined>): string;
 
 export interface NotifierOptions {
-  /** Default: read once, at construction, from the support folder's `port` file (48617 when missing or not digits). */
+  /**
+   * Default: read from the support folder's `port` file, at construction, or on a later call while there is none.
+   * Without one: 48617 for the platform's own folder, none (NotifierUnavailable) for a folder of its own.
+   */
   port?: number;
   /** Default: read from the support folder's `token` file on every call. */
   token?: string;
@@ -148,10 +151,11 @@ export declare class NotifierUnavailable extends NotifierError {
 export declare class Notifier {
   constructor(options?: NotifierOptions);
   readonly supportDir: string;
-  readonly port: number;
+  /** null: a folder of its own without a `port` file (its Notifier is not running); looked for again on each call. */
+  readonly port: number | null;
   readonly timeoutMs: number;
-  /** `http://127.0.0.1:<port>` */
-  readonly baseURL: string;
+  /** `http://127.0.0.1:<port>`; null while the port is not known. */
+  readonly baseURL: string | null;
 
   /** true when GET /v1/health answers, false on an error answer; rejects with NotifierUnavailable when nothing answers. */
   isAvailable(): Promise<boolean>;

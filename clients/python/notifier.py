@@ -82,6 +82,11 @@ def default_support_dir() -> Path:
     given = os.environ.get("NOTIFIER_SUPPORT_DIR")
     if given:
         return Path(given).expanduser().resolve()
+    return _platform_support_dir()
+
+
+def _platform_support_dir() -> Path:
+    """The platform's place for Notifier's support folder, whatever ``NOTIFIER_SUPPORT_DIR`` says."""
     home = Path.home()
     if sys.platform == "darwin":
         return home / "Library" / "Application Support" / "Notifier"
@@ -99,12 +104,16 @@ def _read_text(file: Path) -> Optional[str]:
         return None
 
 
-def _read_port(folder: Path) -> int:
-    """The ``port`` file when it holds digits only (and a real port number), else :data:`DEFAULT_PORT`."""
+def _read_port(folder: Path) -> Optional[int]:
+    """The ``port`` file when it holds digits only (and a real port number).
+
+    Without one, :data:`DEFAULT_PORT` for the platform's own folder only; ``None`` for a folder of its own: its
+    Notifier is stopped, and whatever answers on the default port is another one.
+    """
     text = _read_text(folder / "port")
     if text and re.fullmatch(r"[0-9]+", text) and 0 < int(text) < 65536:
         return int(text)
-    return DEFAULT_PORT
+    return DEFAULT_PORT if folder.expanduser().resolve() == _platform_support_dir().resolve() else None
 
 
 def _without_none(fields: Mapping[str, Any]) -> JSON:
@@ -114,8 +123,9 @@ def _without_none(fields: Mapping[str, Any]) -> JSON:
 class Notifier:
     """A connection to the Notifier on this computer.
 
-    :param port: the port to use; default: read once, here, from the support folder's ``port`` file (48617 when
-        it is missing or not a number).
+    :param port: the port to use; default: read from the support folder's ``port`` file once it is there (48617
+        when it is missing or not a number and the folder is the platform's own; ``None`` for a folder of its own
+        without one, read again on the next call).
     :param token: the bearer token; default: read from the support folder's ``token`` file on every call, so a
         long-lived object keeps working when the token file changes.
     :param timeout: seconds to wait for each answer (default 10).
@@ -130,10 +140,14 @@ class Notifier:
         support_dir: Union[str, "os.PathLike[str]", None] = None,
     ) -> None:
         self.support_dir = Path(support_dir).expanduser() if support_dir is not None else default_support_dir()
-        self.port = int(port) if port is not None else _read_port(self.support_dir)
+        self.port: Optional[int] = int(port) if port is not None else _read_port(self.support_dir)
         self.timeout = timeout
-        self.base_url = f"http://127.0.0.1:{self.port}"
         self._token = token
+
+    @property
+    def base_url(self) -> Optional[str]:
+        """``http://127.0.0.1:<port>``; None while the port is not known."""
+        return None if self.port is None else f"http://127.0.0.1:{self.port}"
 
     def __repr__(self) -> str:
         return f"Notifier(base_url={self.base_url!r}, support_dir={str(self.support_dir)!r})"
@@ -253,7 +267,11 @@ class Notifier:
         timeout: Optional[float] = None,
     ) -> JSON:
         seconds = self.timeout if timeout is None else timeout
-        url = self.base_url + route
+        if self.port is None:
+            self.port = _read_port(self.support_dir)  # the instance may have started since
+        if self.port is None:
+            raise NotifierUnavailable(f"Notifier is not running: there is no port file in {self.support_dir}.")
+        url = f"http://127.0.0.1:{self.port}{route}"
         if query:
             url += "?" + urllib.parse.urlencode(query)
         headers = {"Accept": "application/json"}

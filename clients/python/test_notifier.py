@@ -25,7 +25,9 @@ import uuid
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Dict, List
+from unittest import mock
 
+import notifier as notifier_module
 from notifier import DEFAULT_PORT, Notifier, NotifierError, NotifierUnavailable
 
 HERE = Path(__file__).resolve().parent
@@ -208,12 +210,39 @@ class SupportFolder(unittest.TestCase):
         token = (Path(SUPPORT_DIR) / "token").read_text().strip()
         self.assertIsInstance(Notifier(support_dir=self.folder, token=token).apps(), list)
 
-    def test_a_port_file_that_is_not_digits_means_the_default_port(self) -> None:
-        (self.folder / "port").write_text("48x17")
-        self.assertEqual(Notifier(support_dir=self.folder).port, DEFAULT_PORT)
-        (self.folder / "port").unlink()
-        self.assertEqual(Notifier(support_dir=self.folder).port, DEFAULT_PORT)
+    def test_a_folder_of_its_own_without_a_port_file_is_not_running_and_calls_nothing(self) -> None:
+        (self.folder / "token").write_text((Path(SUPPORT_DIR) / "token").read_text())
+        for port_file in ("48x17", None):  # not digits, then no file at all (a stopped instance)
+            if port_file is None:
+                (self.folder / "port").unlink()
+            else:
+                (self.folder / "port").write_text(port_file)
+            notifier = Notifier(support_dir=self.folder)
+            self.assertEqual((notifier.port, notifier.base_url), (None, None))
+            with self.assertRaises(NotifierUnavailable) as caught:
+                notifier.apps()
+            self.assertEqual(caught.exception.message, f"Notifier is not running: there is no port file in {self.folder}.")
+            self.assertIs(notifier.is_available(), False)
         self.assertEqual(Notifier(port=1234, support_dir=self.folder).base_url, "http://127.0.0.1:1234")
+
+    def test_a_port_file_written_later_is_found_by_the_next_call(self) -> None:
+        notifier = Notifier(support_dir=self.folder, token=(Path(SUPPORT_DIR) / "token").read_text().strip())
+        self.assertIsNone(notifier.port)
+        (self.folder / "port").write_text(str(self.running.port))
+        self.assertIsInstance(notifier.apps(), list)
+        self.assertEqual(notifier.port, self.running.port)
+
+    def test_the_platform_folder_without_a_port_file_means_the_default_port(self) -> None:
+        # HOME and XDG_DATA_HOME in a temporary folder: the platform's folder is an empty one of this test's.
+        env = {"HOME": str(self.folder), "XDG_DATA_HOME": str(self.folder / "data"), "APPDATA": str(self.folder / "data")}
+        with mock.patch.dict(os.environ, env):
+            del os.environ["NOTIFIER_SUPPORT_DIR"]
+            platform_folder = notifier_module.default_support_dir()
+            self.assertTrue(str(platform_folder).startswith(str(self.folder)))
+            self.assertEqual(Notifier().port, DEFAULT_PORT)
+            self.assertEqual(Notifier(support_dir=platform_folder).port, DEFAULT_PORT)
+            os.environ["NOTIFIER_SUPPORT_DIR"] = str(platform_folder)  # named explicitly, it is still the platform's
+            self.assertEqual(Notifier().port, DEFAULT_PORT)
 
     def test_the_port_is_read_once_when_the_object_is_made(self) -> None:
         (self.folder / "port").write_text("40001")

@@ -17,6 +17,10 @@ export interface ChannelHandlers {
   recent(limit: number): Promise<Array<{ app: string; appName: string; id: string; title: string; deliveredAt: string }>>;
   /** Calls back whenever a notification arrives; returns a function that stops. */
   onNotification(listener: () => void): () => void;
+  /** Shows a notification of History again, as POST /v1/history/reshow does (the tray's recent items); false: no such one. */
+  show(app: string, id: string): Promise<boolean>;
+  /** Calls back whenever notifications leave History (deleted, cleared); returns a function that stops. */
+  onRemoval(listener: () => void): () => void;
   /** A quiet period: no sounds or speech for `minutes` (0 ends it). */
   quiet(minutes: number): { quietUntil: string | null };
   /** What quiet hours silence now: the `status` of GET /v1/settings/quiet-hours (docs/api/settings.md#s11). */
@@ -52,6 +56,7 @@ type Request =
   | { op: 'decide'; id: string; approve: boolean }
   | { op: 'watch' }
   | { op: 'recent'; limit?: number }
+  | { op: 'show'; app: string; id: string }
   | { op: 'quiet'; minutes: number }
   | { op: 'quit' };
 
@@ -59,9 +64,9 @@ type Request =
  * The person's private channel to the daemon: the tray and the native approval prompts answer questions
  * here. It is a Unix socket only the user can open (0600, in a 0700 folder), never the bearer-token HTTP API,
  * so an app holding the token still cannot grant itself anything. One JSON object per line, each answered by one
- * line (docs/private-channel.md): `questions`, `answer`, `connectors`, `decide`, `recent`, `quiet`, `quit`, and `watch`,
- * which sends the open questions, connector requests and quiet status now and again whenever they change, and tells
- * when a notification arrives.
+ * line (docs/private-channel.md): `questions`, `answer`, `connectors`, `decide`, `recent`, `show`, `quiet`, `quit`, and
+ * `watch`, which sends the open questions, connector requests and quiet status now and again whenever they change, and
+ * tells when a notification arrives or leaves History.
  */
 export async function openChannel(supportDir: string, handlers: ChannelHandlers): Promise<{ path: string; close(): Promise<void> }> {
   const where = channelPath(supportDir);
@@ -150,6 +155,7 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
           stopWatching.push(approvals.onChange(() => send({ event: 'questions', questions: approvals.questions() })));
           stopWatching.push(connectors.onChange(() => send({ event: 'connectors', connectors: connectors.forPerson() })));
           stopWatching.push(handlers.onNotification(() => send({ event: 'notification' })));
+          stopWatching.push(handlers.onRemoval(() => send({ event: 'removed' })));
           // Quiet hours change through the API, the tray and the clock; a watcher hears of each real change once.
           // The look waits for the current turn to end, so a change this connection asked for is told by its answer.
           stopWatching.push(
@@ -165,6 +171,15 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
         const limit = Number.isInteger(request.limit) && request.limit! > 0 ? request.limit! : RECENT_DEFAULT;
         return send({ ok: true, notifications: await handlers.recent(limit) });
       }
+      case 'show': {
+        if (typeof request.app !== 'string' || typeof request.id !== 'string')
+          return send({ ok: false, error: 'show needs app and id (strings)' });
+        const shown = await handlers.show(request.app, request.id).catch((error: Error) => {
+          log.error(`could not show a notification again: ${error.message}`);
+          return null;
+        });
+        return send(shown ? { ok: true } : { ok: false, error: shown === null ? 'could not show it' : 'no such notification' });
+      }
       case 'quiet':
         if (typeof request.minutes !== 'number' || request.minutes < 0)
           return send({ ok: false, error: 'quiet needs minutes (0 ends it)' });
@@ -173,7 +188,7 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
         send({ ok: true });
         return handlers.quit();
       default:
-        return send({ ok: false, error: 'unknown op: use questions, answer, connectors, decide, watch, recent, quiet or quit' });
+        return send({ ok: false, error: 'unknown op: use questions, answer, connectors, decide, watch, recent, show, quiet or quit' });
     }
   }
 }

@@ -22,6 +22,7 @@ import { ImageCache } from './media/images.js';
 import { prepareNotification, type NotificationInput } from './notifications/notify.js';
 import { PersonSide } from './person.js';
 import { ReplyQueue, type ReplyRecord } from './notifications/replies.js';
+import { endingOf, type WaitEnded } from './notifications/endings.js';
 import { queryWords } from '../../protocol/search-text.js';
 import { QuietHours, type QuietStatus } from './settings/quiet-hours.js';
 import { type RelayHost, RelayService, type RelayServiceOptions } from './relay/relay-service.js';
@@ -97,7 +98,7 @@ export interface SpeakInput {
   speak: SpeakRequest;
 }
 
-export type WaitResult = { replied: true; reply: ReplyRecord } | { replied: false; timedOut: true; waitedSeconds: number };
+export type WaitResult = { replied: true; reply: ReplyRecord } | WaitEnded | { replied: false; timedOut: true; waitedSeconds: number };
 
 const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 
@@ -123,6 +124,8 @@ export class NotifierCore {
   private readonly inFlight = new Map<string, InFlight>();
   private readonly deliveryListeners = new Set<() => void>();
   private readonly speechListeners = new Set<(app: string, id: string) => void>();
+  /** Called with the record once a banner ended (its `dismissedAt` and `actionUsed` are on disk). */
+  private readonly endListeners = new Set<(record: HistoryRecord) => void>();
   /** The cloud relay as this computer uses it (docs/api/relay.md); set once the core is assembled. */
   relay!: RelayService;
   private readonly person: PersonSide;
@@ -327,7 +330,8 @@ export class NotifierCore {
     this.followUps.cancel(input.app, id);
     this.voice.stop(input.app, id);
     const saved = this.history.put(record);
-    if (showBanner && !dismissedAt && this.settings.bannerCardImage) await this.cards.draw(record, appName, this.appIcon(input.app));
+    const wantsCard = this.settings.bannerCardImage && this.presenter.showsCards !== false;
+    if (showBanner && !dismissedAt && wantsCard) await this.cards.draw(record, appName, this.appIcon(input.app));
     if (showBanner && !dismissedAt) this.putOnScreen(record, { sound: true });
     else if (held) this.banners.close(input.app, id); // an earlier banner with this id does not stay up in its place
     if (!dismissedAt && blocked === null && (speechWanted || recording)) this.queueSpeech(record, recording);
@@ -412,7 +416,7 @@ export class NotifierCore {
       request: this.withSpeechDefaults({ ...appVoice(this.apps.get(app)?.settings), ...notification.speak }),
       ...(recording ? { recording } : {}),
       // Speech only, with no banner: when it cannot play after all, the person sees it rather than nothing.
-      ...(notification.presentation === 'voice' ? { failed: (reason: string) => this.showProblem(app, id, `not spoken: ${reason}`) } : {}),
+      ...(notification.presentation === 'voice' ? { failed: (reason: string) => this.showProblem(app, id, `Not spoken: ${reason}`) } : {}),
       spoken: (written) => {
         void this.history.update(app, id, (current) =>
           current.speech ? { ...current, speech: { ...current.speech, ...written } } : current,
@@ -612,34 +616,53 @@ export class NotifierCore {
 
   /**
    * GET /v1/replies/wait (docs/api/replies.md#r7): a reply already there is returned at once (with `app`, one already in History
-   * too); otherwise the request is answered the moment the reply is stored, or after `timeout` seconds.
+   * too); otherwise the request is answered the moment the reply is stored, or after `timeout` seconds. With `ended`,
+   * also the moment the banner ends without a reply (a button pressed, closed, dismissed...), or at once when it
+   * already has (with `app`). Nothing polls: the reply queue and the end of a banner call back.
    */
   async waitForReply(
-    request: { id: string; app?: string; timeoutSeconds: number; consume: boolean },
+    request: { id: string; app?: string; timeoutSeconds: number; consume: boolean; ended?: boolean },
     cancelled: AbortSignal,
   ): Promise<WaitResult> {
-    const reply = await new Promise<ReplyRecord | null>((resolve) => {
+    const answer = await new Promise<ReplyRecord | WaitEnded | null>((resolve) => {
       let done = false;
-      const finish = (found: ReplyRecord | null): void => {
+      const finish = (found: ReplyRecord | WaitEnded | null): void => {
         if (done) return;
         done = true;
         stopWaiting();
+        this.endListeners.delete(onEnd);
         clearTimeout(timer);
         cancelled.removeEventListener('abort', onAbort);
         resolve(found);
       };
       const onAbort = (): void => finish(null);
+      const isThis = (record: HistoryRecord): boolean =>
+        record.id === request.id && (request.app === undefined || record.app === request.app);
+      // A reply ends the banner too, but after it is stored: the reply is answered first.
+      const onEnd = (record: HistoryRecord): void => {
+        if (isThis(record)) finish(this.endingOf(record));
+      };
       // Waiting starts before looking for a reply that is already there, so none can slip in between.
       const stopWaiting = this.replies.wait(request.id, request.app, finish);
+      if (request.ended) this.endListeners.add(onEnd);
       const timer = setTimeout(() => finish(null), request.timeoutSeconds * 1000);
       cancelled.addEventListener('abort', onAbort);
       const queued = this.replies.find(request.id, request.app);
-      if (queued) finish(queued);
-      else void this.replyInHistory(request.id, request.app).then((found) => found && finish(found));
+      if (queued) return finish(queued);
+      void this.replyInHistory(request.id, request.app).then((found) => {
+        if (found) return finish(found);
+        const record = request.ended && request.app !== undefined ? this.history.get(request.app, request.id) : undefined;
+        if (record?.dismissedAt) finish(this.endingOf(record));
+      });
     });
-    if (!reply) return { replied: false, timedOut: true, waitedSeconds: request.timeoutSeconds };
-    if (request.consume) await this.replies.take(reply.app, reply.notificationId);
-    return { replied: true, reply };
+    if (!answer) return { replied: false, timedOut: true, waitedSeconds: request.timeoutSeconds };
+    if ('ended' in answer) return answer;
+    if (request.consume) await this.replies.take(answer.app, answer.notificationId);
+    return { replied: true, reply: answer };
+  }
+
+  private endingOf(record: HistoryRecord): WaitEnded {
+    return endingOf(record, this.designs.template(record.app, record.notification.template));
   }
 
   async close(): Promise<void> {
@@ -665,11 +688,13 @@ export class NotifierCore {
   /** Draws a record's banner (in place when it is up), in its stack, timed; `problem` says what went wrong on it. */
   private drawBanner(record: HistoryRecord, options: { sound: boolean; problem?: string }): void {
     const sound = options.sound && !this.settings.muteAllSounds && !this.quietFor(record.notification).sounds;
-    const picture = this.cards.get(record.app, record.id);
+    const card = this.cards.get(record.app, record.id);
     const template = this.designs.template(record.app, record.notification.template);
+    const appIcon = this.appIcon(record.app);
     const banner = bannerFor(record, this.appName(record.app), this.apps.get(record.app), {
       sound,
-      ...(picture ? { picture } : {}),
+      ...(card ? { card } : {}),
+      ...(appIcon ? { appIcon } : {}),
       ...(template ? { template } : {}),
     });
     if (options.problem) banner.problem = options.problem;
@@ -692,11 +717,15 @@ export class NotifierCore {
    */
   async endBanner(app: string, id: string, actionUsed: string): Promise<void> {
     this.takeOffScreen(app, id);
+    let ended = false;
     await this.history.update(app, id, (record) => {
       if (record.dismissedAt) return record;
+      ended = true;
       const { snoozedUntil: _, ...rest } = record;
       return { ...rest, dismissedAt: this.timestamp(), actionUsed };
     });
+    const record = ended ? this.history.get(app, id) : undefined;
+    if (record) for (const listener of this.endListeners) listener(record);
   }
 
   /** Records why an action could not do its job (History `actionNote`). */

@@ -71,6 +71,8 @@ export class PersonSide {
           return this.pressed(app, id, event.actionId);
         case 'replied':
           return this.replied(app, id, event.actionId, event.text);
+        case 'failed':
+          return this.failed(app, id, event.label, event.reason);
       }
     })();
     work.catch((error: Error) => log.error(`[${app}] ${id}: could not record what the person did: ${error.message}`));
@@ -90,7 +92,7 @@ export class PersonSide {
 
   /**
    * A click opens the notification's link (http, https, mailto only) and closes the banner with `open`; a link
-   * that cannot be opened is noted, and the person sees why.
+   * that cannot be opened is noted, and the person sees why ("Could not open the link: xdg-open is not installed").
    */
   private async clicked(app: string, id: string): Promise<void> {
     const record = this.core.history.get(app, id);

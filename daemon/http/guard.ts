@@ -25,9 +25,38 @@ function tokenMatches(authorization: string | undefined, expected: Buffer): bool
   return timingSafeEqual(Buffer.from(given), expected);
 }
 
+/** How many `Host` headers the request carries: Node keeps the first in `req.headers` and drops the others. */
+function hostHeaders(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let at = 0; at < rawHeaders.length; at += 2) if (rawHeaders[at]!.toLowerCase() === 'host') count++;
+  return count;
+}
+
+/**
+ * A request target in absolute form (`GET http://host:port/path HTTP/1.1`, what a client sends to a proxy) is ours
+ * only when it names this very server: http, a loopback name and the port the request came in on. Anything else
+ * asks us to forward the request elsewhere, which a service on 127.0.0.1 must never look like it does.
+ */
+function targetIsElsewhere(target: string, localPort: number | undefined): boolean {
+  if (target.startsWith('/') || target === '*') return false;
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return true;
+  }
+  return url.protocol !== 'http:' || !isLoopbackHost(url.host) || Number(url.port || 80) !== localPort;
+}
+
 export function guard(token: string) {
   const expected = Buffer.from(token);
   return (req: Request, _res: Response, next: NextFunction): void => {
+    if (hostHeaders(req.rawHeaders) > 1) {
+      throw errors.duplicateHost();
+    }
+    if (targetIsElsewhere(req.originalUrl, req.socket.localPort)) {
+      throw errors.forbiddenTarget();
+    }
     if (!isLoopbackHost(req.headers.host)) {
       throw errors.forbiddenHost();
     }

@@ -1,6 +1,8 @@
 import dbus from 'dbus-next';
 import { bodyMarkup, escapeMarkup, parseMarkdown, plainText } from '../../protocol/markdown.js';
 import { log } from '../log.js';
+import { type DunstProcess, dunstMaxIconSize, dunstMenu, dunstProcess, missingMenuAdvice } from './dunst-config.js';
+import { LIVE_BANNER_WIDTH } from '../../templates-renderer/schema.js';
 import { openOnDesktop } from './opener.js';
 import {
   type Banner,
@@ -12,7 +14,7 @@ import {
   SNOOZE_CHOICES,
   answerLabels,
 } from './presenter.js';
-import { askForReply } from './prompt.js';
+import { askForReply, type ReplyRequest } from './prompt.js';
 import { playSound } from './sound.js';
 
 const SERVICE = 'org.freedesktop.Notifications';
@@ -25,6 +27,8 @@ const URGENCY = { low: 0, normal: 1, high: 1, urgent: 2 } as const;
 /** NotificationClosed reasons of the freedesktop spec. */
 const CLOSED = { EXPIRED: 1, DISMISSED: 2, BY_CALL: 3 } as const;
 const DEFAULT_ACTION = 'default';
+/** The click action's label: servers that list actions (dunst's menu) show it beside the buttons. */
+const DEFAULT_ACTION_LABEL = 'Open link';
 const INLINE_REPLY_ACTION = 'inline-reply';
 const SNOOZE_ACTION = 'snooze:';
 
@@ -36,6 +40,12 @@ const keyOf = (key: BannerKey): string => `${key.app}\u0000${key.id}`;
  * Plasma and notify-osd, by the name `GetServerInformation` gives. Elsewhere the progress is a line of text.
  */
 const DRAWS_VALUE_HINT = new Set(['dunst', 'Plasma', 'notify-osd']);
+/**
+ * Servers that show a banner's picture as an icon (GNOME Shell, KDE Plasma, notify-osd, xfce4-notifyd, mako, SwayNC,
+ * by their `GetServerInformation` names), where a card 380 points wide is an unreadable thumbnail: they get the
+ * notification's own picture. dunst shrinks pictures to its `max_icon_size`, which is read from its dunstrc.
+ */
+const SHRINKS_PICTURES = new Set(['gnome-shell', 'Plasma', 'notify-osd', 'Xfce Notify Daemon', 'mako', 'SwayNotificationCenter']);
 
 /**
  * Banners in the desktop's own notification server, over D-Bus (org.freedesktop.Notifications): `Notify` with
@@ -50,6 +60,8 @@ export class DBusPresenter implements Presenter {
   readonly handlesExpiry = true;
   /** Freedesktop servers show every banner sent (GNOME gathers them only in its message list). */
   readonly drawsStacks = false;
+  /** Whether the server shows a picture as wide as a card (docs/templates.md#what-each-server-shows-of-a-card). */
+  showsCards = true;
   private listener: PresenterListener = () => undefined;
   /** Banner -> the server's id for it, as a chain so a replace waits for the id of the show before it. */
   private readonly ids = new Map<string, Promise<number | null>>();
@@ -64,9 +76,10 @@ export class DBusPresenter implements Presenter {
 
   private constructor(
     private readonly bus: dbus.MessageBus,
+    private readonly busDaemon: dbus.ClientInterface,
     private readonly server: dbus.ClientInterface,
-    private readonly capabilities: Set<string>,
-    private readonly serverName: string,
+    private capabilities: Set<string>,
+    private serverName: string,
   ) {}
 
   /** Connects to the session bus's notification server; null (with the reason) when there is none. */
@@ -90,9 +103,8 @@ export class DBusPresenter implements Presenter {
       const display = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
       if (!owned && !(activatable && display)) return { reason: 'no notification server on the session bus' };
       const server = (await bus.getProxyObject(SERVICE, PATH)).getInterface(SERVICE);
-      const capabilities = new Set((await server.GetCapabilities()) as string[]);
-      const [serverName] = (await server.GetServerInformation().catch(() => [''])) as string[];
-      return { presenter: new DBusPresenter(bus, server, capabilities, serverName ?? '') };
+      const { capabilities, serverName } = await readServer(server);
+      return { presenter: new DBusPresenter(bus, daemon, server, capabilities, serverName) };
     })();
     const timeout = new Promise<{ reason: string }>((resolve) =>
       setTimeout(() => resolve({ reason: 'the session bus did not answer' }), CONNECT_TIMEOUT_MS).unref(),
@@ -106,9 +118,64 @@ export class DBusPresenter implements Presenter {
     this.listener = listener;
     this.server.on('ActionInvoked', (id: number, action: string) => this.invoked(id, action));
     this.server.on('NotificationClosed', (id: number, reason: number) => this.closed(id, reason));
-    if (this.capabilities.has(INLINE_REPLY_ACTION)) {
-      this.server.on('NotificationReplied', (id: number, text: string) => this.repliedInline(id, text));
-    }
+    // Subscribed whatever the server can do now: another server may take over (below).
+    this.server.on('NotificationReplied', (id: number, text: string) => this.repliedInline(id, text));
+    this.busDaemon.on('NameOwnerChanged', (name: string, _old: string, owner: string) => {
+      if (name === SERVICE && owner) void this.serverRestarted();
+    });
+    this.readDunstSettings();
+  }
+
+  /**
+   * The notification server was restarted, or another one took its place: what it can do is read again (a dunst
+   * restarted with `markup = full` shows links from now on), the banners of the one before are gone with it, and
+   * its menu program is looked for again.
+   */
+  private async serverRestarted(): Promise<void> {
+    this.ids.clear();
+    this.shown.clear();
+    this.acted.clear();
+    const { capabilities, serverName } = await readServer(this.server).catch((error: Error) => {
+      log.warn(`the new notification server did not say what it can do: ${error.message}`);
+      return { capabilities: this.capabilities, serverName: this.serverName };
+    });
+    [this.capabilities, this.serverName] = [capabilities, serverName];
+    log.info(`notification server ${serverName || '(unnamed)'} took over: ${[...capabilities].sort().join(', ')}`);
+    this.readDunstSettings();
+  }
+
+  /**
+   * What the server's settings decide: whether it shows a card whole (dunst: `max_icon_size` 0, or at least a card's
+   * width), and, on dunst, whether its menu program is there (below).
+   */
+  private readDunstSettings(): void {
+    // dunst's own is known once its dunstrc is read (at once): until then, no card.
+    this.showsCards = !SHRINKS_PICTURES.has(this.serverName) && this.serverName !== 'dunst';
+    if (this.serverName !== 'dunst') return;
+    void this.dunst().then((dunst) => {
+      const size = dunstMaxIconSize(dunst);
+      this.showsCards = size === 0 || size >= LIVE_BANNER_WIDTH;
+      return this.checkMenuProgram(dunst);
+    });
+  }
+
+  /** dunst's command line and environment (its settings and PATH), else this process's own as the best guess. */
+  private async dunst(): Promise<DunstProcess> {
+    const pid = (await this.busDaemon.GetConnectionUnixProcessID(SERVICE).catch(() => null)) as number | null;
+    return (pid && dunstProcess(pid)) || { argv: [], env: process.env };
+  }
+
+  /**
+   * dunst draws no buttons: they are pressed in the menu it opens with its `dmenu` program. When that program is
+   * missing, the person is told once (the log and a banner) how to mend it (docs/desktop.md).
+   */
+  private async checkMenuProgram(dunst: DunstProcess): Promise<void> {
+    const menu = dunstMenu(dunst);
+    if (menu.installed) return;
+    const advice = missingMenuAdvice(menu);
+    log.warn(advice.log);
+    const hints = { urgency: new dbus.Variant('y', URGENCY.normal), 'desktop-entry': new dbus.Variant('s', 'notifier') };
+    await this.call(this.server.Notify('Notifier', 0, 'dialog-warning', advice.title, this.text(advice.body), [], hints, 0), 'show');
   }
 
   show(banner: Banner): Promise<void> {
@@ -176,7 +243,7 @@ export class DBusPresenter implements Presenter {
       const { summary, body, actions, hints } = this.draw(banner);
       const timeout = banner.expireSeconds === null ? 0 : Math.round(banner.expireSeconds * 1000);
       const id = (await this.call(
-        this.server.Notify(banner.appName, replacesId ?? 0, '', summary, body, actions, hints, timeout),
+        this.server.Notify(banner.appName, replacesId ?? 0, banner.appIcon ?? '', summary, body, actions, hints, timeout),
         'show',
       )) as number | undefined;
       if (typeof id !== 'number') return null;
@@ -203,13 +270,14 @@ export class DBusPresenter implements Presenter {
       banner.more ? this.text(`+${banner.more} more`) : undefined,
       banner.problem && this.text(`⚠ ${banner.problem}`),
     ].filter((line): line is string => Boolean(line));
-    const actions: string[] = [DEFAULT_ACTION, 'Open'];
+    const actions: string[] = this.offersClick(banner) ? [DEFAULT_ACTION, DEFAULT_ACTION_LABEL] : [];
     const hints: Record<string, dbus.Variant> = {
       urgency: new dbus.Variant('y', URGENCY[banner.priority]),
       'suppress-sound': new dbus.Variant('b', true), // the daemon plays the banner's sound itself
       'desktop-entry': new dbus.Variant('s', 'notifier'),
     };
-    if (banner.imagePath) hints['image-path'] = new dbus.Variant('s', banner.imagePath);
+    const picture = (this.showsCards && banner.card) || banner.imagePath;
+    if (picture) hints['image-path'] = new dbus.Variant('s', picture);
     if (banner.group) hints['x-notifier-group'] = new dbus.Variant('s', banner.group);
     if (banner.progress !== undefined) hints.value = new dbus.Variant('i', banner.progress);
     for (const action of banner.actions) {
@@ -225,6 +293,17 @@ export class DBusPresenter implements Presenter {
       lines.push(banner.actions.map((action) => `[${this.text(action.label)}]`).join(' '));
     }
     return { summary: banner.title, body: lines.join('\n'), actions: this.capabilities.has('actions') ? actions : [], hints };
+  }
+
+  /**
+   * A click only opens the notification's link (person.ts): without one there is no click action, so a server marks
+   * nothing as clickable (dunst's "(A)") and lists no empty "Open". dunst has no click action of its own either
+   * (its menu lists it as one more line; a click closes the banner): there a button that opens the same link is
+   * enough.
+   */
+  private offersClick(banner: Banner): boolean {
+    if (!banner.url) return false;
+    return !(this.serverName === 'dunst' && banner.actions.some((action) => action.url === banner.url));
   }
 
   /**
@@ -262,15 +341,19 @@ export class DBusPresenter implements Presenter {
       return this.listener({ type: 'snoozed', key, minutes: Number(action.slice(SNOOZE_ACTION.length)) });
     const pressed = banner.actions.find((candidate) => candidate.actionId === action);
     if (pressed?.kind === 'reply') {
-      void askForReply(banner.appName, banner.title, pressed.placeholder)
+      void askForReply(replyRequest(banner, pressed.placeholder))
         .then((text) => text !== null && this.listener({ type: 'replied', key, actionId: pressed.actionId, text }))
-        .catch((error: Error) => log.warn(`a reply could not be asked for: ${error.message}`));
+        .catch((error: Error) => {
+          log.warn(`a reply could not be asked for: ${error.message}`);
+          this.listener({ type: 'failed', key, label: pressed.label, reason: error.message });
+        });
       return;
     }
     this.listener({ type: 'button', key, actionId: action });
   }
 
   private repliedInline(id: number, text: string): void {
+    if (!this.capabilities.has(INLINE_REPLY_ACTION)) return;
     const shown = this.shown.get(id);
     const reply = shown?.kind === 'banner' ? shown.banner.actions.find((action) => action.kind === 'reply') : undefined;
     if (shown?.kind === 'banner' && reply) {
@@ -300,4 +383,23 @@ export class DBusPresenter implements Presenter {
       return undefined;
     });
   }
+}
+
+/** What a notification server can do (`GetCapabilities`) and its name (`GetServerInformation`). */
+async function readServer(server: dbus.ClientInterface): Promise<{ capabilities: Set<string>; serverName: string }> {
+  const capabilities = new Set((await server.GetCapabilities()) as string[]);
+  const [serverName] = (await server.GetServerInformation().catch(() => [''])) as string[];
+  return { capabilities, serverName: serverName ?? '' };
+}
+
+/** What the reply window shows of a banner: who asks, and the notification's texts, its Markdown as plain text. */
+function replyRequest(banner: Banner, placeholder: string | undefined): ReplyRequest {
+  return {
+    appName: banner.appName,
+    ...(banner.relayed ? { relayed: true } : {}),
+    title: banner.title,
+    ...(banner.subtitle ? { subtitle: banner.subtitle } : {}),
+    ...(banner.body ? { body: plainText(parseMarkdown(banner.body)) } : {}),
+    ...(placeholder ? { placeholder } : {}),
+  };
 }

@@ -316,7 +316,7 @@ export class NodeNotifierPresenter implements Presenter {
       ...(banner.subtitle ? { subtitle: banner.subtitle } : {}),
       message: banner.body || ' ',
       sound: macSound(banner.sound),
-      ...(banner.imagePath ? { contentImage: banner.imagePath } : {}),
+      ...(pictureOf(banner) ? { contentImage: pictureOf(banner) } : {}),
       group: macGroupOf(banner.key),
       timeout: banner.expireSeconds === null ? MAC_NO_TIME_LIMIT : Math.max(1, Math.round(banner.expireSeconds)),
       wait: true,
@@ -343,7 +343,7 @@ export class NodeNotifierPresenter implements Presenter {
       // A toast has a title and a body: the subtitle becomes the body's first line.
       message: [banner.subtitle, banner.body].filter(Boolean).join('\n') || ' ',
       sound: banner.sound === null ? false : banner.sound.startsWith('Notification.') ? banner.sound : WINDOWS_DEFAULT_SOUND,
-      ...(banner.imagePath ? { icon: banner.imagePath } : {}),
+      ...(pictureOf(banner) ? { icon: pictureOf(banner) } : {}),
       id: delivery.toastId,
       wait: true,
       ...(labels.length > 0 ? { actions: [...labels] } : {}),
@@ -458,12 +458,15 @@ function defaultNotifier(platform: Platform): NotifierLike {
   return nodeNotifier as unknown as NotifierLike;
 }
 
+/** The banner's picture: its card where one was drawn (Notification Center and toasts show it as drawn), else its own. */
+const pictureOf = (banner: Banner): string | undefined => banner.card ?? banner.imagePath;
+
 /** notify-send (and node-notifier's other fallbacks): text, picture, lifetime, urgency; no buttons, no events. */
 function plainBanner(banner: Banner): NodeNotifierOptions {
   return {
     title: banner.title || banner.appName,
     message: [banner.subtitle, banner.body].filter(Boolean).join('\n') || ' ',
-    ...(banner.imagePath ? { icon: banner.imagePath } : {}),
+    ...(pictureOf(banner) ? { icon: pictureOf(banner) } : {}),
     // Seconds; 0 keeps it until it is dismissed.
     timeout: banner.expireSeconds === null ? 0 : Math.max(1, Math.round(banner.expireSeconds)),
     urgency: banner.priority === 'urgent' ? 'critical' : banner.priority === 'low' ? 'low' : 'normal',

@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, type ExecFileException } from 'node:child_process';
+import { log } from '../log.js';
 import type { OpenTarget } from './presenter.js';
 
 /** How long the system's opener may take to hand the target over. */
@@ -19,17 +20,40 @@ function command(target: OpenTarget): [string, string[]] | null {
   return bundleId ? ['gtk-launch', [bundleId]] : path ? ['xdg-open', [path]] : null;
 }
 
+/** What the person reads when nothing here can open an app. */
+export const NO_APPLICATION = 'no installed application found';
+
+/**
+ * xdg-open's exit statuses (its manual): 2 the file does not exist, 3 no program is set up for it, 4 that program
+ * failed.
+ */
+const XDG_OPEN_EXITS: Record<number, string> = {
+  2: 'it does not exist',
+  3: 'no application is set up to open it',
+  4: 'the application set up to open it failed',
+};
+
+/**
+ * Why the opener failed, in a few plain words that follow "Could not open the link:" or "<button> did not work:";
+ * the opener's own words (its standard error) go to the log only.
+ */
+function failureOf(program: string, target: OpenTarget, error: ExecFileException, stderr: string): string {
+  if (error.code === 'ENOENT') return `${program} is not installed`;
+  const detail = stderr.trim().split('\n')[0];
+  if (detail) log.info(`${program} could not open ${'url' in target ? target.url : 'an application'}: ${detail}`);
+  if (error.killed) return `${program} did not answer within ${OPEN_TIMEOUT_MS / 1000} s`;
+  if ('app' in target) return NO_APPLICATION;
+  return (program === 'xdg-open' && XDG_OPEN_EXITS[Number(error.code)]) || `${program} could not open it`;
+}
+
 /** Opens a target on this computer's desktop; rejects with a short reason the person can read. */
 export function openOnDesktop(target: OpenTarget): Promise<void> {
   const chosen = command(target);
-  if (!chosen) return Promise.reject(new Error('no installed application found'));
+  if (!chosen) return Promise.reject(new Error(NO_APPLICATION));
   const [program, args] = chosen;
   return new Promise((resolve, reject) => {
-    execFile(program, args, { timeout: OPEN_TIMEOUT_MS }, (error, _stdout, stderr) => {
-      if (!error) return resolve();
-      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-      const why = missing ? `${program} is not installed` : stderr.trim().split('\n')[0] || error.message;
-      reject(new Error('app' in target ? `no installed application found (${why})` : `could not open it: ${why}`));
-    });
+    execFile(program, args, { timeout: OPEN_TIMEOUT_MS }, (error, _stdout, stderr) =>
+      error ? reject(new Error(failureOf(program, target, error, stderr))) : resolve(),
+    );
   });
 }

@@ -17,16 +17,27 @@ export interface BannerAction {
   style?: string;
   /** For a reply action: the hint shown in the empty text field. */
   placeholder?: string;
+  /** For a link button: the link it opens. */
+  url?: string;
 }
 
 export interface Banner {
   key: BannerKey;
   appName: string;
+  /** It came from an agent through the cloud relay (the reply window says so). */
+  relayed?: true;
   title: string;
   subtitle?: string;
   body?: string;
   /** A local picture file (the cached copy of the notification's image). */
   imagePath?: string;
+  /**
+   * The banner's card drawn through its template (setting `bannerCardImage`), a PNG 380 points wide: shown where the
+   * display shows a picture that wide (docs/templates.md), else `imagePath` or `appIcon`.
+   */
+  card?: string;
+  /** The app's icon, as a local file. */
+  appIcon?: string;
   /** What a click on the banner opens; absent when a click opens nothing. */
   url?: string;
   actions: BannerAction[];
@@ -58,6 +69,8 @@ export type PresenterEvent =
   | { type: 'replied'; key: BannerKey; actionId: string; text: string }
   | { type: 'snoozed'; key: BannerKey; minutes: number }
   | { type: 'closed'; key: BannerKey; reason: 'dismissed' | 'expired' }
+  /** What the person tried on the banner could not be done by the display itself (no reply window, say). */
+  | { type: 'failed'; key: BannerKey; label: string; reason: string }
   | { type: 'answered'; questionId: string; allow: boolean };
 
 /**
@@ -106,6 +119,11 @@ export interface Presenter {
    * one passive banner per stack there (docs/api/notifications.md#n47).
    */
   readonly drawsStacks: boolean;
+  /**
+   * False when the display shrinks a banner's picture to an icon, where a card 380 points wide is an unreadable
+   * thumbnail: the core then draws no card (docs/templates.md). Absent: the card is shown.
+   */
+  readonly showsCards?: boolean;
   /** Connects to the display; events go to `listener` from then on. */
   start(listener: PresenterListener): Promise<void>;
   /** A banner that is not on screen yet. */

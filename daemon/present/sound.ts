@@ -37,9 +37,26 @@ export function audioPlayer(): string | null {
   return filePlayer('')?.[0] ?? null;
 }
 
+/** What the person reads when PulseAudio's or PipeWire's player finds no server to play through. */
+export const NO_SOUND_SERVER = 'no sound server is running (PulseAudio or PipeWire)';
+
+/**
+ * Why a player failed, in plain words: paplay and pw-play say "Connection failure: Connection refused" (or "can't
+ * connect") when no sound server runs, aplay "audio open error" when there is no sound device. Their own words go
+ * to the log only.
+ */
+function playerFailure(player: string, stderr: string, code: number | null): string {
+  const detail = stderr.trim().split('\n')[0] ?? '';
+  log.info(`${player} did not play (exit ${code}): ${detail}`);
+  if (player !== 'aplay' && /connection (failure|refused)|can't connect|host is down|pa_context_connect/i.test(stderr))
+    return NO_SOUND_SERVER;
+  if (/audio open error|no such (device|file)|cannot find card/i.test(stderr)) return 'no sound device was found';
+  return `${player} could not play it`;
+}
+
 /**
  * Plays an audio file with the platform's player, always with an argument array. Resolves when it has played;
- * rejects with the reason it could not (no player, no sound device).
+ * rejects with the reason it could not, in plain words (no player, no sound server, no sound device).
  */
 export function playFile(file: string): Playing {
   const player = filePlayer(file);
@@ -49,9 +66,11 @@ export function playFile(file: string): Playing {
     child = spawn(player[0], player[1], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', (error) => reject(error));
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new Error(error.code === 'ENOENT' ? `${player[0]} is not installed` : `${player[0]} could not be started`)),
+    );
     child.once('close', (code, signal) =>
-      code === 0 || signal === 'SIGTERM' ? resolve() : reject(new Error(stderr.trim().split('\n')[0] || `${player[0]} exit ${code}`)),
+      code === 0 || signal === 'SIGTERM' ? resolve() : reject(new Error(playerFailure(player[0], stderr, code))),
     );
   });
   return { done, stop: () => child?.kill('SIGTERM') };

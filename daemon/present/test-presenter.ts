@@ -83,6 +83,11 @@ export class TestPresenter implements Presenter {
     this.listener({ type: 'snoozed', key: { app, id }, minutes });
   }
 
+  /** The display could not do what the person tried on a banner (a real display: no reply window program). */
+  failToAct(app: string, id: string, label: string, reason: string): void {
+    this.listener({ type: 'failed', key: { app, id }, label, reason });
+  }
+
   /** The person answers a question the display showed (the banner's Allow or Deny). */
   answer(questionId: string, allow: boolean): void {
     this.listener({ type: 'answered', questionId, allow });

@@ -14,6 +14,16 @@ export const repliesSchema = object({ count: integer(), replies: list(replyRecor
 export const waitReplySchema = {
   oneOf: [
     object({ replied: { const: true }, reply: replyRecordSchema }, ['replied', 'reply']),
+    object(
+      {
+        replied: { const: false },
+        ended: { const: true },
+        endedAt: timestamp(),
+        actionUsed: text('how the banner ended, as History records it'),
+        button: text('the label of the button the person pressed, when that is how it ended'),
+      },
+      ['replied', 'ended', 'endedAt'],
+    ),
     object({ replied: { const: false }, timedOut: { const: true }, waitedSeconds: number() }, ['replied', 'timedOut', 'waitedSeconds']),
   ],
 } as const;

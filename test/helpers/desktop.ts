@@ -1,8 +1,9 @@
 import { afterAll } from '@jest/globals';
-import { execFile } from 'node:child_process';
-import { type Desktop, startDesktop as startRig } from '../../bench/rigs/desktop.js';
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { type Desktop, type DunstOptions, startDesktop as startRig } from '../../bench/rigs/desktop.js';
 
-export type { Desktop };
+export type { Desktop, DunstOptions };
 
 /** Desktops of this test file still up: a failing test must not leave Xvfb, a bus or dunst behind. */
 const running = new Set<Desktop>();
@@ -11,8 +12,8 @@ afterAll(async () => {
 });
 
 /** The desktop rig (bench/rigs/desktop.ts), stopped after the test file whatever happens. */
-export async function startDesktop(): Promise<Desktop> {
-  const desktop = await startRig();
+export async function startDesktop(options: { dunst?: DunstOptions } = {}): Promise<Desktop> {
+  const desktop = await startRig(options);
   running.add(desktop);
   const stop = desktop.stop;
   desktop.stop = async () => {
@@ -57,4 +58,66 @@ export async function dunstHistory(desktop: Desktop): Promise<PastBanner[]> {
     summary: String(item.summary?.data ?? ''),
     body: String(item.body?.data ?? ''),
   }));
+}
+
+/** A `Notify` call as it crossed the bus: what the notification server was sent. */
+export interface NotifySent {
+  appName: string;
+  summary: string;
+  body: string;
+  /** The actions, as pairs flattened: id, label, id, label... */
+  actions: string[];
+  /** The hints by name (`image-path`, `urgency`...): the value of a string hint, '' for the others. */
+  hints: Record<string, string>;
+  /** The app_icon argument. */
+  icon: string;
+}
+
+/**
+ * dbus-monitor on the desktop's bus, noting every `Notify` call (its texts without quotes or line breaks, as the tests
+ * send them). Stopped by PID with the desktop's test file.
+ */
+export async function watchNotify(desktop: Desktop): Promise<{ sent: NotifySent[]; stop(): void }> {
+  const monitor = spawn('dbus-monitor', ["type='method_call',interface='org.freedesktop.Notifications',member='Notify'"], {
+    env: { ...process.env, ...desktop.env },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const sent: NotifySent[] = [];
+  let text = '';
+  monitor.stdout!.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    // Each message starts at the beginning of a line; a Notify call is complete with its last argument, the timeout.
+    const messages = text.split(/^(?=method call |signal |method return |error )/m);
+    const complete = messages.filter((message) => /member=Notify\n[\s\S]*^ {3}int32 -?\d+$/m.test(message));
+    sent.splice(0, sent.length, ...complete.map(parseNotify));
+  });
+  const stop = (): void => void monitor.kill();
+  monitors.add(stop);
+  await new Promise((resolve) => setTimeout(resolve, 300)); // dbus-monitor has registered its match
+  return { sent, stop };
+}
+
+const monitors = new Set<() => void>();
+afterAll(() => monitors.forEach((stop) => stop()));
+
+function parseNotify(message: string): NotifySent {
+  const strings = [...message.matchAll(/^ {3}string "(.*)"$/gm)].map((match) => match[1]!);
+  const [appName = '', icon = '', summary = '', body = ''] = strings;
+  const arrays = [...message.matchAll(/^ {3}array \[\n([\s\S]*?)^ {3}\]$/gm)].map((match) => match[1]!);
+  const actions = [...(arrays[0] ?? '').matchAll(/^ {6}string "(.*)"$/gm)].map((match) => match[1]!);
+  const entries = [...(arrays[1] ?? '').matchAll(/^ {9}string "(.*)"\n {9}variant\s+(?:string "(.*)"|.*)$/gm)];
+  const hints = Object.fromEntries(entries.map((match) => [match[1]!, match[2] ?? '']));
+  return { appName, icon, summary, body, actions, hints };
+}
+
+/**
+ * The reply window whose title holds `title`, as the person sees it: its title, and the text above its field (the
+ * `--text` zenity was started with, read from its command line, zenity's escapes undone as it draws them).
+ */
+export async function replyWindow(desktop: Desktop, title: string): Promise<{ title: string; text: string }> {
+  const window = (await xdotool(desktop, 'search', '--sync', '--onlyvisible', '--name', title)).split('\n')[0]!;
+  const pid = Number(await xdotool(desktop, 'getwindowpid', window));
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  const text = (argv.find((arg) => arg.startsWith('--text=')) ?? '').slice('--text='.length);
+  return { title: await xdotool(desktop, 'getwindowname', window), text: text.replace(/\\\\|__/g, (escape) => escape[0]!) };
 }

@@ -80,6 +80,25 @@ export async function startInProcess(
   return running;
 }
 
+/**
+ * Resolves once a request waits for the reply to notification `id` (GET /v1/replies/wait asked the reply queue to
+ * call back), so a test can play the person while the program waits rather than before.
+ */
+export function whenWaiting(running: Running, id: string): Promise<void> {
+  const queue = running.daemon.core.replies;
+  const wait = queue.wait.bind(queue);
+  return new Promise<void>((resolve) => {
+    queue.wait = (waitedId, app, deliver) => {
+      const stop = wait(waitedId, app, deliver);
+      if (waitedId === id) {
+        queue.wait = wait;
+        resolve();
+      }
+      return stop;
+    };
+  });
+}
+
 /** Talks to the daemon's private channel (what the tray does): one JSON request, one JSON answer. */
 export function channel(path: string, message: unknown): Promise<any> {
   return new Promise((resolve, reject) => {

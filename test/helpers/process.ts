@@ -1,4 +1,13 @@
 import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The support folder a program run by a test uses unless the test names one: a folder of its own that holds no
+ * port file, so a `notifier` command, a client library or the agent server the test forgot to point at its daemon
+ * says "not running" instead of finding the person's own Notifier (their folder, or the default port). Never made.
+ */
+export const NO_DAEMON_HERE = path.join(os.tmpdir(), `notifier-test-no-daemon-here-${process.pid}`);
 
 /** How a program ended and what it printed. */
 export interface Run {
@@ -15,10 +24,14 @@ export interface RunOptions {
   stdin?: string;
 }
 
-/** Runs a program to its end, collecting what it prints. */
+/**
+ * Runs a program to its end, collecting what it prints. NOTIFIER_SUPPORT_DIR is NO_DAEMON_HERE unless `env` says
+ * otherwise (an empty value: the platform's folder, which a test moves with HOME and XDG_DATA_HOME).
+ */
 export function runProgram(command: string, args: string[], options: RunOptions = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = { ...process.env, NOTIFIER_SUPPORT_DIR: NO_DAEMON_HERE, ...options.env };
+    const child = spawn(command, args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,6 +1,7 @@
 // The small parsers of the `notifier` command line (cli/args.ts) and the port file rule (cli/client.ts).
 
 import { describe, expect, test } from '@jest/globals';
+import os from 'node:os';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import {
@@ -20,6 +21,9 @@ import {
   wordValue,
 } from '../../cli/args.js';
 import { portFromFile } from '../../cli/client.js';
+import { findService } from '../../cli/local-service.js';
+import { defaultSupportDir } from '../../daemon/support-dir.js';
+import { DEFAULT_PORT } from '../../protocol/limits.js';
 
 describe('KEY=VALUE words', () => {
   test('a value that reads as JSON keeps its type; anything else is a string', () => {
@@ -133,6 +137,27 @@ describe('numbers and times', () => {
     expect(portFromFile('48617')).toBe(48617);
     expect(portFromFile(' 5000\n')).toBe(5000);
     for (const text of [undefined, '', 'abc', '80a', '0', '70000', '-5']) expect(portFromFile(text)).toBeUndefined();
+  });
+
+  test("without a port file the default port is for the platform's own folder only", async () => {
+    // XDG_DATA_HOME (and APPDATA) in a folder that does not exist: the platform's folder has no port file.
+    const data = path.join(os.tmpdir(), `notifier-no-such-folder-${process.pid}`);
+    const env = { XDG_DATA_HOME: data, APPDATA: data };
+    const platform = await findService({}, env);
+    expect(platform.supportDir).toBe(defaultSupportDir(env));
+    expect([platform.port, platform.portKnown]).toEqual([DEFAULT_PORT, false]);
+    // The same folder named by NOTIFIER_SUPPORT_DIR or by the caller is still the platform's.
+    expect((await findService({}, { ...env, NOTIFIER_SUPPORT_DIR: platform.supportDir })).port).toBe(DEFAULT_PORT);
+    expect((await findService({ supportDir: platform.supportDir }, env)).port).toBe(DEFAULT_PORT);
+    // A folder of its own (another instance's, now stopped): no port, nothing to call.
+    const own = path.join(data, 'elsewhere');
+    expect(await findService({}, { ...env, NOTIFIER_SUPPORT_DIR: own })).toMatchObject({
+      supportDir: own,
+      port: undefined,
+      portKnown: false,
+    });
+    expect((await findService({ supportDir: own }, env)).port).toBeUndefined();
+    expect((await findService({ supportDir: own, port: 5000 }, env)).port).toBe(5000);
   });
 });
 

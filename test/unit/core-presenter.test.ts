@@ -64,7 +64,7 @@ describe('what the presenter is asked to draw', () => {
       body: 'body',
       url: 'https://example.com',
       actions: [
-        { actionId: 'open-docs', label: 'Open docs', kind: 'url' },
+        { actionId: 'open-docs', label: 'Open docs', kind: 'url', url: 'https://example.com/docs' },
         { actionId: 'answer', label: 'Answer', kind: 'reply', placeholder: 'Say…' },
       ],
       snooze: true,
@@ -340,6 +340,16 @@ describe('what the person sees after acting (docs/desktop.md, failures)', () => 
     await waitFor(() => (core.history.get('core', 'f')?.actionNote ? true : undefined), 'the note');
     expect(core.history.get('core', 'f')!.actionNote).toBe('Docs: no browser');
     expect(presenter.banner('core', 'f')).toMatchObject({ problem: 'Docs did not work: no browser', sound: null });
+  });
+
+  test('what the display could not do (no reply window): History keeps the note and the banner says why', async () => {
+    const presenter = new TestPresenter();
+    const { core } = await openCore(presenter);
+    await core.notify(note({ id: 'r', buttons: [{ label: 'Answer', reply: {} }] }));
+    presenter.failToAct('core', 'r', 'Answer', 'no reply window program is installed');
+    await waitFor(() => presenter.banner('core', 'r')?.problem, 'the banner saying why');
+    expect(presenter.banner('core', 'r')!.problem).toBe('Answer did not work: no reply window program is installed');
+    expect(core.history.get('core', 'r')!.actionNote).toBe('Answer: no reply window program is installed');
   });
 
   test('a click whose link cannot open: a short banner of the app says so, and closes by itself', async () => {

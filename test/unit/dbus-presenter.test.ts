@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import childProcess from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import dbus from 'dbus-next';
 import { log } from '../../daemon/log.js';
 import { DBusPresenter } from '../../daemon/present/dbus.js';
@@ -35,8 +36,17 @@ describe('the D-Bus presenter', () => {
     await bus?.stop();
   });
 
-  test('Notify carries the banner: actions with a default one for a click, urgency, image, expiry, escaped markup', async () => {
-    await presenter.show(banner({ imagePath: '/tmp/pic.png', priority: 'urgent', expireSeconds: 12, group: 'builds', snooze: true }));
+  test('Notify carries the banner: actions with a default one for a click on its link, urgency, image, expiry, escaped markup', async () => {
+    await presenter.show(
+      banner({
+        imagePath: '/tmp/pic.png',
+        priority: 'urgent',
+        expireSeconds: 12,
+        group: 'builds',
+        snooze: true,
+        url: 'https://ci.example/1',
+      }),
+    );
     const call = server.calls.at(-1)!;
     expect(call).toMatchObject({
       appName: 'CI',
@@ -45,7 +55,7 @@ describe('the D-Bus presenter', () => {
       body: 'main\nAll &lt;b&gt;412&lt;/b&gt; tests &amp; more',
       actions: [
         'default',
-        'Open',
+        'Open link',
         'open-log',
         'Open log',
         'approve',
@@ -124,6 +134,30 @@ describe('the D-Bus presenter', () => {
     expect(events.slice(start + 1)).toEqual([
       { type: 'clicked', key: { app: 'ci', id: 'clicky' } },
       { type: 'snoozed', key: { app: 'ci', id: 'later' }, minutes: 60 },
+    ]);
+  });
+
+  test('a reply button without a reply window program: the failure is an event, so the person is told', async () => {
+    await presenter.show(banner({ key: { app: 'ci', id: 'ask' }, actions: [{ actionId: 'answer', label: 'Answer', kind: 'reply' }] }));
+    const start = events.length;
+    // This computer has zenity; the presenter is told none of the three is installed. (A test's process.env is not
+    // the one child processes get under jest, so PATH cannot hide them.)
+    const which = jest
+      .spyOn(childProcess, 'spawnSync')
+      .mockImplementation(() => ({ status: 1 }) as ReturnType<typeof childProcess.spawnSync>);
+    try {
+      server.invoke(await lastId(), 'answer');
+      await eventually(() => events.length > start);
+    } finally {
+      which.mockRestore();
+    }
+    expect(events.slice(start)).toEqual([
+      {
+        type: 'failed',
+        key: { app: 'ci', id: 'ask' },
+        label: 'Answer',
+        reason: 'no reply window program is installed (zenity, yad or kdialog)',
+      },
     ]);
   });
 
@@ -231,7 +265,7 @@ describe('finding a notification server', () => {
       await connected.presenter.start((event) => events.push(event));
       await connected.presenter.show(banner({ actions: [{ actionId: 'answer', label: 'Answer', kind: 'reply', placeholder: 'Why?' }] }));
       const call = server.calls.at(-1)!;
-      expect(call.actions).toEqual(['default', 'Open', 'inline-reply', 'Answer']);
+      expect(call.actions).toEqual(['inline-reply', 'Answer']); // no link: no click action
       expect(call.hints['x-kde-reply-placeholder-text']).toBe('Why?');
       server.replyInline(call.id, 'Because.');
       await eventually(() => events.length > 0);

@@ -24,6 +24,7 @@ function socketTo(relay: FakeRelay, pingSeconds?: number) {
   const frames: string[] = [];
   const socket = new RelaySocket({
     url: `${relay.url.replace(/^http/, 'ws')}/v1/device/stream`,
+    relayURL: relay.url,
     token: relay.token,
     ...(pingSeconds ? { pingSeconds } : {}),
     events: { online: () => undefined, frame: (text) => frames.push(text), offline: () => undefined },

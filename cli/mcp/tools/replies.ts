@@ -30,7 +30,8 @@ export const waitForReply: Tool = {
   description:
     'Wait until the person types a reply into the banner of one notification (GET /v1/replies/wait). Replies ' +
     '{replied: true, reply} or, after the timeout, {replied: false, timedOut: true}. The notification needs a reply button ' +
-    '(for example buttons: [{label: "Reply", reply: {}}]).',
+    '(for example buttons: [{label: "Reply", reply: {}}]). With ended: true, a plain button pressed (or the banner closed) ' +
+    'answers too: {replied: false, ended: true, actionUsed, button} (button: the label pressed, when it was one).',
   routes: ['GET /v1/replies/wait'],
   inputSchema: inputs({
     notificationId: text('The notification id (id also works).'),
@@ -38,6 +39,7 @@ export const waitForReply: Tool = {
     app: text('The app id; with it a reply already read from the queue is still found in History.'),
     timeoutSeconds: number('1 to 300. Default 60.'),
     consume: flag('Take the reply out of the queue. Default true.'),
+    ended: flag('Also answer when the banner ends without a reply: a button pressed, closed, dismissed, run out. Default false.'),
   }),
   annotations: annotate('Wait for a reply', 'set'),
   agentApp: true,
@@ -49,6 +51,7 @@ export const waitForReply: Tool = {
       app: args.app as string | undefined,
       timeout: timeout as number | undefined,
       consume: args.consume as boolean | undefined,
+      ended: args.ended as boolean | undefined,
     };
     const answer = await call(context, {
       method: 'GET',

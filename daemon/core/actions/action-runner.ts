@@ -141,7 +141,13 @@ export class ActionRunner {
         void this.log(context, outcome, text).then(() => resolve(outcome));
       };
       child.once('error', (error: NodeJS.ErrnoException) =>
-        finish({ ok: false, reason: error.code === 'ENOENT' ? `${path.basename(program)} is not installed` : error.message }),
+        finish({
+          ok: false,
+          reason:
+            error.code === 'ENOENT'
+              ? `${path.basename(program)} is not installed`
+              : `${path.basename(program)} could not be started${error.code === 'EACCES' ? ' (permission denied)' : ''}`,
+        }),
       );
       child.once('close', (code) => {
         const firstLine = Buffer.concat(output).toString('utf8').trim().split('\n')[0] ?? '';

@@ -1,3 +1,4 @@
+import { NO_APPLICATION } from '../../present/opener.js';
 import type { Presenter } from '../../present/presenter.js';
 import type { ActionRunner, RunContext } from './action-runner.js';
 import type { AppRegistry } from '../apps/app-registry.js';
@@ -72,7 +73,7 @@ export class Actions {
     const { bundleId, path } = button.openApp ?? {};
     const sender = this.apps.get(record.app)?.bundleId;
     const target = bundleId || path ? { bundleId, path } : sender ? { bundleId: sender } : null;
-    if (!target) return Promise.resolve({ ok: false, reason: 'no installed application found' });
+    if (!target) return Promise.resolve({ ok: false, reason: NO_APPLICATION });
     return this.open({ app: target });
   }
 

@@ -47,11 +47,23 @@ async function attempt(url: string, body: CallbackBody, number: 1 | 2): Promise<
     return { ok: false, retry: RETRIED(response.status), outcome: { ok: false, reason: `HTTP ${response.status}` } };
   } catch (error) {
     const reason =
-      (error as Error).name === 'TimeoutError'
-        ? `timed out after ${CALLBACK_ATTEMPT_MS / 1000} s`
-        : /ECONNREFUSED/.test(String((error as { cause?: unknown }).cause ?? ''))
-          ? 'connection refused'
-          : `network error: ${(error as Error).message}`;
+      (error as Error).name === 'TimeoutError' ? `timed out after ${CALLBACK_ATTEMPT_MS / 1000} s` : networkFailure(error, url);
     return { ok: false, retry: true, outcome: { ok: false, reason } };
   }
+}
+
+/**
+ * A request that got no answer, in plain words for the note and the banner (docs/api/replies.md#r11): fetch says
+ * only "fetch failed"; the reason is the code of its cause.
+ */
+function networkFailure(error: unknown, url: string): string {
+  const cause = (error as { cause?: { code?: string } }).cause;
+  const code = cause?.code ?? '';
+  const host = new URL(url).host;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host ${host} was not found`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was cut before an answer came';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `the host ${host} cannot be reached`;
+  if (/CERT|SSL|TLS/.test(code)) return `the certificate of ${host} is not valid`;
+  return `no answer from ${host}${code ? ` (${code})` : ''}`;
 }

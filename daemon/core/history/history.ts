@@ -99,6 +99,8 @@ export class History {
   ready: Promise<void> = Promise.resolve();
   /** Told of every record the per-app cap evicts (its banner, if still up, must go with it). */
   onEvict: (record: HistoryRecord) => void = () => undefined;
+  /** Told once records were removed on request (deleted, cleared, an app removed): the tray's list follows. */
+  private readonly removalListeners = new Set<() => void>();
 
   constructor(
     private readonly store: Store,
@@ -200,15 +202,25 @@ export class History {
     return next === current ? Promise.resolve() : this.change({ op: 'set', app, record: next });
   }
 
+  /** Calls back once records were removed on request (remove, clear, removeApp); returns a function that stops. */
+  onRemoval(listener: () => void): () => void {
+    this.removalListeners.add(listener);
+    return () => this.removalListeners.delete(listener);
+  }
+
   /** Removes one record; undefined when there is no such record. */
   remove(app: string, id: string): Promise<void> | undefined {
-    return this.get(app, id) ? this.change({ op: 'remove', app, id }) : undefined;
+    return this.get(app, id) ? this.change({ op: 'remove', app, id }).then(() => this.removed()) : undefined;
   }
 
   /** Removes every record of one app, or of every app. */
   clear(app?: string): Promise<void> {
     const apps = app === undefined ? [...this.apps.keys()] : this.apps.has(app) ? [app] : [];
-    return Promise.all(apps.map((id) => this.change({ op: 'clear', app: id }))).then(() => undefined);
+    return Promise.all(apps.map((id) => this.change({ op: 'clear', app: id }))).then(() => this.removed());
+  }
+
+  private removed(): void {
+    for (const listener of this.removalListeners) listener();
   }
 
   /**
@@ -219,6 +231,7 @@ export class History {
     await this.load(app);
     if (!this.apps.has(app)) return;
     await this.change({ op: 'clear', app });
+    this.removed();
     await this.checkpoint();
     const history = this.apps.get(app);
     // A notification that arrived meanwhile was acknowledged: its History stays.

@@ -1,6 +1,7 @@
+import path from 'node:path';
 import { log } from '../../log.js';
 import type { Banner, BannerKey, Presenter } from '../../present/presenter.js';
-import { buttonKind, isOpenableLink } from '../../../protocol/notification-rules.js';
+import { buttonKind, isOpenableLink, isRelayedApp } from '../../../protocol/notification-rules.js';
 import type { Timers } from '../timers.js';
 import type { AppRegistration, HistoryRecord } from '../../../protocol/types.js';
 import { resolveBinding } from '../../../protocol/fields.js';
@@ -33,6 +34,8 @@ interface OnScreen {
 interface Drawn {
   key: string;
   more: number;
+  /** The banner drawn for it: a member shown again with other content (same app and id) is drawn again. */
+  banner?: Banner;
 }
 
 /**
@@ -185,14 +188,14 @@ export class Banners {
       const more = members.members.size - 1;
       const sound = members.sound ?? null;
       members.sound = null;
-      if (drawn?.key === newest && drawn.more === more && sound === null) continue;
       const entry = this.onScreen.get(newest)!;
+      if (drawn?.key === newest && drawn.more === more && drawn.banner === entry.banner && sound === null) continue;
       const banner: Banner = { ...entry.banner, sound, expireSeconds: this.remaining(entry) };
       if (more > 0) banner.more = more;
       else delete banner.more;
       if (drawn && drawn.key !== newest) banner.replaces = this.keyOfDrawn(drawn.key);
       this.draw(drawn ? this.presenter.replace(banner) : this.presenter.show(banner), 'show');
-      members.drawn = { key: newest, more };
+      members.drawn = { key: newest, more, banner: entry.banner };
       this.timeHidden(members.members, newest);
     }
     this.stale.clear();
@@ -252,7 +255,7 @@ export function bannerFor(
   record: HistoryRecord,
   appName: string,
   registration: AppRegistration | undefined,
-  options: { sound: boolean; picture?: string; template?: Template },
+  options: { sound: boolean; card?: string; appIcon?: string; template?: Template },
 ): Banner {
   const n = record.notification;
   const { template } = options;
@@ -263,10 +266,14 @@ export function bannerFor(
   return {
     key: { app: record.app, id: record.id },
     appName,
+    ...(isRelayedApp(record.app) ? { relayed: true as const } : {}),
     title: n.title ?? '',
     ...(shown.subtitle && n.subtitle ? { subtitle: n.subtitle } : {}),
     ...(shown.body && n.body ? { body: n.body } : {}),
-    ...((options.picture ?? record.imagePath) ? { imagePath: options.picture ?? record.imagePath } : {}),
+    ...(record.imagePath ? { imagePath: record.imagePath } : {}),
+    ...(options.card ? { card: options.card } : {}),
+    // A local file only: a data: icon has no path a notification server could read.
+    ...(options.appIcon && path.isAbsolute(options.appIcon) ? { appIcon: options.appIcon } : {}),
     ...(n.url && isOpenableLink(n.url) ? { url: n.url } : {}),
     actions: liveButtons(n, template).map((live) => ({
       actionId: idOf(live),
@@ -274,6 +281,7 @@ export function bannerFor(
       kind: buttonKind(live.button),
       ...(live.button.style ? { style: live.button.style } : {}),
       ...(live.button.reply?.placeholder ? { placeholder: live.button.reply.placeholder } : {}),
+      ...(buttonKind(live.button) === 'url' && live.button.url ? { url: live.button.url } : {}),
     })),
     snooze: n.snooze === true,
     priority: n.priority ?? 'normal',

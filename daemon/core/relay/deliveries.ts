@@ -7,6 +7,7 @@ import type { NotifyFrame, SenderKey } from '../../../protocol/relay/frames.js';
 import { MAX_REPLY_CHARS } from '../../../protocol/relay/limits.js';
 import type { NotifyPayload, SpeakObject } from '../../../protocol/relay/notify.js';
 import { RELAY_ID_PATTERN, type ReceiptInput } from '../../../protocol/relay/receipts.js';
+import { RELAYED_APP_PREFIX } from '../../../protocol/notification-rules.js';
 import { cutUTF8 } from '../../../protocol/text.js';
 import { HELD, type HistoryRecord } from '../../../protocol/types.js';
 import { log } from '../../log.js';
@@ -18,8 +19,6 @@ import { SPEECH_APP_MUTED, SPEECH_APP_OFF, SPEECH_MUTED, SPEECH_QUIET, SPEECH_UN
 export const SEEN_FOR_MS = 24 * 60 * 60 * 1000;
 /** RL31: at most this many ids are remembered (far above what a relay's daily caps let through). */
 const MAX_SEEN = 10_000;
-/** The prefix of every relayed app id. */
-export const CLOUD_APP_PREFIX = 'cloud.';
 /** RL21: the metadata texts a relayed notification keeps, each cut to this many characters. */
 const METADATA_TEXT_CHARS = 200;
 
@@ -69,7 +68,7 @@ export function cloudAppId(keyName: string): string {
     .replace(/[^a-z0-9-]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 32);
-  return `${CLOUD_APP_PREFIX}${slug || 'agent'}`;
+  return `${RELAYED_APP_PREFIX}${slug || 'agent'}`;
 }
 
 /** Reply on every relayed banner, and Open link when a link survived (RL21): nothing else, ever. */

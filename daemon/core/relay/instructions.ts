@@ -7,8 +7,10 @@ import { mcpAddress } from './relay-calls.js';
 
 export type InstructionsClient = (typeof INSTRUCTION_CLIENTS)[number];
 
+/** Where the code is (docs/relay-desktop.md#approving-a-connector): on the banner that asks, and in the tray menu. */
 const APPROVE =
-  'Your computer then shows a banner asking to let it send you notifications: choose Approve (or type the 6-digit code the tray shows on the relay’s page).';
+  'Notifier then shows a banner on your computer asking to let it send you notifications: choose Approve. ' +
+  'Or type its 6-digit code, which that banner and Notifier’s tray menu show, on the relay’s page.';
 
 export function instructionsFor(client: InstructionsClient, relayURL: string): string {
   const mcpURL = mcpAddress(relayURL);

@@ -16,15 +16,51 @@ const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
  * the rule.
  */
 export function relayAddress(text: string): string | null {
-  let url: URL;
+  const url = parsed(text);
+  if (url === null || addressProblem(text, url) !== null) return null;
+  return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * Why a text is not a relay address (RL2), said as what to type instead; null when it is one. The CLI checks the
+ * command line with it and the pairing route words its 400 with it.
+ */
+export function relayAddressProblem(text: string): string | null {
+  return addressProblem(text, parsed(text));
+}
+
+/** A scheme written out: `example.org:8787` parses as a URL of scheme `example.org:`, which is not what was meant. */
+const HAS_SCHEME = /^([a-z][a-z0-9+.-]*:\/\/|https?:)/i;
+const EXAMPLES = 'https://relay.example.org, or http://127.0.0.1:8787 for a relay on this computer';
+
+function parsed(text: string): URL | null {
   try {
-    url = new URL(text.trim());
+    return HAS_SCHEME.test(text.trim()) ? new URL(text.trim()) : null;
   } catch {
     return null;
   }
-  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.test(url.hostname));
-  if (!secure || url.username || url.password || url.search || url.hash || url.hostname === '') return null;
-  return url.href.replace(/\/+$/, '');
+}
+
+function addressProblem(text: string, url: URL | null): string | null {
+  const given = text.trim();
+  if (given === '') return `give the relay's address, such as ${EXAMPLES}`;
+  if (!HAS_SCHEME.test(given)) {
+    // The scheme is missing: the same text with the one that would be taken.
+    const host = parsed(`http://${given}`)?.hostname;
+    const suggestion = host !== undefined && LOOPBACK_HOSTS.test(host) ? `http://${given}` : `https://${given}`;
+    return `the address needs https:// (or http:// for a relay on this computer): did you mean ${suggestion}?`;
+  }
+  if (url === null || url.hostname === '') return `not a web address; give one such as ${EXAMPLES}`;
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.test(url.hostname)) {
+    const secure = new URL(url.href);
+    secure.protocol = 'https:';
+    return `http:// is only for a relay on this computer (localhost, 127.0.0.1, [::1]): the device token must not cross a network in clear text; use ${secure.href.replace(/\/+$/, '')}`;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `a relay's address starts with https://, such as ${EXAMPLES}`;
+  if (url.username || url.password || url.search || url.hash) {
+    return `the address takes no user name, password, query or fragment: ${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  }
+  return null;
 }
 
 /** The device stream's address: `wss://` for an https relay, `ws://` for an http one (RL10). */
@@ -63,7 +99,7 @@ export async function callRelay(relayURL: string, call: RelayCall): Promise<Rela
     });
     text = await response.text();
   } catch (error) {
-    throw errors.relayUnreachable(reason(error));
+    throw errors.relayUnreachable(relayURL, networkProblem(error));
   }
   let json: unknown;
   try {
@@ -86,13 +122,45 @@ export function expectSuccess(answer: RelayAnswer, onRejected: () => void = () =
     throw errors.relayRejectedToken();
   }
   if (answer.status === 429 || answer.status === 503) throw errors.relayLimited(message);
-  if (answer.status >= 500 || answer.status < 400) throw errors.relayUnreachable(`the relay answered ${answer.status}: ${message}`);
+  if (answer.status >= 500 || answer.status < 400) throw errors.relayFailed(`it answered ${answer.status}: ${message}`);
   throw errors.relayRefused(answer.status, message);
 }
 
-/** Why a call failed, in a few words (fetch hides the system's reason in `cause`). */
-function reason(error: unknown): string {
-  const failure = error as Error & { cause?: { code?: string; message?: string } };
+/** The system's codes of the common network failures, in the words a person knows (docs/api/relay.md#rl3). */
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'its name was not found (DNS)',
+  EAI_AGAIN: 'its name could not be looked up now (DNS)',
+  EAI_NONAME: 'its name was not found (DNS)',
+  ETIMEDOUT: 'no answer in time',
+  UND_ERR_CONNECT_TIMEOUT: 'no answer in time',
+  ECONNRESET: 'the connection was reset',
+  UND_ERR_SOCKET: 'the connection was reset',
+  EPIPE: 'the connection was reset',
+  EHOSTUNREACH: 'no route to it: is the network up?',
+  ENETUNREACH: 'no route to it: is the network up?',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+  CERT_NOT_YET_VALID: 'its TLS certificate is not valid yet',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed, which this computer does not trust',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its TLS certificate is signed by an authority this computer does not trust',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate is signed by an authority this computer does not trust',
+  UNABLE_TO_GET_ISSUER_CERT: 'its TLS certificate is signed by an authority this computer does not trust',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its TLS certificate is signed by an authority this computer does not trust',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate is for another name',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'it does not speak TLS there: is it an http:// address?',
+};
+
+/**
+ * Why the relay could not be reached, in a few words: fetch hides the system's error in `cause`, the socket's
+ * library gives it as is. A failure without a known code keeps its own message.
+ */
+export function networkProblem(error: unknown): string {
+  const failure = error as Error & { code?: string; cause?: { code?: string; message?: string } };
   if (failure.name === 'TimeoutError') return `no answer within ${RELAY_CALL_TIMEOUT_MS / 1000} s`;
-  return failure.cause?.message ?? failure.cause?.code ?? failure.message;
+  const code = failure.cause?.code ?? failure.code;
+  if (code !== undefined && NETWORK_WORDS[code]) return NETWORK_WORDS[code];
+  if (code !== undefined && /CERT|TLS|SSL/.test(code)) return `its TLS certificate was not accepted (${code})`;
+  // The socket library's own words for a handshake that took too long.
+  if (/handshake has timed out/i.test(failure.message)) return 'no answer in time';
+  return failure.cause?.message ?? failure.message;
 }

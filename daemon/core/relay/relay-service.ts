@@ -20,7 +20,7 @@ import { ConnectorApprovals, type Decision, type DecisionResult, type ListedConn
 import { cloudAppId, Deliveries } from './deliveries.js';
 import { instructionsFor, type InstructionsClient } from './instructions.js';
 import { Outbox } from './outbox.js';
-import { callRelay, expectSuccess, mcpAddress, relayAddress, streamAddress, type RelayCall } from './relay-calls.js';
+import { callRelay, expectSuccess, mcpAddress, relayAddress, relayAddressProblem, streamAddress, type RelayCall } from './relay-calls.js';
 import { RelaySocket, type SocketState } from './socket.js';
 import { watchWakeUps } from './wake.js';
 
@@ -199,7 +199,7 @@ export class RelayService {
   pair(input: { relayURL: string; pairingSecret?: string }): Promise<{ paired: true; deviceId: string }> {
     return this.serialized(async () => {
       const relayURL = relayAddress(input.relayURL);
-      if (!relayURL) throw errors.invalidField('relayURL', 'an https URL, or http on a loopback host such as 127.0.0.1');
+      if (!relayURL) throw errors.invalidField('relayURL', relayAddressProblem(input.relayURL) ?? 'an https URL');
       const name = deviceName();
       const secret = input.pairingSecret ? { 'X-Pairing-Secret': input.pairingSecret } : undefined;
       const started = pairingStep(
@@ -214,7 +214,7 @@ export class RelayService {
         await callRelay(relayURL, { method: 'POST', path: '/v1/pair', body: { code: started.code, deviceName: name } }),
       );
       if (!DEVICE_ID.test(String(paired.deviceId)) || !DEVICE_TOKEN.test(String(paired.deviceToken))) {
-        throw errors.relayUnreachable('the relay answered the pairing without a device id and token');
+        throw errors.relayFailed('it answered the pairing without a device id and token');
       }
       const before = { ...this.pairing.data, token: this.token };
       const tokenStore = await this.secrets.write(paired.deviceToken);
@@ -377,6 +377,7 @@ export class RelayService {
     this.stopSocket();
     const socket = new RelaySocket({
       url: streamAddress(this.relayURL),
+      relayURL: this.relayURL,
       token: this.token!,
       ...(this.options.pingSeconds ? { pingSeconds: this.options.pingSeconds } : {}),
       events: {

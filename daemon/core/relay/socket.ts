@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { PING, PONG } from '../../../protocol/relay/frames.js';
 import { PING_INTERVAL_SECONDS } from '../../../protocol/relay/limits.js';
 import { MAX_RELAY_MESSAGE_BYTES } from '../../../protocol/relay/inbound.js';
+import { networkProblem } from './relay-calls.js';
 
 /** RL12: the reconnect delay doubles from 1 s up to this. */
 export const MAX_BACKOFF_SECONDS = 300;
@@ -51,7 +52,10 @@ export interface SocketEvents {
 }
 
 export interface SocketOptions {
+  /** The stream's address (wss://). */
   url: string;
+  /** The relay's address as paired, which the person knows: `lastProblem` names it. */
+  relayURL: string;
   token: string;
   events: SocketEvents;
   pingSeconds?: number;
@@ -129,7 +133,7 @@ export class RelaySocket {
       else this.options.events.frame(text);
     });
     ws.on('error', (error) => {
-      if (ws === this.ws && !refusal) this.lastProblem = error.message;
+      if (ws === this.ws && !refusal) this.lastProblem = `cannot reach the relay at ${this.options.relayURL} (${networkProblem(error)})`;
     });
     ws.on('close', (code, reason) => {
       if (ws !== this.ws) return;

@@ -46,9 +46,12 @@ export class EspeakEngine implements SpeechEngine {
 
   private run(args: string[], text: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = execFile('espeak-ng', args, { timeout: SYNTHESIS_TIMEOUT_MS }, (error, _stdout, stderr) =>
-        error ? reject(new Error(stderr.trim() || error.message)) : resolve(),
-      );
+      const child = execFile('espeak-ng', args, { timeout: SYNTHESIS_TIMEOUT_MS }, (error, _stdout, stderr) => {
+        if (!error) return resolve();
+        // Its own words go to the log; the person reads what happened (docs/desktop.md#when-something-fails).
+        if (error.code !== 'ENOENT') log.info(`espeak-ng failed: ${stderr.trim() || error.message}`);
+        reject(new Error(error.code === 'ENOENT' ? 'espeak-ng is not installed' : 'the speech engine (espeak-ng) could not say it'));
+      });
       child.stdin?.end(text);
     });
   }

@@ -5,7 +5,7 @@ import {
   changeAppSettings,
   readAppSettingsChange,
 } from '../../core/apps/app-settings.js';
-import { checkCallbackURL } from '../../../protocol/notification-rules.js';
+import { checkCallbackURL, checkLocalAppId } from '../../../protocol/notification-rules.js';
 import type { AppRegistration } from '../../../protocol/types.js';
 import { errors } from '../../../protocol/errors.js';
 import { REGISTER_FIELD_BYTES } from '../../../protocol/limits.js';
@@ -28,6 +28,7 @@ const checkRegistration = validator<AppRegistration>(registerSchema);
 /** The body of POST /v1/register: known keys only, types and sizes checked. */
 function readRegistration(body: Record<string, unknown>): AppRegistration {
   const registration = checkRegistration(body);
+  checkLocalAppId(registration.app);
   for (const [field, limit] of Object.entries(REGISTER_FIELD_BYTES)) {
     const value = field === 'defaults.sound' ? registration.defaults?.sound : registration[field as keyof AppRegistration];
     if (typeof value === 'string' && Buffer.byteLength(value, 'utf8') > limit) throw errors.fieldTooLarge(field, limit);

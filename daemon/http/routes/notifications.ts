@@ -1,5 +1,5 @@
 import type { NotificationInput } from '../../core/notifications/notify.js';
-import { normalizeSpeak } from '../../../protocol/notification-rules.js';
+import { checkLocalAppId, normalizeSpeak } from '../../../protocol/notification-rules.js';
 import type { SpeakInput } from '../../core/notifier.js';
 import { errors } from '../../../protocol/errors.js';
 import { bodyObject, bodyText, optionalBodyText } from '../params.js';
@@ -37,6 +37,7 @@ export function readNotification(body: Record<string, unknown>): NotificationInp
   if (folded.id === '') delete folded.id; // docs/api/notifications.md#n3: an empty id counts as absent
   const { actions, ...notification } = checkNotification(folded);
   if (notification.app.trim() === '') throw errors.invalidField('app', 'must not be empty');
+  checkLocalAppId(notification.app);
   // docs/api/notifications.md#n15: a list named `actions` is `buttons` (when both are sent, `buttons` wins).
   if (notification.buttons === undefined && actions !== undefined) notification.buttons = actions;
   return notification;
@@ -48,6 +49,7 @@ export function readNotification(body: Record<string, unknown>): NotificationInp
  */
 function readSpeak(body: Record<string, unknown>): SpeakInput {
   const app = bodyText(body, 'app');
+  checkLocalAppId(app);
   if (typeof body.text !== 'string' && body.text !== undefined && body.text !== null) throw errors.invalidField('text', 'must be a string');
   const text = typeof body.text === 'string' ? body.text : '';
   if (text.trim() === '') throw errors.missingField('text');

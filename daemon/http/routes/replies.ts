@@ -85,10 +85,18 @@ export function replyRoutes(): ApiRoute[] {
         { name: 'timeout', schema: waitSecondsSchema, description: 'timeoutSeconds is accepted too' },
         { name: 'timeoutSeconds', schema: waitSecondsSchema, description: 'another name of timeout' },
         { name: 'consume', schema: queryFlag('default true'), description: 'remove the reply from the queue' },
+        {
+          name: 'ended',
+          schema: queryFlag('default false'),
+          description: 'also answer when the banner ends without a reply: a button pressed, closed, dismissed, run out',
+        },
       ],
       reply: waitReplySchema,
-      errors: { 400: 'no id, or timeout or consume cannot be read' },
-      examples: [{ summary: 'One second for the lunch question', query: { id: 'chat-7', app: 'com.example.chat', timeout: 1 } }],
+      errors: { 400: 'no id, or timeout, consume or ended cannot be read' },
+      examples: [
+        { summary: 'One second for the lunch question', query: { id: 'chat-7', app: 'com.example.chat', timeout: 1 } },
+        { summary: 'A reply or a button, for one second', query: { id: 'deploy-12', app: 'com.example.chat', timeout: 1, ended: true } },
+      ],
       handler: (core) => async (req, res) => {
         // docs/api/replies.md#get-v1-replies-wait: `notificationId` and `timeoutSeconds` are other names for these;
         // both work.
@@ -99,6 +107,7 @@ export function replyRoutes(): ApiRoute[] {
           app: queryText(req, 'app') || undefined,
           timeoutSeconds: readTimeout(queryText(req, 'timeout') ?? queryText(req, 'timeoutSeconds')),
           consume: readFlag(queryText(req, 'consume'), 'consume', true),
+          ended: readFlag(queryText(req, 'ended'), 'ended', false),
         };
         const gone = new AbortController();
         res.on('close', () => gone.abort()); // the client went away: stop waiting for it
