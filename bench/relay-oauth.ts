@@ -1,6 +1,7 @@
 // The relay's OAuth server, one node on the embedded database (durable), one request at a time:
 //   npm run bench:relay-oauth [-- --rounds 500 --warmup 50]
-//   - POST /token with the refresh grant (a new access token: one locked transaction that writes a token row);
+//   - POST /token with the refresh grant, each with the refresh token the one before returned (refresh tokens
+//     rotate): one locked transaction that marks the token used and writes a new refresh token and access token;
 //   - an authorization-code round trip: GET /authorize (the consent page; the request stored, the consent frame
 //     sent), the computer approving on its socket's frame (POST /v1/device/consent: the connector key and the
 //     code), then POST /token with the code and the PKCE verifier;
@@ -85,10 +86,11 @@ await runBenchmark(async () => {
     console.log('1/3 baseline: GET /health on the same relay ...');
     const baseline = await timed(async () => void (await request(`${node.baseUrl}/health`)));
     console.log('2/3 POST /token, refresh grant ...');
-    const { refresh_token } = await roundTrip();
+    let { refresh_token } = await roundTrip();
     const refresh = await timed(async () => {
       const answer = await form({ grant_type: 'refresh_token', refresh_token });
       if (answer.status !== 200) throw new Error(`refresh answered ${answer.status}: ${answer.body}`);
+      ({ refresh_token } = JSON.parse(answer.body) as { refresh_token: string });
     });
     console.log('3/3 authorization-code round trip (authorize, approve on the socket, token) ...');
     const trip = await timed(async () => void (await roundTrip()));

@@ -8,6 +8,7 @@ export const RELAY_ERROR_STATUS = {
   forbidden_fields: 400,
   scope_not_allowed: 400,
   unauthorized: 401,
+  device_unpaired: 401,
   wrong_credential: 403,
   scope: 403,
   forbidden: 403,
@@ -90,11 +91,26 @@ export const invalidJSON = (): RelayError => invalidRequest('the body is not val
 
 export const notAnObject = (): RelayError => invalidRequest('the body must be a JSON object');
 
+/** A path whose % escapes do not decode as UTF-8 (docs/relay-api.md#ra2): refused before any route. */
+export const brokenPathEscape = (): RelayError =>
+  invalidRequest('the path has a broken % escape: each % must begin %XX, the bytes of UTF-8 text (a % itself is %25)');
+
 /** Keys a route does not take (docs/relay-api.md#ra2): every refused key is in `fields`. */
 export const forbiddenFields = (fields: string[], message: string): RelayError => new RelayError('forbidden_fields', message, { fields });
 
 export const unauthorized = (message = 'a valid credential is required: Authorization: Bearer <token>'): RelayError =>
   new RelayError('unauthorized', message);
+
+/**
+ * An agent key or access token whose computer is no longer paired with the relay (unpaired, removed by another of
+ * the person's computers, or dropped after 30 idle days): everything of that computer is gone, its credentials too.
+ */
+export const deviceUnpaired = (credential: 'key' | 'access token'): RelayError =>
+  new RelayError(
+    'device_unpaired',
+    `the computer this ${credential} belonged to was unpaired from this relay, so the ${credential} no longer works: ` +
+      (credential === 'key' ? 'ask for a new key once the computer is paired again' : 'connect again once the computer is paired again'),
+  );
 
 export const wrongCredential = (wanted: 'device' | 'agent'): RelayError =>
   new RelayError(

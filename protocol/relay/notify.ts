@@ -104,9 +104,7 @@ export const DANGEROUS_FIELDS = new Set([
   'buttons',
   'actions',
   'actionIds',
-  'url',
   'audio',
-  'image',
   'template',
   'templateName',
   'layout',
@@ -122,6 +120,15 @@ export const DANGEROUS_FIELDS = new Set([
   'open',
   'openApp',
 ]);
+
+/**
+ * Keys of the local API that a relayed notification takes under another name (RA41): the refusal says what to send
+ * instead. A picture or a link travels as an https address, never as a path on the computer.
+ */
+export const FIELDS_SENT_INSTEAD: Readonly<Record<string, string>> = {
+  image: 'send imageURL instead, the https address of the picture',
+  url: 'send link instead, an https address',
+};
 
 const ALLOWED = new Set<string>(NOTIFY_FIELDS);
 const DATA_ICON = /^data:image\/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]*={0,2})$/;
@@ -168,11 +175,13 @@ function refuseUnknownKeys(input: Record<string, unknown>): void {
         .map((key) => `speak.${key}`),
     );
   if (refused.length === 0) return;
+  const reasons = refused.filter((key) => Object.hasOwn(FIELDS_SENT_INSTEAD, key)).map((key) => `${key}: ${FIELDS_SENT_INSTEAD[key]}`);
   const dangerous = refused.filter((key) => DANGEROUS_FIELDS.has(key));
-  const why =
-    dangerous.length > 0
-      ? ` (${dangerous.join(', ')}: a relayed notification can never run anything, call back, carry buttons or change how the computer shows things)`
-      : '';
+  if (dangerous.length > 0)
+    reasons.push(
+      `${dangerous.join(', ')}: a relayed notification can never run anything, call back, carry buttons or change how the computer shows things`,
+    );
+  const why = reasons.length > 0 ? ` (${reasons.join('; ')})` : '';
   throw forbiddenFields(refused, `fields not accepted: ${refused.join(', ')}${why}. Accepted: ${NOTIFY_FIELDS.join(', ')}`);
 }
 

@@ -3,7 +3,7 @@
 // the right kind for the route, then the stored hash — for an agent, inside the request's own transaction,
 // so a request costs one transaction and concurrent ones can share a commit.
 
-import { scopeMissing, unauthorized, wrongCredential } from '../../protocol/relay/errors.js';
+import { deviceUnpaired, scopeMissing, unauthorized, wrongCredential, type RelayError } from '../../protocol/relay/errors.js';
 import type { RelayDb } from '../store/backend.js';
 import { prepared } from '../store/prepared.js';
 import type { DeviceRow, KeyRow } from '../store/schema.js';
@@ -79,20 +79,29 @@ const selectAccessKey = prepared((db: RelayDb, deviceId: string, tokenHash: stri
 );
 
 /**
+ * RA2: a credential of this relay that matches nothing: `device_unpaired` when its computer is gone (unpairing
+ * deletes the computer's keys and tokens with it), else `unauthorized`. Only refusals pay for the look-up.
+ */
+async function unknownCredential(db: RelayDb, deviceId: string, credential: 'key' | 'access token'): Promise<RelayError> {
+  const device = await db.selectFrom('devices').select('id').where('id', '=', deviceId).executeTakeFirst();
+  return device ? unauthorized(`unknown or revoked ${credential === 'key' ? 'agent key' : credential}`) : deviceUnpaired(credential);
+}
+
+/**
  * The key behind an agent credential, checked: 401 when unknown, revoked or of another kind (an agent key is
- * `static`, an access token's key `oauth`); 403 without notify.
+ * `static`, an access token's key `oauth`) — `device_unpaired` when its computer was unpaired; 403 without notify.
  */
 export async function verifyAgentKey(db: RelayDb, agent: AgentCaller): Promise<KeyRow> {
   if (agent.keyId === undefined) {
     const key = await selectAccessKey.first(db, agent.deviceId, agent.secretHash);
-    if (!key || key.kind !== 'oauth' || key.revoked_at !== null) throw unauthorized('unknown or revoked access token');
+    if (!key || key.kind !== 'oauth' || key.revoked_at !== null) throw await unknownCredential(db, agent.deviceId, 'access token');
     if (!key.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
     return key;
   }
   const key = await selectKey.first(db, agent.deviceId, agent.keyId);
   const valid =
     key && key.kind === 'static' && key.revoked_at === null && key.secret_hash !== null && sameSecret(key.secret_hash, agent.secretHash);
-  if (!valid) throw unauthorized('unknown or revoked agent key');
+  if (!valid) throw await unknownCredential(db, agent.deviceId, 'key');
   if (!key.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
   return key;
 }

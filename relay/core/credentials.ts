@@ -81,6 +81,14 @@ export class Credentials {
     return true;
   }
 
+  /**
+   * A secret only this relay can make again from what its database keeps: HMAC-SHA256(RELAY_SECRET,
+   * `<purpose>:<text>`), hex. The OAuth server's codes are made so (relay/oauth/codes.ts), and never stored.
+   */
+  derive(purpose: string, text: string): string {
+    return this.mac(`${purpose}:${text}`);
+  }
+
   /** RA48: the signature of an audio link: HMAC over `audio:<deviceId>/<rid>.m4a:<exp>`. */
   audioSignature(deviceId: string, rid: string, exp: number): string {
     return this.mac(`audio:${deviceId}/${rid}.m4a:${exp}`);

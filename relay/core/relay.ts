@@ -2,6 +2,7 @@
 
 import type { Limits } from '../config.js';
 import { RelayError } from '../../protocol/relay/errors.js';
+import { OAuthError } from '../../protocol/relay/oauth-errors.js';
 import type { Backend, DeviceTx } from '../store/backend.js';
 import type { Credentials } from './credentials.js';
 import type { Outbound } from './outbound.js';
@@ -23,16 +24,19 @@ export interface Relay {
   readonly outbound: Outbound;
 }
 
-type Settled<T> = { value: T } | { refusal: RelayError };
+/** A refusal of the caller's request: the relay's own error shape, or the OAuth routes'. */
+type Refusal = RelayError | OAuthError;
 
-/** Runs `work`, turning a RelayError into a value, so the transaction around it commits. */
+type Settled<T> = { value: T } | { refusal: Refusal };
+
+/** Runs `work`, turning a refusal into a value, so the transaction around it commits. */
 const catchRefusal =
   <T>(work: (tx: DeviceTx) => Promise<T>) =>
   async (tx: DeviceTx): Promise<Settled<T>> => {
     try {
       return { value: await work(tx) };
     } catch (error) {
-      if (error instanceof RelayError) return { refusal: error };
+      if (error instanceof RelayError || error instanceof OAuthError) return { refusal: error };
       throw error;
     }
   };
@@ -45,8 +49,9 @@ async function settle<T>(outcome: Promise<Settled<T>>): Promise<T> {
 
 /**
  * A computer's locked transaction whose refusals still commit. Steps check first and write last, so what a
- * refusal leaves behind is only what must count anyway (the request against the daily budget, RA51); the
- * RelayError is thrown after the commit. Any other error rolls everything back.
+ * refusal leaves behind is only what must count anyway (the request against the daily budget, RA51; a grant
+ * revoked on the reuse of its code or refresh token, RA106); the RelayError or OAuthError is thrown after the
+ * commit. Any other error rolls everything back.
  */
 export function refusable<T>(relay: Relay, deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
   return settle(relay.store.withDeviceLock(deviceId, catchRefusal(work)));

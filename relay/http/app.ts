@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type { Relay } from '../core/relay.js';
-import { errorHandler, unknownRoute } from './errors.js';
+import { errorHandler, refuseBrokenPathEscape, unknownRoute } from './errors.js';
 import { agentRoutes } from './routes/agent.js';
 import { audioRoutes } from './routes/audio.js';
 import { consentRoutes } from './routes/consents.js';
@@ -20,6 +20,7 @@ export function createApp(relay: Relay, trustProxy: number): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('trust proxy', trustProxy > 0 ? trustProxy : false);
+  app.use(refuseBrokenPathEscape);
   app.use(agentRoutes(relay)); // first: notify is the route that carries the load
   app.use(publicRoutes());
   app.use(pairingRoutes(relay));

@@ -1,7 +1,27 @@
 import type { NextFunction, Request, Response } from 'express';
-import { internal, notFound, RelayError } from '../../protocol/relay/errors.js';
+import { brokenPathEscape, internal, notFound, RelayError } from '../../protocol/relay/errors.js';
 import { log } from '../log.js';
 import { sendRefusal } from './respond.js';
+
+/** The longest piece of a refused path the log line quotes. */
+const LOGGED_PATH_CHARS = 200;
+
+/**
+ * RA2: a path whose % escapes do not decode is the caller's mistake, refused first, whatever the route and before
+ * any credential is looked at; Express would otherwise fail to read the route's parameters and answer 500. One
+ * log line, without a stack: a prober sending many costs a line each.
+ */
+export function refuseBrokenPathEscape(req: Request, _res: Response, next: NextFunction): void {
+  if (req.path.includes('%')) {
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      log.warn(`${req.method} ${JSON.stringify(req.path.slice(0, LOGGED_PATH_CHARS))} refused: a broken % escape in the path`);
+      return next(brokenPathEscape());
+    }
+  }
+  next();
+}
 
 /** RA2: anything no route took: 404 (under /v1/device with its own message). */
 export function unknownRoute(req: Request, _res: Response, next: NextFunction): void {

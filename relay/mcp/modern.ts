@@ -68,9 +68,11 @@ function headerText(value: string | undefined): string | undefined {
 
 /**
  * RA201: the checks of a modern request, in order (an unknown MCP-Protocol-Version header is refused before,
- * for both eras): the JSON-RPC shape; `_meta` with the version and the client's capabilities; the version header
- * against `_meta`; the version itself; `Mcp-Method` against the method; for `tools/call`, `Mcp-Name` against
- * the tool. A header that is absent is not compared, except `Mcp-Name`, which `tools/call` needs.
+ * for both eras): the JSON-RPC shape; `_meta` with the version and the client's capabilities; a version header
+ * that differs from `_meta`; the version itself; then the headers every 2026-07-28 request carries —
+ * `MCP-Protocol-Version`, `Mcp-Method` equal to the method, and for `tools/call` `Mcp-Name` equal to the tool. A
+ * header that is missing is a header that does not match (-32020). A legacy request (era.ts) never gets here, so
+ * clients of the older versions need none of these headers.
  */
 export function readModernRequest(headers: ModernHeaders, body: unknown): ModernRequest {
   const id = isObject(body) ? body.id : undefined;
@@ -89,7 +91,15 @@ export function readModernRequest(headers: ModernHeaders, body: unknown): Modern
   if (headers.version !== undefined && headers.version !== version)
     throw headerMismatch(`the MCP-Protocol-Version header (${headers.version}) differs from params._meta's version (${version})`);
   if (version !== MODERN_VERSION) throw unsupportedVersion(version, SUPPORTED_VERSIONS);
-  if (headers.method !== undefined && headerText(headers.method) !== body.method)
+  if (headers.version === undefined)
+    throw headerMismatch(
+      `the MCP-Protocol-Version header is missing: a ${MODERN_VERSION} request carries it, the same as params._meta's version`,
+    );
+  if (headers.method === undefined)
+    throw headerMismatch(
+      `the Mcp-Method header is missing: a ${MODERN_VERSION} request carries it, the same as the method (${body.method})`,
+    );
+  if (headerText(headers.method) !== body.method)
     throw headerMismatch(`the Mcp-Method header (${headers.method}) differs from the method (${body.method})`);
   if (body.method === 'tools/call' && (headers.name === undefined || headerText(headers.name) !== params.name))
     throw headerMismatch('tools/call needs the Mcp-Name header, the same as params.name');

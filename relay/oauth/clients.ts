@@ -6,7 +6,6 @@ import {
   invalidClient,
   invalidClientMetadata,
   invalidRedirectUri,
-  oauthInvalidRequest,
   registrationLimited,
   type OAuthError,
 } from '../../protocol/relay/oauth-errors.js';
@@ -162,12 +161,16 @@ export function readClientCredentials(authorization: string | undefined, form: U
   return { clientId: form.get('client_id') ?? undefined, secret: form.get('client_secret') ?? undefined, basic: false };
 }
 
-/** RA106: the client, authenticated: unknown, or a confidential one without its secret, is 401 invalid_client. */
+/**
+ * RA106: the client, authenticated. No client authentication at all (no client_id), an unknown client, or a
+ * confidential one without its secret is 401 invalid_client (RFC 6749 section 5.2).
+ */
 export async function authenticateClient(relay: Relay, credentials: ClientCredentials): Promise<OAuthClient> {
-  if (credentials.clientId === undefined || credentials.clientId === '') {
-    if (credentials.basic) throw invalidClient('client_id is required', true);
-    throw oauthInvalidRequest('client_id is required');
-  }
+  if (credentials.clientId === undefined || credentials.clientId === '')
+    throw invalidClient(
+      'client authentication is required: send client_id (and client_secret, or a Basic header, if it has one)',
+      credentials.basic,
+    );
   let client: OAuthClient | undefined;
   try {
     client = await findClient(relay, credentials.clientId);

@@ -39,7 +39,7 @@ export async function sendOpenConsents(relay: Relay, connection: DeviceConnectio
       .orderBy('created_at')
       .execute();
   });
-  for (const row of open) connection.send(consentFrame(row, now, row.announced_at !== null));
+  for (const row of open) connection.send(consentFrame(relay, row, now, row.announced_at !== null));
   await markAnnounced(
     relay,
     connection.deviceId,
@@ -62,7 +62,7 @@ export function onConsentMessage(relay: Relay, sockets: SocketRegistry, message:
     const row = await readRequest(relay, message.d, message.i);
     const now = relay.clock();
     if (!row || row.status !== 'pending') return;
-    for (const connection of connections) connection.send(consentFrame(row, now, false));
+    for (const connection of connections) connection.send(consentFrame(relay, row, now, false));
     await markAnnounced(relay, message.d, [row.id], now);
   })().catch((error: Error) => log.error(`sending a consent frame failed: ${error.message}`));
 }

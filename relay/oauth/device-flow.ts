@@ -20,7 +20,7 @@ import type { OAuthRequestRow } from '../store/schema.js';
 import type { OAuthClient } from './client-rules.js';
 import { CODE_EXCHANGE_MS, DEVICE_LIMIT_RETRY_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, REQUEST_TTL_MS } from './limits.js';
 import { beginRequest, chooseDevice, formatUserCode, normaliseUserCode } from './requests.js';
-import { connectorActive, issueTokens, parseOAuthToken, type TokenAnswer } from './tokens.js';
+import { connectorActive, issueTokens, parseOAuthToken, revokeGrant, type TokenAnswer } from './tokens.js';
 
 export interface DeviceAuthorization {
   device_code: string;
@@ -73,12 +73,13 @@ export async function authorizeDevice(
   };
 }
 
-type Poll = { tokens: TokenAnswer } | { refusal: 'pending' | 'slow_down' | 'denied' | 'expired' | 'revoked' };
+type Poll = { tokens: TokenAnswer } | { refusal: 'pending' | 'slow_down' | 'denied' | 'expired' | 'revoked' | 'used' };
 
 /**
  * RA108 the device grant: waiting (`authorization_pending`, or `slow_down` when polled sooner than the interval,
  * which then grows by 5 seconds for good), denied (`access_denied`), expired or replaced (`expired_token`), or
- * approved: tokens on every poll, the first within 5 minutes of the approval.
+ * approved: tokens, once, within 5 minutes of the approval. Like an authorization code, a device code polled again
+ * after it gave tokens is refused, and the tokens it gave are revoked (RA106).
  */
 export async function pollDeviceGrant(relay: Relay, client: OAuthClient, deviceCode: string | null): Promise<TokenAnswer> {
   const parsed = parseOAuthToken(relay, 'hrv', deviceCode);
@@ -102,12 +103,15 @@ export async function pollDeviceGrant(relay: Relay, client: OAuthClient, deviceC
     }
     if (row.status === 'denied') return { refusal: 'denied' };
     if (row.status !== 'approved') return { refusal: 'expired' };
-    if (row.redeemed_at === null && now >= (row.decided_at ?? 0) + CODE_EXCHANGE_MS) return { refusal: 'expired' };
+    if (row.redeemed_at !== null) {
+      await revokeGrant(tx, row.device_id, row.id);
+      return { refusal: 'used' };
+    }
+    if (now >= (row.decided_at ?? 0) + CODE_EXCHANGE_MS) return { refusal: 'expired' };
     if (!(await connectorActive(tx.db, row.device_id, row.key_id))) return { refusal: 'revoked' };
-    if (row.redeemed_at === null) await update({ redeemed_at: now });
-    return {
-      tokens: await issueTokens(tx, { deviceId: row.device_id, keyId: row.key_id!, clientId: client.id, resource: row.resource }, now),
-    };
+    await update({ redeemed_at: now });
+    const grant = { deviceId: row.device_id, keyId: row.key_id!, clientId: client.id, resource: row.resource, family: row.id };
+    return { tokens: await issueTokens(tx, grant, now) };
   });
   if ('tokens' in poll) return poll.tokens;
   switch (poll.refusal) {
@@ -119,6 +123,8 @@ export async function pollDeviceGrant(relay: Relay, client: OAuthClient, deviceC
       throw accessDenied();
     case 'revoked':
       throw invalidGrant('the connector was revoked on the computer');
+    case 'used':
+      throw invalidGrant('this device code gave its tokens already: polled again, it revokes them; start again with /device_authorization');
     default:
       throw expiredToken();
   }

@@ -128,6 +128,13 @@ export interface ConsentPageInput {
 const computerName = (name: string): string => (name === '' ? 'your computer' : name);
 
 /**
+ * Where the person finds the approval code (both arguments escaped already): the desktop shows it in the detail of
+ * the banner that asks, and on the request's entry in its tray menu — nowhere else (no settings page shows it).
+ */
+const whereTheCodeIs = (computer: string, client: string): string =>
+  `On ${computer}, Notifier shows a ${APPROVAL_CODE_DIGITS}-digit code on the banner that asks you to approve ${client}, and in its tray menu`;
+
+/**
  * The poller (RA105): asks for the request's status every 2 seconds (4 after a failed look), follows the redirect
  * once the person decided on the computer, and stops when the request is gone. It never approves anything.
  */
@@ -201,7 +208,7 @@ and your replies. Nothing else: no buttons, commands or scripts.</p>
 </section>
 <section>
 <h2>Or type the approval code</h2>
-<p>Notifier's settings on ${computer} show a ${APPROVAL_CODE_DIGITS}-digit code for this request.</p>
+<p>${whereTheCodeIs(computer, client)}.</p>
 ${codeForms({ approve: '/authorize/code', deny: '/authorize/deny' }, rid, input.message)}
 ${others}
 <p class="fine">This request is open until ${escapeHtml(input.expiresAt.slice(11, 16))} UTC.</p>`;
@@ -238,7 +245,7 @@ export function activateConfirm(nonce: string, input: ActivateConfirmInput): str
 receipts and your replies. Nothing else: no buttons, commands or scripts.</p>
 <section>
 <h2>Type the approval code</h2>
-<p>Notifier on ${computer} shows a ${APPROVAL_CODE_DIGITS}-digit approval code for this request (or approve it there).</p>
+<p>${whereTheCodeIs(computer, client)} (or press Approve there).</p>
 ${codeForms({ approve: '/activate/approve', deny: '/activate/deny' }, rid, input.message)}`;
   return page(nonce, `Let ${input.clientName} send you notifications?`, body);
 }

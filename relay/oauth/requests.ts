@@ -5,7 +5,7 @@
 // `consent` or `consent_resolved` frame.
 
 import { randomInt } from 'node:crypto';
-import { APPROVAL_CODE_DIGITS, MAX_WRONG_APPROVAL_CODES, type ConsentFrame, type ConsentView } from '../../protocol/relay/consent.js';
+import { MAX_WRONG_APPROVAL_CODES, type ConsentFrame, type ConsentView } from '../../protocol/relay/consent.js';
 import { NOTIFY_SCOPE } from '../core/auth.js';
 import { randomHex, sameSecret, sha256Hex } from '../core/credentials.js';
 import { isOnline } from '../core/devices.js';
@@ -14,6 +14,7 @@ import { iso } from '../core/time.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
 import type { DeviceRow, OAuthRequestRow } from '../store/schema.js';
 import { redirectHost, type OAuthClient } from './client-rules.js';
+import { approvalCode, authorizationCode, newCodeNonce } from './codes.js';
 import { createConnectorKey } from './connectors.js';
 import {
   CODE_EXCHANGE_MS,
@@ -38,8 +39,6 @@ export function requestDevice(relay: Relay, rid: unknown): string | undefined {
   const deviceId = rid.slice(0, 48);
   return relay.credentials.verifyDeviceId(deviceId) ? deviceId : undefined;
 }
-
-const newApprovalCode = (): string => String(randomInt(0, 10 ** APPROVAL_CODE_DIGITS)).padStart(APPROVAL_CODE_DIGITS, '0');
 
 /** RA108: a user code is shown `XXXX-XXXX`, and read without regard to case, dashes or spaces. */
 export const formatUserCode = (code: string): string => `${code.slice(0, 4)}-${code.slice(4)}`;
@@ -66,15 +65,15 @@ const newDeviceCode = (deviceId: string): string => `hrv_${deviceId}_${randomHex
 const effectiveStatus = (row: OAuthRequestRow, now: number): string =>
   row.status === 'pending' && row.expires_at <= now ? 'expired' : row.status;
 
-/** RA111: a request as the computer sees it. */
-export function consentView(row: OAuthRequestRow, now: number): ConsentView {
+/** RA111: a request as the computer sees it, with its approval code. */
+export function consentView(relay: Relay, row: OAuthRequestRow, now: number): ConsentView {
   return {
     id: row.id,
     clientId: row.client_id,
     clientName: row.client_name,
     redirectHost: redirectHost(row.redirect_uri),
     scope: NOTIFY_SCOPE,
-    code: row.approval_code,
+    code: approvalCode(relay, row),
     status: effectiveStatus(row, now) as ConsentView['status'],
     createdAt: iso(row.created_at),
     expiresAt: iso(row.expires_at),
@@ -83,9 +82,9 @@ export function consentView(row: OAuthRequestRow, now: number): ConsentView {
   };
 }
 
-export const consentFrame = (row: OAuthRequestRow, now: number, redelivered: boolean): ConsentFrame => ({
+export const consentFrame = (relay: Relay, row: OAuthRequestRow, now: number, redelivered: boolean): ConsentFrame => ({
   type: 'consent',
-  ...consentView(row, now),
+  ...consentView(relay, row, now),
   ...(redelivered && { redelivered: true }),
 });
 
@@ -211,7 +210,7 @@ export async function beginRequest(relay: Relay, deviceId: string, request: NewR
       code_challenge: request.codeChallenge ?? null,
       state: request.state ?? null,
       resource: request.resource ?? null,
-      approval_code: newApprovalCode(),
+      code_nonce: newCodeNonce(),
       attempts: 0,
       expires_at: now + REQUEST_TTL_MS,
       device_code_hash: deviceCode === undefined ? null : sha256Hex(deviceCode),
@@ -231,7 +230,6 @@ export async function beginRequest(relay: Relay, deviceId: string, request: NewR
           flow: request.flow,
           client_id: request.client.id,
           status: 'pending',
-          code: null,
           code_hash: null,
           key_id: null,
           created_at: now,
@@ -311,7 +309,7 @@ export async function settleRequest(
     if (!row) return { kind: 'unknown' };
     if (row.status !== 'pending') return { kind: 'closed', row };
     let outcome = decision;
-    if (code !== undefined && !sameSecret(code, row.approval_code)) {
+    if (code !== undefined && !sameSecret(code, approvalCode(relay, row))) {
       const attempts = row.attempts + 1;
       await tx.db.updateTable('oauth_requests').set({ attempts }).where('device_id', '=', deviceId).where('id', '=', id).execute();
       if (attempts < MAX_WRONG_APPROVAL_CODES)
@@ -320,15 +318,13 @@ export async function settleRequest(
     }
     if (outcome === 'approve') {
       const keyId = await createConnectorKey(tx, deviceId, row.client_id, row.client_name, now);
-      const authorizationCode = row.flow === 'code' ? `hrc_${deviceId}_${randomHex(32)}` : null;
       await tx.db
         .updateTable('oauth_requests')
         .set({
           status: 'approved',
           decided_at: now,
           key_id: keyId,
-          code: authorizationCode,
-          code_hash: authorizationCode === null ? null : sha256Hex(authorizationCode),
+          code_hash: row.flow === 'code' ? sha256Hex(authorizationCode(relay, row)) : null,
         })
         .where('device_id', '=', deviceId)
         .where('id', '=', id)
@@ -349,14 +345,17 @@ export async function settleRequest(
   return settled;
 }
 
-/** RA104: where the browser goes once a browser-flow request is decided; undefined while there is nowhere to go. */
-export function redirectFor(row: OAuthRequestRow, now: number): string | undefined {
+/**
+ * RA104: where the browser goes once a browser-flow request is decided; undefined while there is nowhere to go
+ * (and once the code was exchanged or is too old to be).
+ */
+export function redirectFor(relay: Relay, row: OAuthRequestRow, now: number): string | undefined {
   if (row.flow !== 'code' || row.redirect_uri === null) return undefined;
   const url = new URL(row.redirect_uri);
   if (row.status === 'approved') {
-    const usable = row.code !== null && row.redeemed_at === null && now < (row.decided_at ?? 0) + CODE_EXCHANGE_MS;
+    const usable = row.code_hash !== null && row.redeemed_at === null && now < (row.decided_at ?? 0) + CODE_EXCHANGE_MS;
     if (!usable) return undefined;
-    url.searchParams.set('code', row.code!);
+    url.searchParams.set('code', authorizationCode(relay, row));
   } else if (row.status === 'denied') {
     url.searchParams.set('error', 'access_denied');
     url.searchParams.set('error_description', 'the person denied the request');
@@ -370,12 +369,12 @@ export function redirectFor(row: OAuthRequestRow, now: number): string | undefin
  * RA105: what the consent page's poll sees: `pending`; `approved` or `denied` with the redirect (the browser flow);
  * `expired` for an expired or superseded request, or an approval whose code was used or is too old to use.
  */
-export function pageStatus(row: OAuthRequestRow, now: number): { status: string; redirect?: string } {
+export function pageStatus(relay: Relay, row: OAuthRequestRow, now: number): { status: string; redirect?: string } {
   const status = effectiveStatus(row, now);
   if (status === 'pending') return { status };
   if (status !== 'approved' && status !== 'denied') return { status: 'expired' };
   if (row.flow === 'device') return { status };
-  const redirect = redirectFor(row, now);
+  const redirect = redirectFor(relay, row, now);
   return redirect === undefined ? { status: 'expired' } : { status, redirect };
 }
 
@@ -385,7 +384,7 @@ export function readRequest(relay: Relay, deviceId: string, id: string): Promise
 }
 
 /** RA111: the last day's requests, newest first, at most 20 (expired ones marked first). */
-export async function listConsents(tx: DeviceTx, deviceId: string, now: number): Promise<ConsentView[]> {
+export async function listConsents(relay: Relay, tx: DeviceTx, deviceId: string, now: number): Promise<ConsentView[]> {
   await expireRequests(tx, deviceId, now);
   const rows = await tx.db
     .selectFrom('oauth_requests')
@@ -396,5 +395,5 @@ export async function listConsents(tx: DeviceTx, deviceId: string, now: number):
     .orderBy('id')
     .limit(CONSENT_LIST_MAX)
     .execute();
-  return rows.map((row) => consentView(row, now));
+  return rows.map((row) => consentView(relay, row, now));
 }

@@ -161,26 +161,30 @@ export interface OAuthRequestsTable {
   state: string | null;
   /** The `resource` the request named, or null. */
   resource: string | null;
-  /** The 6 digits the person sees on the computer. */
-  approval_code: string;
+  /**
+   * Random, new whenever the request is (re)begun. The 6-digit approval code and the authorization code are made
+   * from it and RELAY_SECRET each time they are needed (relay/oauth/codes.ts): neither is ever stored (migration 004).
+   */
+  code_nonce: string;
   /** `pending`, `approved`, `denied`, `superseded` or `expired`. */
   status: string;
   /** Wrong approval codes typed on the relay's pages. */
   attempts: number;
-  /** The authorization code in clear, kept until it is first exchanged (the consent page's redirect carries it). */
-  code: string | null;
-  /** SHA-256 (hex) of the whole authorization code. */
+  /** SHA-256 (hex) of the whole authorization code, once approved (browser flow). */
   code_hash: string | null;
   /** The connector's key, once approved. */
   key_id: string | null;
   created_at: number;
   expires_at: number;
   decided_at: number | null;
-  /** When the code (or the device code) was first exchanged for tokens. */
+  /** When the code (or the device code) was exchanged for tokens: a second exchange is refused (and revokes them). */
   redeemed_at: number | null;
   /** Device flow: SHA-256 (hex) of the whole device code. */
   device_code_hash: string | null;
-  /** Device flow: the user code, without its dash. */
+  /**
+   * Device flow: the user code, without its dash. Kept as it is: it is no secret (the agent has it and shows it; it
+   * approves nothing alone), the relay looks requests up by it, and sends it again to the computer's banner.
+   */
   user_code: string | null;
   last_poll_at: number | null;
   interval_seconds: number;
@@ -192,12 +196,17 @@ export interface OAuthTokensTable {
   device_id: string;
   /** SHA-256 (hex) of the token's secret part. */
   hash: string;
-  kind: 'access' | 'refresh';
+  /** `refresh`: the grant's refresh token in force; `rotated`: one it replaced, kept to tell a reuse (RA106). */
+  kind: 'access' | 'refresh' | 'rotated';
   /** The connector (an agent key of kind `oauth`). */
   key_id: string;
   client_id: string;
   resource: string | null;
-  /** The refresh token's hash this token came with (a refresh token's own): revoking it ends the family. */
+  /**
+   * The grant the token belongs to: the id of the approval request whose code (or device code) was exchanged.
+   * Revoking the grant ends every token of the family. (Tokens issued before migration 004: their first refresh
+   * token's hash.)
+   */
   family: string;
   /** Numbers a connector's tokens in the order they were issued (the newest 50 of each kind are kept). */
   seq: number;

@@ -16,7 +16,7 @@
 
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
-import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { log } from '../log.js';
 import { Checkpointer } from './checkpointer.js';
@@ -45,9 +45,29 @@ interface Job {
 
 type Outcome = { ok: true; value: unknown; messages: BusMessage[] } | { ok: false; error: unknown };
 
+/** The database and the files SQLite keeps beside it. */
+const SQLITE_FILES = (file: string): string[] => [file, `${file}-wal`, `${file}-shm`];
+
+/**
+ * The database's files are the relay's alone: 0600, whatever the umask and the folder's mode (docs/relay.md,
+ * "Storage"). SQLite makes the WAL and the shared-memory file with the main file's mode, so the main file is made
+ * 0600 before SQLite opens it; files an earlier relay left readable are made 0600 again.
+ */
+function ownerOnly(file: string): void {
+  closeSync(openSync(file, 'a', 0o600)); // an empty file is an empty database to SQLite
+  for (const name of SQLITE_FILES(file)) {
+    try {
+      chmodSync(name, 0o600); // the umask may have taken bits from the mode asked for at creation
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
 export async function openSqlite(dataDir: string): Promise<Backend> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, SQLITE_FILE);
+  ownerOnly(file);
   const database = keepForLife(new Database(file));
   // exec, not pragma(): pragma() prepares a statement and drops it, and a dropped statement is what crashes on Node 24.
   database.exec('PRAGMA journal_mode = WAL');

@@ -154,7 +154,14 @@ export const exchange = (relay: RelayProcess, clientId: string, code: string, ve
     ...extra,
   });
 
-/** A refresh: the same refresh token back, and a new access token (public client). */
+/** Whether an agent credential (an access token) still opens the agent routes. */
+export const opensAgentRoutes = async (relay: RelayProcess, token: string): Promise<boolean> =>
+  (await relay.call('GET', '/v1/status', { token })).status === 200;
+
+/** What two presentations of one code or refresh token got, in order: 200 for tokens, else the OAuth error. */
+export const outcomes = (replies: Reply[]): (number | string)[] => replies.map((reply) => reply.json.error ?? reply.status).sort();
+
+/** A refresh (public client): a new refresh token in place of the one given, and a new access token. */
 export const refreshTokens = (relay: RelayProcess, clientId: string, refreshToken: string) =>
   postForm(relay, '/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken });
 

@@ -75,6 +75,42 @@ describe.each(BACKENDS)('agent routes (%s)', (backend) => {
     expect(reply.json.message).toContain('command, buttons');
   });
 
+  test('an image field is refused with what to send instead (imageURL), not as something that could run', async () => {
+    const device = await pairWithKey(relay());
+    const reply = await send(relay(), device.key, { title: 't', image: '/home/me/chart.png' });
+    expect([reply.status, reply.json.error, reply.json.fields]).toEqual([400, 'forbidden_fields', ['image']]);
+    expect(reply.json.message).toContain('image: send imageURL instead');
+    expect(reply.json.message).toContain('https');
+    expect(reply.json.message).not.toContain('run anything');
+    // Beside a field that could run something, each gets its own reason.
+    const both = await send(relay(), device.key, { title: 't', image: 'x.png', command: 'ls' });
+    expect(both.json.fields).toEqual(['image', 'command']);
+    expect(both.json.message).toMatch(/command: a relayed notification can never run anything/);
+    expect(both.json.message).toContain('image: send imageURL instead');
+  });
+
+  test('after the computer unpairs, its keys answer 401 device_unpaired, saying so; a revoked key stays unauthorized', async () => {
+    const device = await pairWithKey(relay());
+    const revoked = await makeKey(relay(), device.token);
+    expect((await relay().call('DELETE', `/v1/device/keys/${revoked.split('_')[2]}`, { token: device.token })).status).toBe(200);
+    const stillRevoked = await relay().call('GET', '/v1/status', { token: revoked });
+    expect([stillRevoked.status, stillRevoked.json.error]).toEqual([401, 'unauthorized']);
+
+    expect((await relay().call('DELETE', '/v1/device', { token: device.token })).status).toBe(200);
+    for (const [method, path, body] of [
+      ['GET', '/v1/status', undefined],
+      ['POST', '/v1/notify', { title: 'anyone there?' }],
+      ['GET', '/v1/receipts/n1', undefined],
+    ] as const) {
+      const reply = await relay().call(method, path, { token: device.key, body });
+      expect([path, reply.status, reply.json.error]).toEqual([path, 401, 'device_unpaired']);
+      expect(reply.json.message).toContain('the computer this key belonged to was unpaired');
+    }
+    const mcp = await relay().call('POST', '/mcp', { token: device.key, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect([mcp.status, mcp.json.error]).toEqual([401, 'device_unpaired']);
+    expect(mcp.headers['www-authenticate']).toContain('error="invalid_token"');
+  });
+
   test('field rules: 400 invalid_request naming each field that breaks its rule', async () => {
     const device = await pairWithKey(relay());
     const cases: [object, string[]][] = [

@@ -136,10 +136,20 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
       'Mcp-Name': `=?base64?${Buffer.from('herald_status').toString('base64')}?=`,
     });
     expect(encoded.json.result.structuredContent).toMatchObject({ online: false });
-    // Only the _meta version, no headers at all: the modern era all the same.
-    expect((await call(body, {})).json.result.supportedVersions).toHaveLength(4);
+    // 7. A header that is missing is a header that does not match: each request carries both.
+    const { 'Mcp-Method': _method, ...withoutMethod } = headers;
+    const { 'MCP-Protocol-Version': _version, ...withoutVersion } = headers;
+    for (const missing of [{}, withoutMethod, withoutVersion]) {
+      const refused = await call(body, missing);
+      expect([Object.keys(missing), refused.status, refused.json.error.code]).toEqual([Object.keys(missing), 400, -32020]);
+      expect(refused.json.error.message).toMatch(/header is missing/);
+    }
+    expect(await outcome(modernRequest('ping', {}, null).body, withoutMethod)).toEqual([400, -32020]); // a notification too
+    // A legacy request (no _meta version, no 2026-07-28 header) needs neither header.
+    const legacyList = await relay.call('POST', '/mcp', { token: key, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    expect(legacyList.json.result.tools).toHaveLength(4);
 
-    // 7. Without an id: a notification.
+    // 8. Without an id: a notification.
     const notification = modernRequest('ping', {}, null);
     expect((await call(notification.body, notification.headers)).status).toBe(202);
     const initialize = await rpc(relay, key, 'initialize');

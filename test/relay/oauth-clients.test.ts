@@ -9,7 +9,16 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as oauth from 'oauth4webapi';
 import { DeviceSocket } from '../helpers/device-socket.js';
-import { consentFrame, decide, insecure, MemoryProvider, pageRid, startDeviceGrant } from '../helpers/oauth.js';
+import {
+  consentFrame,
+  decide,
+  deviceIndex,
+  insecure,
+  MemoryProvider,
+  opensAgentRoutes,
+  pageRid,
+  startDeviceGrant,
+} from '../helpers/oauth.js';
 import { BACKENDS, pairDevice, useRelay, type RelayProcess } from '../helpers/relay.js';
 
 const CALLBACK = 'http://127.0.0.1:9/callback';
@@ -68,7 +77,7 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
       resource: `${relay().baseUrl}/mcp`,
       code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
-      device: '1',
+      device: await deviceIndex(relay(), device.token),
     }).toString();
     const page = await relay().call('GET', `${url.pathname}${url.search}`);
     const rid = pageRid(page.text);
@@ -94,18 +103,101 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
       client,
       await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure),
     );
-    expect(refreshed.refresh_token).toBe(tokens.refresh_token);
+    expect(refreshed.refresh_token).toMatch(/^hrr_/);
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token); // rotated
     expect(refreshed.access_token).not.toBe(tokens.access_token);
 
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, tokens.refresh_token!, insecure));
-    expect((await relay().call('GET', '/v1/status', { token: refreshed.access_token })).status).toBe(401);
+    // Revoking the refresh token in force ends every access token of the grant, those from before the refresh too.
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, clientAuth, refreshed.refresh_token!, insecure));
+    for (const token of [tokens.access_token, refreshed.access_token])
+      expect((await relay().call('GET', '/v1/status', { token })).status).toBe(401);
     await expect(
       oauth.processRefreshTokenResponse(
         as,
         client,
-        await oauth.refreshTokenGrantRequest(as, client, clientAuth, tokens.refresh_token!, insecure),
+        await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshed.refresh_token!, insecure),
       ),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  /** The code flow with oauth4webapi (a public client) to the tokens, approved on `device`'s socket. */
+  async function codeFlow(device: { token: string }, socket: DeviceSocket, deviceIndex: string) {
+    const issuer = new URL(relay().baseUrl);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    const registered = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(as, { client_name: 'rotating client', redirect_uris: [CALLBACK] }, insecure),
+    );
+    const client: oauth.Client = { client_id: registered.client_id };
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const query = new URLSearchParams({
+      client_id: client.client_id,
+      redirect_uri: CALLBACK,
+      response_type: 'code',
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      device: deviceIndex,
+    });
+    const rid = pageRid((await relay().call('GET', `/authorize?${query}`)).text);
+    await consentFrame(socket, rid);
+    const decided = await decide(relay(), device.token, rid, 'approve');
+    const params = oauth.validateAuthResponse(as, client, new URL(decided.json.redirect), state);
+    const exchange = async () =>
+      oauth.processAuthorizationCodeResponse(
+        as,
+        client,
+        await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, CALLBACK, verifier, insecure),
+      );
+    const refresh = async (refreshToken: string) =>
+      oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshToken, insecure));
+    const revoke = async (token: string) =>
+      oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), token, insecure));
+    return { exchange, refresh, revoke };
+  }
+
+  test('oauth4webapi: refresh tokens rotate on every use; presenting an old one again revokes the whole grant', async () => {
+    const device = await pairDevice(relay(), 'rotation');
+    const socket = await DeviceSocket.connect(relay().port, device.token);
+    await socket.welcome();
+    const flow = await codeFlow(device, socket, await deviceIndex(relay(), device.token));
+    const first = await flow.exchange();
+    const second = await flow.refresh(first.refresh_token!);
+    const third = await flow.refresh(second.refresh_token!);
+    const refreshTokens = [first, second, third].map((tokens) => tokens.refresh_token);
+    expect(new Set(refreshTokens).size).toBe(3);
+    // Earlier access tokens stay valid while the grant lives.
+    for (const tokens of [first, second, third]) expect(await opensAgentRoutes(relay(), tokens.access_token)).toBe(true);
+
+    // The first refresh token again: someone else has a copy. The grant ends, tokens and all.
+    await expect(flow.refresh(first.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(flow.refresh(third.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    for (const tokens of [first, second, third]) expect(await opensAgentRoutes(relay(), tokens.access_token)).toBe(false);
+  });
+
+  test('oauth4webapi: an authorization code works once; a second exchange fails and revokes what the first issued', async () => {
+    const device = await pairDevice(relay(), 'single use');
+    const socket = await DeviceSocket.connect(relay().port, device.token);
+    await socket.welcome();
+    const index = await deviceIndex(relay(), device.token);
+
+    const flow = await codeFlow(device, socket, index);
+    const tokens = await flow.exchange();
+    const refreshed = await flow.refresh(tokens.refresh_token!);
+    expect(await opensAgentRoutes(relay(), refreshed.access_token)).toBe(true);
+    await expect(flow.exchange()).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect([await opensAgentRoutes(relay(), tokens.access_token), await opensAgentRoutes(relay(), refreshed.access_token)]).toEqual([
+      false,
+      false,
+    ]);
+    await expect(flow.refresh(refreshed.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    // After the client revoked its refresh token, the old code still mints nothing.
+    const again = await codeFlow(device, socket, index);
+    const kept = await again.exchange();
+    await again.revoke(kept.refresh_token!);
+    expect(await opensAgentRoutes(relay(), kept.access_token)).toBe(false);
+    await expect(again.exchange()).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
   test('oauth4webapi: the device grant, pending until the computer approves', async () => {
@@ -114,7 +206,10 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
     await socket.welcome();
     const issuer = new URL(relay().baseUrl);
     const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
-    const { client, started } = await startDeviceGrant(as, 'headless job', { scope: 'notify', device: '2' });
+    const { client, started } = await startDeviceGrant(as, 'headless job', {
+      scope: 'notify',
+      device: await deviceIndex(relay(), device.token),
+    });
     expect(started).toMatchObject({ interval: 5, expires_in: 600, verification_uri: `${relay().baseUrl}/activate` });
 
     const poll = async () =>
@@ -146,7 +241,7 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
 
     // The person's browser opens the page; the computer approves; the page's poll has the redirect.
-    authorizationUrl.searchParams.set('device', '3');
+    authorizationUrl.searchParams.set('device', await deviceIndex(relay(), device.token));
     const rid = pageRid((await relay().call('GET', `${authorizationUrl.pathname}${authorizationUrl.search}`)).text);
     let status: { status: string; redirect?: string } = { status: 'pending' };
     for (let i = 0; i < 100 && status.status === 'pending'; i++) {

@@ -2,9 +2,10 @@
 // backends: an agent connected through the relay's OAuth server (browser or device flow) uses its access token in
 // the 2026-07-28 era of /mcp, subscribes a webhook (real TLS through a CONNECT proxy; the receiver verifies each
 // request with `standardwebhooks`), and hears of the person's answers to its own notifications only. A refresh
-// keeps the connector and its subscriptions; the person revoking the connector (or approving its client again)
-// ends its tokens, its subscriptions and their waiting deliveries; `POST /revoke` ends a family of tokens but not
-// the connector, whose subscriptions stay until the person ends them or the webhook answers 410.
+// (a new refresh token in place of the old) keeps the connector and its subscriptions; the person revoking the
+// connector (or approving its client again) ends its tokens, its subscriptions and their waiting deliveries;
+// `POST /revoke` ends a grant's tokens but not the connector, whose subscriptions stay until the person ends them
+// or the webhook answers 410.
 
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { waitFor } from '../../bench/rigs/wait.js';
@@ -120,9 +121,10 @@ describe.each(BACKENDS)('OAuth connectors and reply events (%s)', (backend) => {
     expect(rig().receiver.on(mine.path)).toHaveLength(1);
     expect([rig().receiver.on(theirs.path), rig().receiver.on(keyHook.path)]).toEqual([[], []]);
 
-    // A refresh: a new access token, the same refresh token, the same connector and subscription.
+    // A refresh: a new access token and a new refresh token, the same connector and subscription.
     const refreshed = (await refreshTokens(relay, clientId, tokens.refresh_token)).json;
-    expect(refreshed.refresh_token).toBe(tokens.refresh_token);
+    expect(refreshed.refresh_token).toMatch(/^hrr_/);
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect(refreshed.access_token).not.toBe(tokens.access_token);
     expect((await connectorKey(desk, 'Deploy Bot')).id).toBe(connector.id);
     expect((await subscribeHook(relay, refreshed.access_token, mine)).json.result.id).toBe(subId);
@@ -139,7 +141,7 @@ describe.each(BACKENDS)('OAuth connectors and reply events (%s)', (backend) => {
   test('the person revokes the connector: every token, its subscriptions and their waiting deliveries end; another connector is untouched', async () => {
     const desk = await openComputer(relay);
     const revoked = await browserConnector(desk, 'Revoked Bot');
-    const secondFamily = (await exchange(relay, revoked.clientId, revoked.approval.code, revoked.approval.verifier)).json;
+    const refreshed = (await refreshTokens(relay, revoked.clientId, revoked.tokens.refresh_token)).json;
     const staying = await browserConnector(desk, 'Staying Bot');
     const failing = rig().hook(`/${backend}/revoked/failing`);
     const kept = rig().hook(`/${backend}/revoked/kept`, 'agent.example.org');
@@ -154,7 +156,7 @@ describe.each(BACKENDS)('OAuth connectors and reply events (%s)', (backend) => {
         const rid = await ask(revoked.tokens.access_token, desk.socket, `${backend}-${nid}`);
         desk.socket.send({ type: 'receipt', id: rid, kind: 'replied', text: 'ok' });
       }
-      const late = await ask(secondFamily.access_token, desk.socket, `${backend}-r3`); // answered after the revocation
+      const late = await ask(refreshed.access_token, desk.socket, `${backend}-r3`); // answered after the revocation
       await receiver.events(failing.path, 1); // r1's first attempt failed: r1 and r2 wait
       const before = (await relay.call('GET', '/v1/device/events', { token: desk.token })).json.subscriptions;
       expect(before.find((sub: { id: string }) => sub.id === failingId).pending).toBe(2);
@@ -164,10 +166,9 @@ describe.each(BACKENDS)('OAuth connectors and reply events (%s)', (backend) => {
       const answer = await relay.call('DELETE', `/v1/device/keys/${connector.id}`, { token: desk.token });
       expect(answer.json).toEqual({ revoked: true, id: connector.id });
 
-      // Every token of the connector, of both families, has ended.
-      expect([await opensMcp(revoked.tokens.access_token), await opensMcp(secondFamily.access_token)]).toEqual([false, false]);
-      for (const refreshToken of [revoked.tokens.refresh_token, secondFamily.refresh_token])
-        expect((await refreshTokens(relay, revoked.clientId, refreshToken)).json.error).toBe('invalid_grant');
+      // Every token of the connector, from before and after its refresh, has ended.
+      expect([await opensMcp(revoked.tokens.access_token), await opensMcp(refreshed.access_token)]).toEqual([false, false]);
+      expect((await refreshTokens(relay, revoked.clientId, refreshed.refresh_token)).json.error).toBe('invalid_grant');
       // Its subscription ended and its waiting deliveries were dropped; the other connector's subscription stays.
       expect(await subscriptionIds(desk)).toEqual([keptId]);
       expect(await storedRows(relay, 'event_outbox', desk.deviceId)).toBe(0);
@@ -183,29 +184,30 @@ describe.each(BACKENDS)('OAuth connectors and reply events (%s)', (backend) => {
     }
   });
 
-  test('POST /revoke ends a token family, not the connector: its subscription stays and replies still reach the webhook, until it answers 410', async () => {
+  test('POST /revoke ends a grant, not the connector: its subscription stays and replies still reach the webhook, until it answers 410', async () => {
     const desk = await openComputer(relay);
-    const { clientId, approval, tokens } = await browserConnector(desk, 'Revoking Bot');
-    const spare = (await exchange(relay, clientId, approval.code, approval.verifier)).json; // a second family
+    const { clientId, tokens } = await browserConnector(desk, 'Revoking Bot');
+    const refreshed = (await refreshTokens(relay, clientId, tokens.refresh_token)).json;
     const hook = rig().hook(`/${backend}/revoke-token`);
     const subId = (await subscribeHook(relay, tokens.access_token, hook)).json.result.id;
     const asked = await ask(tokens.access_token, desk.socket, `${backend}-t1`);
-    const asked2 = await ask(spare.access_token, desk.socket, `${backend}-t2`);
-    const asked3 = await ask(spare.access_token, desk.socket, `${backend}-t3`);
+    const asked2 = await ask(refreshed.access_token, desk.socket, `${backend}-t2`);
+    const asked3 = await ask(refreshed.access_token, desk.socket, `${backend}-t3`);
 
     const revoke = (token: string) => postForm(relay, '/revoke', { token, client_id: clientId });
-    expect((await revoke(tokens.refresh_token)).json).toEqual({});
-    expect([await opensMcp(tokens.access_token), await opensMcp(spare.access_token)]).toEqual([false, true]);
-    expect((await refreshTokens(relay, clientId, tokens.refresh_token)).json.error).toBe('invalid_grant');
+    expect((await revoke(tokens.access_token)).json).toEqual({}); // an access token: only itself
+    expect([await opensMcp(tokens.access_token), await opensMcp(refreshed.access_token)]).toEqual([false, true]);
     // The connector stays, and so does its subscription: the answer to a question asked before reaches it.
     expect((await connectorKey(desk, 'Revoking Bot')).id).toEqual(expect.any(String));
     expect(await subscriptionIds(desk)).toEqual([subId]);
     desk.socket.send({ type: 'receipt', id: asked, kind: 'replied', text: 'yes' });
     expect((await rig().receiver.events(hook.path, 1))[0]!.json.data.id).toBe(asked);
 
-    // With no token left at all, the webhook still hears of answers ...
-    expect((await revoke(spare.refresh_token)).status).toBe(200);
-    expect(await opensMcp(spare.access_token)).toBe(false);
+    // With no token left at all (the refresh token ends the whole grant), the webhook still hears of answers ...
+    expect((await revoke(refreshed.refresh_token)).status).toBe(200);
+    expect(await opensMcp(refreshed.access_token)).toBe(false);
+    expect((await refreshTokens(relay, clientId, refreshed.refresh_token)).json.error).toBe('invalid_grant');
+    expect((await connectorKey(desk, 'Revoking Bot')).id).toEqual(expect.any(String));
     desk.socket.send({ type: 'receipt', id: asked2, kind: 'replied', text: 'yes' });
     const events = await rig().receiver.events(hook.path, 2);
     expect([events[1]!.verified, events[1]!.json.data.id]).toEqual([true, asked2]);
@@ -245,7 +247,7 @@ describe.each(BACKENDS)('OAuth connectors and reply events (%s)', (backend) => {
     expect([event!.verified, event!.json.data]).toEqual([true, { notificationId: `${backend}-nightly`, id: rid, kind: 'voice' }]);
 
     const refreshed = (await refreshTokens(relay, clientId, tokens.refresh_token)).json;
-    expect(refreshed.refresh_token).toBe(tokens.refresh_token);
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect((await subscribeHook(relay, refreshed.access_token, hook)).json.result.id).toBe(subId);
 
     const connector = await connectorKey(desk, 'Nightly CI');

@@ -99,6 +99,12 @@ describe.each(BACKENDS)('the OAuth pages in Chromium (%s)', (backend) => {
     await expect(page.locator('h1').textContent()).resolves.toBe('Connect Claude to Notifier?');
     await expect(page.locator('dd').first().textContent()).resolves.toBe(new URL(callbackBase).host);
     await expect(page.locator('#status').textContent()).resolves.toContain('Waiting for your approval');
+    // Where the person finds the 6-digit code: the banner that asks, and the tray menu (nowhere in the settings).
+    const codeSection = page.locator('section', { has: page.getByRole('heading', { name: 'Or type the approval code' }) });
+    await expect(codeSection.locator('p').first().textContent()).resolves.toBe(
+      'On Studio Mac, Notifier shows a 6-digit code on the banner that asks you to approve Claude, and in its tray menu.',
+    );
+    expect(await page.getByText('settings').count()).toBe(0);
     await screenshot(page, `consent-${backend}`);
     const rid = await page.locator('#status').getAttribute('data-rid');
     await consentFrame(socket, rid!);
@@ -166,6 +172,10 @@ describe.each(BACKENDS)('the OAuth pages in Chromium (%s)', (backend) => {
     await page.fill('input[name=user_code]', started.user_code.toLowerCase());
     await page.click('button');
     await expect(page.locator('h1').textContent()).resolves.toBe('Let Nightly deploy send you notifications?');
+    const codeSection = page.locator('section', { has: page.getByRole('heading', { name: 'Type the approval code' }) });
+    await expect(codeSection.locator('p').first().textContent()).resolves.toBe(
+      'On Build box, Notifier shows a 6-digit code on the banner that asks you to approve Nightly deploy, and in its tray menu (or press Approve there).',
+    );
     await screenshot(page, `activate-${backend}`);
     await page.fill('input[name=code]', (frame as { code: string }).code);
     await page.click('form[action="/activate/approve"] button');

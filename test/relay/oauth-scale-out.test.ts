@@ -1,11 +1,24 @@
 // The OAuth server on two relay processes sharing one PostgreSQL database (docs/relay.md, "Several nodes";
 // docs/relay-api.md#ra111): an /authorize begun on node B reaches the computer's socket held by node A, the
-// person's decision on A reaches the page polling B, and the code is exchanged on either node.
+// person's decision on A reaches the page polling B, and the code is exchanged on either node; a code or a
+// refresh token presented to both nodes at once has one winner, and the other presentation is a reuse.
 
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { DeviceSocket } from '../helpers/device-socket.js';
-import { authorizeQuery, consentFrame, decide, exchange, pageRid, pkce, register } from '../helpers/oauth.js';
+import {
+  authorizeAndApprove,
+  authorizeQuery,
+  consentFrame,
+  decide,
+  exchange,
+  opensAgentRoutes,
+  outcomes,
+  pageRid,
+  pkce,
+  refreshTokens,
+  register,
+} from '../helpers/oauth.js';
 import { createDatabase } from '../helpers/postgres.js';
 import { pairDevice, startRelay, type RelayProcess } from '../helpers/relay.js';
 
@@ -52,5 +65,36 @@ describe('OAuth across two relay processes on one PostgreSQL database', () => {
     const key = (await b.call('GET', '/v1/device/keys', { token: device.token })).json.keys[0];
     await b.call('DELETE', `/v1/device/keys/${key.id}`, { token: device.token });
     expect((await a.call('GET', '/v1/status', { token: tokens.json.access_token })).status).toBe(401);
+  });
+
+  test('a code, or a refresh token, presented to both nodes at once: one winner, and the other is a reuse that ends the grant', async () => {
+    const databaseUrl = await createDatabase();
+    const secret = randomBytes(32).toString('hex');
+    const a = await startRelay({ backend: 'postgres', databaseUrl, secret });
+    const b = await startRelay({ backend: 'postgres', databaseUrl, secret });
+    nodes.push(a, b);
+    const device = await pairDevice(a, 'race');
+    const socket = await DeviceSocket.connect(a.port, device.token);
+    await socket.welcome();
+    const client = (await register(a, { client_name: 'Racer' })).client_id;
+
+    for (let round = 0; round < 4; round++) {
+      // The same code to A and to B at once.
+      const { code, verifier } = await authorizeAndApprove(a, device.token, client);
+      const exchanged = await Promise.all([exchange(a, client, code, verifier), exchange(b, client, code, verifier)]);
+      expect(outcomes(exchanged)).toEqual([200, 'invalid_grant']);
+      const winner = exchanged.find((reply) => reply.status === 200)!.json;
+      expect(await opensAgentRoutes(b, winner.access_token)).toBe(false); // the second presentation revoked what the first got
+
+      // The same refresh token to A and to B at once.
+      const again = await authorizeAndApprove(b, device.token, client);
+      const tokens = (await exchange(a, client, again.code, again.verifier)).json;
+      const refreshed = await Promise.all([refreshTokens(a, client, tokens.refresh_token), refreshTokens(b, client, tokens.refresh_token)]);
+      expect(outcomes(refreshed)).toEqual([200, 'invalid_grant']);
+      const newer = refreshed.find((reply) => reply.status === 200)!.json;
+      expect(newer.refresh_token).not.toBe(tokens.refresh_token);
+      expect((await refreshTokens(b, client, newer.refresh_token)).json.error).toBe('invalid_grant');
+      expect([await opensAgentRoutes(b, tokens.access_token), await opensAgentRoutes(b, newer.access_token)]).toEqual([false, false]);
+    }
   });
 });

@@ -14,9 +14,12 @@ import {
   exchange,
   location,
   openComputer,
+  opensAgentRoutes,
+  outcomes,
   pageRid,
   pkce,
   postForm,
+  refreshTokens,
   register,
   userCodeFrame,
 } from '../helpers/oauth.js';
@@ -263,7 +266,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
     expect((await relay().call('GET', `/authorize/status?rid=${'ab'.repeat(36)}`)).status).toBe(404);
     expect((await relay().call('GET', `/authorize/status?rid=${device.deviceId}${'0'.repeat(24)}`)).json).toEqual({ status: 'unknown' });
 
-    // Tokens; the code works again (tokens again), never undoing the approval.
+    // Tokens, once: a second exchange is refused and revokes what the first issued (the connector key stays).
     const tokens = await exchange(relay(), client, redirect.searchParams.get('code')!, verifier);
     expect(tokens.status).toBe(200);
     expect(tokens.headers['cache-control']).toBe('no-store');
@@ -274,10 +277,14 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
       refresh_token: expect.stringMatching(new RegExp(`^hrr_${device.deviceId}_[0-9a-f]{64}$`)),
       scope: 'notify',
     });
+    expect((await relay().call('GET', '/v1/status', { token: tokens.json.access_token })).status).toBe(200);
     const retried = await exchange(relay(), client, redirect.searchParams.get('code')!, verifier);
-    expect(retried.status).toBe(200);
-    expect(retried.json.access_token).not.toBe(tokens.json.access_token);
+    expect([retried.status, retried.json.error]).toEqual([400, 'invalid_grant']);
+    expect(retried.json.error_description).toContain('used already');
+    expect((await relay().call('GET', '/v1/status', { token: tokens.json.access_token })).status).toBe(401);
+    expect((await refreshTokens(relay(), client, tokens.json.refresh_token)).json.error).toBe('invalid_grant');
     expect((await relay().call('GET', `/authorize/status?rid=${rid}`)).json).toEqual({ status: 'expired' }); // the code was used
+    expect((await relay().call('GET', '/v1/device/keys', { token: device.token })).json.keys[0].revokedAt).toBeUndefined();
   });
 
   test('an access token works as an agent key on the agent routes and /mcp, and gets 403 on device routes', async () => {
@@ -301,7 +308,7 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
     expect(challenge.headers['www-authenticate']).toContain('error="invalid_token"');
   });
 
-  test('token errors: verifier, redirect, resource, client, grant type, scope; refresh keeps the refresh token', async () => {
+  test('token errors: verifier, redirect, resource, client, grant type, scope; refresh rotates the refresh token', async () => {
     const device = await openComputer(relay());
     const client = (await register(relay())).client_id;
     const other = (await register(relay())).client_id;
@@ -320,6 +327,12 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
     await refused(exchange(relay(), other, code, verifier), 400, 'invalid_grant');
     await refused(exchange(relay(), client, 'hrc_nonsense', verifier), 400, 'invalid_grant');
     await refused(exchange(relay(), 'hc_' + 'f'.repeat(32), code, verifier), 401, 'invalid_client');
+    // No client authentication at all (no client_id, no Basic header): 401 invalid_client, wherever the client is authenticated.
+    for (const path of ['/token', '/revoke', '/device_authorization']) {
+      const fields = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: CALLBACK, token: 'hra_x' };
+      await refused(postForm(relay(), path, fields), 401, 'invalid_client');
+      await refused(postForm(relay(), path, { ...fields, client_id: '' }), 401, 'invalid_client');
+    }
     await refused(postForm(relay(), '/token', { client_id: client }), 400, 'invalid_request');
     await refused(postForm(relay(), '/token', { client_id: client, grant_type: 'password' }), 400, 'unsupported_grant_type');
     const twice = relay().call('POST', '/token', {
@@ -331,23 +344,30 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
 
     // Wrong attempts did not harm the approval.
     const tokens = (await exchange(relay(), client, code, verifier, { resource: `${relay().baseUrl}/mcp/` })).json;
-    const refresh = (extra: Record<string, string> = {}) =>
-      postForm(relay(), '/token', { grant_type: 'refresh_token', client_id: client, refresh_token: tokens.refresh_token, ...extra });
-    const refreshed = await refresh({ scope: 'notify' });
-    expect(refreshed.json).toMatchObject({ refresh_token: tokens.refresh_token, token_type: 'Bearer', expires_in: 315360000 });
-    expect(refreshed.json.access_token).not.toBe(tokens.access_token);
-    await refused(refresh({ scope: 'admin' }), 400, 'invalid_scope');
-    await refused(refresh({ resource: 'https://elsewhere.example/mcp' }), 400, 'invalid_target');
+    const refresh = (refreshToken: string, extra: Record<string, string> = {}) =>
+      postForm(relay(), '/token', { grant_type: 'refresh_token', client_id: client, refresh_token: refreshToken, ...extra });
+    // Refusals before anything is checked against the token's state do not use it up.
+    await refused(refresh(tokens.refresh_token, { scope: 'admin' }), 400, 'invalid_scope');
+    await refused(refresh(tokens.refresh_token, { resource: 'https://elsewhere.example/mcp' }), 400, 'invalid_target');
     await refused(
       postForm(relay(), '/token', { grant_type: 'refresh_token', client_id: other, refresh_token: tokens.refresh_token }),
       400,
       'invalid_grant',
     );
+    const refreshed = await refresh(tokens.refresh_token, { scope: 'notify' });
+    expect(refreshed.json).toMatchObject({ refresh_token: expect.stringMatching(/^hrr_/), token_type: 'Bearer', expires_in: 315360000 });
+    expect(refreshed.json.refresh_token).not.toBe(tokens.refresh_token);
+    expect(refreshed.json.access_token).not.toBe(tokens.access_token);
     // Every access token stays valid ...
     for (const token of [tokens.access_token, refreshed.json.access_token])
       expect((await relay().call('GET', '/v1/status', { token })).status).toBe(200);
-    // ... up to the newest 50 of the connector (two so far: 49 more drop the first).
-    for (let i = 0; i < 49; i++) expect((await refresh()).status).toBe(200);
+    // ... up to the newest 50 of the connector (two so far: 49 more drop the first), each refresh with the newest token.
+    let current = refreshed.json.refresh_token as string;
+    for (let i = 0; i < 49; i++) {
+      const next = await refresh(current);
+      expect(next.status).toBe(200);
+      current = next.json.refresh_token;
+    }
     expect((await relay().call('GET', '/v1/status', { token: tokens.access_token })).status).toBe(401);
     expect((await relay().call('GET', '/v1/status', { token: refreshed.json.access_token })).status).toBe(200);
   });
@@ -370,7 +390,14 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
 
     const viaBasic = await postForm(relay(), '/token', fields, { Authorization: basic(client.client_id, client.client_secret) });
     expect(viaBasic.status).toBe(200);
-    const viaForm = await postForm(relay(), '/token', { ...fields, client_id: client.client_id, client_secret: client.client_secret });
+    const second = await authorizeAndApprove(relay(), device.token, client.client_id, { device: device.index }); // a code works once
+    const viaForm = await postForm(relay(), '/token', {
+      ...fields,
+      code: second.code,
+      code_verifier: second.verifier,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+    });
     expect(viaForm.status).toBe(200);
     const revoke = await postForm(relay(), '/revoke', {
       token: viaForm.json.access_token,
@@ -380,56 +407,100 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
     expect([revoke.status, revoke.json.error]).toEqual([401, 'invalid_client']);
   });
 
-  test('revocation: a refresh token ends its family, an access token only itself; others are ignored; the computer ends them all', async () => {
+  test('revocation: a refresh token ends its grant, an access token only itself; others are ignored; the computer ends them all', async () => {
     const device = await openComputer(relay());
     const client = (await register(relay())).client_id;
     const other = (await register(relay())).client_id;
     const first = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
     const a = (await exchange(relay(), client, first.code, first.verifier)).json;
-    const b = (await exchange(relay(), client, first.code, first.verifier)).json; // a second family
-    const aMore = (await postForm(relay(), '/token', { grant_type: 'refresh_token', client_id: client, refresh_token: a.refresh_token }))
-      .json;
-    const works = async (token: string) => (await relay().call('GET', '/v1/status', { token })).status === 200;
+    const aMore = (await refreshTokens(relay(), client, a.refresh_token)).json;
+    const aLast = (await refreshTokens(relay(), client, aMore.refresh_token)).json;
 
-    expect((await postForm(relay(), '/revoke', { token: b.access_token, client_id: other })).json).toEqual({}); // another client's: ignored
-    expect(await works(b.access_token)).toBe(true);
+    expect((await postForm(relay(), '/revoke', { token: aLast.access_token, client_id: other })).json).toEqual({}); // another client's: ignored
+    expect((await postForm(relay(), '/revoke', { token: aLast.refresh_token, client_id: other })).json).toEqual({});
+    expect(await opensAgentRoutes(relay(), aLast.access_token)).toBe(true);
     expect((await postForm(relay(), '/revoke', { token: 'hra_garbage', client_id: client })).status).toBe(200);
     expect((await postForm(relay(), '/revoke', { client_id: client })).json.error).toBe('invalid_request');
 
-    expect((await postForm(relay(), '/revoke', { token: a.refresh_token, client_id: client })).status).toBe(200);
-    expect([await works(a.access_token), await works(aMore.access_token), await works(b.access_token)]).toEqual([false, false, true]);
-    const dead = await postForm(relay(), '/token', { grant_type: 'refresh_token', client_id: client, refresh_token: a.refresh_token });
-    expect(dead.json.error).toBe('invalid_grant');
-    const bMore = (await postForm(relay(), '/token', { grant_type: 'refresh_token', client_id: client, refresh_token: b.refresh_token }))
-      .json;
-    expect((await postForm(relay(), '/revoke', { token: b.access_token, client_id: client })).status).toBe(200);
-    expect([await works(b.access_token), await works(bMore.access_token)]).toEqual([false, true]);
+    // An access token: only itself.
+    expect((await postForm(relay(), '/revoke', { token: aMore.access_token, client_id: client })).status).toBe(200);
+    expect([
+      await opensAgentRoutes(relay(), a.access_token),
+      await opensAgentRoutes(relay(), aMore.access_token),
+      await opensAgentRoutes(relay(), aLast.access_token),
+    ]).toEqual([true, false, true]);
+    // The refresh token in force: the whole grant, with the access tokens of earlier refreshes.
+    expect((await postForm(relay(), '/revoke', { token: aLast.refresh_token, client_id: client })).status).toBe(200);
+    expect([await opensAgentRoutes(relay(), a.access_token), await opensAgentRoutes(relay(), aLast.access_token)]).toEqual([false, false]);
+    for (const token of [aLast.refresh_token, a.refresh_token])
+      expect((await refreshTokens(relay(), client, token)).json.error).toBe('invalid_grant');
 
     // The person revokes the connector on the computer: everything ends at once.
+    const second = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
+    const b = (await exchange(relay(), client, second.code, second.verifier)).json;
+    const bMore = (await refreshTokens(relay(), client, b.refresh_token)).json;
     const key = (await relay().call('GET', '/v1/device/keys', { token: device.token })).json.keys.find(
-      (k: { kind: string }) => k.kind === 'oauth',
+      (k: { kind: string; revokedAt?: string }) => k.kind === 'oauth' && k.revokedAt === undefined,
     );
     expect((await relay().call('DELETE', `/v1/device/keys/${key.id}`, { token: device.token })).json).toEqual({
       revoked: true,
       id: key.id,
     });
-    expect(await works(bMore.access_token)).toBe(false);
-    expect(
-      (await postForm(relay(), '/token', { grant_type: 'refresh_token', client_id: client, refresh_token: b.refresh_token })).json.error,
-    ).toBe('invalid_grant');
-    expect((await exchange(relay(), client, first.code, first.verifier)).json.error).toBe('invalid_grant');
+    expect([await opensAgentRoutes(relay(), b.access_token), await opensAgentRoutes(relay(), bMore.access_token)]).toEqual([false, false]);
+    expect((await refreshTokens(relay(), client, bMore.refresh_token)).json.error).toBe('invalid_grant');
+    expect((await exchange(relay(), client, second.code, second.verifier)).json.error).toBe('invalid_grant');
 
     // Approving the same client again makes a new key, replacing the earlier one and ending its tokens.
     const again = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
     const c = (await exchange(relay(), client, again.code, again.verifier)).json;
-    expect(await works(c.access_token)).toBe(true);
+    expect(await opensAgentRoutes(relay(), c.access_token)).toBe(true);
     const third = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
-    expect(await works(c.access_token)).toBe(false);
+    expect(await opensAgentRoutes(relay(), c.access_token)).toBe(false);
     expect((await exchange(relay(), client, third.code, third.verifier)).status).toBe(200);
     const oauthKeys = (await relay().call('GET', '/v1/device/keys', { token: device.token })).json.keys.filter(
       (k: { kind: string }) => k.kind === 'oauth',
     );
-    expect(oauthKeys.map((k: { revokedAt?: string }) => k.revokedAt === undefined)).toEqual([false, false, true]);
+    expect(oauthKeys.map((k: { revokedAt?: string }) => k.revokedAt === undefined)).toEqual([false, false, false, true]);
+  });
+
+  test('the same refresh token, or code, presented twice at once: one winner; the other is a reuse that ends the grant', async () => {
+    const device = await openComputer(relay());
+    const client = (await register(relay())).client_id;
+
+    const { code, verifier } = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
+    const exchanged = await Promise.all([exchange(relay(), client, code, verifier), exchange(relay(), client, code, verifier)]);
+    expect(outcomes(exchanged)).toEqual([200, 'invalid_grant']);
+    expect(await opensAgentRoutes(relay(), exchanged.find((reply) => reply.status === 200)!.json.access_token)).toBe(false);
+
+    const again = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
+    const tokens = (await exchange(relay(), client, again.code, again.verifier)).json;
+    const twice = await Promise.all([
+      refreshTokens(relay(), client, tokens.refresh_token),
+      refreshTokens(relay(), client, tokens.refresh_token),
+    ]);
+    expect(outcomes(twice)).toEqual([200, 'invalid_grant']);
+    const winner = twice.find((reply) => reply.status === 200)!.json;
+    expect((await refreshTokens(relay(), client, winner.refresh_token)).json.error).toBe('invalid_grant');
+    expect([await opensAgentRoutes(relay(), tokens.access_token), await opensAgentRoutes(relay(), winner.access_token)]).toEqual([
+      false,
+      false,
+    ]);
+  });
+
+  test('after the computer unpairs, its access tokens answer 401 device_unpaired and its refresh tokens invalid_grant saying so', async () => {
+    const device = await openComputer(relay());
+    const client = (await register(relay())).client_id;
+    const { code, verifier } = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
+    const tokens = (await exchange(relay(), client, code, verifier)).json;
+    expect((await relay().call('DELETE', '/v1/device', { token: device.token })).status).toBe(200);
+    const status = await relay().call('GET', '/v1/status', { token: tokens.access_token });
+    expect([status.status, status.json.error]).toEqual([401, 'device_unpaired']);
+    expect(status.json.message).toContain('the computer this access token belonged to was unpaired');
+    const mcp = await mcpList(relay(), tokens.access_token);
+    expect([mcp.status, mcp.json.error]).toEqual([401, 'device_unpaired']);
+    const refreshed = await refreshTokens(relay(), client, tokens.refresh_token);
+    expect([refreshed.status, refreshed.json.error]).toEqual([400, 'invalid_grant']);
+    expect(refreshed.json.error_description).toContain('was unpaired');
   });
 
   test('the page: a wrong code leaves tries, the fifth denies; the right code approves; Deny; the same client takes its request over', async () => {
@@ -533,8 +604,11 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
     expect((await decide(relay(), device.token, frame.id, 'approve')).json).toEqual({ status: 'approved' });
     const tokens = await poll();
     expect(tokens.json).toMatchObject({ token_type: 'Bearer', access_token: expect.stringMatching(/^hra_/) });
-    expect((await poll()).json.access_token).toEqual(expect.stringMatching(/^hra_/)); // every poll
     expect((await relay().call('POST', '/v1/notify', { token: tokens.json.access_token, body: { title: 'from CI' } })).status).toBe(202);
+    // The device code works once, like an authorization code: a second poll is refused and revokes what the first got.
+    const again = await poll();
+    expect([again.status, again.json.error]).toEqual([400, 'invalid_grant']);
+    expect((await relay().call('GET', '/v1/status', { token: tokens.json.access_token })).status).toBe(401);
 
     const second = (await postForm(relay(), '/device_authorization', { client_id: client, device: device.index })).json;
     const secondFrame = await userCodeFrame(device.socket, second.user_code);

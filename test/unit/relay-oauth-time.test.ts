@@ -1,6 +1,6 @@
 // The OAuth server's rules of time, in-process with a clock the test moves (docs/relay-api.md#ra101, #ra104,
 // #ra106, #ra108, #ra112): requests expire after 10 minutes (the background sweep tells the computer), codes must
-// be exchanged within 5 minutes, the device flow's interval and slow_down, the hourly limits renewing, and which
+// be exchanged within 5 minutes and only once (an hour later too), the device flow's interval and slow_down, the hourly limits renewing, and which
 // computer is asked when the request names none (the one connected, else the one seen last). The
 // rest of the OAuth server is tested against real processes (test/relay/oauth*.test.ts).
 
@@ -74,7 +74,7 @@ describe('OAuth time rules', () => {
     expect((await call('GET', '/v1/device/consents', { token: device.token })).json.consents).toEqual([]);
   });
 
-  test('an approved code is exchanged within 5 minutes; once exchanged it may be again, later', async () => {
+  test('an approved code is exchanged within 5 minutes; once exchanged, never again, an hour later too', async () => {
     const { clock, call, form, register, computer, decide } = await relayAt('2026-11-20T12:00:00Z');
     const device = await computer();
     const client = (await register()).client_id;
@@ -97,9 +97,11 @@ describe('OAuth time rules', () => {
     expect((await trade(late.code, late.verifier)).json.error).toBe('invalid_grant');
     const prompt = await approvedCode();
     clock.now += 4 * MINUTE;
-    expect((await trade(prompt.code, prompt.verifier)).status).toBe(200);
+    const tokens = await trade(prompt.code, prompt.verifier);
+    expect(tokens.status).toBe(200);
     clock.now += 60 * MINUTE;
-    expect((await trade(prompt.code, prompt.verifier)).status).toBe(200);
+    expect((await trade(prompt.code, prompt.verifier)).json.error).toBe('invalid_grant');
+    expect((await call('GET', '/v1/status', { token: tokens.json.access_token })).status).toBe(401); // revoked by the second use
   });
 
   test('the device flow: pending, slow_down adds 5 seconds for good, expired_token after 10 minutes', async () => {

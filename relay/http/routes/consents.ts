@@ -29,7 +29,7 @@ export function consentRoutes(relay: Relay): Router {
   router.get('/v1/device/consents', requireDevice(relay), async (_req, res) => {
     const caller = deviceOf(res);
     sendJSON(res, 200, {
-      consents: await deviceStep(relay, caller, { counted: true }, (tx, now) => listConsents(tx, caller.deviceId, now)),
+      consents: await deviceStep(relay, caller, { counted: true }, (tx, now) => listConsents(relay, tx, caller.deviceId, now)),
     });
   });
 
@@ -48,7 +48,7 @@ export function consentRoutes(relay: Relay): Router {
       throw expired(`this connector request is ${settled.row.status}: the app must ask again`);
     }
     if (settled.kind !== 'decided') throw notFound('no such connector request'); // a decision carries no code: never `wrong`
-    const location = redirectFor(settled.row, relay.clock());
+    const location = redirectFor(relay, settled.row, relay.clock());
     sendJSON(res, 200, { status: settled.row.status, ...(location !== undefined && { redirect: location }) });
   });
 

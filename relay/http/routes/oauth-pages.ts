@@ -153,7 +153,7 @@ async function renderConsent(
 
 /** RA105: a request closed before this answer: its redirect if it still has one, else a page saying so. */
 function closedRequest(relay: Relay, res: Response, row: OAuthRequestRow): void {
-  const location = redirectFor(row, relay.clock());
+  const location = redirectFor(relay, row, relay.clock());
   if (location !== undefined) return redirect(res, location);
   sendMessage(
     res,
@@ -267,7 +267,7 @@ export function oauthPageRoutes(relay: Relay): Router {
     const answer = (status: number, body: object) => res.status(status).setHeader('Cache-Control', 'no-store').json(body);
     if (!deviceId) return answer(404, { status: 'unknown' });
     const row = await readRequest(relay, deviceId, rid!);
-    answer(200, row ? pageStatus(row, relay.clock()) : { status: 'unknown' });
+    answer(200, row ? pageStatus(relay, row, relay.clock()) : { status: 'unknown' });
   });
 
   // RA105: the approval code typed on the page: right, it approves (302 with the code); wrong, the page again.

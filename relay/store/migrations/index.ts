@@ -7,11 +7,13 @@ import type { Dialect } from '../backend.js';
 import { initial } from './001-initial.js';
 import { oauth } from './002-oauth.js';
 import { events } from './003-events.js';
+import { codesAtRest } from './004-codes-at-rest.js';
 
 export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '001-initial': initial(dialect),
     '002-oauth': oauth(),
     '003-events': events(),
+    '004-codes-at-rest': codesAtRest(),
   };
 }
