@@ -4,6 +4,7 @@
 // person's own program, as the browser does — then the sign-in link.
 
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { APP_CSRF_HEADER, type AppPage } from '../../protocol/app-api.js';
 import { channelPath } from '../../daemon/control/channel.js';
@@ -36,6 +37,55 @@ export interface AppSession {
   csrf: string;
   /** A request as the app's own page sends it: the cookie, `Sec-Fetch-Site: same-origin`, and for a change its Origin and CSRF value. */
   call(method: string, route: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+  /** Opens `GET /app/api/events` as the app's page does (EventSource). */
+  events(): Promise<EventStream>;
+}
+
+export interface AppEvent {
+  event: string;
+  data: any;
+  /** When it arrived (performance.now()). */
+  at: number;
+}
+
+/** A server-sent event stream, read as it comes. */
+export interface EventStream {
+  readonly received: AppEvent[];
+  /** The first event (from `from` on) of that name for which `accept` holds; waits for it. */
+  next(name: string, accept?: (data: any) => boolean, from?: number): Promise<AppEvent>;
+  close(): void;
+}
+
+/** Reads `text/event-stream`: blocks separated by a blank line, `event:` and `data:` lines; comments ignored. */
+export function openEventStream(port: number, headers: Record<string, string>): Promise<EventStream> {
+  return new Promise((resolve, reject) => {
+    const received: AppEvent[] = [];
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/app/api/events', headers: { Accept: 'text/event-stream', ...headers }, agent: false },
+      (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`events answered ${res.statusCode}`));
+        let buffered = '';
+        res.on('data', (chunk: Buffer) => {
+          buffered += chunk.toString('utf8');
+          for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
+            const block = buffered.slice(0, end);
+            buffered = buffered.slice(end + 2);
+            const event = /^event: (.*)$/m.exec(block)?.[1];
+            const data = /^data: (.*)$/m.exec(block)?.[1];
+            if (event && data !== undefined) received.push({ event, data: JSON.parse(data), at: performance.now() });
+          }
+        });
+        resolve({
+          received,
+          next: (name, accept = () => true, from = 0) =>
+            waitFor(async () => received.slice(from).find((item) => item.event === name && accept(item.data)), `the ${name} event`),
+          close: () => req.destroy(),
+        });
+      },
+    );
+    req.on('error', (error) => (error.message === 'socket hang up' ? undefined : reject(error)));
+    req.end();
+  });
 }
 
 export interface AppDaemonOptions extends StartOptions {
@@ -94,6 +144,7 @@ export async function startAppDaemon(options: AppDaemonOptions = {}): Promise<Ap
   const session = (cookie: string, csrf: string): AppSession => ({
     cookie,
     csrf,
+    events: () => openEventStream(daemon.port, { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin' }),
     call: (method, route, body, headers = {}) => {
       const change = method !== 'GET' && method !== 'HEAD';
       return request(daemon.port, method, route, {
