@@ -80,6 +80,7 @@ export class PersonApp {
     });
     const pages = new HistoryPages(core.history, rows, {
       isRead: (record) => core.readState.isRead(record),
+      unreadCount: (app) => core.readState.unreadCount(app),
       appName: (app) => core.appName(app),
       now: Date.now,
     });
