@@ -150,10 +150,12 @@ await runBenchmark(async () => {
   if (everything.total !== total) throw new Error(`the list has ${everything.total} records, not ${total}`);
 
   const queries = Object.values(QUERIES).flat();
-  const samples: Record<string, number[]> = { health: [], search: [], scroll: [], filtered: [] };
+  const samples: Record<string, number[]> = { health: [], landing: [], search: [], scroll: [], filtered: [] };
   const found: number[] = [];
   for (let index = 0; index < QUERY_COUNT; index++) {
     samples.health!.push((await timed(`${daemon.baseUrl}/v1/health`, {})).ms);
+    // The landing page: the newest rows of everything, and the unread ones.
+    samples.landing!.push((await timed(history(index % 2 === 0 ? `limit=${WINDOW}` : `state=unread&limit=${WINDOW}`), session)).ms);
     // A new search each time: the person types; nothing kept helps.
     const q = encodeURIComponent(queries[index % queries.length]!);
     const search = await timed(history(`q=${q}&limit=${WINDOW}`), session);
@@ -178,6 +180,7 @@ await runBenchmark(async () => {
     [
       ['request', 'n', 'p50', 'p90', 'p99', 'p50 / health'],
       row('GET /v1/health (baseline)', samples.health!),
+      row('no search: everything, or the unread', samples.landing!),
       row('a new two-word search, first window', samples.search!),
       row('the next window of the same search', samples.scroll!),
       row('a new search, unread, from a date', samples.filtered!),
