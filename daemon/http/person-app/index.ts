@@ -96,7 +96,7 @@ export class PersonApp {
       receipts: (record) => (isRelayed(record) ? outcomesOf(record) : undefined),
     };
     const events = new EventHub(core, rows, this.sessions, approvals);
-    this.context = { core, rows, pages, details, sessions: this.sessions, events };
+    this.context = { core, rows, pages, details, sessions: this.sessions, events, approvals };
     this.stale = this.removeStaleForwardingFiles();
   }
 
