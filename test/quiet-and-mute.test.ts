@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { tempFolder } from './helpers/daemon.js';
-import { channel, eventually, startInProcess, watchChannel } from './helpers/in-process.js';
+import { watchChannel } from './helpers/channel-watch.js';
+import { channel, eventually, startInProcess } from './helpers/in-process.js';
 
 // Sounds and speech held back: the muteAllSounds setting, and the quiet hour the person starts from the tray
 // (through the private channel). The banners still show; what could not be spoken says why.
