@@ -71,11 +71,18 @@ export class PersonApp {
     private readonly core: NotifierCore,
     private readonly options: PersonAppOptions,
   ) {
+    // The notifications whose questions wait now, kept as the questions change (a waiting filter asks for each row).
+    let asking = new Set<string>();
+    const questionsChanged = (): void => {
+      asking = new Set(core.approvals.openQuestions().map(({ grant, notificationId }) => `${grant.app}\u0000${notificationId}`));
+    };
+    questionsChanged();
+    core.approvals.onChange(questionsChanged);
     const rows = new RowMaker({
       appName: (app) => core.appName(app),
       isRead: (record) => core.readState.isRead(record),
       template: (app, name) => core.designs.template(app, name),
-      asking: (app, id) => core.approvals.openQuestions().some((open) => open.notificationId === id && open.grant.app === app),
+      asking: (app, id) => asking.has(`${app}\u0000${id}`),
       now: Date.now,
     });
     const pages = new HistoryPages(core.history, rows, {
