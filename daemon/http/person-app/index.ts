@@ -22,7 +22,7 @@ import { composeRoutes } from './compose-routes.js';
 import { admitApiRequest, checkHost, sendApiError, setSecurityHeaders } from './door.js';
 import { EventHub } from './events.js';
 import { historyRoutes } from './history-routes.js';
-import { isPagePath, sendBuiltFile, sendNotFound, sendPage, signIn } from './pages.js';
+import { isPagePath, SERVER_PAGE_CSS_PATH, sendBuiltFile, sendNotFound, sendPage, sendServerPageCss, signIn } from './pages.js';
 import { sessionRoutes } from './session-routes.js';
 import { Sessions, SignInCodes } from './sessions.js';
 import { isRelayed } from '../../core/history/rows.js';
@@ -153,6 +153,7 @@ export class PersonApp {
         throw errors.methodNotAllowed(req.path, 'GET, HEAD');
       }
       if (req.path === '/app/signin') return signIn(req, res, this.codes, this.sessions);
+      if (req.path === SERVER_PAGE_CSS_PATH) return sendServerPageCss(res);
       if (isPagePath(req.path)) return await sendPage(req, res, this.sessions, this.options.appDir);
       if (!(await sendBuiltFile(req, res, this.options.appDir))) sendNotFound(res);
     } catch (error) {
