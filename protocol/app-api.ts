@@ -1,0 +1,384 @@
+// The person's app (docs/app.md): the contract between the daemon, which serves `/app` and its person-only API
+// `/app/api/*`, and the front end in `app/`, which imports these types. Only the person's session cookie opens
+// `/app/api` (never the API token), and the API token's `/v1` never takes the cookie.
+//
+// Changes to this file are additive only (new optional fields, new routes): the front end is built against it.
+
+import type { ButtonKind, HistoryRecord, Notification } from './types.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Where things are
+
+/** Everything of the app is under this path. */
+export const APP_BASE = '/app';
+/** The person-only API. */
+export const APP_API_BASE = '/app/api';
+
+/** The app's pages (`/app/<page>`); `history` is the landing page. */
+export const APP_PAGES = ['history', 'approvals', 'compose', 'settings', 'designer', 'relay'] as const;
+export type AppPage = (typeof APP_PAGES)[number];
+export const DEFAULT_APP_PAGE: AppPage = 'history';
+
+/** The session cookie: `HttpOnly; SameSite=Strict; Path=/app`. */
+export const APP_SESSION_COOKIE = 'notifier_session';
+/** The header every state-changing request carries, with the session's `csrf` value (GET /app/api/session). */
+export const APP_CSRF_HEADER = 'X-Notifier-CSRF';
+
+/** The error `code` of a request whose session is missing or ended (401). */
+export const APP_SESSION_REQUIRED = 'app_session_required';
+
+const part = encodeURIComponent;
+
+/** The paths of the app and its API. Path parts (an app id, a notification id) are percent-encoded here. */
+export const appPaths = {
+  /** `GET /app/signin?code=…`: trades a one-time sign-in code for a session. */
+  signin: '/app/signin',
+  /** A page of the app: `/app/history`. */
+  page: (page: AppPage): string => `/app/${page}`,
+  /** The details of one notification, as a page the app shows: `/app/history/<app>/<id>`. */
+  notificationPage: (app: string, id: string): string => `/app/history/${part(app)}/${part(id)}`,
+  /** The built front end's files. */
+  assets: '/app/assets/',
+
+  session: '/app/api/session',
+  apps: '/app/api/apps',
+  appIcon: (app: string): string => `/app/api/apps/${part(app)}/icon`,
+  history: '/app/api/history',
+  historyExport: '/app/api/history/export',
+  historyReadAll: '/app/api/history/read-all',
+  notification: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}`,
+  card: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/card.png`,
+  read: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/read`,
+  reply: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/reply`,
+  press: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/press`,
+  reshow: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/reshow`,
+  dismiss: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/dismiss`,
+  snooze: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/snooze`,
+  unsnooze: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/unsnooze`,
+  approvals: '/app/api/approvals',
+  question: (id: string): string => `/app/api/approvals/questions/${part(id)}`,
+  revoke: '/app/api/approvals/revoke',
+  connector: (id: string): string => `/app/api/approvals/connectors/${part(id)}`,
+  composeTemplates: '/app/api/compose/templates',
+  compose: '/app/api/compose',
+  preview: '/app/api/preview',
+  events: '/app/api/events',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Errors
+
+/** Every error of `/app/api`: the daemon's one error shape, with the field it is about where there is one. */
+export interface AppError {
+  error: string;
+  /** Stable (protocol/errors.ts); `app_session_required` (401) when the session is missing or ended. */
+  code: string;
+  field?: string;
+  reason?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Session: GET and DELETE /app/api/session
+
+export interface SessionAnswer {
+  /** Sent back in the `X-Notifier-CSRF` header of every POST, PUT, PATCH and DELETE. */
+  csrf: string;
+  /** This computer's name, for the window's title bar or header. */
+  computerName: string;
+}
+
+export interface OkAnswer {
+  ok: true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Apps: GET /app/api/apps
+
+export interface AppSummary {
+  app: string;
+  /** The display name, as on its banners. */
+  appName: string;
+  /** GET /app/api/apps/<app>/icon answers a picture. */
+  hasIcon: boolean;
+  /** Records in History. */
+  count: number;
+  unread: number;
+  /** The app's own template names (for Compose). */
+  templates: string[];
+}
+
+export interface AppsAnswer {
+  apps: AppSummary[];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// History
+
+export const HISTORY_STATES = ['all', 'unread', 'waiting', 'replied', 'failed'] as const;
+export type HistoryStateFilter = (typeof HISTORY_STATES)[number];
+
+/** `GET /app/api/history` (and `/export`): `limit` 1..500, default 100. */
+export const APP_HISTORY_LIMIT = { default: 100, max: 500 } as const;
+
+/** The query of `GET /app/api/history`, as the front end builds it (every value is sent as text). */
+export interface HistoryQuery {
+  /** Every word must occur, case and accents ignored (as GET /v1/history/search). */
+  q?: string;
+  app?: string;
+  state?: HistoryStateFilter;
+  /** ISO 8601 date or date-time; a date alone is that day's start (from) or end (to), local time. */
+  from?: string;
+  to?: string;
+  offset?: number;
+  limit?: number;
+}
+
+/** Why a banner was never shown. */
+export type HeldReason = 'quietHours' | 'appMuted';
+
+export interface RowState {
+  /** It takes a reply or an answer and has not expired. */
+  waiting?: boolean;
+  replied?: boolean;
+  snoozedUntil?: string;
+  /** What failed and why: the action's note (a command, a callback) or why it was not spoken. */
+  failed?: string;
+  held?: HeldReason;
+  /** Its banner is closed (by the person, a timeout, an action). */
+  dismissed?: boolean;
+  /** It came through the cloud relay. */
+  relayed?: boolean;
+}
+
+/** One row of History, as the list paints it. */
+export interface HistoryRow {
+  app: string;
+  appName: string;
+  id: string;
+  title: string;
+  /** The body's first line, plain text. */
+  firstLine: string;
+  deliveredAt: string;
+  read: boolean;
+  state: RowState;
+}
+
+export interface HistoryPage {
+  /** Every record that matches. */
+  total: number;
+  /** Unread records in all of History (the page title's count). */
+  unread: number;
+  /** The window `[offset, offset + limit)` of the matches, newest first. */
+  items: HistoryRow[];
+}
+
+/** A button of a notification and what it does, in plain words. */
+export interface ButtonDescription {
+  actionId: string;
+  label: string;
+  /** `dismiss`: a label alone, which only closes the notification. */
+  kind: ButtonKind | 'dismiss';
+  /** "Opens https://…", "Runs the command `make deploy`", "Posts to https://…", "Asks for a reply". */
+  what: string;
+}
+
+/** What became of a callback, a follow-up or an action (the record's note and follow-up). */
+export interface CallbackAttempt {
+  /** The button's label or the follow-up's action. */
+  action: string;
+  outcome: 'ran' | 'failed' | 'waitingForApproval';
+  detail?: string;
+  at?: string;
+}
+
+/** A receipt the computer sent the cloud relay for a relayed notification. */
+export interface RelayReceipt {
+  kind: 'displayed' | 'spoken' | 'replied' | 'suppressed';
+  reason?: string;
+  scope?: 'speech' | 'all';
+}
+
+/** `GET /app/api/history/<app>/<id>`. Opening it marks the notification read. */
+export interface NotificationDetails {
+  row: HistoryRow;
+  record: HistoryRecord;
+  /** The whole body as the sender wrote it (Markdown: draw it with the banner's rules). */
+  bodyMarkdown: string;
+  buttons: ButtonDescription[];
+  /** It takes a reply now: the reply button's placeholder, and until when it can be answered. */
+  takesReply: { placeholder?: string; until?: string; actionId?: string } | null;
+  /** GET …/card.png answers the card picture. */
+  hasCard: boolean;
+  /** The approval questions waiting that belong to this notification. */
+  questions: ApprovalQuestion[];
+  callbackAttempts?: CallbackAttempt[];
+  receipts?: RelayReceipt[];
+}
+
+/** `POST …/read` */
+export interface ReadRequest {
+  read: boolean;
+}
+/** `POST /app/api/history/read-all` */
+export interface ReadAllRequest {
+  app?: string;
+}
+/** The answer of both: the new total of unread records. */
+export interface ReadAnswer {
+  ok: true;
+  unread: number;
+}
+
+/** `POST …/reply` */
+export interface ReplyRequest {
+  text: string;
+}
+/** `POST …/press` */
+export interface PressRequest {
+  actionId: string;
+}
+/** `POST …/reshow` */
+export interface ReshowAnswer {
+  ok: true;
+  id: string;
+}
+/** `POST …/snooze`: minutes from now ("tomorrow morning" is computed by the front end). */
+export interface SnoozeRequest {
+  minutes: number;
+}
+export interface SnoozeAnswer {
+  ok: true;
+  until: string;
+}
+
+/** `GET /app/api/history/export?format=json|csv&…filters` */
+export const EXPORT_FORMATS = ['json', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Approvals
+
+export const QUESTION_KINDS = ['commands', 'callbackHost', 'templateCode', 'allowCommands'] as const;
+export type QuestionKind = (typeof QUESTION_KINDS)[number];
+
+/** What waits for the person's Allow or Deny. */
+export interface ApprovalQuestion {
+  id: string;
+  app: string;
+  appName: string;
+  kind: QuestionKind;
+  /** One line: "Let Backup run commands, scripts and shortcuts?" */
+  text: string;
+  /** Exactly what would run or be contacted. */
+  detail?: {
+    command?: string;
+    script?: string;
+    sha256?: string;
+    shortcut?: string;
+    input?: string;
+    url?: string;
+    host?: string;
+    template?: string;
+    code?: string;
+    /** The same detail in one line, as the banner and the tray show it. */
+    text?: string;
+  };
+  /** The notification whose button or follow-up asked. */
+  notificationId?: string;
+}
+
+export const GRANT_KINDS = ['commands', 'callbackHost', 'templateCode'] as const;
+export type GrantKind = (typeof GRANT_KINDS)[number];
+
+/** Something the person allowed; sent back whole to `POST /app/api/approvals/revoke`. */
+export interface Grant {
+  kind: GrantKind;
+  app: string;
+  appName: string;
+  host?: string;
+  template?: string;
+  grantedAt?: string;
+}
+
+/** A connector asking through the cloud relay to send this person notifications. */
+export interface ConnectorRequest {
+  id: string;
+  clientName: string;
+  redirectHost?: string;
+  flow: 'code' | 'device';
+  userCode?: string;
+  /** The 6-digit approval code (shown only to the person). */
+  code: string;
+  expiresAt: string;
+  /** What went wrong with the person's last answer. */
+  problem?: string;
+}
+
+export interface ApprovalsAnswer {
+  questions: ApprovalQuestion[];
+  granted: Grant[];
+  connectors: ConnectorRequest[];
+}
+
+/** `POST /app/api/approvals/questions/<id>` */
+export interface QuestionAnswerRequest {
+  allow: boolean;
+}
+/** `POST /app/api/approvals/revoke`: a Grant as listed (`appName` and `grantedAt` are ignored). */
+export type RevokeRequest = Pick<Grant, 'kind' | 'app' | 'host' | 'template'>;
+/** `POST /app/api/approvals/connectors/<id>` */
+export interface ConnectorDecisionRequest {
+  approve: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Compose
+
+/** A field of a template, for Compose's form. */
+export interface TemplateFieldDescription {
+  key: string;
+  label?: string;
+  type?: string;
+}
+export interface ComposeTemplatesAnswer {
+  templates: Array<{ name: string; fields: TemplateFieldDescription[] }>;
+}
+
+/**
+ * `POST /app/api/compose`: a notification object (docs/api/notifications.md#the-notification-object); `app`
+ * defaults to `notifier`. Answers `{ok, id}` or a 4xx naming the `field`.
+ */
+export type ComposeRequest = Partial<Notification> & Record<string, unknown>;
+export interface ComposeAnswer {
+  ok: true;
+  id: string;
+}
+
+/** `POST /app/api/preview`: answers `image/png`. */
+export interface PreviewRequest {
+  app: string;
+  notification: ComposeRequest;
+  theme: 'light' | 'dark';
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Live events: GET /app/api/events (server-sent events)
+
+/** The events' names, and what each one's `data` holds. */
+export interface AppEvents {
+  /** A notification arrived or changed. */
+  row: { row: HistoryRow };
+  /** A record deleted (`id`), an app's records cleared (`app` alone), or everything (`{}`). */
+  removed: { app?: string; id?: string };
+  /** The total of unread records. */
+  unread: { unread: number };
+  /** The questions, grants or connector requests changed. */
+  approvals: ApprovalsAnswer;
+  /** Every record of an app (`app`), or of every app (`{}`), was marked read: refetch the rows shown. */
+  read: { app?: string };
+}
+export type AppEventName = keyof AppEvents;
+export const APP_EVENT_NAMES: readonly AppEventName[] = ['row', 'removed', 'unread', 'approvals', 'read'];
+
+/** A comment line keeps the stream open this often. */
+export const APP_EVENTS_KEEPALIVE_MS = 25_000;
