@@ -9,6 +9,9 @@ import type { SpeechEngine } from './core/voice/voice.js';
 import { startTray } from './tray-process.js';
 import { errors } from '../protocol/errors.js';
 import { createApp } from './http/app.js';
+import { PersonApp } from './http/person-app/index.js';
+import type { AppPage } from '../protocol/app-api.js';
+import { fileURLToPath } from 'node:url';
 import { MAX_HEADER_BYTES } from '../protocol/limits.js';
 import { log } from './log.js';
 import { choosePresenter, type PresenterName } from './present/choose.js';
@@ -38,6 +41,11 @@ export interface DaemonOptions {
   clock?: () => number;
   /** Where the `launchAtLogin` setting installs the login service. Default: this user's, running this program. */
   service?: ServiceContext;
+  /**
+   * The built front end of the person's app. Default: `dist/app` next to this program, else NOTIFIER_APP_DIR (set
+   * only by the server's own tests, which check the door with a page of their own while the front end is built apart).
+   */
+  appDir?: string;
 }
 
 export interface Daemon {
@@ -65,7 +73,10 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       ...(options.speech === undefined ? {} : { speech: options.speech }),
       ...(options.clock ? { clock: options.clock } : {}),
     });
-    const app = createApp(core, token);
+    let port = 0;
+    const personApp = new PersonApp(core, { appDir: options.appDir ?? defaultAppDir(), supportDir, port: () => port });
+    core.openApp = (page) => personApp.open(page);
+    const app = createApp(core, token, personApp);
     const newServer = (): http.Server => {
       const created = http.createServer(
         { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_ARRIVAL_MS, headersTimeout: REQUEST_ARRIVAL_MS },
@@ -96,9 +107,15 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
         log.info('quit from the tray: stopping');
         void stop().then(() => options.onQuit?.());
       },
+      open: (page) => personApp.open(page as AppPage),
+      unread: () => core.readState.unreadCount(),
+      onUnreadChange: (listener) => {
+        const stops = [core.history.onChange(listener), core.readState.onChange(listener)];
+        return () => stops.forEach((stopListening) => stopListening());
+      },
     });
     // --port and NOTIFIER_PORT win over the `port` setting (default 48617).
-    let port = await listen(server, options.port ?? core.settings.storedPort);
+    port = await listen(server, options.port ?? core.settings.storedPort);
     await writePortFile(supportDir, port);
     core.settings.useEffect('port', {
       read: () => port,
@@ -135,6 +152,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       (stopping ??= (async () => {
         await removePortFile(supportDir);
         tray?.stop();
+        personApp.close();
         for (const old of retired) old.closeAllConnections();
         await closeServer(server);
         await channel.close();
@@ -155,6 +173,11 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     await unlock();
     throw error;
   }
+}
+
+/** The person's app as the set-up builds it: `dist/app`, next to `dist/daemon`; NOTIFIER_APP_DIR for the server's tests. */
+function defaultAppDir(): string {
+  return process.env.NOTIFIER_APP_DIR || fileURLToPath(new URL('../app', import.meta.url));
 }
 
 async function pickPresenter(choice: PresenterName | Presenter): Promise<Presenter> {

@@ -176,7 +176,8 @@ export interface HistoryPage {
 export interface ButtonDescription {
   actionId: string;
   label: string;
-  kind: ButtonKind;
+  /** `dismiss`: a label alone, which only closes the notification. */
+  kind: ButtonKind | 'dismiss';
   /** "Opens https://…", "Runs the command `make deploy`", "Posts to https://…", "Asks for a reply". */
   what: string;
 }
@@ -373,9 +374,11 @@ export interface AppEvents {
   unread: { unread: number };
   /** The questions, grants or connector requests changed. */
   approvals: ApprovalsAnswer;
+  /** Every record of an app (`app`), or of every app (`{}`), was marked read: refetch the rows shown. */
+  read: { app?: string };
 }
 export type AppEventName = keyof AppEvents;
-export const APP_EVENT_NAMES: readonly AppEventName[] = ['row', 'removed', 'unread', 'approvals'];
+export const APP_EVENT_NAMES: readonly AppEventName[] = ['row', 'removed', 'unread', 'approvals', 'read'];
 
 /** A comment line keeps the stream open this often. */
 export const APP_EVENTS_KEEPALIVE_MS = 25_000;

@@ -250,6 +250,24 @@ export const errors = {
   launcherExists: (file: string) => new ApiError(409, 'launcher_exists', `${file} already exists; send reinstall: true to replace it`),
   iconNotFound: (icon: string) => new ApiError(400, 'icon_not_found', `icon file not found: ${icon}`, { field: 'icon' }),
 
+  // The person's app (docs/app.md): its own door, `/app`, opened by the person's session only
+  appSessionRequired: () =>
+    new ApiError(401, 'app_session_required', 'your session ended (or there is none): open Notifier again from its tray menu or app menu'),
+  appCrossSite: () =>
+    new ApiError(403, 'app_cross_site', "forbidden: the person's app answers only its own pages (Sec-Fetch-Site must be same-origin)"),
+  appForeignOrigin: () => new ApiError(403, 'app_foreign_origin', "forbidden: a change must come from the app's own page (Origin)"),
+  appCsrfMismatch: () => new ApiError(403, 'app_csrf_mismatch', "forbidden: a change must carry the session's X-Notifier-CSRF value"),
+  appNotBuilt: () =>
+    new ApiError(503, 'app_not_built', "the person's app is not built: run npm run setup (or npm run build) and open it again"),
+  noSuchButton: (actionId: string) =>
+    new ApiError(404, 'no_such_button', `actionId: the notification has no button ${actionId}`, { field: 'actionId' }),
+  takesNoReply: () => new ApiError(400, 'takes_no_reply', 'text: the notification takes no reply', { field: 'text' }),
+  replyExpired: () => new ApiError(409, 'reply_expired', 'text: the question has expired and takes no reply any more', { field: 'text' }),
+  noSuchQuestion: () => new ApiError(404, 'no_such_question', 'no such question: it was answered or is no longer asked'),
+  noSuchConnectorRequest: () => new ApiError(404, 'no_such_connector_request', 'no such connector request: it was answered or has expired'),
+  noCard: () => new ApiError(404, 'no_card', 'the notification has no card picture (no template or layout)'),
+  noIcon: (app: string) => new ApiError(404, 'no_icon', `${app} has no icon`),
+
   // The cloud relay, as this computer uses it (docs/api/relay.md)
   relayNotPaired: () => new ApiError(409, 'relay_not_paired', 'not paired with a relay: pair first (POST /v1/relay/pair)'),
   relayUnreachable: (why: string) => new ApiError(502, 'relay_unreachable', `relay unreachable: ${why}`),

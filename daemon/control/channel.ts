@@ -7,6 +7,7 @@ import type { Approvals } from '../core/actions/approvals.js';
 import type { ConnectorApprovals } from '../core/relay/connectors.js';
 import type { QuietStatus } from '../core/settings/quiet-hours.js';
 import { log } from '../log.js';
+import { DEFAULT_APP_PAGE } from '../../protocol/app-api.js';
 
 /** What the person's programs can do through the channel (the daemon provides it). */
 export interface ChannelHandlers {
@@ -25,6 +26,12 @@ export interface ChannelHandlers {
   onQuietChange(listener: () => void): () => void;
   /** Stops the daemon (the tray's Quit). */
   quit(): void;
+  /** Opens the person's app at a page (docs/app.md#how-it-opens); the reason when it cannot. */
+  open(page: string): Promise<{ ok: true } | { ok: false; error: string }>;
+  /** Unread notifications (the tray's count). */
+  unread(): number;
+  /** Calls back whenever the unread count may have changed; returns a function that stops. */
+  onUnreadChange(listener: () => void): () => void;
 }
 
 const RECENT_DEFAULT = 5;
@@ -53,15 +60,16 @@ type Request =
   | { op: 'watch' }
   | { op: 'recent'; limit?: number }
   | { op: 'quiet'; minutes: number }
+  | { op: 'open'; page?: string }
   | { op: 'quit' };
 
 /**
  * The person's private channel to the daemon: the tray and the native approval prompts answer questions
  * here. It is a Unix socket only the user can open (0600, in a 0700 folder), never the bearer-token HTTP API,
  * so an app holding the token still cannot grant itself anything. One JSON object per line, each answered by one
- * line (docs/private-channel.md): `questions`, `answer`, `connectors`, `decide`, `recent`, `quiet`, `quit`, and `watch`,
- * which sends the open questions, connector requests and quiet status now and again whenever they change, and tells
- * when a notification arrives.
+ * line (docs/private-channel.md): `questions`, `answer`, `connectors`, `decide`, `recent`, `quiet`, `open` (the
+ * person's app, signed in), `quit`, and `watch`, which sends the open questions, connector requests, quiet status
+ * and unread count now and again whenever they change, and tells when a notification arrives.
  */
 export async function openChannel(supportDir: string, handlers: ChannelHandlers): Promise<{ path: string; close(): Promise<void> }> {
   const where = channelPath(supportDir);
@@ -101,6 +109,9 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
     toldQuiet = JSON.stringify(quiet);
     return quiet;
   };
+  /** The unread count this connection was told last. */
+  let toldUnread = -1;
+  const unreadNow = (): number => (toldUnread = handlers.unread());
   socket.on('error', () => undefined);
   let buffered = '';
   socket.on('data', (chunk: Buffer) => {
@@ -159,8 +170,21 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
               }),
             ),
           );
+          stopWatching.push(
+            handlers.onUnreadChange(() =>
+              queueMicrotask(() => {
+                if (handlers.unread() !== toldUnread) send({ event: 'unread', unread: unreadNow() });
+              }),
+            ),
+          );
         }
-        return send({ ok: true, questions: approvals.questions(), connectors: connectors.forPerson(), quiet: quietNow() });
+        return send({
+          ok: true,
+          questions: approvals.questions(),
+          connectors: connectors.forPerson(),
+          quiet: quietNow(),
+          unread: unreadNow(),
+        });
       case 'recent': {
         const limit = Number.isInteger(request.limit) && request.limit! > 0 ? request.limit! : RECENT_DEFAULT;
         return send({ ok: true, notifications: await handlers.recent(limit) });
@@ -169,11 +193,16 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
         if (typeof request.minutes !== 'number' || request.minutes < 0)
           return send({ ok: false, error: 'quiet needs minutes (0 ends it)' });
         return send({ ok: true, ...handlers.quiet(request.minutes), quiet: quietNow() });
+      case 'open': {
+        // The sign-in code stays in the daemon: this answer says only whether a window was opened.
+        if (request.page !== undefined && typeof request.page !== 'string') return send({ ok: false, error: 'open takes page (a string)' });
+        return send(await handlers.open(request.page ?? DEFAULT_APP_PAGE));
+      }
       case 'quit':
         send({ ok: true });
         return handlers.quit();
       default:
-        return send({ ok: false, error: 'unknown op: use questions, answer, connectors, decide, watch, recent, quiet or quit' });
+        return send({ ok: false, error: 'unknown op: use questions, answer, connectors, decide, watch, recent, quiet, open or quit' });
     }
   }
 }

@@ -18,6 +18,7 @@ import { TemplateLibrary } from './templates/library.js';
 import { coerceFields, resolveFields } from '../../protocol/fields.js';
 import { FollowUps } from './actions/follow-ups.js';
 import { History } from './history/history.js';
+import { ReadState } from './history/read-state.js';
 import { ImageCache } from './media/images.js';
 import { prepareNotification, type NotificationInput } from './notifications/notify.js';
 import { PersonSide } from './person.js';
@@ -48,6 +49,7 @@ import {
 import { findSpeechEngine, type SpeechEngine, Voice } from './voice/voice.js';
 import { VoiceSetup } from './voice/voice-setup.js';
 import { SPEAK_TITLE_CHARS, SPOKEN_TEXT_CHARS } from '../../protocol/limits.js';
+import type { AppPage } from '../../protocol/app-api.js';
 
 /** docs/api/notifications.md#n36: at launch the 6 newest undismissed banners are restored. */
 const BANNERS_RESTORED_AT_START = 6;
@@ -97,6 +99,9 @@ export interface SpeakInput {
   speak: SpeakRequest;
 }
 
+/** Whether the person's app could be opened, and why not. */
+export type OpenResult = { ok: true } | { ok: false; error: string };
+
 export type WaitResult = { replied: true; reply: ReplyRecord } | { replied: false; timedOut: true; waitedSeconds: number };
 
 const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
@@ -125,7 +130,12 @@ export class NotifierCore {
   private readonly speechListeners = new Set<(app: string, id: string) => void>();
   /** The cloud relay as this computer uses it (docs/api/relay.md); set once the core is assembled. */
   relay!: RelayService;
-  private readonly person: PersonSide;
+  /** What the person has read (docs/app.md#read-and-unread); set once the core is assembled. */
+  readState!: ReadState;
+  /** What the person does on a banner, or in the person's app. */
+  readonly person: PersonSide;
+  /** Opens the person's app on the desktop (docs/app.md#how-it-opens); the daemon sets it. */
+  openApp: (page: AppPage) => Promise<OpenResult> = async () => ({ ok: false, error: 'the app cannot be opened from here' });
   /** Stacks the caller opened (POST /v1/stacks/expand), by `stackIdentity`. */
   private readonly expandedStacks = new Set<string>();
   /** The voice engine's state and installation (GET /v1/voice, POST /v1/voice/install). */
@@ -152,7 +162,7 @@ export class NotifierCore {
     readonly assets: Assets,
     readonly library: TemplateLibrary,
     readonly bundles: TemplateBundles,
-    private readonly cards: CardPictures,
+    readonly cards: CardPictures,
     readonly quietHours: QuietHours,
   ) {
     this.person = new PersonSide(this, actions);
@@ -216,6 +226,12 @@ export class NotifierCore {
       quietHours,
     );
     sayLater = (text) => core.speakSummary(text);
+    core.readState = await ReadState.open(store, history);
+    // Acting on a banner (a click, a button, a reply) is reading it.
+    core.person.onActed((app, id) => {
+      const record = history.get(app, id);
+      if (record) core.readState.mark(record, true).catch((error: Error) => log.error(`could not mark ${id} read: ${error.message}`));
+    });
     settings.onChange('historyCapPerApp', () => history.trim());
     core.relay = await RelayService.open({ store, supportDir, host: core.relayHost(), ...options.relay });
     await presenter.start((event) => core.person.handle(event));

@@ -42,11 +42,18 @@ export interface PersonHost {
 export class PersonSide {
   /** Banners whose action is still running: a second press meanwhile is ignored (docs/api/replies.md#r14). */
   private readonly busy = new Set<string>();
+  private readonly actedListeners = new Set<(app: string, id: string) => void>();
 
   constructor(
     private readonly core: PersonHost,
     private readonly actions: Actions,
   ) {}
+
+  /** Calls back when the person acted on a notification (clicked it, pressed a button, replied); returns a function that stops. */
+  onActed(listener: (app: string, id: string) => void): () => void {
+    this.actedListeners.add(listener);
+    return () => this.actedListeners.delete(listener);
+  }
 
   handle(event: PresenterEvent): void {
     if (event.type === 'answered') {
@@ -59,21 +66,30 @@ export class PersonSide {
       return;
     }
     const { app, id } = event.key;
-    const work = (() => {
-      switch (event.type) {
-        case 'snoozed':
-          return this.core.snooze(app, id, event.minutes).then(() => undefined);
-        case 'closed':
-          return this.closed(app, id, event.reason);
-        case 'clicked':
-          return this.clicked(app, id);
-        case 'button':
-          return this.pressed(app, id, event.actionId);
-        case 'replied':
-          return this.replied(app, id, event.actionId, event.text);
-      }
-    })();
-    work.catch((error: Error) => log.error(`[${app}] ${id}: could not record what the person did: ${error.message}`));
+    this.act(event).catch((error: Error) => log.error(`[${app}] ${id}: could not record what the person did: ${error.message}`));
+  }
+
+  /**
+   * What the person did to a banner, or the same done in the person's app (docs/app.md): one path for both.
+   * Resolves when it is done; a button's action and a reply's callback go on after that.
+   */
+  act(event: Exclude<PresenterEvent, { type: 'answered' }>): Promise<void> {
+    const { app, id } = event.key;
+    if (event.type === 'clicked' || event.type === 'button' || event.type === 'replied') {
+      for (const listener of this.actedListeners) listener(app, id);
+    }
+    switch (event.type) {
+      case 'snoozed':
+        return this.core.snooze(app, id, event.minutes).then(() => undefined);
+      case 'closed':
+        return this.closed(app, id, event.reason);
+      case 'clicked':
+        return this.clicked(app, id);
+      case 'button':
+        return this.pressed(app, id, event.actionId);
+      case 'replied':
+        return this.replied(app, id, event.actionId, event.text);
+    }
   }
 
   /**
@@ -159,8 +175,11 @@ export class PersonSide {
       this.core.replies.add({ notificationId: id, app, ...(title ? { title } : {}), text, repliedAt }),
     ]);
     await this.core.endBanner(app, id, button.label);
-    const outcome = await this.actions.postReply({ record, button, replyText: text });
-    if (outcome && !outcome.ok) await this.failed(app, id, button.label, outcome.reason);
+    // The reply is taken; its callback (which may wait for the person to approve its host) goes on by itself.
+    void this.actions
+      .postReply({ record, button, replyText: text })
+      .then((outcome) => (outcome && !outcome.ok ? this.failed(app, id, button.label, outcome.reason) : undefined))
+      .catch((error: Error) => log.error(`[${app}] ${id}: the reply's callback failed: ${error.message}`));
   }
 
   /** The button the person used: one of the banner's, the template's included (docs/api/templates.md#t11). */

@@ -1,7 +1,7 @@
 import type { Presenter } from '../../present/presenter.js';
 import type { ActionRunner, RunContext } from './action-runner.js';
 import type { AppRegistry } from '../apps/app-registry.js';
-import { type Approvals, codeOf } from './approvals.js';
+import { type Approvals, codeOf, type QuestionFacts } from './approvals.js';
 import { type CallbackBody, type Outcome, isLoopback, sendCallback } from './callbacks.js';
 import { fillTokens } from '../../../protocol/fields.js';
 import { buttonKind, isOpenableLink } from '../../../protocol/notification-rules.js';
@@ -88,6 +88,7 @@ export class Actions {
         { kind: 'callbackHost', app: record.app, host: parsed.host },
         `Let ${this.appName(record.app)} send notification answers to ${parsed.host}?`,
         url,
+        { notificationId: record.id, facts: { url, host: parsed.host } },
       );
       if (!allowed) return { ok: false, reason: `the person did not allow ${parsed.host}` };
     }
@@ -124,10 +125,12 @@ export class Actions {
     }
     if (this.approvals.commandsAllowed(record.app)) return null;
     request.waiting?.();
+    const facts = await this.codeFacts(button, kind);
     const allowed = await this.approvals.ask(
       { kind: 'commands', app: record.app },
       `Let ${name} run commands, scripts and shortcuts?`,
-      await this.describeCode(button, kind),
+      describeCode(button, kind, facts),
+      { notificationId: record.id, facts },
     );
     return allowed ? null : { ok: false, reason: `the person did not allow ${name} to run commands` };
   }
@@ -138,23 +141,31 @@ export class Actions {
     const code = codeOf(button);
     if (this.approvals.templateCodeApproved(record.app, template, code)) return null;
     request.waiting?.();
+    const facts = await this.codeFacts(button, kind);
     const allowed = await this.approvals.ask(
       { kind: 'templateCode', app: record.app, template, code },
       `Let the template ${template} of ${this.appName(record.app)} run this ${kind}?`,
-      await this.describeCode(button, kind),
+      describeCode(button, kind, facts),
+      { notificationId: record.id, facts: { ...facts, template, code } },
     );
     return allowed ? null : { ok: false, reason: `the person did not approve the code of template ${template}` };
   }
 
-  /** What the person is shown: the command itself, a script by its SHA-256, a shortcut by its name and input. */
-  private async describeCode(button: Button, kind: 'command' | 'script' | 'shortcut'): Promise<string> {
-    if (kind === 'command') return `command: ${button.command}`;
-    if (kind === 'script') {
-      const digest = await this.runner.scriptDigest(button.script!);
-      return `script ${button.script} (SHA-256 ${digest ?? 'missing: the file is not in the scripts folder'})`;
-    }
-    return `shortcut ${button.shortcut}${button.input ? ` with input ${button.input}` : ''}`;
+  /** What would run, as data: the command, the script and its SHA-256, or the shortcut and its input. */
+  private async codeFacts(button: Button, kind: 'command' | 'script' | 'shortcut'): Promise<QuestionFacts> {
+    if (kind === 'command') return { command: button.command! };
+    const input = button.input === undefined ? {} : { input: button.input };
+    if (kind === 'shortcut') return { shortcut: button.shortcut!, ...input };
+    const digest = await this.runner.scriptDigest(button.script!);
+    return { script: button.script!, ...(digest ? { sha256: digest } : {}), ...input };
   }
+}
+
+/** What the person is shown: the command itself, a script by its SHA-256, a shortcut by its name and input. */
+function describeCode(button: Button, kind: 'command' | 'script' | 'shortcut', facts: QuestionFacts): string {
+  if (kind === 'command') return `command: ${button.command}`;
+  if (kind === 'script') return `script ${button.script} (SHA-256 ${facts.sha256 ?? 'missing: the file is not in the scripts folder'})`;
+  return `shortcut ${button.shortcut}${button.input ? ` with input ${button.input}` : ''}`;
 }
 
 /**

@@ -32,9 +32,32 @@ export function codeOf(action: Button): string {
   return `shortcut: ${action.shortcut ?? ''}${input}`;
 }
 
-interface Pending {
+/** Exactly what a question is about, as data (the person's app shows each part on its own). */
+export interface QuestionFacts {
+  command?: string;
+  script?: string;
+  sha256?: string;
+  shortcut?: string;
+  input?: string;
+  url?: string;
+  host?: string;
+  template?: string;
+  code?: string;
+}
+
+/** Where a question comes from: the notification whose button or follow-up asked, and its facts. */
+export interface QuestionContext {
+  notificationId?: string;
+  facts?: QuestionFacts;
+}
+
+/** A question waiting for the person, with what it would grant and where it comes from. */
+export interface OpenQuestion extends QuestionContext {
   question: Question;
   grant: Grant;
+}
+
+interface Pending extends OpenQuestion {
   answered: Promise<boolean>;
   resolve: (allowed: boolean) => void;
 }
@@ -82,14 +105,14 @@ export class Approvals {
    * Asks the person (once: the same open question is shared by everyone waiting for it) and resolves with the
    * answer. An allowed grant is on disk before this resolves.
    */
-  ask(grant: Grant, text: string, detail?: string): Promise<boolean> {
+  ask(grant: Grant, text: string, detail?: string, context: QuestionContext = {}): Promise<boolean> {
     const key = grantKey(grant);
     const open = [...this.pending.values()].find((pending) => grantKey(pending.grant) === key);
     if (open) return open.answered;
     let resolve!: (allowed: boolean) => void;
     const answered = new Promise<boolean>((done) => (resolve = done));
     const question: Question = { id: randomUUID(), app: grant.app, kind: grant.kind, text, ...(detail ? { detail } : {}) };
-    this.pending.set(question.id, { question, grant, answered, resolve });
+    this.pending.set(question.id, { question, grant, answered, resolve, ...context });
     this.presenter.ask(question);
     this.changed();
     return answered;
@@ -98,6 +121,16 @@ export class Approvals {
   /** The questions waiting for the person. */
   questions(): Question[] {
     return [...this.pending.values()].map((pending) => pending.question);
+  }
+
+  /** The questions waiting, with their grants and where they come from (the person's app). */
+  openQuestions(): OpenQuestion[] {
+    return [...this.pending.values()].map(({ question, grant, notificationId, facts }) => ({
+      question,
+      grant,
+      ...(notificationId ? { notificationId } : {}),
+      ...(facts ? { facts } : {}),
+    }));
   }
 
   /** The person's answer (from the private channel). False when there is no such question. */
@@ -112,7 +145,7 @@ export class Approvals {
     return true;
   }
 
-  /** Called whenever the open questions change (the private channel tells its listeners). */
+  /** Called whenever the open questions or the grants change (the private channel tells its listeners). */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -138,21 +171,21 @@ export class Approvals {
     const byName = this.document.data.templates[app];
     if (!byName?.[template]) return Promise.resolve(false);
     delete byName[template];
-    return this.save().then(() => true);
+    return this.saveAndTell().then(() => true);
   }
 
   revokeHost(app: string, host: string): Promise<boolean> {
     const hosts = this.document.data.callbackHosts[app];
     if (!hosts?.[host]) return Promise.resolve(false);
     delete hosts[host];
-    return this.save().then(() => true);
+    return this.saveAndTell().then(() => true);
   }
 
   /** Withdraws an app's command permission (revoked, or the app withdrew its request). */
   revokeCommands(app: string): Promise<boolean> {
     if (!this.document.data.commands[app]) return Promise.resolve(false);
     delete this.document.data.commands[app];
-    return this.save().then(() => true);
+    return this.saveAndTell().then(() => true);
   }
 
   /** Withdraws every callback host the person approved for an app; the number withdrawn. */
@@ -160,7 +193,7 @@ export class Approvals {
     const count = Object.keys(this.document.data.callbackHosts[app] ?? {}).length;
     if (count === 0) return 0;
     delete this.document.data.callbackHosts[app];
-    await this.save();
+    await this.saveAndTell();
     return count;
   }
 
@@ -195,6 +228,13 @@ export class Approvals {
 
   private save(): Promise<void> {
     return this.store.save(this.document);
+  }
+
+  /** A grant withdrawn: saved, and the person's views (the app) hear of it. */
+  private saveAndTell(): Promise<void> {
+    const saved = this.save();
+    this.changed();
+    return saved;
   }
 
   private changed(): void {

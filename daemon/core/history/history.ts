@@ -33,6 +33,16 @@ type Change =
   | { op: 'trim'; app: string; cap: number };
 type JournalEntry = Change & { seq: number };
 
+/**
+ * What changed in History, as it happens (live changes only, never a replay of the journal): the person's app
+ * shows it at once. `stored` is a new record or a changed one (`previous` is the record it replaced, by id);
+ * `removed` a record deleted or evicted by the per-app cap; `cleared` every record of an app.
+ */
+export type HistoryEvent =
+  | { type: 'stored'; record: HistoryRecord; previous?: HistoryRecord }
+  | { type: 'removed'; record: HistoryRecord }
+  | { type: 'cleared'; app: string };
+
 class AppHistory {
   readonly byId = new Map<string, HistoryRecord>();
   private index: SearchIndex | null = null;
@@ -99,6 +109,9 @@ export class History {
   ready: Promise<void> = Promise.resolve();
   /** Told of every record the per-app cap evicts (its banner, if still up, must go with it). */
   onEvict: (record: HistoryRecord) => void = () => undefined;
+  private readonly listeners = new Set<(event: HistoryEvent) => void>();
+  /** The events of the change being applied now; null while the journal is replayed (nothing is told then). */
+  private telling: HistoryEvent[] | null = null;
 
   constructor(
     private readonly store: Store,
@@ -271,11 +284,48 @@ export class History {
     await this.journal.close();
   }
 
+  /** Calls back after every live change (HistoryEvent); returns a function that stops. */
+  onChange(listener: (event: HistoryEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The records of one app, oldest first: the order they were delivered in, so their `deliveredAt` ascends
+   * (the caller must not change the array).
+   */
+  recordsOf(app: string): readonly HistoryRecord[] {
+    return this.apps.get(app)?.records ?? [];
+  }
+
+  /** The apps that have History in memory. */
+  appIds(): string[] {
+    return [...this.apps.keys()];
+  }
+
   private change(change: Change): Promise<void> {
     const history = this.appHistory(change.app);
     const entry: JournalEntry = { ...change, seq: ++this.seq };
-    this.apply(history, entry);
+    const events: HistoryEvent[] = (this.telling = []);
+    try {
+      this.apply(history, entry);
+    } finally {
+      this.telling = null;
+    }
+    this.tell(events);
     return this.store.appendToJournal(this.journalLine(entry)).then(() => this.images.sweep());
+  }
+
+  private tell(events: HistoryEvent[]): void {
+    for (const event of events) {
+      for (const listener of this.listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          log.error(`a History listener failed: ${(error as Error).stack ?? String(error)}`);
+        }
+      }
+    }
   }
 
   /** The one place History changes, live or replayed from the journal. */
@@ -287,6 +337,7 @@ export class History {
         history.records.push(entry.record);
         history.byId.set(entry.record.id, entry.record);
         this.images.retain(entry.record.imagePath);
+        this.telling?.push({ type: 'stored', record: entry.record, ...(previous ? { previous } : {}) });
         this.evictBeyond(history, this.capPerApp());
         break;
       }
@@ -300,18 +351,21 @@ export class History {
         history.byId.set(entry.record.id, entry.record);
         this.images.retain(entry.record.imagePath);
         this.images.release(current.imagePath);
+        this.telling?.push({ type: 'stored', record: entry.record, previous: current });
         break;
       }
       case 'remove': {
         const current = history.byId.get(entry.id);
         if (!current) return;
         this.drop(history, current);
+        this.telling?.push({ type: 'removed', record: current });
         break;
       }
       case 'clear':
         for (const record of history.records) this.images.release(record.imagePath);
         history.records.length = 0;
         history.byId.clear();
+        this.telling?.push({ type: 'cleared', app: history.app });
         break;
     }
     history.changed();
@@ -324,6 +378,7 @@ export class History {
     for (const evicted of excess > 0 ? history.records.splice(0, excess) : []) {
       history.byId.delete(evicted.id);
       this.images.release(evicted.imagePath);
+      this.telling?.push({ type: 'removed', record: evicted });
       this.onEvict(evicted);
     }
   }

@@ -31,24 +31,36 @@ export class CardPictures {
     return this.byBanner.get(`${app}\u0000${id}`);
   }
 
-  /** Draws a record's card and remembers its file for the banner; null (logged) when it cannot be drawn. */
-  async draw(record: HistoryRecord, appName: string, appIcon: string | undefined): Promise<string | null> {
+  /** Whether a record is drawn as a card: it names a template or a layout (its own, or its app's default template). */
+  hasCard(record: HistoryRecord): boolean {
+    return this.designs.chooseTemplate(record.notification).wanted !== undefined || record.notification.layout !== undefined;
+  }
+
+  /** A record's card as a PNG, as its banner shows it, light or dark; null when there is no template to draw it with. */
+  async render(record: HistoryRecord, appName: string, appIcon: string | undefined, appearance: 'light' | 'dark'): Promise<Buffer | null> {
     const chosen = this.designs.chooseTemplate(record.notification);
     const template = chosen.saved ?? this.designs.templateOrBuiltin(record.app, chosen.name);
     if (!template) return null;
+    const manifest = this.designs.manifest(record.app);
+    const { png } = await drawCard(
+      template,
+      {
+        notification: record.notification,
+        deliveredAt: record.deliveredAt,
+        appName,
+        ...(appIcon ? { appIcon } : {}),
+        ...(manifest ? { manifest } : {}),
+      },
+      { appearance, scale: CARD_SCALE, stackCount: 1, stackExpanded: false, replying: false, width: LIVE_BANNER_WIDTH },
+    );
+    return png;
+  }
+
+  /** Draws a record's card and remembers its file for the banner; null (logged) when it cannot be drawn. */
+  async draw(record: HistoryRecord, appName: string, appIcon: string | undefined): Promise<string | null> {
     try {
-      const manifest = this.designs.manifest(record.app);
-      const { png } = await drawCard(
-        template,
-        {
-          notification: record.notification,
-          deliveredAt: record.deliveredAt,
-          appName,
-          ...(appIcon ? { appIcon } : {}),
-          ...(manifest ? { manifest } : {}),
-        },
-        { appearance: 'light', scale: CARD_SCALE, stackCount: 1, stackExpanded: false, replying: false, width: LIVE_BANNER_WIDTH },
-      );
+      const png = await this.render(record, appName, appIcon, 'light');
+      if (!png) return null;
       const folder = this.folderOf(record.app);
       const file = path.join(folder, `${createHash('sha256').update(png).digest('hex').slice(0, 32)}.png`);
       await mkdir(folder, { recursive: true, mode: 0o700 });

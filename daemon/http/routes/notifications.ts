@@ -8,6 +8,7 @@ import { NOTIFICATION_KEYS, notificationSchema } from '../../../protocol/schemas
 import { okSchema } from '../../../protocol/schemas/common.js';
 import { composeSchema, dismissAllSchema, dismissSchema, notifyReplySchema, speakSchema } from '../../../protocol/schemas/notifications.js';
 import { validator } from '../validate.js';
+import { log } from '../../log.js';
 
 const checkNotification = validator<NotificationInput & { actions?: NotificationInput['buttons'] }>(notificationSchema);
 
@@ -161,18 +162,23 @@ export function notificationRoutes(): ApiRoute[] {
       handler: (core) => async (req) => ({ ok: true, id: await core.speak(readSpeak(bodyObject(req))) }),
     },
     {
-      // docs/api/notifications.md#post-v1-compose: answers `{ok: true}` and shows nothing: this service has no
-      // composer window.
+      // docs/api/notifications.md#post-v1-compose: opens the person's app at Compose (docs/app.md), and nothing
+      // else; without a desktop session nothing opens and it still answers `{ok: true}` (the log says why).
       method: 'POST',
       path: '/v1/compose',
-      summary: 'Answers ok and shows nothing (this service has no composer window)',
-      description: 'Kept for clients written for services that open a composer window: it answers {ok: true} and shows nothing.',
+      summary: "Open the composer: the person's app at Compose",
+      description:
+        "Opens the person's app at Compose on this computer's desktop, signed in through the private channel. Nothing else: the caller gets no link and no session. Without a desktop session nothing opens; the answer is still {ok: true}.",
       tag: 'Notifications',
       body: composeSchema,
       reply: okSchema,
       errors: {},
-      examples: [{ summary: 'Open it', body: {} }],
-      handler: () => () => ({ ok: true }),
+      examples: [{ summary: 'Open it', body: {}, notSent: 'it would open a window on the desktop of the computer running the test' }],
+      handler: (core) => async () => {
+        const opened = await core.openApp('compose');
+        if (!opened.ok) log.info(`POST /v1/compose: Compose was not opened (${opened.error})`);
+        return { ok: true };
+      },
     },
   ];
 }

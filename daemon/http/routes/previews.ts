@@ -93,8 +93,8 @@ function readData(value: unknown): PreviewRequest['data'] {
   throw errors.invalidField('data', 'an object, "sample" or "last"');
 }
 
-/** POST /v1/preview's body. */
-function readPost(body: Record<string, unknown>): PreviewRequest {
+/** POST /v1/preview's body (the person's app's preview reads the same). */
+export function readPost(body: Record<string, unknown>): PreviewRequest {
   const template = body.template ?? undefined;
   if (template !== undefined && typeof template !== 'string' && (typeof template !== 'object' || Array.isArray(template))) {
     throw errors.invalidField('template', 'a name or a template object');
@@ -186,7 +186,7 @@ function templateOf(core: NotifierCore, request: PreviewRequest): Template {
   return found;
 }
 
-async function sendPreview(core: NotifierCore, request: PreviewRequest, res: Response): Promise<void> {
+export async function sendPreview(core: NotifierCore, request: PreviewRequest, res: Response): Promise<void> {
   const template = templateOf(core, request);
   const { notification, deliveredAt } = await notificationOf(core, request);
   const manifest = core.designs.manifest(request.app);

@@ -1,0 +1,119 @@
+// History as the person's app lists it (docs/app.md#history): one row per record, with its read state and what
+// became of it in a few words — waiting for an answer, replied, snoozed, failed, held back, dismissed, relayed.
+
+import type { HeldReason, HistoryRow, RowState } from '../../../protocol/app-api.js';
+import { parseMarkdown, plainText } from '../../../protocol/markdown.js';
+import { buttonKind } from '../../../protocol/notification-rules.js';
+import { HELD, type HistoryRecord } from '../../../protocol/types.js';
+import type { Template } from '../../../templates-renderer/model.js';
+import { type LiveButton, liveButtons } from '../templates/live-actions.js';
+import { SPEECH_UNAVAILABLE } from '../voice/speech.js';
+
+/**
+ * How long a question can be answered after it was delivered (a reply typed, an answer button pressed), even
+ * after its banner closed: our choice (docs/app.md#read-and-unread), the relay's own memory of a notification.
+ */
+export const ANSWERABLE_FOR_MS = 24 * 60 * 60 * 1000;
+
+/** A row's first line: at most this many characters of the body's first line. */
+const FIRST_LINE_CHARS = 200;
+
+/** The button kinds that answer the app that asked (a callback carries the answer back). */
+const ANSWER_KINDS = new Set(['callback', 'reply']);
+
+/** The metadata `source` of a notification that came through the cloud relay (daemon/core/relay/deliveries.ts). */
+const RELAYED_SOURCE = 'cloud-relay';
+
+/** What the rows are made from: the core's parts, named so this file imports none of them. */
+export interface RowSources {
+  appName(app: string): string;
+  isRead(record: HistoryRecord): boolean;
+  /** The saved template a notification names, if any (its buttons are the banner's). */
+  template(app: string, name: string | undefined): Template | undefined;
+  /** An approval question waits for the person, asked by this notification's button or follow-up. */
+  asking(app: string, id: string): boolean;
+  now(): number;
+}
+
+/** The first line of a Markdown body as plain text. */
+export function firstLineOf(body: string | undefined): string {
+  const line = (body ?? '').split('\n').find((text) => text.trim() !== '') ?? '';
+  return plainText(parseMarkdown(line.trim())).slice(0, FIRST_LINE_CHARS);
+}
+
+/** Why a record failed, in a few words: its action's note, its follow-up's failure, or speech that could not play. */
+export function failureOf(record: HistoryRecord): string | undefined {
+  if (record.actionNote) return record.actionNote;
+  if (record.followUp?.outcome === 'failed') return `${record.followUp.action}: ${record.followUp.detail ?? 'failed'}`;
+  if (record.speech?.suppressed === SPEECH_UNAVAILABLE) return 'speech: no speech engine could say it';
+  return undefined;
+}
+
+const heldReason = (held: string | undefined): HeldReason | undefined =>
+  held === HELD.quietHours ? 'quietHours' : held === HELD.appMuted ? 'appMuted' : undefined;
+
+export const isRelayed = (record: HistoryRecord): boolean => record.notification.metadata?.source === RELAYED_SOURCE;
+
+export class RowMaker {
+  constructor(private readonly sources: RowSources) {}
+
+  /** The banner's buttons: the notification's, or its saved template's. */
+  buttons(record: HistoryRecord): LiveButton[] {
+    return liveButtons(record.notification, this.sources.template(record.app, record.notification.template));
+  }
+
+  /** The reply button, while the question can still be answered; null otherwise. */
+  replyButton(record: HistoryRecord): LiveButton | null {
+    if (!this.answerable(record)) return null;
+    return this.buttons(record).find((live) => buttonKind(live.button) === 'reply') ?? null;
+  }
+
+  /** Until when the notification can be answered. */
+  answerableUntil(record: HistoryRecord): string {
+    return new Date(Date.parse(record.deliveredAt) + ANSWERABLE_FOR_MS).toISOString();
+  }
+
+  state(record: HistoryRecord): RowState {
+    const failed = failureOf(record);
+    const held = heldReason(record.held);
+    return {
+      ...(this.waiting(record) ? { waiting: true } : {}),
+      ...(record.reply !== undefined ? { replied: true } : {}),
+      ...(record.snoozedUntil ? { snoozedUntil: record.snoozedUntil } : {}),
+      ...(failed ? { failed } : {}),
+      ...(held ? { held } : {}),
+      ...(record.dismissedAt ? { dismissed: true } : {}),
+      ...(isRelayed(record) ? { relayed: true } : {}),
+    };
+  }
+
+  row(record: HistoryRecord): HistoryRow {
+    const { notification } = record;
+    return {
+      app: record.app,
+      appName: this.sources.appName(record.app),
+      id: record.id,
+      title: notification.title ?? '',
+      firstLine: firstLineOf(notification.body),
+      deliveredAt: record.deliveredAt,
+      read: this.sources.isRead(record),
+      state: this.state(record),
+    };
+  }
+
+  /**
+   * Waiting for the person: an approval question it asked is open, or it asks for an answer (a reply, a button
+   * that answers the app) that has not been given and can still be given.
+   */
+  waiting(record: HistoryRecord): boolean {
+    if (this.sources.asking(record.app, record.id)) return true;
+    if (record.reply !== undefined || !this.answerable(record)) return false;
+    const buttons = this.buttons(record);
+    const answered = buttons.some((live) => live.button.label === record.actionUsed);
+    return !answered && buttons.some((live) => ANSWER_KINDS.has(buttonKind(live.button)));
+  }
+
+  private answerable(record: HistoryRecord): boolean {
+    return this.sources.now() - Date.parse(record.deliveredAt) < ANSWERABLE_FOR_MS;
+  }
+}

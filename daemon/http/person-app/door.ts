@@ -1,0 +1,106 @@
+// The door of `/app` (docs/app.md#the-three-doors): its own rules, apart from `/v1`'s. Every answer keeps the
+// loopback `Host` check and carries a strict Content-Security-Policy; the API opens with the session cookie only
+// (never the API token); it answers only its own pages (`Sec-Fetch-Site`), and a change must also come from the
+// app's own origin (`Origin`) with the session's CSRF value.
+
+import type { Request, Response } from 'express';
+import { APP_CSRF_HEADER, APP_SESSION_COOKIE } from '../../../protocol/app-api.js';
+import { ApiError, errors } from '../../../protocol/errors.js';
+import { log } from '../../log.js';
+import { isLoopbackHost } from '../guard.js';
+import { csrfMatches, type Session, type Sessions } from './sessions.js';
+
+/** The CSP of every `/app` answer: the app's own files only, no inline script or style, never framed. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/** Methods that change something: they need the app's own Origin and the CSRF value. */
+const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function setSecurityHeaders(res: Response): void {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+}
+
+/** The loopback `Host`, and a request line in origin form (`GET /app/...`, not `GET http://other/app/...`). */
+export function checkHost(req: Request): void {
+  if (!isLoopbackHost(req.headers.host) || !req.url.startsWith('/')) throw errors.forbiddenHost();
+}
+
+/** A cookie's value from the `Cookie` header (the first of that name). */
+export function cookieValue(req: Request, name: string): string | undefined {
+  for (const pair of (req.headers.cookie ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+/** The session cookie's value. */
+export const sessionCookie = (req: Request): string | undefined => cookieValue(req, APP_SESSION_COOKIE);
+
+/** `Set-Cookie` for a new session: HttpOnly (no script reads it), SameSite=Strict (no other site sends it), `/app` only. */
+export const sessionCookieHeader = (id: string): string => `${APP_SESSION_COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/app`;
+/** `Set-Cookie` that removes it (Sign out). */
+export const endedCookieHeader = (): string => `${APP_SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/app; Max-Age=0`;
+
+/**
+ * The checks of an `/app/api` request, in order: a fetch from another site's page is refused (403) before the
+ * session is looked at; no session is 401; a change from another origin, or without the session's CSRF value,
+ * is 403 — even when it carries the right value. The API token opens nothing here.
+ */
+export function admitApiRequest(req: Request, sessions: Sessions): Session {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin') throw errors.appCrossSite();
+  const session = sessions.find(sessionCookie(req), { touch: true });
+  if (!session) throw errors.appSessionRequired();
+  if (CHANGES.has(req.method)) {
+    if (req.headers.origin !== `http://${req.headers.host}`) throw errors.appForeignOrigin();
+    const given = req.headers[APP_CSRF_HEADER.toLowerCase()];
+    if (typeof given !== 'string' || !csrfMatches(given, session)) throw errors.appCsrfMismatch();
+  }
+  return session;
+}
+
+/** An `/app/api` error: the daemon's error shape with its stable code, and the field it names. */
+export function sendApiError(req: Request, res: Response, error: unknown): void {
+  let failure: ApiError;
+  if (error instanceof ApiError) failure = error;
+  else {
+    log.error(`unexpected error in the person's app: ${(error as Error)?.stack ?? String(error)}`);
+    failure = errors.internal();
+  }
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (!req.complete) res.setHeader('Connection', 'close');
+  const body = JSON.stringify({
+    error: failure.message,
+    code: failure.code,
+    ...(failure.field !== undefined ? { field: failure.field } : {}),
+    ...(failure.reason !== undefined ? { reason: failure.reason } : {}),
+  });
+  res.writeHead(failure.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  });
+  res.end(body);
+}

@@ -1,0 +1,145 @@
+// `GET /app/api/events` (docs/app.md#live-events): server-sent events, fed by the same core events the tray
+// watches. A notification that arrives or changes travels whole (its row), so the app paints it without asking;
+// removals, the unread count and the approvals follow as they change. The banner, the tray and the app are three
+// views of one state: each hears of a change, wherever it was made.
+
+import type { Request, Response } from 'express';
+import { APP_EVENTS_KEEPALIVE_MS, type AppEventName, type AppEvents } from '../../../protocol/app-api.js';
+import type { HistoryEvent } from '../../core/history/history.js';
+import type { ReadChange } from '../../core/history/read-state.js';
+import type { RowMaker } from '../../core/history/rows.js';
+import type { NotifierCore } from '../../core/notifier.js';
+import type { Session, Sessions } from './sessions.js';
+
+/** How soon a browser reconnects after the stream broke. */
+const RETRY_MS = 2000;
+
+interface Client {
+  res: Response;
+  session: Session;
+  keepAlive: NodeJS.Timeout;
+}
+
+const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
+
+export class EventHub {
+  private readonly clients = new Set<Client>();
+  /** The unread count the clients were told last. */
+  private toldUnread: number | null = null;
+  private unreadQueued = false;
+  /** The notifications that asked a question still open (their rows say `waiting`). */
+  private asking = new Set<string>();
+  private readonly stops: Array<() => void> = [];
+
+  constructor(
+    private readonly core: NotifierCore,
+    private readonly rows: RowMaker,
+    private readonly sessions: Sessions,
+    approvals: () => AppEvents['approvals'],
+  ) {
+    this.asking = this.askingNow();
+    this.stops.push(
+      core.history.onChange((event) => this.historyChanged(event)),
+      core.readState.onChange((change) => this.readChanged(change)),
+      core.approvals.onChange(() => this.approvalsChanged(approvals)),
+      core.relay.connectors.onChange(() => this.clients.size > 0 && this.send('approvals', approvals())),
+      sessions.onEnd((session) => {
+        for (const client of this.clients) if (client.session === session) this.drop(client);
+      }),
+    );
+  }
+
+  /** Opens a stream: the headers, how soon to reconnect, and the unread count now. */
+  subscribe(req: Request, res: Response, session: Session): void {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write(`retry: ${RETRY_MS}\n\n`);
+    const keepAlive = setInterval(() => {
+      if (!this.sessions.isOpen(session)) this.drop(client);
+      else res.write(': keep-alive\n\n');
+    }, APP_EVENTS_KEEPALIVE_MS);
+    const client: Client = { res, session, keepAlive };
+    this.clients.add(client);
+    req.socket.setNoDelay(true);
+    res.once('close', () => this.drop(client));
+    this.write(client, 'unread', { unread: this.core.readState.unreadCount() });
+  }
+
+  /** Sends an event to every open stream. */
+  send<Name extends AppEventName>(name: Name, data: AppEvents[Name]): void {
+    if (this.clients.size === 0) return;
+    const text = `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+    for (const client of this.clients) client.res.write(text);
+  }
+
+  /** The daemon stops: every stream ends (the browser reconnects to whatever answers next). */
+  close(): void {
+    for (const stop of this.stops) stop();
+    for (const client of [...this.clients]) this.drop(client);
+  }
+
+  private write<Name extends AppEventName>(client: Client, name: Name, data: AppEvents[Name]): void {
+    client.res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  private drop(client: Client): void {
+    if (!this.clients.delete(client)) return;
+    clearInterval(client.keepAlive);
+    client.res.end();
+  }
+
+  private historyChanged(event: HistoryEvent): void {
+    if (this.clients.size === 0) return;
+    if (event.type === 'stored') this.send('row', { row: this.rows.row(event.record) });
+    else if (event.type === 'removed') this.send('removed', { app: event.record.app, id: event.record.id });
+    else this.send('removed', { app: event.app });
+    this.queueUnread();
+  }
+
+  private readChanged(change: ReadChange): void {
+    if (this.clients.size === 0) return;
+    const record = change.app !== undefined && change.id !== undefined ? this.core.history.get(change.app, change.id) : undefined;
+    if (record) this.send('row', { row: this.rows.row(record) });
+    else this.send('read', change.app === undefined ? {} : { app: change.app });
+    this.queueUnread();
+  }
+
+  /** The questions changed: the approvals, and the rows of the notifications that start or stop waiting. */
+  private approvalsChanged(approvals: () => AppEvents['approvals']): void {
+    const before = this.asking;
+    this.asking = this.askingNow();
+    if (this.clients.size === 0) return;
+    this.send('approvals', approvals());
+    for (const key of new Set([...before, ...this.asking])) {
+      if (before.has(key) === this.asking.has(key)) continue;
+      const [app, id] = key.split('\u0000') as [string, string];
+      const record = this.core.history.get(app, id);
+      if (record) this.send('row', { row: this.rows.row(record) });
+    }
+  }
+
+  private askingNow(): Set<string> {
+    const keys = new Set<string>();
+    for (const open of this.core.approvals.openQuestions()) {
+      if (open.notificationId) keys.add(keyOf(open.grant.app, open.notificationId));
+    }
+    return keys;
+  }
+
+  /** One unread event per turn of the event loop, and only when the count changed. */
+  private queueUnread(): void {
+    if (this.unreadQueued) return;
+    this.unreadQueued = true;
+    setImmediate(() => {
+      this.unreadQueued = false;
+      const unread = this.core.readState.unreadCount();
+      if (unread === this.toldUnread) return;
+      this.toldUnread = unread;
+      this.send('unread', { unread });
+    });
+  }
+}
