@@ -12,6 +12,7 @@ const handlers: { [N in AppEventName]: Set<Handler<N>> } = {
   removed: new Set(),
   unread: new Set(),
   approvals: new Set(),
+  read: new Set(),
 };
 const reconnectHandlers = new Set<() => void>();
 
@@ -28,9 +29,20 @@ export function onReconnect(handler: () => void): () => void {
 
 let source: EventSource | undefined;
 
-export function connectEvents(): void {
+/** How long the first fetches wait for the stream to open before going ahead without it. */
+const OPEN_WAIT_MS = 3000;
+
+/**
+ * Opens the stream; resolves once it is open (or after a while without it), so what the app fetches next cannot
+ * miss an event sent in between.
+ */
+export function connectEvents(): Promise<void> {
   let lostOnce = false;
   source = new EventSource(appPaths.events);
+  const opened = new Promise<void>((resolve) => {
+    source!.addEventListener('open', () => resolve(), { once: true });
+    setTimeout(resolve, OPEN_WAIT_MS);
+  });
   for (const name of Object.keys(handlers) as AppEventName[]) {
     source.addEventListener(name, (event) => {
       let data: unknown;
@@ -52,10 +64,18 @@ export function connectEvents(): void {
     if (source?.readyState === EventSource.CLOSED) {
       source = undefined;
       void fetch(appPaths.session, { credentials: 'same-origin' }).then(
-        (reply) => (reply.status === 401 ? (sessionEnded.value = true) : setTimeout(connectEvents, 3000)),
-        () => setTimeout(connectEvents, 3000),
+        (reply) => (reply.status === 401 ? (sessionEnded.value = true) : setTimeout(reconnect, OPEN_WAIT_MS)),
+        () => setTimeout(reconnect, OPEN_WAIT_MS),
       );
     }
+  });
+  return opened;
+}
+
+/** A new stream after the old one gave up: what the pages show is fetched again once it is open. */
+function reconnect(): void {
+  void connectEvents().then(() => {
+    for (const handler of reconnectHandlers) handler();
   });
 }
 

@@ -20,8 +20,8 @@ async function start(): Promise<void> {
   if (sessionEnded.value) return;
   followEvents();
   followApprovals();
-  connectEvents();
-  await Promise.all([reload(), loadApps(), loadApprovals()]);
+  // History and Approvals are fetched once the stream is open: an event sent before would otherwise be lost.
+  await Promise.all([connectEvents().then(() => Promise.all([reload(), loadApprovals()])), loadApps()]);
 }
 
 void start();

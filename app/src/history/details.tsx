@@ -256,6 +256,8 @@ export function Details({ selected }: { selected: Selected }): VNode {
   const [problem, setProblem] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
   const load = useRef<() => Promise<void>>(async () => undefined);
+  const shown = useRef<NotificationDetails | null>(null);
+  shown.current = details;
 
   load.current = async () => {
     try {
@@ -271,9 +273,11 @@ export function Details({ selected }: { selected: Selected }): VNode {
     setDetails(null);
     setProblem('');
     void load.current().then(() => heading.current?.focus({ preventScroll: true }));
-    // The row changed (a reply on the banner, a snooze ended, an approval answered): draw it again.
+    // The row changed (a reply on the banner, a snooze ended, an approval answered): draw it again. Not when it
+    // just became unread: fetching the details marks it read, which would undo the person's Mark as unread.
     return onEvent('row', ({ row }) => {
-      if (row.app === selected.app && row.id === selected.id) void load.current();
+      if (row.app !== selected.app || row.id !== selected.id) return;
+      if (row.read || row.deliveredAt !== shown.current?.row.deliveredAt) void load.current();
     });
   }, [selected.app, selected.id]);
 
@@ -300,6 +304,13 @@ export function Details({ selected }: { selected: Selected }): VNode {
     : details.questions;
   const notification = record.notification;
   const where = { app: row.app, id: row.id };
+
+  // Open details are read (the daemon marks them so): marking one unread closes it, as a mail client does, and
+  // leaves it unread in the list.
+  const markUnread = async (): Promise<void> => {
+    const done = await act(() => call('POST', appPaths.read(where.app, where.id), { read: false }), 'Marked as unread.');
+    if (done) navigate(pageHref('history'));
+  };
 
   const remove = async (): Promise<void> => {
     const yes = await confirmFirst({
@@ -331,16 +342,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
       </header>
 
       <div class="toolbar" role="group" aria-label="This notification">
-        <ToolButton
-          icon={row.read ? 'mail' : 'mailOpen'}
-          label={row.read ? 'Mark as unread' : 'Mark as read'}
-          onClick={() =>
-            void act(
-              () => call('POST', appPaths.read(where.app, where.id), { read: !row.read }),
-              row.read ? 'Marked as unread.' : 'Marked as read.',
-            ).then(() => load.current())
-          }
-        />
+        <ToolButton icon="mail" label="Mark as unread" onClick={() => void markUnread()} />
         <ToolButton
           icon="monitorUp"
           label="Show again"

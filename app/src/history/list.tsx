@@ -6,7 +6,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { HistoryRow } from '../../../protocol/app-api.js';
 import { detailsHref } from '../router.js';
 import { AppPicture, StateBadges, titleOf, When } from './row-parts.js';
-import { cacheVersion, filters, loaded, loadError, prepended, rowAt, showRange, total } from './store.js';
+import { cacheVersion, filters, inserted, loaded, loadError, rowAt, showRange, total } from './store.js';
 
 /** Every row is this tall (styles.css draws the row to fit): positions are arithmetic, never measured. */
 export const ROW_HEIGHT = 64;
@@ -92,14 +92,15 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
     return () => observer.disconnect();
   }, []);
 
-  // A row put on top moves the others down: a list scrolled down keeps showing the same rows.
-  const lastPrepended = useRef(prepended.value);
+  // A row put in above the ones in view moves them down: the list keeps showing the same rows.
+  const lastInserted = useRef(inserted.value.serial);
   useLayoutEffect(() => {
     const element = scroller.current!;
-    const added = prepended.value - lastPrepended.current;
-    lastPrepended.current = prepended.value;
-    if (added > 0 && element.scrollTop > 0) element.scrollTop += added * ROW_HEIGHT;
-  }, [prepended.value]);
+    const { serial, position } = inserted.value;
+    if (serial === lastInserted.current) return;
+    lastInserted.current = serial;
+    if (position * ROW_HEIGHT < element.scrollTop) element.scrollTop += ROW_HEIGHT;
+  }, [inserted.value]);
 
   // A new search or filter starts at the top.
   useLayoutEffect(() => {

@@ -1,7 +1,7 @@
 // History's data as the list paints it. History can hold 200,000 records, so the list never has them all: it says
 // which rows it is about to paint (`showRange`) and this store asks the daemon for that window (offset/limit),
-// keeps a bounded cache of rows by position, and applies the live events to it — a new notification goes on top
-// at once, a changed one is updated where it is.
+// keeps a bounded cache of rows by position, and applies the live events to it — a new notification goes in at
+// once, a changed one is updated where it is, one shown again moves to the top.
 
 import { batch, signal } from '@preact/signals';
 import {
@@ -37,33 +37,30 @@ export const loaded = signal(false);
 export const loadError = signal('');
 /** Bumped whenever a cached row changes: the list re-reads the cache. */
 export const cacheVersion = signal(0);
-/** Bumped when a row went on top: a list scrolled down keeps its rows where they were. */
-export const prepended = signal(0);
+/** A row went in at `position` (`serial` tells one from the next): a list scrolled past it keeps its rows in place. */
+export const inserted = signal({ serial: 0, position: 0 });
 export const apps = signal<AppSummary[]>([]);
 
-/** How many rows one request asks for beyond what is painted, and at most (the API's limit). */
+/** How many rows one request asks for beyond what is painted. */
 const FETCH_MARGIN = 30;
 /** Rows kept in memory; far-away ones are dropped first (and asked for again when scrolled back to). */
 const CACHE_ROWS = 3000;
+/** Events in a burst that need the daemon's answer (a bulk delete, arrivals during a search) become one fetch. */
+const RELOAD_DEBOUNCE_MS = 50;
 
 const rows = new Map<number, HistoryRow>();
 const positions = new Map<string, number>();
 const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 
-/** Rows put on top since the cache was reset: a window asked for before is stored that many places lower. */
-let shift = 0;
+/** Rows put in or taken out since the cache was reset: a window asked for before may no longer fit. */
+let moves = 0;
 let generation = 0;
-let pending: Array<{ start: number; end: number; shift: number; generation: number }> = [];
+let pending: Array<{ start: number; end: number; generation: number }> = [];
 let shownRange = { start: 0, end: 40 };
-let newest = '';
-let searchAbort: AbortController | undefined;
+let reloadAbort: AbortController | undefined;
 
 export function rowAt(position: number): HistoryRow | undefined {
   return rows.get(position);
-}
-
-export function positionOf(app: string, id: string): number | undefined {
-  return positions.get(keyOf(app, id));
 }
 
 /** The query of the current filters (the list's and the export's). */
@@ -92,16 +89,14 @@ export function showRange(start: number, end: number): void {
 }
 
 function isPending(position: number): boolean {
-  return pending.some(
-    (window) =>
-      window.generation === generation && position >= window.start + shift - window.shift && position < window.end + shift - window.shift,
-  );
+  return pending.some((window) => window.generation === generation && position >= window.start && position < window.end);
 }
 
 async function fetchWindow(start: number, end: number, signal?: AbortSignal): Promise<void> {
-  const window = { start, end: Math.min(end, start + APP_HISTORY_LIMIT.max), shift, generation };
+  const window = { start, end: Math.min(end, start + APP_HISTORY_LIMIT.max), generation };
+  const movesBefore = moves;
   pending.push(window);
-  let retry = false;
+  let stale = false;
   try {
     const page = await call<HistoryPage>(
       'GET',
@@ -110,21 +105,23 @@ async function fetchWindow(start: number, end: number, signal?: AbortSignal): Pr
       { signal },
     );
     if (window.generation !== generation) return;
-    // Rows came on top while it travelled: whether the daemon counted them is unknown, so ask again.
-    if (window.shift !== shift) retry = true;
+    // Rows went in or out while it travelled: whether the daemon counted them is unknown, so ask again.
+    if (moves !== movesBefore) stale = true;
     else store(page, window.start);
   } catch (error) {
     if (!isAbort(error) && window.generation === generation) loadError.value = messageOf(error);
   } finally {
     pending = pending.filter((other) => other !== window);
   }
-  if (retry) showRange(shownRange.start, shownRange.end);
+  if (stale) {
+    if (loaded.value) showRange(shownRange.start, shownRange.end);
+    else scheduleReload();
+  }
 }
 
 function store(page: HistoryPage, at: number): void {
   batch(() => {
     page.items.forEach((row, index) => put(at + index, row));
-    if (at === 0 && page.items[0] && page.items[0].deliveredAt > newest) newest = page.items[0].deliveredAt;
     total.value = page.total;
     unreadTotal.value = page.unread;
     loaded.value = true;
@@ -141,6 +138,29 @@ function put(position: number, row: HistoryRow): void {
   positions.set(keyOf(row.app, row.id), position);
 }
 
+/** Every cached row from `from` on moves `by` places (one went in or out above them). */
+function moveRows(from: number, by: number): void {
+  const moved = [...rows.entries()].filter(([position]) => position >= from).sort((a, b) => (by > 0 ? b[0] - a[0] : a[0] - b[0]));
+  for (const [position] of moved) rows.delete(position);
+  for (const [position, row] of moved) put(position + by, row);
+  moves++;
+}
+
+function insertAt(position: number, row: HistoryRow): void {
+  moveRows(position, 1);
+  put(position, row);
+  total.value++;
+  inserted.value = { serial: inserted.value.serial + 1, position };
+}
+
+function removeAt(position: number): void {
+  const row = rows.get(position);
+  if (row) positions.delete(keyOf(row.app, row.id));
+  rows.delete(position);
+  moveRows(position + 1, -1);
+  total.value = Math.max(0, total.value - 1);
+}
+
 function evictFarRows(): void {
   if (rows.size <= CACHE_ROWS) return;
   const middle = (shownRange.start + shownRange.end) / 2;
@@ -155,16 +175,13 @@ function evictFarRows(): void {
 /** Drops everything and fetches the window the list shows (a new filter, a reconnect, a bulk delete). */
 export async function reload(): Promise<void> {
   generation++;
-  searchAbort?.abort();
-  searchAbort = new AbortController();
+  reloadAbort?.abort();
+  reloadAbort = new AbortController();
   rows.clear();
   positions.clear();
   pending = [];
-  shift = 0;
-  newest = '';
-  const { start, end } = shownRange;
-  const size = Math.max(end - start, 1) + FETCH_MARGIN;
-  await fetchWindow(0, Math.max(end, size) + FETCH_MARGIN, searchAbort.signal);
+  const start = Math.max(0, shownRange.start - FETCH_MARGIN);
+  await fetchWindow(start, Math.max(shownRange.end, start + 1) + FETCH_MARGIN, reloadAbort.signal);
 }
 
 export function setFilters(change: Partial<Filters>): void {
@@ -194,56 +211,61 @@ function matches(row: HistoryRow, current: Filters): boolean | undefined {
   return current.q.trim() === '' ? true : undefined; // the search's words are the daemon's to match
 }
 
+/** How many rows from the top are in memory without a gap. */
+function knownTop(): number {
+  let count = 0;
+  while (rows.has(count)) count++;
+  return count;
+}
+
+/**
+ * Where a row not in memory goes, newest first; `undefined` when that is below the rows known from the top (a row
+ * there may be one that changed rather than one that arrived: only the daemon knows).
+ */
+function placeFor(row: HistoryRow): number | undefined {
+  const top = knownTop();
+  for (let position = 0; position < top; position++) if (rows.get(position)!.deliveredAt <= row.deliveredAt) return position;
+  return top === total.value ? top : undefined;
+}
+
 function onRow(row: HistoryRow): void {
   const at = positions.get(keyOf(row.app, row.id));
-  if (at !== undefined) {
-    put(at, row);
+  if (at !== undefined && rows.get(at)!.deliveredAt === row.deliveredAt) {
+    put(at, row); // it changed where it is
     cacheVersion.value++;
     return;
   }
-  if (!loaded.value || row.deliveredAt < newest) return; // a change to a row not in view: fetched when scrolled to
-  const fits = matches(row, filters.value);
-  if (fits === undefined) scheduleReload();
-  else if (fits) putOnTop(row);
-}
-
-function putOnTop(row: HistoryRow): void {
-  const moved = [...rows.entries()].sort((a, b) => b[0] - a[0]);
+  if (!loaded.value) return scheduleReload();
   batch(() => {
-    rows.clear();
-    positions.clear();
-    for (const [position, old] of moved) put(position + 1, old);
-    put(0, row);
-    shift++;
-    newest = row.deliveredAt;
-    total.value++;
-    prepended.value++;
+    if (at !== undefined) removeAt(at); // shown again, or replaced: it moves to where its new time puts it
+    const fits = matches(row, filters.value);
+    const place = fits ? placeFor(row) : undefined;
+    if (place !== undefined) insertAt(place, row);
+    else if (fits !== false) scheduleReload();
     cacheVersion.value++;
   });
 }
 
 function onRemoved(removed: { app?: string; id?: string }): void {
   const at = removed.app && removed.id ? positions.get(keyOf(removed.app, removed.id)) : undefined;
-  if (at === undefined) {
-    scheduleReload();
-    return;
-  }
-  const moved = [...rows.entries()].sort((a, b) => a[0] - b[0]);
+  if (at === undefined) return scheduleReload();
   batch(() => {
-    rows.clear();
-    positions.clear();
-    for (const [position, old] of moved) if (position !== at) put(position > at ? position - 1 : position, old);
-    shift--;
-    total.value = Math.max(0, total.value - 1);
+    removeAt(at);
     cacheVersion.value++;
   });
 }
 
+/** Every record of an app (or of every app) was marked read: the rows in memory say so at once. */
+function onAllRead({ app }: { app?: string }): void {
+  if (filters.value.state === 'unread') return scheduleReload(); // they leave the list
+  for (const [position, row] of rows) if (!row.read && (app === undefined || row.app === app)) rows.set(position, { ...row, read: true });
+  cacheVersion.value++;
+}
+
 let reloadTimer: ReturnType<typeof setTimeout> | undefined;
-/** Several events in a burst (a bulk delete, arrivals during a search) become one fetch. */
 function scheduleReload(): void {
   clearTimeout(reloadTimer);
-  reloadTimer = setTimeout(() => void reload(), 50);
+  reloadTimer = setTimeout(() => void reload(), RELOAD_DEBOUNCE_MS);
 }
 
 /** The list's data follows the daemon's events from the start (the page title's count needs them everywhere). */
@@ -251,6 +273,7 @@ export function followEvents(): void {
   onEvent('row', ({ row }) => onRow(row));
   onEvent('removed', onRemoved);
   onEvent('unread', ({ unread }) => (unreadTotal.value = unread));
+  onEvent('read', onAllRead);
   onReconnect(() => {
     void reload();
     void loadApps();

@@ -21,11 +21,15 @@ export function confirmFirst(options: { title: string; message: string; confirm:
 
 export function ConfirmDialog(): VNode {
   const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   const question = asked.value;
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
-    if (question && !element.open) element.showModal();
+    if (question && !element.open) {
+      element.showModal();
+      cancel.current?.focus(); // the safe answer first: Enter alone does not delete
+    }
     if (!question && element.open) element.close();
   }, [question]);
   const finish = (yes: boolean): void => {
@@ -54,7 +58,7 @@ export function ConfirmDialog(): VNode {
           <h2 id="confirm-title">{question.title}</h2>
           <p id="confirm-message">{question.message}</p>
           <div class="dialog-buttons">
-            <button type="button" class="button" onClick={() => finish(false)} autoFocus>
+            <button type="button" ref={cancel} class="button" onClick={() => finish(false)}>
               Cancel
             </button>
             <button type="submit" class="button button-danger">

@@ -19,7 +19,6 @@ import hourglass from 'lucide-static/icons/hourglass.svg?raw';
 import inbox from 'lucide-static/icons/inbox.svg?raw';
 import logOut from 'lucide-static/icons/log-out.svg?raw';
 import mail from 'lucide-static/icons/mail.svg?raw';
-import mailOpen from 'lucide-static/icons/mail-open.svg?raw';
 import messageSquareReply from 'lucide-static/icons/message-square-reply.svg?raw';
 import monitor from 'lucide-static/icons/monitor.svg?raw';
 import monitorUp from 'lucide-static/icons/monitor-up.svg?raw';
@@ -56,7 +55,6 @@ const SOURCES = {
   inbox,
   logOut,
   mail,
-  mailOpen,
   messageSquareReply,
   monitor,
   monitorUp,
