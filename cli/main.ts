@@ -19,6 +19,7 @@ import { addGlobalOptions } from './commands/common.js';
 import { registerHistoryCommands } from './commands/history.js';
 import { registerMiscCommands } from './commands/misc.js';
 import { registerNotifyCommands } from './commands/notify.js';
+import { registerOpenCommand } from './commands/open.js';
 import { registerRelayCommands } from './commands/relay.js';
 import { registerSettingsCommands } from './commands/settings.js';
 import { registerTemplateCommands } from './commands/template.js';
@@ -45,6 +46,7 @@ registerAppCommands(program);
 registerSettingsCommands(program);
 registerMiscCommands(program);
 registerRelayCommands(program);
+registerOpenCommand(program);
 const clientCommands = [...program.commands];
 
 program

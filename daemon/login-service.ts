@@ -13,6 +13,7 @@ import path from 'node:path';
 
 export const SYSTEMD_UNIT_NAME = 'notifier.service';
 export const LAUNCHD_LABEL = 'org.notifier.daemon';
+export const DESKTOP_ENTRY_NAME = 'notifier.desktop';
 const DESCRIPTION = 'Notifier: local desktop notification service';
 
 export type ServiceAction = 'install' | 'uninstall' | 'status';
@@ -145,8 +146,52 @@ export function launchdPlist({ execPath, mainScript, options, logFile }: Launchd
   );
 }
 
+/**
+ * One word of a desktop entry's `Exec` (Desktop Entry Specification, "The Exec key"): a word with anything but plain
+ * path characters is double-quoted with `"`, `` ` ``, `$` and `\` escaped; `%` is doubled (field codes); and, the key
+ * being a string, every backslash is written twice.
+ */
+export function desktopExecQuote(word: string): string {
+  const text = word.replace(/%/g, '%%');
+  const quoted = /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `"${text.replace(/(["`$\\])/g, '\\$1')}"`;
+  return quoted.replace(/\\/g, '\\\\');
+}
+
+export interface DesktopEntryInput {
+  execPath: string;
+  mainScript: string;
+  options: ServiceOptions;
+}
+
+/**
+ * The app menu's "Notifier" (docs/app.md#how-it-opens): it runs `notifier open`, which opens the person's app
+ * through the private channel. A service installed with its own support folder is reached there.
+ */
+export function desktopEntry({ execPath, mainScript, options }: DesktopEntryInput): string {
+  const env = options.supportDir === undefined ? [] : ['env', `NOTIFIER_SUPPORT_DIR=${options.supportDir}`];
+  const command = [...env, execPath, mainScript, 'open'].map(desktopExecQuote).join(' ');
+  return (
+    '# Written by `notifier service install`; `notifier service uninstall` removes it.\n' +
+    '[Desktop Entry]\n' +
+    'Type=Application\n' +
+    'Name=Notifier\n' +
+    'Comment=Your notifications: History, Approvals, Compose\n' +
+    `Exec=${command}\n` +
+    'Icon=preferences-system-notifications\n' +
+    'Terminal=false\n' +
+    'Categories=Utility;\n' +
+    'Keywords=notifications;history;approvals;\n'
+  );
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Paths.
+
+/** `$XDG_DATA_HOME/applications/notifier.desktop`, `~/.local/share/...` when it is unset (or not absolute). */
+export function desktopEntryPath(env: NodeJS.ProcessEnv, home: string): string {
+  const dataHome = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(home, '.local', 'share');
+  return path.join(dataHome, 'applications', DESKTOP_ENTRY_NAME);
+}
 
 /** `$XDG_CONFIG_HOME/systemd/user/notifier.service`, `~/.config/...` when it is unset (or not absolute). */
 export function systemdUnitPath(env: NodeJS.ProcessEnv, home: string): string {
@@ -231,6 +276,9 @@ async function systemdInstall(ctx: ServiceContext, rawOptions: ServiceOptions): 
   const previous = await readText(unitFile);
   await writeFileAtomically(unitFile, text);
   ctx.out(`Wrote ${unitFile}\n`);
+  const entryFile = desktopEntryPath(ctx.env, ctx.home);
+  await writeFileAtomically(entryFile, desktopEntry({ execPath: ctx.execPath, mainScript: ctx.mainScript, options }));
+  ctx.out(`Wrote ${entryFile} (Notifier in the app menu)\n`);
 
   const steps: string[][] = [
     ['--user', 'daemon-reload'],
@@ -258,6 +306,11 @@ async function systemdInstall(ctx: ServiceContext, rawOptions: ServiceOptions): 
 
 async function systemdUninstall(ctx: ServiceContext): Promise<number> {
   const unitFile = systemdUnitPath(ctx.env, ctx.home);
+  const entryFile = desktopEntryPath(ctx.env, ctx.home);
+  if (await exists(entryFile)) {
+    await rm(entryFile, { force: true });
+    ctx.out(`Removed ${entryFile}\n`);
+  }
   if (!(await exists(unitFile))) {
     ctx.out(`Notifier is not installed as a service (there is no ${unitFile}).\n`);
     return 0;

@@ -76,6 +76,36 @@ describe("the private channel: the tray's quiet hour, recent notifications and q
     watcher.destroy();
   });
 
+  test('watch tells the unread count (the tray shows it), and again each time it changes', async () => {
+    const n = await startInProcess();
+    await n.notify({ app: 'count', id: 'c0', title: 'Before watching' });
+    const net = await import('node:net');
+    const lines: any[] = [];
+    const watcher = net.connect(n.daemon.channelPath, () => watcher.write('{"op":"watch"}\n'));
+    watcher.on('data', (chunk) =>
+      lines.push(
+        ...chunk
+          .toString()
+          .trim()
+          .split('\n')
+          .map((line: string) => JSON.parse(line)),
+      ),
+    );
+    try {
+      await eventually(() => lines.length > 0, 'the answer to watch');
+      expect(lines[0]).toMatchObject({ ok: true, unread: 1 });
+      await n.notify({ app: 'count', id: 'c1', title: 'One more' });
+      await eventually(() => lines.find((line) => line.event === 'unread' && line.unread === 2), 'the new count');
+      const told = lines.length;
+      await n.notify({ app: 'count', id: 'c1', title: 'The same one again' }); // replaced: still 2, nothing told
+      await n.daemon.core.readState.markAllRead();
+      await eventually(() => lines.slice(told).find((line) => line.event === 'unread' && line.unread === 0), 'all read');
+      expect(lines.slice(told).filter((line) => line.event === 'unread')).toEqual([{ event: 'unread', unread: 0 }]);
+    } finally {
+      watcher.destroy();
+    }
+  });
+
   test('watch sends the quiet status now, and again when quiet hours change through the API', async () => {
     const n = await startInProcess();
     const net = await import('node:net');
@@ -97,6 +127,7 @@ describe("the private channel: the tray's quiet hour, recent notifications and q
         questions: [],
         connectors: [],
         quiet: { active: false, speech: false, sounds: false, banners: false },
+        unread: 0,
       });
       await n.api('PUT', '/v1/settings/quiet-hours', { body: { adHoc: { minutes: 30, banners: true } } });
       const started = await eventually(() => lines.find((line) => line.event === 'quiet'), 'the quiet event');

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
-import { launchdPlist, runService, systemdQuote, systemdUnit, type ServiceContext } from '../daemon/login-service.js';
+import { desktopExecQuote, launchdPlist, runService, systemdQuote, systemdUnit, type ServiceContext } from '../daemon/login-service.js';
 import { CLI, tempFolder } from './helpers/daemon.js';
 
 let root: string;
@@ -155,6 +155,43 @@ describe('notifier service on Linux (systemd user unit)', () => {
     expect(await exists(unitFile())).toBe(true);
     expect(result.stderr).toMatch(/systemctl was not found on PATH/);
     expect(result.stderr).toContain('  systemctl --user daemon-reload\n  systemctl --user enable --now notifier.service\n');
+  });
+
+  test('install puts Notifier in the app menu: a desktop entry that runs `notifier open`; uninstall removes it', async () => {
+    await fake('systemctl');
+    const entryFile = path.join(home, '.local', 'share', 'applications', 'notifier.desktop');
+    const result = notifier(['install']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Wrote ${entryFile}`);
+    const lines = (await readFile(entryFile, 'utf8')).split('\n');
+    expect(lines).toContain('[Desktop Entry]');
+    expect(lines).toContain('Type=Application');
+    expect(lines).toContain('Name=Notifier');
+    expect(lines).toContain(`Exec=${desktopExecQuote(process.execPath)} ${desktopExecQuote(CLI)} open`);
+    // The Exec line, run as the desktop runs it, reaches `notifier open` (which needs a running daemon: exit 2).
+    const words = lines.find((line) => line.startsWith('Exec='))!.slice('Exec='.length).split(' ');
+    const ran = spawnSync(words[0]!, words.slice(1), { encoding: 'utf8', env: { ...process.env, NOTIFIER_SUPPORT_DIR: root } });
+    expect([ran.status, ran.stderr]).toEqual([2, expect.stringMatching(/^Notifier is not running/)]);
+
+    const uninstalled = notifier(['uninstall']);
+    expect(uninstalled.stdout).toContain(`Removed ${entryFile}`);
+    expect(await exists(entryFile)).toBe(false);
+  });
+
+  test('the desktop entry goes to XDG_DATA_HOME, and reaches a service installed with its own support folder', async () => {
+    await fake('systemctl');
+    const dataHome = path.join(root, 'data');
+    const supportDir = path.join(root, 'my $support 100%');
+    expect(notifier(['install', '--support-dir', supportDir], { env: { XDG_DATA_HOME: dataHome } }).code).toBe(0);
+    const entry = await readFile(path.join(dataHome, 'applications', 'notifier.desktop'), 'utf8');
+    expect(entry).toContain(`Exec=env "NOTIFIER_SUPPORT_DIR=${root}/my \\\\$support 100%%" `);
+  });
+
+  test('desktop entry quoting: spaces, quotes, dollars, backslashes and percent signs', () => {
+    expect(desktopExecQuote('/usr/bin/node')).toBe('/usr/bin/node');
+    expect(desktopExecQuote('/a b/c')).toBe('"/a b/c"');
+    expect(desktopExecQuote('a"b$c`d\\e')).toBe('"a\\\\"b\\\\$c\\\\`d\\\\\\\\e"');
+    expect(desktopExecQuote('100%')).toBe('100%%');
   });
 
   test('uninstall runs disable --now, removes the unit and reloads; a second uninstall says so and exits 0', async () => {

@@ -19,6 +19,7 @@ describe('the tray on the bus', () => {
   let tray: TrayOnBus;
   let watcher: Awaited<ReturnType<typeof startWatcher>>;
   const opened = () => readFile(path.join(folder, 'opened.txt'), 'utf8').catch(() => '');
+  const windows = async () => (await readFile(path.join(folder, 'windows.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
   /** Starts a daemon (headless banners, so the menu is the only thing shown) whose tray runs with `PATH`. */
   const start = async (PATH: string, supportDir?: string) => {
@@ -40,6 +41,10 @@ describe('the tray on the bus', () => {
     const standIn = path.join(folder, 'bin', 'xdg-open');
     await writeFile(standIn, `#!/bin/sh\nprintf '%s\\n' "$1" >> "${folder}/opened.txt"\n`);
     await chmod(standIn, 0o755);
+    // The browser the person's app opens in (chromium comes first): a stand-in too.
+    const browser = path.join(folder, 'bin', 'chromium');
+    await writeFile(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> "${folder}/windows.txt"\n`);
+    await chmod(browser, 0o755);
     daemon = await start(`${path.join(folder, 'bin')}${path.delimiter}${process.env.PATH}`);
     tray = await trayOnBus(desktop, daemon.child.pid!);
   }, 40_000);
@@ -84,6 +89,30 @@ describe('the tray on the bus', () => {
     expect(await label('no-name: From an unregistered app')).toMatchObject({ visible: true });
     expect(await label('no-name: disk_usage at 91%')).toMatchObject({ visible: true }); // not taken for an access key
     expect((await tray.entries()).some((entry) => entry.label.startsWith('backup:'))).toBe(false);
+  });
+
+  test('the unread count is in the tooltip and on Open Notifier', async () => {
+    expect(await label('Open Notifier (3 unread notifications)')).toMatchObject({ visible: true, enabled: true });
+    await eventually(async () => ((await tray.item()).ToolTip[3] as string).includes('3 unread notifications'), 'the tooltip');
+  });
+
+  test("Open Notifier, History…, Compose… and Approvals… open the person's app, signed in, at their page", async () => {
+    for (const [item, page] of [
+      ['Compose…', 'compose'],
+      ['Approvals…', 'approvals'],
+      ['History…', 'history'],
+      [/^Open Notifier/, 'history'],
+    ] as const) {
+      const before = (await windows()).length;
+      await tray.click((await label(item)).id);
+      const argument = await eventually(async () => (await windows())[before], `the window of ${item}`);
+      expect(argument).toMatch(/^--app=file:\/\/.*\/signin-[A-Za-z0-9_-]+\.html$/);
+      const file = new URL(argument.slice('--app='.length)).pathname;
+      const link = /url=([^"]+)"/.exec(await readFile(file, 'utf8'))![1]!;
+      const signedIn = await daemon.api('GET', new URL(link).pathname + new URL(link).search, { token: null });
+      expect([item, signedIn.status]).toEqual([item, 200]);
+      expect(signedIn.text).toContain(`url=/app/${page}`);
+    }
   });
 
   test('quiet is a check item: a click starts an hour and checks it, a second click ends it', async () => {

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The tray companion: `node dist/tray/main.js --support-dir <folder>`, started by the daemon when there is a
 // desktop session. Its menu shows what waits for the person's approval (Allow / Deny each), connectors asking
-// through the cloud relay (Approve / Deny each, with the code for the relay's page), the last notifications, a
-// quiet hour, the support folder and Quit. It talks to the daemon over the private channel
+// through the cloud relay (Approve / Deny each, with the code for the relay's page), the last notifications, the
+// person's app (Open Notifier with the unread count, History…, Compose…, Approvals…), a quiet hour, the support
+// folder and Quit. It talks to the daemon over the private channel
 // only (docs/private-channel.md), never with the API token.
 
 import '../daemon/node-compat.js'; // first: the StatusNotifierItem's D-Bus connection needs it on Node 24
@@ -30,6 +31,12 @@ const CONNECTOR_SLOTS = 3;
 /** The menu lines of one connector request (connectorEntries). */
 const CONNECTOR_LINES = 4;
 const QUIET_MINUTES = 60;
+/** The menu items that open the person's app at one of its pages. */
+const APP_ITEMS = [
+  ['History…', 'history'],
+  ['Compose…', 'compose'],
+  ['Approvals…', 'approvals'],
+] as const;
 
 const say = (message: string): void => void process.stderr.write(`${message}\n`);
 
@@ -79,12 +86,16 @@ interface State {
   recent: Array<{ app: string; appName?: string; title: string }>;
   /** What quiet hours silence now, as the daemon says (docs/private-channel.md): whether any runs, and until when. */
   quiet: { active: boolean; until?: string };
+  /** Notifications the person has not read (docs/app.md#read-and-unread). */
+  unread: number;
 }
 
 interface TrayActions {
   answer(question: Question, allow: boolean): void;
   decide(request: PendingConnector, approve: boolean): void;
   toggleQuiet(): void;
+  /** Opens the person's app at a page (History when none). */
+  openApp(page?: string): void;
   /** Null when nothing on this computer opens a folder: the item is not shown. */
   openFolder: (() => void) | null;
   quit(): void;
@@ -100,6 +111,10 @@ function clockTime(iso: string): string {
   return when.toLocaleString([], { ...(today ? {} : { weekday: 'short' }), hour: 'numeric', minute: '2-digit' });
 }
 
+/** `3 unread notifications`; nothing when there are none. */
+const unreadWords = (unread: number): string =>
+  unread === 1 ? '1 unread notification' : unread > 1 ? `${unread} unread notifications` : '';
+
 /** The tooltip's line under the name, and whether the icon asks for attention (something waits for an answer). */
 function statusOf(state: State): TrayStatus {
   const waiting = state.questions.length;
@@ -108,6 +123,7 @@ function statusOf(state: State): TrayStatus {
     waiting === 1 ? '1 question waits for your approval' : waiting > 1 ? `${waiting} questions wait for your approval` : '',
     asking === 1 ? '1 connector asks to send you notifications' : asking > 1 ? `${asking} connectors ask to send you notifications` : '',
     state.quiet.active && state.quiet.until ? `Quiet until ${clockTime(state.quiet.until)}` : '',
+    unreadWords(state.unread),
   ];
   return { summary: lines.filter(Boolean).join('\n'), attention: waiting + asking > 0 };
 }
@@ -173,6 +189,13 @@ class TrayMenu {
       });
     }
     this.add((state) => ({ visible: state.recent.length === 0, label: 'No notifications yet', enabled: false }));
+    this.add(() => SEPARATOR);
+    // The person's app (docs/app.md), signed in through the private channel.
+    this.add((state) => ({
+      label: state.unread > 0 ? `Open Notifier (${unreadWords(state.unread)})` : 'Open Notifier',
+      click: () => actions.openApp(),
+    }));
+    for (const [label, page] of APP_ITEMS) this.add(() => ({ label, click: () => actions.openApp(page) }));
     this.add(() => SEPARATOR);
     // A check item: checked while quiet hours run (started here, through the API, or a scheduled window); a click
     // starts an hour, or ends what runs.
@@ -243,12 +266,13 @@ async function main(): Promise<void> {
   const supportDir = index > 0 ? process.argv[index + 1] : undefined;
   if (!supportDir) throw new Error('usage: tray --support-dir <folder>');
 
-  const state: State = { questions: [], connectors: [], recent: [], quiet: { active: false } };
+  const state: State = { questions: [], connectors: [], recent: [], quiet: { active: false }, unread: 0 };
   let refresh: () => void = () => undefined;
   const channel = await Channel.connect(channelPath(path.resolve(supportDir)), (event) => {
     if (event.event === 'questions') state.questions = event.questions;
     if (event.event === 'connectors') state.connectors = event.connectors;
     if (event.event === 'quiet') state.quiet = event.quiet;
+    if (event.event === 'unread') state.unread = event.unread;
     void (event.event === 'notification' ? loadRecent() : Promise.resolve()).then(() => refresh());
   });
   const loadRecent = async (): Promise<void> => {
@@ -258,6 +282,7 @@ async function main(): Promise<void> {
   state.questions = watching.questions ?? [];
   state.connectors = watching.connectors ?? [];
   state.quiet = watching.quiet ?? state.quiet;
+  state.unread = watching.unread ?? 0;
   await loadRecent();
 
   const actions: TrayActions = {
@@ -267,6 +292,10 @@ async function main(): Promise<void> {
       void channel.request({ op: 'quiet', minutes: state.quiet.active ? 0 : QUIET_MINUTES }).then((answer) => {
         state.quiet = answer.quiet ?? state.quiet;
         refresh();
+      }),
+    openApp: (page?: string) =>
+      void channel.request({ op: 'open', ...(page ? { page } : {}) }).then((answer) => {
+        if (!answer.ok) say(`Notifier could not open: ${answer.error}`);
       }),
     openFolder: folderOpener(path.resolve(supportDir)),
     quit: () => void channel.request({ op: 'quit' }),

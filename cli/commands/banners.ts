@@ -35,8 +35,9 @@ export function registerBannerCommands(program: Command): void {
     },
   );
 
-  act(program.command('compose').description('answers ok; this service has no composer window (POST /v1/compose)'), (context) =>
-    send(context, { method: 'POST', path: '/v1/compose' }),
+  act(
+    program.command('compose').description("open Notifier's window at Compose on this computer's desktop (POST /v1/compose)"),
+    (context) => send(context, { method: 'POST', path: '/v1/compose' }),
   );
 
   act(

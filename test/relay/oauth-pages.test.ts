@@ -9,22 +9,12 @@ import { copyFile, mkdir, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import { tempFolder } from '../helpers/daemon.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { authorizeQuery, consentFrame, decide, DEVICE_GRANT, pkce, postForm, register } from '../helpers/oauth.js';
 import { BACKENDS, pairDevice, useRelay, type RelayProcess } from '../helpers/relay.js';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let browser: Browser;
 /** Pages with JavaScript, the way people browse. */
@@ -37,8 +27,7 @@ const visits: URLSearchParams[] = [];
 
 beforeAll(async () => {
   shots = await tempFolder('notifier-pages-');
-  // Playwright starts Chromium with a fresh profile folder of its own, removed when it closes.
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 760, height: 900 } });
   callback = http.createServer((req, res) => {
     visits.push(new URL(req.url!, 'http://x').searchParams);

@@ -1,0 +1,199 @@
+// The three doors (docs/app.md#the-three-doors): `/app/api` opens with the person's session only — never the API
+// token — from the app's own pages, and a change also needs the app's own Origin and the session's CSRF value;
+// `/v1` never takes the session. Every `/app` answer keeps the loopback Host check and the strict headers.
+
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import net from 'node:net';
+import { startAppDaemon, type AppDaemon, type AppSession } from './helpers/app.js';
+
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; " +
+  "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** A request line and headers written by hand (node:http cannot send an absolute-form target). */
+function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('end', () => resolve(received));
+    socket.on('error', reject);
+    setTimeout(() => socket.end(), 1000);
+  });
+}
+
+let daemon: AppDaemon;
+let session: AppSession;
+
+beforeAll(async () => {
+  daemon = await startAppDaemon();
+  session = await daemon.signIn();
+  await daemon.api('POST', '/v1/notify', { body: { app: 'door', id: 'd1', title: 'Door test' } });
+});
+
+afterAll(async () => {
+  await daemon.stop();
+});
+
+describe('/app/api takes the session only', () => {
+  test('the API token alone is 401 app_session_required, on reads and on changes', async () => {
+    for (const [method, route] of [
+      ['GET', '/app/api/session'],
+      ['GET', '/app/api/history'],
+      ['POST', '/app/api/history/read-all'],
+    ] as const) {
+      const reply = await daemon.api(method, route, { body: method === 'POST' ? {} : undefined });
+      expect(reply.status).toBe(401);
+      expect(reply.json).toEqual({
+        error: 'your session ended (or there is none): open Notifier again from its tray menu or app menu',
+        code: 'app_session_required',
+      });
+    }
+  });
+
+  test('no cookie, or a made-up one, is 401', async () => {
+    expect((await daemon.raw('GET', '/app/api/session')).status).toBe(401);
+    const madeUp = await daemon.raw('GET', '/app/api/session', { headers: { Cookie: 'notifier_session=forged' } });
+    expect(madeUp.status).toBe(401);
+  });
+
+  test('with the session: the CSRF value and the computer name', async () => {
+    const reply = await session.call('GET', '/app/api/session');
+    expect(reply.status).toBe(200);
+    expect(reply.json).toEqual({ csrf: session.csrf, computerName: expect.any(String) });
+  });
+
+  test('a foreign Host is 403 even with the session; so is a request line naming another host', async () => {
+    const reply = await session.call('GET', '/app/api/session', undefined, { Host: `evil.example:${daemon.port}` });
+    expect(reply.status).toBe(403);
+    expect(reply.json.code).toBe('forbidden_host');
+    expect((await daemon.raw('GET', '/app/history', { headers: { Host: 'evil.example', Cookie: session.cookie } })).status).toBe(403);
+    const absolute = await rawRequest(
+      daemon.port,
+      `GET http://evil.example/app/api/session HTTP/1.1\r\nHost: 127.0.0.1:${daemon.port}\r\nCookie: ${session.cookie}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(absolute).toMatch(/^HTTP\/1\.1 403 /);
+  });
+
+  test("a request from another site's page (Sec-Fetch-Site) is 403, even a read", async () => {
+    for (const site of ['same-site', 'cross-site', 'none']) {
+      const reply = await session.call('GET', '/app/api/history', undefined, { 'Sec-Fetch-Site': site });
+      expect(reply.status).toBe(403);
+      expect(reply.json.code).toBe('app_cross_site');
+    }
+  });
+
+  test('a change without the CSRF value, or with a wrong one, is 403 and changes nothing', async () => {
+    const route = '/app/api/history/door/d1/read';
+    const missing = await session.call('POST', route, { read: true }, { 'X-Notifier-CSRF': '' });
+    expect(missing.status).toBe(403);
+    expect(missing.json.code).toBe('app_csrf_mismatch');
+    const wrong = await session.call('POST', route, { read: true }, { 'X-Notifier-CSRF': `${session.csrf.slice(0, -1)}A` });
+    expect(wrong.status).toBe(403);
+    expect((await session.call('GET', '/app/api/history?app=door')).json.items[0].read).toBe(false);
+  });
+
+  test('a change from another origin is 403 even with the right CSRF value; so is one with no Origin', async () => {
+    const route = '/app/api/history/door/d1/read';
+    for (const origin of [`http://127.0.0.1:${daemon.port + 1}`, `http://localhost:${daemon.port}`, 'null']) {
+      const reply = await session.call('POST', route, { read: true }, { Origin: origin });
+      expect(reply.status).toBe(403);
+      expect(reply.json.code).toBe('app_foreign_origin');
+    }
+    const { request } = await import('./helpers/http.js');
+    const noOrigin = await request(daemon.port, 'POST', route, {
+      token: null,
+      body: { read: true },
+      headers: { Cookie: session.cookie, 'X-Notifier-CSRF': session.csrf },
+    });
+    expect(noOrigin.status).toBe(403);
+    expect((await session.call('GET', '/app/api/history?app=door')).json.items[0].read).toBe(false);
+    const done = await session.call('POST', route, { read: true });
+    expect(done.json).toEqual({ ok: true, unread: 0 });
+  });
+
+  test('an unknown route is 404 and a known one with another method 405, in the app API error shape', async () => {
+    const missing = await session.call('GET', '/app/api/nothing');
+    expect(missing.status).toBe(404);
+    expect(missing.json).toEqual({ error: 'not found: GET /app/api/nothing', code: 'route_not_found' });
+    const method = await session.call('PUT', '/app/api/session', {});
+    expect(method.status).toBe(405);
+    expect(method.headers.allow).toBe('GET, DELETE');
+  });
+});
+
+describe('/v1 never takes the session', () => {
+  test('the cookie alone is 401; with an Origin it is 403 as before', async () => {
+    const cookieOnly = await daemon.raw('GET', '/v1/history', { headers: { Cookie: session.cookie } });
+    expect(cookieOnly.status).toBe(401);
+    expect(cookieOnly.json).toEqual({ error: 'unauthorized: send Authorization: Bearer <the token in the support folder>' });
+    const fromPage = await daemon.raw('POST', '/v1/notify', {
+      body: { app: 'x', title: 'y' },
+      headers: { Cookie: session.cookie, Origin: `http://127.0.0.1:${daemon.port}`, 'X-Notifier-CSRF': session.csrf },
+    });
+    expect(fromPage.status).toBe(403);
+  });
+
+  test('no /v1 record shows or changes read state', async () => {
+    const record = (await daemon.api('GET', '/v1/history?app=door')).json.items[0];
+    expect(Object.keys(record)).not.toContain('read');
+    expect((await daemon.api('POST', '/v1/history/read', { body: { app: 'door', id: 'd1' } })).status).toBe(404);
+  });
+});
+
+describe('the pages of /app', () => {
+  test('without a session: a short page, 401, no code of the app; with one: the app', async () => {
+    for (const route of ['/app', '/app/', '/app/history', '/app/settings', '/app/relay', '/app/history/door/d1']) {
+      const without = await daemon.raw('GET', route);
+      expect(without.status).toBe(401);
+      expect(without.text).toContain('Open Notifier from its tray menu or its app menu. There is no password.');
+      expect(without.text).not.toMatch(/<script|stand-in/);
+      const withSession = await daemon.raw('GET', route, { headers: { Cookie: session.cookie } });
+      expect(withSession.status).toBe(200);
+      expect(withSession.text).toContain('stand-in app');
+      expect(withSession.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  test('every answer carries the CSP, no framing, nosniff and no referrer', async () => {
+    for (const reply of [
+      await daemon.raw('GET', '/app/history'),
+      await daemon.raw('GET', '/app/history', { headers: { Cookie: session.cookie } }),
+      await daemon.raw('GET', '/app/signin?code=x'),
+      await daemon.raw('GET', '/app/api/session'),
+      await session.call('GET', '/app/api/session'),
+      await daemon.raw('GET', '/app/assets/stand-in.js'),
+      await daemon.raw('GET', '/app/nothing-here'),
+    ]) {
+      expect(reply.headers['content-security-policy']).toBe(CSP);
+      expect(reply.headers['x-frame-options']).toBe('DENY');
+      expect(reply.headers['x-content-type-options']).toBe('nosniff');
+      expect(reply.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+
+  test('the built files: assets cached for good, nothing outside the build folder, never the token', async () => {
+    const asset = await daemon.raw('GET', '/app/assets/stand-in.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const route of [
+      '/app/assets/..%2f..%2fsup%2ftoken',
+      '/app/..%2ftoken',
+      '/app/assets/%2e%2e/index.html',
+      '/app/index.html',
+      '/app/assets/missing.js',
+      '/app/a/b/c.js',
+    ]) {
+      const reply = await daemon.raw('GET', route, { headers: { Cookie: session.cookie } });
+      expect(reply.status).toBe(404);
+      expect(reply.text).not.toContain(daemon.token);
+    }
+  });
+
+  test('a page takes GET only', async () => {
+    const reply = await daemon.raw('POST', '/app/history', { body: {}, headers: { Cookie: session.cookie } });
+    expect(reply.status).toBe(405);
+    expect(reply.headers.allow).toBe('GET, HEAD');
+  });
+});
