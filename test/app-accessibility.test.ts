@@ -4,10 +4,10 @@
 
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, startAppDaemon, signIn, startBrowser, watchProblems } from './helpers/app-pages.js';
-import type { DaemonProcess } from './helpers/daemon.js';
+import { axeViolations, startWebApp, signIn, startBrowser, watchProblems } from './helpers/app-pages.js';
+import type { AppDaemon } from './helpers/app.js';
 
-let daemon: DaemonProcess;
+let daemon: AppDaemon;
 let browser: Browser;
 /** A notification with a reply field, a command button and the question its press asked: the fullest details. */
 let waitingId: string;
@@ -15,7 +15,7 @@ let waitingId: string;
 const PAGES = ['history', 'approvals', 'compose', 'settings', 'designer', 'relay'];
 
 beforeAll(async () => {
-  [daemon, browser] = await Promise.all([startAppDaemon(), startBrowser()]);
+  [daemon, browser] = await Promise.all([startWebApp(), startBrowser()]);
   await daemon.api('POST', '/v1/register', { body: { app: 'deployer', appName: 'Deployer', allowCommands: true } });
   await daemon.api('POST', '/v1/notify', { body: { app: 'backup', title: 'Backup finished', body: '18,204 files copied.' } });
   await daemon.api('POST', '/v1/notify', { body: { app: 'ci', title: 'Build failed', body: 'See [the log](https://ci.example.com/1).' } });

@@ -6,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startAppDaemon, signIn, startBrowser, watchProblems } from './helpers/app-pages.js';
-import { type DaemonProcess, tempFolder, waitFor } from './helpers/daemon.js';
+import { startWebApp, signIn, startBrowser, watchProblems } from './helpers/app-pages.js';
+import type { AppDaemon } from './helpers/app.js';
+import { tempFolder, waitFor } from './helpers/daemon.js';
 
-let daemon: DaemonProcess;
+let daemon: AppDaemon;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -37,7 +38,7 @@ async function pressDeploy(title: string): Promise<void> {
 const question = () => page.getByRole('article', { name: /^Deployer: / });
 
 beforeAll(async () => {
-  [daemon, browser, folder] = await Promise.all([startAppDaemon(), startBrowser(), tempFolder('notifier-approvals-')]);
+  [daemon, browser, folder] = await Promise.all([startWebApp(), startBrowser(), tempFolder('notifier-approvals-')]);
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   context.setDefaultTimeout(10_000);
   expect((await daemon.api('POST', '/v1/register', { body: { app: 'deployer', appName: 'Deployer', allowCommands: true } })).status).toBe(

@@ -5,12 +5,13 @@
 
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startAppDaemon, signIn, startBrowser, watchProblems } from './helpers/app-pages.js';
-import { type DaemonProcess, waitFor } from './helpers/daemon.js';
+import { startWebApp, signIn, startBrowser, watchProblems } from './helpers/app-pages.js';
+import type { AppDaemon } from './helpers/app.js';
+import { waitFor } from './helpers/daemon.js';
 import { type Desktop, startDesktop } from './helpers/desktop.js';
 
 let desktop: Desktop;
-let daemon: DaemonProcess;
+let daemon: AppDaemon;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -31,7 +32,7 @@ const field = (name: string) => page.getByRole('textbox', { name, exact: true })
 
 beforeAll(async () => {
   [desktop, browser] = await Promise.all([startDesktop(), startBrowser()]);
-  daemon = await startAppDaemon({ env: desktop.env, presenter: 'dbus' });
+  daemon = await startWebApp({ env: desktop.env, presenter: 'dbus' });
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   context.setDefaultTimeout(10_000);
   const template = { app: 'notifier', name: 'status', title: '{service} is {status}', body: 'Checked by {checker}' };

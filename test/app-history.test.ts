@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startAppDaemon, signIn, startBrowser, titleBecomes, watchProblems } from './helpers/app-pages.js';
-import type { DaemonProcess } from './helpers/daemon.js';
+import { startWebApp, signIn, startBrowser, titleBecomes, watchProblems } from './helpers/app-pages.js';
+import type { AppDaemon } from './helpers/app.js';
 
-let daemon: DaemonProcess;
+let daemon: AppDaemon;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -36,7 +36,7 @@ async function listShows(titles: string[]): Promise<void> {
 }
 
 beforeAll(async () => {
-  [daemon, browser] = await Promise.all([startAppDaemon(), startBrowser()]);
+  [daemon, browser] = await Promise.all([startWebApp(), startBrowser()]);
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   context.setDefaultTimeout(10_000);
   await daemon.api('POST', '/v1/register', { body: { app: 'backup', appName: 'Backup' } });

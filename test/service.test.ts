@@ -169,7 +169,10 @@ describe('notifier service on Linux (systemd user unit)', () => {
     expect(lines).toContain('Name=Notifier');
     expect(lines).toContain(`Exec=${desktopExecQuote(process.execPath)} ${desktopExecQuote(CLI)} open`);
     // The Exec line, run as the desktop runs it, reaches `notifier open` (which needs a running daemon: exit 2).
-    const words = lines.find((line) => line.startsWith('Exec='))!.slice('Exec='.length).split(' ');
+    const words = lines
+      .find((line) => line.startsWith('Exec='))!
+      .slice('Exec='.length)
+      .split(' ');
     const ran = spawnSync(words[0]!, words.slice(1), { encoding: 'utf8', env: { ...process.env, NOTIFIER_SUPPORT_DIR: root } });
     expect([ran.status, ran.stderr]).toEqual([2, expect.stringMatching(/^Notifier is not running/)]);
 

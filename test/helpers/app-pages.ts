@@ -2,11 +2,13 @@ import { afterAll } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, signInLink, writeSilentBrowser } from '../../bench/rigs/person-app.js';
-import { type DaemonProcess, ROOT, type StartOptions, startDaemon, tempFolder } from './daemon.js';
+import type { AppPage } from '../../protocol/app-api.js';
+import { type AppDaemon, BUILT_APP, startAppDaemon } from './app.js';
+import { launchChromium } from './chromium.js';
+import { ROOT, tempFolder } from './daemon.js';
 
-// The person's app in a real browser: a daemon whose private channel can open it, headless Chromium signed in
-// through that channel, and what a test checks on every page (script errors, refused requests, axe-core).
+// The person's app in a real browser: a daemon serving the built front end, headless Chromium signed in through
+// the private channel, and what a test checks on every page (script errors, refused requests, axe-core).
 
 const browsers = new Set<Browser>();
 afterAll(async () => {
@@ -21,23 +23,19 @@ export async function startBrowser(): Promise<Browser> {
 }
 
 /**
- * A daemon (headless presenter unless `args` say otherwise, no tray) with a desktop to open the app on: a DISPLAY,
- * and a `chromium` first on PATH that opens nothing, so the test reads the sign-in link the daemon wrote for it.
+ * A daemon serving the built front end (headless banners unless `presenter` says otherwise, no tray), with a desktop
+ * to open the app on (test/helpers/app.ts).
  */
-export async function startAppDaemon(options: StartOptions & { presenter?: string } = {}): Promise<DaemonProcess> {
-  const supportDir = options.supportDir ?? (await tempFolder());
-  const bin = await tempFolder('notifier-browser-');
-  await writeSilentBrowser(bin);
-  const env: Record<string, string> = { DISPLAY: ':0', ...options.env };
-  env.PATH = `${bin}${path.delimiter}${options.env?.PATH ?? process.env.PATH}`;
-  const args = options.args ?? ['--support-dir', supportDir, '--port', '0', '--presenter', options.presenter ?? 'headless', '--no-tray'];
-  return startDaemon({ ...options, supportDir, env, args });
+export async function startWebApp(options: { presenter?: string; env?: Record<string, string> } = {}): Promise<AppDaemon> {
+  const supportDir = await tempFolder();
+  const args = ['--support-dir', supportDir, '--port', '0', '--presenter', options.presenter ?? 'headless'];
+  return startAppDaemon({ appDir: BUILT_APP, supportDir, args, ...(options.env ? { env: options.env } : {}) });
 }
 
 /** Opens the app at `page` in a new tab of `context`, signed in as the tray does it; resolves once it is there. */
-export async function signIn(context: BrowserContext, daemon: DaemonProcess, page = 'history'): Promise<Page> {
+export async function signIn(context: BrowserContext, daemon: AppDaemon, page: AppPage = 'history'): Promise<Page> {
   const tab = await context.newPage();
-  await tab.goto(await signInLink(daemon.supportDir, page));
+  await tab.goto((await daemon.signInLink(page)).link);
   await tab.waitForURL((url) => url.pathname === `/app/${page}`);
   await tab.getByRole('heading', { level: 1 }).waitFor();
   return tab;
