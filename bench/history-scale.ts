@@ -4,10 +4,6 @@
 // next to a same-run baseline (`node -e 0`, the daemon on an empty support folder). The daemon runs pinned to
 // CPU 0; this process (which generates the data and sends the searches) to CPU 1.
 
-import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   CPU_TICK_MS,
@@ -33,6 +29,7 @@ import {
   verdict,
   type RunningDaemon,
 } from './lib.js';
+import { QUERIES, writeHistory } from './rigs/history-data.js';
 
 const APP_COUNT = Number(option('apps') ?? 200);
 const RECORDS_PER_APP = Number(option('records') ?? 1000);
@@ -41,196 +38,6 @@ const COLD_STARTS = 3;
 const IDLE_SECONDS = 5;
 const TARGET_COLD_START_MS = 1500;
 const TARGET_SEARCH_P50_MS = 20;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Data: titles from a subject and an outcome, bodies of 6-17 vocabulary words, some accented; about one record in
-// a thousand carries one rare word (at most one per record, so two rare words never match together).
-
-const SUBJECTS = [
-  'Build',
-  'Deploy',
-  'Backup',
-  'Release',
-  'Test run',
-  'Merge request',
-  'Invoice',
-  'Meeting',
-  'Déploiement',
-  'Réunion',
-  'Café',
-  'Sync',
-  'Pipeline',
-  'Report',
-  'Alert',
-  'Reminder',
-  'Download',
-  'Upload',
-  'Certificate',
-  'Migration',
-];
-const OUTCOMES = [
-  'passed',
-  'failed',
-  'started',
-  'finished',
-  'cancelled',
-  'scheduled',
-  'réussi',
-  'échoué',
-  'queued',
-  'delayed',
-  'approved',
-  'expired',
-];
-const WORDS = [
-  'main',
-  'staging',
-  'production',
-  'server',
-  'cluster',
-  'branch',
-  'commit',
-  'review',
-  'team',
-  'room',
-  'tomorrow',
-  'today',
-  'invoice',
-  'customer',
-  'order',
-  'payment',
-  'disk',
-  'memory',
-  'network',
-  'latency',
-  'report',
-  'weekly',
-  'daily',
-  'monthly',
-  'café',
-  'crème',
-  'brûlée',
-  'déploiement',
-  'élève',
-  'à',
-  'côté',
-  'naïve',
-  'résumé',
-  'über',
-  'straße',
-  'niño',
-  'update',
-  'version',
-  'feature',
-  'bug',
-  'fix',
-  'ticket',
-  'calendar',
-  'lunch',
-  'coffee',
-  'project',
-  'deadline',
-  'backup',
-  'volume',
-  'snapshot',
-];
-const RARE = ['kumquat', 'zeppelin', 'quasar', 'obsidian', 'marzipan', 'fjord', 'gazpacho', 'tundra', 'nebula', 'origami'];
-
-/** Queries by category: two words each, several with accents or capitals (search folds both). */
-const QUERIES: Record<string, string[]> = {
-  many: [
-    'build passed',
-    'main staging',
-    'café réunion',
-    'cafe resume',
-    'Déploiement réussi',
-    'server memory',
-    'weekly report',
-    'CRÈME brulee',
-  ],
-  rare: [
-    'kumquat staging',
-    'zeppelin café',
-    'quasar server',
-    'obsidian report',
-    'marzipan main',
-    'fjord deploy',
-    'nebula memory',
-    'origami team',
-  ],
-  none: [
-    'kumquat zeppelin',
-    'xylophone walrus',
-    'cafe xylophone',
-    'quasar nebula',
-    'build walrus',
-    'tundra origami',
-    'lorem ipsum',
-    'fjord gazpacho',
-  ],
-};
-
-/** mulberry32: the same History on every run. */
-function randomGenerator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = randomGenerator(20261120);
-const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
-
-function message(): { title: string; body: string } {
-  const title =
-    random() < 0.5 ? `${pick(SUBJECTS)} ${1 + Math.floor(random() * 2000)} ${pick(OUTCOMES)}` : `${pick(SUBJECTS)} ${pick(OUTCOMES)}`;
-  const words = Array.from({ length: 6 + Math.floor(random() * 12) }, () => pick(WORDS));
-  if (random() < 0.001) words.splice(Math.floor(random() * words.length), 0, pick(RARE));
-  if (random() < 0.3)
-    words.push(
-      '@',
-      Math.floor(random() * 0xffffff)
-        .toString(16)
-        .padStart(6, '0'),
-    );
-  const body = words.join(' ');
-  return { title, body: body[0]!.toUpperCase() + body.slice(1) };
-}
-
-function historyFile(app: string, now: number): string {
-  const times = Array.from({ length: RECORDS_PER_APP }, () => now - 60_000 - Math.floor(random() * 30 * DAY_MS)).sort((a, b) => a - b);
-  const records = times.map((time) => {
-    const id = randomUUID().toUpperCase();
-    const deliveredAt = new Date(time).toISOString();
-    const { title, body } = message();
-    return {
-      id,
-      app,
-      notification: { app, id, title, body, template: 'builtin.imageLeft' },
-      deliveredAt,
-      fields: { title, body, app, id, appName: app, deliveredAt },
-    };
-  });
-  return JSON.stringify({ app, records });
-}
-
-async function generate(supportDir: string): Promise<{ bytes: number; ms: number }> {
-  const started = performance.now();
-  const now = Date.now();
-  const apps = Array.from({ length: APP_COUNT }, (_, index) => `app-${String(index).padStart(3, '0')}`);
-  await mkdir(path.join(supportDir, 'history'), { recursive: true, mode: 0o700 });
-  for (const app of apps) await writeFile(path.join(supportDir, 'history', `${app}.json`), historyFile(app, now), { mode: 0o600 });
-  await writeFile(path.join(supportDir, 'apps.json'), JSON.stringify({ apps: apps.map((app) => ({ app })) }), { mode: 0o600 });
-  spawnSync('sync'); // written back to disk now, not during the cold starts
-  let bytes = 0;
-  for (const name of await readdir(path.join(supportDir, 'history'))) bytes += (await stat(path.join(supportDir, 'history', name))).size;
-  return { bytes, ms: performance.now() - started };
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Measurements
@@ -277,7 +84,7 @@ await runBenchmark(async () => {
 
   const fullDir = await makeTempFolder('notifier-bench-history-');
   const emptyDir = await makeTempFolder('notifier-bench-empty-');
-  const generated = await generate(fullDir);
+  const generated = await writeHistory(fullDir, { apps: APP_COUNT, recordsPerApp: RECORDS_PER_APP });
   console.log(
     `generated ${APP_COUNT} apps x ${RECORDS_PER_APP} records = ${int(APP_COUNT * RECORDS_PER_APP)} records, ` +
       `${(generated.bytes / 1024 / 1024).toFixed(1)} MiB of History files, in ${ms(generated.ms)}` +

@@ -1,6 +1,7 @@
 // The daemon's live events (GET /app/api/events): one EventSource for the whole app. Each page subscribes to the
-// events it paints; after a reconnect (the daemon restarted, the laptop slept) the subscribers of `reconnected`
-// fetch again what they show, since events sent meanwhile are lost.
+// events it paints. Events sent while the stream is not open are lost, so whenever it opens — the first time,
+// which races the first fetches, and after a reconnect (the daemon restarted, the laptop slept) — the
+// subscribers of `onStreamOpen` fetch again what they show.
 
 import { appPaths, type AppEventName, type AppEvents } from '../../protocol/app-api.js';
 import { sessionEnded } from './api.js';
@@ -14,7 +15,8 @@ const handlers: { [N in AppEventName]: Set<Handler<N>> } = {
   approvals: new Set(),
   read: new Set(),
 };
-const reconnectHandlers = new Set<() => void>();
+/** Called with `again`: false the first time the stream opens, true after it was lost. */
+const openHandlers = new Set<(again: boolean) => void>();
 
 export function onEvent<N extends AppEventName>(name: N, handler: Handler<N>): () => void {
   const set = handlers[name] as Set<Handler<N>>;
@@ -22,27 +24,19 @@ export function onEvent<N extends AppEventName>(name: N, handler: Handler<N>): (
   return () => set.delete(handler);
 }
 
-export function onReconnect(handler: () => void): () => void {
-  reconnectHandlers.add(handler);
-  return () => reconnectHandlers.delete(handler);
+export function onStreamOpen(handler: (again: boolean) => void): () => void {
+  openHandlers.add(handler);
+  return () => openHandlers.delete(handler);
 }
 
+/** A stream the browser gave up on (an answer that was not a stream) is tried again after this. */
+const RETRY_MS = 3000;
+
 let source: EventSource | undefined;
+let opens = 0;
 
-/** How long the first fetches wait for the stream to open before going ahead without it. */
-const OPEN_WAIT_MS = 3000;
-
-/**
- * Opens the stream; resolves once it is open (or after a while without it), so what the app fetches next cannot
- * miss an event sent in between.
- */
-export function connectEvents(): Promise<void> {
-  let lostOnce = false;
+export function connectEvents(): void {
   source = new EventSource(appPaths.events);
-  const opened = new Promise<void>((resolve) => {
-    source!.addEventListener('open', () => resolve(), { once: true });
-    setTimeout(resolve, OPEN_WAIT_MS);
-  });
   for (const name of Object.keys(handlers) as AppEventName[]) {
     source.addEventListener(name, (event) => {
       let data: unknown;
@@ -55,27 +49,19 @@ export function connectEvents(): Promise<void> {
     });
   }
   source.addEventListener('open', () => {
-    if (lostOnce) for (const handler of reconnectHandlers) handler();
+    const again = opens++ > 0;
+    for (const handler of openHandlers) handler(again);
   });
   source.addEventListener('error', () => {
-    lostOnce = true;
     // EventSource retries by itself, except after an answer that is not a stream (401: the session ended). Ask
     // the API once, which tells the app whether it is the session; otherwise try again in a while.
     if (source?.readyState === EventSource.CLOSED) {
       source = undefined;
       void fetch(appPaths.session, { credentials: 'same-origin' }).then(
-        (reply) => (reply.status === 401 ? (sessionEnded.value = true) : setTimeout(reconnect, OPEN_WAIT_MS)),
-        () => setTimeout(reconnect, OPEN_WAIT_MS),
+        (reply) => (reply.status === 401 ? (sessionEnded.value = true) : setTimeout(connectEvents, RETRY_MS)),
+        () => setTimeout(connectEvents, RETRY_MS),
       );
     }
-  });
-  return opened;
-}
-
-/** A new stream after the old one gave up: what the pages show is fetched again once it is open. */
-function reconnect(): void {
-  void connectEvents().then(() => {
-    for (const handler of reconnectHandlers) handler();
   });
 }
 

@@ -1,7 +1,7 @@
-// The person's app: starts the session (its CSRF value), the live events, and draws the window.
+// The person's app: draws the window, and starts the session (its CSRF value), the live events and the fetches.
 
 import { render } from 'preact';
-import { sessionEnded, startSession } from './api.js';
+import { startSession } from './api.js';
 import { App } from './app.js';
 import { followApprovals, loadApprovals } from './approvals/store.js';
 import { followEvents, loadApps, reload } from './history/store.js';
@@ -9,19 +9,22 @@ import { connectEvents } from './live.js';
 import './theme.js';
 import './styles.css';
 
+/** The window is drawn once History's first rows are in, or after this long without them. */
+const FIRST_PAINT_WAIT_MS = 250;
+
 async function start(): Promise<void> {
-  const root = document.getElementById('root')!;
-  try {
-    await startSession();
-  } catch {
-    // A 401 ended the session (api.ts); another failure shows on the page's own requests.
-  }
-  render(<App />, root);
-  if (sessionEnded.value) return;
+  // The CSRF value is needed for the first change only; the pages fetch what they show at once, and again when
+  // the event stream opens (an event sent before it did would be lost).
+  void startSession().catch(() => undefined); // a 401 ends the session (api.ts); other failures show on the pages
   followEvents();
   followApprovals();
-  // History and Approvals are fetched once the stream is open: an event sent before would otherwise be lost.
-  await Promise.all([connectEvents().then(() => Promise.all([reload(), loadApprovals()])), loadApps()]);
+  connectEvents();
+  const firstRows = reload();
+  void loadApps();
+  void loadApprovals();
+  // One first paint with the rows in it, rather than an empty window painted and then painted again.
+  await Promise.race([firstRows, new Promise((resolve) => setTimeout(resolve, FIRST_PAINT_WAIT_MS))]);
+  render(<App />, document.getElementById('root')!);
 }
 
 void start();

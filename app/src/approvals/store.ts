@@ -5,7 +5,7 @@
 import { computed, signal } from '@preact/signals';
 import { appPaths, type ApprovalsAnswer } from '../../../protocol/app-api.js';
 import { call } from '../api.js';
-import { onEvent, onReconnect } from '../live.js';
+import { onEvent, onStreamOpen } from '../live.js';
 
 export const approvals = signal<ApprovalsAnswer | null>(null);
 export const approvalsError = signal('');
@@ -24,5 +24,5 @@ export async function loadApprovals(): Promise<void> {
 
 export function followApprovals(): void {
   onEvent('approvals', (answer) => (approvals.value = answer));
-  onReconnect(() => void loadApprovals());
+  onStreamOpen(() => void loadApprovals());
 }

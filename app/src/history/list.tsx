@@ -83,11 +83,11 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
   const focusWanted = useRef<number | null>(null);
   const frame = useRef(0);
 
-  useLayoutEffect(() => {
+  // The list's height, from the ResizeObserver's first report (after layout, before the frame is painted): reading
+  // it here would make the browser lay the page out an extra time before the first paint.
+  useEffect(() => {
     const element = scroller.current!;
-    const measure = (): void => setView({ top: element.scrollTop, height: element.clientHeight });
-    measure();
-    const observer = new ResizeObserver(measure);
+    const observer = new ResizeObserver(([entry]) => setView({ top: element.scrollTop, height: entry!.contentRect.height }));
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
@@ -102,9 +102,12 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
     if (position * ROW_HEIGHT < element.scrollTop) element.scrollTop += ROW_HEIGHT;
   }, [inserted.value]);
 
-  // A new search or filter starts at the top.
+  // A new search or filter starts at the top (not on the first paint: setting it would lay the page out early).
+  const shownFilters = useRef(filters.value);
   useLayoutEffect(() => {
-    if (scroller.current) scroller.current.scrollTop = 0;
+    if (shownFilters.current === filters.value || !scroller.current) return;
+    shownFilters.current = filters.value;
+    scroller.current.scrollTop = 0;
   }, [filters.value]);
 
   const count = total.value;

@@ -20,17 +20,14 @@ const STATE_LABELS: Record<HistoryStateFilter, string> = {
   replied: 'Replied',
   failed: 'Failed',
 };
-/** Typing waits this long for the next key before searching (each search is answered in milliseconds). */
-const SEARCH_DEBOUNCE_MS = 40;
 
 function SearchBox(): VNode {
   const [text, setText] = useState(filters.value.q);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => setText(filters.value.q), [filters.value.q]);
+  // Every key searches at once: a search is answered in milliseconds, and the one it overtakes is cancelled.
   const change = (value: string): void => {
     setText(value);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setFilters({ q: value }), SEARCH_DEBOUNCE_MS);
+    setFilters({ q: value });
   };
   return (
     <div class="search" role="search">

@@ -14,7 +14,7 @@ import {
   type HistoryStateFilter,
 } from '../../../protocol/app-api.js';
 import { call, isAbort, messageOf, withQuery } from '../api.js';
-import { onEvent, onReconnect } from '../live.js';
+import { onEvent, onStreamOpen } from '../live.js';
 
 export interface Filters {
   q: string;
@@ -274,8 +274,11 @@ export function followEvents(): void {
   onEvent('removed', onRemoved);
   onEvent('unread', ({ unread }) => (unreadTotal.value = unread));
   onEvent('read', onAllRead);
-  onReconnect(() => {
-    void reload();
+  // The stream opened: what the first fetch answered may have missed an event, so the rows in view are asked for
+  // again over what is shown; after the stream was lost, everything is (rows elsewhere may have changed too).
+  onStreamOpen((again) => {
+    if (again) void reload();
+    else void fetchWindow(Math.max(0, shownRange.start - FETCH_MARGIN), shownRange.end + FETCH_MARGIN);
     void loadApps();
   });
 }
