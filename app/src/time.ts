@@ -15,8 +15,8 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: 'numeric', minute: '2-digit' });
 const sameYear = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
 const otherYear = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 const exact = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
@@ -29,9 +29,20 @@ export function relativeTime(iso: string, at = now.value): string {
   if (ago < 45_000) return 'just now';
   if (ago < HOUR) return `${Math.max(1, Math.round(ago / MINUTE))} min ago`;
   if (ago < 12 * HOUR) return `${Math.round(ago / HOUR)} h ago`;
+  const days = calendarDaysBetween(time, at);
+  if (days === 0) return timeOfDay.format(time);
+  if (days === 1) return `Yesterday ${timeOfDay.format(time)}`;
   if (ago < 6 * DAY) return weekday.format(time);
   const date = new Date(time);
   return (date.getFullYear() === new Date(at).getFullYear() ? sameYear : otherYear).format(time);
+}
+
+/** Midnights passed from `from` to `to`, in local time. */
+function calendarDaysBetween(from: number, to: number): number {
+  const start = new Date(from);
+  const end = new Date(to);
+  const midnight = (date: Date): number => new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
+  return Math.round((midnight(end) - midnight(start)) / DAY);
 }
 
 export function exactTime(iso: string): string {

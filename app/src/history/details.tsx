@@ -370,6 +370,9 @@ export function Details({ selected }: { selected: Selected }): VNode {
 
       {details.bodyMarkdown && <Markdown class="details-body" text={details.bodyMarkdown} />}
 
+      {details.takesReply && <ReplyForm details={details} onSent={() => void load.current()} />}
+
+      <Buttons details={details} />
       {details.hasCard && (
         <img
           class="card-picture"
@@ -377,10 +380,6 @@ export function Details({ selected }: { selected: Selected }): VNode {
           alt={`The card of “${titleOf(row)}”`}
         />
       )}
-
-      {details.takesReply && <ReplyForm details={details} onSent={() => void load.current()} />}
-
-      <Buttons details={details} />
       <WhatHappened details={details} />
     </article>
   );
