@@ -136,6 +136,17 @@ export function SessionEnded(): VNode {
   );
 }
 
+/** "/" anywhere but in a field goes to History's search, as in a mail client. */
+document.addEventListener('keydown', (event) => {
+  if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target as HTMLElement;
+  if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
+  const search = document.querySelector<HTMLInputElement>('.search input');
+  if (!search) return;
+  event.preventDefault();
+  search.focus();
+});
+
 export function App(): VNode {
   const main = useRef<HTMLElement>(null);
   const page = route.value.page;

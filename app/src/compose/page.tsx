@@ -211,7 +211,7 @@ export function ComposePage(): VNode {
                   aria-invalid={invalid}
                   onChange={(event) => edit({ template: event.currentTarget.value })}
                 >
-                  <option value="">None: a plain banner</option>
+                  <option value="">No template</option>
                   {templates.map((known) => (
                     <option key={known.name} value={known.name}>
                       {known.name}

@@ -40,6 +40,14 @@ function SearchBox(): VNode {
         onInput={(event) => change(event.currentTarget.value)}
         onKeyDown={(event) => {
           if (event.key === 'Escape' && text) change('');
+          // Down from the search goes to the list, as in a mail client (then Up and Down move between rows).
+          if (event.key === 'ArrowDown') {
+            const first = document.querySelector<HTMLElement>('.rows .row-title');
+            if (first) {
+              event.preventDefault();
+              first.focus();
+            }
+          }
         }}
       />
     </div>

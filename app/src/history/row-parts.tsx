@@ -60,9 +60,9 @@ export function StateBadges({ state }: { state: RowState }): VNode | null {
   return (
     <span class="badges">
       {badges.map((badge) => (
-        <span key={badge.text} class={`badge badge-${badge.tone}`} title={badge.title}>
+        <span key={badge.text} class={`badge badge-${badge.tone}`} title={badge.title ?? badge.text}>
           <Icon name={badge.icon} />
-          {badge.text}
+          <span class="badge-text">{badge.text}</span>
         </span>
       ))}
     </span>
