@@ -33,7 +33,7 @@ import {
   type RunningDaemon,
 } from './lib.js';
 import { launchChromium } from './rigs/chromium.js';
-import { QUERIES, writeHistory } from './rigs/history-data.js';
+import { generateHistory, QUERIES } from './rigs/history-data.js';
 import { signInLink, writeSilentBrowser } from './rigs/person-app.js';
 
 const RUNS = Number(option('runs') ?? 15);
@@ -213,7 +213,7 @@ async function notifyToRow(browser: Browser): Promise<string[]> {
 /** (c) */
 async function searchAtScale(browser: Browser): Promise<{ row: string[]; generated: string }> {
   const supportDir = await makeTempFolder('notifier-bench-history-');
-  const written = await writeHistory(supportDir, { apps: APP_COUNT, recordsPerApp: RECORDS_PER_APP });
+  const written = await generateHistory(supportDir, { apps: APP_COUNT, recordsPerApp: RECORDS_PER_APP });
   const app = await startApp(supportDir);
   // History loads in the background after the daemon answers; a search of every app waits until it is all in.
   await request(`${app.daemon.baseUrl}/v1/history/search?q=startup%20probe`, { headers: app.daemon.auth });

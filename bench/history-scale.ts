@@ -4,7 +4,7 @@
 // next to a same-run baseline (`node -e 0`, the daemon on an empty support folder). The daemon runs pinned to
 // CPU 0; this process (which generates the data and sends the searches) to CPU 1.
 
-import { performance } from 'node:perf_hooks';
+import { generateHistory, QUERIES } from './rigs/history-data.js';
 import {
   CPU_TICK_MS,
   LOAD_CPU,
@@ -29,10 +29,10 @@ import {
   verdict,
   type RunningDaemon,
 } from './lib.js';
-import { QUERIES, writeHistory } from './rigs/history-data.js';
 
 const APP_COUNT = Number(option('apps') ?? 200);
 const RECORDS_PER_APP = Number(option('records') ?? 1000);
+const generate = (supportDir: string) => generateHistory(supportDir, { apps: APP_COUNT, recordsPerApp: RECORDS_PER_APP });
 const QUERY_COUNT = Number(option('queries') ?? 200);
 const COLD_STARTS = 3;
 const IDLE_SECONDS = 5;
@@ -84,7 +84,7 @@ await runBenchmark(async () => {
 
   const fullDir = await makeTempFolder('notifier-bench-history-');
   const emptyDir = await makeTempFolder('notifier-bench-empty-');
-  const generated = await writeHistory(fullDir, { apps: APP_COUNT, recordsPerApp: RECORDS_PER_APP });
+  const generated = await generate(fullDir);
   console.log(
     `generated ${APP_COUNT} apps x ${RECORDS_PER_APP} records = ${int(APP_COUNT * RECORDS_PER_APP)} records, ` +
       `${(generated.bytes / 1024 / 1024).toFixed(1)} MiB of History files, in ${ms(generated.ms)}` +

@@ -147,7 +147,8 @@ describe('the pages of /app', () => {
       const without = await daemon.raw('GET', route);
       expect(without.status).toBe(401);
       expect(without.text).toContain('Open Notifier from its tray menu or its app menu. There is no password.');
-      expect(without.text).not.toMatch(/<script|stand-in/);
+      expect(without.text).not.toMatch(/<script|stand-in|style=/);
+      expect(without.text).toContain('<link rel="stylesheet" href="/app/server-page.css">');
       const withSession = await daemon.raw('GET', route, { headers: { Cookie: session.cookie } });
       expect(withSession.status).toBe(200);
       expect(withSession.text).toContain('stand-in app');
@@ -164,6 +165,7 @@ describe('the pages of /app', () => {
       await session.call('GET', '/app/api/session'),
       await daemon.raw('GET', '/app/assets/stand-in.js'),
       await daemon.raw('GET', '/app/nothing-here'),
+      await daemon.raw('GET', '/app/server-page.css'),
     ]) {
       expect(reply.headers['content-security-policy']).toBe(CSP);
       expect(reply.headers['x-frame-options']).toBe('DENY');

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { tempFolder } from './helpers/daemon.js';
+import { watchChannel } from './helpers/channel-watch.js';
 import { channel, eventually, startInProcess } from './helpers/in-process.js';
 
 // Sounds and speech held back: the muteAllSounds setting, and the quiet hour the person starts from the tray
@@ -58,39 +59,19 @@ describe("the private channel: the tray's quiet hour, recent notifications and q
     });
     const all = await channel(n.daemon.channelPath, { op: 'recent', limit: 10 });
     expect(all.notifications.at(-1)).toMatchObject({ app: 'unnamed', appName: 'unnamed' }); // no name registered: its id
-    const net = await import('node:net');
-    const lines: any[] = [];
-    const watcher = net.connect(n.daemon.channelPath, () => watcher.write('{"op":"watch"}\n'));
-    watcher.on('data', (chunk) =>
-      lines.push(
-        ...chunk
-          .toString()
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line)),
-      ),
-    );
+    const watcher = watchChannel(n.daemon.channelPath);
+    const { lines } = watcher;
     await eventually(() => lines.length > 0);
     await n.notify({ app: 'r', id: 'four', title: 'Title four' });
     await eventually(() => lines.some((line) => line.event === 'notification'), 'the notification event');
-    watcher.destroy();
+    watcher.close();
   });
 
   test('watch tells the unread count (the tray shows it), and again each time it changes', async () => {
     const n = await startInProcess();
     await n.notify({ app: 'count', id: 'c0', title: 'Before watching' });
-    const net = await import('node:net');
-    const lines: any[] = [];
-    const watcher = net.connect(n.daemon.channelPath, () => watcher.write('{"op":"watch"}\n'));
-    watcher.on('data', (chunk) =>
-      lines.push(
-        ...chunk
-          .toString()
-          .trim()
-          .split('\n')
-          .map((line: string) => JSON.parse(line)),
-      ),
-    );
+    const watcher = watchChannel(n.daemon.channelPath);
+    const { lines } = watcher;
     try {
       await eventually(() => lines.length > 0, 'the answer to watch');
       expect(lines[0]).toMatchObject({ ok: true, unread: 1 });
@@ -102,24 +83,14 @@ describe("the private channel: the tray's quiet hour, recent notifications and q
       await eventually(() => lines.slice(told).find((line) => line.event === 'unread' && line.unread === 0), 'all read');
       expect(lines.slice(told).filter((line) => line.event === 'unread')).toEqual([{ event: 'unread', unread: 0 }]);
     } finally {
-      watcher.destroy();
+      watcher.close();
     }
   });
 
   test('watch sends the quiet status now, and again when quiet hours change through the API', async () => {
     const n = await startInProcess();
-    const net = await import('node:net');
-    const lines: any[] = [];
-    const watcher = net.connect(n.daemon.channelPath, () => watcher.write('{"op":"watch"}\n'));
-    watcher.on('data', (chunk) =>
-      lines.push(
-        ...chunk
-          .toString()
-          .trim()
-          .split('\n')
-          .map((line: string) => JSON.parse(line)),
-      ),
-    );
+    const watcher = watchChannel(n.daemon.channelPath);
+    const { lines } = watcher;
     try {
       await eventually(() => lines.length > 0, 'the answer to watch');
       expect(lines[0]).toEqual({
@@ -136,12 +107,12 @@ describe("the private channel: the tray's quiet hour, recent notifications and q
       await eventually(() => lines.some((line) => line.event === 'quiet' && !line.quiet.active), 'the end of quiet');
       // Started here (told by the answer, not by an event) and ended through the API: the end is told.
       const told = lines.length;
-      watcher.write('{"op":"quiet","minutes":60}\n');
+      watcher.write({ op: 'quiet', minutes: 60 });
       await n.api('PUT', '/v1/settings/quiet-hours', { body: { resume: true } });
       await eventually(() => lines.slice(told).some((line) => line.event === 'quiet' && !line.quiet.active), "the end of the tray's quiet");
       expect(lines[told]).toMatchObject({ ok: true, quiet: { active: true } });
     } finally {
-      watcher.destroy();
+      watcher.close();
     }
   });
 

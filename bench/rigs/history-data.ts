@@ -1,16 +1,14 @@
+// A History for the benchmarks (bench:history, bench:app-history): apps of generated records written straight into
+// a support folder. Titles from a subject and an outcome, bodies of 6-17 vocabulary words, some accented; about one
+// record in a thousand carries one rare word (at most one per record, so two rare words never match together).
+
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-// A large History, written straight into a support folder: bench:history and bench:app-paint search it. No test
-// framework in here.
-
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-// Titles from a subject and an outcome, bodies of 6-17 vocabulary words, some accented; about one record in
-// a thousand carries one rare word (at most one per record, so two rare words never match together).
 
 const SUBJECTS = [
   'Build',
@@ -148,8 +146,10 @@ function randomGenerator(seed: number): () => number {
   };
 }
 
-function message(random: () => number): { title: string; body: string } {
-  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
+const random = randomGenerator(20261120);
+const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
+
+function message(): { title: string; body: string } {
   const title =
     random() < 0.5 ? `${pick(SUBJECTS)} ${1 + Math.floor(random() * 2000)} ${pick(OUTCOMES)}` : `${pick(SUBJECTS)} ${pick(OUTCOMES)}`;
   const words = Array.from({ length: 6 + Math.floor(random() * 12) }, () => pick(WORDS));
@@ -165,12 +165,12 @@ function message(random: () => number): { title: string; body: string } {
   return { title, body: body[0]!.toUpperCase() + body.slice(1) };
 }
 
-function historyFile(app: string, now: number, recordsPerApp: number, random: () => number): string {
+function historyFile(app: string, now: number, recordsPerApp: number): string {
   const times = Array.from({ length: recordsPerApp }, () => now - 60_000 - Math.floor(random() * 30 * DAY_MS)).sort((a, b) => a - b);
   const records = times.map((time) => {
     const id = randomUUID().toUpperCase();
     const deliveredAt = new Date(time).toISOString();
-    const { title, body } = message(random);
+    const { title, body } = message();
     return {
       id,
       app,
@@ -183,23 +183,22 @@ function historyFile(app: string, now: number, recordsPerApp: number, random: ()
 }
 
 /**
- * Writes a History of `apps` apps (`app-000`, ...) with `recordsPerApp` records each, delivered over the last 30
- * days, straight into a support folder the daemon has not started on yet. The same History on every run.
+ * Writes a History of `apps` apps x `recordsPerApp` records, delivered over the last 30 days, straight into a
+ * support folder (and its apps.json), the same on every run.
  */
-export async function writeHistory(
+export async function generateHistory(
   supportDir: string,
-  size: { apps: number; recordsPerApp: number },
+  { apps: appCount, recordsPerApp }: { apps: number; recordsPerApp: number },
 ): Promise<{ bytes: number; ms: number }> {
-  const random = randomGenerator(20261120);
   const started = performance.now();
   const now = Date.now();
-  const apps = Array.from({ length: size.apps }, (_, index) => `app-${String(index).padStart(3, '0')}`);
+  const apps = Array.from({ length: appCount }, (_, index) => `app-${String(index).padStart(3, '0')}`);
   await mkdir(path.join(supportDir, 'history'), { recursive: true, mode: 0o700 });
   for (const app of apps) {
-    await writeFile(path.join(supportDir, 'history', `${app}.json`), historyFile(app, now, size.recordsPerApp, random), { mode: 0o600 });
+    await writeFile(path.join(supportDir, 'history', `${app}.json`), historyFile(app, now, recordsPerApp), { mode: 0o600 });
   }
   await writeFile(path.join(supportDir, 'apps.json'), JSON.stringify({ apps: apps.map((app) => ({ app })) }), { mode: 0o600 });
-  spawnSync('sync'); // written back to disk now, not while the daemon starts
+  spawnSync('sync'); // written back to disk now, not during the cold starts
   let bytes = 0;
   for (const name of await readdir(path.join(supportDir, 'history'))) bytes += (await stat(path.join(supportDir, 'history', name))).size;
   return { bytes, ms: performance.now() - started };

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { errors } from '../../protocol/errors.js';
 import { log } from '../log.js';
-import type { Banner, Presenter } from '../present/presenter.js';
+import type { Presenter } from '../present/presenter.js';
 import { Store } from '../store/store.js';
 import { ActionRunner } from './actions/action-runner.js';
 import { Actions } from './actions/actions.js';
 import { appIsKnown, deleteAppFiles } from './apps/app-removal.js';
 import { AppRegistry } from './apps/app-registry.js';
 import { Approvals } from './actions/approvals.js';
-import { Banners, bannerFor, groupOf, lifetimeOf } from './notifications/banners.js';
+import { Banners, lifetimeOf } from './notifications/banners.js';
+import { BannerDrawing } from './notifications/banner-drawing.js';
 import { Assets } from './templates/assets.js';
 import { CardPictures } from './templates/cards.js';
 import { Designs } from './templates/designs.js';
@@ -53,10 +54,6 @@ import type { AppPage } from '../../protocol/app-api.js';
 
 /** docs/api/notifications.md#n36: at launch the 6 newest undismissed banners are restored. */
 const BANNERS_RESTORED_AT_START = 6;
-/** docs/api/notifications.md#n48: how long the short banner saying what went wrong stays. */
-const PROBLEM_BANNER_SECONDS = 10;
-/** Its key: the notification's own id with this after it, so it never takes the notification's place. */
-const PROBLEM_KEY_SUFFIX = '\u0000problem';
 
 export interface CoreOptions {
   supportDir: string;
@@ -134,6 +131,8 @@ export class NotifierCore {
   readState!: ReadState;
   /** What the person does on a banner, or in the person's app. */
   readonly person: PersonSide;
+  /** What a record's banner looks like, and the banner that says what went wrong. */
+  private readonly drawing: BannerDrawing;
   /** Opens the person's app on the desktop (docs/app.md#how-it-opens); the daemon sets it. */
   openApp: (page: AppPage) => Promise<OpenResult> = async () => ({ ok: false, error: 'the app cannot be opened from here' });
   /** Stacks the caller opened (POST /v1/stacks/expand), by `stackIdentity`. */
@@ -166,6 +165,22 @@ export class NotifierCore {
     readonly quietHours: QuietHours,
   ) {
     this.person = new PersonSide(this, actions);
+    this.drawing = new BannerDrawing(
+      {
+        settings,
+        cards,
+        designs,
+        apps,
+        banners,
+        history,
+        presenter,
+        appName: (app) => this.appName(app),
+        soundsQuiet: (notification) => this.quietFor(notification).sounds,
+        stackingOf: (app) => this.stackingOf(app),
+        expired: (app, id) => void this.endBanner(app, id, 'timeout'),
+      },
+      timers,
+    );
     // A banner whose record the History cap dropped cannot be answered any more: it goes too, so what is on
     // screen never outgrows History.
     history.onEvict = (record) => this.takeOffScreen(record.app, record.id);
@@ -674,23 +689,8 @@ export class NotifierCore {
    * back after a restart: a follow-up timer is lost when the daemon stops (docs/api/notifications.md#n27).
    */
   putOnScreen(record: HistoryRecord, options: { sound: boolean; afterRestart?: boolean }): void {
-    this.drawBanner(record, options);
+    this.drawing.draw(record, options);
     if (!options.afterRestart) this.followUps.arm(record);
-  }
-
-  /** Draws a record's banner (in place when it is up), in its stack, timed; `problem` says what went wrong on it. */
-  private drawBanner(record: HistoryRecord, options: { sound: boolean; problem?: string }): void {
-    const sound = options.sound && !this.settings.muteAllSounds && !this.quietFor(record.notification).sounds;
-    const picture = this.cards.get(record.app, record.id);
-    const template = this.designs.template(record.app, record.notification.template);
-    const banner = bannerFor(record, this.appName(record.app), this.apps.get(record.app), {
-      sound,
-      ...(picture ? { picture } : {}),
-      ...(template ? { template } : {}),
-    });
-    if (options.problem) banner.problem = options.problem;
-    const stack = stackKey(record, this.stackingOf(record.app), this.designs.manifest(record.app));
-    this.banners.show(banner, { group: groupOf(record), stack }, () => void this.endBanner(record.app, record.id, 'timeout'));
   }
 
   /** Takes a banner off the screen (and stops its speech) without recording anything. */
@@ -720,36 +720,9 @@ export class NotifierCore {
     await this.history.update(app, id, (record) => ({ ...record, actionNote }));
   }
 
-  /**
-   * Shows the person what went wrong (docs/api/notifications.md#n48): a banner still on screen is drawn again with the
-   * reason; otherwise a short banner of the app, with the notification's title, body and the reason, closes by
-   * itself.
-   */
+  /** Shows the person what went wrong (docs/api/notifications.md#n48). */
   showProblem(app: string, id: string, problem: string): void {
-    const record = this.history.get(app, id);
-    if (!record) return;
-    if (!record.dismissedAt && this.banners.isOnScreen(app, id)) {
-      this.drawBanner(record, { sound: false, problem });
-      return;
-    }
-    const key = { app, id: `${id}${PROBLEM_KEY_SUFFIX}` };
-    const banner: Banner = {
-      key,
-      appName: this.appName(app),
-      title: record.notification.title ?? '',
-      ...(record.notification.body ? { body: record.notification.body } : {}),
-      actions: [],
-      snooze: false,
-      priority: 'normal',
-      expireSeconds: PROBLEM_BANNER_SECONDS,
-      sound: null,
-      problem,
-    };
-    const shown = this.presenter.show(banner).catch((error: Error) => log.warn(`could not show what went wrong: ${error.message}`));
-    if (!this.presenter.handlesExpiry) {
-      const timerKey = keyOf(key.app, key.id);
-      this.timers.after('expire', timerKey, PROBLEM_BANNER_SECONDS * 1000, () => void shown.then(() => this.presenter.close(key)));
-    }
+    this.drawing.showProblem(app, id, problem);
   }
 
   timestamp(): string {

@@ -50,3 +50,11 @@ export function optionalBodyText(body: Record<string, unknown>, name: string): s
   if (typeof value !== 'string') throw errors.invalidField(name, 'must be a string');
   return value;
 }
+
+/** A required boolean field of a JSON body. */
+export function bodyFlag(body: Record<string, unknown>, name: string): boolean {
+  const value = body[name];
+  if (value === undefined || value === null) throw errors.missingField(name);
+  if (typeof value !== 'boolean') throw errors.invalidField(name, 'true or false');
+  return value;
+}

@@ -5,6 +5,8 @@
 import { afterAll, afterEach, describe, expect, jest, test } from '@jest/globals';
 import path from 'node:path';
 import { History } from '../../daemon/core/history/history.js';
+import { HistoryPages } from '../../daemon/core/history/history-pages.js';
+import { RowMaker } from '../../daemon/core/history/rows.js';
 import { ReadState } from '../../daemon/core/history/read-state.js';
 import { ImageCache } from '../../daemon/core/media/images.js';
 import { SESSION_IDLE_MS, SIGNIN_CODE_MS, Sessions, SignInCodes, csrfMatches } from '../../daemon/http/person-app/sessions.js';
@@ -173,5 +175,73 @@ describe('read state over History', () => {
     for (const app of history.appIds()) {
       for (const each of history.recordsOf(app)) expect(fresh.isRead(each)).toBe(state.isRead(each));
     }
+  });
+});
+
+describe('History in windows', () => {
+  test('windows near the top and far down agree with the whole list, before and after changes', async () => {
+    const folder = await tempFolder('notifier-pages-');
+    const store = new Store(folder);
+    const history = new History(store, new ImageCache(path.join(folder, 'images')), () => 10_000);
+    await history.open();
+    const unread = new Set<string>();
+    const sources = {
+      isRead: (record: HistoryRecord) => !unread.has(record.id),
+      unreadCount: () => unread.size,
+      appName: (app: string) => app,
+      now: Date.now,
+    };
+    const rows = new RowMaker({ ...sources, template: () => undefined, asking: () => false });
+    const pages = new HistoryPages(history, rows, sources);
+    let time = Date.parse('2025-03-01T00:00:00.000Z');
+    const put = (app: string, id: string, title: string) =>
+      history.put({ app, id, notification: { app, id, title }, deliveredAt: new Date((time += 1000)).toISOString() });
+    const written: Array<Promise<void>> = [];
+    for (let index = 0; index < 7000; index++) {
+      const id = `r${index}`;
+      if (index % 3 === 0) unread.add(id);
+      written.push(put(`app${index % 4}`, id, index % 2 === 0 ? `even ${index}` : `odd ${index}`));
+    }
+    await Promise.all(written);
+    const whole = (filter: (record: HistoryRecord) => boolean) =>
+      history
+        .appIds()
+        .flatMap((app) => [...history.recordsOf(app)])
+        .filter(filter)
+        .sort((a, b) => (a.deliveredAt < b.deliveredAt ? 1 : -1))
+        .map((record) => record.id);
+    const ids = (query: Parameters<HistoryPages['page']>[0], offset: number, limit: number) => {
+      const { total, records } = pages.page(query, offset, limit);
+      return { total, ids: records.map((record) => record.id) };
+    };
+    for (const [query, filter] of [
+      [{ q: '', state: 'all' }, () => true],
+      [{ q: '', state: 'unread' }, (record: HistoryRecord) => unread.has(record.id)],
+      [{ q: 'EVEN', state: 'all' }, (record: HistoryRecord) => record.notification.title!.startsWith('even')],
+      [{ q: '', state: 'all', app: 'app1' }, (record: HistoryRecord) => record.app === 'app1'],
+    ] as const) {
+      const expected = whole(filter);
+      for (const [offset, limit] of [
+        [0, 100],
+        [4950, 100],
+        [5500, 100],
+        [expected.length - 10, 100],
+      ]) {
+        expect([query, offset, ids(query as never, offset, limit)]).toEqual([
+          query,
+          offset,
+          { total: expected.length, ids: expected.slice(offset, offset + limit) },
+        ]);
+      }
+    }
+    // The kept list of a search follows a new match and a removal.
+    const search = { q: 'odd', state: 'all' } as const;
+    expect(ids(search, 5000, 10).total).toBe(3500);
+    await put('app9', 'new-odd', 'odd newcomer');
+    await history.remove('app3', 'r3');
+    const expected = whole((record) => record.notification.title!.startsWith('odd'));
+    expect(ids(search, 0, 3)).toEqual({ total: expected.length, ids: expected.slice(0, 3) });
+    expect(ids(search, 5000, 10)).toEqual({ total: 3500, ids: expected.slice(5000, 5010) });
+    await history.close();
   });
 });

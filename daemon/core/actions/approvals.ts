@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Presenter, Question } from '../../present/presenter.js';
 import type { Document, Store } from '../../store/store.js';
 import type { Button } from '../../../protocol/types.js';
+import type { ApprovalQuestion } from '../../../protocol/app-api.js';
 
 /**
  * What the person allowed (`approvals.json`): an app's permission to run commands, scripts and shortcuts (which
@@ -33,17 +34,7 @@ export function codeOf(action: Button): string {
 }
 
 /** Exactly what a question is about, as data (the person's app shows each part on its own). */
-export interface QuestionFacts {
-  command?: string;
-  script?: string;
-  sha256?: string;
-  shortcut?: string;
-  input?: string;
-  url?: string;
-  host?: string;
-  template?: string;
-  code?: string;
-}
+export type QuestionFacts = Omit<NonNullable<ApprovalQuestion['detail']>, 'text'>;
 
 /** Where a question comes from: the notification whose button or follow-up asked, and its facts. */
 export interface QuestionContext {

@@ -1,8 +1,11 @@
 // History in windows, for the person's app (docs/app.md#history): the records matching a search and filters,
-// newest first, of which the app asks for the few rows it is about to paint. Finding the matches costs a walk of
-// History (200,000 records: tens of milliseconds); the matches of the last query are kept, so the next windows of
-// the same query (the person scrolls) cost only the rows they hold. A new notification that matches is added to
-// the kept list; any other change that could change the matches drops it.
+// newest first, of which the app asks for the few rows it is about to paint.
+//
+// Without search words or dates, the total is known without a walk (History's size, or the unread count), and
+// the first windows are merged straight from the newest records of each app. Otherwise finding the matches costs
+// a walk of History (200,000 records: tens of milliseconds), so the matches of the last query are kept, and the
+// next windows of the same query (the person scrolls) cost only the rows they hold. A new notification that
+// matches joins the kept list, a removed one leaves it; any other change that could change the matches drops it.
 
 import type { HistoryStateFilter } from '../../../protocol/app-api.js';
 import { foldForSearch, queryWords } from '../../../protocol/search-text.js';
@@ -10,7 +13,6 @@ import type { HistoryRecord } from '../../../protocol/types.js';
 import type { History, HistoryEvent } from './history.js';
 import { failureOf, type RowMaker } from './rows.js';
 
-/** A query of the app's History list; `from` and `to` are ISO 8601 UTC times (inclusive). */
 export interface PageQuery {
   q: string;
   app?: string;
@@ -21,13 +23,24 @@ export interface PageQuery {
 
 /** The kept matches of a `waiting` query grow stale as questions expire: kept this long at most. */
 const WAITING_KEPT_MS = 10_000;
+/** Windows up to this far down a list whose total is known are merged straight from History (cheap: no walk). */
+const DIRECT_WINDOW_MAX = 5_000;
 
 interface Kept {
   key: string;
   query: PageQuery;
-  /** Oldest first, so a new match is an append; window `i` of the newest-first list is `matches[length - 1 - i]`. */
-  matches: Array<{ app: string; id: string }>;
+  /** The matches found, newest first. */
+  found: HistoryRecord[];
+  /** Matches that arrived since, oldest first (so each is an append): they come before `found`. */
+  newer: HistoryRecord[];
   madeAt: number;
+}
+
+export interface PageSources {
+  isRead(record: HistoryRecord): boolean;
+  unreadCount(app?: string): number;
+  appName(app: string): string;
+  now(): number;
 }
 
 export class HistoryPages {
@@ -36,20 +49,27 @@ export class HistoryPages {
   constructor(
     private readonly history: History,
     private readonly rows: RowMaker,
-    private readonly sources: { isRead(record: HistoryRecord): boolean; appName(app: string): string; now(): number },
+    private readonly sources: PageSources,
   ) {
     history.onChange((event) => this.historyChanged(event));
   }
 
   /** The matches' total and the records of the window `[offset, offset + limit)`, newest first. */
   page(query: PageQuery, offset: number, limit: number): { total: number; records: HistoryRecord[] } {
-    const matches = this.matches(query);
+    const known = this.totalWithoutWalk(query);
+    if (known !== null && offset + limit <= DIRECT_WINDOW_MAX) {
+      return { total: known, records: this.find(query, offset + limit).slice(offset) };
+    }
+    const kept = this.matches(query);
+    const total = kept.newer.length + kept.found.length;
     const records: HistoryRecord[] = [];
-    for (let index = matches.length - 1 - offset; index >= 0 && records.length < limit; index--) {
-      const record = this.history.get(matches[index]!.app, matches[index]!.id);
+    for (let index = offset; index < total && records.length < limit; index++) {
+      const match = index < kept.newer.length ? kept.newer[kept.newer.length - 1 - index]! : kept.found[index - kept.newer.length]!;
+      // The kept object may be an older version of the record (changed in place since): the current one is shown.
+      const record = this.history.get(match.app, match.id);
       if (record) records.push(record);
     }
-    return { total: matches.length, records };
+    return { total, records };
   }
 
   /** Every match, newest first (an export). */
@@ -67,22 +87,28 @@ export class HistoryPages {
     if (this.kept?.query.state === 'waiting') this.kept = null;
   }
 
-  private matches(query: PageQuery): Kept['matches'] {
+  /** The total of a query without search words or dates: History's size, or the unread count. */
+  private totalWithoutWalk(query: PageQuery): number | null {
+    if (queryWords(query.q).length > 0 || query.from !== undefined || query.to !== undefined) return null;
+    if (query.state === 'unread') return this.sources.unreadCount(query.app);
+    if (query.state !== 'all') return null;
+    if (query.app !== undefined) return this.history.recordsOf(query.app).length;
+    return this.history.size().records;
+  }
+
+  private matches(query: PageQuery): Kept {
     const key = JSON.stringify([query.q, query.app, query.state, query.from, query.to]);
     const kept = this.kept;
     const fresh = kept && kept.key === key && (query.state !== 'waiting' || this.sources.now() - kept.madeAt < WAITING_KEPT_MS);
-    if (fresh) return kept.matches;
-    const matches = this.find(query)
-      .reverse()
-      .map(({ app, id }) => ({ app, id }));
-    this.kept = { key, query, matches, madeAt: this.sources.now() };
-    return matches;
+    if (fresh) return kept;
+    this.kept = { key, query, found: this.find(query), newer: [], madeAt: this.sources.now() };
+    return this.kept;
   }
 
-  private find(query: PageQuery): HistoryRecord[] {
+  private find(query: PageQuery, limit = Number.MAX_SAFE_INTEGER): HistoryRecord[] {
     return this.history.query({
       ...(query.app ? { app: query.app } : {}),
-      limit: Number.MAX_SAFE_INTEGER,
+      limit,
       words: queryWords(query.q),
       appName: (app) => this.sources.appName(app),
       filter: this.filterOf(query),
@@ -112,25 +138,29 @@ export class HistoryPages {
     }
   }
 
-  /** Keeps the list of the last query in step: a new match is added; anything else that may change it drops it. */
+  /** Keeps the list of the last query in step: a new match is added, a removed one leaves; other changes drop it. */
   private historyChanged(event: HistoryEvent): void {
     const kept = this.kept;
     if (!kept) return;
     if (event.type === 'stored' && event.previous === undefined) {
       const record = event.record;
       if (kept.query.app !== undefined && kept.query.app !== record.app) return;
-      // Only the newest may be appended (the list is oldest first); anything else is found again.
-      const newest = kept.matches.at(-1);
-      const newestRecord = newest && this.history.get(newest.app, newest.id);
-      if (newestRecord && newestRecord.deliveredAt > record.deliveredAt) return void (this.kept = null);
-      if (this.matchesQuery(record, kept.query)) kept.matches.push({ app: record.app, id: record.id });
+      // Only a newest match may be appended; anything else is found again.
+      const newest = kept.newer.at(-1) ?? kept.found[0];
+      if (newest && newest.deliveredAt > record.deliveredAt) return void (this.kept = null);
+      if (this.matchesQuery(record, kept.query)) kept.newer.push(record);
       return;
     }
     if (event.type === 'removed') {
-      // Mostly the oldest of an app, evicted by the per-app cap as a new one came: near the start of the list.
+      // Mostly the oldest of an app, evicted by the per-app cap as a new one came.
       const { app, id } = event.record;
-      const index = kept.matches.findIndex((match) => match.id === id && match.app === app);
-      if (index >= 0) kept.matches.splice(index, 1);
+      const same = (match: HistoryRecord): boolean => match.id === id && match.app === app;
+      const newer = kept.newer.findIndex(same);
+      if (newer >= 0) kept.newer.splice(newer, 1);
+      else {
+        const found = kept.found.findLastIndex(same);
+        if (found >= 0) kept.found.splice(found, 1);
+      }
       return;
     }
     // A change in place (dismissed, replied, snoozed) does not change which records all of them match.

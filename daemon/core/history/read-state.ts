@@ -167,6 +167,7 @@ export class ReadState {
   }
 
   private countOf(app: string): number {
+    if (!this.byApp.has(app) && this.history.recordsOf(app).length === 0) return 0; // nothing to count, nothing to keep
     const exceptions = this.exceptionsOf(app);
     if (exceptions.count !== undefined) return exceptions.count;
     const records = this.history.recordsOf(app);

@@ -2,6 +2,7 @@
 // (`/app/api/history/:app/:id/read`), and its handler, which answers JSON (or writes the answer itself).
 
 import type { Request, Response } from 'express';
+import type { ApprovalsAnswer } from '../../../protocol/app-api.js';
 import { errors } from '../../../protocol/errors.js';
 import type { NotifierCore } from '../../core/notifier.js';
 import type { HistoryPages } from '../../core/history/history-pages.js';
@@ -18,6 +19,8 @@ export interface AppContext {
   details: DetailSources;
   sessions: Sessions;
   events: EventHub;
+  /** What waits for the person's approval, what they granted, and the connector requests (docs/app.md#approvals). */
+  approvals: () => ApprovalsAnswer;
 }
 
 export interface ApiCall {

@@ -4,24 +4,9 @@
 
 import { GRANT_KINDS, type GrantKind } from '../../../protocol/app-api.js';
 import { errors } from '../../../protocol/errors.js';
-import { approvalsView } from '../../core/actions/approvals-view.js';
 import { log } from '../../log.js';
-import { bodyObject, bodyText } from '../params.js';
+import { bodyFlag, bodyObject, bodyText } from '../params.js';
 import type { AppContext, AppRoute } from './api-route.js';
-
-function requiredFlag(body: Record<string, unknown>, name: string): boolean {
-  const value = body[name];
-  if (value === undefined || value === null) throw errors.missingField(name);
-  if (typeof value !== 'boolean') throw errors.invalidField(name, 'true or false');
-  return value;
-}
-
-export const approvalsOf = (context: AppContext) =>
-  approvalsView({
-    approvals: context.core.approvals,
-    connectors: context.core.relay.connectors,
-    appName: (app) => context.core.appName(app),
-  });
 
 /** Withdraws one grant; false when there was none. */
 function revoke(context: AppContext, kind: GrantKind, app: string, body: Record<string, unknown>): Promise<boolean> {
@@ -33,12 +18,12 @@ function revoke(context: AppContext, kind: GrantKind, app: string, body: Record<
 
 export function approvalRoutes(): AppRoute[] {
   return [
-    { method: 'GET', path: '/app/api/approvals', handle: ({ context }) => approvalsOf(context) },
+    { method: 'GET', path: '/app/api/approvals', handle: ({ context }) => context.approvals() },
     {
       method: 'POST',
       path: '/app/api/approvals/questions/:id',
       handle: async ({ req, params, context }) => {
-        const allow = requiredFlag(bodyObject(req), 'allow');
+        const allow = bodyFlag(bodyObject(req), 'allow');
         if (!(await context.core.approvals.answer(params.id!, allow))) throw errors.noSuchQuestion();
         return { ok: true };
       },
@@ -59,7 +44,7 @@ export function approvalRoutes(): AppRoute[] {
       method: 'POST',
       path: '/app/api/approvals/connectors/:id',
       handle: async ({ req, params, context }) => {
-        const approve = requiredFlag(bodyObject(req), 'approve');
+        const approve = bodyFlag(bodyObject(req), 'approve');
         const answered = await context.core.relay.connectors.answer(params.id!, approve).catch((error: Error) => {
           log.error(`could not send an answer to the relay: ${error.message}`);
           throw errors.relayUnreachable(error.message);

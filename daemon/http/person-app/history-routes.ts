@@ -5,14 +5,14 @@
 import type { Request } from 'express';
 import { APP_HISTORY_LIMIT, EXPORT_FORMATS, HISTORY_STATES, type HistoryPage, type HistoryStateFilter } from '../../../protocol/app-api.js';
 import { errors } from '../../../protocol/errors.js';
-import { SNOOZE_MAX_MINUTES } from '../../../protocol/limits.js';
 import { buttonKind } from '../../../protocol/notification-rules.js';
 import type { HistoryRecord } from '../../../protocol/types.js';
 import { detailsOf } from '../../core/history/details.js';
 import type { PageQuery } from '../../core/history/history-pages.js';
 import { idOf } from '../../core/templates/live-actions.js';
 import { log } from '../../log.js';
-import { bodyObject, queryText } from '../params.js';
+import { bodyFlag, bodyObject, queryText } from '../params.js';
+import { snoozeMinutes } from '../routes/banners.js';
 import type { ApiCall, AppContext, AppRoute } from './api-route.js';
 import { historyCsv } from './export.js';
 
@@ -60,13 +60,6 @@ async function recordOf({ context, params }: ApiCall): Promise<HistoryRecord> {
   return record;
 }
 
-function requiredFlag(body: Record<string, unknown>, name: string): boolean {
-  const value = body[name];
-  if (value === undefined || value === null) throw errors.missingField(name);
-  if (typeof value !== 'boolean') throw errors.invalidField(name, 'true or false');
-  return value;
-}
-
 /** The text of a reply: a string with something in it besides white space. */
 function replyText(body: Record<string, unknown>): string {
   const text = body.text;
@@ -74,16 +67,6 @@ function replyText(body: Record<string, unknown>): string {
   if (typeof text !== 'string') throw errors.invalidField('text', 'must be a string');
   if (text.trim() === '') throw errors.missingField('text', 'only white space');
   return text;
-}
-
-/** docs/api/notifications.md#post-v1-snooze's rule: minutes greater than 0 and at most 43200. */
-function snoozeMinutes(body: Record<string, unknown>): number {
-  const minutes = body.minutes;
-  if (minutes === undefined || minutes === null) throw errors.missingField('minutes');
-  if (typeof minutes !== 'number' || !(minutes > 0 && minutes <= SNOOZE_MAX_MINUTES)) {
-    throw errors.invalidField('minutes', `a number greater than 0 and at most ${SNOOZE_MAX_MINUTES}`);
-  }
-  return minutes;
 }
 
 const unreadNow = (context: AppContext) => context.core.readState.unreadCount();
@@ -191,7 +174,7 @@ export function historyRoutes(): AppRoute[] {
       method: 'POST',
       path: `${ITEM}/read`,
       handle: async (call) => {
-        const read = requiredFlag(bodyObject(call.req), 'read');
+        const read = bodyFlag(bodyObject(call.req), 'read');
         const record = await recordOf(call);
         await call.context.core.readState.mark(record, read);
         return { ok: true, unread: unreadNow(call.context) };

@@ -22,7 +22,7 @@ import { composeRoutes } from './compose-routes.js';
 import { admitApiRequest, checkHost, sendApiError, setSecurityHeaders } from './door.js';
 import { EventHub } from './events.js';
 import { historyRoutes } from './history-routes.js';
-import { isPagePath, sendBuiltFile, sendNotFound, sendPage, signIn } from './pages.js';
+import { isPagePath, SERVER_PAGE_CSS_PATH, sendBuiltFile, sendNotFound, sendPage, sendServerPageCss, signIn } from './pages.js';
 import { sessionRoutes } from './session-routes.js';
 import { Sessions, SignInCodes } from './sessions.js';
 import { isRelayed } from '../../core/history/rows.js';
@@ -71,15 +71,23 @@ export class PersonApp {
     private readonly core: NotifierCore,
     private readonly options: PersonAppOptions,
   ) {
+    // The notifications whose questions wait now, kept as the questions change (a waiting filter asks for each row).
+    let asking = new Set<string>();
+    const questionsChanged = (): void => {
+      asking = new Set(core.approvals.openQuestions().map(({ grant, notificationId }) => `${grant.app}\u0000${notificationId}`));
+    };
+    questionsChanged();
+    core.approvals.onChange(questionsChanged);
     const rows = new RowMaker({
       appName: (app) => core.appName(app),
       isRead: (record) => core.readState.isRead(record),
       template: (app, name) => core.designs.template(app, name),
-      asking: (app, id) => core.approvals.openQuestions().some((open) => open.notificationId === id && open.grant.app === app),
+      asking: (app, id) => asking.has(`${app}\u0000${id}`),
       now: Date.now,
     });
     const pages = new HistoryPages(core.history, rows, {
       isRead: (record) => core.readState.isRead(record),
+      unreadCount: (app) => core.readState.unreadCount(app),
       appName: (app) => core.appName(app),
       now: Date.now,
     });
@@ -95,7 +103,7 @@ export class PersonApp {
       receipts: (record) => (isRelayed(record) ? outcomesOf(record) : undefined),
     };
     const events = new EventHub(core, rows, this.sessions, approvals);
-    this.context = { core, rows, pages, details, sessions: this.sessions, events };
+    this.context = { core, rows, pages, details, sessions: this.sessions, events, approvals };
     this.stale = this.removeStaleForwardingFiles();
   }
 
@@ -145,6 +153,7 @@ export class PersonApp {
         throw errors.methodNotAllowed(req.path, 'GET, HEAD');
       }
       if (req.path === '/app/signin') return signIn(req, res, this.codes, this.sessions);
+      if (req.path === SERVER_PAGE_CSS_PATH) return sendServerPageCss(res);
       if (isPagePath(req.path)) return await sendPage(req, res, this.sessions, this.options.appDir);
       if (!(await sendBuiltFile(req, res, this.options.appDir))) sendNotFound(res);
     } catch (error) {

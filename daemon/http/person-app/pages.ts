@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Request, Response } from 'express';
-import { APP_PAGES, DEFAULT_APP_PAGE } from '../../../protocol/app-api.js';
+import { APP_PAGES } from '../../../protocol/app-api.js';
 import { sessionCookie, sessionCookieHeader } from './door.js';
 import type { Sessions, SignInCodes } from './sessions.js';
 
@@ -34,14 +34,34 @@ export const SIGNIN_FAILED_TEXT = 'This sign-in link was already used or has exp
 const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** A page made by the server: a heading and a few lines, no script, no style. */
+/** The look of the pages made here: the system's font and colours, light or dark as the desktop is. */
+const SERVER_PAGE_CSS = `:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }
+body { margin: 0; display: grid; min-height: 100vh; place-items: center; }
+main { max-width: 34rem; padding: 2rem; }
+h1 { font-size: 1.5rem; margin: 0 0 0.5rem; }
+a { color: LinkText; }
+`;
+/** Where that stylesheet is served (a CSP of 'self' allows no inline style). */
+export const SERVER_PAGE_CSS_PATH = '/app/server-page.css';
+
+/** A page made by the server: a heading and a few lines, no script. */
 function serverPage(title: string, body: string, head = ''): string {
   return (
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `${head}<title>${escapeHtml(title)}</title></head>\n` +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">' +
+    `<link rel="stylesheet" href="${SERVER_PAGE_CSS_PATH}">${head}<title>${escapeHtml(title)}</title></head>\n` +
     `<body><main><h1>${escapeHtml(title)}</h1>\n${body}</main></body></html>\n`
   );
+}
+
+/** The stylesheet of the pages made here. */
+export function sendServerPageCss(res: Response): void {
+  res.writeHead(200, {
+    'Content-Type': 'text/css; charset=utf-8',
+    'Content-Length': Buffer.byteLength(SERVER_PAGE_CSS),
+    'Cache-Control': 'no-cache',
+  });
+  res.end(SERVER_PAGE_CSS);
 }
 
 function sendHtml(res: Response, status: number, html: string): void {
@@ -87,9 +107,6 @@ export function signIn(req: Request, res: Response, codes: SignInCodes, sessions
     ),
   );
 }
-
-/** The default page a code is minted for. */
-export const defaultPage = DEFAULT_APP_PAGE;
 
 /**
  * One of the app's pages: with a session, the front end's `index.html` (it reads the path itself); without one,

@@ -6,7 +6,7 @@ import { okSchema } from '../../../protocol/schemas/common.js';
 import { expandStackSchema, snoozeReplySchema, snoozeSchema, stacksSchema, unsnoozeSchema } from '../../../protocol/schemas/banners.js';
 
 /** docs/api/notifications.md#post-v1-snooze: `minutes` greater than 0 and at most 43200, fractions allowed. */
-function snoozeMinutes(body: Record<string, unknown>): number {
+export function snoozeMinutes(body: Record<string, unknown>): number {
   const minutes = body.minutes;
   if (minutes === undefined || minutes === null) throw errors.missingField('minutes');
   if (typeof minutes !== 'number' || !(minutes > 0 && minutes <= SNOOZE_MAX_MINUTES)) {
