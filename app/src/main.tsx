@@ -6,6 +6,7 @@ import { App } from './app.js';
 import { followApprovals, loadApprovals } from './approvals/store.js';
 import { followEvents, loadApps, reload } from './history/store.js';
 import { connectEvents } from './live.js';
+import { formats } from './time.js';
 import './theme.js';
 import './styles.css';
 
@@ -22,6 +23,7 @@ async function start(): Promise<void> {
   const firstRows = reload();
   void loadApps();
   void loadApprovals();
+  formats(); // while the rows are on their way
   // One first paint with the rows in it, rather than an empty window painted and then painted again.
   await Promise.race([firstRows, new Promise((resolve) => setTimeout(resolve, FIRST_PAINT_WAIT_MS))]);
   render(<App />, document.getElementById('root')!);

@@ -15,13 +15,33 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
-const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: 'numeric', minute: '2-digit' });
-const sameYear = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
-const otherYear = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
-const exact = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+interface Formats {
+  timeOfDay: Intl.DateTimeFormat;
+  weekday: Intl.DateTimeFormat;
+  sameYear: Intl.DateTimeFormat;
+  otherYear: Intl.DateTimeFormat;
+  exact: Intl.DateTimeFormat;
+}
+
+let made: Formats | undefined;
+
+/**
+ * The date formats, made on first use. The first one costs the browser tens of milliseconds (it loads its locale
+ * data): main.tsx makes them while the first rows are on their way, rather than before asking for them.
+ */
+export function formats(): Formats {
+  made ??= {
+    timeOfDay: new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }),
+    weekday: new Intl.DateTimeFormat(undefined, { weekday: 'short', hour: 'numeric', minute: '2-digit' }),
+    sameYear: new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' }),
+    otherYear: new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' }),
+    exact: new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' }),
+  };
+  return made;
+}
 
 export function relativeTime(iso: string, at = now.value): string {
+  const { timeOfDay, weekday, sameYear, otherYear } = formats();
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return '';
   const ago = at - time;
@@ -47,11 +67,12 @@ function calendarDaysBetween(from: number, to: number): number {
 
 export function exactTime(iso: string): string {
   const time = Date.parse(iso);
-  return Number.isNaN(time) ? iso : exact.format(time);
+  return Number.isNaN(time) ? iso : formats().exact.format(time);
 }
 
 /** "until 14:30" or "until Tue 09:00": when a snooze ends. */
 export function untilTime(iso: string, at = now.value): string {
+  const { timeOfDay, weekday } = formats();
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return iso;
   return time - at < 12 * HOUR && new Date(time).getDate() === new Date(at).getDate() ? timeOfDay.format(time) : weekday.format(time);

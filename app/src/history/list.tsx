@@ -150,7 +150,8 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
     if (top < element.scrollTop) element.scrollTop = top;
     else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight) element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
     const link = element.querySelector<HTMLAnchorElement>(`[data-position="${next}"] .row-title`);
-    if (link) link.focus(); // in the document already: at once, so quick presses are not lost
+    if (link)
+      link.focus(); // in the document already: at once, so quick presses are not lost
     else {
       focusWanted.current = next; // drawn by the next render, and focused then
       setView({ top: element.scrollTop, height: element.clientHeight });
