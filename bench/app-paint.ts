@@ -3,7 +3,8 @@
 // (a) sign-in link -> History (of 50 notifications) painted, against a blank page loaded in the same Chromium, in
 //     the person's window and in one tall enough to show all 50 rows;
 // (b) POST /v1/notify -> its row on screen, against the POST's own round trip;
-// (c) a search typed at 200,000 records -> its rows painted, against the same search's answer fetched in the page;
+// (c) a search typed at 200,000 records -> its rows painted, against the same search's answer fetched in the page
+//     (each found anew by the daemon, never from its memory of the last search);
 // (d) the app's JavaScript, gzipped, against its budget (and the UI library's share of it).
 // "Painted" is the first animation frame after the rows are in the document, plus a task (the frame was drawn):
 // the time is taken in the page, on the wall clock this process also reads. The daemon runs pinned to CPU 0;
@@ -47,6 +48,8 @@ const TARGET_SIGNIN_MS = 300;
 const TARGET_NOTIFY_MS = 100;
 const TARGET_SEARCH_MS = 150;
 const BUDGET_GZIP_BYTES = 80 * 1024;
+/** Searched between two measured ones: the daemon keeps only the last search's matches (docs/app.md, "History"). */
+const OTHER_SEARCH = 'walrus xylophone';
 /** (a) History holds this many notifications. */
 const ROWS = 50;
 
@@ -229,7 +232,10 @@ async function searchAtScale(browser: Browser): Promise<{ row: string[]; generat
       const reply = await fetch('/app/api/history?q=' + encodeURIComponent(${JSON.stringify(query)}) + '&offset=0&limit=50');
       const answer = await reply.json();
       const first = answer.items[0];
-      return { ms: performance.now() - started, total: answer.total, first: first ? first.title || first.firstLine : null };
+      const result = { ms: performance.now() - started, total: answer.total, first: first ? first.title || first.firstLine : null };
+      // The daemon keeps the matches of the last search: another search, so the one typed next is found anew.
+      await fetch('/app/api/history?q=' + encodeURIComponent(${JSON.stringify(OTHER_SEARCH)}) + '&offset=0&limit=1');
+      return result;
     })()`)) as { ms: number; total: number; first: string | null };
     const count = `${int(expected.total)} notification`;
     const shown = page.evaluate(`window.__notifierMark(() => {
