@@ -3,13 +3,13 @@
 // with the keyboard alone: after an answer, focus goes to the next question (or the heading), never lost.
 
 import type { VNode } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { appPaths, type ConnectorRequest, type Grant, type GrantKind } from '../../../protocol/app-api.js';
 import { call } from '../api.js';
 import { exactTime, relativeTime } from '../time.js';
 import { Icon } from '../ui/icon.js';
 import { say, sayError } from '../ui/status.js';
-import { QuestionCard } from './question.js';
+import { AnswerButtons, QuestionCard } from './question.js';
 import { approvals, approvalsError } from './store.js';
 
 const GRANT_WORDS: Record<GrantKind, (grant: Grant) => string> = {
@@ -48,16 +48,12 @@ function Granted({ grant }: { grant: Grant }): VNode {
 }
 
 function Connector({ request }: { request: ConnectorRequest }): VNode {
-  const [busy, setBusy] = useState(false);
   const decide = async (approve: boolean): Promise<void> => {
-    setBusy(true);
     try {
       await call('POST', appPaths.connector(request.id), { approve });
       say(approve ? `${request.clientName} may now send you notifications.` : `${request.clientName} was refused.`);
     } catch (error) {
       sayError(error);
-    } finally {
-      setBusy(false);
     }
   };
   const headingId = `connector-${request.id}`;
@@ -99,14 +95,7 @@ function Connector({ request }: { request: ConnectorRequest }): VNode {
         </div>
       </dl>
       {request.problem && <p class="field-problem">{request.problem}</p>}
-      <div class="actions">
-        <button type="button" class="button button-primary" aria-disabled={busy} onClick={() => !busy && void decide(true)}>
-          Approve
-        </button>
-        <button type="button" class="button" aria-disabled={busy} onClick={() => !busy && void decide(false)}>
-          Deny
-        </button>
-      </div>
+      <AnswerButtons yes="Approve" no="Deny" answer={decide} />
     </article>
   );
 }

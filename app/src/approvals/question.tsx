@@ -54,20 +54,43 @@ function Detail({ question }: { question: ApprovalQuestion }): VNode | null {
   );
 }
 
-export function QuestionCard({ question, headingLevel = 3 }: { question: ApprovalQuestion; headingLevel?: 2 | 3 }): VNode {
+/**
+ * The two answers of a question, as buttons: while one is sent, both say they are busy (`aria-disabled`, not
+ * `disabled`, so the focus stays on the button pressed).
+ */
+export function AnswerButtons({ yes, no, answer }: { yes: string; no: string; answer: (yes: boolean) => Promise<void> }): VNode {
   const [busy, setBusy] = useState(false);
+  const press = async (choice: boolean): Promise<void> => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await answer(choice);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="actions">
+      <button type="button" class="button button-primary" aria-disabled={busy} onClick={() => void press(true)}>
+        {yes}
+      </button>
+      <button type="button" class="button" aria-disabled={busy} onClick={() => void press(false)}>
+        {no}
+      </button>
+    </div>
+  );
+}
+
+export function QuestionCard({ question, headingLevel = 3 }: { question: ApprovalQuestion; headingLevel?: 2 | 3 }): VNode {
   const kind = KIND[question.kind] ?? KIND.commands;
   const headingId = `question-${question.id}`;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const answer = async (allow: boolean): Promise<void> => {
-    setBusy(true);
     try {
       await call('POST', appPaths.question(question.id), { allow });
       say(allow ? `Allowed: ${question.text}` : `Denied: ${question.text}`);
     } catch (error) {
       sayError(error);
-    } finally {
-      setBusy(false);
     }
   };
   return (
@@ -80,14 +103,7 @@ export function QuestionCard({ question, headingLevel = 3 }: { question: Approva
       </header>
       <p class="question-text">{question.text}</p>
       <Detail question={question} />
-      <div class="actions">
-        <button type="button" class="button button-primary" aria-disabled={busy} onClick={() => !busy && void answer(true)}>
-          Allow
-        </button>
-        <button type="button" class="button" aria-disabled={busy} onClick={() => !busy && void answer(false)}>
-          Deny
-        </button>
-      </div>
+      <AnswerButtons yes="Allow" no="Deny" answer={answer} />
     </article>
   );
 }

@@ -14,11 +14,16 @@ import { shownTheme } from '../theme.js';
 import { Icon } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
 import { draft, edit, EMPTY_DRAFT, newButton, OWN_APP, toNotification, type Draft } from './draft.js';
+import { type Problem, SelectField, TextField } from './fields.js';
 
 /** The card preview waits for typing to pause this long (drawing a card takes the renderer tens of ms). */
 const PREVIEW_DEBOUNCE_MS = 300;
 
 const PRIORITY_LABELS: Record<Draft['priority'], string> = { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' };
+const SOUND_CHOICES = [
+  ['default', 'The usual sound'],
+  ['none', 'Silent'],
+] as const;
 
 /** The form control an error's `field` is about (`buttons[1].url` is the second button's link). */
 function controlIdOf(field: string, draftNow: Draft): string {
@@ -42,39 +47,6 @@ function controlIdOf(field: string, draftNow: Draft): string {
     priority: 'compose-priority',
   };
   return known[top] ?? (draftNow.fields[top] !== undefined ? `field-${top}` : '');
-}
-
-interface Problem {
-  /** The id of the control it is about, or '' for the whole form. */
-  control: string;
-  message: string;
-}
-
-function Field(props: {
-  id: string;
-  label: string;
-  problem: Problem | null;
-  hint?: string;
-  children: (describedBy: string | undefined, invalid: boolean | undefined) => VNode;
-}): VNode {
-  const mine = props.problem?.control === props.id;
-  const describedBy = [mine ? `${props.id}-problem` : '', props.hint ? `${props.id}-hint` : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <div class={`field${mine ? ' field-invalid' : ''}`}>
-      <label for={props.id}>{props.label}</label>
-      {props.children(describedBy, mine || undefined)}
-      {props.hint && (
-        <p id={`${props.id}-hint`} class="hint">
-          {props.hint}
-        </p>
-      )}
-      {mine && (
-        <p id={`${props.id}-problem`} class="field-problem">
-          {props.problem!.message}
-        </p>
-      )}
-    </div>
-  );
 }
 
 function useTemplates(app: string): Array<{ name: string; fields: TemplateFieldDescription[] }> {
@@ -185,113 +157,64 @@ export function ComposePage(): VNode {
       <div class="compose-layout">
         <form ref={form} class="compose-form" onSubmit={(event) => void submit(event)} noValidate>
           <div class="field-row">
-            <Field id="compose-app" label="Send as" problem={problem}>
-              {(describedBy, invalid) => (
-                <select
-                  id="compose-app"
-                  value={current.app}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  onChange={(event) => edit({ app: event.currentTarget.value, template: '', fields: {} })}
-                >
-                  {appChoices.map((app) => (
-                    <option key={app.app} value={app.app}>
-                      {app.appName}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-            <Field id="compose-template" label="Template" problem={problem}>
-              {(describedBy, invalid) => (
-                <select
-                  id="compose-template"
-                  value={current.template}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  onChange={(event) => edit({ template: event.currentTarget.value })}
-                >
-                  <option value="">No template</option>
-                  {templates.map((known) => (
-                    <option key={known.name} value={known.name}>
-                      {known.name}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
+            <SelectField
+              id="compose-app"
+              label="Send as"
+              problem={problem}
+              value={current.app}
+              onValue={(app) => edit({ app, template: '', fields: {} })}
+              choices={appChoices.map((app) => [app.app, app.appName] as const)}
+            />
+            <SelectField
+              id="compose-template"
+              label="Template"
+              problem={problem}
+              value={current.template}
+              onValue={(template) => edit({ template })}
+              choices={[['', 'No template'], ...templates.map((known) => [known.name, known.name] as const)]}
+            />
           </div>
-          <Field id="compose-title" label="Title" problem={problem}>
-            {(describedBy, invalid) => (
-              <input
-                id="compose-title"
-                type="text"
-                value={current.title}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                onInput={(event) => edit({ title: event.currentTarget.value })}
-              />
-            )}
-          </Field>
-          <Field id="compose-subtitle" label="Subtitle" problem={problem}>
-            {(describedBy, invalid) => (
-              <input
-                id="compose-subtitle"
-                type="text"
-                value={current.subtitle}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                onInput={(event) => edit({ subtitle: event.currentTarget.value })}
-              />
-            )}
-          </Field>
-          <Field
+          <TextField id="compose-title" label="Title" problem={problem} value={current.title} onValue={(title) => edit({ title })} />
+          <TextField
+            id="compose-subtitle"
+            label="Subtitle"
+            problem={problem}
+            value={current.subtitle}
+            onValue={(subtitle) => edit({ subtitle })}
+          />
+          <TextField
             id="compose-body"
             label="Body"
             problem={problem}
+            rows={5}
             hint="**bold**, *italic* and [a link](https://example.com) work, as on the banner."
-          >
-            {(describedBy, invalid) => (
-              <textarea
-                id="compose-body"
-                rows={5}
-                value={current.body}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                onInput={(event) => edit({ body: event.currentTarget.value })}
-              />
-            )}
-          </Field>
-          <Field id="compose-link" label="Link" problem={problem} hint="Opened when the banner is clicked (http, https or mailto).">
-            {(describedBy, invalid) => (
-              <input
-                id="compose-link"
-                type="url"
-                value={current.link}
-                placeholder="https://"
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                onInput={(event) => edit({ link: event.currentTarget.value })}
-              />
-            )}
-          </Field>
+            value={current.body}
+            onValue={(body) => edit({ body })}
+          />
+          <TextField
+            id="compose-link"
+            label="Link"
+            problem={problem}
+            type="url"
+            placeholder="https://"
+            hint="Opened when the banner is clicked (http, https or mailto)."
+            value={current.link}
+            onValue={(link) => edit({ link })}
+          />
 
           {templateFields.length > 0 && (
             <fieldset class="group">
               <legend>Fields of “{current.template}”</legend>
               {templateFields.map((field) => (
-                <Field key={field.key} id={`field-${field.key}`} label={field.label || field.key} problem={problem}>
-                  {(describedBy, invalid) => (
-                    <input
-                      id={`field-${field.key}`}
-                      type={field.type === 'number' ? 'number' : field.type === 'date' ? 'date' : field.type === 'url' ? 'url' : 'text'}
-                      value={current.fields[field.key] ?? ''}
-                      aria-describedby={describedBy}
-                      aria-invalid={invalid}
-                      onInput={(event) => edit({ fields: { ...current.fields, [field.key]: event.currentTarget.value } })}
-                    />
-                  )}
-                </Field>
+                <TextField
+                  key={field.key}
+                  id={`field-${field.key}`}
+                  label={field.label || field.key}
+                  problem={problem}
+                  type={field.type === 'number' || field.type === 'date' || field.type === 'url' ? field.type : 'text'}
+                  value={current.fields[field.key] ?? ''}
+                  onValue={(value) => edit({ fields: { ...current.fields, [field.key]: value } })}
+                />
               ))}
             </fieldset>
           )}
@@ -304,31 +227,22 @@ export function ComposePage(): VNode {
                 edit({ buttons: current.buttons.map((other) => (other.key === button.key ? { ...other, ...change } : other)) });
               return (
                 <div class="button-row" key={button.key}>
-                  <Field id={`button-label-${button.key}`} label={`Button ${index + 1} label`} problem={problem}>
-                    {(describedBy, invalid) => (
-                      <input
-                        id={`button-label-${button.key}`}
-                        type="text"
-                        value={button.label}
-                        aria-describedby={describedBy}
-                        aria-invalid={invalid}
-                        onInput={(event) => update({ label: event.currentTarget.value })}
-                      />
-                    )}
-                  </Field>
-                  <Field id={`button-link-${button.key}`} label={`Button ${index + 1} link`} problem={problem}>
-                    {(describedBy, invalid) => (
-                      <input
-                        id={`button-link-${button.key}`}
-                        type="url"
-                        value={button.link}
-                        placeholder="https://"
-                        aria-describedby={describedBy}
-                        aria-invalid={invalid}
-                        onInput={(event) => update({ link: event.currentTarget.value })}
-                      />
-                    )}
-                  </Field>
+                  <TextField
+                    id={`button-label-${button.key}`}
+                    label={`Button ${index + 1} label`}
+                    problem={problem}
+                    value={button.label}
+                    onValue={(label) => update({ label })}
+                  />
+                  <TextField
+                    id={`button-link-${button.key}`}
+                    label={`Button ${index + 1} link`}
+                    problem={problem}
+                    type="url"
+                    placeholder="https://"
+                    value={button.link}
+                    onValue={(link) => update({ link })}
+                  />
                   <button
                     type="button"
                     class="button button-quiet icon-button"
@@ -358,18 +272,14 @@ export function ComposePage(): VNode {
               Ask for a reply (the banner gets a reply field)
             </label>
             {current.askReply && (
-              <Field id="compose-placeholder" label="Reply field hint" problem={problem}>
-                {(describedBy) => (
-                  <input
-                    id="compose-placeholder"
-                    type="text"
-                    value={current.replyPlaceholder}
-                    placeholder="Type your answer"
-                    aria-describedby={describedBy}
-                    onInput={(event) => edit({ replyPlaceholder: event.currentTarget.value })}
-                  />
-                )}
-              </Field>
+              <TextField
+                id="compose-placeholder"
+                label="Reply field hint"
+                problem={problem}
+                placeholder="Type your answer"
+                value={current.replyPlaceholder}
+                onValue={(replyPlaceholder) => edit({ replyPlaceholder })}
+              />
             )}
             <label class="check">
               <input
@@ -381,37 +291,22 @@ export function ComposePage(): VNode {
               Read it aloud
             </label>
             <div class="field-row">
-              <Field id="compose-sound" label="Sound" problem={problem}>
-                {(describedBy, invalid) => (
-                  <select
-                    id="compose-sound"
-                    value={current.sound}
-                    aria-describedby={describedBy}
-                    aria-invalid={invalid}
-                    onChange={(event) => edit({ sound: event.currentTarget.value as Draft['sound'] })}
-                  >
-                    <option value="default">The usual sound</option>
-                    <option value="none">Silent</option>
-                  </select>
-                )}
-              </Field>
-              <Field id="compose-priority" label="Priority" problem={problem}>
-                {(describedBy, invalid) => (
-                  <select
-                    id="compose-priority"
-                    value={current.priority}
-                    aria-describedby={describedBy}
-                    aria-invalid={invalid}
-                    onChange={(event) => edit({ priority: event.currentTarget.value as Draft['priority'] })}
-                  >
-                    {PRIORITIES.map((priority) => (
-                      <option key={priority} value={priority}>
-                        {PRIORITY_LABELS[priority]}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <SelectField
+                id="compose-sound"
+                label="Sound"
+                problem={problem}
+                value={current.sound}
+                onValue={(sound) => edit({ sound: sound as Draft['sound'] })}
+                choices={SOUND_CHOICES}
+              />
+              <SelectField
+                id="compose-priority"
+                label="Priority"
+                problem={problem}
+                value={current.priority}
+                onValue={(priority) => edit({ priority: priority as Draft['priority'] })}
+                choices={PRIORITIES.map((priority) => [priority, PRIORITY_LABELS[priority]] as const)}
+              />
             </div>
           </fieldset>
 

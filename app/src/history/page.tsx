@@ -13,6 +13,12 @@ import { Details } from './details.js';
 import { HistoryList } from './list.js';
 import { apps, filterQuery, filters, loadApps, setFilters, total, unreadTotal } from './store.js';
 
+/** The date range: from a day's start, to a day's end; each bounded by the other. */
+const DATE_FILTERS = [
+  { key: 'from', label: 'From', bound: 'max' },
+  { key: 'to', label: 'To', bound: 'min' },
+] as const;
+
 const STATE_LABELS: Record<HistoryStateFilter, string> = {
   all: 'All',
   unread: 'Unread',
@@ -84,24 +90,17 @@ function Filters(): VNode {
           ))}
         </select>
       </label>
-      <label class="field-inline extra date">
-        <span>From</span>
-        <input
-          type="date"
-          value={current.from}
-          max={current.to || undefined}
-          onChange={(event) => setFilters({ from: event.currentTarget.value })}
-        />
-      </label>
-      <label class="field-inline extra date">
-        <span>To</span>
-        <input
-          type="date"
-          value={current.to}
-          min={current.from || undefined}
-          onChange={(event) => setFilters({ to: event.currentTarget.value })}
-        />
-      </label>
+      {DATE_FILTERS.map(({ key, label, bound }) => (
+        <label key={key} class="field-inline extra date">
+          <span>{label}</span>
+          <input
+            type="date"
+            value={current[key]}
+            {...{ [bound]: current[key === 'from' ? 'to' : 'from'] || undefined }}
+            onChange={(event) => setFilters({ [key]: event.currentTarget.value })}
+          />
+        </label>
+      ))}
     </div>
   );
 }
