@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startWebApp, signIn, startBrowser, titleBecomes, watchProblems } from './helpers/app-pages.js';
 import type { AppDaemon } from './helpers/app.js';
+import { waitFor } from './helpers/daemon.js';
 
 let daemon: AppDaemon;
 let browser: Browser;
@@ -180,6 +181,25 @@ describe('History in the app', () => {
       .waitFor({ state: 'detached' });
   });
 
+  test('show again puts it on top, and dismiss closes its banner', async () => {
+    await page.getByRole('link', { name: 'Backup finished', exact: true }).click();
+    await page.getByRole('button', { name: 'Show again' }).click();
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector(
+          '.rows .row-title',
+        )?.textContent === 'Backup finished',
+    );
+    const shown = async () =>
+      (await daemon.api('GET', '/v1/history?app=backup')).json.items.find(
+        (item: { notification: { title: string } }) => item.notification.title === 'Backup finished',
+      );
+    expect((await shown()).dismissedAt).toBeUndefined();
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await waitFor(async () => ((await shown()).dismissedAt ? true : undefined), 'the banner to close');
+    await page.getByRole('button', { name: 'Dismiss' }).waitFor({ state: 'detached' }); // nothing left to dismiss
+  });
+
   test('deleting one notification asks first, in a dialog', async () => {
     await page.getByRole('link', { name: 'Café order ready', exact: true }).click();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -234,5 +254,26 @@ describe('History in the app', () => {
     expect(await page.locator('.rows > li').count()).toBeLessThan(40);
     expect(await row('Bulk 000').getAttribute('aria-posinset')).toBe('400'); // five older ones below it
     expect(problems).toEqual([]);
+  });
+
+  test('deleting all of an app asks first, and takes only that app', async () => {
+    await page.getByRole('combobox', { name: 'App' }).selectOption({ label: 'bulk' });
+    await page.getByRole('button', { name: 'Export or delete' }).click();
+    await page.getByRole('button', { name: 'Delete all of bulk…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete all of bulk?' });
+    await dialog.getByRole('button', { name: 'Delete all' }).click();
+    await page.getByText('No notification matches').waitFor();
+    expect((await daemon.api('GET', '/v1/history?app=bulk')).json.items).toEqual([]);
+    expect((await daemon.api('GET', '/v1/history?app=ci')).json.items.length).toBeGreaterThan(0);
+    await page.getByRole('combobox', { name: 'App' }).selectOption({ label: 'All apps' });
+    await row('Nightly tests passed').waitFor();
+  });
+
+  test('Sign out ends the session, and the window says how to open it again', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Your session ended' }).waitFor();
+    await page.getByText('Your session ended — open Notifier again from its tray menu or app menu.').waitFor();
+    await page.reload();
+    expect(await page.locator('body').textContent()).toContain('There is no password.');
   });
 });

@@ -233,7 +233,16 @@ function placeFor(row: HistoryRow): number | undefined {
   return top === total.value ? top : undefined;
 }
 
+let appsTimer: ReturnType<typeof setTimeout> | undefined;
+/** A row of an app not known yet: the apps (the filter's choices, their icons) are asked for again, once a burst is over. */
+function learnApp(app: string): void {
+  if (apps.value.some((known) => known.app === app)) return;
+  clearTimeout(appsTimer);
+  appsTimer = setTimeout(() => void loadApps(), RELOAD_DEBOUNCE_MS);
+}
+
 function onRow(row: HistoryRow): void {
+  learnApp(row.app);
   const at = positions.get(keyOf(row.app, row.id));
   if (at !== undefined && rows.get(at)!.deliveredAt === row.deliveredAt) {
     put(at, row); // it changed where it is
