@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startWebApp, signIn, startBrowser, watchProblems } from './helpers/app-pages.js';
 import type { AppDaemon } from './helpers/app.js';
 import { tempFolder, waitFor } from './helpers/daemon.js';
+import { consentFrame, FakeRelay } from './helpers/fake-relay.js';
 
 let daemon: AppDaemon;
 let browser: Browser;
@@ -117,6 +118,25 @@ describe('Approvals in the app', () => {
     await page.waitForFunction(
       () => (globalThis as unknown as { document: { activeElement: { tagName: string } | null } }).document.activeElement?.tagName === 'H1',
     );
+    expect(problems).toEqual([]);
+  });
+
+  test('a connector asking through the cloud relay shows with its 6-digit code; Approve answers the relay', async () => {
+    const relay = await FakeRelay.start();
+    const paired = await daemon.api('POST', '/v1/relay/pair', { body: { relayURL: relay.url } });
+    expect(paired.status).toBe(200);
+    await relay.connected();
+    await page.getByRole('navigation').getByRole('link', { name: 'Approvals', exact: true }).click();
+    const frame = consentFrame({ clientName: 'Claude', redirectHost: 'claude.ai', code: '493817' });
+    relay.send(frame);
+    const card = page.getByRole('article', { name: 'Claude asks to send you notifications' });
+    await card.waitFor(); // live, from the approvals event
+    expect(await card.getByText('493817').count()).toBe(1);
+    expect(await card.getByText('claude.ai').count()).toBe(1);
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await waitFor(() => relay.decisions.find((decision) => decision.id === frame.id), 'the answer at the relay');
+    expect(relay.decisions.find((decision) => decision.id === frame.id)).toMatchObject({ decision: 'approve' });
+    await card.waitFor({ state: 'detached' });
     expect(problems).toEqual([]);
   });
 });
