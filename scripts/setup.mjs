@@ -3,7 +3,8 @@
 //   1. system programs the service, its desktop parts or its tests need (installed with apt when we may, else we
 //      say how),
 //   2. `npm ci` when package-lock.json changed since the last install,
-//   3. the TypeScript build into dist/ when a source file changed since the last build.
+//   3. the TypeScript build into dist/ when a source file changed since the last build,
+//   4. the person's app (app/, Vite) into dist/app/ when one of its files changed since its last build.
 // Only Node's own modules are used here (and, once built, daemon/present/dunst-config.ts, which uses only those):
 // this runs before any dependency is installed.
 
@@ -141,6 +142,10 @@ const BUILD_INPUTS = [
   'package.json',
 ];
 const BUILD_STAMP = path.join(root, 'dist', '.build-stamp');
+/** The person's app (app/, built by Vite into dist/app/): its sources, the protocol types it imports, its packages. */
+const APP_INPUTS = ['app', 'protocol', 'package.json'];
+/** Inside dist/app: the TypeScript build's fresh dist/ (and Vite's emptied dist/app/) take it away, so the app is built again. */
+const APP_STAMP = path.join(root, 'dist', 'app', '.build-stamp');
 const INSTALL_STAMP = path.join(root, 'node_modules', '.notifier-install-stamp');
 
 function say(message) {
@@ -259,6 +264,20 @@ function build() {
   writeFileSync(BUILD_STAMP, new Date().toISOString());
 }
 
+/**
+ * The person's app: Vite builds app/ into dist/app/ (index.html and hashed assets the daemon serves at /app/) and
+ * prints the gzipped size of its JavaScript (app/vite.config.ts fails the build above the budget). `--configLoader
+ * runner` reads the TypeScript config without writing a temporary copy of it into node_modules.
+ */
+function buildApp() {
+  const built = existsSync(APP_STAMP) ? statSync(APP_STAMP).mtimeMs : 0;
+  if (built >= Math.max(...APP_INPUTS.map(newestChange))) return;
+  say('building the app (vite)');
+  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  run(process.execPath, [vite, 'build', '--config', path.join('app', 'vite.config.ts'), '--configLoader', 'runner']);
+  writeFileSync(APP_STAMP, new Date().toISOString());
+}
+
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) {
   say(`Node ${process.versions.node} is too old: Notifier needs Node 20.19 or newer`);
@@ -272,3 +291,4 @@ if (process.argv.includes('--list-missing')) {
 installSystemPackages();
 installDependencies();
 build();
+buildApp();

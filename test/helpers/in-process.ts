@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import type { SpeechEngine } from '../../daemon/core/voice/voice.js';
 import { type Daemon, startDaemon } from '../../daemon/daemon.js';
 import { log } from '../../daemon/log.js';
@@ -99,22 +98,8 @@ export function whenWaiting(running: Running, id: string): Promise<void> {
   });
 }
 
-/** Talks to the daemon's private channel (what the tray does): one JSON request, one JSON answer. */
-export function channel(path: string, message: unknown): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(path, () => socket.write(`${JSON.stringify(message)}\n`));
-    let received = '';
-    socket.on('data', (chunk) => {
-      received += chunk.toString();
-      const end = received.indexOf('\n');
-      if (end >= 0) {
-        socket.end();
-        resolve(JSON.parse(received.slice(0, end)));
-      }
-    });
-    socket.on('error', reject);
-  });
-}
+export { channel } from '../../bench/rigs/channel.js';
+import { channel } from '../../bench/rigs/channel.js';
 
 /** Answers the one open question about `app` through the private channel, as the person would. */
 export async function answerQuestion(running: Running, app: string, allow: boolean): Promise<void> {

@@ -1,0 +1,109 @@
+// One question waiting for the person: what exactly would run or be contacted, and "Allow" / "Deny". Shown on the
+// Approvals page and on the notification that asked.
+
+import type { VNode } from 'preact';
+import { useState } from 'preact/hooks';
+import { appPaths, type ApprovalQuestion, type QuestionKind } from '../../../protocol/app-api.js';
+import { call } from '../api.js';
+import { Icon, type IconName } from '../ui/icon.js';
+import { say, sayError } from '../ui/status.js';
+
+const KIND: Record<QuestionKind, { heading: string; icon: IconName }> = {
+  commands: { heading: 'Run on this computer', icon: 'terminal' },
+  allowCommands: { heading: 'Let the app run commands', icon: 'terminal' },
+  callbackHost: { heading: 'Contact a server', icon: 'globe' },
+  templateCode: { heading: "Run a template's code", icon: 'fileCode' },
+};
+
+function Detail({ question }: { question: ApprovalQuestion }): VNode | null {
+  const detail = question.detail;
+  if (!detail) return null;
+  const facts: Array<[string, string | undefined, boolean]> = [
+    ['Command', detail.command, true],
+    ['Script', detail.script, true],
+    ['SHA-256', detail.sha256, true],
+    ['Shortcut', detail.shortcut, true],
+    ['Input', detail.input, true],
+    ['Address', detail.url, true],
+    ['Server', detail.host, true],
+    ['Template', detail.template, false],
+  ];
+  const shown = facts.filter(([, value]) => value);
+  return (
+    <>
+      {shown.length > 0 && (
+        <dl class="facts">
+          {shown.map(([label, value, code]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{code ? <code class="exact">{value}</code> : value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {detail.code && (
+        <details class="code-block">
+          <summary>The template's code</summary>
+          <pre>
+            <code>{detail.code}</code>
+          </pre>
+        </details>
+      )}
+      {shown.length === 0 && !detail.code && detail.text && <p class="exact">{detail.text}</p>}
+    </>
+  );
+}
+
+/**
+ * The two answers of a question, as buttons: while one is sent, both say they are busy (`aria-disabled`, not
+ * `disabled`, so the focus stays on the button pressed).
+ */
+export function AnswerButtons({ yes, no, answer }: { yes: string; no: string; answer: (yes: boolean) => Promise<void> }): VNode {
+  const [busy, setBusy] = useState(false);
+  const press = async (choice: boolean): Promise<void> => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await answer(choice);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="actions">
+      <button type="button" class="button button-primary" aria-disabled={busy} onClick={() => void press(true)}>
+        {yes}
+      </button>
+      <button type="button" class="button" aria-disabled={busy} onClick={() => void press(false)}>
+        {no}
+      </button>
+    </div>
+  );
+}
+
+export function QuestionCard({ question, headingLevel = 3 }: { question: ApprovalQuestion; headingLevel?: 2 | 3 }): VNode {
+  const kind = KIND[question.kind] ?? KIND.commands;
+  const headingId = `question-${question.id}`;
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const answer = async (allow: boolean): Promise<void> => {
+    try {
+      await call('POST', appPaths.question(question.id), { allow });
+      say(allow ? `Allowed: ${question.text}` : `Denied: ${question.text}`);
+    } catch (error) {
+      sayError(error);
+    }
+  };
+  return (
+    <article class="card question" aria-labelledby={headingId}>
+      <header class="card-head">
+        <Icon name={kind.icon} />
+        <Heading id={headingId} class="card-title">
+          {question.appName}: {kind.heading}
+        </Heading>
+      </header>
+      <p class="question-text">{question.text}</p>
+      <Detail question={question} />
+      <AnswerButtons yes="Allow" no="Deny" answer={answer} />
+    </article>
+  );
+}

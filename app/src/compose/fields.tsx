@@ -1,0 +1,85 @@
+// Compose's fields: a label, the control, an optional hint, and the daemon's message when an error names this field
+// (the control then says it is invalid, and is described by the message).
+
+import type { VNode } from 'preact';
+
+export interface Problem {
+  /** The id of the control it is about, or '' for the whole form. */
+  control: string;
+  message: string;
+}
+
+interface Common {
+  id: string;
+  label: string;
+  problem: Problem | null;
+  hint?: string;
+}
+
+/** What the control carries: the ids that describe it, and whether it is the one in error. */
+type Described = { 'aria-describedby'?: string; 'aria-invalid'?: boolean };
+
+function Frame(props: Common & { control: (described: Described) => VNode }): VNode {
+  const mine = props.problem?.control === props.id;
+  const describedBy = [mine ? `${props.id}-problem` : '', props.hint ? `${props.id}-hint` : ''].filter(Boolean).join(' ');
+  return (
+    <div class={`field${mine ? ' field-invalid' : ''}`}>
+      <label for={props.id}>{props.label}</label>
+      {props.control({ 'aria-describedby': describedBy || undefined, 'aria-invalid': mine || undefined })}
+      {props.hint && (
+        <p id={`${props.id}-hint`} class="hint">
+          {props.hint}
+        </p>
+      )}
+      {mine && (
+        <p id={`${props.id}-problem`} class="field-problem">
+          {props.problem!.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function TextField(
+  props: Common & { value: string; onValue: (value: string) => void; type?: string; placeholder?: string; rows?: number },
+): VNode {
+  const input = (event: Event): void => props.onValue((event.currentTarget as HTMLInputElement | HTMLTextAreaElement).value);
+  return (
+    <Frame
+      {...props}
+      control={(described) =>
+        props.rows ? (
+          <textarea id={props.id} rows={props.rows} value={props.value} placeholder={props.placeholder} onInput={input} {...described} />
+        ) : (
+          <input
+            id={props.id}
+            type={props.type ?? 'text'}
+            value={props.value}
+            placeholder={props.placeholder}
+            onInput={input}
+            {...described}
+          />
+        )
+      }
+    />
+  );
+}
+
+export function SelectField(
+  props: Common & { value: string; onValue: (value: string) => void; choices: ReadonlyArray<readonly [value: string, label: string]> },
+): VNode {
+  return (
+    <Frame
+      {...props}
+      control={(described) => (
+        <select id={props.id} value={props.value} onChange={(event) => props.onValue(event.currentTarget.value)} {...described}>
+          {props.choices.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
+  );
+}

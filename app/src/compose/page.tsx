@@ -1,0 +1,354 @@
+// Compose: the person writes a notification — title, subtitle, body (Markdown, previewed as the banner reads it),
+// a link, buttons, a reply field, speech, sound, priority, optionally one of an app's templates with its fields
+// and the card it draws. "Send" puts it on screen and in History. An error from the daemon is shown next to the
+// field it names, and the draft stays as it was.
+
+import type { VNode } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { appPaths, type ComposeAnswer, type ComposeTemplatesAnswer, type TemplateFieldDescription } from '../../../protocol/app-api.js';
+import { PRIORITIES } from '../../../protocol/types.js';
+import { ApiProblem, call, isAbort, messageOf, send, withQuery } from '../api.js';
+import { apps } from '../history/store.js';
+import { detailsHref } from '../router.js';
+import { shownTheme } from '../theme.js';
+import { Icon } from '../ui/icon.js';
+import { Markdown } from '../ui/markdown.js';
+import { draft, edit, EMPTY_DRAFT, newButton, OWN_APP, toNotification, type Draft } from './draft.js';
+import { type Problem, SelectField, TextField } from './fields.js';
+
+/** The card preview waits for typing to pause this long (drawing a card takes the renderer tens of ms). */
+const PREVIEW_DEBOUNCE_MS = 300;
+
+const PRIORITY_LABELS: Record<Draft['priority'], string> = { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' };
+const SOUND_CHOICES = [
+  ['default', 'The usual sound'],
+  ['none', 'Silent'],
+] as const;
+
+/** The form control an error's `field` is about (`buttons[1].url` is the second button's link). */
+function controlIdOf(field: string, draftNow: Draft): string {
+  const button = /^buttons\[(\d+)\](?:\.(\w+))?/.exec(field);
+  if (button) {
+    const index = Number(button[1]);
+    const row = draftNow.buttons[index];
+    if (!row) return 'compose-reply';
+    return button[2] === 'label' || !button[2] ? `button-label-${row.key}` : `button-link-${row.key}`;
+  }
+  const top = field.split(/[.[]/)[0]!;
+  const known: Record<string, string> = {
+    app: 'compose-app',
+    template: 'compose-template',
+    title: 'compose-title',
+    subtitle: 'compose-subtitle',
+    body: 'compose-body',
+    url: 'compose-link',
+    speak: 'compose-speak',
+    sound: 'compose-sound',
+    priority: 'compose-priority',
+  };
+  return known[top] ?? (draftNow.fields[top] !== undefined ? `field-${top}` : '');
+}
+
+function useTemplates(app: string): Array<{ name: string; fields: TemplateFieldDescription[] }> {
+  const [templates, setTemplates] = useState<Array<{ name: string; fields: TemplateFieldDescription[] }>>([]);
+  useEffect(() => {
+    let current = true;
+    call<ComposeTemplatesAnswer>('GET', withQuery(appPaths.composeTemplates, { app })).then(
+      (answer) => current && setTemplates(answer.templates),
+      () => current && setTemplates([]),
+    );
+    return () => {
+      current = false;
+    };
+  }, [app]);
+  return templates;
+}
+
+/** The card the chosen template draws, redrawn as the person types. */
+function CardPreview({ notification }: { notification: ReturnType<typeof toNotification> }): VNode {
+  const [picture, setPicture] = useState('');
+  const [problem, setProblem] = useState('');
+  const body = JSON.stringify({ app: notification.app, notification, theme: shownTheme() });
+  useEffect(() => {
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      send('POST', appPaths.preview, JSON.parse(body), { signal: abort.signal })
+        .then((reply) => reply.blob())
+        .then((blob) => {
+          setPicture((old) => {
+            if (old) URL.revokeObjectURL(old);
+            return URL.createObjectURL(blob);
+          });
+          setProblem('');
+        })
+        .catch((error: unknown) => !isAbort(error) && setProblem(messageOf(error)));
+    }, PREVIEW_DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [body]);
+  return (
+    <div class="card-preview">
+      {picture && <img src={picture} alt="Preview of the card this template draws" />}
+      {problem && <p class="field-problem">The card cannot be drawn yet: {problem}</p>}
+    </div>
+  );
+}
+
+export function ComposePage(): VNode {
+  const current = draft.value;
+  const templates = useTemplates(current.app);
+  const template = templates.find((known) => known.name === current.template);
+  const templateFields = template?.fields ?? [];
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState<{ app: string; id: string; title: string } | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const notification = toNotification(
+    current,
+    templateFields.map((field) => field.key),
+  );
+
+  const submit = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    if (sending) return;
+    setSending(true);
+    setSent(null);
+    try {
+      const answer = await call<ComposeAnswer>('POST', appPaths.compose, notification);
+      setProblem(null);
+      setSent({ app: current.app, id: answer.id, title: current.title || current.body.split('\n')[0] || 'your notification' });
+    } catch (error) {
+      const field = error instanceof ApiProblem ? error.field : undefined;
+      const control = field ? controlIdOf(field, current) : '';
+      setProblem({ control, message: messageOf(error) });
+      // Take the person to the field (after it shows its message).
+      requestAnimationFrame(() => (document.getElementById(control) ?? document.getElementById('compose-problem'))?.focus());
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const appChoices = [{ app: OWN_APP, appName: 'Notifier (you)' }, ...apps.value.filter((app) => app.app !== OWN_APP)];
+
+  return (
+    <div class="page compose">
+      <header class="page-head">
+        <div class="page-title">
+          <h1>Compose</h1>
+          <p class="muted">Write a notification to yourself: it appears on screen and in History.</p>
+        </div>
+        <div class="page-actions">
+          <button
+            type="button"
+            class="button button-quiet"
+            onClick={() => {
+              draft.value = EMPTY_DRAFT;
+              setProblem(null);
+              setSent(null);
+            }}
+          >
+            <Icon name="plus" />
+            <span>New notification</span>
+          </button>
+        </div>
+      </header>
+      <div class="compose-layout">
+        <form ref={form} class="compose-form" onSubmit={(event) => void submit(event)} noValidate>
+          <div class="field-row">
+            <SelectField
+              id="compose-app"
+              label="Send as"
+              problem={problem}
+              value={current.app}
+              onValue={(app) => edit({ app, template: '', fields: {} })}
+              choices={appChoices.map((app) => [app.app, app.appName] as const)}
+            />
+            <SelectField
+              id="compose-template"
+              label="Template"
+              problem={problem}
+              value={current.template}
+              onValue={(template) => edit({ template })}
+              choices={[['', 'No template'], ...templates.map((known) => [known.name, known.name] as const)]}
+            />
+          </div>
+          <TextField id="compose-title" label="Title" problem={problem} value={current.title} onValue={(title) => edit({ title })} />
+          <TextField
+            id="compose-subtitle"
+            label="Subtitle"
+            problem={problem}
+            value={current.subtitle}
+            onValue={(subtitle) => edit({ subtitle })}
+          />
+          <TextField
+            id="compose-body"
+            label="Body"
+            problem={problem}
+            rows={5}
+            hint="**bold**, *italic* and [a link](https://example.com) work, as on the banner."
+            value={current.body}
+            onValue={(body) => edit({ body })}
+          />
+          <TextField
+            id="compose-link"
+            label="Link"
+            problem={problem}
+            type="url"
+            placeholder="https://"
+            hint="Opened when the banner is clicked (http, https or mailto)."
+            value={current.link}
+            onValue={(link) => edit({ link })}
+          />
+
+          {templateFields.length > 0 && (
+            <fieldset class="group">
+              <legend>Fields of “{current.template}”</legend>
+              {templateFields.map((field) => (
+                <TextField
+                  key={field.key}
+                  id={`field-${field.key}`}
+                  label={field.label || field.key}
+                  problem={problem}
+                  type={field.type === 'number' || field.type === 'date' || field.type === 'url' ? field.type : 'text'}
+                  value={current.fields[field.key] ?? ''}
+                  onValue={(value) => edit({ fields: { ...current.fields, [field.key]: value } })}
+                />
+              ))}
+            </fieldset>
+          )}
+
+          <fieldset class="group">
+            <legend>Buttons</legend>
+            {current.buttons.length === 0 && <p class="hint">No buttons: clicking the banner opens the link, if there is one.</p>}
+            {current.buttons.map((button, index) => {
+              const update = (change: Partial<typeof button>): void =>
+                edit({ buttons: current.buttons.map((other) => (other.key === button.key ? { ...other, ...change } : other)) });
+              return (
+                <div class="button-row" key={button.key}>
+                  <TextField
+                    id={`button-label-${button.key}`}
+                    label={`Button ${index + 1} label`}
+                    problem={problem}
+                    value={button.label}
+                    onValue={(label) => update({ label })}
+                  />
+                  <TextField
+                    id={`button-link-${button.key}`}
+                    label={`Button ${index + 1} link`}
+                    problem={problem}
+                    type="url"
+                    placeholder="https://"
+                    value={button.link}
+                    onValue={(link) => update({ link })}
+                  />
+                  <button
+                    type="button"
+                    class="button button-quiet icon-button"
+                    aria-label={`Remove button ${index + 1}`}
+                    onClick={() => edit({ buttons: current.buttons.filter((other) => other.key !== button.key) })}
+                  >
+                    <Icon name="x" />
+                  </button>
+                </div>
+              );
+            })}
+            <button type="button" class="button button-quiet" onClick={() => edit({ buttons: [...current.buttons, newButton()] })}>
+              <Icon name="plus" />
+              <span>Add a button</span>
+            </button>
+          </fieldset>
+
+          <fieldset class="group">
+            <legend>Options</legend>
+            <label class="check">
+              <input
+                type="checkbox"
+                id="compose-reply"
+                checked={current.askReply}
+                onChange={(event) => edit({ askReply: event.currentTarget.checked })}
+              />
+              Ask for a reply (the banner gets a reply field)
+            </label>
+            {current.askReply && (
+              <TextField
+                id="compose-placeholder"
+                label="Reply field hint"
+                problem={problem}
+                placeholder="Type your answer"
+                value={current.replyPlaceholder}
+                onValue={(replyPlaceholder) => edit({ replyPlaceholder })}
+              />
+            )}
+            <label class="check">
+              <input
+                type="checkbox"
+                id="compose-speak"
+                checked={current.speak}
+                onChange={(event) => edit({ speak: event.currentTarget.checked })}
+              />
+              Read it aloud
+            </label>
+            <div class="field-row">
+              <SelectField
+                id="compose-sound"
+                label="Sound"
+                problem={problem}
+                value={current.sound}
+                onValue={(sound) => edit({ sound: sound as Draft['sound'] })}
+                choices={SOUND_CHOICES}
+              />
+              <SelectField
+                id="compose-priority"
+                label="Priority"
+                problem={problem}
+                value={current.priority}
+                onValue={(priority) => edit({ priority: priority as Draft['priority'] })}
+                choices={PRIORITIES.map((priority) => [priority, PRIORITY_LABELS[priority]] as const)}
+              />
+            </div>
+          </fieldset>
+
+          {problem && problem.control === '' && (
+            <p id="compose-problem" class="field-problem form-problem" tabIndex={-1} role="alert">
+              {problem.message}
+            </p>
+          )}
+          <div class="actions send-row">
+            <button type="submit" class="button button-primary" aria-disabled={sending}>
+              <Icon name="send" />
+              <span>Send</span>
+            </button>
+            {sent && (
+              <p class="sent" role="status">
+                Sent. <a href={detailsHref(sent.app, sent.id)}>See “{sent.title}” in History</a>
+              </p>
+            )}
+          </div>
+        </form>
+
+        <aside class="compose-preview" aria-labelledby="preview-heading">
+          <h2 id="preview-heading">Preview</h2>
+          <div class="banner-preview">
+            <p class="banner-app">{appChoices.find((app) => app.app === current.app)?.appName ?? current.app}</p>
+            <p class="banner-title">{current.title || <span class="muted">Title</span>}</p>
+            {current.subtitle && <p class="banner-subtitle">{current.subtitle}</p>}
+            {current.body ? <Markdown class="banner-body" text={current.body} /> : <p class="muted">The body appears here.</p>}
+            {(current.buttons.length > 0 || current.askReply) && (
+              <div class="banner-buttons">
+                {current.buttons.map((button) => (
+                  <span key={button.key} class="banner-button">
+                    {button.label || 'Button'}
+                  </span>
+                ))}
+                {current.askReply && <span class="banner-button">Reply</span>}
+              </div>
+            )}
+          </div>
+          {current.template && <CardPreview notification={notification} />}
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,395 @@
+// A notification's details: everything it said (the body drawn with the banner's Markdown rules), its buttons and
+// what each does, the card picture, the reply and what became of its actions — and what the person can do about
+// it: reply, press a button, show it again, dismiss, snooze, mark unread, delete.
+
+import type { VNode } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { isOpenableLink } from '../../../protocol/notification-rules.js';
+import { appPaths, type ButtonDescription, type NotificationDetails } from '../../../protocol/app-api.js';
+import { ApiProblem, call, messageOf } from '../api.js';
+import { QuestionCard } from '../approvals/question.js';
+import { approvals } from '../approvals/store.js';
+import { onEvent } from '../live.js';
+import { navigate, pageHref } from '../router.js';
+import { shownTheme } from '../theme.js';
+import { exactTime, minutesUntilTomorrowMorning } from '../time.js';
+import { confirmFirst } from '../ui/confirm.js';
+import { Icon, type IconName } from '../ui/icon.js';
+import { Markdown } from '../ui/markdown.js';
+import { say, sayError } from '../ui/status.js';
+import { AppPicture, StateBadges, titleOf } from './row-parts.js';
+
+type Selected = { app: string; id: string };
+
+/** Runs an action of the person, says how it went, and gives the answer to the caller. */
+async function act<T>(run: () => Promise<T>, done: string): Promise<T | undefined> {
+  try {
+    const answer = await run();
+    say(done);
+    return answer;
+  } catch (error) {
+    sayError(error);
+    return undefined;
+  }
+}
+
+function ToolButton(props: { icon: IconName; label: string; onClick: () => void; pressed?: boolean; expanded?: boolean }): VNode {
+  return (
+    <button type="button" class="button button-quiet" onClick={props.onClick} aria-expanded={props.expanded}>
+      <Icon name={props.icon} />
+      <span>{props.label}</span>
+    </button>
+  );
+}
+
+function SnoozeMenu({ selected, snoozedUntil }: { selected: Selected; snoozedUntil?: string }): VNode {
+  const [open, setOpen] = useState(false);
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (open) first.current?.focus();
+  }, [open]);
+  if (snoozedUntil) {
+    return (
+      <ToolButton
+        icon="alarmClockOff"
+        label="Unsnooze"
+        onClick={() => void act(() => call('POST', appPaths.unsnooze(selected.app, selected.id)), 'No longer snoozed.')}
+      />
+    );
+  }
+  const snooze = async (minutes: number, words: string): Promise<void> => {
+    setOpen(false);
+    await act(() => call('POST', appPaths.snooze(selected.app, selected.id), { minutes }), `Snoozed for ${words}.`);
+  };
+  return (
+    <div class="menu-holder" onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
+      <ToolButton icon="clock" label="Snooze" expanded={open} onClick={() => setOpen(!open)} />
+      {open && (
+        <div class="menu" role="group" aria-label="Snooze for">
+          <button type="button" ref={first} class="menu-item" onClick={() => void snooze(15, '15 minutes')}>
+            15 minutes
+          </button>
+          <button type="button" class="menu-item" onClick={() => void snooze(60, '1 hour')}>
+            1 hour
+          </button>
+          <button type="button" class="menu-item" onClick={() => void snooze(minutesUntilTomorrowMorning(), 'until tomorrow morning')}>
+            Tomorrow morning
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ReplyForm({ details, onSent }: { details: NotificationDetails; onSent: () => void }): VNode {
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState('');
+  const takes = details.takesReply!;
+  const send = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    if (text.trim() === '') {
+      setProblem('Type a reply first.');
+      return;
+    }
+    try {
+      await call('POST', appPaths.reply(details.row.app, details.row.id), { text });
+      setText('');
+      setProblem('');
+      say('Reply sent.');
+      onSent();
+    } catch (error) {
+      setProblem(messageOf(error)); // what was typed stays in the field
+    }
+  };
+  return (
+    <form class="reply-form" onSubmit={(event) => void send(event)}>
+      <label for="reply-text">Reply</label>
+      <textarea
+        id="reply-text"
+        rows={3}
+        value={text}
+        placeholder={takes.placeholder ?? 'Type your reply'}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? 'reply-problem' : takes.until ? 'reply-until' : undefined}
+        onInput={(event) => setText(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void send(event);
+        }}
+      />
+      {problem && (
+        <p id="reply-problem" class="field-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      <div class="actions">
+        <button type="submit" class="button button-primary">
+          <Icon name="send" />
+          <span>Send reply</span>
+        </button>
+        {takes.until && (
+          <span id="reply-until" class="muted">
+            Can be answered until {exactTime(takes.until)}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function Buttons({ details }: { details: NotificationDetails }): VNode | null {
+  if (details.buttons.length === 0) return null;
+  const press = async (button: ButtonDescription): Promise<void> => {
+    if (button.kind === 'reply') {
+      document.getElementById('reply-text')?.focus();
+      return;
+    }
+    await act(
+      () => call('POST', appPaths.press(details.row.app, details.row.id), { actionId: button.actionId }),
+      `Pressed “${button.label}”.`,
+    );
+  };
+  return (
+    <section class="section" aria-labelledby="buttons-heading">
+      <h3 id="buttons-heading">Its buttons</h3>
+      <ul class="button-list">
+        {details.buttons.map((button) => (
+          <li key={button.actionId}>
+            <button type="button" class="button" aria-describedby={`what-${button.actionId}`} onClick={() => void press(button)}>
+              {button.label}
+            </button>
+            <span id={`what-${button.actionId}`} class="muted">
+              {button.what}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function WhatHappened({ details }: { details: NotificationDetails }): VNode | null {
+  const { record } = details;
+  const facts: Array<[string, VNode | string]> = [];
+  facts.push(['Arrived', exactTime(record.deliveredAt)]);
+  if (record.reply !== undefined) facts.push(['You replied', <q class="reply-text">{record.reply}</q>]);
+  if (record.repliedAt) facts.push(['Replied at', exactTime(record.repliedAt)]);
+  if (record.dismissedAt)
+    facts.push(['Banner closed', `${exactTime(record.dismissedAt)}${record.actionUsed ? ` (${endedBy(record.actionUsed)})` : ''}`]);
+  if (record.snoozedUntil) facts.push(['Snoozed until', exactTime(record.snoozedUntil)]);
+  if (record.held) facts.push(['Not shown', record.held === 'quiet-hours' ? 'held back by quiet hours' : 'the app is muted']);
+  if (record.actionNote) facts.push(['Problem', record.actionNote]);
+  if (record.followUp) {
+    const follow = record.followUp;
+    facts.push([
+      'Follow-up',
+      `${follow.action}: ${follow.outcome === 'ran' ? 'ran' : follow.outcome === 'failed' ? `failed (${follow.detail ?? 'no reason given'})` : 'waiting for your approval'} at ${exactTime(follow.ranAt)}`,
+    ]);
+  }
+  if (record.speech) {
+    facts.push(['Spoken', record.speech.suppressed ? `not spoken (${record.speech.suppressed})` : record.speech.text]);
+  }
+  const url = record.notification.url;
+  if (url)
+    facts.push([
+      'Link',
+      isOpenableLink(url) ? (
+        <a href={url} target="_blank" rel="noopener noreferrer">
+          {url}
+        </a>
+      ) : (
+        <code>{url}</code>
+      ),
+    ]);
+  return (
+    <section class="section" aria-labelledby="happened-heading">
+      <h3 id="happened-heading">What happened</h3>
+      <dl class="facts">
+        {facts.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {details.callbackAttempts && details.callbackAttempts.length > 0 && (
+        <>
+          <h4>Actions and callbacks</h4>
+          <ul class="attempts">
+            {details.callbackAttempts.map((attempt, index) => (
+              <li key={index} class={attempt.outcome === 'failed' ? 'attempt-failed' : undefined}>
+                <strong>{attempt.action}</strong>:{' '}
+                {attempt.outcome === 'ran' ? 'done' : attempt.outcome === 'failed' ? 'failed' : 'waiting for your approval'}
+                {attempt.detail && <> — {attempt.detail}</>}
+                {attempt.at && <span class="muted"> · {exactTime(attempt.at)}</span>}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {details.receipts && details.receipts.length > 0 && (
+        <>
+          <h4>Told to the relay</h4>
+          <ul class="attempts">
+            {details.receipts.map((receipt, index) => (
+              <li key={index}>
+                {receipt.kind}
+                {receipt.reason && <> — {receipt.reason}</>}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+const ENDINGS: Record<string, string> = {
+  dismiss: 'dismissed by the app',
+  close: 'you closed it',
+  timeout: 'it timed out',
+  open: 'you clicked it',
+};
+const endedBy = (action: string): string => ENDINGS[action] ?? `“${action}”`;
+
+export function Details({ selected }: { selected: Selected }): VNode {
+  const [details, setDetails] = useState<NotificationDetails | null>(null);
+  const [problem, setProblem] = useState('');
+  const heading = useRef<HTMLHeadingElement>(null);
+  const load = useRef<() => Promise<void>>(async () => undefined);
+  const shown = useRef<NotificationDetails | null>(null);
+  shown.current = details;
+
+  load.current = async () => {
+    try {
+      const answer = await call<NotificationDetails>('GET', appPaths.notification(selected.app, selected.id));
+      setDetails(answer);
+      setProblem('');
+    } catch (error) {
+      setProblem(error instanceof ApiProblem && error.status === 404 ? 'This notification is no longer in History.' : messageOf(error));
+    }
+  };
+
+  useEffect(() => {
+    setDetails(null);
+    setProblem('');
+    void load.current().then(() => heading.current?.focus({ preventScroll: true }));
+    // The row changed (a reply on the banner, a snooze ended, an approval answered): draw it again. Not when it
+    // just became unread: fetching the details marks it read, which would undo the person's Mark as unread.
+    return onEvent('row', ({ row }) => {
+      if (row.app !== selected.app || row.id !== selected.id) return;
+      if (row.read || row.deliveredAt !== shown.current?.row.deliveredAt) void load.current();
+    });
+  }, [selected.app, selected.id]);
+
+  if (problem) {
+    return (
+      <div class="details">
+        <BackLink />
+        <p role="alert">{problem}</p>
+      </div>
+    );
+  }
+  if (!details) {
+    return (
+      <div class="details" aria-busy="true">
+        <BackLink />
+        <p class="muted">Loading…</p>
+      </div>
+    );
+  }
+  const { row, record } = details;
+  // Its questions as they are now: answered on a banner or in the tray, they are gone here too.
+  const shownQuestions = approvals.value
+    ? approvals.value.questions.filter((question) => question.app === row.app && question.notificationId === row.id)
+    : details.questions;
+  const notification = record.notification;
+  const where = { app: row.app, id: row.id };
+
+  // Open details are read (the daemon marks them so): marking one unread closes it, as a mail client does, and
+  // leaves it unread in the list.
+  const markUnread = async (): Promise<void> => {
+    const done = await act(() => call('POST', appPaths.read(where.app, where.id), { read: false }), 'Marked as unread.');
+    if (done) navigate(pageHref('history'));
+  };
+
+  const remove = async (): Promise<void> => {
+    const yes = await confirmFirst({
+      title: 'Delete this notification?',
+      message: `“${titleOf(row)}” from ${row.appName} is removed from History. This cannot be undone.`,
+      confirm: 'Delete',
+    });
+    if (!yes) return;
+    const done = await act(() => call('DELETE', appPaths.notification(where.app, where.id)), 'Deleted.');
+    if (done) navigate(pageHref('history'));
+  };
+
+  return (
+    <article class="details" aria-labelledby="details-title">
+      <BackLink />
+      <header class="details-head">
+        <AppPicture app={row.app} appName={row.appName} size="large" />
+        <div>
+          <p class="details-app">
+            {row.appName}
+            <span class="muted"> · {exactTime(row.deliveredAt)}</span>
+          </p>
+          <h2 id="details-title" ref={heading} tabIndex={-1}>
+            {titleOf(row)}
+          </h2>
+          {notification.subtitle && <p class="details-subtitle">{notification.subtitle}</p>}
+          <StateBadges state={row.state} />
+        </div>
+      </header>
+
+      <div class="toolbar" role="group" aria-label="This notification">
+        <ToolButton icon="mail" label="Mark as unread" onClick={() => void markUnread()} />
+        <ToolButton
+          icon="monitorUp"
+          label="Show again"
+          onClick={() => void act(() => call('POST', appPaths.reshow(where.app, where.id)), 'Shown again.')}
+        />
+        {!record.dismissedAt && !row.state.held && (
+          <ToolButton
+            icon="eyeOff"
+            label="Dismiss"
+            onClick={() => void act(() => call('POST', appPaths.dismiss(where.app, where.id)), 'Dismissed.')}
+          />
+        )}
+        <SnoozeMenu selected={where} snoozedUntil={row.state.snoozedUntil} />
+        <ToolButton icon="trash" label="Delete" onClick={() => void remove()} />
+      </div>
+
+      {shownQuestions.length > 0 && (
+        <section class="section" aria-labelledby="questions-heading">
+          <h3 id="questions-heading">Waiting for your answer</h3>
+          {shownQuestions.map((question) => (
+            <QuestionCard key={question.id} question={question} headingLevel={3} />
+          ))}
+        </section>
+      )}
+
+      {details.bodyMarkdown && <Markdown class="details-body" text={details.bodyMarkdown} />}
+
+      {details.takesReply && <ReplyForm details={details} onSent={() => void load.current()} />}
+
+      <Buttons details={details} />
+      {details.hasCard && (
+        <img
+          class="card-picture"
+          src={`${appPaths.card(where.app, where.id)}?theme=${shownTheme()}`}
+          alt={`The card of “${titleOf(row)}”`}
+        />
+      )}
+      <WhatHappened details={details} />
+    </article>
+  );
+}
+
+function BackLink(): VNode {
+  return (
+    <a class="back-link" href={pageHref('history')}>
+      <Icon name="arrowLeft" />
+      <span>Back to History</span>
+    </a>
+  );
+}

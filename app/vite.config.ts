@@ -1,0 +1,75 @@
+// The build of the person's app (docs/app.md): Preact with JSX through Vite's own transform, into dist/app/, served
+// by the daemon at /app/ under a strict Content-Security-Policy — so no inline script or style in the HTML, and no
+// module-preload polyfill (Vite would inline it). Run by scripts/setup.mjs with `--configLoader runner`, which reads
+// this file without writing a temporary copy into node_modules.
+
+import { gzipSync } from 'node:zlib';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+
+/** All of the app's JavaScript, gzipped, at most this (issue's budget: the window opens fast on any machine). */
+export const JS_BUDGET_GZIP_BYTES = 80 * 1024;
+
+/** Prints the gzipped size of all the built JavaScript, and fails the build above the budget. */
+function scriptBudget(): Plugin {
+  return {
+    name: 'notifier-script-budget',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      let raw = 0;
+      let gzip = 0;
+      for (const file of Object.values(bundle)) {
+        if (file.type !== 'chunk') continue;
+        raw += Buffer.byteLength(file.code);
+        gzip += gzipSync(file.code, { level: 9 }).length;
+      }
+      const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+      const line = `app JavaScript: ${kb(raw)}, ${kb(gzip)} gzipped (budget ${kb(JS_BUDGET_GZIP_BYTES)})`;
+      if (gzip > JS_BUDGET_GZIP_BYTES) this.error(`${line}: over the budget`);
+      process.stderr.write(`setup: ${line}\n`);
+    },
+  };
+}
+
+/**
+ * The app's import boundary, on the graph Vite actually bundles: its own files, protocol/ (the contract it shares
+ * with the daemon) and packages, nothing else of the project. dependency-cruiser checks the same rule in `npm run
+ * check`, but its reader does not parse JSX, so the .tsx files are checked here.
+ */
+function importBoundary(): Plugin {
+  return {
+    name: 'notifier-import-boundary',
+    apply: 'build',
+    buildEnd() {
+      for (const id of this.getModuleIds()) {
+        if (id.startsWith('\0')) continue; // Vite's own virtual modules
+        const file = path.relative(root, id.split('?')[0]!);
+        if (/^(app|protocol)\//.test(file) || file.split(path.sep).includes('node_modules')) continue;
+        this.error(`app/ imports only protocol/, its own files and packages, not ${file}`);
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  root: here,
+  base: '/app/',
+  cacheDir: path.join(root, 'dist', '.vite-cache'),
+  publicDir: false,
+  logLevel: 'warn',
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  plugins: [importBoundary(), scriptBudget()],
+  build: {
+    outDir: path.join(root, 'dist', 'app'),
+    emptyOutDir: true,
+    target: 'es2022',
+    modulePreload: { polyfill: false },
+    // Every asset a file of its own: a data: URL in CSS or script is one more thing the policy must allow.
+    assetsInlineLimit: 0,
+    reportCompressedSize: false,
+  },
+});

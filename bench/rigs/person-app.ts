@@ -1,0 +1,34 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { channelPath } from '../../daemon/control/channel.js';
+import { channel } from './channel.js';
+
+// Signing in to the person's app from a benchmark or the screenshots script (the tests have test/helpers/app.ts):
+// no test framework in here.
+
+/**
+ * Makes `folder` hold a `chromium` that opens nothing, so a daemon with it first on PATH (and a DISPLAY) mints
+ * sign-in links on the private channel's `open` without a browser window appearing: the caller reads the link
+ * from the forwarding file instead, as the opened window would.
+ */
+export async function writeSilentBrowser(folder: string): Promise<void> {
+  await writeFile(path.join(folder, 'chromium'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+}
+
+const FORWARDING_FILE = /^signin-[A-Za-z0-9_-]+\.html$/;
+
+/**
+ * A fresh sign-in link to `page`, as the tray gets one: the private channel's `open`, then the link read from the
+ * 0600 forwarding file the daemon wrote for the browser (its meta refresh).
+ */
+export async function signInLink(supportDir: string, page = 'history'): Promise<string> {
+  const before = new Set(await readdir(supportDir));
+  const answer = await channel(channelPath(supportDir), { op: 'open', page });
+  if (answer.ok !== true) throw new Error(`the app did not open: ${JSON.stringify(answer)}`);
+  const file = (await readdir(supportDir)).find((name) => FORWARDING_FILE.test(name) && !before.has(name));
+  if (!file) throw new Error('no forwarding file was written');
+  const html = await readFile(path.join(supportDir, file), 'utf8');
+  const link = /content="0;url=([^"]+)"/.exec(html)?.[1];
+  if (!link) throw new Error(`no link in the forwarding file: ${html}`);
+  return link.replace(/&amp;/g, '&');
+}

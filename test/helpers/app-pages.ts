@@ -1,0 +1,101 @@
+import { afterAll } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { AppPage } from '../../protocol/app-api.js';
+import { type AppDaemon, BUILT_APP, startAppDaemon } from './app.js';
+import { launchChromium } from './chromium.js';
+import { ROOT, tempFolder } from './daemon.js';
+
+// The person's app in a real browser: a daemon serving the built front end, headless Chromium signed in through
+// the private channel, and what a test checks on every page (script errors, refused requests, axe-core).
+
+const browsers = new Set<Browser>();
+afterAll(async () => {
+  for (const browser of browsers) await browser.close();
+});
+
+/** Headless Chromium, closed after the test file whatever happens. */
+export async function startBrowser(): Promise<Browser> {
+  const browser = await launchChromium();
+  browsers.add(browser);
+  return browser;
+}
+
+/**
+ * A daemon serving the built front end (headless banners unless `presenter` says otherwise, no tray), with a desktop
+ * to open the app on (test/helpers/app.ts).
+ */
+export async function startWebApp(options: { presenter?: string; env?: Record<string, string> } = {}): Promise<AppDaemon> {
+  const supportDir = await tempFolder();
+  const args = ['--support-dir', supportDir, '--port', '0', '--presenter', options.presenter ?? 'headless'];
+  return startAppDaemon({ appDir: BUILT_APP, supportDir, args, ...(options.env ? { env: options.env } : {}) });
+}
+
+/** Opens the app at `page` in a new tab of `context`, signed in as the tray does it; resolves once it is there. */
+export async function signIn(context: BrowserContext, daemon: AppDaemon, page: AppPage = 'history'): Promise<Page> {
+  const tab = await context.newPage();
+  await tab.goto((await daemon.signInLink(page)).link);
+  await tab.waitForURL((url) => url.pathname === `/app/${page}`);
+  await tab.getByRole('heading', { level: 1 }).waitFor();
+  return tab;
+}
+
+/**
+ * What went wrong in a page from now on: script errors, console errors (a CSP refusal is one) and answers of 400
+ * and more. The browser's own favicon request is not the app's (the server's sign-in page has no icon).
+ */
+export function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`script error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400 && !response.url().endsWith('/favicon.ico')) problems.push(`${response.status()} ${response.url()}`);
+  });
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return problems;
+}
+
+/** Resolves once the document's title is `title`. */
+export async function titleBecomes(page: Page, title: string): Promise<void> {
+  await page
+    .waitForFunction((wanted) => (globalThis as unknown as { document: { title: string } }).document.title === wanted, title, {
+      timeout: 10_000,
+    })
+    .catch(async (error: Error) => {
+      throw new Error(`${error.message}: the title is "${await page.title()}", not "${title}"`);
+    });
+}
+
+const AXE = readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is now. The script is evaluated through the
+ * browser's debugging protocol, so the page's Content-Security-Policy stays as strict as the person gets it.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const page = globalThis as unknown as { axe: { run(context: unknown): Promise<{ violations: any[] }> }; document: unknown };
+    const result = await page.axe.run(page.document);
+    return result.violations.map((violation) => ({
+      id: violation.id as string,
+      impact: violation.impact as string,
+      help: violation.help as string,
+      targets: (violation.nodes as Array<{ target: string[] }>).map((node) => node.target.join(' ')),
+    }));
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
