@@ -315,6 +315,37 @@ describe('approvals', () => {
     expect([twice.status, twice.json.code]).toEqual([404, 'no_approval']);
   });
 
+  test("an app's request to run code (allowCommands) waits in Approvals; declined, it is not asked again until made anew", async () => {
+    const register = (allowCommands: boolean) =>
+      daemon.api('POST', '/v1/register', { body: { app: 'asker', appName: 'Asker', allowCommands } });
+    const askerQuestions = async () =>
+      ((await session.call('GET', '/app/api/approvals')).json.questions as Array<{ app: string }>).filter((q) => q.app === 'asker');
+    await register(true);
+    const [request] = await askerQuestions();
+    expect(request).toEqual({
+      id: expect.any(String),
+      app: 'asker',
+      appName: 'Asker',
+      kind: 'allowCommands',
+      text: 'Asker asks to run commands, scripts and shortcuts on this computer.',
+    });
+    expect((await session.call('POST', `/app/api/approvals/questions/${request!.id}`, { allow: false })).json).toEqual({ ok: true });
+    await register(true); // the app registers again, as it does at every start: the refusal stands
+    expect(await askerQuestions()).toEqual([]);
+
+    await register(false); // it withdraws its request, then makes it anew
+    await register(true);
+    const [anew] = await askerQuestions();
+    expect(anew).toMatchObject({ kind: 'allowCommands', app: 'asker' });
+    expect((await session.call('POST', `/app/api/approvals/questions/${anew!.id}`, { allow: true })).json).toEqual({ ok: true });
+    expect((await session.call('GET', '/app/api/approvals')).json.granted).toContainEqual(
+      expect.objectContaining({ kind: 'commands', app: 'asker' }),
+    );
+    expect((await daemon.api('GET', '/v1/apps/settings?app=asker')).json.apps[0].approvals).toMatchObject({ commandsAllowed: true });
+    await register(false);
+    expect((await session.call('GET', '/app/api/approvals')).json.granted).not.toContainEqual(expect.objectContaining({ app: 'asker' }));
+  });
+
   test('refusals: allow missing, a kind that is no grant, a callback host without its host, an unknown connector', async () => {
     expect((await session.call('POST', '/app/api/approvals/questions/x', {})).json.field).toBe('allow');
     expect((await session.call('POST', '/app/api/approvals/questions/x', { allow: true })).status).toBe(404);
@@ -477,12 +508,17 @@ describe('live events', () => {
     expect((await stream.next('removed', () => true, from)).data).toEqual({ app: 'live', id: 'l1' });
 
     from = stream.received.length;
-    await daemon.api('POST', '/v1/register', { body: { app: 'asker', allowCommands: true } });
-    await notify({ app: 'asker', id: 'a1', title: 'Run?', buttons: [{ label: 'Run', command: 'true' }] });
-    await session.call('POST', '/app/api/history/asker/a1/press', { actionId: 'run' });
-    const { data } = await stream.next('approvals', (data) => data.questions.length === 1, from);
-    expect(data.questions[0]).toMatchObject({ app: 'asker', kind: 'commands', notificationId: 'a1' });
-    expect((await stream.next('row', (data) => data.row.id === 'a1' && data.row.state.waiting === true, from)).data.row.app).toBe('asker');
+    await daemon.api('POST', '/v1/register', { body: { app: 'runner', allowCommands: true } });
+    // The app's standing request waits first; a press of its command button makes it that button's question.
+    const request = await stream.next('approvals', (data) => data.questions.length === 1, from);
+    expect(request.data.questions[0]).toMatchObject({ app: 'runner', kind: 'allowCommands' });
+    await notify({ app: 'runner', id: 'a1', title: 'Run?', buttons: [{ label: 'Run', command: 'true' }] });
+    await session.call('POST', '/app/api/history/runner/a1/press', { actionId: 'run' });
+    const isButtons = (data: { questions: Array<{ kind: string }> }) =>
+      data.questions.length === 1 && data.questions[0]!.kind === 'commands';
+    const { data } = await stream.next('approvals', isButtons, from);
+    expect(data.questions[0]).toMatchObject({ app: 'runner', kind: 'commands', notificationId: 'a1' });
+    expect((await stream.next('row', (data) => data.row.id === 'a1' && data.row.state.waiting === true, from)).data.row.app).toBe('runner');
     from = stream.received.length;
     await session.call('POST', `/app/api/approvals/questions/${data.questions[0].id}`, { allow: false });
     await stream.next('approvals', (data) => data.questions.length === 0, from);

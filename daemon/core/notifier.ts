@@ -254,6 +254,8 @@ export class NotifierCore {
     settings.onChange('historyCapPerApp', () => history.trim());
     core.relay = await RelayService.open({ store, supportDir, host: core.relayHost(), ...options.relay });
     await presenter.start((event) => core.person.handle(event));
+    // The apps' standing requests to run code wait for the person again (docs/app.md#approvals).
+    for (const app of apps.list()) if (app.allowCommands === true) approvals.requestCommands(app.app, core.appName(app.app));
     // History goes on loading in the background; requests wait only for the apps they touch.
     const loading = performance.now();
     void core.relay.resume();
@@ -477,7 +479,8 @@ export class NotifierCore {
   /** POST /v1/register (docs/api/apps.md#post-v1-register). `allowCommands: false` withdraws the request and the person's confirmation. */
   async register(registration: AppRegistration): Promise<void> {
     await this.apps.register(registration);
-    if (registration.allowCommands === false) await this.approvals.revokeCommands(registration.app);
+    if (registration.allowCommands === false) await this.approvals.withdrawRequest(registration.app);
+    if (registration.allowCommands === true) this.approvals.requestCommands(registration.app, this.appName(registration.app));
   }
 
   /** POST /v1/dismiss (docs/api/notifications.md#n39): an id that is not on screen is not an error. */

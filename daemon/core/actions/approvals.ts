@@ -12,6 +12,11 @@ import type { ApprovalQuestion } from '../../../protocol/app-api.js';
  */
 interface ApprovalsFile {
   commands: Record<string, { approvedAt: string }>;
+  /**
+   * Apps whose request to run code (`allowCommands: true` on register) the person declined in the person's app: not
+   * asked about again until the app withdraws its request and makes it anew, or the person allows it on a banner.
+   */
+  declinedRequests?: Record<string, { declinedAt: string }>;
   callbackHosts: Record<string, Record<string, { approvedAt: string }>>;
   templates: Record<string, Record<string, { commands: string[]; approvedAt: string }>>;
 }
@@ -40,6 +45,12 @@ export type QuestionFacts = Omit<NonNullable<ApprovalQuestion['detail']>, 'text'
 export interface QuestionContext {
   notificationId?: string;
   facts?: QuestionFacts;
+  /**
+   * An app's standing request to run code (`allowCommands` on register), not something waiting to run: asked in
+   * the person's app and the tray without a banner of its own (the person confirms it in their settings), and a
+   * "Deny" there is remembered.
+   */
+  request?: boolean;
 }
 
 /** A question waiting for the person, with what it would grant and where it comes from. */
@@ -70,6 +81,7 @@ export class Approvals {
     private readonly presenter: Presenter,
   ) {
     document.data.commands ??= {};
+    document.data.declinedRequests ??= {};
     document.data.callbackHosts ??= {};
     document.data.templates ??= {};
   }
@@ -99,14 +111,50 @@ export class Approvals {
   ask(grant: Grant, text: string, detail?: string, context: QuestionContext = {}): Promise<boolean> {
     const key = grantKey(grant);
     const open = [...this.pending.values()].find((pending) => grantKey(pending.grant) === key);
-    if (open) return open.answered;
+    if (open) {
+      // A button needs what an app's standing request asks: the question becomes the button's, with its banner.
+      if (open.request && !context.request) {
+        Object.assign(open, { ...context, request: false });
+        open.question = { ...open.question, kind: grant.kind, text, ...(detail ? { detail } : {}) };
+        this.presenter.ask(open.question);
+        this.changed();
+      }
+      return open.answered;
+    }
     let resolve!: (allowed: boolean) => void;
     const answered = new Promise<boolean>((done) => (resolve = done));
-    const question: Question = { id: randomUUID(), app: grant.app, kind: grant.kind, text, ...(detail ? { detail } : {}) };
+    const kind = context.request ? 'allowCommands' : grant.kind;
+    const question: Question = { id: randomUUID(), app: grant.app, kind, text, ...(detail ? { detail } : {}) };
     this.pending.set(question.id, { question, grant, answered, resolve, ...context });
-    this.presenter.ask(question);
+    if (!context.request) this.presenter.ask(question);
     this.changed();
     return answered;
+  }
+
+  /**
+   * An app asks to run code (`allowCommands: true` on register; docs/app.md#approvals): unless the person allowed it
+   * already or declined it, the question waits in the person's app and the tray. Nothing runs because of it.
+   */
+  requestCommands(app: string, appName: string): void {
+    if (this.commandsAllowed(app) || this.document.data.declinedRequests![app]) return;
+    void this.ask({ kind: 'commands', app }, `${appName} asks to run commands, scripts and shortcuts on this computer.`, undefined, {
+      request: true,
+    });
+  }
+
+  /** The app withdrew its request (`allowCommands: false`): its question goes, and so do the grant and a refusal. */
+  async withdrawRequest(app: string): Promise<void> {
+    for (const [id, pending] of this.pending) {
+      if (!pending.request || pending.grant.app !== app) continue;
+      this.pending.delete(id);
+      pending.resolve(false);
+    }
+    const declined = this.document.data.declinedRequests!;
+    const hadRefusal = declined[app] !== undefined;
+    delete declined[app];
+    const revoked = await this.revokeCommands(app);
+    if (hadRefusal && !revoked) await this.saveAndTell();
+    else this.changed();
   }
 
   /** The questions waiting for the person. */
@@ -116,11 +164,12 @@ export class Approvals {
 
   /** The questions waiting, with their grants and where they come from (the person's app). */
   openQuestions(): OpenQuestion[] {
-    return [...this.pending.values()].map(({ question, grant, notificationId, facts }) => ({
+    return [...this.pending.values()].map(({ question, grant, notificationId, facts, request }) => ({
       question,
       grant,
       ...(notificationId ? { notificationId } : {}),
       ...(facts ? { facts } : {}),
+      ...(request ? { request } : {}),
     }));
   }
 
@@ -129,8 +178,9 @@ export class Approvals {
     const pending = this.pending.get(questionId);
     if (!pending) return false;
     this.pending.delete(questionId);
-    this.presenter.withdraw(questionId);
+    if (!pending.request) this.presenter.withdraw(questionId);
     if (allow) await this.grant(pending.grant);
+    else if (pending.request) await this.decline(pending.grant.app);
     pending.resolve(allow);
     this.changed();
     return true;
@@ -193,12 +243,13 @@ export class Approvals {
     for (const [id, pending] of this.pending) {
       if (pending.grant.app !== app) continue;
       this.pending.delete(id);
-      this.presenter.withdraw(id);
+      if (!pending.request) this.presenter.withdraw(id);
       pending.resolve(false);
     }
     this.changed();
-    const { commands, callbackHosts, templates } = this.document.data;
-    if (!commands[app] && !callbackHosts[app] && !templates[app]) return;
+    const { commands, callbackHosts, templates, declinedRequests } = this.document.data;
+    if (!commands[app] && !callbackHosts[app] && !templates[app] && !declinedRequests![app]) return;
+    delete declinedRequests![app];
     delete commands[app];
     delete callbackHosts[app];
     delete templates[app];
@@ -207,13 +258,21 @@ export class Approvals {
 
   private grant(grant: Grant): Promise<void> {
     const approvedAt = new Date().toISOString();
-    if (grant.kind === 'commands') this.document.data.commands[grant.app] = { approvedAt };
-    else if (grant.kind === 'callbackHost') (this.document.data.callbackHosts[grant.app] ??= {})[grant.host] = { approvedAt };
+    if (grant.kind === 'commands') {
+      this.document.data.commands[grant.app] = { approvedAt };
+      delete this.document.data.declinedRequests![grant.app];
+    } else if (grant.kind === 'callbackHost') (this.document.data.callbackHosts[grant.app] ??= {})[grant.host] = { approvedAt };
     else {
       const byName = (this.document.data.templates[grant.app] ??= {});
       const commands = byName[grant.template]?.commands ?? [];
       byName[grant.template] = { commands: commands.includes(grant.code) ? commands : [...commands, grant.code], approvedAt };
     }
+    return this.save();
+  }
+
+  /** The person said no to an app's standing request: remembered, so it is not asked again at every start. */
+  private decline(app: string): Promise<void> {
+    this.document.data.declinedRequests![app] = { declinedAt: new Date().toISOString() };
     return this.save();
   }
 
