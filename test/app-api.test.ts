@@ -319,7 +319,9 @@ describe('approvals', () => {
     const register = (allowCommands: boolean) =>
       daemon.api('POST', '/v1/register', { body: { app: 'asker', appName: 'Asker', allowCommands } });
     const askerQuestions = async () =>
-      ((await session.call('GET', '/app/api/approvals')).json.questions as Array<{ app: string }>).filter((q) => q.app === 'asker');
+      ((await session.call('GET', '/app/api/approvals')).json.questions as Array<{ id: string; app: string }>).filter(
+        (q) => q.app === 'asker',
+      );
     await register(true);
     const [request] = await askerQuestions();
     expect(request).toEqual({
