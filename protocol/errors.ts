@@ -281,7 +281,7 @@ export const errors = {
   noCard: () => new ApiError(404, 'no_card', 'the notification has no card picture (no template or layout)'),
   noIcon: (app: string) => new ApiError(404, 'no_icon', `${app} has no icon`),
 
-  // The cloud relay, as this computer uses it (docs/api/relay.md)
+  // The cloud relay, as this computer uses it (docs/api/relay-connection.md)
   relayNotPaired: () =>
     new ApiError(
       409,

@@ -17,7 +17,7 @@ import {
 const KIND_LIST = BUTTON_KINDS.join(', ');
 
 /**
- * The app ids of agents that reach this computer through the cloud relay (docs/api/relay.md#rl21): `cloud.` and the
+ * The app ids of agents that reach this computer through the cloud relay (docs/api/relay-connection.md#rl21): `cloud.` and the
  * key's name. The prefix is theirs alone, so what the person sees as "through the cloud relay" is true.
  */
 export const RELAYED_APP_PREFIX = 'cloud.';

@@ -12,7 +12,7 @@ import { runProgram } from './helpers/process.js';
 import { pairDevice, type RelayProcess, startRelay } from './helpers/relay.js';
 import { trayOnBus } from './helpers/tray.js';
 
-// The desktop on the relay, end to end with real parts (docs/api/relay.md, docs/relay-desktop.md): the relay of
+// The desktop on the relay, end to end with real parts (docs/api/relay-connection.md, docs/relay-desktop.md): the relay of
 // this repository as a process, the built `notifier daemon` with the D-Bus presenter and its tray, and dunst on
 // Xvfb with a private session bus. Agents speak HTTP (and OAuth, with oauth4webapi) to the relay; the person acts
 // only through dunst's own controls, the reply window (typed into with xdotool) and the tray's menu over D-Bus.

@@ -14,7 +14,7 @@ import { channelPath } from '../daemon/control/channel.js';
 // sound and picture, huge frames, broken JSON, unknown frames, a flood. Nothing may run, nothing outside the
 // whitelist may reach History, and the daemon (the built `notifier daemon`, as its own process) stays up.
 
-/** The keys a relayed notification's record may hold (docs/api/relay.md#rl21); `template` is the daemon's choice. */
+/** The keys a relayed notification's record may hold (docs/api/relay-connection.md#rl21); `template` is the daemon's choice. */
 const LOCAL_FIELDS = new Set([
   'app',
   'id',

@@ -81,7 +81,7 @@ class Channel {
 
 interface State {
   questions: Question[];
-  /** Connector requests waiting for the person, with the codes (docs/api/relay.md#rl43: shown only here and on the banner). */
+  /** Connector requests waiting for the person, with the codes (docs/api/relay-connection.md#rl43: shown only here and on the banner). */
   connectors: PendingConnector[];
   recent: Array<{ app: string; appName?: string; id: string; title: string }>;
   /** What quiet hours silence now, as the daemon says (docs/private-channel.md): whether any runs, and until when. */
@@ -131,7 +131,7 @@ function statusOf(state: State): TrayStatus {
 }
 
 /**
- * A connector request in the menu (docs/api/relay.md#rl41): what it asks, with where the browser returns (or the
+ * A connector request in the menu (docs/api/relay-connection.md#rl41): what it asks, with where the browser returns (or the
  * agent's own code), then its two answers, then the 6-digit code for the relay's page.
  */
 function connectorEntries(request: PendingConnector | undefined, actions: TrayActions): SlotLook[] {

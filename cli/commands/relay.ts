@@ -1,4 +1,4 @@
-// `notifier relay ...`: the cloud relay as this computer uses it (docs/cli.md#relay, docs/api/relay.md). Each
+// `notifier relay ...`: the cloud relay as this computer uses it (docs/cli.md#relay, docs/api/relay-connection.md). Each
 // command is one route of /v1/relay/. None approves a connector or shows its code: the person does that on the
 // banner or in the tray.
 

@@ -12,7 +12,7 @@ import { DEFAULT_APP_PAGE } from '../../protocol/app-api.js';
 /** What the person's programs can do through the channel (the daemon provides it). */
 export interface ChannelHandlers {
   approvals: Approvals;
-  /** Connector requests waiting for the person, with their 6-digit codes (docs/api/relay.md#rl43: only here). */
+  /** Connector requests waiting for the person, with their 6-digit codes (docs/api/relay-connection.md#rl43: only here). */
   connectors: Pick<ConnectorApprovals, 'forPerson' | 'onChange' | 'answer'>;
   /** The newest notifications, for the tray's menu; `appName` is the app's display name, as on its banners. */
   recent(limit: number): Promise<Array<{ app: string; appName: string; id: string; title: string; deliveredAt: string }>>;

@@ -128,7 +128,7 @@ export class NotifierCore {
   private readonly speechListeners = new Set<(app: string, id: string) => void>();
   /** Called with the record once a banner ended (its `dismissedAt` and `actionUsed` are on disk). */
   private readonly endListeners = new Set<(record: HistoryRecord) => void>();
-  /** The cloud relay as this computer uses it (docs/api/relay.md); set once the core is assembled. */
+  /** The cloud relay as this computer uses it (docs/api/relay-connection.md); set once the core is assembled. */
   relay!: RelayService;
   /** What the person has read (docs/app.md#read-and-unread); set once the core is assembled. */
   readState!: ReadState;

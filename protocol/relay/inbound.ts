@@ -1,4 +1,4 @@
-// What the computer takes from the relay (docs/api/relay.md#rl20 to #rl22): every frame read again as untrusted
+// What the computer takes from the relay (docs/api/relay-connection.md#rl20 to #rl22): every frame read again as untrusted
 // input, whatever relay sent it. A frame of an unknown type, not JSON, or without the fields its type needs is
 // dropped; a notification's payload is read once more with the relay's own whitelist and field rules
 // (notify.ts), so the relay and the desktop apply one definition of what may arrive.

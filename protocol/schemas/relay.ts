@@ -1,4 +1,4 @@
-// The cloud relay as this computer uses it: the local routes under /v1/relay/ (docs/api/relay.md). No schema here
+// The cloud relay as this computer uses it: the local routes under /v1/relay/ (docs/api/relay-connection.md). No schema here
 // has a place for the device token or a connector's 6-digit code: no route returns them.
 
 import { flag, integer, list, map, number, object, oneOfText, text, timestamp } from './json-schema.js';

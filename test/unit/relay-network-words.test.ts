@@ -1,4 +1,4 @@
-// The words for a relay that cannot be reached (daemon/core/relay/relay-calls.ts, docs/api/relay.md#rl3): the
+// The words for a relay that cannot be reached (daemon/core/relay/relay-calls.ts, docs/api/relay-connection.md#rl3): the
 // system's codes, as fetch (in `cause`) and the socket's library (on the error itself) give them.
 
 import { describe, expect, test } from '@jest/globals';

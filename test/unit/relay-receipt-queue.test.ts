@@ -1,4 +1,4 @@
-// The desktop's queue of receipts for the relay (daemon/core/relay/outbox.ts, docs/api/relay.md#rl33): the status
+// The desktop's queue of receipts for the relay (daemon/core/relay/outbox.ts, docs/api/relay-connection.md#rl33): the status
 // counts a receipt as waiting only once it is on disk, so a count seen before a crash is a count found after it.
 
 import { mkdtemp, rm } from 'node:fs/promises';

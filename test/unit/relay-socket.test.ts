@@ -1,4 +1,4 @@
-// The computer's socket to its relay (docs/api/relay.md#rl10 to #rl12), in-process against a relay of the test's
+// The computer's socket to its relay (docs/api/relay-connection.md#rl10 to #rl12), in-process against a relay of the test's
 // own over a real WebSocket: online at the first frame, `ping` every 300 s, the reconnect delays (1 s doubling to
 // 5 min, each ±20 %), `Retry-After` of a limiting relay, and a rejected token that stops the attempts.
 

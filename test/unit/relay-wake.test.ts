@@ -1,4 +1,4 @@
-// When the relay's socket tries again at once (docs/api/relay.md#rl13): NetworkManager saying the computer is
+// When the relay's socket tries again at once (docs/api/relay-connection.md#rl13): NetworkManager saying the computer is
 // connected, and logind saying it woke up, on a system bus of the test's own (a private dbus-daemon, reached
 // through DBUS_SYSTEM_BUS_ADDRESS) where the test owns both services' names and sends their signals.
 

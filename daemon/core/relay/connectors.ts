@@ -1,4 +1,4 @@
-// Connector approvals (docs/api/relay.md#rl40 to #rl43): an agent asking through the relay's OAuth server to send
+// Connector approvals (docs/api/relay-connection.md#rl40 to #rl43): an agent asking through the relay's OAuth server to send
 // this person notifications. Each open request is a question in front of the person — a banner that stays, with
 // exactly Approve and Deny, and an entry in the tray — and only the person's answer there decides it. No route,
 // command or tool approves, and none returns the 6-digit code.

@@ -1,4 +1,4 @@
-// Relayed notifications (docs/api/relay.md#rl21, #rl30 to #rl32): a `notify` frame becomes a local notification
+// Relayed notifications (docs/api/relay-connection.md#rl21, #rl30 to #rl32): a `notify` frame becomes a local notification
 // of the app `cloud.<key name>`, rebuilt from the whitelist alone, delivered through the core's normal path (so
 // mute, quiet hours, History and the reply queue apply as they do to every app), and answered with receipts.
 

@@ -1,7 +1,7 @@
 import type { ReceiptInput } from '../../../protocol/relay/receipts.js';
 import type { Document, Store } from '../../store/store.js';
 
-/** docs/api/relay.md#rl33: at most this many receipts wait; beyond it the oldest go (a relay gone for weeks). */
+/** docs/api/relay-connection.md#rl33: at most this many receipts wait; beyond it the oldest go (a relay gone for weeks). */
 export const MAX_WAITING_RECEIPTS = 1000;
 
 /** A receipt as the relay's socket takes it (docs/relay-api.md#ra32). */
@@ -12,7 +12,7 @@ interface OutboxFile {
 }
 
 /**
- * The receipts that have not reached the relay yet (`relay/outbox.json`, docs/api/relay.md#rl33): each is on disk
+ * The receipts that have not reached the relay yet (`relay/outbox.json`, docs/api/relay-connection.md#rl33): each is on disk
  * before it is sent, and leaves the file once the socket took it. After a restart, or once the socket is back,
  * the waiting ones go after the next `hello`, oldest first.
  */

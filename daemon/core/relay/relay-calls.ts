@@ -1,4 +1,4 @@
-// Calls from this computer to its relay over HTTPS (docs/api/relay.md#rl3): pairing, and the device routes with
+// Calls from this computer to its relay over HTTPS (docs/api/relay-connection.md#rl3): pairing, and the device routes with
 // the device token in the Authorization header only. A relay that cannot be reached, limits this computer,
 // rejects its token or refuses the call becomes one of the catalogue's errors, with the relay's own message.
 
@@ -7,7 +7,7 @@ import { errors } from '../../../protocol/errors.js';
 /** How long one call may take (connecting included) before the relay counts as unreachable. */
 export const RELAY_CALL_TIMEOUT_MS = 15_000;
 
-/** The addresses a token may travel to in clear text: this computer's own (docs/api/relay.md#rl2). */
+/** The addresses a token may travel to in clear text: this computer's own (docs/api/relay-connection.md#rl2). */
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
@@ -126,7 +126,7 @@ export function expectSuccess(answer: RelayAnswer, onRejected: () => void = () =
   throw errors.relayRefused(answer.status, message);
 }
 
-/** The system's codes of the common network failures, in the words a person knows (docs/api/relay.md#rl3). */
+/** The system's codes of the common network failures, in the words a person knows (docs/api/relay-connection.md#rl3). */
 const NETWORK_WORDS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ENOTFOUND: 'its name was not found (DNS)',

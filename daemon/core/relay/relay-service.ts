@@ -1,4 +1,4 @@
-// The computer's side of the cloud relay (docs/api/relay.md, docs/relay-desktop.md): pairing, the socket,
+// The computer's side of the cloud relay (docs/api/relay-connection.md, docs/relay-desktop.md): pairing, the socket,
 // relayed notifications and their receipts, connector approvals, and the management calls of `/v1/relay/*`.
 // It needs a few things of the core, named in RelayHost so this folder never imports the core that wires it.
 

@@ -1,4 +1,4 @@
-// The computer's one WebSocket to its relay (docs/api/relay.md#rl10 to #rl13): connect with the device token in
+// The computer's one WebSocket to its relay (docs/api/relay-connection.md#rl10 to #rl13): connect with the device token in
 // the Authorization header, count as online once the first frame arrives, keep the socket alive with `ping`,
 // and come back after a loss with a growing, jittered delay. Timers run only while the computer is paired (this
 // object exists only then); nothing polls.

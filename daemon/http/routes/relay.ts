@@ -1,6 +1,6 @@
-// docs/api/relay.md: the cloud relay as this computer uses it — pairing, its status, agent keys, connectors,
+// docs/api/relay-connection.md: the cloud relay as this computer uses it — pairing, its status, agent keys, connectors,
 // usage, reply-event subscriptions and instructions. Deliberately no route approves a connector, shows its 6-digit
-// code, or returns the device token (docs/api/relay.md#rl43): only the person approves, on the banner or in the tray.
+// code, or returns the device token (docs/api/relay-connection.md#rl43): only the person approves, on the banner or in the tray.
 
 import { errors } from '../../../protocol/errors.js';
 import {
