@@ -81,7 +81,7 @@ describe('notifier relay, as people meet it', () => {
       expect([client, code]).toEqual([client, 0]);
       expect(stdout).toContain(
         'Notifier then shows a banner on your computer asking to let it send you notifications: choose Approve. ' +
-          'Or type its 6-digit code, which that banner and Notifier’s tray menu show, on the relay’s page.',
+          'Or type its 6-digit code, which that banner, Notifier’s tray menu and the Approvals page of its window show, on the relay’s page.',
       );
       expect(stdout).not.toMatch(/settings/);
     }

@@ -110,7 +110,7 @@ export const relayConnectorsSchema = object(
         },
         ['id', 'clientName', 'redirectHost', 'flow', 'expiresAt'],
       ),
-      'requests waiting for the person (the 6-digit code is shown only on the banner and in the tray)',
+      "requests waiting for the person (the 6-digit code is shown only on the banner, in the tray and in the person's window)",
     ),
   },
   ['connectors', 'pending'],

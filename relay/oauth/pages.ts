@@ -129,10 +129,11 @@ const computerName = (name: string): string => (name === '' ? 'your computer' : 
 
 /**
  * Where the person finds the approval code (both arguments escaped already): the desktop shows it in the detail of
- * the banner that asks, and on the request's entry in its tray menu — nowhere else (no settings page shows it).
+ * the banner that asks, on the request's entry in its tray menu, and on the Approvals page of its window — nowhere
+ * else.
  */
 const whereTheCodeIs = (computer: string, client: string): string =>
-  `On ${computer}, Notifier shows a ${APPROVAL_CODE_DIGITS}-digit code on the banner that asks you to approve ${client}, and in its tray menu`;
+  `On ${computer}, Notifier shows a ${APPROVAL_CODE_DIGITS}-digit code on the banner that asks you to approve ${client}, in its tray menu and on the Approvals page of its window`;
 
 /**
  * The poller (RA105): asks for the request's status every 2 seconds (4 after a failed look), follows the redirect

@@ -91,7 +91,7 @@ describe.each(BACKENDS)('the OAuth pages in Chromium (%s)', (backend) => {
     // Where the person finds the 6-digit code: the banner that asks, and the tray menu (nowhere in the settings).
     const codeSection = page.locator('section', { has: page.getByRole('heading', { name: 'Or type the approval code' }) });
     await expect(codeSection.locator('p').first().textContent()).resolves.toBe(
-      'On Studio Mac, Notifier shows a 6-digit code on the banner that asks you to approve Claude, and in its tray menu.',
+      'On Studio Mac, Notifier shows a 6-digit code on the banner that asks you to approve Claude, in its tray menu and on the Approvals page of its window.',
     );
     expect(await page.getByText('settings').count()).toBe(0);
     await screenshot(page, `consent-${backend}`);
@@ -163,7 +163,7 @@ describe.each(BACKENDS)('the OAuth pages in Chromium (%s)', (backend) => {
     await expect(page.locator('h1').textContent()).resolves.toBe('Let Nightly deploy send you notifications?');
     const codeSection = page.locator('section', { has: page.getByRole('heading', { name: 'Type the approval code' }) });
     await expect(codeSection.locator('p').first().textContent()).resolves.toBe(
-      'On Build box, Notifier shows a 6-digit code on the banner that asks you to approve Nightly deploy, and in its tray menu (or press Approve there).',
+      'On Build box, Notifier shows a 6-digit code on the banner that asks you to approve Nightly deploy, in its tray menu and on the Approvals page of its window (or press Approve there).',
     );
     await screenshot(page, `activate-${backend}`);
     await page.fill('input[name=code]', (frame as { code: string }).code);

@@ -7,10 +7,13 @@ import { mcpAddress } from './relay-calls.js';
 
 export type InstructionsClient = (typeof INSTRUCTION_CLIENTS)[number];
 
-/** Where the code is (docs/relay-desktop.md#approving-a-connector): on the banner that asks, and in the tray menu. */
+/**
+ * Where the code is (docs/relay-desktop.md#approving-a-connector): on the banner that asks, in the tray menu, and on
+ * the Approvals page of Notifier's window.
+ */
 const APPROVE =
   'Notifier then shows a banner on your computer asking to let it send you notifications: choose Approve. ' +
-  'Or type its 6-digit code, which that banner and Notifier’s tray menu show, on the relay’s page.';
+  'Or type its 6-digit code, which that banner, Notifier’s tray menu and the Approvals page of its window show, on the relay’s page.';
 
 export function instructionsFor(client: InstructionsClient, relayURL: string): string {
   const mcpURL = mcpAddress(relayURL);

@@ -138,7 +138,8 @@ export function relayRoutes(): ApiRoute[] {
       method: 'GET',
       path: '/v1/relay/connectors',
       summary: 'Connectors approved, and requests waiting for the person',
-      description: 'Only the person approves, on the banner or in the tray; the 6-digit code of a request is shown only there.',
+      description:
+        "Only the person approves, on the banner, in the tray or in the Approvals page of the person's window; the 6-digit code of a request is shown only there.",
       tag: 'Relay',
       reply: relayConnectorsSchema,
       errors: RELAY_ERRORS,
