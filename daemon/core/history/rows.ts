@@ -3,7 +3,7 @@
 
 import type { HeldReason, HistoryRow, RowState } from '../../../protocol/app-api.js';
 import { parseMarkdown, plainText } from '../../../protocol/markdown.js';
-import { buttonKind } from '../../../protocol/notification-rules.js';
+import { buttonKind, isRelayedApp } from '../../../protocol/notification-rules.js';
 import { HELD, type HistoryRecord } from '../../../protocol/types.js';
 import type { Template } from '../../../templates-renderer/model.js';
 import { type LiveButton, liveButtons } from '../templates/live-actions.js';
@@ -20,9 +20,6 @@ const FIRST_LINE_CHARS = 200;
 
 /** The button kinds that answer the app that asked (a callback carries the answer back). */
 const ANSWER_KINDS = new Set(['callback', 'reply']);
-
-/** The metadata `source` of a notification that came through the cloud relay (daemon/core/relay/deliveries.ts). */
-const RELAYED_SOURCE = 'cloud-relay';
 
 /** What the rows are made from: the core's parts, named so this file imports none of them. */
 export interface RowSources {
@@ -52,7 +49,11 @@ export function failureOf(record: HistoryRecord): string | undefined {
 const heldReason = (held: string | undefined): HeldReason | undefined =>
   held === HELD.quietHours ? 'quietHours' : held === HELD.appMuted ? 'appMuted' : undefined;
 
-export const isRelayed = (record: HistoryRecord): boolean => record.notification.metadata?.source === RELAYED_SOURCE;
+/**
+ * A notification that came through the cloud relay: its app id is a relayed agent's (`cloud.`), which no local app
+ * may take (docs/api/apps.md#a1) — unlike its metadata, which a local sender writes as it likes.
+ */
+export const isRelayed = (record: HistoryRecord): boolean => isRelayedApp(record.app);
 
 export class RowMaker {
   constructor(private readonly sources: RowSources) {}
