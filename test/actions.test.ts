@@ -33,6 +33,12 @@ describe('command, script and shortcut buttons', () => {
   const send = (app: string, id: string, button: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     n.notify({ app, id, title: 'Deploy', buttons: [{ label: 'Run', ...button }], ...extra });
   const openQuestions = async () => (await channel(n.daemon.channelPath, { op: 'questions' })).questions;
+  /**
+   * The question a pressed button asks. An app that registered `allowCommands: true` has its standing request
+   * waiting already (kind `allowCommands`, no banner); the press makes it the button's (`commands`).
+   */
+  const buttonsQuestion = () =>
+    eventually(async () => (await openQuestions()).find((q: { kind: string }) => q.kind === 'commands'), "the button's question");
 
   test('an app that did not ask for command permission cannot run anything; the record says so', async () => {
     await send('noask', 'x', { command: `touch ${out}/never` });
@@ -46,8 +52,12 @@ describe('command, script and shortcut buttons', () => {
   test('a script does not run before the person allows it, then runs with the notification on stdin and NOTIFIER_* variables', async () => {
     await n.api('POST', '/v1/register', { body: { app: 'deployer', appName: 'Deployer', allowCommands: true } });
     await send('deployer', 'd1', { script: 'record.sh' }, { project: 'apollo', body: 'ship it' });
+    const [request] = await openQuestions();
+    expect(request).toMatchObject({ app: 'deployer', kind: 'allowCommands' });
     n.person.press('deployer', 'd1', 'run');
-    const [question] = await eventually(async () => (await openQuestions()).length > 0 && openQuestions(), 'the question');
+    const question = await buttonsQuestion();
+    expect(question.id).toBe(request.id);
+    expect(await openQuestions()).toHaveLength(1);
     expect(question).toMatchObject({ app: 'deployer', kind: 'commands', text: 'Let Deployer run commands, scripts and shortcuts?' });
     expect(question.detail).toMatch(/^script record\.sh \(SHA-256 [0-9a-f]{64}\)$/);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -123,7 +133,7 @@ describe('command, script and shortcut buttons', () => {
     await n.api('POST', '/v1/register', { body: { app: 'deployer', allowCommands: true } });
     await send('deployer', 'd8', { command: `touch ${out}/refused` });
     n.person.press('deployer', 'd8', 'run');
-    await eventually(async () => (await openQuestions()).length > 0);
+    await buttonsQuestion();
     await answerQuestion(n, 'deployer', false);
     await eventually(async () => (await n.record('deployer', 'd8')).actionNote);
     expect((await n.record('deployer', 'd8')).actionNote).toBe('Run: the person did not allow Deployer to run commands');
