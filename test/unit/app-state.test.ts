@@ -245,3 +245,23 @@ describe('History in windows', () => {
     await history.close();
   });
 });
+
+describe('rows', () => {
+  test('relayed is what came through the cloud relay (a cloud. app), never what a local sender writes in its metadata', () => {
+    const rows = new RowMaker({
+      appName: (app) => app,
+      isRead: () => false,
+      template: () => undefined,
+      asking: () => false,
+      now: Date.now,
+    });
+    const record = (app: string, metadata: Record<string, unknown>): HistoryRecord => ({
+      app,
+      id: 'n1',
+      notification: { app, id: 'n1', title: 'Deploy?', metadata },
+      deliveredAt: '2026-11-27T10:00:00.000Z',
+    });
+    expect(rows.row(record('cloud.claude', { source: 'cloud-relay' })).state.relayed).toBe(true);
+    expect(rows.row(record('local.app', { source: 'cloud-relay' })).state).not.toHaveProperty('relayed');
+  });
+});
