@@ -102,6 +102,11 @@ export class Sessions {
     return session;
   }
 
+  /** A request made with the session counts as use: its 12 idle hours start again. */
+  touch(session: Session): void {
+    session.lastUsed = this.clock();
+  }
+
   /** Is the session still open (not signed out, not idle too long)? */
   isOpen(session: Session): boolean {
     return [...this.byDigest.values()].includes(session) && this.clock() - session.lastUsed <= SESSION_IDLE_MS;
