@@ -93,6 +93,18 @@ describe('/app/api takes the session only', () => {
     expect(absolute).toMatch(/^HTTP\/1\.1 403 /);
   });
 
+  test('two Host headers are 400, as on /v1: a loopback name first does not hide the other', async () => {
+    for (const route of ['/app/api/session', '/app/history']) {
+      const twice = await rawRequest(
+        daemon.port,
+        `GET ${route} HTTP/1.1\r\nHost: 127.0.0.1:${daemon.port}\r\nHost: evil.example\r\nCookie: ${session.cookie}\r\n` +
+          `X-Notifier-CSRF: ${session.csrf}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(twice).toMatch(/^HTTP\/1\.1 400 /);
+      expect(twice).toContain('"code":"duplicate_host"');
+    }
+  });
+
   test("a request from another site's page (Sec-Fetch-Site) is 403, even a read", async () => {
     for (const site of ['same-site', 'cross-site', 'none']) {
       const reply = await session.call('GET', '/app/api/history', undefined, { 'Sec-Fetch-Site': site });

@@ -8,7 +8,7 @@ import type { Request, Response } from 'express';
 import { APP_CSRF_HEADER, APP_CSRF_PARAM, APP_SESSION_COOKIE } from '../../../protocol/app-api.js';
 import { ApiError, errors } from '../../../protocol/errors.js';
 import { log } from '../../log.js';
-import { isLoopbackHost } from '../guard.js';
+import { isLoopbackHost, refuseDuplicateHost } from '../guard.js';
 import { csrfMatches, type Session, type Sessions } from './sessions.js';
 
 /** The CSP of every `/app` answer: the app's own files only, no inline script or style, never framed. */
@@ -39,8 +39,9 @@ export function setSecurityHeaders(res: Response): void {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
 }
 
-/** The loopback `Host`, and a request line in origin form (`GET /app/...`, not `GET http://other/app/...`). */
+/** One loopback `Host`, and a request line in origin form (`GET /app/...`, not `GET http://other/app/...`). */
 export function checkHost(req: Request): void {
+  refuseDuplicateHost(req);
   if (!isLoopbackHost(req.headers.host) || !req.url.startsWith('/')) throw errors.forbiddenHost();
 }
 
