@@ -477,6 +477,9 @@ describe('Compose and previews', () => {
     expect((await session.call('POST', '/app/api/preview', { app: 'shop', notification: {}, theme: 'blue' })).json.field).toBe('theme');
     const bad = await session.call('POST', '/app/api/preview', { app: 'shop', notification: { title: 5 }, theme: 'light' });
     expect([bad.status, bad.json.field]).toEqual([400, 'title']);
+    // A template the app does not have (deleted since Compose listed it) is the caller's mistake, not a failure.
+    const gone = await session.call('POST', '/app/api/preview', { app: 'shop', notification: { template: 'gone', title: 'x' } });
+    expect([gone.status, gone.json.code]).toEqual([404, 'template_not_found']);
   });
 });
 
