@@ -101,6 +101,10 @@ describe('History in windows', () => {
       ['?offset=-1', 'offset'],
       ['?from=yesterday', 'from'],
       ['?to=2025-13-45x', 'to'],
+      // Days that do not exist are refused, not carried over into the next month.
+      ['?from=2025-13-45', 'from'],
+      ['?from=2025-02-29', 'from'],
+      ['?to=2025-02-30T10:00:00Z', 'to'],
     ]) {
       const reply = await session.call('GET', `/app/api/history${query}`);
       expect(reply.status).toBe(400);
