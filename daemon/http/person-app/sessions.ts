@@ -80,8 +80,12 @@ export class Sessions {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  /** A new session: its id (for the cookie, never stored as is) and the session. */
+  /**
+   * A new session: its id (for the cookie, never stored as is) and the session. Sessions idle too long end here too,
+   * so the daemon does not keep every window ever opened (most cookies never come back to end their session).
+   */
   create(): { id: string; session: Session } {
+    for (const [key, open] of this.byDigest) if (this.clock() - open.lastUsed > SESSION_IDLE_MS) this.remove(key);
     const id = newSecret(SECRET_BYTES);
     const session: Session = { csrf: newSecret(SECRET_BYTES), lastUsed: this.clock() };
     this.byDigest.set(digest(id), session);
