@@ -31,7 +31,8 @@ const CONTENT_TYPES: Record<string, string> = {
 export const NO_SESSION_TEXT = 'Open Notifier from its tray menu or its app menu. There is no password.';
 export const SIGNIN_FAILED_TEXT = 'This sign-in link was already used or has expired. Open Notifier again from its tray menu or app menu.';
 
-const escapeHtml = (text: string): string =>
+/** Text for HTML, in an element or a double-quoted attribute. */
+export const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The look of the pages made here: the system's font and colours, light or dark as the desktop is. */
