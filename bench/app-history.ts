@@ -30,6 +30,8 @@ import {
   type RunningDaemon,
 } from './lib.js';
 import { generateHistory, QUERIES } from './rigs/history-data.js';
+import { sessionCsrf } from './rigs/person-app.js';
+import { APP_CSRF_HEADER } from '../protocol/app-api.js';
 
 const APP_COUNT = Number(option('apps') ?? 200);
 const RECORDS_PER_APP = Number(option('records') ?? 1000);
@@ -69,10 +71,11 @@ async function signIn(daemon: RunningDaemon, supportDir: string, opened: string)
   const signedIn = await new Promise<http.IncomingMessage>((resolve, reject) =>
     http.get(`${daemon.baseUrl}${link.pathname}${link.search}`, resolve).on('error', reject),
   );
-  signedIn.resume();
+  let page = '';
+  for await (const chunk of signedIn) page += String(chunk);
   const cookie = String(signedIn.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
   if (signedIn.statusCode !== 200 || !cookie) throw new Error(`sign-in answered ${signedIn.statusCode}`);
-  return { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin' };
+  return { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin', [APP_CSRF_HEADER]: sessionCsrf(page) };
 }
 
 /** One request's time; the answer must be 200. */

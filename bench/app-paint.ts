@@ -36,6 +36,7 @@ import {
 import { launchChromium } from './rigs/chromium.js';
 import { generateHistory, QUERIES } from './rigs/history-data.js';
 import { signInLink, writeSilentBrowser } from './rigs/person-app.js';
+import { APP_CSRF_HEADER, APP_CSRF_STORAGE } from '../protocol/app-api.js';
 
 const RUNS = Number(option('runs') ?? 15);
 const NOTIFIES = Number(option('notifies') ?? 60);
@@ -229,12 +230,13 @@ async function searchAtScale(browser: Browser): Promise<{ row: string[]; generat
     // What the list will show: the daemon's answer for this search (and its own time, the baseline).
     const expected = (await page.evaluate(`(async () => {
       const started = performance.now();
-      const reply = await fetch('/app/api/history?q=' + encodeURIComponent(${JSON.stringify(query)}) + '&offset=0&limit=50');
+      const headers = { ${JSON.stringify(APP_CSRF_HEADER)}: localStorage.getItem(${JSON.stringify(APP_CSRF_STORAGE)}) };
+      const reply = await fetch('/app/api/history?q=' + encodeURIComponent(${JSON.stringify(query)}) + '&offset=0&limit=50', { headers });
       const answer = await reply.json();
       const first = answer.items[0];
       const result = { ms: performance.now() - started, total: answer.total, first: first ? first.title || first.firstLine : null };
       // The daemon keeps the matches of the last search: another search, so the one typed next is found anew.
-      await fetch('/app/api/history?q=' + encodeURIComponent(${JSON.stringify(OTHER_SEARCH)}) + '&offset=0&limit=1');
+      await fetch('/app/api/history?q=' + encodeURIComponent(${JSON.stringify(OTHER_SEARCH)}) + '&offset=0&limit=1', { headers });
       return result;
     })()`)) as { ms: number; total: number; first: string | null };
     const count = `${int(expected.total)} notification`;

@@ -15,6 +15,7 @@ import { channel } from './rigs/channel.js';
 import { launchChromium } from './rigs/chromium.js';
 import { signInLink, writeSilentBrowser } from './rigs/person-app.js';
 import { channelPath } from '../daemon/control/channel.js';
+import { APP_CSRF_HEADER, APP_CSRF_STORAGE } from '../protocol/app-api.js';
 
 const OUT = path.join(ROOT, 'docs', 'screenshots');
 const WINDOW = { width: 1200, height: 760 };
@@ -143,16 +144,17 @@ async function fill(daemon: RunningDaemon): Promise<Record<string, string>> {
 async function actAsThePerson(page: Page, daemon: RunningDaemon, ids: Record<string, string>, supportDir: string): Promise<void> {
   const person = async (method: string, route: string, body?: unknown): Promise<void> => {
     const status = await page.evaluate(
-      async ({ method, route, body }) => {
-        const { csrf } = (await (await fetch('/app/api/session')).json()) as { csrf: string };
+      async ({ method, route, body, header, storage }) => {
+        // The page's own CSRF value, kept where the app keeps it (app/src/api.ts).
+        const csrf = (globalThis as unknown as { localStorage: { getItem(key: string): string | null } }).localStorage.getItem(storage);
         const reply = await fetch(route, {
           method,
-          headers: { 'Content-Type': 'application/json', 'X-Notifier-CSRF': csrf },
+          headers: { 'Content-Type': 'application/json', [header]: csrf ?? '' },
           body: JSON.stringify(body ?? {}),
         });
         return reply.status;
       },
-      { method, route, body },
+      { method, route, body, header: APP_CSRF_HEADER, storage: APP_CSRF_STORAGE },
     );
     if (status >= 400) throw new Error(`${method} ${route}: ${status}`);
   };

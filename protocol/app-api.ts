@@ -21,11 +21,25 @@ export const DEFAULT_APP_PAGE: AppPage = 'history';
 
 /** The session cookie: `HttpOnly; SameSite=Strict; Path=/app`. */
 export const APP_SESSION_COOKIE = 'notifier_session';
-/** The header every state-changing request carries, with the session's `csrf` value (GET /app/api/session). */
+/**
+ * The header every request of the API carries, with the session's CSRF value. The page gets that value once, from
+ * the sign-in, in the fragment of the address it goes on to (`#csrf=…`), and keeps it in the storage of its own
+ * origin: browsers send the cookie to every port of 127.0.0.1, but keep storage apart by port, so a program on
+ * another port that is sent the cookie still has no value to go with it (docs/app.md#the-three-doors).
+ */
 export const APP_CSRF_HEADER = 'X-Notifier-CSRF';
+/**
+ * The name of the CSRF value in the sign-in's fragment, and in the query of a GET that cannot carry the header (an
+ * EventSource, an image, a download link).
+ */
+export const APP_CSRF_PARAM = 'csrf';
+/** Where the app's page keeps the CSRF value: its origin's `localStorage` (every tab and window of the app). */
+export const APP_CSRF_STORAGE = 'notifier.csrf';
 
 /** The error `code` of a request whose session is missing or ended (401). */
 export const APP_SESSION_REQUIRED = 'app_session_required';
+/** The error `code` of a request without the session's CSRF value (403): the page has no session it can use. */
+export const APP_CSRF_MISMATCH = 'app_csrf_mismatch';
 
 const part = encodeURIComponent;
 
@@ -81,8 +95,6 @@ export interface AppError {
 // Session: GET and DELETE /app/api/session
 
 export interface SessionAnswer {
-  /** Sent back in the `X-Notifier-CSRF` header of every POST, PUT, PATCH and DELETE. */
-  csrf: string;
   /** This computer's name, for the window's title bar or header. */
   computerName: string;
 }

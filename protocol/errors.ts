@@ -269,7 +269,12 @@ export const errors = {
   appCrossSite: () =>
     new ApiError(403, 'app_cross_site', "forbidden: the person's app answers only its own pages (Sec-Fetch-Site must be same-origin)"),
   appForeignOrigin: () => new ApiError(403, 'app_foreign_origin', "forbidden: a change must come from the app's own page (Origin)"),
-  appCsrfMismatch: () => new ApiError(403, 'app_csrf_mismatch', "forbidden: a change must carry the session's X-Notifier-CSRF value"),
+  appCsrfMismatch: () =>
+    new ApiError(
+      403,
+      'app_csrf_mismatch',
+      "forbidden: every request must carry the session's X-Notifier-CSRF value, which the app's page got when it signed in",
+    ),
   appNotBuilt: () =>
     new ApiError(503, 'app_not_built', "the person's app is not built: run npm run setup (or npm run build) and open it again"),
   noSuchButton: (actionId: string) =>

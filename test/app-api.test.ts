@@ -101,6 +101,10 @@ describe('History in windows', () => {
       ['?offset=-1', 'offset'],
       ['?from=yesterday', 'from'],
       ['?to=2025-13-45x', 'to'],
+      // Days that do not exist are refused, not carried over into the next month.
+      ['?from=2025-13-45', 'from'],
+      ['?from=2025-02-29', 'from'],
+      ['?to=2025-02-30T10:00:00Z', 'to'],
     ]) {
       const reply = await session.call('GET', `/app/api/history${query}`);
       expect(reply.status).toBe(400);
@@ -477,6 +481,9 @@ describe('Compose and previews', () => {
     expect((await session.call('POST', '/app/api/preview', { app: 'shop', notification: {}, theme: 'blue' })).json.field).toBe('theme');
     const bad = await session.call('POST', '/app/api/preview', { app: 'shop', notification: { title: 5 }, theme: 'light' });
     expect([bad.status, bad.json.field]).toEqual([400, 'title']);
+    // A template the app does not have (deleted since Compose listed it) is the caller's mistake, not a failure.
+    const gone = await session.call('POST', '/app/api/preview', { app: 'shop', notification: { template: 'gone', title: 'x' } });
+    expect([gone.status, gone.json.code]).toEqual([404, 'template_not_found']);
   });
 });
 

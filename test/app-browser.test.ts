@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './helpers/chromium.js';
 import { startAppDaemon, type AppDaemon, type AppSession } from './helpers/app.js';
+import { waitFor } from './helpers/daemon.js';
 
 let daemon: AppDaemon;
 /** The test's own view of the state, to check that nothing changed. */
@@ -42,6 +43,7 @@ afterAll(async () => {
 
 /** The page's document, as functions run in the page see it (the tests are compiled without the DOM's types). */
 type InPage = typeof globalThis & { document: { cookie: string; body: { dataset: Record<string, string>; textContent: string } } };
+type InStorage = { localStorage: { getItem(key: string): string | null } };
 
 const unread = async (): Promise<number> => (await observer.call('GET', '/app/api/history')).json.unread;
 const app = (route: string): string => `http://127.0.0.1:${daemon.port}${route}`;
@@ -60,8 +62,12 @@ describe('signing in in the browser', () => {
     expect(cookies).toEqual([
       expect.objectContaining({ name: 'notifier_session', domain: '127.0.0.1', path: '/app', httpOnly: true, sameSite: 'Strict' }),
     ]);
-    // The session opens the API from the app's own page.
-    const session = await page.evaluate(async () => (await fetch('/app/api/session')).status);
+    // The session opens the API from the app's own page, which took its CSRF value out of the address.
+    expect(page.url()).not.toContain('csrf');
+    const session = await page.evaluate(async () => {
+      const csrf = (globalThis as unknown as InStorage).localStorage.getItem('notifier.csrf') ?? '';
+      return (await fetch('/app/api/session', { headers: { 'X-Notifier-CSRF': csrf } })).status;
+    });
     expect(session).toBe(200);
   });
 
@@ -136,6 +142,44 @@ describe('another page on this computer', () => {
     );
     expect(outcome).toEqual(['no-cors:opaque', 'cors refused']);
     expect(await unread()).toBe(before);
+  });
+
+  test('a page served on another port is sent the cookie, but the cookie alone opens nothing', async () => {
+    // Browsers do not keep cookies apart by port: a page the person visits on another local server gets the session
+    // cookie as soon as it goes to a path under /app of its own port. Its server can then call the daemon as it likes
+    // (any header), but without the session's CSRF value, which only the app's own origin holds, nothing answers.
+    await daemon.api('POST', '/v1/register', { body: { app: 'thief', allowCommands: true } });
+    await waitFor(async () => {
+      const { questions } = (await observer.call('GET', '/app/api/approvals')).json;
+      return questions.some((question: { app: string }) => question.app === 'thief');
+    }, "the thief's request to run commands");
+    const { file } = await daemon.signInLink('history');
+    await page.goto(`file://${file}`);
+    await page.waitForURL(app('/app/history'));
+    const cookies: string[] = [];
+    attacker.once('request', (req: http.IncomingMessage) => cookies.push(String(req.headers.cookie ?? '')));
+    attackerPage = '<!doctype html><title>steal</title><p>nothing to see</p>';
+    await page.goto(`http://127.0.0.1:${attackerPort}/app/anything`);
+    const stolen = cookies[0]!;
+    expect(stolen).toMatch(/^notifier_session=/);
+    const before = await unread();
+    const asThePage = { Cookie: stolen, 'Sec-Fetch-Site': 'same-origin' };
+    const session = await daemon.raw('GET', '/app/api/session', { headers: asThePage });
+    expect(session.status).toBe(403);
+    const approvals = await daemon.raw('GET', '/app/api/approvals', { headers: asThePage });
+    expect(approvals.status).toBe(403);
+    const events = await daemon.raw('GET', '/app/api/events', { headers: asThePage });
+    expect(events.status).toBe(403);
+    const change = { ...asThePage, Origin: app(''), 'X-Notifier-CSRF': String(session.json?.csrf ?? '') };
+    const question = (await observer.call('GET', '/app/api/approvals')).json.questions.find(
+      (each: { app: string }) => each.app === 'thief',
+    );
+    expect(
+      (await daemon.raw('POST', `/app/api/approvals/questions/${question.id}`, { headers: change, body: { allow: true } })).status,
+    ).toBe(403);
+    expect((await daemon.raw('POST', '/app/api/history/read-all', { headers: change, body: {} })).status).toBe(403);
+    expect(await unread()).toBe(before);
+    expect((await observer.call('GET', '/app/api/approvals')).json.questions).toContainEqual(expect.objectContaining({ app: 'thief' }));
   });
 
   test('a link from another site does not carry the session: the page says how to open Notifier', async () => {

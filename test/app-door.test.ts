@@ -57,10 +57,28 @@ describe('/app/api takes the session only', () => {
     expect(madeUp.status).toBe(401);
   });
 
-  test('with the session: the CSRF value and the computer name', async () => {
+  test('with the session: the computer name, never the CSRF value (the page has it from the sign-in alone)', async () => {
     const reply = await session.call('GET', '/app/api/session');
     expect(reply.status).toBe(200);
-    expect(reply.json).toEqual({ csrf: session.csrf, computerName: expect.any(String) });
+    expect(reply.json).toEqual({ computerName: expect.any(String) });
+  });
+
+  test('a read without the CSRF value is 403 too: the cookie alone opens nothing; a GET may carry it in its query', async () => {
+    for (const route of ['/app/api/session', '/app/api/approvals', '/app/api/history', '/app/api/events']) {
+      const reply = await session.call('GET', route, undefined, { 'X-Notifier-CSRF': '' });
+      expect(reply.status).toBe(403);
+      expect(reply.json.code).toBe('app_csrf_mismatch');
+    }
+    const inQuery = await daemon.raw('GET', `/app/api/history?csrf=${session.csrf}`, {
+      headers: { Cookie: session.cookie, 'Sec-Fetch-Site': 'same-origin' },
+    });
+    expect(inQuery.status).toBe(200);
+    // A change carries it in its header only.
+    const change = await daemon.raw('POST', `/app/api/history/read-all?csrf=${session.csrf}`, {
+      body: {},
+      headers: { Cookie: session.cookie, 'Sec-Fetch-Site': 'same-origin', Origin: `http://127.0.0.1:${daemon.port}` },
+    });
+    expect(change.status).toBe(403);
   });
 
   test('a foreign Host is 403 even with the session; so is a request line naming another host', async () => {
@@ -73,6 +91,18 @@ describe('/app/api takes the session only', () => {
       `GET http://evil.example/app/api/session HTTP/1.1\r\nHost: 127.0.0.1:${daemon.port}\r\nCookie: ${session.cookie}\r\nConnection: close\r\n\r\n`,
     );
     expect(absolute).toMatch(/^HTTP\/1\.1 403 /);
+  });
+
+  test('two Host headers are 400, as on /v1: a loopback name first does not hide the other', async () => {
+    for (const route of ['/app/api/session', '/app/history']) {
+      const twice = await rawRequest(
+        daemon.port,
+        `GET ${route} HTTP/1.1\r\nHost: 127.0.0.1:${daemon.port}\r\nHost: evil.example\r\nCookie: ${session.cookie}\r\n` +
+          `X-Notifier-CSRF: ${session.csrf}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(twice).toMatch(/^HTTP\/1\.1 400 /);
+      expect(twice).toContain('"code":"duplicate_host"');
+    }
   });
 
   test("a request from another site's page (Sec-Fetch-Site) is 403, even a read", async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CLI, waitFor } from './helpers/daemon.js';
-import { cookieOf, startAppDaemon, type AppDaemon } from './helpers/app.js';
+import { cookieOf, csrfOf, startAppDaemon, type AppDaemon } from './helpers/app.js';
 import { runProgram } from './helpers/process.js';
 
 const pathOf = (link: string): string => new URL(link).pathname + new URL(link).search;
@@ -44,8 +44,11 @@ describe('signing in through the private channel', () => {
     expect(signedIn.headers['set-cookie']).toEqual([
       expect.stringMatching(/^notifier_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/app$/),
     ]);
-    expect(signedIn.text).toContain('<meta http-equiv="refresh" content="0;url=/app/approvals">');
-    expect(signedIn.text).toContain('<a href="/app/approvals">Continue</a>');
+    // The session's CSRF value goes on in the address's fragment, which is never sent to a server.
+    const csrf = csrfOf(signedIn);
+    expect(csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(signedIn.text).toContain(`<meta http-equiv="refresh" content="0;url=/app/approvals#csrf=${csrf}">`);
+    expect(signedIn.text).toContain(`<a href="/app/approvals#csrf=${csrf}">Continue</a>`);
     expect(signedIn.text).not.toContain('<script');
     await waitFor(async () => ((await forwardingFiles(daemon)).includes(path.basename(file)) ? undefined : true), 'the file to go');
 

@@ -1,9 +1,18 @@
-// The person-only API (/app/api): every request with the session's cookie (the browser sends it), and every
-// change with the session's CSRF value in its header. A 401 means the session ended: the app then says how to
-// open it again, and nothing else.
+// The person-only API (/app/api): every request with the session's cookie (the browser sends it) and the
+// session's CSRF value in its header. A 401 means the session ended, a 403 without the CSRF value that this page
+// has no session it can use: the app then says how to open it again, and nothing else.
 
 import { signal } from '@preact/signals';
-import { APP_CSRF_HEADER, APP_SESSION_REQUIRED, appPaths, type AppError, type SessionAnswer } from '../../protocol/app-api.js';
+import {
+  APP_CSRF_HEADER,
+  APP_CSRF_MISMATCH,
+  APP_CSRF_PARAM,
+  APP_CSRF_STORAGE,
+  APP_SESSION_REQUIRED,
+  appPaths,
+  type AppError,
+  type SessionAnswer,
+} from '../../protocol/app-api.js';
 
 /** An error the API answered (or the network's failure, status 0), with the field it is about. */
 export class ApiProblem extends Error {
@@ -20,12 +29,58 @@ export class ApiProblem extends Error {
 export const sessionEnded = signal(false);
 export const computerName = signal('');
 
-let csrf = '';
+/**
+ * The session's CSRF value (docs/app.md#signing-in). The sign-in hands it over once, in the fragment of the address
+ * it forwards to (`#csrf=…`); it is kept in this origin's storage, which browsers keep apart by port (the cookie they
+ * do not), so every tab and window of the app has it and no other program's page does. Read on every request: a
+ * newer sign-in, in another window, replaces the cookie and the value together. This module is the first the app
+ * loads, so the fragment is taken before anything changes the address.
+ */
+let remembered = '';
 
-/** GET /app/api/session: the CSRF value for the changes to come. */
+function takeCsrfFromAddress(): void {
+  const given = new URLSearchParams(location.hash.slice(1)).get(APP_CSRF_PARAM);
+  if (!given) return;
+  remembered = given;
+  try {
+    localStorage.setItem(APP_CSRF_STORAGE, given);
+  } catch {
+    // storage refused (a private window's rules): this page keeps it in memory
+  }
+  history.replaceState(history.state, '', location.pathname + location.search);
+}
+takeCsrfFromAddress();
+
+function csrf(): string {
+  try {
+    return localStorage.getItem(APP_CSRF_STORAGE) ?? remembered;
+  } catch {
+    return remembered;
+  }
+}
+
+/** Signed out: the value goes with the session. */
+export function forgetCsrf(): void {
+  remembered = '';
+  try {
+    localStorage.removeItem(APP_CSRF_STORAGE);
+  } catch {
+    // nothing was kept
+  }
+}
+
+/** An address the browser asks for by itself (an EventSource, an image, a download link), with the CSRF value. */
+export function withCsrf(path: string): string {
+  return `${path}${path.includes('?') ? '&' : '?'}${APP_CSRF_PARAM}=${encodeURIComponent(csrf())}`;
+}
+
+/** The answer of a request the session could not open: it ended (401), or this page has no CSRF value for it (403). */
+export const isSessionRefusal = (status: number, code: string | undefined): boolean =>
+  (status === 401 && (code ?? APP_SESSION_REQUIRED) === APP_SESSION_REQUIRED) || (status === 403 && code === APP_CSRF_MISMATCH);
+
+/** GET /app/api/session: the computer's name. */
 export async function startSession(): Promise<void> {
   const session = await call<SessionAnswer>('GET', appPaths.session);
-  csrf = session.csrf;
   computerName.value = session.computerName;
 }
 
@@ -46,9 +101,8 @@ export async function call<T>(method: string, path: string, body?: unknown, opti
 
 /** The same for an answer that is not JSON (a preview picture). */
 export async function send(method: string, path: string, body?: unknown, options: { signal?: AbortSignal } = {}): Promise<Response> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { [APP_CSRF_HEADER]: csrf() };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (method !== 'GET') headers[APP_CSRF_HEADER] = csrf;
   let reply: Response;
   try {
     reply = await fetch(path, {
@@ -64,7 +118,7 @@ export async function send(method: string, path: string, body?: unknown, options
   }
   if (reply.ok) return reply;
   const problem = (await reply.json().catch(() => null)) as AppError | null;
-  if (reply.status === 401 && (problem?.code ?? APP_SESSION_REQUIRED) === APP_SESSION_REQUIRED) sessionEnded.value = true;
+  if (isSessionRefusal(reply.status, problem?.code)) sessionEnded.value = true;
   throw new ApiProblem(reply.status, problem?.code ?? 'http', problem?.error ?? `${reply.status} ${reply.statusText}`, problem?.field);
 }
 

@@ -5,7 +5,7 @@ import { effect } from '@preact/signals';
 import type { VNode } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { appPaths } from '../../protocol/app-api.js';
-import { call, computerName, sessionEnded } from './api.js';
+import { call, computerName, forgetCsrf, sessionEnded } from './api.js';
 import { ApprovalsPage } from './approvals/page.js';
 import { waitingCount } from './approvals/store.js';
 import { ComingPage } from './coming.js';
@@ -84,6 +84,7 @@ async function signOut(): Promise<void> {
     await call('DELETE', appPaths.session);
   } finally {
     disconnectEvents();
+    forgetCsrf();
     sessionEnded.value = true;
   }
 }

@@ -4,7 +4,7 @@
 // subscribers of `onStreamOpen` fetch again what they show.
 
 import { appPaths, type AppEventName, type AppEvents } from '../../protocol/app-api.js';
-import { sessionEnded } from './api.js';
+import { ApiProblem, send, sessionEnded, withCsrf } from './api.js';
 
 type Handler<N extends AppEventName> = (data: AppEvents[N]) => void;
 
@@ -36,7 +36,7 @@ let source: EventSource | undefined;
 let opens = 0;
 
 export function connectEvents(): void {
-  source = new EventSource(appPaths.events);
+  source = new EventSource(withCsrf(appPaths.events));
   for (const name of Object.keys(handlers) as AppEventName[]) {
     source.addEventListener(name, (event) => {
       let data: unknown;
@@ -54,12 +54,12 @@ export function connectEvents(): void {
   });
   source.addEventListener('error', () => {
     // EventSource retries by itself, except after an answer that is not a stream (401: the session ended). Ask
-    // the API once, which tells the app whether it is the session; otherwise try again in a while.
+    // the API once, which tells the app whether it is the session (and ends it then); otherwise try again in a while.
     if (source?.readyState === EventSource.CLOSED) {
       source = undefined;
-      void fetch(appPaths.session, { credentials: 'same-origin' }).then(
-        (reply) => (reply.status === 401 ? (sessionEnded.value = true) : setTimeout(connectEvents, RETRY_MS)),
+      void send('GET', appPaths.session).then(
         () => setTimeout(connectEvents, RETRY_MS),
+        (problem: unknown) => (problem instanceof ApiProblem && sessionEnded.value ? undefined : setTimeout(connectEvents, RETRY_MS)),
       );
     }
   });

@@ -1,6 +1,7 @@
-// The person's app: draws the window, and starts the session (its CSRF value), the live events and the fetches.
+// The person's app: draws the window, and starts the session, the live events and the fetches.
 
 import { render } from 'preact';
+// First: api.ts takes the session's CSRF value out of the address before anything else reads or changes it.
 import { startSession } from './api.js';
 import { App } from './app.js';
 import { followApprovals, loadApprovals } from './approvals/store.js';
@@ -14,8 +15,8 @@ import './styles.css';
 const FIRST_PAINT_WAIT_MS = 250;
 
 async function start(): Promise<void> {
-  // The CSRF value is needed for the first change only; the pages fetch what they show at once, and again when
-  // the event stream opens (an event sent before it did would be lost).
+  // The pages fetch what they show at once, and again when the event stream opens (an event sent before it did
+  // would be lost).
   void startSession().catch(() => undefined); // a 401 ends the session (api.ts); other failures show on the pages
   followEvents();
   followApprovals();

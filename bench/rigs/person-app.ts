@@ -32,3 +32,13 @@ export async function signInLink(supportDir: string, page = 'history'): Promise<
   if (!link) throw new Error(`no link in the forwarding file: ${html}`);
   return link.replace(/&amp;/g, '&');
 }
+
+/**
+ * The session's CSRF value in the sign-in's answer: the fragment of the address its page forwards to (`#csrf=…`),
+ * which the app's page keeps (docs/app.md#signing-in).
+ */
+export function sessionCsrf(signInPage: string): string {
+  const csrf = /#csrf=([A-Za-z0-9_-]+)"/.exec(signInPage)?.[1];
+  if (!csrf) throw new Error(`no CSRF value in the sign-in's answer: ${signInPage}`);
+  return csrf;
+}

@@ -32,6 +32,11 @@ function hostHeaders(rawHeaders: readonly string[]): number {
   return count;
 }
 
+/** A request with two `Host` headers is 400 (docs/api/README.md#g8): the loopback check reads only the first. */
+export function refuseDuplicateHost(req: Request): void {
+  if (hostHeaders(req.rawHeaders) > 1) throw errors.duplicateHost();
+}
+
 /**
  * A request target in absolute form (`GET http://host:port/path HTTP/1.1`, what a client sends to a proxy) is ours
  * only when it names this very server: http, a loopback name and the port the request came in on. Anything else
@@ -51,9 +56,7 @@ function targetIsElsewhere(target: string, localPort: number | undefined): boole
 export function guard(token: string) {
   const expected = Buffer.from(token);
   return (req: Request, _res: Response, next: NextFunction): void => {
-    if (hostHeaders(req.rawHeaders) > 1) {
-      throw errors.duplicateHost();
-    }
+    refuseDuplicateHost(req);
     if (targetIsElsewhere(req.originalUrl, req.socket.localPort)) {
       throw errors.forbiddenTarget();
     }

@@ -6,11 +6,12 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { APP_CSRF_HEADER, type AppPage } from '../../protocol/app-api.js';
+import { APP_CSRF_HEADER, APP_CSRF_PARAM, APP_CSRF_STORAGE, type AppPage } from '../../protocol/app-api.js';
 import { channelPath } from '../../daemon/control/channel.js';
 import { ROOT, startDaemon, tempFolder, waitFor, type DaemonProcess, type StartOptions } from './daemon.js';
 import { request, type Reply, type RequestOptions } from './http.js';
 import { channel } from './in-process.js';
+import { sessionCsrf } from '../../bench/rigs/person-app.js';
 
 /** The built front end, when it is built (the front end's own tests use it). */
 export const BUILT_APP = path.join(ROOT, 'dist', 'app');
@@ -18,6 +19,18 @@ export const BUILT_APP = path.join(ROOT, 'dist', 'app');
 /** A page standing in for the front end in the server's tests: a script of its own (no inline code), and a marker. */
 export const STAND_IN_PAGE =
   '<!doctype html><html><head><script type="module" src="/app/assets/stand-in.js"></script></head><body>stand-in app</body></html>\n';
+
+/**
+ * The stand-in page's script: it marks that it ran, and takes the session's CSRF value out of the address into its
+ * origin's storage, as the front end does (app/src/api.ts).
+ */
+const STAND_IN_SCRIPT = `document.body.dataset.ran = 'yes';
+const csrf = new URLSearchParams(location.hash.slice(1)).get('${APP_CSRF_PARAM}');
+if (csrf) {
+  localStorage.setItem('${APP_CSRF_STORAGE}', csrf);
+  history.replaceState(null, '', location.pathname + location.search);
+}
+`;
 
 export interface AppDaemon extends DaemonProcess {
   /** What the stand-in browser was asked to open, one argument list per window. */
@@ -35,7 +48,7 @@ export interface AppDaemon extends DaemonProcess {
 export interface AppSession {
   cookie: string;
   csrf: string;
-  /** A request as the app's own page sends it: the cookie, `Sec-Fetch-Site: same-origin`, and for a change its Origin and CSRF value. */
+  /** A request as the app's own page sends it: the cookie, `Sec-Fetch-Site: same-origin`, the CSRF value, and for a change its Origin. */
   call(method: string, route: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
   /** Opens `GET /app/api/events` as the app's page does (EventSource). */
   events(): Promise<EventStream>;
@@ -98,6 +111,9 @@ export interface AppDaemonOptions extends StartOptions {
 /** The cookie a `Set-Cookie` answer sets: `name=value`. */
 export const cookieOf = (reply: Reply): string => String(reply.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
 
+/** The session's CSRF value, as the sign-in's page hands it to the page it forwards to (`#csrf=…`). */
+export const csrfOf = (reply: Reply): string => sessionCsrf(reply.text);
+
 /** Starts a daemon (headless banners, no tray) whose desktop opens windows with a stand-in `chromium`. */
 export async function startAppDaemon(options: AppDaemonOptions = {}): Promise<AppDaemon> {
   const folder = await tempFolder('notifier-app-');
@@ -112,7 +128,7 @@ export async function startAppDaemon(options: AppDaemonOptions = {}): Promise<Ap
     appDir = path.join(folder, 'web');
     await mkdir(path.join(appDir, 'assets'), { recursive: true });
     await writeFile(path.join(appDir, 'index.html'), STAND_IN_PAGE);
-    await writeFile(path.join(appDir, 'assets', 'stand-in.js'), 'document.body.dataset.ran = "yes";\n');
+    await writeFile(path.join(appDir, 'assets', 'stand-in.js'), STAND_IN_SCRIPT);
   }
   const desktop: Record<string, string> = options.noDesktop ? { DISPLAY: '', WAYLAND_DISPLAY: '' } : { DISPLAY: ':notifier-test' };
   const daemon = await startDaemon({
@@ -144,7 +160,7 @@ export async function startAppDaemon(options: AppDaemonOptions = {}): Promise<Ap
   const session = (cookie: string, csrf: string): AppSession => ({
     cookie,
     csrf,
-    events: () => openEventStream(daemon.port, { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin' }),
+    events: () => openEventStream(daemon.port, { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin', [APP_CSRF_HEADER]: csrf }),
     call: (method, route, body, headers = {}) => {
       const change = method !== 'GET' && method !== 'HEAD';
       return request(daemon.port, method, route, {
@@ -153,7 +169,8 @@ export async function startAppDaemon(options: AppDaemonOptions = {}): Promise<Ap
         headers: {
           Cookie: cookie,
           'Sec-Fetch-Site': 'same-origin',
-          ...(change ? { Origin: `http://127.0.0.1:${daemon.port}`, [APP_CSRF_HEADER]: csrf } : {}),
+          [APP_CSRF_HEADER]: csrf,
+          ...(change ? { Origin: `http://127.0.0.1:${daemon.port}` } : {}),
           ...headers,
         },
       });
@@ -169,9 +186,7 @@ export async function startAppDaemon(options: AppDaemonOptions = {}): Promise<Ap
       const { link } = await signInLink(page);
       const signedIn = await request(daemon.port, 'GET', new URL(link).pathname + new URL(link).search, { token: null });
       if (signedIn.status !== 200) throw new Error(`sign-in failed: ${signedIn.status} ${signedIn.text}`);
-      const cookie = cookieOf(signedIn);
-      const info = await request(daemon.port, 'GET', '/app/api/session', { token: null, headers: { Cookie: cookie } });
-      return session(cookie, info.json.csrf);
+      return session(cookieOf(signedIn), csrfOf(signedIn));
     },
   };
 }

@@ -75,6 +75,21 @@ describe('sessions', () => {
     expect(sessions.isOpen(session)).toBe(false);
   });
 
+  test('sessions left idle end without their cookie coming back: the next sign-in ends them, and the daemon forgets them', () => {
+    let now = 0;
+    const sessions = new Sessions(() => now);
+    const ended = jest.fn();
+    sessions.onEnd(ended);
+    const idle = sessions.create();
+    const used = sessions.create();
+    now += SESSION_IDLE_MS;
+    sessions.touch(used.session);
+    now += 1;
+    sessions.create();
+    expect(ended.mock.calls).toEqual([[idle.session]]);
+    expect(sessions.isOpen(used.session)).toBe(true);
+  });
+
   test('Sign out ends it and tells its listeners; CSRF values compare exactly', () => {
     const sessions = new Sessions();
     const ended = jest.fn();

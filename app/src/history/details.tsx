@@ -6,7 +6,7 @@ import type { VNode } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { isOpenableLink } from '../../../protocol/notification-rules.js';
 import { appPaths, type ButtonDescription, type NotificationDetails } from '../../../protocol/app-api.js';
-import { ApiProblem, call, messageOf } from '../api.js';
+import { ApiProblem, call, messageOf, withCsrf } from '../api.js';
 import { QuestionCard } from '../approvals/question.js';
 import { approvals } from '../approvals/store.js';
 import { onEvent } from '../live.js';
@@ -376,7 +376,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
       {details.hasCard && (
         <img
           class="card-picture"
-          src={`${appPaths.card(where.app, where.id)}?theme=${shownTheme()}`}
+          src={withCsrf(`${appPaths.card(where.app, where.id)}?theme=${shownTheme()}`)}
           alt={`The card of “${titleOf(row)}”`}
         />
       )}

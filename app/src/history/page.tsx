@@ -4,7 +4,7 @@
 import type { VNode } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { appPaths, HISTORY_STATES, type HistoryStateFilter } from '../../../protocol/app-api.js';
-import { call, withQuery } from '../api.js';
+import { call, withCsrf, withQuery } from '../api.js';
 import type { Route } from '../router.js';
 import { confirmFirst } from '../ui/confirm.js';
 import { Icon } from '../ui/icon.js';
@@ -112,7 +112,7 @@ function MoreMenu(): VNode {
     if (open) first.current?.focus();
   }, [open]);
   const app = apps.value.find((known) => known.app === filters.value.app);
-  const exportHref = (format: 'json' | 'csv'): string => withQuery(appPaths.historyExport, { format, ...filterQuery() });
+  const exportHref = (format: 'json' | 'csv'): string => withCsrf(withQuery(appPaths.historyExport, { format, ...filterQuery() }));
   const deleteAll = async (): Promise<void> => {
     setOpen(false);
     const message = app

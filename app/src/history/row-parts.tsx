@@ -4,6 +4,7 @@ import type { VNode } from 'preact';
 import { appPaths, type HistoryRow, type RowState } from '../../../protocol/app-api.js';
 import { exactTime, relativeTime, untilTime } from '../time.js';
 import { Icon, type IconName } from '../ui/icon.js';
+import { withCsrf } from '../api.js';
 import { apps } from './store.js';
 
 /** A calm colour per app for its initial when it has no icon (the same app always gets the same one). */
@@ -19,7 +20,7 @@ function hueOf(app: string): number {
 
 export function AppPicture({ app, appName, size = 'small' }: { app: string; appName: string; size?: 'small' | 'large' }): VNode {
   const summary = apps.value.find((known) => known.app === app);
-  if (summary?.hasIcon) return <img class={`app-picture app-picture-${size}`} src={appPaths.appIcon(app)} alt="" />;
+  if (summary?.hasIcon) return <img class={`app-picture app-picture-${size}`} src={withCsrf(appPaths.appIcon(app))} alt="" />;
   const initial = ([...(appName || app).trim()][0] ?? '?').toUpperCase();
   return (
     <span class={`app-picture app-picture-${size} avatar-${hueOf(app)}`} aria-hidden="true">

@@ -56,10 +56,7 @@ const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 let moves = 0;
 let generation = 0;
 let pending: Array<{ start: number; end: number; generation: number }> = [];
-/**
- * The window asked for first, before the list knows its height: rows 0-69 (40, and the margin). app/index.html
- * preloads exactly this request while the page loads; change both together.
- */
+/** The window asked for first, before the list knows its height: rows 0-69 (40, and the margin). */
 const FIRST_WINDOW = { offset: 0, limit: 70 } as const;
 let shownRange = { start: 0, end: FIRST_WINDOW.limit - FETCH_MARGIN };
 let reloadAbort: AbortController | undefined;

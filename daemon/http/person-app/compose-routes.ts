@@ -57,6 +57,10 @@ export function composeRoutes(): AppRoute[] {
         const app = body.app ?? data.app ?? OWN_APP;
         try {
           const request = readPost({ app, ...(template !== undefined ? { template } : {}), data, appearance: theme });
+          // POST /v1/preview calls an unknown name a failed drawing (500, as its reference says); here it is what
+          // the person chose, gone since Compose listed it: 404.
+          if (typeof request.template === 'string' && !context.core.designs.templateOrBuiltin(request.app, request.template))
+            throw errors.templateNotFound(request.template);
           await sendPreview(context.core, request, res);
         } catch (error) {
           throw asComposeError(error);

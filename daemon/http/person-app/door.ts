@@ -1,13 +1,14 @@
 // The door of `/app` (docs/app.md#the-three-doors): its own rules, apart from `/v1`'s. Every answer keeps the
-// loopback `Host` check and carries a strict Content-Security-Policy; the API opens with the session cookie only
-// (never the API token); it answers only its own pages (`Sec-Fetch-Site`), and a change must also come from the
-// app's own origin (`Origin`) with the session's CSRF value.
+// loopback `Host` check and carries a strict Content-Security-Policy; the API opens with the session cookie and
+// the session's CSRF value together (never the API token; browsers send the cookie to every port of 127.0.0.1,
+// the value only the app's own page holds); it answers only its own pages (`Sec-Fetch-Site`), and a change must
+// also come from the app's own origin (`Origin`).
 
 import type { Request, Response } from 'express';
-import { APP_CSRF_HEADER, APP_SESSION_COOKIE } from '../../../protocol/app-api.js';
+import { APP_CSRF_HEADER, APP_CSRF_PARAM, APP_SESSION_COOKIE } from '../../../protocol/app-api.js';
 import { ApiError, errors } from '../../../protocol/errors.js';
 import { log } from '../../log.js';
-import { isLoopbackHost } from '../guard.js';
+import { isLoopbackHost, refuseDuplicateHost } from '../guard.js';
 import { csrfMatches, type Session, type Sessions } from './sessions.js';
 
 /** The CSP of every `/app` answer: the app's own files only, no inline script or style, never framed. */
@@ -38,8 +39,9 @@ export function setSecurityHeaders(res: Response): void {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
 }
 
-/** The loopback `Host`, and a request line in origin form (`GET /app/...`, not `GET http://other/app/...`). */
+/** One loopback `Host`, and a request line in origin form (`GET /app/...`, not `GET http://other/app/...`). */
 export function checkHost(req: Request): void {
+  refuseDuplicateHost(req);
   if (!isLoopbackHost(req.headers.host) || !req.url.startsWith('/')) throw errors.forbiddenHost();
 }
 
@@ -61,20 +63,30 @@ export const sessionCookieHeader = (id: string): string => `${APP_SESSION_COOKIE
 export const endedCookieHeader = (): string => `${APP_SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/app; Max-Age=0`;
 
 /**
+ * The session's CSRF value as the request carries it: the header, or for a GET, which an EventSource, an image or
+ * a download link makes without headers, the query's `csrf`.
+ */
+function givenCsrf(req: Request): unknown {
+  const header = req.headers[APP_CSRF_HEADER.toLowerCase()];
+  if (header !== undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return header;
+  return req.query[APP_CSRF_PARAM];
+}
+
+/**
  * The checks of an `/app/api` request, in order: a fetch from another site's page is refused (403) before the
- * session is looked at; no session is 401; a change from another origin, or without the session's CSRF value,
- * is 403 — even when it carries the right value. The API token opens nothing here.
+ * session is looked at; no session is 401; a change from another origin is 403 — even when it carries the right
+ * value; any request without the session's CSRF value is 403: the cookie alone, which browsers also send to other
+ * programs' pages on 127.0.0.1, opens nothing. The API token opens nothing here.
  */
 export function admitApiRequest(req: Request, sessions: Sessions): Session {
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin') throw errors.appCrossSite();
-  const session = sessions.find(sessionCookie(req), { touch: true });
+  const session = sessions.find(sessionCookie(req), { touch: false });
   if (!session) throw errors.appSessionRequired();
-  if (CHANGES.has(req.method)) {
-    if (req.headers.origin !== `http://${req.headers.host}`) throw errors.appForeignOrigin();
-    const given = req.headers[APP_CSRF_HEADER.toLowerCase()];
-    if (typeof given !== 'string' || !csrfMatches(given, session)) throw errors.appCsrfMismatch();
-  }
+  if (CHANGES.has(req.method) && req.headers.origin !== `http://${req.headers.host}`) throw errors.appForeignOrigin();
+  const given = givenCsrf(req);
+  if (typeof given !== 'string' || !csrfMatches(given, session)) throw errors.appCsrfMismatch();
+  sessions.touch(session); // only a request that opened the door counts as use
   return session;
 }
 

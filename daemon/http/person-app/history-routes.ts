@@ -17,18 +17,33 @@ import type { ApiCall, AppContext, AppRoute } from './api-route.js';
 import { historyCsv } from './export.js';
 
 const ITEM = '/app/api/history/:app/:id';
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/** The date of an ISO 8601 date or date-time: `2025-01-31`, and what follows it (`T…`, or nothing). */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(T.*)?$/;
+
+/** Is this a day of the calendar (not the 30th of February, which Date would carry over into March)? */
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  const probe = new Date(0);
+  probe.setUTCFullYear(year, month - 1, day);
+  return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
+}
 
 /** `from` and `to`: an ISO 8601 date (that day's start or end, local time) or date-time; as an ISO UTC time. */
 function readDate(req: Request, name: 'from' | 'to'): string | undefined {
   const text = queryText(req, name);
   if (text === undefined || text === '') return undefined;
+  const invalid = () => errors.invalidField(name, 'an ISO 8601 date (2025-01-31) or date-time');
+  const parts = ISO_DATE.exec(text);
+  if (!parts) throw invalid();
+  const [year, month, day] = parts.slice(1, 4).map(Number) as [number, number, number];
+  if (!isCalendarDay(year, month, day)) throw invalid();
   let time: number;
-  if (DATE_ONLY.test(text)) {
-    const [year, month, day] = text.split('-').map(Number);
-    time = name === 'from' ? new Date(year!, month! - 1, day!).getTime() : new Date(year!, month! - 1, day! + 1).getTime() - 1;
-  } else time = /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(time)) throw errors.invalidField(name, 'an ISO 8601 date (2025-01-31) or date-time');
+  if (parts[4] === undefined) {
+    const start = new Date(0);
+    start.setFullYear(year, month - 1, name === 'from' ? day : day + 1); // setFullYear: year 99 is not 1999
+    start.setHours(0, 0, 0, 0);
+    time = name === 'from' ? start.getTime() : start.getTime() - 1;
+  } else time = Date.parse(text);
+  if (Number.isNaN(time)) throw invalid();
   return new Date(time).toISOString();
 }
 

@@ -22,7 +22,7 @@ import { composeRoutes } from './compose-routes.js';
 import { admitApiRequest, checkHost, sendApiError, setSecurityHeaders } from './door.js';
 import { EventHub } from './events.js';
 import { historyRoutes } from './history-routes.js';
-import { isPagePath, SERVER_PAGE_CSS_PATH, sendBuiltFile, sendNotFound, sendPage, sendServerPageCss, signIn } from './pages.js';
+import { escapeHtml, isPagePath, SERVER_PAGE_CSS_PATH, sendBuiltFile, sendNotFound, sendPage, sendServerPageCss, signIn } from './pages.js';
 import { sessionRoutes } from './session-routes.js';
 import { Sessions, SignInCodes } from './sessions.js';
 import { isRelayed } from '../../core/history/rows.js';
@@ -40,9 +40,6 @@ export interface PersonAppOptions {
   /** The environment the browser is found and started with (PATH, DISPLAY). Default: the daemon's. */
   env?: NodeJS.ProcessEnv;
 }
-
-const escapeHtml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The forwarding file: a page that goes on to the sign-in link at once, with a link to click if it does not. */
 function forwardingPage(link: string): string {

@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Request, Response } from 'express';
-import { APP_PAGES } from '../../../protocol/app-api.js';
+import { APP_CSRF_PARAM, APP_PAGES } from '../../../protocol/app-api.js';
 import { sessionCookie, sessionCookieHeader } from './door.js';
 import type { Sessions, SignInCodes } from './sessions.js';
 
@@ -31,7 +31,8 @@ const CONTENT_TYPES: Record<string, string> = {
 export const NO_SESSION_TEXT = 'Open Notifier from its tray menu or its app menu. There is no password.';
 export const SIGNIN_FAILED_TEXT = 'This sign-in link was already used or has expired. Open Notifier again from its tray menu or app menu.';
 
-const escapeHtml = (text: string): string =>
+/** Text for HTML, in an element or a double-quoted attribute. */
+export const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The look of the pages made here: the system's font and colours, light or dark as the desktop is. */
@@ -85,7 +86,9 @@ export function isPagePath(pathname: string): boolean {
 /**
  * `GET /app/signin?code=…`: a good code becomes a session cookie, and a tiny page that forwards to the page the
  * code was minted for — a navigation from this same origin, so the Strict cookie goes with it, and the code leaves
- * the address bar. A bad, used or expired code: 401 and what to do.
+ * the address bar. The session's CSRF value rides in that address's fragment (`#csrf=…`, never sent to a server):
+ * this answer, to a code used once, is the only one that ever holds it. A bad, used or expired code: 401 and what
+ * to do.
  */
 export function signIn(req: Request, res: Response, codes: SignInCodes, sessions: Sessions): void {
   const code = typeof req.query.code === 'string' ? req.query.code : '';
@@ -94,8 +97,8 @@ export function signIn(req: Request, res: Response, codes: SignInCodes, sessions
     sendHtml(res, 401, serverPage('Notifier', `<p>${escapeHtml(SIGNIN_FAILED_TEXT)}</p>`));
     return;
   }
-  const { id } = sessions.create();
-  const target = `/app/${page.split('/').map(encodeURIComponent).join('/')}`;
+  const { id, session } = sessions.create();
+  const target = `/app/${page.split('/').map(encodeURIComponent).join('/')}#${APP_CSRF_PARAM}=${session.csrf}`;
   res.setHeader('Set-Cookie', sessionCookieHeader(id));
   sendHtml(
     res,

@@ -1,5 +1,6 @@
-// `/app/api/session` and `/app/api/apps…` (docs/app.md#the-api): the session's CSRF value and Sign out; the apps
-// History knows, with their names, icons, counts and templates.
+// `/app/api/session` and `/app/api/apps…` (docs/app.md#the-api): the session (this computer's name) and Sign out;
+// the apps History knows, with their names, icons, counts and templates. The session's CSRF value is never answered
+// here: the page has it from the sign-in alone (docs/app.md#the-three-doors).
 
 import os from 'node:os';
 import type { AppSummary } from '../../../protocol/app-api.js';
@@ -45,7 +46,7 @@ function appsOf(context: AppContext): AppSummary[] {
 
 export function sessionRoutes(): AppRoute[] {
   return [
-    { method: 'GET', path: '/app/api/session', handle: ({ session }) => ({ csrf: session.csrf, computerName: os.hostname() }) },
+    { method: 'GET', path: '/app/api/session', handle: () => ({ computerName: os.hostname() }) },
     {
       method: 'DELETE',
       path: '/app/api/session',

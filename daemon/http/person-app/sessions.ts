@@ -80,8 +80,12 @@ export class Sessions {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  /** A new session: its id (for the cookie, never stored as is) and the session. */
+  /**
+   * A new session: its id (for the cookie, never stored as is) and the session. Sessions idle too long end here too,
+   * so the daemon does not keep every window ever opened (most cookies never come back to end their session).
+   */
   create(): { id: string; session: Session } {
+    for (const [key, open] of this.byDigest) if (this.clock() - open.lastUsed > SESSION_IDLE_MS) this.remove(key);
     const id = newSecret(SECRET_BYTES);
     const session: Session = { csrf: newSecret(SECRET_BYTES), lastUsed: this.clock() };
     this.byDigest.set(digest(id), session);
@@ -100,6 +104,11 @@ export class Sessions {
     }
     if (options.touch) session.lastUsed = this.clock();
     return session;
+  }
+
+  /** A request made with the session counts as use: its 12 idle hours start again. */
+  touch(session: Session): void {
+    session.lastUsed = this.clock();
   }
 
   /** Is the session still open (not signed out, not idle too long)? */
