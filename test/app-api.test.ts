@@ -113,6 +113,17 @@ describe('History in windows', () => {
     }
   });
 
+  test('a broken % escape in the path is 400 naming the part it is in', async () => {
+    for (const [path, field] of [
+      ['/app/api/history/%ZZ/n1', 'app'],
+      ['/app/api/history/mail/%E0%A4', 'id'],
+      ['/app/api/apps/%/icon', 'app'],
+    ]) {
+      const reply = await session.call('GET', path!);
+      expect([path, reply.status, reply.json.error]).toEqual([path, 400, `invalid field: ${field} (bad percent-encoding in the path)`]);
+    }
+  });
+
   test('apps: names, icons, counts, unread and templates; the icon itself, or 404', async () => {
     const { apps } = (await session.call('GET', '/app/api/apps')).json;
     expect(apps).toEqual([

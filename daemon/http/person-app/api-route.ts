@@ -69,16 +69,17 @@ function match(parts: string[], given: string[]): Record<string, string> | null 
     const part = parts[index]!;
     if (part.startsWith(':')) {
       if (given[index] === '') return null;
-      params[part.slice(1)] = decodePart(given[index]!);
+      params[part.slice(1)] = decodePart(part.slice(1), given[index]!);
     } else if (part !== given[index]) return null;
   }
   return params;
 }
 
-function decodePart(text: string): string {
+/** A path parameter (`app`, `id`), percent-decoded; a broken escape is 400 naming it. */
+function decodePart(name: string, text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
-    throw errors.invalidAppId(text);
+    throw errors.invalidField(name, 'bad percent-encoding in the path');
   }
 }

@@ -13,6 +13,12 @@ import type { Session, Sessions } from './sessions.js';
 
 /** How soon a browser reconnects after the stream broke. */
 const RETRY_MS = 2000;
+/**
+ * What a stream may hold unsent (a window that stopped reading: a frozen tab, a suspended laptop's browser) before it
+ * is cut: the browser reconnects and fetches the rows it shows anew (docs/app.md#live-events), rather than the daemon
+ * keeping every event for it without end.
+ */
+export const STALLED_STREAM_BYTES = 1024 * 1024;
 
 interface Client {
   res: Response;
@@ -73,7 +79,10 @@ export class EventHub {
   send<Name extends AppEventName>(name: Name, data: AppEvents[Name]): void {
     if (this.clients.size === 0) return;
     const text = `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
-    for (const client of this.clients) client.res.write(text);
+    for (const client of [...this.clients]) {
+      if (client.res.writableLength > STALLED_STREAM_BYTES) this.drop(client, { cut: true });
+      else client.res.write(text);
+    }
   }
 
   /** The daemon stops: every stream ends (the browser reconnects to whatever answers next). */
@@ -86,10 +95,12 @@ export class EventHub {
     client.res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
-  private drop(client: Client): void {
+  /** Ends a stream; `cut` drops what it holds unsent (a stalled one), else it is sent first. */
+  private drop(client: Client, options: { cut?: boolean } = {}): void {
     if (!this.clients.delete(client)) return;
     clearInterval(client.keepAlive);
-    client.res.end();
+    if (options.cut) client.res.destroy();
+    else client.res.end();
   }
 
   private historyChanged(event: HistoryEvent): void {
