@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startWebApp, signIn, startBrowser, titleBecomes, watchProblems } from './helpers/app-pages.js';
+import { focusBecomes, startWebApp, signIn, startBrowser, titleBecomes, watchProblems } from './helpers/app-pages.js';
 import type { AppDaemon } from './helpers/app.js';
 import { waitFor } from './helpers/daemon.js';
 
@@ -179,6 +179,38 @@ describe('History in the app', () => {
     await row('Nightly tests passed')
       .getByText(/^Snoozed until/)
       .waitFor({ state: 'detached' });
+  });
+
+  test('the Snooze and Export menus with the keyboard: Escape and choosing give the focus back, Tab out closes them', async () => {
+    await page.getByRole('link', { name: 'Nightly tests passed', exact: true }).click();
+    const snooze = page.getByRole('button', { name: 'Snooze' });
+    await snooze.focus();
+    await page.keyboard.press('Enter');
+    await focusBecomes(page, '15 minutes');
+    await page.keyboard.press('Escape');
+    await page.getByRole('group', { name: 'Snooze for' }).waitFor({ state: 'detached' });
+    await focusBecomes(page, 'Snooze');
+    await page.keyboard.press('Enter');
+    await focusBecomes(page, '15 minutes');
+    for (let presses = 0; presses < 3; presses++) await page.keyboard.press('Tab');
+    await focusBecomes(page, 'Delete'); // past the menu's three items: the menu is closed behind the focus
+    expect(await page.getByRole('group', { name: 'Snooze for' }).count()).toBe(0);
+    await snooze.focus();
+    await page.keyboard.press('Enter');
+    await focusBecomes(page, '15 minutes');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter'); // 1 hour
+    await page.getByRole('button', { name: 'Unsnooze' }).waitFor();
+    await focusBecomes(page, 'Unsnooze');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Snooze' }).waitFor();
+    await focusBecomes(page, 'Snooze');
+    const more = page.getByRole('button', { name: 'Export or delete' });
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await focusBecomes(page, 'Export as JSON');
+    await page.keyboard.press('Escape');
+    await focusBecomes(page, 'Export or delete');
   });
 
   test('show again puts it on top, and dismiss closes its banner', async () => {

@@ -3,7 +3,7 @@
 // it: reply, press a button, show it again, dismiss, snooze, mark unread, delete.
 
 import type { VNode } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { isOpenableLink } from '../../../protocol/notification-rules.js';
 import { appPaths, type ButtonDescription, type NotificationDetails } from '../../../protocol/app-api.js';
 import { ApiProblem, call, messageOf } from '../api.js';
@@ -16,6 +16,7 @@ import { exactTime, minutesUntilTomorrowMorning } from '../time.js';
 import { confirmFirst } from '../ui/confirm.js';
 import { Icon, type IconName } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
+import { Menu } from '../ui/menu.js';
 import { say, sayError } from '../ui/status.js';
 import { AppPicture, StateBadges, titleOf } from './row-parts.js';
 
@@ -33,21 +34,37 @@ async function act<T>(run: () => Promise<T>, done: string): Promise<T | undefine
   }
 }
 
-function ToolButton(props: { icon: IconName; label: string; onClick: () => void; pressed?: boolean; expanded?: boolean }): VNode {
+function ToolButton(props: { icon: IconName; label: string; onClick: () => void }): VNode {
   return (
-    <button type="button" class="button button-quiet" onClick={props.onClick} aria-expanded={props.expanded}>
+    <button type="button" class="button button-quiet" onClick={props.onClick}>
       <Icon name={props.icon} />
       <span>{props.label}</span>
     </button>
   );
 }
 
+/**
+ * The toolbar keeps the focus where the person was: a button that goes once pressed (Dismiss; Snooze becomes
+ * Unsnooze) hands it to the button now in its place, not to the start of the page.
+ */
+function useToolbarFocus(toolbar: { current: HTMLElement | null }): (event: FocusEvent) => void {
+  const last = useRef<{ element: HTMLElement; index: number } | null>(null);
+  useLayoutEffect(() => {
+    const held = last.current;
+    if (!held || held.element.isConnected) return;
+    last.current = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const buttons = toolbar.current?.querySelectorAll<HTMLElement>('button');
+    if (buttons && buttons.length > 0) buttons[Math.min(held.index, buttons.length - 1)]!.focus();
+  });
+  return (event) => {
+    const buttons = [...(toolbar.current?.querySelectorAll<HTMLElement>('button') ?? [])];
+    const element = event.target as HTMLElement;
+    last.current = { element, index: buttons.indexOf(element) };
+  };
+}
+
 function SnoozeMenu({ selected, snoozedUntil }: { selected: Selected; snoozedUntil?: string }): VNode {
-  const [open, setOpen] = useState(false);
-  const first = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (open) first.current?.focus();
-  }, [open]);
   if (snoozedUntil) {
     return (
       <ToolButton
@@ -57,27 +74,31 @@ function SnoozeMenu({ selected, snoozedUntil }: { selected: Selected; snoozedUnt
       />
     );
   }
-  const snooze = async (minutes: number, words: string): Promise<void> => {
-    setOpen(false);
-    await act(() => call('POST', appPaths.snooze(selected.app, selected.id), { minutes }), `Snoozed for ${words}.`);
-  };
+  const snooze = (minutes: number, words: string): void =>
+    void act(() => call('POST', appPaths.snooze(selected.app, selected.id), { minutes }), `Snoozed ${words}.`);
+  const choices: Array<[string, () => number, string]> = [
+    ['15 minutes', () => 15, 'for 15 minutes'],
+    ['1 hour', () => 60, 'for 1 hour'],
+    ['Tomorrow morning', minutesUntilTomorrowMorning, 'until tomorrow morning'],
+  ];
   return (
-    <div class="menu-holder" onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
-      <ToolButton icon="clock" label="Snooze" expanded={open} onClick={() => setOpen(!open)} />
-      {open && (
-        <div class="menu" role="group" aria-label="Snooze for">
-          <button type="button" ref={first} class="menu-item" onClick={() => void snooze(15, '15 minutes')}>
-            15 minutes
+    <Menu icon="clock" label="Snooze" menuLabel="Snooze for">
+      {(close) =>
+        choices.map(([label, minutes, words]) => (
+          <button
+            key={label}
+            type="button"
+            class="menu-item"
+            onClick={() => {
+              close();
+              snooze(minutes(), words);
+            }}
+          >
+            {label}
           </button>
-          <button type="button" class="menu-item" onClick={() => void snooze(60, '1 hour')}>
-            1 hour
-          </button>
-          <button type="button" class="menu-item" onClick={() => void snooze(minutesUntilTomorrowMorning(), 'until tomorrow morning')}>
-            Tomorrow morning
-          </button>
-        </div>
-      )}
-    </div>
+        ))
+      }
+    </Menu>
   );
 }
 
@@ -258,6 +279,8 @@ export function Details({ selected }: { selected: Selected }): VNode {
   const load = useRef<() => Promise<void>>(async () => undefined);
   const shown = useRef<NotificationDetails | null>(null);
   shown.current = details;
+  const toolbar = useRef<HTMLDivElement>(null);
+  const toolbarFocus = useToolbarFocus(toolbar);
 
   load.current = async () => {
     try {
@@ -315,7 +338,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
   const remove = async (): Promise<void> => {
     const yes = await confirmFirst({
       title: 'Delete this notification?',
-      message: `“${titleOf(row)}” from ${row.appName} is removed from History. This cannot be undone.`,
+      message: `“${titleOf(row)}” from ${row.appName} will be removed from History. This cannot be undone.`,
       confirm: 'Delete',
     });
     if (!yes) return;
@@ -341,7 +364,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
         </div>
       </header>
 
-      <div class="toolbar" role="group" aria-label="This notification">
+      <div class="toolbar" role="group" aria-label="This notification" ref={toolbar} onFocusIn={toolbarFocus}>
         <ToolButton icon="mail" label="Mark as unread" onClick={() => void markUnread()} />
         <ToolButton
           icon="monitorUp"
