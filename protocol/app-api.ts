@@ -27,6 +27,13 @@ export const APP_CSRF_HEADER = 'X-Notifier-CSRF';
 /** The error `code` of a request whose session is missing or ended (401). */
 export const APP_SESSION_REQUIRED = 'app_session_required';
 
+/**
+ * How a person opens the window, in their words: said by the window once signed out, and by the daemon's pages
+ * without a session or after a used sign-in link. The tray's item and the app menu's entry have these names.
+ */
+export const HOW_TO_OPEN_NOTIFIER =
+  'To open Notifier, click its icon in the system tray and choose Open Notifier, or start Notifier from your list of apps.';
+
 const part = encodeURIComponent;
 
 /** The paths of the app and its API. Path parts (an app id, a notification id) are percent-encoded here. */

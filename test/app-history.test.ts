@@ -301,11 +301,17 @@ describe('History in the app', () => {
     await row('Nightly tests passed').waitFor();
   });
 
-  test('Sign out ends the session, and the window says how to open it again', async () => {
+  test('Sign out ends the session, and the window says so, in its title too, and how to open it again', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Your session ended' }).waitFor();
-    await page.getByText('Your session ended — open Notifier again from its tray menu or app menu.').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Signed out' }).waitFor();
+    await page.getByText('You signed out of Notifier in this window.').waitFor();
+    const howToOpen =
+      'To open Notifier, click its icon in the system tray and choose Open Notifier, or start Notifier from your list of apps.';
+    await page.getByText(howToOpen).waitFor();
+    await titleBecomes(page, 'Notifier — Signed out'); // not the unread count of a window that shows none
+    await focusBecomes(page, 'Signed out'); // the button pressed is gone: a screen reader says where the person is
     await page.reload();
+    expect(await page.locator('body').textContent()).toContain(howToOpen);
     expect(await page.locator('body').textContent()).toContain('There is no password.');
   });
 });

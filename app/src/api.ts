@@ -17,7 +17,13 @@ export class ApiProblem extends Error {
   }
 }
 
-export const sessionEnded = signal(false);
+/** Why the window has no session any more: the person signed out, or it ended (12 hours idle, a restart). */
+export const sessionEnded = signal<'signedOut' | 'ended' | null>(null);
+
+/** The first reason counts: the requests a sign-out cuts off answer 401 afterwards. */
+export function endSession(reason: 'signedOut' | 'ended'): void {
+  sessionEnded.value ??= reason;
+}
 export const computerName = signal('');
 
 let csrf = '';
@@ -64,7 +70,7 @@ export async function send(method: string, path: string, body?: unknown, options
   }
   if (reply.ok) return reply;
   const problem = (await reply.json().catch(() => null)) as AppError | null;
-  if (reply.status === 401 && (problem?.code ?? APP_SESSION_REQUIRED) === APP_SESSION_REQUIRED) sessionEnded.value = true;
+  if (reply.status === 401 && (problem?.code ?? APP_SESSION_REQUIRED) === APP_SESSION_REQUIRED) endSession('ended');
   throw new ApiProblem(reply.status, problem?.code ?? 'http', problem?.error ?? `${reply.status} ${reply.statusText}`, problem?.field);
 }
 

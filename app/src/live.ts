@@ -4,7 +4,7 @@
 // subscribers of `onStreamOpen` fetch again what they show.
 
 import { appPaths, type AppEventName, type AppEvents } from '../../protocol/app-api.js';
-import { sessionEnded } from './api.js';
+import { endSession } from './api.js';
 
 type Handler<N extends AppEventName> = (data: AppEvents[N]) => void;
 
@@ -58,7 +58,7 @@ export function connectEvents(): void {
     if (source?.readyState === EventSource.CLOSED) {
       source = undefined;
       void fetch(appPaths.session, { credentials: 'same-origin' }).then(
-        (reply) => (reply.status === 401 ? (sessionEnded.value = true) : setTimeout(connectEvents, RETRY_MS)),
+        (reply) => (reply.status === 401 ? endSession('ended') : setTimeout(connectEvents, RETRY_MS)),
         () => setTimeout(connectEvents, RETRY_MS),
       );
     }
