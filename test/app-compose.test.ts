@@ -94,7 +94,8 @@ describe('Compose in the app', () => {
     expect(await link.getAttribute('aria-invalid')).toBe('true');
     const describedBy = (await link.getAttribute('aria-describedby'))!.split(' ');
     const message = await page.locator(`[id="${describedBy[0]}"]`).textContent();
-    expect(message).toMatch(/^invalid field: url/);
+    // In the form's words, what to do: not the API's "invalid field: url (…)".
+    expect(message).toBe('Use a web address that starts with https:// or http://, or mailto: for an email address.');
     expect(await field('Title').inputValue()).toBe('Read the report');
     expect(await field('Body').inputValue()).toBe('Before Friday.');
     expect(await link.inputValue()).toBe('javascript:alert(1)');
@@ -102,7 +103,35 @@ describe('Compose in the app', () => {
     expect((await daemon.api('GET', '/v1/history?app=notifier')).json.items.length).toBe(before);
     expect(problems.splice(0)).toEqual([expect.stringMatching(/^400 .*\/app\/api\/compose$/)]); // the refusal, and nothing else
 
+    // Each refusal the form can meet, in words a person acts on, next to its field.
+    const refusal = async (name: string): Promise<string> => {
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await page.waitForFunction(
+        (wanted) => {
+          const { document } = globalThis as unknown as {
+            document: { activeElement: { getAttribute(name: string): string | null } | null };
+          };
+          return document.activeElement?.getAttribute('aria-invalid') === 'true' && document.activeElement.getAttribute('id') === wanted;
+        },
+        await field(name).getAttribute('id'),
+      );
+      const [id] = (await field(name).getAttribute('aria-describedby'))!.split(' ');
+      return (await page.locator(`[id="${id}"]`).textContent())!;
+    };
     await link.fill('https://example.com/report');
+    await field('Button 1 link').fill('ftp://example.com/report');
+    expect(await refusal('Button 1 link')).toBe(
+      'Button 1: Use a web address that starts with https:// or http://, or mailto: for an email address.',
+    );
+    await field('Button 1 link').fill('https://example.com/report');
+    await field('Button 1 label').fill('');
+    expect(await refusal('Button 1 label')).toBe('Give button 1 a label.');
+    await field('Button 1 label').fill('Open');
+    await field('Title').fill('');
+    expect(await refusal('Title')).toBe('Give the notification a title.');
+    await field('Title').fill('Read the report');
+    expect(problems.splice(0)).toEqual(Array(3).fill(expect.stringMatching(/^400 .*\/app\/api\/compose$/)));
+
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByText('Sent.').waitFor();
     expect(await link.getAttribute('aria-invalid')).toBeNull();
@@ -112,6 +141,18 @@ describe('Compose in the app', () => {
       url: 'https://example.com/report',
       buttons: [{ label: 'Open', url: 'https://example.com/report' }],
     });
+  });
+
+  test('buttons stop at the most a notification has, and the form says why', async () => {
+    await page.getByRole('button', { name: 'New notification' }).click();
+    await page.getByRole('checkbox', { name: /Ask for a reply/ }).check();
+    const add = page.getByRole('button', { name: 'Add a button' });
+    for (let added = 0; added < 7; added++) await add.click();
+    await add.waitFor({ state: 'detached' }); // 7 and the reply's: 8
+    await page.getByText('A notification has 8 buttons at most; “Ask for a reply” adds one.').waitFor();
+    await page.getByRole('button', { name: 'Remove button 7' }).click();
+    await add.waitFor();
+    await page.getByRole('button', { name: 'New notification' }).click();
   });
 
   test("a template's fields are asked for, and the card it draws is previewed", async () => {

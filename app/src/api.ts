@@ -12,6 +12,8 @@ export class ApiProblem extends Error {
     readonly code: string,
     message: string,
     readonly field?: string,
+    /** Why the field was refused, as the API says it (`a non-empty string`). */
+    readonly reason?: string,
   ) {
     super(message);
   }
@@ -71,7 +73,13 @@ export async function send(method: string, path: string, body?: unknown, options
   if (reply.ok) return reply;
   const problem = (await reply.json().catch(() => null)) as AppError | null;
   if (reply.status === 401 && (problem?.code ?? APP_SESSION_REQUIRED) === APP_SESSION_REQUIRED) endSession('ended');
-  throw new ApiProblem(reply.status, problem?.code ?? 'http', problem?.error ?? `${reply.status} ${reply.statusText}`, problem?.field);
+  throw new ApiProblem(
+    reply.status,
+    problem?.code ?? 'http',
+    problem?.error ?? `${reply.status} ${reply.statusText}`,
+    problem?.field,
+    problem?.reason,
+  );
 }
 
 export const isAbort = (error: unknown): boolean => (error as Error | null)?.name === 'AbortError';
