@@ -248,6 +248,16 @@ describe('History in the app', () => {
     expect(search.json.items).toEqual([]);
   });
 
+  test('a notification deleted elsewhere while its details are open: they say it is gone, in plain words', async () => {
+    const id = await notify({ app: 'ci', title: 'Soon gone', body: 'Deleted by its app.' });
+    await page.getByRole('link', { name: 'Soon gone', exact: true }).click();
+    await page.getByRole('button', { name: 'Show again' }).waitFor();
+    expect((await daemon.api('DELETE', `/v1/history/item?app=ci&id=${encodeURIComponent(id)}`)).status).toBe(200);
+    await page.getByRole('alert').getByText('This notification is no longer in History.').waitFor();
+    expect(await page.getByRole('button', { name: 'Show again' }).count()).toBe(0);
+    await row('Soon gone').waitFor({ state: 'detached' });
+  });
+
   test('a body with HTML and a javascript: link runs nothing and makes no element', async () => {
     await page.evaluate(() => ((globalThis as unknown as { pwned: number[] }).pwned = []));
     const hostile = {

@@ -84,5 +84,27 @@ export async function send(method: string, path: string, body?: unknown, options
 
 export const isAbort = (error: unknown): boolean => (error as Error | null)?.name === 'AbortError';
 
-/** A message for the person: the API's own words, or what went wrong in the browser. */
-export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+export const NO_LONGER_IN_HISTORY = 'This notification is no longer in History.';
+
+/** The refusals a person meets in the window, said for them (the API's words are written for programs). */
+const IN_PLAIN_WORDS: Record<string, string> = {
+  reply_expired: 'This question has expired: it takes no reply any more.',
+  takes_no_reply: 'This notification takes no reply.',
+  no_such_question: 'This question was already answered, or is no longer asked.',
+  no_such_connector_request: 'This request was already answered, or has expired.',
+  notification_not_found: NO_LONGER_IN_HISTORY,
+  already_dismissed: 'This notification was already dismissed.',
+};
+
+/** A message for the person: what the refusal means for them, else the API's words as a sentence. */
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiProblem && IN_PLAIN_WORDS[error.code]) return IN_PLAIN_WORDS[error.code]!;
+  return sentence(error instanceof Error ? error.message : String(error));
+}
+
+/** Words as a sentence: a capital letter first, a full stop last. */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}

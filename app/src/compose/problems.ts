@@ -4,7 +4,7 @@
 
 import type { TemplateFieldDescription } from '../../../protocol/app-api.js';
 import { MAX_BUTTONS } from '../../../protocol/limits.js';
-import { ApiProblem, messageOf } from '../api.js';
+import { ApiProblem, messageOf, sentence } from '../api.js';
 import type { Draft } from './draft.js';
 import type { Problem } from './fields.js';
 
@@ -49,11 +49,4 @@ export function problemOf(error: unknown, current: Draft, templateFields: readon
     return { control: `field-${top}`, message: empty ? `Fill in “${label}”.` : sentence(error.message) };
   }
   return { control: '', message: sentence(error.message) };
-}
-
-/** The API's words as a sentence: a capital letter first, a full stop last. */
-function sentence(text: string): string {
-  const trimmed = text.trim();
-  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }

@@ -6,7 +6,7 @@ import type { VNode } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { isOpenableLink } from '../../../protocol/notification-rules.js';
 import { appPaths, type ButtonDescription, type NotificationDetails } from '../../../protocol/app-api.js';
-import { ApiProblem, call, messageOf } from '../api.js';
+import { call, messageOf, NO_LONGER_IN_HISTORY } from '../api.js';
 import { QuestionCard } from '../approvals/question.js';
 import { approvals } from '../approvals/store.js';
 import { onEvent } from '../live.js';
@@ -288,7 +288,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
       setDetails(answer);
       setProblem('');
     } catch (error) {
-      setProblem(error instanceof ApiProblem && error.status === 404 ? 'This notification is no longer in History.' : messageOf(error));
+      setProblem(messageOf(error));
     }
   };
 
@@ -298,10 +298,21 @@ export function Details({ selected }: { selected: Selected }): VNode {
     void load.current().then(() => heading.current?.focus({ preventScroll: true }));
     // The row changed (a reply on the banner, a snooze ended, an approval answered): draw it again. Not when it
     // just became unread: fetching the details marks it read, which would undo the person's Mark as unread.
-    return onEvent('row', ({ row }) => {
+    const stopRows = onEvent('row', ({ row }) => {
       if (row.app !== selected.app || row.id !== selected.id) return;
       if (row.read || row.deliveredAt !== shown.current?.row.deliveredAt) void load.current();
     });
+    // Deleted elsewhere (by its app, or in another window): its buttons would only answer that it is gone.
+    const stopRemoved = onEvent('removed', (removed) => {
+      if ((removed.app === undefined || removed.app === selected.app) && (removed.id === undefined || removed.id === selected.id)) {
+        setDetails(null);
+        setProblem(NO_LONGER_IN_HISTORY);
+      }
+    });
+    return () => {
+      stopRows();
+      stopRemoved();
+    };
   }, [selected.app, selected.id]);
 
   if (problem) {
