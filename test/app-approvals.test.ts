@@ -121,6 +121,27 @@ describe('Approvals in the app', () => {
     expect(problems).toEqual([]);
   });
 
+  test("an app's standing request to run commands says what Allow and Deny mean; once allowed, the list says it asks no more", async () => {
+    expect((await daemon.api('POST', '/v1/register', { body: { app: 'helper', appName: 'Helper', allowCommands: true } })).status).toBe(
+      200,
+    );
+    await page.getByRole('navigation').getByRole('link', { name: 'Approvals', exact: true }).click();
+    const request = page.getByRole('article', { name: 'Helper: Permission to run commands' });
+    await request.waitFor(); // live, from the approvals event
+    expect(await request.textContent()).toContain(
+      'Nothing runs now. If you allow it, buttons on Helper’s notifications can run commands on this computer without asking you ' +
+        'first. You can revoke this at any time. If you deny it, those buttons do nothing and Helper stops asking.',
+    );
+    await request.getByRole('button', { name: 'Allow', exact: true }).click();
+    await request.waitFor({ state: 'detached' });
+    // What the grant really is: every command of the app from now on, without asking (not "each one asks first").
+    const granted = page.getByRole('listitem').filter({ hasText: 'Helper may run commands, scripts and shortcuts on this computer' });
+    expect(await granted.textContent()).toContain('without asking each time');
+    await granted.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('status').getByText('Revoked. Helper will ask you again next time.').waitFor();
+    expect(problems).toEqual([]);
+  });
+
   test('a connector asking through the cloud relay shows with its 6-digit code; Approve answers the relay', async () => {
     const relay = await FakeRelay.start();
     const paired = await daemon.api('POST', '/v1/relay/pair', { body: { relayURL: relay.url } });

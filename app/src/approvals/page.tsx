@@ -13,7 +13,7 @@ import { AnswerButtons, QuestionCard } from './question.js';
 import { approvals, approvalsError } from './store.js';
 
 const GRANT_WORDS: Record<GrantKind, (grant: Grant) => string> = {
-  commands: () => 'may run commands, scripts and shortcuts (each one still asks the first time)',
+  commands: () => 'may run commands, scripts and shortcuts on this computer, without asking each time',
   callbackHost: (grant) => `may contact ${grant.host ?? 'a server'}`,
   templateCode: (grant) => `may run the code of its template “${grant.template ?? ''}”`,
 };
@@ -22,7 +22,7 @@ function Granted({ grant }: { grant: Grant }): VNode {
   const revoke = async (): Promise<void> => {
     try {
       await call('POST', appPaths.revoke, { kind: grant.kind, app: grant.app, host: grant.host, template: grant.template });
-      say(`Revoked: ${grant.appName} ${GRANT_WORDS[grant.kind](grant)}.`);
+      say(`Revoked. ${grant.appName} will ask you again next time.`);
     } catch (error) {
       sayError(error);
     }

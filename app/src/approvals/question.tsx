@@ -8,11 +8,32 @@ import { call } from '../api.js';
 import { Icon, type IconName } from '../ui/icon.js';
 import { say, sayError } from '../ui/status.js';
 
-const KIND: Record<QuestionKind, { heading: string; icon: IconName }> = {
-  commands: { heading: 'Run on this computer', icon: 'terminal' },
-  allowCommands: { heading: 'Let the app run commands', icon: 'terminal' },
+/**
+ * Each kind of question: its heading, and what the answers mean when the question alone does not say it (an app
+ * allowed to run commands runs them all from then on, without asking again).
+ */
+const KIND: Record<QuestionKind, { heading: string; icon: IconName; answers?: (appName: string) => string }> = {
+  commands: {
+    heading: 'Run on this computer',
+    icon: 'terminal',
+    answers: (appName) =>
+      `If you allow it, ${appName} can run this and its other commands from now on without asking you first. ` +
+      'You can revoke this at any time.',
+  },
+  allowCommands: {
+    heading: 'Permission to run commands',
+    icon: 'terminal',
+    answers: (appName) =>
+      `Nothing runs now. If you allow it, buttons on ${appName}’s notifications can run commands on this computer ` +
+      `without asking you first. You can revoke this at any time. If you deny it, those buttons do nothing and ` +
+      `${appName} stops asking.`,
+  },
   callbackHost: { heading: 'Contact a server', icon: 'globe' },
-  templateCode: { heading: "Run a template's code", icon: 'fileCode' },
+  templateCode: {
+    heading: "Run a template's code",
+    icon: 'fileCode',
+    answers: () => 'If you allow it, this code runs for this template without asking; if the code changes, you are asked again.',
+  },
 };
 
 function Detail({ question }: { question: ApprovalQuestion }): VNode | null {
@@ -103,6 +124,7 @@ export function QuestionCard({ question, headingLevel = 3 }: { question: Approva
       </header>
       <p class="question-text">{question.text}</p>
       <Detail question={question} />
+      {kind.answers && <p class="muted question-answers">{kind.answers(question.appName)}</p>}
       <AnswerButtons yes="Allow" no="Deny" answer={answer} />
     </article>
   );
