@@ -185,7 +185,7 @@ export interface ButtonDescription {
   label: string;
   /** `dismiss`: a label alone, which only closes the notification. */
   kind: ButtonKind | 'dismiss';
-  /** "Opens https://…", "Runs the command `make deploy`", "Posts to https://…", "Asks for a reply". */
+  /** "Opens https://…", "Runs the command `make deploy`", "Tells https://… what you chose", "Asks for a reply". */
   what: string;
 }
 

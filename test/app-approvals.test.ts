@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startWebApp, signIn, startBrowser, watchProblems } from './helpers/app-pages.js';
 import type { AppDaemon } from './helpers/app.js';
 import { tempFolder, waitFor } from './helpers/daemon.js';
-import { consentFrame, FakeRelay } from './helpers/fake-relay.js';
+import { consentFrame, FakeRelay, notifyFrame } from './helpers/fake-relay.js';
 
 let daemon: AppDaemon;
 let browser: Browser;
@@ -159,5 +159,13 @@ describe('Approvals in the app', () => {
     expect(relay.decisions.find((decision) => decision.id === frame.id)).toMatchObject({ decision: 'approve' });
     await card.waitFor({ state: 'detached' });
     expect(problems).toEqual([]);
+
+    // A notification through that relay: its details say, in words, what this computer reported back.
+    relay.send(notifyFrame({ title: 'Build 77 passed', body: 'From the cloud.' }));
+    await page.getByRole('navigation').getByRole('link', { name: 'History', exact: true }).click();
+    await page.getByRole('link', { name: 'Build 77 passed', exact: true }).click();
+    const happened = page.getByRole('region', { name: 'What happened' });
+    await happened.getByText('Reported to the cloud relay').waitFor();
+    expect(await happened.getByRole('listitem').allTextContents()).toContain('Shown on screen'); // not "displayed"
   });
 });

@@ -311,6 +311,27 @@ describe('History in the app', () => {
     await row('Nightly tests passed').waitFor();
   });
 
+  test('the details say in words what its buttons do and why it was not read aloud', async () => {
+    expect((await daemon.api('POST', '/v1/register', { body: { app: 'quietci', appName: 'Quiet CI' } })).status).toBe(200);
+    expect((await daemon.api('PUT', '/v1/apps/settings', { body: { app: 'quietci', speak: false } })).status).toBe(200);
+    await notify({
+      app: 'quietci',
+      title: 'Spoken build report',
+      speak: true,
+      buttons: [
+        { label: 'Rerun', command: 'make test' },
+        { label: 'Notify the team', callback: { url: 'http://127.0.0.1:9/team' } },
+      ],
+    });
+    await page.getByRole('link', { name: 'Spoken build report', exact: true }).click();
+    const buttons = page.getByRole('region', { name: 'Buttons' });
+    await buttons.waitFor();
+    expect(await buttons.locator('code').allTextContents()).toEqual(['make test']); // the command as code, no backticks
+    expect(await buttons.textContent()).toContain('Tells http://127.0.0.1:9/team what you chose');
+    const happened = page.getByRole('region', { name: 'What happened' });
+    expect(await happened.textContent()).toContain('Read aloudNo: reading aloud is off for this app'); // not "app-speech-off"
+  });
+
   test('Sign out ends the session, and the window says so, in its title too, and how to open it again', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { level: 1, name: 'Signed out' }).waitFor();

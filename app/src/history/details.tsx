@@ -5,7 +5,7 @@
 import type { VNode } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { isOpenableLink } from '../../../protocol/notification-rules.js';
-import { appPaths, type ButtonDescription, type NotificationDetails } from '../../../protocol/app-api.js';
+import { appPaths, type ButtonDescription, type NotificationDetails, type RelayReceipt } from '../../../protocol/app-api.js';
 import { call, messageOf, NO_LONGER_IN_HISTORY } from '../api.js';
 import { QuestionCard } from '../approvals/question.js';
 import { approvals } from '../approvals/store.js';
@@ -171,7 +171,7 @@ function Buttons({ details }: { details: NotificationDetails }): VNode | null {
   };
   return (
     <section class="section" aria-labelledby="buttons-heading">
-      <h3 id="buttons-heading">Its buttons</h3>
+      <h3 id="buttons-heading">Buttons</h3>
       <ul class="button-list">
         {details.buttons.map((button) => (
           <li key={button.actionId}>
@@ -179,7 +179,7 @@ function Buttons({ details }: { details: NotificationDetails }): VNode | null {
               {button.label}
             </button>
             <span id={`what-${button.actionId}`} class="muted">
-              {button.what}
+              {withCode(button.what)}
             </span>
           </li>
         ))}
@@ -187,6 +187,10 @@ function Buttons({ details }: { details: NotificationDetails }): VNode | null {
     </section>
   );
 }
+
+/** "Runs the command `make deploy`": what is between backticks is drawn as code, as text (never markup). */
+const withCode = (text: string): Array<VNode | string> =>
+  text.split('`').map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part));
 
 function WhatHappened({ details }: { details: NotificationDetails }): VNode | null {
   const { record } = details;
@@ -207,7 +211,8 @@ function WhatHappened({ details }: { details: NotificationDetails }): VNode | nu
     ]);
   }
   if (record.speech) {
-    facts.push(['Spoken', record.speech.suppressed ? `not spoken (${record.speech.suppressed})` : record.speech.text]);
+    const why = record.speech.suppressed;
+    facts.push(['Read aloud', why ? `No: ${NOT_SPOKEN[why] ?? why}` : record.speech.text]);
   }
   const url = record.notification.url;
   if (url)
@@ -234,7 +239,7 @@ function WhatHappened({ details }: { details: NotificationDetails }): VNode | nu
       </dl>
       {details.callbackAttempts && details.callbackAttempts.length > 0 && (
         <>
-          <h4>Actions and callbacks</h4>
+          <h4>What its buttons and follow-up did</h4>
           <ul class="attempts">
             {details.callbackAttempts.map((attempt, index) => (
               <li key={index} class={attempt.outcome === 'failed' ? 'attempt-failed' : undefined}>
@@ -249,19 +254,50 @@ function WhatHappened({ details }: { details: NotificationDetails }): VNode | nu
       )}
       {details.receipts && details.receipts.length > 0 && (
         <>
-          <h4>Told to the relay</h4>
+          <h4>Reported to the cloud relay</h4>
           <ul class="attempts">
             {details.receipts.map((receipt, index) => (
-              <li key={index}>
-                {receipt.kind}
-                {receipt.reason && <> — {receipt.reason}</>}
-              </li>
+              <li key={index}>{receiptWords(receipt)}</li>
             ))}
           </ul>
         </>
       )}
     </section>
   );
+}
+
+/** Why a notification was not read aloud (the record's `speech.suppressed`), as the person reads it. */
+const NOT_SPOKEN: Record<string, string> = {
+  unavailable: 'this computer has no voice to read it with',
+  muted: 'all sounds are muted',
+  'quiet-hours': 'quiet hours',
+  'app-muted': 'the app is muted',
+  'app-speech-off': 'reading aloud is off for this app',
+};
+
+/** Why the relay was told a notification was not shown or not read aloud. */
+const RECEIPT_REASONS: Record<string, string> = {
+  muted: 'muted',
+  'quiet-hours': 'quiet hours',
+  'delivery-failed': 'it could not be delivered',
+  unreadable: 'it could not be read',
+  'speech-off': 'reading aloud is off for this app',
+  'speech-unavailable': 'this computer has no voice to read it with',
+};
+
+/** A receipt this computer sent the relay, in words: "Shown on screen", "Not read aloud (quiet hours)". */
+function receiptWords(receipt: RelayReceipt): string {
+  const what =
+    receipt.kind === 'displayed'
+      ? 'Shown on screen'
+      : receipt.kind === 'spoken'
+        ? 'Read aloud'
+        : receipt.kind === 'replied'
+          ? 'Replied'
+          : receipt.scope === 'speech'
+            ? 'Not read aloud'
+            : 'Not shown';
+  return receipt.reason ? `${what} (${RECEIPT_REASONS[receipt.reason] ?? receipt.reason})` : what;
 }
 
 const ENDINGS: Record<string, string> = {
