@@ -213,6 +213,20 @@ describe('History in the app', () => {
     await focusBecomes(page, 'Export or delete');
   });
 
+  test('the list is one stop for Tab: from a row, Tab goes on to the details, not through every row', async () => {
+    await page.getByRole('link', { name: 'Backup finished', exact: true }).click();
+    await page.getByRole('button', { name: 'Mark as unread' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search' }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const second = (await rowTitles())[1]!;
+    await focusBecomes(page, second);
+    await page.keyboard.press('Tab');
+    await focusBecomes(page, 'Mark as unread');
+    await page.keyboard.press('Shift+Tab');
+    await focusBecomes(page, second); // back to the row the person was on
+  });
+
   test('show again puts it on top, and dismiss closes its banner', async () => {
     await page.getByRole('link', { name: 'Backup finished', exact: true }).click();
     await page.getByRole('button', { name: 'Show again' }).click();
