@@ -254,10 +254,24 @@ describe('History in the app', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await row('Café order ready').count()).toBe(1);
-    await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await focusBecomes(page, 'Cancel'); // the safe answer first
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await focusBecomes(page, 'Delete'); // given back to the button that asked
+    await page.keyboard.press('Enter');
+    await focusBecomes(page, 'Cancel');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
     await row('Café order ready').waitFor({ state: 'detached' });
     await page.waitForURL((url) => url.pathname === '/app/history');
+    // The button pressed went with the details: the focus is back in the list, not lost to the page.
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className ===
+        'row-title',
+    );
     const search = await daemon.api('GET', '/v1/history/search?q=cafe');
     expect(search.json.items).toEqual([]);
   });

@@ -18,9 +18,16 @@ import { Icon, type IconName } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
 import { Menu } from '../ui/menu.js';
 import { say, sayError } from '../ui/status.js';
+import { focusList } from './list.js';
 import { AppPicture, StateBadges, titleOf } from './row-parts.js';
 
 type Selected = { app: string; id: string };
+
+/** The person closed the details (Delete, Mark as unread): back to the list, where they were. */
+function closeDetails(): void {
+  navigate(pageHref('history'));
+  focusList();
+}
 
 /** Runs an action of the person, says how it went, and gives the answer to the caller. */
 async function act<T>(run: () => Promise<T>, done: string): Promise<T | undefined> {
@@ -379,7 +386,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
   // leaves it unread in the list.
   const markUnread = async (): Promise<void> => {
     const done = await act(() => call('POST', appPaths.read(where.app, where.id), { read: false }), 'Marked as unread.');
-    if (done) navigate(pageHref('history'));
+    if (done) closeDetails();
   };
 
   const remove = async (): Promise<void> => {
@@ -390,7 +397,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
     });
     if (!yes) return;
     const done = await act(() => call('DELETE', appPaths.notification(where.app, where.id)), 'Deleted.');
-    if (done) navigate(pageHref('history'));
+    if (done) closeDetails();
   };
 
   return (

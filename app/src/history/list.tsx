@@ -77,6 +77,16 @@ function Empty(): VNode {
   );
 }
 
+/**
+ * Puts the focus back on the list, on its tab stop (the row the person was on), once the details closed by their
+ * hand (Delete, Mark as unread); the page's heading when no row is left. The button pressed went with the details.
+ */
+export function focusList(): void {
+  requestAnimationFrame(() =>
+    (document.querySelector<HTMLElement>('.rows .row-title[tabindex="0"]') ?? document.querySelector<HTMLElement>('main h1'))?.focus(),
+  );
+}
+
 export function HistoryList({ selected }: { selected?: { app: string; id: string } }): VNode {
   const scroller = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 800 });
