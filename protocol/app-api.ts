@@ -28,6 +28,13 @@ export const APP_CSRF_HEADER = 'X-Notifier-CSRF';
 export const APP_SESSION_REQUIRED = 'app_session_required';
 
 /**
+ * Notifier's own app: what the person writes in Compose is sent as it (unless they pick another), and so are the
+ * cloud relay's connector requests. Its name is Notifier, registered or not.
+ */
+export const OWN_APP = 'notifier';
+export const OWN_APP_NAME = 'Notifier';
+
+/**
  * How a person opens the window, in their words: said by the window once signed out, and by the daemon's pages
  * without a session or after a used sign-in link. The tray's item and the app menu's entry have these names.
  */

@@ -18,11 +18,11 @@ let page: Page;
 let problems: string[];
 
 /** Waits for the banner titled `summary` on dunst, and gives what dunst got (closing it: its history keeps it). */
-async function bannerOnDunst(summary: string): Promise<{ summary: string; body: string }> {
+async function bannerOnDunst(summary: string): Promise<{ summary: string; body: string; appname: string }> {
   await waitFor(async () => (Number(await desktop.dunstctl('count', 'displayed')) > 0 ? true : undefined), 'a banner on dunst');
   await desktop.dunstctl('close-all');
   const history = JSON.parse(await desktop.dunstctl('history')) as { data: Array<Array<Record<string, { data: string }>>> };
-  const shown = history.data[0]!.map((entry) => ({ summary: entry.summary!.data, body: entry.body!.data }));
+  const shown = history.data[0]!.map((entry) => ({ summary: entry.summary!.data, body: entry.body!.data, appname: entry.appname!.data }));
   const banner = shown.find((entry) => entry.summary === summary);
   if (!banner) throw new Error(`dunst did not show "${summary}": ${JSON.stringify(shown)}`);
   return banner;
@@ -60,12 +60,11 @@ describe('Compose in the app', () => {
     await page.getByText('Sent.').waitFor();
     const banner = await bannerOnDunst('Water the plants');
     expect(banner.body).toBe('The <b>ficus</b> and the <i>basil</i>.');
+    expect(banner.appname).toBe('Notifier'); // sent as "Notifier (you)": its name, not its id "notifier"
     await page.getByRole('link', { name: /See “Water the plants” in History/ }).click();
     await page.getByRole('heading', { level: 2, name: 'Water the plants' }).waitFor();
-    await page
-      .getByRole('listitem')
-      .filter({ has: page.getByRole('link', { name: 'Water the plants', exact: true }) })
-      .waitFor();
+    const row = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Water the plants', exact: true }) });
+    expect(await row.locator('.row-app').textContent()).toBe('Notifier');
     const history = await daemon.api('GET', '/v1/history?app=notifier');
     expect(history.json.items[0].notification).toMatchObject({
       app: 'notifier',

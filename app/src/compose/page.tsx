@@ -5,7 +5,14 @@
 
 import type { VNode } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { appPaths, type ComposeAnswer, type ComposeTemplatesAnswer, type TemplateFieldDescription } from '../../../protocol/app-api.js';
+import {
+  appPaths,
+  type ComposeAnswer,
+  type ComposeTemplatesAnswer,
+  OWN_APP,
+  OWN_APP_NAME,
+  type TemplateFieldDescription,
+} from '../../../protocol/app-api.js';
 import { MAX_BUTTONS } from '../../../protocol/limits.js';
 import { PRIORITIES } from '../../../protocol/types.js';
 import { call, isAbort, messageOf, send, withQuery } from '../api.js';
@@ -14,7 +21,7 @@ import { detailsHref } from '../router.js';
 import { shownTheme } from '../theme.js';
 import { Icon } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
-import { draft, edit, EMPTY_DRAFT, newButton, OWN_APP, toNotification, type Draft } from './draft.js';
+import { draft, edit, EMPTY_DRAFT, newButton, toNotification, type Draft } from './draft.js';
 import { type Problem, SelectField, TextField } from './fields.js';
 import { problemOf } from './problems.js';
 
@@ -107,7 +114,7 @@ export function ComposePage(): VNode {
     }
   };
 
-  const appChoices = [{ app: OWN_APP, appName: 'Notifier (you)' }, ...apps.value.filter((app) => app.app !== OWN_APP)];
+  const appChoices = [{ app: OWN_APP, appName: `${OWN_APP_NAME} (you)` }, ...apps.value.filter((app) => app.app !== OWN_APP)];
 
   return (
     <div class="page compose">
