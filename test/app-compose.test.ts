@@ -125,6 +125,13 @@ describe('Compose in the app', () => {
     await field('Button 1 link').fill('https://example.com/report');
     await field('Button 1 label').fill('');
     expect(await refusal('Button 1 label')).toBe('Give button 1 a label.');
+    // The message under the label moves neither the link's field nor the Remove button out of line.
+    const tops = await Promise.all(
+      [field('Button 1 label'), field('Button 1 link'), page.getByRole('button', { name: 'Remove button 1' })].map(
+        async (control) => (await control.boundingBox())!.y,
+      ),
+    );
+    expect(new Set(tops).size).toBe(1);
     await field('Button 1 label').fill('Open');
     await field('Title').fill('');
     expect(await refusal('Title')).toBe('Give the notification a title.');
