@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startWebApp, signIn, startBrowser, watchProblems } from './helpers/app-pages.js';
+import { focusBecomes, startWebApp, signIn, startBrowser, watchProblems } from './helpers/app-pages.js';
 import type { AppDaemon } from './helpers/app.js';
 import { tempFolder, waitFor } from './helpers/daemon.js';
 import { consentFrame, FakeRelay, notifyFrame } from './helpers/fake-relay.js';
@@ -85,8 +85,10 @@ describe('Approvals in the app', () => {
     await deployNotification('Ship release 2.5?', file);
     await pressDeploy('Ship release 2.5?');
     await question().waitFor(); // asked again, on the notification
-    await question().getByRole('button', { name: 'Deny', exact: true }).click();
+    await question().getByRole('button', { name: 'Deny', exact: true }).focus();
+    await page.keyboard.press('Enter');
     await question().waitFor({ state: 'detached' });
+    await focusBecomes(page, 'Ship release 2.5?'); // not lost with the card: on the notification's heading
     await page.waitForTimeout(300);
     expect(existsSync(file)).toBe(false);
   });

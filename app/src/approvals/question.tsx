@@ -1,8 +1,8 @@
 // One question waiting for the person: what exactly would run or be contacted, and "Allow" / "Deny". Shown on the
 // Approvals page and on the notification that asked.
 
-import type { VNode } from 'preact';
-import { useState } from 'preact/hooks';
+import type { RefObject, VNode } from 'preact';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { appPaths, type ApprovalQuestion, type QuestionKind } from '../../../protocol/app-api.js';
 import { call } from '../api.js';
 import { Icon, type IconName } from '../ui/icon.js';
@@ -76,6 +76,31 @@ function Detail({ question }: { question: ApprovalQuestion }): VNode | null {
 }
 
 /**
+ * The focus after an answer: the card answered goes away (here, or because the answer came from a banner meanwhile),
+ * and the focus moves to the next card's first button, else to `fallback` (the page's heading) — never lost with
+ * the card. Spread `onClick` on the element holding the cards, and pass it `container`.
+ */
+export function useAnswerFocus<Container extends HTMLElement>(fallback: {
+  current: HTMLElement | null;
+}): { container: RefObject<Container>; onClick: (event: MouseEvent) => void } {
+  const container = useRef<Container>(null);
+  const pressed = useRef<Element | null>(null);
+  useLayoutEffect(() => {
+    if (!pressed.current || pressed.current.isConnected) return;
+    pressed.current = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    (container.current?.querySelector<HTMLElement>('.card .button') ?? fallback.current)?.focus();
+  });
+  return {
+    container,
+    onClick: (event) => {
+      const button = (event.target as Element).closest('.card .button');
+      if (button) pressed.current = button;
+    },
+  };
+}
+
+/**
  * The two answers of a question, as buttons: while one is sent, both say they are busy (`aria-disabled`, not
  * `disabled`, so the focus stays on the button pressed).
  */
@@ -109,7 +134,7 @@ export function QuestionCard({ question, headingLevel = 3 }: { question: Approva
   const answer = async (allow: boolean): Promise<void> => {
     try {
       await call('POST', appPaths.question(question.id), { allow });
-      say(allow ? `Allowed: ${question.text}` : `Denied: ${question.text}`);
+      say(allow ? 'Allowed.' : 'Denied.');
     } catch (error) {
       sayError(error);
     }

@@ -7,7 +7,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { isOpenableLink } from '../../../protocol/notification-rules.js';
 import { appPaths, type ButtonDescription, type NotificationDetails, type RelayReceipt } from '../../../protocol/app-api.js';
 import { call, messageOf, NO_LONGER_IN_HISTORY } from '../api.js';
-import { QuestionCard } from '../approvals/question.js';
+import { QuestionCard, useAnswerFocus } from '../approvals/question.js';
 import { approvals } from '../approvals/store.js';
 import { onEvent } from '../live.js';
 import { navigate, pageHref } from '../router.js';
@@ -324,6 +324,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
   shown.current = details;
   const toolbar = useRef<HTMLDivElement>(null);
   const toolbarFocus = useToolbarFocus(toolbar);
+  const answerFocus = useAnswerFocus(heading);
 
   load.current = async () => {
     try {
@@ -401,7 +402,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
   };
 
   return (
-    <article class="details" aria-labelledby="details-title">
+    <article class="details" aria-labelledby="details-title" ref={answerFocus.container} onClick={answerFocus.onClick}>
       <BackLink />
       <header class="details-head">
         <AppPicture app={row.app} appName={row.appName} size="large" />
