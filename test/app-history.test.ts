@@ -135,8 +135,11 @@ describe('History in the app', () => {
     const everything = ['Nightly tests passed', 'Café order ready', 'Deploy to production?', 'Build 4821 failed', 'Backup finished'];
     await search.fill('cafe order'); // every word, accents folded
     await listShows(['Café order ready']);
+    // What the count counts: the matches, not History ("1 notification · 2 unread" read as if one was unread twice).
+    await page.getByText(/^1 found · \d+ unread$/).waitFor();
     await search.fill('');
     await listShows(everything);
+    await page.getByText(/^5 notifications · \d+ unread$/).waitFor();
 
     await page.getByRole('radio', { name: 'Replied' }).check();
     await listShows(['Deploy to production?']);

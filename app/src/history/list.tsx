@@ -6,7 +6,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { HistoryRow } from '../../../protocol/app-api.js';
 import { detailsHref } from '../router.js';
 import { AppPicture, StateBadges, titleOf, When } from './row-parts.js';
-import { cacheVersion, filters, inserted, loaded, loadError, rowAt, showRange, total } from './store.js';
+import { cacheVersion, filters, inserted, isFiltered, loaded, loadError, rowAt, showRange, total } from './store.js';
 
 /** Every row is this tall (styles.css draws the row to fit): positions are arithmetic, never measured. */
 export const ROW_HEIGHT = 64;
@@ -58,7 +58,7 @@ function Placeholder({ position }: { position: number }): VNode {
 }
 
 function Empty(): VNode {
-  const filtered = filters.value.q || filters.value.app || filters.value.state !== 'all' || filters.value.from || filters.value.to;
+  const filtered = isFiltered();
   return (
     <div class="empty">
       {loadError.value ? (

@@ -12,7 +12,7 @@ import { Menu } from '../ui/menu.js';
 import { say, sayError } from '../ui/status.js';
 import { Details } from './details.js';
 import { HistoryList } from './list.js';
-import { apps, filterQuery, filters, loadApps, setFilters, total, unreadTotal } from './store.js';
+import { apps, filterQuery, filters, isFiltered, loadApps, setFilters, total, unreadTotal } from './store.js';
 
 /** The date range: from a day's start, to a day's end; each bounded by the other. */
 const DATE_FILTERS = [
@@ -174,7 +174,7 @@ export function HistoryPage({ route }: { route: Route }): VNode {
         <div class="page-title">
           <h1>History</h1>
           <p class="muted">
-            {count.toLocaleString()} {count === 1 ? 'notification' : 'notifications'}
+            {count.toLocaleString()} {isFiltered() ? 'found' : count === 1 ? 'notification' : 'notifications'}
             {unreadTotal.value > 0 && <> · {unreadTotal.value.toLocaleString()} unread</>}
           </p>
         </div>
