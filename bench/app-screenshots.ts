@@ -163,18 +163,20 @@ async function actAsThePerson(page: Page, daemon: RunningDaemon, ids: Record<str
   for (const app of ['backup', 'home', 'ci']) await person('POST', item(app, ids[`earlier-${app}`]!, 'read'), { read: true });
   // Retry posts to another computer: the person allows its host, and the callback fails (it does not exist).
   await person('POST', item('ci', ids.build!, 'press'), { actionId: 'retry' });
-  const asked = async (): Promise<any[]> => (await channel(channelPath(supportDir), { op: 'questions' })).questions;
-  for (let tries = 0; (await asked()).length === 0 && tries < 100; tries++) await sleep(50);
-  const [hostQuestion] = await asked();
+  // Claude Code's standing request to run commands (allowCommands on register) waits too: answer the host's question.
+  const asked = async (kind: string): Promise<any[]> =>
+    (await channel(channelPath(supportDir), { op: 'questions' })).questions.filter((question: { kind: string }) => question.kind === kind);
+  for (let tries = 0; (await asked('callbackHost')).length === 0 && tries < 100; tries++) await sleep(50);
+  const [hostQuestion] = await asked('callbackHost');
   await channel(channelPath(supportDir), { op: 'answer', id: hostQuestion.id, allow: true });
   for (let tries = 0; tries < 200; tries++) {
     const record = (await api(daemon, 'GET', '/v1/history?app=ci')).items.find((item: { id: string }) => item.id === ids.build);
     if (record?.actionNote) break;
     await sleep(50);
   }
-  // Deploy asks to run a command: the question waits in Approvals.
+  // Deploy asks to run a command: Claude Code's request becomes its question, which waits in Approvals.
   await person('POST', item('claude', ids.deploy!, 'press'), { actionId: 'deploy' });
-  for (let tries = 0; (await asked()).length === 0 && tries < 100; tries++) await sleep(50);
+  for (let tries = 0; (await asked('commands')).length === 0 && tries < 100; tries++) await sleep(50);
 }
 
 async function shoot(page: Page, name: string): Promise<void> {

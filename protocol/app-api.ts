@@ -41,6 +41,20 @@ export const APP_SESSION_REQUIRED = 'app_session_required';
 /** The error `code` of a request without the session's CSRF value (403): the page has no session it can use. */
 export const APP_CSRF_MISMATCH = 'app_csrf_mismatch';
 
+/**
+ * Notifier's own app: what the person writes in Compose is sent as it (unless they pick another), and so are the
+ * cloud relay's connector requests. Its name is Notifier, registered or not.
+ */
+export const OWN_APP = 'notifier';
+export const OWN_APP_NAME = 'Notifier';
+
+/**
+ * How a person opens the window, in their words: said by the window once signed out, and by the daemon's pages
+ * without a session or after a used sign-in link. The tray's item and the app menu's entry have these names.
+ */
+export const HOW_TO_OPEN_NOTIFIER =
+  'To open Notifier, click its icon in the system tray and choose Open Notifier, or start Notifier from your list of apps.';
+
 const part = encodeURIComponent;
 
 /** The paths of the app and its API. Path parts (an app id, a notification id) are percent-encoded here. */
@@ -190,7 +204,7 @@ export interface ButtonDescription {
   label: string;
   /** `dismiss`: a label alone, which only closes the notification. */
   kind: ButtonKind | 'dismiss';
-  /** "Opens https://…", "Runs the command `make deploy`", "Posts to https://…", "Asks for a reply". */
+  /** "Opens https://…", "Runs the command `make deploy`", "Tells https://… what you chose", "Asks for a reply". */
   what: string;
 }
 

@@ -3,6 +3,7 @@
 // follows the desktop until the person picks one, and the pick is remembered.
 
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { loadImage, createCanvas } from 'canvas';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, startWebApp, signIn, startBrowser, watchProblems } from './helpers/app-pages.js';
 import type { AppDaemon } from './helpers/app.js';
@@ -91,6 +92,29 @@ describe('accessibility of the app', () => {
 
   test('none at 400 px wide, where nothing sticks out sideways', async () => {
     expect(await checkEveryPage({ colorScheme: 'light', width: 400 })).toEqual([]);
+  });
+
+  test('nothing is drawn above the logo: the skip link and its shadow stay out of sight until it has the focus', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
+      try {
+        const page = await signIn(context, daemon);
+        // The strip above the logo is the navigation's plain background: every pixel alike.
+        const strip = await loadImage(await page.screenshot({ clip: { x: 0, y: 0, width: 200, height: 14 } }));
+        const canvas = createCanvas(strip.width, strip.height);
+        canvas.getContext('2d').drawImage(strip, 0, 0);
+        const pixels = canvas.getContext('2d').getImageData(0, 0, strip.width, strip.height).data;
+        const colours = new Set<string>();
+        for (let at = 0; at < pixels.length; at += 4) colours.add(pixels.slice(at, at + 3).join(','));
+        expect({ colorScheme, colours: [...colours] }).toEqual({ colorScheme, colours: [expect.any(String)] });
+        // Tab shows it, in view.
+        await page.keyboard.press('Tab');
+        const link = page.getByRole('link', { name: 'Skip to the page' });
+        expect(await link.evaluate((element) => element.getBoundingClientRect().top)).toBeGreaterThanOrEqual(0);
+      } finally {
+        await context.close();
+      }
+    }
   });
 
   test('the theme follows the desktop until the person picks one, and the pick is remembered', async () => {

@@ -223,7 +223,7 @@ describe('a notification: details, replies, buttons', () => {
     expect(details.buttons).toEqual([
       { actionId: 'answer', label: 'Answer', kind: 'reply', what: 'Asks for a reply' },
       { actionId: 'menu', label: 'Menu', kind: 'url', what: 'Opens https://example.com/menu' },
-      { actionId: 'yes', label: 'Yes', kind: 'callback', what: 'Posts to http://127.0.0.1:9/cb' },
+      { actionId: 'yes', label: 'Yes', kind: 'callback', what: 'Tells http://127.0.0.1:9/cb what you chose' },
     ]);
     expect(details.takesReply).toEqual({ placeholder: 'Your answer', until: expect.any(String), actionId: 'answer' });
     expect(Date.parse(details.takesReply.until) - Date.parse(details.row.deliveredAt)).toBe(24 * 60 * 60 * 1000);

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startWebApp, signIn, startBrowser, watchProblems } from './helpers/app-pages.js';
+import { focusBecomes, startWebApp, signIn, startBrowser, watchProblems } from './helpers/app-pages.js';
 import type { AppDaemon } from './helpers/app.js';
 import { tempFolder, waitFor } from './helpers/daemon.js';
-import { consentFrame, FakeRelay } from './helpers/fake-relay.js';
+import { consentFrame, FakeRelay, notifyFrame } from './helpers/fake-relay.js';
 
 let daemon: AppDaemon;
 let browser: Browser;
@@ -85,8 +85,10 @@ describe('Approvals in the app', () => {
     await deployNotification('Ship release 2.5?', file);
     await pressDeploy('Ship release 2.5?');
     await question().waitFor(); // asked again, on the notification
-    await question().getByRole('button', { name: 'Deny', exact: true }).click();
+    await question().getByRole('button', { name: 'Deny', exact: true }).focus();
+    await page.keyboard.press('Enter');
     await question().waitFor({ state: 'detached' });
+    await focusBecomes(page, 'Ship release 2.5?'); // not lost with the card: on the notification's heading
     await page.waitForTimeout(300);
     expect(existsSync(file)).toBe(false);
   });
@@ -121,6 +123,27 @@ describe('Approvals in the app', () => {
     expect(problems).toEqual([]);
   });
 
+  test("an app's standing request to run commands says what Allow and Deny mean; once allowed, the list says it asks no more", async () => {
+    expect((await daemon.api('POST', '/v1/register', { body: { app: 'helper', appName: 'Helper', allowCommands: true } })).status).toBe(
+      200,
+    );
+    await page.getByRole('navigation').getByRole('link', { name: 'Approvals', exact: true }).click();
+    const request = page.getByRole('article', { name: 'Helper: Permission to run commands' });
+    await request.waitFor(); // live, from the approvals event
+    expect(await request.textContent()).toContain(
+      'Nothing runs now. If you allow it, buttons on Helper’s notifications can run commands on this computer without asking you ' +
+        'first. You can revoke this at any time. If you deny it, those buttons do nothing and Helper stops asking.',
+    );
+    await request.getByRole('button', { name: 'Allow', exact: true }).click();
+    await request.waitFor({ state: 'detached' });
+    // What the grant really is: every command of the app from now on, without asking (not "each one asks first").
+    const granted = page.getByRole('listitem').filter({ hasText: 'Helper may run commands, scripts and shortcuts on this computer' });
+    expect(await granted.textContent()).toContain('without asking each time');
+    await granted.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('status').getByText('Revoked. Helper will ask you again next time.').waitFor();
+    expect(problems).toEqual([]);
+  });
+
   test('a connector asking through the cloud relay shows with its 6-digit code; Approve answers the relay', async () => {
     const relay = await FakeRelay.start();
     const paired = await daemon.api('POST', '/v1/relay/pair', { body: { relayURL: relay.url } });
@@ -138,5 +161,13 @@ describe('Approvals in the app', () => {
     expect(relay.decisions.find((decision) => decision.id === frame.id)).toMatchObject({ decision: 'approve' });
     await card.waitFor({ state: 'detached' });
     expect(problems).toEqual([]);
+
+    // A notification through that relay: its details say, in words, what this computer reported back.
+    relay.send(notifyFrame({ title: 'Build 77 passed', body: 'From the cloud.' }));
+    await page.getByRole('navigation').getByRole('link', { name: 'History', exact: true }).click();
+    await page.getByRole('link', { name: 'Build 77 passed', exact: true }).click();
+    const happened = page.getByRole('region', { name: 'What happened' });
+    await happened.getByText('Reported to the cloud relay').waitFor();
+    expect(await happened.getByRole('listitem').allTextContents()).toContain('Shown on screen'); // not "displayed"
   });
 });

@@ -187,7 +187,9 @@ describe('another page on this computer', () => {
     attackerPage = `<!doctype html><title>link</title><a id="go" href="${app('/app/history')}">History</a>`;
     await page.goto(`http://localhost:${attackerPort}/link`);
     await Promise.all([page.waitForURL(app('/app/history')), page.click('#go')]);
-    expect(await page.textContent('body')).toContain('Open Notifier from its tray menu or its app menu. There is no password.');
+    expect(await page.textContent('body')).toContain(
+      'To open Notifier, click its icon in the system tray and choose Open Notifier, or start Notifier from your list of apps. There is no password.',
+    );
     // The same page opened from the app's own origin has the session.
     await page.goto(app('/app/history'));
     expect(await page.textContent('body')).toContain('stand-in app');

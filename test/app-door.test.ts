@@ -176,7 +176,9 @@ describe('the pages of /app', () => {
     for (const route of ['/app', '/app/', '/app/history', '/app/settings', '/app/relay', '/app/history/door/d1']) {
       const without = await daemon.raw('GET', route);
       expect(without.status).toBe(401);
-      expect(without.text).toContain('Open Notifier from its tray menu or its app menu. There is no password.');
+      expect(without.text).toContain(
+        'To open Notifier, click its icon in the system tray and choose Open Notifier, or start Notifier from your list of apps. There is no password.',
+      );
       expect(without.text).not.toMatch(/<script|stand-in|style=/);
       expect(without.text).toContain('<link rel="stylesheet" href="/app/server-page.css">');
       const withSession = await daemon.raw('GET', route, { headers: { Cookie: session.cookie } });

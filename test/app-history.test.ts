@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startWebApp, signIn, startBrowser, titleBecomes, watchProblems } from './helpers/app-pages.js';
+import { focusBecomes, startWebApp, signIn, startBrowser, titleBecomes, watchProblems } from './helpers/app-pages.js';
 import type { AppDaemon } from './helpers/app.js';
 import { waitFor } from './helpers/daemon.js';
 
@@ -127,8 +127,11 @@ describe('History in the app', () => {
     const everything = ['Nightly tests passed', 'Café order ready', 'Deploy to production?', 'Build 4821 failed', 'Backup finished'];
     await search.fill('cafe order'); // every word, accents folded
     await listShows(['Café order ready']);
+    // What the count counts: the matches, not History ("1 notification · 2 unread" read as if one was unread twice).
+    await page.getByText(/^1 found · \d+ unread$/).waitFor();
     await search.fill('');
     await listShows(everything);
+    await page.getByText(/^5 notifications · \d+ unread$/).waitFor();
 
     await page.getByRole('radio', { name: 'Replied' }).check();
     await listShows(['Deploy to production?']);
@@ -173,6 +176,52 @@ describe('History in the app', () => {
       .waitFor({ state: 'detached' });
   });
 
+  test('the Snooze and Export menus with the keyboard: Escape and choosing give the focus back, Tab out closes them', async () => {
+    await page.getByRole('link', { name: 'Nightly tests passed', exact: true }).click();
+    const snooze = page.getByRole('button', { name: 'Snooze' });
+    await snooze.focus();
+    await page.keyboard.press('Enter');
+    await focusBecomes(page, '15 minutes');
+    await page.keyboard.press('Escape');
+    await page.getByRole('group', { name: 'Snooze for' }).waitFor({ state: 'detached' });
+    await focusBecomes(page, 'Snooze');
+    await page.keyboard.press('Enter');
+    await focusBecomes(page, '15 minutes');
+    for (let presses = 0; presses < 3; presses++) await page.keyboard.press('Tab');
+    await focusBecomes(page, 'Delete'); // past the menu's three items: the menu is closed behind the focus
+    expect(await page.getByRole('group', { name: 'Snooze for' }).count()).toBe(0);
+    await snooze.focus();
+    await page.keyboard.press('Enter');
+    await focusBecomes(page, '15 minutes');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter'); // 1 hour
+    await page.getByRole('button', { name: 'Unsnooze' }).waitFor();
+    await focusBecomes(page, 'Unsnooze');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Snooze' }).waitFor();
+    await focusBecomes(page, 'Snooze');
+    const more = page.getByRole('button', { name: 'Export or delete' });
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await focusBecomes(page, 'Export as JSON');
+    await page.keyboard.press('Escape');
+    await focusBecomes(page, 'Export or delete');
+  });
+
+  test('the list is one stop for Tab: from a row, Tab goes on to the details, not through every row', async () => {
+    await page.getByRole('link', { name: 'Backup finished', exact: true }).click();
+    await page.getByRole('button', { name: 'Mark as unread' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search' }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const second = (await rowTitles())[1]!;
+    await focusBecomes(page, second);
+    await page.keyboard.press('Tab');
+    await focusBecomes(page, 'Mark as unread');
+    await page.keyboard.press('Shift+Tab');
+    await focusBecomes(page, second); // back to the row the person was on
+  });
+
   test('show again puts it on top, and dismiss closes its banner', async () => {
     await page.getByRole('link', { name: 'Backup finished', exact: true }).click();
     await page.getByRole('button', { name: 'Show again' }).click();
@@ -200,12 +249,36 @@ describe('History in the app', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await row('Café order ready').count()).toBe(1);
-    await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await focusBecomes(page, 'Cancel'); // the safe answer first
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await focusBecomes(page, 'Delete'); // given back to the button that asked
+    await page.keyboard.press('Enter');
+    await focusBecomes(page, 'Cancel');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
     await row('Café order ready').waitFor({ state: 'detached' });
     await page.waitForURL((url) => url.pathname === '/app/history');
+    // The button pressed went with the details: the focus is back in the list, not lost to the page.
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className ===
+        'row-title',
+    );
     const search = await daemon.api('GET', '/v1/history/search?q=cafe');
     expect(search.json.items).toEqual([]);
+  });
+
+  test('a notification deleted elsewhere while its details are open: they say it is gone, in plain words', async () => {
+    const id = await notify({ app: 'ci', title: 'Soon gone', body: 'Deleted by its app.' });
+    await page.getByRole('link', { name: 'Soon gone', exact: true }).click();
+    await page.getByRole('button', { name: 'Show again' }).waitFor();
+    expect((await daemon.api('DELETE', `/v1/history/item?app=ci&id=${encodeURIComponent(id)}`)).status).toBe(200);
+    await page.getByRole('alert').getByText('This notification is no longer in History.').waitFor();
+    expect(await page.getByRole('button', { name: 'Show again' }).count()).toBe(0);
+    await row('Soon gone').waitFor({ state: 'detached' });
   });
 
   test('a body with HTML and a javascript: link runs nothing and makes no element', async () => {
@@ -261,11 +334,38 @@ describe('History in the app', () => {
     await row('Nightly tests passed').waitFor();
   });
 
-  test('Sign out ends the session, and the window says how to open it again', async () => {
+  test('the details say in words what its buttons do and why it was not read aloud', async () => {
+    expect((await daemon.api('POST', '/v1/register', { body: { app: 'quietci', appName: 'Quiet CI' } })).status).toBe(200);
+    expect((await daemon.api('PUT', '/v1/apps/settings', { body: { app: 'quietci', speak: false } })).status).toBe(200);
+    await notify({
+      app: 'quietci',
+      title: 'Spoken build report',
+      speak: true,
+      buttons: [
+        { label: 'Rerun', command: 'make test' },
+        { label: 'Notify the team', callback: { url: 'http://127.0.0.1:9/team' } },
+      ],
+    });
+    await page.getByRole('link', { name: 'Spoken build report', exact: true }).click();
+    const buttons = page.getByRole('region', { name: 'Buttons' });
+    await buttons.waitFor();
+    expect(await buttons.locator('code').allTextContents()).toEqual(['make test']); // the command as code, no backticks
+    expect(await buttons.textContent()).toContain('Tells http://127.0.0.1:9/team what you chose');
+    const happened = page.getByRole('region', { name: 'What happened' });
+    expect(await happened.textContent()).toContain('Read aloudNo: reading aloud is off for this app'); // not "app-speech-off"
+  });
+
+  test('Sign out ends the session, and the window says so, in its title too, and how to open it again', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Your session ended' }).waitFor();
-    await page.getByText('Your session ended — open Notifier again from its tray menu or app menu.').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Signed out' }).waitFor();
+    await page.getByText('You signed out of Notifier in this window.').waitFor();
+    const howToOpen =
+      'To open Notifier, click its icon in the system tray and choose Open Notifier, or start Notifier from your list of apps.';
+    await page.getByText(howToOpen).waitFor();
+    await titleBecomes(page, 'Notifier — Signed out'); // not the unread count of a window that shows none
+    await focusBecomes(page, 'Signed out'); // the button pressed is gone: a screen reader says where the person is
     await page.reload();
+    expect(await page.locator('body').textContent()).toContain(howToOpen);
     expect(await page.locator('body').textContent()).toContain('There is no password.');
   });
 });

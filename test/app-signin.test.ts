@@ -59,7 +59,9 @@ describe('signing in through the private channel', () => {
     const again = await daemon.raw('GET', pathOf(link));
     expect(again.status).toBe(401);
     expect(again.headers['set-cookie']).toBeUndefined();
-    expect(again.text).toContain('This sign-in link was already used or has expired. Open Notifier again from its tray menu or app menu.');
+    expect(again.text).toContain(
+      'This sign-in link was already used or has expired. To open Notifier, click its icon in the system tray and choose Open Notifier, or start Notifier from your list of apps.',
+    );
   });
 
   test('a new link does not end an older one; a made-up or missing code is refused', async () => {

@@ -21,12 +21,20 @@ export class ApiProblem extends Error {
     readonly code: string,
     message: string,
     readonly field?: string,
+    /** Why the field was refused, as the API says it (`a non-empty string`). */
+    readonly reason?: string,
   ) {
     super(message);
   }
 }
 
-export const sessionEnded = signal(false);
+/** Why the window has no session any more: the person signed out, or it ended (12 hours idle, a restart). */
+export const sessionEnded = signal<'signedOut' | 'ended' | null>(null);
+
+/** The first reason counts: the requests a sign-out cuts off answer 401 afterwards. */
+export function endSession(reason: 'signedOut' | 'ended'): void {
+  sessionEnded.value ??= reason;
+}
 export const computerName = signal('');
 
 /**
@@ -118,11 +126,39 @@ export async function send(method: string, path: string, body?: unknown, options
   }
   if (reply.ok) return reply;
   const problem = (await reply.json().catch(() => null)) as AppError | null;
-  if (isSessionRefusal(reply.status, problem?.code)) sessionEnded.value = true;
-  throw new ApiProblem(reply.status, problem?.code ?? 'http', problem?.error ?? `${reply.status} ${reply.statusText}`, problem?.field);
+  if (isSessionRefusal(reply.status, problem?.code)) endSession('ended');
+  throw new ApiProblem(
+    reply.status,
+    problem?.code ?? 'http',
+    problem?.error ?? `${reply.status} ${reply.statusText}`,
+    problem?.field,
+    problem?.reason,
+  );
 }
 
 export const isAbort = (error: unknown): boolean => (error as Error | null)?.name === 'AbortError';
 
-/** A message for the person: the API's own words, or what went wrong in the browser. */
-export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+export const NO_LONGER_IN_HISTORY = 'This notification is no longer in History.';
+
+/** The refusals a person meets in the window, said for them (the API's words are written for programs). */
+const IN_PLAIN_WORDS: Record<string, string> = {
+  reply_expired: 'This question has expired: it takes no reply any more.',
+  takes_no_reply: 'This notification takes no reply.',
+  no_such_question: 'This question was already answered, or is no longer asked.',
+  no_such_connector_request: 'This request was already answered, or has expired.',
+  notification_not_found: NO_LONGER_IN_HISTORY,
+  already_dismissed: 'This notification was already dismissed.',
+};
+
+/** A message for the person: what the refusal means for them, else the API's words as a sentence. */
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiProblem && IN_PLAIN_WORDS[error.code]) return IN_PLAIN_WORDS[error.code]!;
+  return sentence(error instanceof Error ? error.message : String(error));
+}
+
+/** Words as a sentence: a capital letter first, a full stop last. */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}

@@ -4,8 +4,8 @@
 import { effect } from '@preact/signals';
 import type { VNode } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import { appPaths } from '../../protocol/app-api.js';
-import { call, computerName, forgetCsrf, sessionEnded } from './api.js';
+import { appPaths, HOW_TO_OPEN_NOTIFIER } from '../../protocol/app-api.js';
+import { call, computerName, endSession, forgetCsrf, sessionEnded } from './api.js';
 import { ApprovalsPage } from './approvals/page.js';
 import { waitingCount } from './approvals/store.js';
 import { ComingPage } from './coming.js';
@@ -28,6 +28,12 @@ const PAGE_ICONS: Record<Page, IconName> = {
   relay: 'radioTower',
 };
 
+/** What the window says once its session is over, and how the person opens it again (there is no password). */
+const ENDED_WHY = {
+  signedOut: 'You signed out of Notifier in this window.',
+  ended: 'This window was signed out: Notifier restarted, or the window was not used for 12 hours.',
+};
+
 const THEME_LABELS: Record<ThemeChoice, { label: string; icon: IconName }> = {
   system: { label: 'Like the desktop', icon: 'monitor' },
   light: { label: 'Light', icon: 'sun' },
@@ -36,7 +42,8 @@ const THEME_LABELS: Record<ThemeChoice, { label: string; icon: IconName }> = {
 
 effect(() => {
   const unread = unreadTotal.value;
-  document.title = `${unread > 0 ? `(${unread}) ` : ''}Notifier — ${PAGE_TITLES[route.value.page]}`;
+  if (sessionEnded.value) document.title = 'Notifier — Signed out';
+  else document.title = `${unread > 0 ? `(${unread}) ` : ''}Notifier — ${PAGE_TITLES[route.value.page]}`;
 });
 
 function NavLink({ page }: { page: Page }): VNode {
@@ -85,7 +92,7 @@ async function signOut(): Promise<void> {
   } finally {
     disconnectEvents();
     forgetCsrf();
-    sessionEnded.value = true;
+    endSession('signedOut');
   }
 }
 
@@ -127,12 +134,18 @@ function CurrentPage(): VNode {
   return <ComingPage page={current.page} />;
 }
 
-export function SessionEnded(): VNode {
+export function SessionEnded({ reason }: { reason: 'signedOut' | 'ended' }): VNode {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The page the focus was on is gone: a screen reader says this one instead.
+  useEffect(() => heading.current?.focus(), []);
   return (
     <main class="ended">
       <Icon name="inbox" class="icon-large" />
-      <h1>Your session ended</h1>
-      <p>Your session ended — open Notifier again from its tray menu or app menu.</p>
+      <h1 ref={heading} tabIndex={-1}>
+        Signed out
+      </h1>
+      <p>{ENDED_WHY[reason]}</p>
+      <p>{HOW_TO_OPEN_NOTIFIER}</p>
     </main>
   );
 }
@@ -164,7 +177,7 @@ export function App(): VNode {
     heading.focus({ preventScroll: true });
   }, [page]);
 
-  if (sessionEnded.value) return <SessionEnded />;
+  if (sessionEnded.value) return <SessionEnded reason={sessionEnded.value} />;
   return (
     <div class="shell">
       <a class="skip-link" href="#main">

@@ -51,7 +51,7 @@ import {
 import { findSpeechEngine, type SpeechEngine, Voice } from './voice/voice.js';
 import { VoiceSetup } from './voice/voice-setup.js';
 import { SPEAK_TITLE_CHARS, SPOKEN_TEXT_CHARS } from '../../protocol/limits.js';
-import type { AppPage } from '../../protocol/app-api.js';
+import { type AppPage, OWN_APP, OWN_APP_NAME } from '../../protocol/app-api.js';
 
 /** docs/api/notifications.md#n36: at launch the 6 newest undismissed banners are restored. */
 const BANNERS_RESTORED_AT_START = 6;
@@ -68,8 +68,6 @@ export interface CoreOptions {
 }
 
 const { quietHours: HELD_QUIET, appMuted: HELD_MUTED } = HELD;
-/** The service's own app id: the speaker of the quiet-hours summary (docs/api/settings.md#s15). */
-const OWN_APP = 'notifier';
 
 /**
  * A notification still on its way in (its picture downloading, its app loading): what happened to its id
@@ -113,9 +111,12 @@ const appVoice = (preferences: AppPreferences | undefined): SpeakRequest => {
   return { ...(voice ? { voice } : {}), ...(speed ? { speed } : {}), ...(lang ? { lang } : {}) };
 };
 
-/** An app's display name: the registered one wins over the manifest's (docs/api/apps.md#a2); else its id. */
+/**
+ * An app's display name: the registered one wins over the manifest's (docs/api/apps.md#a2); else its id — but
+ * Notifier's own app is Notifier.
+ */
 const displayName = (app: string, apps: AppRegistry, designs: Designs): string =>
-  apps.get(app)?.appName ?? designs.manifest(app)?.appName ?? app;
+  apps.get(app)?.appName ?? designs.manifest(app)?.appName ?? (app === OWN_APP ? OWN_APP_NAME : app);
 
 /**
  * The service itself, independent of HTTP and of any display: notifications, History, apps, what is on screen
@@ -432,7 +433,7 @@ export class NotifierCore {
       return;
     }
     this.voice.say({
-      app: OWN_APP,
+      app: OWN_APP, // the service's own app speaks the summary (docs/api/settings.md#s15)
       id: `quiet-summary-${Date.now()}`,
       text,
       request: this.withSpeechDefaults({}),

@@ -72,6 +72,27 @@ export async function titleBecomes(page: Page, title: string): Promise<void> {
     });
 }
 
+type FocusedDocument = { document: { body: unknown; activeElement: { textContent: string | null } | null } };
+
+/** The text of the element that has the focus now ('' when nothing has it): what a keyboard user is on. */
+export function focusedText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const { activeElement, body } = (globalThis as unknown as FocusedDocument).document;
+    return activeElement && activeElement !== body ? (activeElement.textContent?.trim() ?? '') : '';
+  });
+}
+
+/** Resolves once the element with the focus reads `text` (the focus can move after an answer arrives). */
+export async function focusBecomes(page: Page, text: string): Promise<void> {
+  await page
+    .waitForFunction((wanted) => (globalThis as unknown as FocusedDocument).document.activeElement?.textContent?.trim() === wanted, text, {
+      timeout: 10_000,
+    })
+    .catch(async (error: Error) => {
+      throw new Error(`${error.message}: the focus is on "${await focusedText(page)}", not "${text}"`);
+    });
+}
+
 const AXE = readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
 export interface AxeViolation {

@@ -3,17 +3,17 @@
 // with the keyboard alone: after an answer, focus goes to the next question (or the heading), never lost.
 
 import type { VNode } from 'preact';
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useRef } from 'preact/hooks';
 import { appPaths, type ConnectorRequest, type Grant, type GrantKind } from '../../../protocol/app-api.js';
 import { call } from '../api.js';
 import { exactTime, relativeTime } from '../time.js';
 import { Icon } from '../ui/icon.js';
 import { say, sayError } from '../ui/status.js';
-import { AnswerButtons, QuestionCard } from './question.js';
+import { AnswerButtons, QuestionCard, useAnswerFocus } from './question.js';
 import { approvals, approvalsError } from './store.js';
 
 const GRANT_WORDS: Record<GrantKind, (grant: Grant) => string> = {
-  commands: () => 'may run commands, scripts and shortcuts (each one still asks the first time)',
+  commands: () => 'may run commands, scripts and shortcuts on this computer, without asking each time',
   callbackHost: (grant) => `may contact ${grant.host ?? 'a server'}`,
   templateCode: (grant) => `may run the code of its template “${grant.template ?? ''}”`,
 };
@@ -22,7 +22,7 @@ function Granted({ grant }: { grant: Grant }): VNode {
   const revoke = async (): Promise<void> => {
     try {
       await call('POST', appPaths.revoke, { kind: grant.kind, app: grant.app, host: grant.host, template: grant.template });
-      say(`Revoked: ${grant.appName} ${GRANT_WORDS[grant.kind](grant)}.`);
+      say(`Revoked. ${grant.appName} will ask you again next time.`);
     } catch (error) {
       sayError(error);
     }
@@ -103,23 +103,10 @@ function Connector({ request }: { request: ConnectorRequest }): VNode {
 export function ApprovalsPage(): VNode {
   const current = approvals.value;
   const heading = useRef<HTMLHeadingElement>(null);
-  const main = useRef<HTMLDivElement>(null);
-  // The card that held the focus went away (answered): focus the next answer button, else the heading.
-  useLayoutEffect(() => {
-    if (document.activeElement && document.activeElement !== document.body) return;
-    if (!main.current?.dataset.answered) return;
-    delete main.current.dataset.answered;
-    (main.current.querySelector<HTMLElement>('.card .button') ?? heading.current)?.focus();
-  }, [current]);
+  const answerFocus = useAnswerFocus<HTMLDivElement>(heading);
 
   return (
-    <div
-      class="page approvals"
-      ref={main}
-      onClick={(event) => {
-        if ((event.target as Element).closest('.card .button')) main.current!.dataset.answered = '1';
-      }}
-    >
+    <div class="page approvals" ref={answerFocus.container} onClick={answerFocus.onClick}>
       <header class="page-head">
         <div class="page-title">
           <h1 ref={heading} tabIndex={-1}>

@@ -1,18 +1,39 @@
 // One question waiting for the person: what exactly would run or be contacted, and "Allow" / "Deny". Shown on the
 // Approvals page and on the notification that asked.
 
-import type { VNode } from 'preact';
-import { useState } from 'preact/hooks';
+import type { RefObject, VNode } from 'preact';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { appPaths, type ApprovalQuestion, type QuestionKind } from '../../../protocol/app-api.js';
 import { call } from '../api.js';
 import { Icon, type IconName } from '../ui/icon.js';
 import { say, sayError } from '../ui/status.js';
 
-const KIND: Record<QuestionKind, { heading: string; icon: IconName }> = {
-  commands: { heading: 'Run on this computer', icon: 'terminal' },
-  allowCommands: { heading: 'Let the app run commands', icon: 'terminal' },
+/**
+ * Each kind of question: its heading, and what the answers mean when the question alone does not say it (an app
+ * allowed to run commands runs them all from then on, without asking again).
+ */
+const KIND: Record<QuestionKind, { heading: string; icon: IconName; answers?: (appName: string) => string }> = {
+  commands: {
+    heading: 'Run on this computer',
+    icon: 'terminal',
+    answers: (appName) =>
+      `If you allow it, ${appName} can run this and its other commands from now on without asking you first. ` +
+      'You can revoke this at any time.',
+  },
+  allowCommands: {
+    heading: 'Permission to run commands',
+    icon: 'terminal',
+    answers: (appName) =>
+      `Nothing runs now. If you allow it, buttons on ${appName}’s notifications can run commands on this computer ` +
+      `without asking you first. You can revoke this at any time. If you deny it, those buttons do nothing and ` +
+      `${appName} stops asking.`,
+  },
   callbackHost: { heading: 'Contact a server', icon: 'globe' },
-  templateCode: { heading: "Run a template's code", icon: 'fileCode' },
+  templateCode: {
+    heading: "Run a template's code",
+    icon: 'fileCode',
+    answers: () => 'If you allow it, this code runs for this template without asking; if the code changes, you are asked again.',
+  },
 };
 
 function Detail({ question }: { question: ApprovalQuestion }): VNode | null {
@@ -55,6 +76,31 @@ function Detail({ question }: { question: ApprovalQuestion }): VNode | null {
 }
 
 /**
+ * The focus after an answer: the card answered goes away (here, or because the answer came from a banner meanwhile),
+ * and the focus moves to the next card's first button, else to `fallback` (the page's heading) — never lost with
+ * the card. Spread `onClick` on the element holding the cards, and pass it `container`.
+ */
+export function useAnswerFocus<Container extends HTMLElement>(fallback: {
+  current: HTMLElement | null;
+}): { container: RefObject<Container>; onClick: (event: MouseEvent) => void } {
+  const container = useRef<Container>(null);
+  const pressed = useRef<Element | null>(null);
+  useLayoutEffect(() => {
+    if (!pressed.current || pressed.current.isConnected) return;
+    pressed.current = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    (container.current?.querySelector<HTMLElement>('.card .button') ?? fallback.current)?.focus();
+  });
+  return {
+    container,
+    onClick: (event) => {
+      const button = (event.target as Element).closest('.card .button');
+      if (button) pressed.current = button;
+    },
+  };
+}
+
+/**
  * The two answers of a question, as buttons: while one is sent, both say they are busy (`aria-disabled`, not
  * `disabled`, so the focus stays on the button pressed).
  */
@@ -88,7 +134,7 @@ export function QuestionCard({ question, headingLevel = 3 }: { question: Approva
   const answer = async (allow: boolean): Promise<void> => {
     try {
       await call('POST', appPaths.question(question.id), { allow });
-      say(allow ? `Allowed: ${question.text}` : `Denied: ${question.text}`);
+      say(allow ? 'Allowed.' : 'Denied.');
     } catch (error) {
       sayError(error);
     }
@@ -103,6 +149,7 @@ export function QuestionCard({ question, headingLevel = 3 }: { question: Approva
       </header>
       <p class="question-text">{question.text}</p>
       <Detail question={question} />
+      {kind.answers && <p class="muted question-answers">{kind.answers(question.appName)}</p>}
       <AnswerButtons yes="Allow" no="Deny" answer={answer} />
     </article>
   );

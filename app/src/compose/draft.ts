@@ -3,7 +3,7 @@
 
 import { signal } from '@preact/signals';
 import { PRIORITIES } from '../../../protocol/types.js';
-import type { ComposeRequest } from '../../../protocol/app-api.js';
+import { type ComposeRequest, OWN_APP } from '../../../protocol/app-api.js';
 
 export interface DraftButton {
   /** Stable across edits, for the list's keys and the fields' ids. */
@@ -28,9 +28,6 @@ export interface Draft {
   /** The template's own fields, by key. */
   fields: Record<string, string>;
 }
-
-/** The app a person's own notifications are sent as, unless they pick another. */
-export const OWN_APP = 'notifier';
 
 export const EMPTY_DRAFT: Draft = {
   app: OWN_APP,

@@ -5,16 +5,25 @@
 
 import type { VNode } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { appPaths, type ComposeAnswer, type ComposeTemplatesAnswer, type TemplateFieldDescription } from '../../../protocol/app-api.js';
+import {
+  appPaths,
+  type ComposeAnswer,
+  type ComposeTemplatesAnswer,
+  OWN_APP,
+  OWN_APP_NAME,
+  type TemplateFieldDescription,
+} from '../../../protocol/app-api.js';
+import { MAX_BUTTONS } from '../../../protocol/limits.js';
 import { PRIORITIES } from '../../../protocol/types.js';
-import { ApiProblem, call, isAbort, messageOf, send, withQuery } from '../api.js';
+import { call, isAbort, messageOf, send, withQuery } from '../api.js';
 import { apps } from '../history/store.js';
 import { detailsHref } from '../router.js';
 import { shownTheme } from '../theme.js';
 import { Icon } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
-import { draft, edit, EMPTY_DRAFT, newButton, OWN_APP, toNotification, type Draft } from './draft.js';
+import { draft, edit, EMPTY_DRAFT, newButton, toNotification, type Draft } from './draft.js';
 import { type Problem, SelectField, TextField } from './fields.js';
+import { problemOf } from './problems.js';
 
 /** The card preview waits for typing to pause this long (drawing a card takes the renderer tens of ms). */
 const PREVIEW_DEBOUNCE_MS = 300;
@@ -24,30 +33,6 @@ const SOUND_CHOICES = [
   ['default', 'The usual sound'],
   ['none', 'Silent'],
 ] as const;
-
-/** The form control an error's `field` is about (`buttons[1].url` is the second button's link). */
-function controlIdOf(field: string, draftNow: Draft): string {
-  const button = /^buttons\[(\d+)\](?:\.(\w+))?/.exec(field);
-  if (button) {
-    const index = Number(button[1]);
-    const row = draftNow.buttons[index];
-    if (!row) return 'compose-reply';
-    return button[2] === 'label' || !button[2] ? `button-label-${row.key}` : `button-link-${row.key}`;
-  }
-  const top = field.split(/[.[]/)[0]!;
-  const known: Record<string, string> = {
-    app: 'compose-app',
-    template: 'compose-template',
-    title: 'compose-title',
-    subtitle: 'compose-subtitle',
-    body: 'compose-body',
-    url: 'compose-link',
-    speak: 'compose-speak',
-    sound: 'compose-sound',
-    priority: 'compose-priority',
-  };
-  return known[top] ?? (draftNow.fields[top] !== undefined ? `field-${top}` : '');
-}
 
 function useTemplates(app: string): Array<{ name: string; fields: TemplateFieldDescription[] }> {
   const [templates, setTemplates] = useState<Array<{ name: string; fields: TemplateFieldDescription[] }>>([]);
@@ -120,17 +105,16 @@ export function ComposePage(): VNode {
       setProblem(null);
       setSent({ app: current.app, id: answer.id, title: current.title || current.body.split('\n')[0] || 'your notification' });
     } catch (error) {
-      const field = error instanceof ApiProblem ? error.field : undefined;
-      const control = field ? controlIdOf(field, current) : '';
-      setProblem({ control, message: messageOf(error) });
+      const found = problemOf(error, current, templateFields);
+      setProblem(found);
       // Take the person to the field (after it shows its message).
-      requestAnimationFrame(() => (document.getElementById(control) ?? document.getElementById('compose-problem'))?.focus());
+      requestAnimationFrame(() => (document.getElementById(found.control) ?? document.getElementById('compose-problem'))?.focus());
     } finally {
       setSending(false);
     }
   };
 
-  const appChoices = [{ app: OWN_APP, appName: 'Notifier (you)' }, ...apps.value.filter((app) => app.app !== OWN_APP)];
+  const appChoices = [{ app: OWN_APP, appName: `${OWN_APP_NAME} (you)` }, ...apps.value.filter((app) => app.app !== OWN_APP)];
 
   return (
     <div class="page compose">
@@ -254,10 +238,14 @@ export function ComposePage(): VNode {
                 </div>
               );
             })}
-            <button type="button" class="button button-quiet" onClick={() => edit({ buttons: [...current.buttons, newButton()] })}>
-              <Icon name="plus" />
-              <span>Add a button</span>
-            </button>
+            {current.buttons.length + (current.askReply ? 1 : 0) < MAX_BUTTONS ? (
+              <button type="button" class="button button-quiet" onClick={() => edit({ buttons: [...current.buttons, newButton()] })}>
+                <Icon name="plus" />
+                <span>Add a button</span>
+              </button>
+            ) : (
+              <p class="hint">A notification has {MAX_BUTTONS} buttons at most; “Ask for a reply” adds one.</p>
+            )}
           </fieldset>
 
           <fieldset class="group">

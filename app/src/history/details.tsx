@@ -3,11 +3,11 @@
 // it: reply, press a button, show it again, dismiss, snooze, mark unread, delete.
 
 import type { VNode } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { isOpenableLink } from '../../../protocol/notification-rules.js';
-import { appPaths, type ButtonDescription, type NotificationDetails } from '../../../protocol/app-api.js';
-import { ApiProblem, call, messageOf, withCsrf } from '../api.js';
-import { QuestionCard } from '../approvals/question.js';
+import { appPaths, type ButtonDescription, type NotificationDetails, type RelayReceipt } from '../../../protocol/app-api.js';
+import { ApiProblem, call, messageOf, NO_LONGER_IN_HISTORY, withCsrf } from '../api.js';
+import { QuestionCard, useAnswerFocus } from '../approvals/question.js';
 import { approvals } from '../approvals/store.js';
 import { onEvent } from '../live.js';
 import { navigate, pageHref } from '../router.js';
@@ -16,10 +16,18 @@ import { exactTime, minutesUntilTomorrowMorning } from '../time.js';
 import { confirmFirst } from '../ui/confirm.js';
 import { Icon, type IconName } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
+import { Menu } from '../ui/menu.js';
 import { say, sayError } from '../ui/status.js';
+import { focusList } from './list.js';
 import { AppPicture, StateBadges, titleOf } from './row-parts.js';
 
 type Selected = { app: string; id: string };
+
+/** The person closed the details (Delete, Mark as unread): back to the list, where they were. */
+function closeDetails(): void {
+  navigate(pageHref('history'));
+  focusList();
+}
 
 /** Runs an action of the person, says how it went, and gives the answer to the caller. */
 async function act<T>(run: () => Promise<T>, done: string): Promise<T | undefined> {
@@ -33,21 +41,37 @@ async function act<T>(run: () => Promise<T>, done: string): Promise<T | undefine
   }
 }
 
-function ToolButton(props: { icon: IconName; label: string; onClick: () => void; pressed?: boolean; expanded?: boolean }): VNode {
+function ToolButton(props: { icon: IconName; label: string; onClick: () => void }): VNode {
   return (
-    <button type="button" class="button button-quiet" onClick={props.onClick} aria-expanded={props.expanded}>
+    <button type="button" class="button button-quiet" onClick={props.onClick}>
       <Icon name={props.icon} />
       <span>{props.label}</span>
     </button>
   );
 }
 
+/**
+ * The toolbar keeps the focus where the person was: a button that goes once pressed (Dismiss; Snooze becomes
+ * Unsnooze) hands it to the button now in its place, not to the start of the page.
+ */
+function useToolbarFocus(toolbar: { current: HTMLElement | null }): (event: FocusEvent) => void {
+  const last = useRef<{ element: HTMLElement; index: number } | null>(null);
+  useLayoutEffect(() => {
+    const held = last.current;
+    if (!held || held.element.isConnected) return;
+    last.current = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const buttons = toolbar.current?.querySelectorAll<HTMLElement>('button');
+    if (buttons && buttons.length > 0) buttons[Math.min(held.index, buttons.length - 1)]!.focus();
+  });
+  return (event) => {
+    const buttons = [...(toolbar.current?.querySelectorAll<HTMLElement>('button') ?? [])];
+    const element = event.target as HTMLElement;
+    last.current = { element, index: buttons.indexOf(element) };
+  };
+}
+
 function SnoozeMenu({ selected, snoozedUntil }: { selected: Selected; snoozedUntil?: string }): VNode {
-  const [open, setOpen] = useState(false);
-  const first = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (open) first.current?.focus();
-  }, [open]);
   if (snoozedUntil) {
     return (
       <ToolButton
@@ -57,27 +81,31 @@ function SnoozeMenu({ selected, snoozedUntil }: { selected: Selected; snoozedUnt
       />
     );
   }
-  const snooze = async (minutes: number, words: string): Promise<void> => {
-    setOpen(false);
-    await act(() => call('POST', appPaths.snooze(selected.app, selected.id), { minutes }), `Snoozed for ${words}.`);
-  };
+  const snooze = (minutes: number, words: string): void =>
+    void act(() => call('POST', appPaths.snooze(selected.app, selected.id), { minutes }), `Snoozed ${words}.`);
+  const choices: Array<[string, () => number, string]> = [
+    ['15 minutes', () => 15, 'for 15 minutes'],
+    ['1 hour', () => 60, 'for 1 hour'],
+    ['Tomorrow morning', minutesUntilTomorrowMorning, 'until tomorrow morning'],
+  ];
   return (
-    <div class="menu-holder" onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
-      <ToolButton icon="clock" label="Snooze" expanded={open} onClick={() => setOpen(!open)} />
-      {open && (
-        <div class="menu" role="group" aria-label="Snooze for">
-          <button type="button" ref={first} class="menu-item" onClick={() => void snooze(15, '15 minutes')}>
-            15 minutes
+    <Menu icon="clock" label="Snooze" menuLabel="Snooze for">
+      {(close) =>
+        choices.map(([label, minutes, words]) => (
+          <button
+            key={label}
+            type="button"
+            class="menu-item"
+            onClick={() => {
+              close();
+              snooze(minutes(), words);
+            }}
+          >
+            {label}
           </button>
-          <button type="button" class="menu-item" onClick={() => void snooze(60, '1 hour')}>
-            1 hour
-          </button>
-          <button type="button" class="menu-item" onClick={() => void snooze(minutesUntilTomorrowMorning(), 'until tomorrow morning')}>
-            Tomorrow morning
-          </button>
-        </div>
-      )}
-    </div>
+        ))
+      }
+    </Menu>
   );
 }
 
@@ -150,7 +178,7 @@ function Buttons({ details }: { details: NotificationDetails }): VNode | null {
   };
   return (
     <section class="section" aria-labelledby="buttons-heading">
-      <h3 id="buttons-heading">Its buttons</h3>
+      <h3 id="buttons-heading">Buttons</h3>
       <ul class="button-list">
         {details.buttons.map((button) => (
           <li key={button.actionId}>
@@ -158,7 +186,7 @@ function Buttons({ details }: { details: NotificationDetails }): VNode | null {
               {button.label}
             </button>
             <span id={`what-${button.actionId}`} class="muted">
-              {button.what}
+              {withCode(button.what)}
             </span>
           </li>
         ))}
@@ -166,6 +194,10 @@ function Buttons({ details }: { details: NotificationDetails }): VNode | null {
     </section>
   );
 }
+
+/** "Runs the command `make deploy`": what is between backticks is drawn as code, as text (never markup). */
+const withCode = (text: string): Array<VNode | string> =>
+  text.split('`').map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part));
 
 function WhatHappened({ details }: { details: NotificationDetails }): VNode | null {
   const { record } = details;
@@ -186,7 +218,8 @@ function WhatHappened({ details }: { details: NotificationDetails }): VNode | nu
     ]);
   }
   if (record.speech) {
-    facts.push(['Spoken', record.speech.suppressed ? `not spoken (${record.speech.suppressed})` : record.speech.text]);
+    const why = record.speech.suppressed;
+    facts.push(['Read aloud', why ? `No: ${NOT_SPOKEN[why] ?? why}` : record.speech.text]);
   }
   const url = record.notification.url;
   if (url)
@@ -213,7 +246,7 @@ function WhatHappened({ details }: { details: NotificationDetails }): VNode | nu
       </dl>
       {details.callbackAttempts && details.callbackAttempts.length > 0 && (
         <>
-          <h4>Actions and callbacks</h4>
+          <h4>What its buttons and follow-up did</h4>
           <ul class="attempts">
             {details.callbackAttempts.map((attempt, index) => (
               <li key={index} class={attempt.outcome === 'failed' ? 'attempt-failed' : undefined}>
@@ -228,19 +261,50 @@ function WhatHappened({ details }: { details: NotificationDetails }): VNode | nu
       )}
       {details.receipts && details.receipts.length > 0 && (
         <>
-          <h4>Told to the relay</h4>
+          <h4>Reported to the cloud relay</h4>
           <ul class="attempts">
             {details.receipts.map((receipt, index) => (
-              <li key={index}>
-                {receipt.kind}
-                {receipt.reason && <> — {receipt.reason}</>}
-              </li>
+              <li key={index}>{receiptWords(receipt)}</li>
             ))}
           </ul>
         </>
       )}
     </section>
   );
+}
+
+/** Why a notification was not read aloud (the record's `speech.suppressed`), as the person reads it. */
+const NOT_SPOKEN: Record<string, string> = {
+  unavailable: 'this computer has no voice to read it with',
+  muted: 'all sounds are muted',
+  'quiet-hours': 'quiet hours',
+  'app-muted': 'the app is muted',
+  'app-speech-off': 'reading aloud is off for this app',
+};
+
+/** Why the relay was told a notification was not shown or not read aloud. */
+const RECEIPT_REASONS: Record<string, string> = {
+  muted: 'muted',
+  'quiet-hours': 'quiet hours',
+  'delivery-failed': 'it could not be delivered',
+  unreadable: 'it could not be read',
+  'speech-off': 'reading aloud is off for this app',
+  'speech-unavailable': 'this computer has no voice to read it with',
+};
+
+/** A receipt this computer sent the relay, in words: "Shown on screen", "Not read aloud (quiet hours)". */
+function receiptWords(receipt: RelayReceipt): string {
+  const what =
+    receipt.kind === 'displayed'
+      ? 'Shown on screen'
+      : receipt.kind === 'spoken'
+        ? 'Read aloud'
+        : receipt.kind === 'replied'
+          ? 'Replied'
+          : receipt.scope === 'speech'
+            ? 'Not read aloud'
+            : 'Not shown';
+  return receipt.reason ? `${what} (${RECEIPT_REASONS[receipt.reason] ?? receipt.reason})` : what;
 }
 
 const ENDINGS: Record<string, string> = {
@@ -258,6 +322,9 @@ export function Details({ selected }: { selected: Selected }): VNode {
   const load = useRef<() => Promise<void>>(async () => undefined);
   const shown = useRef<NotificationDetails | null>(null);
   shown.current = details;
+  const toolbar = useRef<HTMLDivElement>(null);
+  const toolbarFocus = useToolbarFocus(toolbar);
+  const answerFocus = useAnswerFocus(heading);
 
   load.current = async () => {
     try {
@@ -265,7 +332,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
       setDetails(answer);
       setProblem('');
     } catch (error) {
-      setProblem(error instanceof ApiProblem && error.status === 404 ? 'This notification is no longer in History.' : messageOf(error));
+      setProblem(messageOf(error));
     }
   };
 
@@ -275,10 +342,21 @@ export function Details({ selected }: { selected: Selected }): VNode {
     void load.current().then(() => heading.current?.focus({ preventScroll: true }));
     // The row changed (a reply on the banner, a snooze ended, an approval answered): draw it again. Not when it
     // just became unread: fetching the details marks it read, which would undo the person's Mark as unread.
-    return onEvent('row', ({ row }) => {
+    const stopRows = onEvent('row', ({ row }) => {
       if (row.app !== selected.app || row.id !== selected.id) return;
       if (row.read || row.deliveredAt !== shown.current?.row.deliveredAt) void load.current();
     });
+    // Deleted elsewhere (by its app, or in another window): its buttons would only answer that it is gone.
+    const stopRemoved = onEvent('removed', (removed) => {
+      if ((removed.app === undefined || removed.app === selected.app) && (removed.id === undefined || removed.id === selected.id)) {
+        setDetails(null);
+        setProblem(NO_LONGER_IN_HISTORY);
+      }
+    });
+    return () => {
+      stopRows();
+      stopRemoved();
+    };
   }, [selected.app, selected.id]);
 
   if (problem) {
@@ -309,22 +387,22 @@ export function Details({ selected }: { selected: Selected }): VNode {
   // leaves it unread in the list.
   const markUnread = async (): Promise<void> => {
     const done = await act(() => call('POST', appPaths.read(where.app, where.id), { read: false }), 'Marked as unread.');
-    if (done) navigate(pageHref('history'));
+    if (done) closeDetails();
   };
 
   const remove = async (): Promise<void> => {
     const yes = await confirmFirst({
       title: 'Delete this notification?',
-      message: `“${titleOf(row)}” from ${row.appName} is removed from History. This cannot be undone.`,
+      message: `“${titleOf(row)}” from ${row.appName} will be removed from History. This cannot be undone.`,
       confirm: 'Delete',
     });
     if (!yes) return;
     const done = await act(() => call('DELETE', appPaths.notification(where.app, where.id)), 'Deleted.');
-    if (done) navigate(pageHref('history'));
+    if (done) closeDetails();
   };
 
   return (
-    <article class="details" aria-labelledby="details-title">
+    <article class="details" aria-labelledby="details-title" ref={answerFocus.container} onClick={answerFocus.onClick}>
       <BackLink />
       <header class="details-head">
         <AppPicture app={row.app} appName={row.appName} size="large" />
@@ -341,7 +419,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
         </div>
       </header>
 
-      <div class="toolbar" role="group" aria-label="This notification">
+      <div class="toolbar" role="group" aria-label="This notification" ref={toolbar} onFocusIn={toolbarFocus}>
         <ToolButton icon="mail" label="Mark as unread" onClick={() => void markUnread()} />
         <ToolButton
           icon="monitorUp"

@@ -6,14 +6,14 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { HistoryRow } from '../../../protocol/app-api.js';
 import { detailsHref } from '../router.js';
 import { AppPicture, StateBadges, titleOf, When } from './row-parts.js';
-import { cacheVersion, filters, inserted, loaded, loadError, rowAt, showRange, total } from './store.js';
+import { cacheVersion, filters, inserted, isFiltered, loaded, loadError, rowAt, showRange, total } from './store.js';
 
 /** Every row is this tall (styles.css draws the row to fit): positions are arithmetic, never measured. */
 export const ROW_HEIGHT = 64;
 /** Rows painted above and below the visible ones, so a quick scroll does not show gaps. */
 const OVERSCAN = 8;
 
-function Row({ row, position, selected }: { row: HistoryRow; position: number; selected: boolean }): VNode {
+function Row({ row, position, selected, tabStop }: { row: HistoryRow; position: number; selected: boolean; tabStop: boolean }): VNode {
   const title = titleOf(row);
   return (
     <li
@@ -35,7 +35,7 @@ function Row({ row, position, selected }: { row: HistoryRow; position: number; s
           <StateBadges state={row.state} />
           <When at={row.deliveredAt} />
         </div>
-        <a class="row-title" href={detailsHref(row.app, row.id)} aria-current={selected ? 'page' : undefined}>
+        <a class="row-title" href={detailsHref(row.app, row.id)} aria-current={selected ? 'page' : undefined} tabIndex={tabStop ? 0 : -1}>
           {title}
         </a>
         <div class="row-first">{row.title ? row.firstLine : ''}</div>
@@ -58,7 +58,7 @@ function Placeholder({ position }: { position: number }): VNode {
 }
 
 function Empty(): VNode {
-  const filtered = filters.value.q || filters.value.app || filters.value.state !== 'all' || filters.value.from || filters.value.to;
+  const filtered = isFiltered();
   return (
     <div class="empty">
       {loadError.value ? (
@@ -74,6 +74,16 @@ function Empty(): VNode {
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * Puts the focus back on the list, on its tab stop (the row the person was on), once the details closed by their
+ * hand (Delete, Mark as unread); the page's heading when no row is left. The button pressed went with the details.
+ */
+export function focusList(): void {
+  requestAnimationFrame(() =>
+    (document.querySelector<HTMLElement>('.rows .row-title[tabindex="0"]') ?? document.querySelector<HTMLElement>('main h1'))?.focus(),
   );
 }
 
@@ -110,7 +120,13 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
     scroller.current.scrollTop = 0;
   }, [filters.value]);
 
+  // The list is one stop for Tab (Up, Down, Home, End move inside it): the row last focused while it is in view,
+  // else the open one, else the first row in view. Otherwise Tab would walk through every row painted before
+  // reaching the details.
+  const [active, setActive] = useState(-1);
   const count = total.value;
+  const firstInView = Math.floor(view.top / ROW_HEIGHT);
+  const inView = (position: number): boolean => position >= firstInView && position < Math.ceil((view.top + view.height) / ROW_HEIGHT);
   const start = Math.max(0, Math.floor(view.top / ROW_HEIGHT) - OVERSCAN);
   const end = Math.min(count, Math.ceil((view.top + view.height) / ROW_HEIGHT) + OVERSCAN);
   void cacheVersion.value; // re-read the cache when it changes
@@ -158,12 +174,25 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
     }
   };
 
+  let tabStop = inView(active) ? active : firstInView;
+  if (!inView(active) && selected) {
+    for (let position = firstInView; inView(position); position++) {
+      const row = rowAt(position);
+      if (row?.app === selected.app && row.id === selected.id) tabStop = position;
+    }
+  }
   const items: VNode[] = [];
   for (let position = start; position < end; position++) {
     const row = rowAt(position);
     items.push(
       row ? (
-        <Row key={`${row.app}/${row.id}`} row={row} position={position} selected={selected?.app === row.app && selected.id === row.id} />
+        <Row
+          key={`${row.app}/${row.id}`}
+          row={row}
+          position={position}
+          selected={selected?.app === row.app && selected.id === row.id}
+          tabStop={position === tabStop}
+        />
       ) : (
         <Placeholder key={`p${position}`} position={position} />
       ),
@@ -175,7 +204,16 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
       {count === 0 ? (
         <Empty />
       ) : (
-        <ul class="rows" aria-label="Notifications" onKeyDown={onKeyDown} style={{ height: `${count * ROW_HEIGHT}px` }}>
+        <ul
+          class="rows"
+          aria-label="Notifications"
+          onKeyDown={onKeyDown}
+          onFocusIn={(event) => {
+            const item = (event.target as Element).closest<HTMLElement>('[data-position]');
+            if (item) setActive(Number(item.dataset.position));
+          }}
+          style={{ height: `${count * ROW_HEIGHT}px` }}
+        >
           {items}
         </ul>
       )}

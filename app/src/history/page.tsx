@@ -2,16 +2,17 @@
 // notification whose title was clicked — beside the list on a wide window, instead of it on a narrow one.
 
 import type { VNode } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { appPaths, HISTORY_STATES, type HistoryStateFilter } from '../../../protocol/app-api.js';
 import { call, withCsrf, withQuery } from '../api.js';
 import type { Route } from '../router.js';
 import { confirmFirst } from '../ui/confirm.js';
 import { Icon } from '../ui/icon.js';
+import { Menu } from '../ui/menu.js';
 import { say, sayError } from '../ui/status.js';
 import { Details } from './details.js';
 import { HistoryList } from './list.js';
-import { apps, filterQuery, filters, loadApps, setFilters, total, unreadTotal } from './store.js';
+import { apps, filterQuery, filters, isFiltered, loadApps, setFilters, total, unreadTotal } from './store.js';
 
 /** The date range: from a day's start, to a day's end; each bounded by the other. */
 const DATE_FILTERS = [
@@ -106,18 +107,12 @@ function Filters(): VNode {
 }
 
 function MoreMenu(): VNode {
-  const [open, setOpen] = useState(false);
-  const first = useRef<HTMLAnchorElement>(null);
-  useEffect(() => {
-    if (open) first.current?.focus();
-  }, [open]);
   const app = apps.value.find((known) => known.app === filters.value.app);
   const exportHref = (format: 'json' | 'csv'): string => withCsrf(withQuery(appPaths.historyExport, { format, ...filterQuery() }));
   const deleteAll = async (): Promise<void> => {
-    setOpen(false);
     const message = app
-      ? `Every notification from ${app.appName} is removed from History. This cannot be undone.`
-      : 'Every notification of every app is removed from History. This cannot be undone.';
+      ? `Every notification from ${app.appName} will be removed from History. This cannot be undone.`
+      : 'Every notification of every app will be removed from History. This cannot be undone.';
     const yes = await confirmFirst({
       title: app ? `Delete all of ${app.appName}?` : 'Delete all of History?',
       message,
@@ -133,26 +128,29 @@ function MoreMenu(): VNode {
     }
   };
   return (
-    <div class="menu-holder" onKeyDown={(event) => event.key === 'Escape' && setOpen(false)}>
-      <button type="button" class="button button-quiet" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <Icon name="download" />
-        <span>Export or delete</span>
-      </button>
-      {open && (
-        <div class="menu menu-right" role="group" aria-label="Export or delete">
-          <a ref={first} class="menu-item" href={exportHref('json')} download onClick={() => setOpen(false)}>
+    <Menu icon="download" label="Export or delete" menuLabel="Export or delete" alignRight>
+      {(close) => (
+        <>
+          <a class="menu-item" href={exportHref('json')} download onClick={close}>
             Export as JSON
           </a>
-          <a class="menu-item" href={exportHref('csv')} download onClick={() => setOpen(false)}>
+          <a class="menu-item" href={exportHref('csv')} download onClick={close}>
             Export as CSV
           </a>
-          <button type="button" class="menu-item menu-danger" onClick={() => void deleteAll()}>
+          <button
+            type="button"
+            class="menu-item menu-danger"
+            onClick={() => {
+              close(); // the dialog gives the focus back to the menu's button
+              void deleteAll();
+            }}
+          >
             <Icon name="trash" />
             {app ? `Delete all of ${app.appName}…` : 'Delete all of History…'}
           </button>
-        </div>
+        </>
       )}
-    </div>
+    </Menu>
   );
 }
 
@@ -176,7 +174,7 @@ export function HistoryPage({ route }: { route: Route }): VNode {
         <div class="page-title">
           <h1>History</h1>
           <p class="muted">
-            {count.toLocaleString()} {count === 1 ? 'notification' : 'notifications'}
+            {count.toLocaleString()} {isFiltered() ? 'found' : count === 1 ? 'notification' : 'notifications'}
             {unreadTotal.value > 0 && <> · {unreadTotal.value.toLocaleString()} unread</>}
           </p>
         </div>

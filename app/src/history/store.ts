@@ -65,6 +65,11 @@ export function rowAt(position: number): HistoryRow | undefined {
   return rows.get(position);
 }
 
+/** A search or a filter narrows the list (its count is of the matches, not of History). */
+export function isFiltered(current = filters.value): boolean {
+  return Boolean(current.q.trim() || current.app || current.state !== 'all' || current.from || current.to);
+}
+
 /** The query of the current filters (the list's and the export's). */
 export function filterQuery(current = filters.value): Record<string, string | undefined> {
   return {

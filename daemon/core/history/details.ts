@@ -35,7 +35,7 @@ export function whatItDoes(live: LiveButton, callbackURL: string | undefined): s
       return `Runs the shortcut ${button.shortcut}${button.input ? ` with ${button.input}` : ''}`;
     case 'callback': {
       const url = button.callback?.url ?? callbackURL;
-      return url ? `Posts to ${url}` : 'Posts the answer to the app (it has no callback address)';
+      return url ? `Tells ${url} what you chose` : 'Tells the app what you chose';
     }
     case 'openApp':
       return `Opens ${button.openApp?.bundleId ?? button.openApp?.path ?? 'the app that sent it'}`;

@@ -3,6 +3,7 @@
 // exactly Approve and Deny, and an entry in the tray — and only the person's answer there decides it. No route,
 // command or tool approves, and none returns the 6-digit code.
 
+import { OWN_APP } from '../../../protocol/app-api.js'; // the questions are asked in Notifier's name, never the agent's
 import type { ConsentFrame } from '../../../protocol/relay/consent.js';
 import { log } from '../../log.js';
 import type { Presenter, Question } from '../../present/presenter.js';
@@ -35,8 +36,6 @@ export interface ConnectorHost {
   decide(id: string, decision: Decision): Promise<DecisionResult>;
 }
 
-/** The app the questions are asked in the name of: Notifier itself, never the agent asking. */
-const OWN_APP = 'notifier';
 /** RL41: the banner's two buttons, and nothing else. */
 export const CONSENT_ANSWERS = { allow: 'Approve', deny: 'Deny' } as const;
 

@@ -2,15 +2,13 @@
 // sent as `POST /v1/notify` sends one (the same checks, the same errors naming their fields), and previewed by the
 // renderer behind `POST /v1/preview`.
 
+import { OWN_APP } from '../../../protocol/app-api.js'; // what the person writes without naming an app is Notifier's own
 import { ApiError, errors } from '../../../protocol/errors.js';
 import { bodyObject, queryText } from '../params.js';
 import { readNotification } from '../routes/notifications.js';
 import { readPost, sendPreview } from '../routes/previews.js';
 import { templateFields } from '../../core/templates/template-fields.js';
 import type { AppRoute } from './api-route.js';
-
-/** Notifications the person writes without naming an app are Notifier's own. */
-const OWN_APP = 'notifier';
 
 /** The preview's errors name the fields as Compose shows them (`title`, not the preview route's `data.title`). */
 function asComposeError(error: unknown): unknown {

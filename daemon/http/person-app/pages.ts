@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Request, Response } from 'express';
-import { APP_CSRF_PARAM, APP_PAGES } from '../../../protocol/app-api.js';
+import { APP_CSRF_PARAM, APP_PAGES, HOW_TO_OPEN_NOTIFIER } from '../../../protocol/app-api.js';
 import { sessionCookie, sessionCookieHeader } from './door.js';
 import type { Sessions, SignInCodes } from './sessions.js';
 
@@ -28,8 +28,8 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** What a person reads when the window opens without a session: how to open it, and that there is no password. */
-export const NO_SESSION_TEXT = 'Open Notifier from its tray menu or its app menu. There is no password.';
-export const SIGNIN_FAILED_TEXT = 'This sign-in link was already used or has expired. Open Notifier again from its tray menu or app menu.';
+export const NO_SESSION_TEXT = `${HOW_TO_OPEN_NOTIFIER} There is no password.`;
+export const SIGNIN_FAILED_TEXT = `This sign-in link was already used or has expired. ${HOW_TO_OPEN_NOTIFIER}`;
 
 /** Text for HTML, in an element or a double-quoted attribute. */
 export const escapeHtml = (text: string): string =>
