@@ -68,11 +68,10 @@ export async function openSqlite(dataDir: string): Promise<Backend> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, SQLITE_FILE);
   ownerOnly(file);
-  const database = keepForLife(new Database(file));
+  const { database, statements } = sqliteKeptForLife(file);
   // exec, not pragma(): pragma() prepares a statement and drops it, and a dropped statement is what crashes on Node 24.
   database.exec('PRAGMA journal_mode = WAL');
   database.exec('PRAGMA synchronous = NORMAL'); // the relay syncs the WAL itself before answering: WalSync below
-  const statements = new StatementCache(database);
   const db = new Kysely<RelayDatabase>({ dialect: new SqliteDialect({ database: statements }) });
   const wal = new WalSync(`${file}-wal`);
   try {
@@ -144,6 +143,16 @@ const keptForLife = new Set<object>();
 function keepForLife<T extends object>(object: T): T {
   keptForLife.add(object);
   return object;
+}
+
+/**
+ * A SQLite database whose better-sqlite3 objects are all kept for the life of the process (keptForLife): the
+ * database itself, and, for Kysely's dialect, its statements, one per SQL text. Anything that opens the relay's
+ * database file — the relay, and tests that look into it — opens it this way, never with a bare `new Database`.
+ */
+export function sqliteKeptForLife(file: string): { database: Database.Database; statements: StatementCache } {
+  const database = keepForLife(new Database(file));
+  return { database, statements: new StatementCache(database) };
 }
 
 /**

@@ -3,13 +3,13 @@
 // clear goes, with the code it held; the rest of the row stays.
 
 import { afterAll, describe, expect, test } from '@jest/globals';
-import Database from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import path from 'node:path';
 import pg from 'pg';
 import type { Dialect } from '../../relay/store/backend.js';
 import { migrate } from '../../relay/store/migrate.js';
 import { migrations } from '../../relay/store/migrations/index.js';
+import { sqliteKeptForLife } from '../../relay/store/sqlite.js';
 import { tempFolder } from '../helpers/daemon.js';
 import { createDatabase } from '../helpers/postgres.js';
 
@@ -22,7 +22,10 @@ async function openDatabase(dialect: Dialect): Promise<Kysely<any>> {
   const db =
     dialect === 'sqlite'
       ? new Kysely<any>({
-          dialect: new SqliteDialect({ database: new Database(path.join(await tempFolder('notifier-migration-'), 'relay.sqlite')) }),
+          // Kept for the life of the process: a better-sqlite3 object the collector destroys aborts Node 24 (docs/relay.md).
+          dialect: new SqliteDialect({
+            database: sqliteKeptForLife(path.join(await tempFolder('notifier-migration-'), 'relay.sqlite')).statements,
+          }),
         })
       : new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: await createDatabase(), max: 2 }) }) });
   opened.push(db);
