@@ -26,13 +26,15 @@ export function ConfirmDialog(): VNode {
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
-    if (question && !element.open) {
-      element.showModal();
+    if (question) {
+      if (!element.open) element.showModal();
       cancel.current?.focus(); // the safe answer first: Enter alone does not delete
-    }
-    if (!question && element.open) element.close();
+    } else if (element.open) element.close();
   }, [question]);
   const finish = (yes: boolean): void => {
+    // Closed at once, not after the next paint: the browser gives the focus back to the button that asked now, and a
+    // question asked right after finds the dialog closed.
+    dialog.current?.close();
     question?.answer(yes);
     asked.value = null;
   };
