@@ -279,7 +279,7 @@ describe('History in the app', () => {
     // picture's request would end in a 404 that has nothing to do with what this test is about.
     const picture = page.getByRole('img', { name: 'The card of “Soon gone”' });
     await picture.waitFor();
-    await page.waitForFunction((img) => (img as HTMLImageElement).complete, await picture.elementHandle());
+    await page.waitForFunction((img) => (img as unknown as { complete: boolean }).complete, await picture.elementHandle());
     expect((await daemon.api('DELETE', `/v1/history/item?app=ci&id=${encodeURIComponent(id)}`)).status).toBe(200);
     await page.getByRole('alert').getByText('This notification is no longer in History.').waitFor();
     expect(await page.getByRole('button', { name: 'Show again' }).count()).toBe(0);
