@@ -239,7 +239,7 @@ async function searchAtScale(browser: Browser): Promise<{ row: string[]; generat
       await fetch('/app/api/history?q=' + encodeURIComponent(${JSON.stringify(OTHER_SEARCH)}) + '&offset=0&limit=1', { headers });
       return result;
     })()`)) as { ms: number; total: number; first: string | null };
-    const count = `${int(expected.total)} notification`;
+    const count = `${int(expected.total)} found`; // what History's count says while a search narrows the list
     const shown = page.evaluate(`window.__notifierMark(() => {
       const summary = document.querySelector('.page-title .muted');
       if (!summary || !summary.textContent.startsWith(${JSON.stringify(count)})) return false;
