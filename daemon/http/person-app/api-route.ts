@@ -33,7 +33,7 @@ export interface ApiCall {
 }
 
 export interface AppRoute {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   handle(call: ApiCall): unknown;
 }
