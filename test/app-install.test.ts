@@ -228,6 +228,7 @@ describe('the shell while the daemon restarts', () => {
       expect(offline?.fromServiceWorker()).toBe(true);
       await page.getByRole('heading', { name: 'History', level: 1 }).waitFor();
       await page.getByText('History could not be loaded: Notifier did not answer. Is it still running?').waitFor();
+      await page.screenshot({ path: '/tmp/install-offline.png' });
 
       daemon = await start(port);
       // The new daemon knows no session: its own page says how to open Notifier (never the kept shell).
@@ -281,12 +282,16 @@ describe("History's first-run view", () => {
     }
   });
 
-  test('its command, run as a script runs it, sends a notification that appears in History', async () => {
+  test('its command, copied and run as a script runs it, sends a notification that appears in History', async () => {
     await daemon.api('DELETE', '/v1/history');
     const context = await newContext();
     try {
       const page = await signIn(context, daemon);
-      const command = await waitFor(async () => (await commandOf(page).catch(() => '')) || undefined, 'the command');
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+      await page.getByRole('button', { name: 'Copy the command' }).click();
+      await page.getByRole('status').getByText('Copied.').waitFor();
+      const command = await page.evaluate(() => (globalThis as any).navigator.clipboard.readText() as Promise<string>);
+      expect(command).toBe(await commandOf(page));
       const ran = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 10_000 });
       expect([ran.status, ran.stdout]).toEqual([0, expect.stringContaining('"ok":true')]);
       await page.getByRole('link', { name: 'Hello from my script', exact: true }).waitFor();
