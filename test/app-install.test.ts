@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { loadImage } from 'canvas';
+import { createCanvas, loadImage } from 'canvas';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { APP_PAGES } from '../protocol/app-api.js';
 import { desktopEntry } from '../daemon/login-service.js';
@@ -102,6 +102,11 @@ describe('the manifest, the icons and the worker', () => {
       expect([icon.src, reply.status, reply.headers['content-type']]).toEqual([icon.src, 200, 'image/png']);
       const picture = await loadImage(reply.raw);
       expect(`${picture.width}x${picture.height}`).toBe(icon.sizes);
+      // A maskable icon fills its square (a launcher cuts it to any shape); the others keep the rounded corners.
+      const canvas = createCanvas(picture.width, picture.height);
+      canvas.getContext('2d').drawImage(picture, 0, 0);
+      const cornerAlpha = canvas.getContext('2d').getImageData(0, 0, 1, 1).data[3];
+      expect([icon.purpose, cornerAlpha]).toEqual([icon.purpose, icon.purpose === 'maskable' ? 255 : 0]);
       sizes.push(`${icon.sizes} ${icon.purpose}`);
     }
     expect(sizes).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
