@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { installableApp } from './installable.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -62,7 +63,7 @@ export default defineConfig({
   publicDir: false,
   logLevel: 'warn',
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  plugins: [importBoundary(), scriptBudget()],
+  plugins: [importBoundary(), scriptBudget(), installableApp(here)],
   build: {
     outDir: path.join(root, 'dist', 'app'),
     emptyOutDir: true,

@@ -96,10 +96,13 @@ describe('the tray on the bus', () => {
     await eventually(async () => ((await tray.item()).ToolTip[3] as string).includes('3 unread notifications'), 'the tooltip');
   });
 
-  test("Open Notifier, History…, Compose… and Approvals… open the person's app, signed in, at their page", async () => {
+  test("Open Notifier and an item for each page (History…, Compose…, Approvals…, Settings…, Designer…, Relay…) open the person's app, signed in, at their page", async () => {
     for (const [item, page] of [
       ['Compose…', 'compose'],
       ['Approvals…', 'approvals'],
+      ['Settings…', 'settings'],
+      ['Designer…', 'designer'],
+      ['Relay…', 'relay'],
       ['History…', 'history'],
       [/^Open Notifier/, 'history'],
     ] as const) {

@@ -2,9 +2,9 @@
 // The tray companion: `node dist/tray/main.js --support-dir <folder>`, started by the daemon when there is a
 // desktop session. Its menu shows what waits for the person's approval (Allow / Deny each), connectors asking
 // through the cloud relay (Approve / Deny each, with the code for the relay's page), the last notifications, the
-// person's app (Open Notifier with the unread count, History…, Compose…, Approvals…), a quiet hour, the support
-// folder and Quit. It talks to the daemon over the private channel
-// only (docs/private-channel.md), never with the API token.
+// person's app (Open Notifier with the unread count, History…, Compose…, Approvals…, Settings…, Designer…,
+// Relay…), a quiet hour, the support folder and Quit. It talks to the daemon over the private channel only
+// (docs/private-channel.md), never with the API token.
 
 import '../daemon/node-compat.js'; // first: the StatusNotifierItem's D-Bus connection needs it on Node 24
 import { accessSync, constants } from 'node:fs';
@@ -36,6 +36,9 @@ const APP_ITEMS = [
   ['History…', 'history'],
   ['Compose…', 'compose'],
   ['Approvals…', 'approvals'],
+  ['Settings…', 'settings'],
+  ['Designer…', 'designer'],
+  ['Relay…', 'relay'],
 ] as const;
 
 const say = (message: string): void => void process.stderr.write(`${message}\n`);

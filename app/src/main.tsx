@@ -6,6 +6,7 @@ import { startSession } from './api.js';
 import { App } from './app.js';
 import { followApprovals, loadApprovals } from './approvals/store.js';
 import { followEvents, loadApps, reload } from './history/store.js';
+import { keepShell, showUnreadBadge } from './install.js';
 import { connectEvents } from './live.js';
 import { formats } from './time.js';
 import './theme.js';
@@ -28,6 +29,8 @@ async function start(): Promise<void> {
   // One first paint with the rows in it, rather than an empty window painted and then painted again.
   await Promise.race([firstRows, new Promise((resolve) => setTimeout(resolve, FIRST_PAINT_WAIT_MS))]);
   render(<App />, document.getElementById('root')!);
+  showUnreadBadge();
+  keepShell();
 }
 
 void start();

@@ -11,8 +11,9 @@ import { Icon } from '../ui/icon.js';
 import { Menu } from '../ui/menu.js';
 import { say, sayError } from '../ui/status.js';
 import { Details } from './details.js';
+import { FirstRun } from './first-run.js';
 import { HistoryList } from './list.js';
-import { apps, filterQuery, filters, isFiltered, loadApps, setFilters, total, unreadTotal } from './store.js';
+import { apps, filterQuery, filters, isFiltered, loadApps, loaded, loadError, setFilters, total, unreadTotal } from './store.js';
 
 /** The date range: from a day's start, to a day's end; each bounded by the other. */
 const DATE_FILTERS = [
@@ -168,6 +169,8 @@ async function markAllRead(): Promise<void> {
 export function HistoryPage({ route }: { route: Route }): VNode {
   const selected = route.selected;
   const count = total.value;
+  // History holds nothing at all (not a search that found nothing): what Notifier is, and how to send a first one.
+  const firstRun = loaded.value && !loadError.value && count === 0 && !isFiltered() && !selected;
   return (
     <div class={`history${selected ? ' has-selection' : ''}`}>
       <header class="page-head">
@@ -187,22 +190,30 @@ export function HistoryPage({ route }: { route: Route }): VNode {
           <MoreMenu />
         </div>
       </header>
-      <Filters />
-      <div class="split">
-        <section class="list-pane" aria-label="Notifications list">
-          <HistoryList selected={selected} />
-        </section>
-        <section class="details-pane" aria-label="Details">
-          {selected ? (
-            <Details key={`${selected.app}/${selected.id}`} selected={selected} />
-          ) : (
-            <div class="no-selection">
-              <Icon name="inbox" class="icon-large" />
-              <p>Choose a notification to read it, reply, or use its buttons.</p>
-            </div>
-          )}
-        </section>
-      </div>
+      {firstRun ? (
+        <div class="first-run-pane">
+          <FirstRun />
+        </div>
+      ) : (
+        <>
+          <Filters />
+          <div class="split">
+            <section class="list-pane" aria-label="Notifications list">
+              <HistoryList selected={selected} />
+            </section>
+            <section class="details-pane" aria-label="Details">
+              {selected ? (
+                <Details key={`${selected.app}/${selected.id}`} selected={selected} />
+              ) : (
+                <div class="no-selection">
+                  <Icon name="inbox" class="icon-large" />
+                  <p>Choose a notification to read it, reply, or use its buttons.</p>
+                </div>
+              )}
+            </section>
+          </div>
+        </>
+      )}
     </div>
   );
 }
