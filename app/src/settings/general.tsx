@@ -30,6 +30,21 @@ const LABELS: Record<string, string> = {
   voiceLang: 'Language',
 };
 
+/** What each key does, for a person (the API's own description, written for programs, is the fallback). */
+const DESCRIPTIONS: Record<string, string> = {
+  port: 'The port Notifier listens on, on this computer only; the programs that send notifications use it.',
+  launchAtLogin: 'Notifier starts by itself when you log in.',
+  muteAllSounds: 'No sound and no speech from any notification; what asks to be spoken is shown as a banner instead.',
+  stacking: 'How banners of the same kind are stacked into one. Each app can choose its own, under Apps.',
+  historyCapPerApp: 'How many notifications History keeps for each app. Lowering it removes the oldest at once.',
+  tooltipLevel: 'What the Notifier icon in the tray shows when you point at it.',
+  bannerCardImage: 'Each banner shows its card picture, drawn from its template.',
+  voiceEngine: 'What reads notifications aloud. Off: nothing is spoken, and what asks to be spoken is shown as a banner.',
+  voiceDefault: 'The voice for notifications that do not name one.',
+  voiceSpeed: 'How fast the voice speaks, when a notification does not say; 1 is the usual speed.',
+  voiceLang: 'The language to read in when a notification does not say, such as en-us or en-gb.',
+};
+
 /** The words for a choice's values. */
 const CHOICE_LABELS: Record<string, string> = {
   byApp: 'By app',
@@ -52,12 +67,14 @@ export const GENERAL_GROUPS: ReadonlyArray<{ title: string; keys: readonly strin
 ];
 export const SOUND_KEYS = ['muteAllSounds', 'voiceEngine', 'voiceDefault', 'voiceSpeed', 'voiceLang'] as const;
 
-function rangeOf(rule: SettingDescription): string {
+function rangeOf(rule: SettingDescription, choices: ReadonlyArray<readonly [string, string]> | undefined): string {
   const parts: string[] = [];
   if (rule.min !== undefined && rule.max !== undefined) parts.push(`From ${rule.min} to ${rule.max}.`);
   if (rule.restartsServer) parts.push('Changing it moves Notifier, and this window, to the new port: open Notifier again from the tray.');
-  if (rule.default !== undefined && rule.type !== 'boolean')
-    parts.push(`Default: ${rule.type === 'choice' ? choiceLabel(String(rule.default)) : String(rule.default)}.`);
+  if (rule.default !== undefined && rule.type !== 'boolean') {
+    const named = choices?.find(([value]) => value === String(rule.default))?.[1];
+    parts.push(`Default: ${named ?? String(rule.default)}.`);
+  }
   return parts.join(' ');
 }
 
@@ -90,7 +107,7 @@ export function GeneralSetting({ settingKey }: { settingKey: string }): VNode | 
       label={label}
       type={rule.type}
       value={value}
-      hint={[rule.description, rangeOf(rule)].filter(Boolean).join(' ')}
+      hint={[DESCRIPTIONS[rule.key] ?? rule.description, rangeOf(rule, choices)].filter(Boolean).join(' ')}
       choices={choices}
       save={async (next) => {
         const changed = await change(rule.key, next);
