@@ -167,6 +167,24 @@ describe('Settings in the app', () => {
     expect(problems).toEqual([]);
   });
 
+  test('a window edited keeps its id; the form opens with its values', async () => {
+    const [before] = (await quietHours()).windows;
+    await quietSection().getByRole('button', { name: 'Edit quiet hours 22:30 to 06:15' }).click();
+    await page.getByRole('heading', { name: 'Edit quiet hours' }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Start', exact: true }).inputValue()).toBe('22:30');
+    expect(await page.getByRole('checkbox', { name: 'Monday' }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'Tuesday' }).isChecked()).toBe(false);
+    await page.getByRole('textbox', { name: 'End', exact: true }).fill('07:45');
+    await page.getByRole('checkbox', { name: 'Speak a summary of what came in when it ends' }).check();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await focusBecomes(page, 'Edit');
+    expect((await quietHours()).windows).toEqual([{ ...before, end: '07:45', speakSummary: true }]);
+    await quietSection()
+      .getByText(/a spoken summary at the end/)
+      .waitFor();
+    expect(problems).toEqual([]);
+  });
+
   test('a time the API refuses is shown next to its field, and what was typed stays', async () => {
     await quietSection().getByRole('button', { name: 'Add quiet hours' }).click();
     await page.getByRole('textbox', { name: 'Start', exact: true }).fill('25:00');
@@ -266,6 +284,28 @@ describe('Settings in the app', () => {
     const written = (await readdir(audio)).filter((name) => !before.includes(name) && name.endsWith('.wav'));
     expect(written).toHaveLength(1);
     expect((await daemon.api('GET', '/v1/history?app=notifier')).json.items).toHaveLength(ownBefore);
+    expect(problems).toEqual([]);
+  });
+
+  test('a voice chosen on the page is the setting; with the engine off, Test voice says why nothing is spoken', async () => {
+    const voice = page.getByRole('region', { name: 'Sounds and voice' });
+    const { options } = (await daemon.api('GET', '/v1/settings')).json;
+    const chosen = options.voices.find((known: { id: string }) => known.id !== 'default');
+    await voice.getByRole('combobox', { name: 'Voice', exact: true }).selectOption(chosen.id);
+    await until(async () => ((await settings()).voiceDefault === chosen.id ? true : undefined));
+
+    await voice.getByRole('combobox', { name: 'Speech engine' }).selectOption('off');
+    await until(async () => ((await settings()).voiceEngine === 'off' ? true : undefined));
+    await voice.getByRole('button', { name: 'Test voice' }).click();
+    await voice.getByText('Speech is turned off: choose the system voice as the speech engine first.').waitFor();
+    expect(problems.splice(0)).toEqual([expect.stringMatching(/^409 .*\/app\/api\/settings\/voice\/test$/)]);
+
+    await voice.getByRole('button', { name: 'Reset to default (Speech engine)' }).click();
+    await voice.getByRole('button', { name: 'Reset to default (Voice)' }).click();
+    await until(async () => {
+      const now = await settings();
+      return now.voiceEngine === 'system' && now.voiceDefault === 'default' ? true : undefined;
+    });
     expect(problems).toEqual([]);
   });
 

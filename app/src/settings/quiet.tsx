@@ -268,7 +268,13 @@ export function QuietSection(): VNode {
     const timer = setInterval(() => void loadQuiet().catch(() => undefined), STATUS_REFRESH_MS);
     return () => clearInterval(timer);
   }, []);
-  if (!answer) return <section class="settings-section" aria-labelledby="quiet-heading" />;
+  if (!answer) {
+    return (
+      <section class="settings-section" aria-labelledby="quiet-heading">
+        <h2 id="quiet-heading">Quiet hours</h2>
+      </section>
+    );
+  }
 
   const close = (): void => {
     const returnTo = editing?.id ? `quiet-edit-${editing.id}` : 'quiet-add';
