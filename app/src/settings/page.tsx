@@ -43,13 +43,15 @@ export function SettingsPage(): VNode {
           <p class="muted">Quiet hours, banners, History, sounds and voice, and each app's own settings.</p>
         </div>
       </header>
-      <nav class="settings-jump" aria-label="Settings sections">
+      {/* Not a landmark: the window's one navigation stays "Pages". */}
+      <p class="settings-jump">
+        <span class="muted">Jump to:</span>
         {SECTIONS.map(([id, title]) => (
           <a key={id} href={`#${id}`} onClick={(event) => jump(event, id)}>
             {title}
           </a>
         ))}
-      </nav>
+      </p>
       {problems.map((problem) => (
         <p key={problem} class="field-problem">
           {problem}
