@@ -291,6 +291,7 @@ export function QuietSection(): VNode {
       </p>
       <div class="actions quiet-now" role="group" aria-label="Quiet now">
         <button
+          id="quiet-hour"
           type="button"
           class="button"
           onClick={() => void change({ adHoc: { minutes: QUIET_HOUR_MINUTES } }, 'Quiet for an hour: no sounds and no speech.')}
@@ -307,7 +308,16 @@ export function QuietSection(): VNode {
           <span>Quiet until tomorrow morning</span>
         </button>
         {active && (
-          <button type="button" class="button" onClick={() => void change({ resume: true }, 'Quiet is off: sounds and speech are back.')}>
+          <button
+            type="button"
+            class="button"
+            onClick={() =>
+              // The button goes with the quiet: the focus goes to the first one, not to the page's start.
+              void change({ resume: true }, 'Quiet is off: sounds and speech are back.').then(() =>
+                document.getElementById('quiet-hour')?.focus(),
+              )
+            }
+          >
             <Icon name="x" />
             <span>Turn quiet off</span>
           </button>
