@@ -25,6 +25,7 @@ import { EventHub } from './events.js';
 import { historyRoutes } from './history-routes.js';
 import { escapeHtml, isPagePath, SERVER_PAGE_CSS_PATH, sendBuiltFile, sendNotFound, sendPage, sendServerPageCss, signIn } from './pages.js';
 import { sessionRoutes } from './session-routes.js';
+import { settingsRoutes } from './settings-routes.js';
 import { Sessions, SignInCodes } from './sessions.js';
 import { isRelayed } from '../../core/history/rows.js';
 
@@ -62,6 +63,7 @@ export class PersonApp {
     ...approvalRoutes(),
     ...composeRoutes(),
     ...firstRunRoutes(() => this.options),
+    ...settingsRoutes(),
     { method: 'GET', path: '/app/api/events', handle: ({ req, res, session, context }) => context.events.subscribe(req, res, session) },
   ]);
   private readonly stale: Promise<void>;

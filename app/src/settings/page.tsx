@@ -1,0 +1,66 @@
+// Settings (docs/app.md#settings): quiet hours, the general settings, sounds and voice, and every app's own
+// settings, each section loaded on its own so one that fails does not hide the others.
+
+import type { VNode } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { messageOf } from '../api.js';
+import { AppsSection, loadAppSettings } from './apps.js';
+import { GeneralSection, loadGeneral } from './general.js';
+import { loadQuiet, QuietSection } from './quiet.js';
+import { loadVoice, VoiceSection } from './voice.js';
+
+const SECTIONS: ReadonlyArray<readonly [id: string, title: string]> = [
+  ['quiet-heading', 'Quiet hours'],
+  ['general-heading', 'General settings'],
+  ['voice-heading', 'Sounds and voice'],
+  ['apps-heading', 'Apps'],
+];
+
+/** A jump to a section: its heading takes the focus (the router would take the link for a page of its own). */
+function jump(event: Event, id: string): void {
+  event.preventDefault();
+  const heading = document.getElementById(id);
+  if (!heading) return;
+  heading.tabIndex = -1;
+  heading.scrollIntoView({ block: 'start' });
+  heading.focus({ preventScroll: true });
+}
+
+export function SettingsPage(): VNode {
+  const [problems, setProblems] = useState<string[]>([]);
+  useEffect(() => {
+    const failed = (what: string) => (error: unknown) => setProblems((known) => [...known, `${what}: ${messageOf(error)}`]);
+    void loadQuiet().catch(failed('Quiet hours could not be read'));
+    void loadGeneral().catch(failed('The settings could not be read'));
+    void loadVoice().catch(failed('The voice engine could not be read'));
+    void loadAppSettings().catch(failed('The apps could not be read'));
+  }, []);
+  return (
+    <div class="page settings">
+      <header class="page-head">
+        <div class="page-title">
+          <h1>Settings</h1>
+          <p class="muted">Quiet hours, banners, History, sounds and voice, and each app's own settings.</p>
+        </div>
+      </header>
+      {/* Not a landmark: the window's one navigation stays "Pages". */}
+      <p class="settings-jump">
+        <span class="muted">Jump to:</span>
+        {SECTIONS.map(([id, title]) => (
+          <a key={id} href={`#${id}`} onClick={(event) => jump(event, id)}>
+            {title}
+          </a>
+        ))}
+      </p>
+      {problems.map((problem) => (
+        <p key={problem} class="field-problem">
+          {problem}
+        </p>
+      ))}
+      <QuietSection />
+      <GeneralSection />
+      <VoiceSection />
+      <AppsSection />
+    </div>
+  );
+}
