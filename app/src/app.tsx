@@ -11,6 +11,7 @@ import { waitingCount } from './approvals/store.js';
 import { ComingPage } from './coming.js';
 import { ComposePage } from './compose/page.js';
 import { HistoryPage } from './history/page.js';
+import { RelayPage } from './relay/page.js';
 import { unreadTotal } from './history/store.js';
 import { disconnectEvents } from './live.js';
 import { PAGE_TITLES, PAGES, pageHref, route, type Page } from './router.js';
@@ -131,6 +132,7 @@ function CurrentPage(): VNode {
   if (current.page === 'history') return <HistoryPage route={current} />;
   if (current.page === 'approvals') return <ApprovalsPage />;
   if (current.page === 'compose') return <ComposePage />;
+  if (current.page === 'relay') return <RelayPage />;
   return <ComingPage page={current.page} />;
 }
 

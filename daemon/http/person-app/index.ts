@@ -22,6 +22,7 @@ import { composeRoutes } from './compose-routes.js';
 import { admitApiRequest, checkHost, sendApiError, setSecurityHeaders } from './door.js';
 import { EventHub } from './events.js';
 import { historyRoutes } from './history-routes.js';
+import { relayRoutes } from './relay-routes.js';
 import { escapeHtml, isPagePath, SERVER_PAGE_CSS_PATH, sendBuiltFile, sendNotFound, sendPage, sendServerPageCss, signIn } from './pages.js';
 import { sessionRoutes } from './session-routes.js';
 import { Sessions, SignInCodes } from './sessions.js';
@@ -60,6 +61,7 @@ export class PersonApp {
     ...historyRoutes(),
     ...approvalRoutes(),
     ...composeRoutes(),
+    ...relayRoutes(),
     { method: 'GET', path: '/app/api/events', handle: ({ req, res, session, context }) => context.events.subscribe(req, res, session) },
   ]);
   private readonly stale: Promise<void>;
