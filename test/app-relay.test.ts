@@ -111,7 +111,11 @@ describe('the Relay page', () => {
     expect(key).toMatch(/^hrk_/);
     const mcpURL = `${relay.baseUrl}/mcp`;
     const setup = (title: string) =>
-      shown.getByRole('heading', { name: title, exact: true }).locator('xpath=..').locator('pre').textContent();
+      shown
+        .locator('details')
+        .filter({ has: page.locator('summary', { hasText: title }) })
+        .locator('pre')
+        .textContent();
     expect(await setup('Claude Code')).toBe(`claude mcp add --transport http notifier ${mcpURL} --header "Authorization: Bearer ${key}"`);
     expect(await setup('Codex')).toContain(`export NOTIFIER_RELAY_KEY=${key}`);
     expect(JSON.parse((await setup('Another MCP client'))!)).toEqual({
@@ -119,11 +123,12 @@ describe('the Relay page', () => {
     });
     expect(await setup('A script (curl)')).toContain(`curl -s ${relay.baseUrl}/v1/notify -H "Authorization: Bearer ${key}"`);
     // The set-up of the agent it was made for comes first.
-    expect(await shown.getByRole('heading', { level: 4 }).first().textContent()).toBe('Claude Code');
+    expect(await shown.locator('details[open] > summary').allTextContents()).toEqual(['Claude Code']);
 
     await shown.getByRole('button', { name: 'Copy the key', exact: true }).click();
     await page.getByRole('status').getByText('The key was copied.').waitFor();
     expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(key);
+    await shown.getByText('Codex', { exact: true }).click(); // its set-up, folded, opens
     await shown.getByRole('button', { name: 'Copy the Codex set-up', exact: true }).click();
     expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toContain(`export NOTIFIER_RELAY_KEY=${key}`);
 
@@ -194,6 +199,7 @@ describe('the Relay page', () => {
   }, 60_000);
 
   test("today's use against the relay's limits, and no reply-event subscription", async () => {
+    await page.reload(); // read now: the key's and the connector's notifications are counted
     const use = page.getByRole('region', { name: 'Today’s use' });
     const notifications = use.getByRole('meter', { name: 'Notifications' });
     await notifications.waitFor();

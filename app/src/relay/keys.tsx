@@ -72,9 +72,10 @@ function NewKey({ made, onDone }: { made: RelayKeyCreated; onDone: () => void })
           Copy<span class="visually-hidden"> the key</span>
         </button>
       </div>
-      {setups.map((setup) => (
-        <div key={setup.id} class="relay-setup">
-          <h4 id={`relay-setup-${setup.id}`}>{setup.title}</h4>
+      <p class="muted">Set it up in the agent (the one it was made for is open):</p>
+      {setups.map((setup, index) => (
+        <details key={setup.id} class="relay-setup" open={index === 0}>
+          <summary id={`relay-setup-${setup.id}`}>{setup.title}</summary>
           <p class="muted">{setup.where}</p>
           <pre aria-labelledby={`relay-setup-${setup.id}`} tabIndex={0}>
             <code>{setup.text}</code>
@@ -82,7 +83,7 @@ function NewKey({ made, onDone }: { made: RelayKeyCreated; onDone: () => void })
           <button type="button" class="button" onClick={() => void copyText(setup.text, `The ${setup.title} set-up`)}>
             Copy<span class="visually-hidden"> the {setup.title} set-up</span>
           </button>
-        </div>
+        </details>
       ))}
       <div class="actions">
         <button type="button" class="button button-primary" onClick={onDone}>

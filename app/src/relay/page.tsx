@@ -1,5 +1,5 @@
 // Relay: this computer's cloud relay. Not paired, the pairing form; paired, the connection (online or not, since
-// when, the relay's addresses, Unpair), the agent keys, the connectors, today's use and the reply-event
+// when, the relay's addresses, Unpair), the connectors (a request waiting comes first), the agent keys, today's use and the reply-event
 // subscriptions. The state is read while the page is open (store.ts); nothing of it outlives the page.
 
 import type { VNode } from 'preact';
@@ -30,8 +30,8 @@ export function RelayPage(): VNode {
           <div class="relay-main">
             <Connection current={current} />
             {current.state === 'rejected' && <PairForm again={current} />}
-            <KeysSection />
             <ConnectorsSection />
+            <KeysSection />
           </div>
           <div class="relay-side">
             <UsageSection />

@@ -11,7 +11,7 @@ import { confirmFirst } from '../ui/confirm.js';
 import { Icon, type IconName } from '../ui/icon.js';
 import { say, sayError } from '../ui/status.js';
 import { focusSoon } from './focus.js';
-import { loadStatus, stateChangedAt } from './store.js';
+import { loadStatus, stateChangedAt, watchClosely } from './store.js';
 
 export const PAIR_HEADING_ID = 'relay-pair-heading';
 export const CONNECTION_HEADING_ID = 'relay-connection-heading';
@@ -53,6 +53,7 @@ export function PairForm({ again }: { again?: RelayStatusAnswer }): VNode {
       await call('POST', relayPaths.pair, { relayURL, ...(secret ? { pairingSecret: secret } : {}) });
       setSecret('');
       await loadStatus();
+      watchClosely();
       say(`Paired with ${relayURL}. Agents can now send you notifications through it.`);
       focusSoon(CONNECTION_HEADING_ID);
     } catch (error) {

@@ -17,6 +17,9 @@ import { onEvent, onStreamOpen } from '../live.js';
 
 /** How often the page reads the pairing's state while it is open: a local read, no call to the relay. */
 export const STATUS_POLL_MS = 5000;
+/** Right after pairing the socket comes up within a second or two: read the state this often, this many times. */
+const SOON_POLL_MS = 1000;
+const SOON_POLLS = 5;
 /** The lists are read again at most this often on events (a burst of relayed notifications costs one read). */
 const LISTS_SETTLE_MS = 1000;
 /** Apps of agents that send through the relay are `cloud.<key name>` (docs/api/relay-connection.md#rl21). */
@@ -80,6 +83,11 @@ function forgetLists(): void {
   connectors.value = empty();
   usage.value = empty();
   subscriptions.value = empty();
+}
+
+/** Just paired: the state is read every second for a few seconds, so "Connecting…" becomes "Online" when it is. */
+export function watchClosely(): void {
+  for (let index = 1; index <= SOON_POLLS; index++) setTimeout(() => void loadStatus(), index * SOON_POLL_MS);
 }
 
 let settle: ReturnType<typeof setTimeout> | undefined;
