@@ -12,6 +12,7 @@ import type { AppDaemon } from './helpers/app.js';
 import { waitFor } from './helpers/daemon.js';
 import { insecure, startDeviceGrant } from './helpers/oauth.js';
 import { type RelayProcess, startRelay } from './helpers/relay.js';
+import { subscribeHook, useWebhookRig } from './helpers/webhooks.js';
 
 const PAIRING_SECRET = 'correct horse battery';
 
@@ -21,6 +22,8 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let problems: string[];
+/** A webhook receiver the relay reaches through a proxy, for reply-event subscriptions. */
+const rig = useWebhookRig();
 
 /** What went wrong in the page, but the refusals a test asked for on purpose (`expected`: parts of their lines). */
 const unexpected = (...expected: string[]): string[] => problems.filter((line) => !expected.some((part) => line.includes(part)));
@@ -44,7 +47,7 @@ const describedBy = (label: string) =>
 beforeAll(async () => {
   [daemon, relay, browser] = await Promise.all([
     startWebApp(),
-    startRelay({ backend: 'sqlite', env: { PAIRING_SECRET, REGISTER_PER_HOUR: '1000' } }),
+    startRelay({ backend: 'sqlite', env: { ...rig().env, PAIRING_SECRET, REGISTER_PER_HOUR: '1000' } }),
     startBrowser(),
   ]);
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -198,14 +201,30 @@ describe('the Relay page', () => {
     expect(unexpected()).toEqual([]);
   }, 60_000);
 
-  test("today's use against the relay's limits, and no reply-event subscription", async () => {
-    await page.reload(); // read now: the key's and the connector's notifications are counted
+  test("today's use against the relay's limits; a reply-event subscription, ended on the page (asked first)", async () => {
+    problems.length = 0;
+    const made = await daemon.api('POST', '/v1/relay/keys', { body: { name: 'hooks-bot' } });
+    expect(made.status).toBe(201);
+    const subscribed = await subscribeHook(relay, made.json.key, rig().hook('/relay-page/replies'));
+    expect(subscribed.json.result?.id).toMatch(/^sub_[0-9a-f]{20}$/);
+
+    await page.reload(); // read now: the notifications sent so far are counted, the subscription listed
     const use = page.getByRole('region', { name: 'Today’s use' });
     const notifications = use.getByRole('meter', { name: 'Notifications' });
     await notifications.waitFor();
     expect(Number(await notifications.getAttribute('value'))).toBeGreaterThanOrEqual(2); // the key's and the connector's
     expect(Number(await notifications.getAttribute('max'))).toBeGreaterThan(0);
-    await page.getByRole('region', { name: 'Reply events' }).getByText('No connector asked for your replies.').waitFor();
+    expect(await use.getByText(/^\d+ of [\d,]+$/).count()).toBeGreaterThanOrEqual(3);
+
+    const events = page.getByRole('region', { name: 'Reply events' });
+    const row = events.getByRole('listitem').filter({ hasText: 'hooks-bot is told of your replies at hooks.example.com' });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'End' }).click();
+    await dialog().getByRole('heading', { name: 'End this subscription?' }).waitFor();
+    await dialog().getByRole('button', { name: 'End' }).click();
+    await events.getByText('No connector asked for your replies.').waitFor();
+    expect((await daemon.api('GET', '/v1/relay/events')).json.subscriptions).toEqual([]);
+    expect(unexpected()).toEqual([]);
   });
 
   test('Unpair asks first, with the keyboard: Cancel (which has the focus) keeps the pairing; Unpair forgets it', async () => {
