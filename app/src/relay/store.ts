@@ -46,11 +46,11 @@ export async function loadStatus(): Promise<RelayStatusAnswer | null> {
   try {
     const answer = await call<RelayStatusAnswer>('GET', relayPaths.status);
     const before = status.value;
-    const wasPaired = before?.paired;
     if (before && before.state !== answer.state) stateChangedAt.value = new Date().toISOString();
     status.value = answer;
     statusError.value = '';
-    if (answer.paired && wasPaired !== true) void loadLists();
+    // Paired since the last read (here, from the CLI, in another window): the lists are there to read now.
+    if (before && answer.paired && !before.paired) void loadLists();
     if (!answer.paired) forgetLists();
     return answer;
   } catch (error) {
@@ -98,7 +98,7 @@ function listsChanged(): void {
 
 /** While the page is open: the state polled, the lists read again on the events that change them. */
 export function followRelay(): () => void {
-  void loadStatus();
+  void loadStatus().then(() => loadLists()); // what an earlier visit read may be old
   const timer = setInterval(() => {
     if (document.visibilityState === 'visible') void loadStatus();
   }, STATUS_POLL_MS);
