@@ -12,6 +12,7 @@ import { ComingPage } from './coming.js';
 import { ComposePage } from './compose/page.js';
 import { HistoryPage } from './history/page.js';
 import { SettingsPage } from './settings/page.js';
+import { RelayPage } from './relay/page.js';
 import { unreadTotal } from './history/store.js';
 import { disconnectEvents } from './live.js';
 import { PAGE_TITLES, PAGES, pageHref, route, type Page } from './router.js';
@@ -133,6 +134,7 @@ function CurrentPage(): VNode {
   if (current.page === 'approvals') return <ApprovalsPage />;
   if (current.page === 'compose') return <ComposePage />;
   if (current.page === 'settings') return <SettingsPage />;
+  if (current.page === 'relay') return <RelayPage />;
   return <ComingPage page={current.page} />;
 }
 

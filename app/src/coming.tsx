@@ -1,4 +1,4 @@
-// The designer and the relay page come in the next version of the app; until then each page says so,
+// The designer comes in the next version of the app; until then its page says so,
 // and where the person can do the same thing today.
 
 import type { VNode } from 'preact';
@@ -10,13 +10,6 @@ const COMING: Partial<Record<Page, () => VNode>> = {
       You will draw your own banner cards here, with a live preview, in the next version of Notifier. Meanwhile,{' '}
       <a href={pageHref('compose')}>Compose</a> draws the card of a template an app already has, and templates are saved with the{' '}
       <code>notifier template</code> command.
-    </p>
-  ),
-  relay: () => (
-    <p class="coming-text">
-      Pairing this computer with the cloud relay, its keys and its connectors will be managed here in the next version of Notifier.
-      Meanwhile, requests from connectors already wait for you in <a href={pageHref('approvals')}>Approvals</a>, and pairing is done with
-      the <code>notifier relay pair</code> command.
     </p>
   ),
 };

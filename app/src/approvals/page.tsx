@@ -47,7 +47,7 @@ function Granted({ grant }: { grant: Grant }): VNode {
   );
 }
 
-function Connector({ request }: { request: ConnectorRequest }): VNode {
+export function Connector({ request }: { request: ConnectorRequest }): VNode {
   const decide = async (approve: boolean): Promise<void> => {
     try {
       await call('POST', appPaths.connector(request.id), { approve });

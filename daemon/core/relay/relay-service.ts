@@ -312,8 +312,13 @@ export class RelayService {
 
   /** RL8: today's counters, without the relay's limits. */
   async usage(): Promise<Record<string, unknown>> {
-    const { limits: _limits, ...usage } = await this.device({ method: 'GET', path: '/v1/device/usage' });
+    const { limits: _limits, ...usage } = await this.usageWithLimits();
     return usage;
+  }
+
+  /** Today's counters with the relay's limits, as the relay answers them: the person's window shows one against the other. */
+  async usageWithLimits(): Promise<Record<string, unknown>> {
+    return this.device({ method: 'GET', path: '/v1/device/usage' });
   }
 
   /** RL9: the reply-event subscriptions, never their addresses' paths or secrets. */

@@ -23,6 +23,7 @@ import { firstRunRoutes } from './first-run-routes.js';
 import { admitApiRequest, checkHost, sendApiError, setSecurityHeaders } from './door.js';
 import { EventHub } from './events.js';
 import { historyRoutes } from './history-routes.js';
+import { relayRoutes } from './relay-routes.js';
 import { escapeHtml, isPagePath, SERVER_PAGE_CSS_PATH, sendBuiltFile, sendNotFound, sendPage, sendServerPageCss, signIn } from './pages.js';
 import { sessionRoutes } from './session-routes.js';
 import { settingsRoutes } from './settings-routes.js';
@@ -64,6 +65,7 @@ export class PersonApp {
     ...composeRoutes(),
     ...firstRunRoutes(() => this.options),
     ...settingsRoutes(),
+    ...relayRoutes(),
     { method: 'GET', path: '/app/api/events', handle: ({ req, res, session, context }) => context.events.subscribe(req, res, session) },
   ]);
   private readonly stale: Promise<void>;

@@ -1,0 +1,235 @@
+// Agent keys: make one (a name, and the agent it is for), see it once with its ready-made set-ups and "Copy", list
+// them, revoke one (asked first). The new key lives only in this view's state: it is never stored, and once the
+// person leaves the view or reloads the page it cannot be shown again (the relay keeps only its hash).
+
+import type { VNode } from 'preact';
+import { useState } from 'preact/hooks';
+import {
+  RELAY_KEY_CLIENTS,
+  relayPaths,
+  type RelayKeyClient,
+  type RelayKeyCreated,
+  type RelayKeyRow,
+} from '../../../protocol/app-api-relay.js';
+import { ApiProblem, call, messageOf, sentence } from '../api.js';
+import { type Problem, SelectField, TextField } from '../compose/fields.js';
+import { exactTime, relativeTime } from '../time.js';
+import { confirmFirst } from '../ui/confirm.js';
+import { Icon } from '../ui/icon.js';
+import { say, sayError } from '../ui/status.js';
+import { focusSoon } from './focus.js';
+import { setupsFor } from './setups.js';
+import { keys, loadKeys, status } from './store.js';
+
+const CLIENT_LABELS: Record<RelayKeyClient, string> = {
+  claude: 'Claude Code',
+  codex: 'Codex',
+  other: 'Another agent or a script',
+};
+const NAME_RULE = '1 to 32 lower-case letters, digits and dashes, such as build-bot.';
+const KEYS_HEADING_ID = 'relay-keys-heading';
+const NEW_KEY_HEADING_ID = 'relay-new-key-heading';
+
+/** Copies text to the clipboard; where the browser refuses, says how to copy it by hand. */
+export async function copyText(text: string, what: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    say(`${what} was copied.`);
+  } catch {
+    sayError(new Error(`${what} could not be copied here: select it and press Ctrl+C`));
+  }
+}
+
+function keyProblem(error: unknown): Problem {
+  if (!(error instanceof ApiProblem)) return { control: '', message: messageOf(error) };
+  if (error.field === 'client') return { control: 'relay-key-client', message: sentence(error.message) };
+  if (error.field === 'name' && error.code === 'missing_field') return { control: 'relay-key-name', message: 'Give the key a name.' };
+  if (error.field === 'name') return { control: 'relay-key-name', message: `Use ${NAME_RULE}` };
+  // The relay's own refusals of a name: its rule (400) or a name in use (409), about the name the person typed.
+  if (error.code === 'relay_refused' && (error.status === 400 || error.status === 409)) {
+    return { control: 'relay-key-name', message: sentence(error.message) };
+  }
+  return { control: '', message: messageOf(error) };
+}
+
+/** The key made just now, shown this once, with what to paste into each agent. */
+function NewKey({ made, onDone }: { made: RelayKeyCreated; onDone: () => void }): VNode {
+  const setups = setupsFor(made, status.value?.relayURL ?? made.mcpURL.replace(/\/mcp$/, ''));
+  return (
+    <div class="card relay-new-key" role="region" aria-labelledby={NEW_KEY_HEADING_ID}>
+      <h3 id={NEW_KEY_HEADING_ID} tabIndex={-1} class="card-title">
+        The key “{made.name}”
+      </h3>
+      <p>
+        <strong>This is the only time it is shown.</strong> Copy it now, or one of the set-ups below. If it gets lost, revoke it and create
+        another.
+      </p>
+      <div class="relay-key-line">
+        <code class="exact relay-key-value" id="relay-new-key-value">
+          {made.key}
+        </code>
+        <button type="button" class="button" onClick={() => void copyText(made.key, 'The key')}>
+          Copy<span class="visually-hidden"> the key</span>
+        </button>
+      </div>
+      <p class="muted">Set it up in the agent (the one it was made for is open):</p>
+      {setups.map((setup, index) => (
+        <details key={setup.id} class="relay-setup" open={index === 0}>
+          <summary id={`relay-setup-${setup.id}`}>{setup.title}</summary>
+          <p class="muted">{setup.where}</p>
+          <pre aria-labelledby={`relay-setup-${setup.id}`} tabIndex={0}>
+            <code>{setup.text}</code>
+          </pre>
+          <button type="button" class="button" onClick={() => void copyText(setup.text, `The ${setup.title} set-up`)}>
+            Copy<span class="visually-hidden"> the {setup.title} set-up</span>
+          </button>
+        </details>
+      ))}
+      <div class="actions">
+        <button type="button" class="button button-primary" onClick={onDone}>
+          Done: hide the key
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function KeyRow({ row }: { row: RelayKeyRow }): VNode {
+  const id = `relay-key-${row.id}`;
+  const revoke = async (): Promise<void> => {
+    const yes = await confirmFirst({
+      title: `Revoke the key “${row.name}”?`,
+      message: 'The agent that uses it can no longer send you notifications. Its app and its notifications in History stay.',
+      confirm: 'Revoke',
+    });
+    if (!yes) return;
+    try {
+      await call('DELETE', relayPaths.key(row.id));
+      say(`The key “${row.name}” was revoked.`);
+      await loadKeys();
+      focusSoon(KEYS_HEADING_ID);
+    } catch (error) {
+      sayError(error);
+    }
+  };
+  const client = CLIENT_LABELS[row.client as RelayKeyClient] ?? row.client;
+  return (
+    <li class="relay-row">
+      <div id={id}>
+        <strong>{row.name}</strong> <span class="muted">· {client}</span>
+        <div class="muted relay-row-times">
+          <span title={exactTime(row.createdAt)}>made {relativeTime(row.createdAt)}</span>
+          {' · '}
+          {row.revokedAt ? (
+            <span title={exactTime(row.revokedAt)}>revoked {relativeTime(row.revokedAt)}</span>
+          ) : row.lastUsedAt ? (
+            <span title={exactTime(row.lastUsedAt)}>last used {relativeTime(row.lastUsedAt)}</span>
+          ) : (
+            'not used yet'
+          )}
+        </div>
+      </div>
+      {!row.revokedAt && (
+        <button type="button" class="button" aria-describedby={id} onClick={() => void revoke()}>
+          Revoke
+        </button>
+      )}
+    </li>
+  );
+}
+
+export function KeysSection(): VNode {
+  const [name, setName] = useState('');
+  const [client, setClient] = useState<RelayKeyClient>('other');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  // The key made: only here, for as long as this view shows it.
+  const [made, setMade] = useState<RelayKeyCreated | null>(null);
+
+  const create = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setProblem(null);
+    try {
+      const answer = await call<RelayKeyCreated>('POST', relayPaths.keys, { name: name.trim(), client });
+      setMade(answer);
+      setName('');
+      say(`The key “${answer.name}” was made. Copy it now: it is shown only once.`);
+      focusSoon(NEW_KEY_HEADING_ID);
+      void loadKeys();
+    } catch (error) {
+      const found = keyProblem(error);
+      setProblem(found);
+      focusSoon(found.control || 'relay-key-problem');
+    } finally {
+      setBusy(false);
+    }
+  };
+  const done = (): void => {
+    setMade(null);
+    focusSoon('relay-key-name');
+  };
+
+  const { answer, error } = keys.value;
+  const mine = (answer?.keys ?? []).filter((row) => row.kind !== 'oauth');
+  const active = mine.filter((row) => !row.revokedAt);
+  const revoked = mine.filter((row) => row.revokedAt);
+  return (
+    <section class="section relay-keys" aria-labelledby={KEYS_HEADING_ID}>
+      <h2 id={KEYS_HEADING_ID} tabIndex={-1}>
+        Agent keys
+      </h2>
+      <p class="muted">
+        A key lets one agent or script send you notifications through the relay and read your replies to them. Make one per agent: you can
+        revoke it alone.
+      </p>
+      {made && <NewKey made={made} onDone={done} />}
+      <form class="relay-form relay-key-form" onSubmit={(event) => void create(event)} aria-busy={busy} noValidate>
+        <div class="field-row">
+          <TextField id="relay-key-name" label="Name" value={name} onValue={setName} problem={problem} hint={`Use ${NAME_RULE}`} />
+          <SelectField
+            id="relay-key-client"
+            label="For"
+            value={client}
+            onValue={(value) => setClient(value as RelayKeyClient)}
+            problem={problem}
+            choices={RELAY_KEY_CLIENTS.map((value) => [value, CLIENT_LABELS[value]] as const)}
+          />
+        </div>
+        <div class="actions send-row">
+          <button type="submit" class="button button-primary" aria-disabled={busy}>
+            <Icon name="plus" />
+            <span>{busy ? 'Creating…' : 'Create key'}</span>
+          </button>
+        </div>
+        {problem?.control === '' && (
+          <p id="relay-key-problem" class="field-problem" role="alert" tabIndex={-1}>
+            {problem.message}
+          </p>
+        )}
+      </form>
+      {error && <p class="field-problem">The keys could not be read: {error}</p>}
+      {answer &&
+        (active.length === 0 ? (
+          <p class="empty-line">No agent has a key yet.</p>
+        ) : (
+          <ul class="relay-list" aria-label="Keys in use">
+            {active.map((row) => (
+              <KeyRow key={row.id} row={row} />
+            ))}
+          </ul>
+        ))}
+      {revoked.length > 0 && (
+        <details class="relay-revoked">
+          <summary>Revoked keys ({revoked.length})</summary>
+          <ul class="relay-list" aria-label="Revoked keys">
+            {revoked.map((row) => (
+              <KeyRow key={row.id} row={row} />
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
+  );
+}

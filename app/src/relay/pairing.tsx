@@ -1,0 +1,233 @@
+// Pairing this computer with a relay, and the pairing once made: online or not and since when, the relay's
+// addresses, and "Unpair" (asked first). A refusal is shown next to the field it is about, in words.
+
+import type { VNode } from 'preact';
+import { useState } from 'preact/hooks';
+import { relayPaths, type RelayStatusAnswer } from '../../../protocol/app-api-relay.js';
+import { ApiProblem, call, messageOf, sentence } from '../api.js';
+import { type Problem, TextField } from '../compose/fields.js';
+import { exactTime, relativeTime, untilTime } from '../time.js';
+import { confirmFirst } from '../ui/confirm.js';
+import { Icon, type IconName } from '../ui/icon.js';
+import { say, sayError } from '../ui/status.js';
+import { focusSoon } from './focus.js';
+import { loadStatus, stateChangedAt, watchClosely } from './store.js';
+
+export const PAIR_HEADING_ID = 'relay-pair-heading';
+export const CONNECTION_HEADING_ID = 'relay-connection-heading';
+
+/** The address rule of docs/api/relay-connection.md#rl2, in a person's words. */
+const ADDRESS_RULE =
+  'The address starts with https://. Only a relay running on this computer may use http:// ' +
+  '(such as http://127.0.0.1:8080), so that this computer’s key never crosses a network unencrypted.';
+
+/** A refusal of the pairing, next to the field it is about. */
+function pairingProblem(error: unknown): Problem {
+  if (!(error instanceof ApiProblem)) return { control: '', message: messageOf(error) };
+  if (error.field === 'relayURL') {
+    // The reason as the API words it, which may start with the scheme (`http:// is only for…`): never capitalised.
+    const reason = (error.reason ?? error.message).trim();
+    return { control: 'relay-url', message: `This address cannot be used: ${reason}${/[.!?]$/.test(reason) ? '' : '.'}` };
+  }
+  if (error.field === 'pairingSecret') return { control: 'relay-secret', message: sentence(error.message) };
+  // A 403 at pairing is the relay refusing its pairing secret (or a relay that takes no more computers).
+  if (error.status === 403) {
+    return { control: 'relay-secret', message: `${sentence(error.message)} Check the pairing secret with whoever runs the relay.` };
+  }
+  return { control: '', message: messageOf(error) };
+}
+
+export function PairForm({ again }: { again?: RelayStatusAnswer }): VNode {
+  const [address, setAddress] = useState(again?.relayURL ?? '');
+  const [secret, setSecret] = useState('');
+  const [busy, setBusy] = useState('');
+  const [problem, setProblem] = useState<Problem | null>(null);
+
+  const pair = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    if (busy) return;
+    const relayURL = address.trim();
+    setBusy(relayURL);
+    setProblem(null);
+    try {
+      await call('POST', relayPaths.pair, { relayURL, ...(secret ? { pairingSecret: secret } : {}) });
+      setSecret('');
+      await loadStatus();
+      watchClosely();
+      say(`Paired with ${relayURL}. Agents can now send you notifications through it.`);
+      focusSoon(CONNECTION_HEADING_ID);
+    } catch (error) {
+      const found = pairingProblem(error);
+      setProblem(found);
+      focusSoon(found.control || 'relay-pair-problem');
+    } finally {
+      setBusy('');
+    }
+  };
+
+  return (
+    <section class="section relay-pair" aria-labelledby={PAIR_HEADING_ID}>
+      <h2 id={PAIR_HEADING_ID} tabIndex={-1}>
+        {again ? 'Pair again' : 'Pair this computer with a relay'}
+      </h2>
+      <p class="muted">
+        A cloud relay lets agents that run elsewhere — Claude, Codex, ChatGPT, a build server — send you notifications on this computer and
+        read your replies. Whoever runs the relay gives you its address, and sometimes a pairing secret.
+      </p>
+      <form class="relay-form" onSubmit={(event) => void pair(event)} aria-busy={busy !== ''} noValidate>
+        <TextField
+          id="relay-url"
+          label="Relay address"
+          type="url"
+          placeholder="https://relay.example.org"
+          value={address}
+          onValue={setAddress}
+          problem={problem}
+          hint={ADDRESS_RULE}
+        />
+        <TextField
+          id="relay-secret"
+          label="Pairing secret (optional)"
+          type="password"
+          value={secret}
+          onValue={setSecret}
+          problem={problem}
+          hint="Only if the relay has one: ask whoever runs it."
+        />
+        <div class="actions send-row">
+          <button type="submit" class="button button-primary" aria-disabled={busy !== ''}>
+            <Icon name="radioTower" />
+            <span>{busy ? 'Pairing…' : 'Pair'}</span>
+          </button>
+          <p class="muted relay-progress" role="status">
+            {busy && `Pairing with ${busy}: asking the relay for a code and using it at once…`}
+          </p>
+        </div>
+        {problem?.control === '' && (
+          <p id="relay-pair-problem" class="field-problem" role="alert" tabIndex={-1}>
+            {problem.message}
+          </p>
+        )}
+      </form>
+    </section>
+  );
+}
+
+/** The socket's state in words, with its icon and tone. */
+const STATE_WORDS: Record<RelayStatusAnswer['state'], { words: string; icon: IconName; tone: 'done' | 'waiting' | 'problem' }> = {
+  online: { words: 'Online', icon: 'circleCheck', tone: 'done' },
+  connecting: { words: 'Connecting…', icon: 'hourglass', tone: 'waiting' },
+  starting: { words: 'Starting: reading this computer’s key', icon: 'hourglass', tone: 'waiting' },
+  offline: { words: 'Offline', icon: 'cloud', tone: 'waiting' },
+  limited: { words: 'Offline: the relay asked this computer to wait', icon: 'clock', tone: 'waiting' },
+  rejected: { words: 'The relay no longer knows this computer: pair again', icon: 'triangleAlert', tone: 'problem' },
+  stopped: { words: 'Stopped', icon: 'cloud', tone: 'problem' },
+  unpaired: { words: 'Not paired', icon: 'cloud', tone: 'problem' },
+};
+
+/** Since when the state is what it is: the socket came up; else when this page saw it change. */
+function since(current: RelayStatusAnswer): VNode | null {
+  if (current.online && current.lastSeenAt) {
+    return <span title={exactTime(current.lastSeenAt)}>since {relativeTime(current.lastSeenAt)}</span>;
+  }
+  const parts: VNode[] = [];
+  const changed = stateChangedAt.value;
+  if (changed) parts.push(<span title={exactTime(changed)}>since {relativeTime(changed)}</span>);
+  if (current.lastSeenAt) {
+    parts.push(<span title={exactTime(current.lastSeenAt)}>last online {relativeTime(current.lastSeenAt)}</span>);
+  }
+  if (current.nextAttemptAt)
+    parts.push(<span title={exactTime(current.nextAttemptAt)}>trying again at {untilTime(current.nextAttemptAt)}</span>);
+  if (parts.length === 0) return null;
+  return (
+    <>
+      {parts.map((part, index) => (
+        <span key={index}>
+          {index > 0 && ' · '}
+          {part}
+        </span>
+      ))}
+    </>
+  );
+}
+
+async function unpair(current: RelayStatusAnswer): Promise<void> {
+  const yes = await confirmFirst({
+    title: 'Unpair this computer?',
+    message:
+      `Agents will no longer reach you through ${current.relayURL}, and the keys made for them stop working. ` +
+      'The apps they sent as, and their notifications in History, stay.',
+    confirm: 'Unpair',
+  });
+  if (!yes) return;
+  try {
+    await call('POST', relayPaths.unpair, {});
+  } catch (error) {
+    // The relay could not be told (it is down, or the key cannot be read): forgetting it here alone is the person's call.
+    if (!(error instanceof ApiProblem) || (error.status !== 502 && error.status !== 503)) return sayError(error);
+    const anyway = await confirmFirst({
+      title: 'The relay could not be told',
+      message: `${messageOf(error)} Unpair on this computer anyway? The relay keeps listing it until it is removed there.`,
+      confirm: 'Unpair anyway',
+    });
+    if (!anyway) return;
+    try {
+      await call('POST', relayPaths.unpair, { force: true });
+    } catch (again) {
+      return sayError(again);
+    }
+  }
+  await loadStatus();
+  say('This computer is no longer paired with a relay.');
+  focusSoon(PAIR_HEADING_ID);
+}
+
+export function Connection({ current }: { current: RelayStatusAnswer }): VNode {
+  const state = STATE_WORDS[current.state] ?? STATE_WORDS.offline;
+  const when = since(current);
+  return (
+    <section class="section relay-connection" aria-labelledby={CONNECTION_HEADING_ID}>
+      <h2 id={CONNECTION_HEADING_ID} tabIndex={-1}>
+        Connection
+      </h2>
+      <p class={`relay-state relay-state-${state.tone}`}>
+        <Icon name={state.icon} />
+        <strong>{state.words}</strong>
+        {when && <span class="muted"> — {when}</span>}
+      </p>
+      {current.problem && !current.online && <p class="muted">Why: {sentence(current.problem)}</p>}
+      <dl class="facts">
+        <div>
+          <dt>Relay address</dt>
+          <dd>
+            <code class="exact">{current.relayURL}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>MCP address</dt>
+          <dd>
+            <code class="exact">{current.mcpURL}</code>
+            <span class="muted"> — where agents that sign in themselves (ChatGPT, Claude) connect</span>
+          </dd>
+        </div>
+        {current.pairedAt && (
+          <div>
+            <dt>Paired</dt>
+            <dd title={exactTime(current.pairedAt)}>{relativeTime(current.pairedAt)}</dd>
+          </div>
+        )}
+        {current.tokenStore && (
+          <div>
+            <dt>Its key is kept</dt>
+            <dd>{current.tokenStore === 'secret-service' ? 'in your desktop’s keyring' : 'in a file only you can read'}</dd>
+          </div>
+        )}
+      </dl>
+      <div class="actions">
+        <button type="button" class="button button-danger" onClick={() => void unpair(current)}>
+          Unpair
+        </button>
+      </div>
+    </section>
+  );
+}

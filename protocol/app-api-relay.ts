@@ -1,0 +1,133 @@
+// The Relay page's part of the person-only API (docs/app.md#relay): its paths under `/app/api/relay` and the shapes
+// of their answers. Most are `/v1/relay` routes answered by their own handler (docs/api/relay-connection.md), so a
+// refusal here is the API's, word for word; usage adds the relay's limits, which `/v1/relay/usage` leaves out.
+
+const part = encodeURIComponent;
+
+export const relayPaths = {
+  /** `GET`: paired or not, online or not (RL4). */
+  status: '/app/api/relay/status',
+  /** `POST {relayURL, pairingSecret?}` (RL1, RL2). */
+  pair: '/app/api/relay/pair',
+  /** `POST {force?}` (RL5). */
+  unpair: '/app/api/relay/unpair',
+  /** `GET` the keys; `POST {name, client?}` makes one, shown once (RL6). */
+  keys: '/app/api/relay/keys',
+  /** `DELETE`: revokes a key or a connector (RL6). */
+  key: (id: string): string => `/app/api/relay/keys/${part(id)}`,
+  /** `GET`: the approved connectors and the requests waiting, without their codes (RL7). */
+  connectors: '/app/api/relay/connectors',
+  /** `GET`: today's use, with the relay's limits (RL8, docs/relay-api.md#ra26). */
+  usage: '/app/api/relay/usage',
+  /** `GET`: the reply-event subscriptions (RL9). */
+  events: '/app/api/relay/events',
+  /** `DELETE`: ends one subscription (RL9). */
+  subscription: (id: string): string => `/app/api/relay/subscriptions/${part(id)}`,
+} as const;
+
+/** The agent clients a key can be made for (`client` of `POST /v1/relay/keys`). */
+export const RELAY_KEY_CLIENTS = ['claude', 'codex', 'other'] as const;
+export type RelayKeyClient = (typeof RELAY_KEY_CLIENTS)[number];
+
+/** The socket's state, in a word (RL4). */
+export type RelayState = 'unpaired' | 'starting' | 'connecting' | 'online' | 'offline' | 'limited' | 'rejected' | 'stopped';
+
+export interface RelayStatusAnswer {
+  paired: boolean;
+  state: RelayState;
+  online: boolean;
+  relayURL?: string;
+  mcpURL?: string;
+  deviceId?: string;
+  pairedAt?: string;
+  /** When the socket last came up. */
+  lastSeenAt?: string;
+  tokenStore?: 'secret-service' | 'file';
+  problem?: string;
+  nextAttemptAt?: string;
+  waitingReceipts: number;
+  pendingApprovals: number;
+}
+
+export interface RelayPairRequest {
+  relayURL: string;
+  pairingSecret?: string;
+}
+
+export interface RelayKeyRow {
+  id: string;
+  name: string;
+  client: string;
+  scope: string;
+  /** `static`: a key made here; `oauth`: a connector the person approved. */
+  kind?: 'static' | 'oauth';
+  displayName?: string;
+  createdAt: string;
+  lastUsedAt?: string;
+  revokedAt?: string;
+}
+
+export interface RelayKeysAnswer {
+  keys: RelayKeyRow[];
+}
+
+export interface RelayKeyRequest {
+  name: string;
+  client?: RelayKeyClient;
+}
+
+/** `POST /app/api/relay/keys` (201): the key itself is in this answer only. */
+export interface RelayKeyCreated {
+  id: string;
+  name: string;
+  client: string;
+  scope: string;
+  key: string;
+  mcpURL: string;
+  connectorConfig: { mcpServers: Record<string, unknown> };
+}
+
+export interface RelayConnectorsAnswer {
+  connectors: RelayKeyRow[];
+  pending: Array<{ id: string; clientName: string; redirectHost?: string; flow: 'code' | 'device'; userCode?: string; expiresAt: string }>;
+}
+
+/** The relay's daily limits (docs/relay-api.md#ra26); a relay may leave any out. */
+export interface RelayLimits {
+  requestsPerDay?: number;
+  notificationsPerDay?: number;
+  pollSecondsPerDay?: number;
+  audioUploadsPerDay?: number;
+  audioBytesPerDay?: number;
+  queueMax?: number;
+  freePlanRequestsPerDay?: number;
+}
+
+export interface RelayUsageAnswer {
+  day: string;
+  requests: number;
+  wsMessages?: number;
+  notifications: number;
+  pollSeconds?: number;
+  audioUploads?: number;
+  audioBytes?: number;
+  queued: number;
+  storageBytes?: number;
+  requestsPercent?: number;
+  budgetExhausted?: boolean;
+  limits?: RelayLimits;
+}
+
+export interface RelaySubscription {
+  id: string;
+  event: string;
+  host: string;
+  key: { id: string; name: string; displayName?: string };
+  createdAt?: string;
+  pending?: number;
+}
+
+export interface RelayEventsAnswer {
+  restrictedTo: string[];
+  subscriptions: RelaySubscription[];
+}
