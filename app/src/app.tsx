@@ -3,7 +3,7 @@
 
 import { effect } from '@preact/signals';
 import type { VNode } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { appPaths, HOW_TO_OPEN_NOTIFIER } from '../../protocol/app-api.js';
 import { call, computerName, endSession, forgetCsrf, sessionEnded } from './api.js';
 import { ApprovalsPage } from './approvals/page.js';
@@ -126,11 +126,42 @@ function Sidebar(): VNode {
   );
 }
 
+/**
+ * The Designer's heading at once, its body (the code editor, CodeMirror) loaded only now, as a chunk of its own: the
+ * other pages never load the editor's JavaScript.
+ */
+function DesignerPage(): VNode {
+  const [Body, setBody] = useState<(() => VNode) | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    import('./designer/page.js').then(
+      (loaded) => setBody(() => loaded.DesignerBody),
+      () => setFailed(true),
+    );
+  }, []);
+  return (
+    <div class="page designer-page">
+      <header class="page-head">
+        <div class="page-title">
+          <h1>Designer</h1>
+          <span class="muted">Design your banner cards and see them drawn as you type.</span>
+        </div>
+      </header>
+      {Body ? (
+        <Body />
+      ) : (
+        <p class="muted">{failed ? 'The designer could not be loaded. Is Notifier still running?' : 'Loading the designer…'}</p>
+      )}
+    </div>
+  );
+}
+
 function CurrentPage(): VNode {
   const current = route.value;
   if (current.page === 'history') return <HistoryPage route={current} />;
   if (current.page === 'approvals') return <ApprovalsPage />;
   if (current.page === 'compose') return <ComposePage />;
+  if (current.page === 'designer') return <DesignerPage />;
   return <ComingPage page={current.page} />;
 }
 

@@ -1,4 +1,4 @@
-// Settings, the designer and the relay page come in the next version of the app; until then each page says so,
+// Settings and the relay page come in the next version of the app; until then each page says so,
 // and where the person can do the same thing today.
 
 import type { VNode } from 'preact';
@@ -10,13 +10,6 @@ const COMING: Partial<Record<Page, () => VNode>> = {
       Settings will be changed on this page in the next version of Notifier. Meanwhile, <strong>Quiet for an hour</strong> in the Notifier
       tray menu silences sounds and speech, and every setting can be changed with the <code>notifier settings</code> command (
       <code>notifier apps set</code> for one app).
-    </p>
-  ),
-  designer: () => (
-    <p class="coming-text">
-      You will draw your own banner cards here, with a live preview, in the next version of Notifier. Meanwhile,{' '}
-      <a href={pageHref('compose')}>Compose</a> draws the card of a template an app already has, and templates are saved with the{' '}
-      <code>notifier template</code> command.
     </p>
   ),
   relay: () => (

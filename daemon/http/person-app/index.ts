@@ -19,6 +19,7 @@ import { jsonBody } from '../body.js';
 import { approvalRoutes } from './approval-routes.js';
 import { type AppContext, routeFinder } from './api-route.js';
 import { composeRoutes } from './compose-routes.js';
+import { designerRoutes } from './designer-routes.js';
 import { admitApiRequest, checkHost, sendApiError, setSecurityHeaders } from './door.js';
 import { EventHub } from './events.js';
 import { historyRoutes } from './history-routes.js';
@@ -60,6 +61,7 @@ export class PersonApp {
     ...historyRoutes(),
     ...approvalRoutes(),
     ...composeRoutes(),
+    ...designerRoutes(),
     { method: 'GET', path: '/app/api/events', handle: ({ req, res, session, context }) => context.events.subscribe(req, res, session) },
   ]);
   private readonly stale: Promise<void>;
