@@ -254,7 +254,8 @@ export function createEditor(host: HTMLElement, options: EditorOptions): EditorV
     json(),
     keymap.of([...defaultKeymap, ...historyKeymap]),
     EditorView.lineWrapping,
-    EditorView.contentAttributes.of({ 'aria-label': options.label }),
+    // tabindex: a contenteditable is a Tab stop anyway; said outright, checkers see the scrolling editor reachable.
+    EditorView.contentAttributes.of({ 'aria-label': options.label, tabindex: '0' }),
     EditorView.updateListener.of((update) => {
       if (update.docChanged) options.onChange(update.state.doc.toString());
     }),
