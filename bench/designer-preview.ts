@@ -103,7 +103,11 @@ async function keystrokeToPicture(page: Page): Promise<{ keystroke: number[]; fe
     const shown = page.evaluate(`window.__newPicture(${JSON.stringify(old)})`);
     const started = Date.now();
     await page.keyboard.press(run % 2 === 0 ? 'w' : 'Backspace'); // a letter typed, then taken back
-    const at = await painted(shown);
+    const at = await painted(shown).catch(async (error: Error) => {
+      throw new Error(
+        `${error.message} (key ${run}; the editor holds ${await editor.innerText()}; the page says ${await page.locator('#designer-problems').innerText()})`,
+      );
+    });
     // The baseline: the same drawing fetched by the page alone.
     const text = await editor.innerText();
     const fetched = (await page.evaluate(

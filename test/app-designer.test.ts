@@ -262,6 +262,10 @@ describe('the Designer', () => {
     await page.keyboard.type('progress');
     const insert = browse.getByRole('button', { name: 'Insert progress', exact: true });
     await insert.waitFor();
+    await browse
+      .getByRole('button', { name: /^Insert / })
+      .nth(1)
+      .waitFor({ state: 'detached' }); // the search's answer, not an earlier key's
     expect(await browse.getByRole('button', { name: /^Insert / }).count()).toBe(1);
     await insert.focus();
     await page.keyboard.press('Enter');

@@ -32,6 +32,8 @@ import {
   sampleMessage,
   sampleProblem,
   sampleText,
+  refusedSave,
+  shownMarks,
   STARTER,
   type Marked,
 } from './store.js';
@@ -394,13 +396,14 @@ export function DesignerBody(): VNode {
   const markEditor = (): void => {
     const editor = view.current;
     if (!editor) return;
-    const at = syntaxProblem(editor.state);
-    if (at !== null) {
+    // JSON.parse decides whether it is JSON; the syntax tree only says where it stops being (it may be parsed partly).
+    if (parsed(editor.state.doc.toString()) === null) {
+      const at = syntaxProblem(editor.state) ?? editor.state.doc.length;
       marks.value = [
         { path: '', at, message: 'This is not valid JSON here: look for a missing comma, quote or bracket.', severity: 'error' },
       ];
     }
-    showProblems(editor, marks.value);
+    showProblems(editor, shownMarks());
   };
 
   useEffect(() => {
@@ -411,7 +414,7 @@ export function DesignerBody(): VNode {
       vocabulary: () => vocabulary,
       onChange: (text) => {
         editedText.value = text;
-        if (syntaxProblem(view.current!.state) !== null) markEditor();
+        if (parsed(text) === null) markEditor();
         else if (edited.value.kind === 'template') preview.current!.request();
         else {
           marks.value = [];
@@ -438,6 +441,7 @@ export function DesignerBody(): VNode {
   const open = (kindOpened: 'template' | 'manifest', value: DesignJson, title: string): void => {
     edited.value = { kind: kindOpened, title };
     marks.value = [];
+    refusedSave.value = null;
     sampleProblem.value = '';
     setText(view.current!, pretty(value));
     view.current!.focus();
@@ -480,10 +484,13 @@ export function DesignerBody(): VNode {
     } catch (error) {
       // The template's own problems are marked where they are (the preview finds them); a refusal of a field is marked
       // at that field.
-      if (error instanceof ApiProblem && error.field) marks.value = [{ path: error.field, message: messageOf(error), severity: 'error' }];
-      else if (!problemsOf(error)) marks.value = [{ path: '', message: messageOf(error), severity: 'error' }];
+      if (problemsOf(error))
+        preview.current?.request(); // it answers the problems with their places
+      else {
+        const path = error instanceof ApiProblem && error.field ? error.field : '';
+        refusedSave.value = { text: editedText.value, marks: [{ path, message: messageOf(error), severity: 'error' }] };
+      }
       markEditor();
-      preview.current?.request();
       say('Nothing was saved: see the problems under the editor.');
     } finally {
       setSaving(false);
@@ -517,7 +524,7 @@ export function DesignerBody(): VNode {
           </h2>
           <div class="editor-frame" ref={host} />
           <ul id="designer-problems" class="designer-problems" aria-label="Problems">
-            {marks.value.map((mark, index) => (
+            {shownMarks().map((mark, index) => (
               <li key={`${index}-${mark.path}`} class={mark.severity === 'warning' ? 'problem-warning' : 'field-problem'}>
                 <button type="button" class="link-button" onClick={() => goTo(mark)}>
                   {problemText(view.current, mark)}

@@ -49,6 +49,14 @@ export const drawing = signal(false);
 /** The template's problems, each at its place; or the sample data's problem. */
 export const marks = signal<Marked[]>([]);
 export const sampleProblem = signal('');
+/** What Save was refused for (a reserved name…), and the text it was refused: marked while the text is that one. */
+export const refusedSave = signal<{ text: string; marks: Marked[] } | null>(null);
+
+/** The problems to show: Save's refusal while the text is the one refused, and the preview's. */
+export function shownMarks(): Marked[] {
+  const refused = refusedSave.value;
+  return [...(refused && refused.text === editedText.value ? refused.marks : []), ...marks.value];
+}
 export const library = signal<DesignerLibrary | null>(null);
 
 /** The edited JSON as an object, or null when it is not JSON (the editor marks where). */
