@@ -299,6 +299,21 @@ describe('the Designer', () => {
     problems.length = 0;
   });
 
+  test("completion offers the renderer's names: a component's properties, the component types", async () => {
+    const start =
+      '{"app": "notifier", "name": "c", "grid": {"rows": 1, "cols": 1}, "cells": [{"row": 0, "col": 0, "component": {"type": "text", "binding": "{title}", ';
+    await setEditor(start + '"max');
+    await page.keyboard.press('Control+Space');
+    const listbox = page.getByRole('listbox');
+    await listbox.getByRole('option', { name: 'maxLines' }).waitFor();
+    expect(await listbox.getByRole('option', { name: 'cornerRadius' }).count()).toBe(0); // an image's, not a text's
+    await listbox.getByRole('option', { name: 'maxLines' }).click();
+    expect(await page.locator('.cm-content').innerText()).toBe(`${start}"maxLines"`);
+    await setEditor('{"app": "notifier", "name": "c", "cells": [{"component": {"type": "prog');
+    await page.keyboard.press('Control+Space');
+    await listbox.getByRole('option', { name: 'progress' }).waitFor();
+  });
+
   test('a template that runs code says it needs the approval of the person', async () => {
     const note = page.getByText(/This template runs code on this computer/);
     expect(await note.count()).toBe(0);

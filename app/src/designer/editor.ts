@@ -157,18 +157,20 @@ function completer(vocabulary: () => Vocabulary | null) {
     const from = quoted ? word.from + 1 : word.from;
     // A property's name: the names of the object the cursor is in.
     const inName = node.name === 'PropertyName' || (node.parent?.name === 'Object' && node.name !== 'String') || node.name === '⚠';
-    if (node.name === 'String' && node.parent?.name === 'Property') {
-      const name = node.parent.getChild('PropertyName');
-      const key = name ? unquote(context.state.sliceDoc(name.from, name.to)) : '';
-      if (key === 'type')
-        return { from, options: Object.keys(known.components).map((label) => ({ label, type: 'type' })), validFor: /^[\w]*$/ };
-      if (key === 'binding' || ['title', 'subtitle', 'body', 'image', 'url'].includes(key)) {
-        const at = context.matchBefore(/\{[\w.-]*/);
-        if (!at) return null;
-        return { from: at.from, options: known.tokens.map((token) => ({ label: `{${token}}`, type: 'variable' })) };
-      }
-      return null;
-    }
+    // A value being typed: read from the line, since an unfinished string is not a String node yet.
+    const line = context.state.doc.lineAt(context.pos);
+    const before = line.text.slice(0, context.pos - line.from);
+    const typeValue = /"type"\s*:\s*"(\w*)$/.exec(before);
+    if (typeValue)
+      return {
+        from: context.pos - typeValue[1]!.length,
+        options: Object.keys(known.components).map((label) => ({ label, type: 'type' })),
+        validFor: /^\w*$/,
+      };
+    const token = /"(?:binding|title|subtitle|body|image|url)"\s*:\s*"[^"]*(\{[\w.-]*)$/.exec(before);
+    if (token)
+      return { from: context.pos - token[1]!.length, options: known.tokens.map((name) => ({ label: `{${name}}`, type: 'variable' })) };
+    if (node.name === 'String' && node.parent?.name === 'Property') return null; // another value: nothing to offer
     const object =
       node.name === 'Object'
         ? node
@@ -185,7 +187,10 @@ function completer(vocabulary: () => Vocabulary | null) {
           ? known.components[type]!
           : [...new Set(Object.values(known.components).flat())]
         : (known.objects[kind] ?? known.objects.template ?? []);
-    const options: Completion[] = names.map((label) => ({ label, type: 'property', apply: quoted ? label : `"${label}"` }));
+    // The name goes in its quotes: the ones typed, and the closing one when it is not there yet.
+    const closed = context.state.sliceDoc(context.pos, context.pos + 1) === '"';
+    const apply = (label: string): string => (quoted ? (closed ? label : `${label}"`) : `"${label}"`);
+    const options: Completion[] = names.map((label) => ({ label, type: 'property', apply: apply(label) }));
     return { from, options, validFor: /^[\w]*$/ };
   };
 }
