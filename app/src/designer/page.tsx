@@ -377,6 +377,14 @@ function Manifests({ onEdit, serial }: { onEdit: (manifest: DesignJson) => void;
 // ---------------------------------------------------------------------------------------------------------------
 // The page
 
+/** What the heading says is open: the name and app the text holds now, else what was opened. */
+function headingTitle(kind: 'template' | 'manifest'): string {
+  const value = parsed(editedText.value);
+  if (!value) return edited.value.title;
+  if (kind === 'manifest') return String(value.app ?? edited.value.title);
+  return `${String(value.name ?? '')} (${String(value.app ?? OWN_APP)})`;
+}
+
 /** A problem as the list under the editor says it: where (line, cell), then what. */
 function problemText(view: EditorView | null, mark: Marked): string {
   const line = view ? view.state.doc.lineAt(mark.at ?? placeOf(view.state, mark.path).from).number : undefined;
@@ -520,7 +528,7 @@ export function DesignerBody(): VNode {
       <div class="designer-work">
         <section class="designer-editor" aria-labelledby="editor-heading">
           <h2 id="editor-heading">
-            {kind === 'template' ? 'Template' : 'Manifest'}: {edited.value.title}
+            {kind === 'template' ? 'Template' : 'Manifest'}: {headingTitle(kind)}
           </h2>
           <div class="editor-frame" ref={host} />
           <ul id="designer-problems" class="designer-problems" aria-label="Problems">
@@ -564,7 +572,11 @@ export function DesignerBody(): VNode {
             <div class="preview-stage" aria-busy={drawing.value}>
               {picture.value ? <img src={picture.value} alt="Preview" /> : <p class="muted">Drawing the card…</p>}
             </div>
-          ) : (
+          ) : null}
+          {kind === 'template' && shownMarks().some((mark) => mark.severity === 'error') ? (
+            <p class="muted">This is the last card drawn: fix the problems under the editor to see your changes.</p>
+          ) : null}
+          {kind === 'manifest' && (
             <p class="muted">A manifest has no picture of its own: its sample values show in the previews of the app's templates.</p>
           )}
           <TextField
