@@ -287,6 +287,18 @@ describe('the Designer', () => {
       .getByRole('region', { name: 'Templates' })
       .getByRole('button', { name: /keyboard card/ })
       .waitFor();
+    // A saved template can be deleted, after a question whose safe answer has the focus; the text stays.
+    await page.getByRole('button', { name: 'Delete template', exact: true }).click();
+    await focusBecomes(page, 'Cancel');
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText('Deleted “keyboard card”.').waitFor();
+    await page
+      .getByRole('region', { name: 'Templates' })
+      .getByRole('button', { name: /keyboard card/ })
+      .waitFor({ state: 'detached' });
+    const left = await daemon.api('GET', '/v1/templates?app=notifier');
+    expect((left.json.items as Array<{ name: string }>).map((template) => template.name)).not.toContain('keyboard card');
+    expect(await page.locator('.cm-content').innerText()).toContain('keyboard card');
     // A name the API refuses: its words, marked at the name.
     await setEditor({ ...card(), name: 'builtin.mine' });
     await save.click();

@@ -505,6 +505,27 @@ export function DesignerBody(): VNode {
     }
   };
 
+  /** The saved template the text names (its app and name), when there is one: it can be deleted. */
+  const current = parsed(editedText.value);
+  const savedOne =
+    kind === 'template' && current
+      ? library.value?.templates.find((template) => template.app === current.app && template.name === current.name)
+      : undefined;
+  const deleteTemplate = async (): Promise<void> => {
+    if (!savedOne) return;
+    const name = String(savedOne.name);
+    const app = String(savedOne.app);
+    const message = `“${name}” of ${app} is deleted. Its notifications stay in History; new ones use the built-in layout. The text stays in the editor.`;
+    if (!(await confirmFirst({ title: `Delete the template “${name}”?`, message, confirm: 'Delete' }))) return;
+    try {
+      await call('DELETE', withQuery(designerPaths.templates, { app, name }));
+      say(`Deleted “${name}”.`);
+      await loadLibrary();
+    } catch (error) {
+      sayError(error);
+    }
+  };
+
   const sendTest = async (): Promise<void> => {
     const template = parsed(editedText.value);
     const data = parsed(sampleText.value) ?? {};
@@ -564,6 +585,12 @@ export function DesignerBody(): VNode {
               <Icon name="plus" />
               <span>New template</span>
             </button>
+            {savedOne && (
+              <button type="button" class="button button-quiet" onClick={() => void deleteTemplate()}>
+                <Icon name="trash" />
+                <span>Delete template</span>
+              </button>
+            )}
           </div>
         </section>
         <section class="designer-preview" aria-labelledby="designer-preview-heading">
