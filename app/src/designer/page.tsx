@@ -48,6 +48,22 @@ const RUNS_CODE = /"(command|script|shortcut)"\s*:/;
 let vocabulary: Vocabulary | null = null;
 /** The library's card pictures, by the template's JSON: drawn once per visit of the window. */
 const cardPictures = new Map<string, string>();
+/** The library's pictures are drawn this many at a time: the live preview is not kept waiting behind a long library. */
+const CARDS_AT_ONCE = 2;
+let cardsDrawing = 0;
+const cardsWaiting: Array<() => void> = [];
+
+/** Runs `draw` when fewer than CARDS_AT_ONCE library pictures are being drawn. */
+async function inCardTurn<T>(draw: () => Promise<T>): Promise<T> {
+  if (cardsDrawing >= CARDS_AT_ONCE) await new Promise<void>((resolve) => cardsWaiting.push(resolve));
+  cardsDrawing++;
+  try {
+    return await draw();
+  } finally {
+    cardsDrawing--;
+    cardsWaiting.shift()?.();
+  }
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The library
@@ -58,7 +74,7 @@ function LibraryCard({ template, builtin, onOpen }: { template: DesignJson; buil
   useEffect(() => {
     if (src) return;
     let current = true;
-    drawPicture(template, undefined).then(
+    inCardTurn(() => drawPicture(template, undefined)).then(
       (drawn) => {
         if (!('blob' in drawn)) return;
         const url = URL.createObjectURL(drawn.blob);
