@@ -60,6 +60,7 @@ async function checkEveryPage(options: { colorScheme: 'light' | 'dark'; width: n
       if (name === 'history') await page.getByRole('link', { name: 'Build failed', exact: true }).waitFor();
       if (name === 'approvals') await page.getByRole('heading', { name: 'Waiting for you' }).waitFor();
       if (name === 'settings') await page.getByRole('region', { name: 'ci', exact: true }).waitFor(); // its apps drawn too
+      if (name === 'designer') await page.getByRole('img', { name: 'Preview', exact: true }).waitFor(); // the editor and its card
       await check(name);
     }
     await page.goto(new URL(`/app/history/deployer/${waitingId}`, page.url()).href);

@@ -23,6 +23,8 @@ export class ApiProblem extends Error {
     readonly field?: string,
     /** Why the field was refused, as the API says it (`a non-empty string`). */
     readonly reason?: string,
+    /** The whole answer, for a refusal that says more (the Designer's template problems, each with its place). */
+    readonly answer?: unknown,
   ) {
     super(message);
   }
@@ -133,6 +135,7 @@ export async function send(method: string, path: string, body?: unknown, options
     problem?.error ?? `${reply.status} ${reply.statusText}`,
     problem?.field,
     problem?.reason,
+    problem ?? undefined,
   );
 }
 

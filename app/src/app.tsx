@@ -3,12 +3,11 @@
 
 import { effect } from '@preact/signals';
 import type { VNode } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { appPaths, HOW_TO_OPEN_NOTIFIER } from '../../protocol/app-api.js';
 import { call, computerName, endSession, forgetCsrf, sessionEnded } from './api.js';
 import { ApprovalsPage } from './approvals/page.js';
 import { waitingCount } from './approvals/store.js';
-import { ComingPage } from './coming.js';
 import { ComposePage } from './compose/page.js';
 import { HistoryPage } from './history/page.js';
 import { SettingsPage } from './settings/page.js';
@@ -128,6 +127,36 @@ function Sidebar(): VNode {
   );
 }
 
+/**
+ * The Designer's heading at once, its body (the code editor, CodeMirror) loaded only now, as a chunk of its own: the
+ * other pages never load the editor's JavaScript.
+ */
+function DesignerPage(): VNode {
+  const [Body, setBody] = useState<(() => VNode) | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    import('./designer/page.js').then(
+      (loaded) => setBody(() => loaded.DesignerBody),
+      () => setFailed(true),
+    );
+  }, []);
+  return (
+    <div class="page designer-page">
+      <header class="page-head">
+        <div class="page-title">
+          <h1>Designer</h1>
+          <span class="muted">Design your banner cards and see them drawn as you type.</span>
+        </div>
+      </header>
+      {Body ? (
+        <Body />
+      ) : (
+        <p class="muted">{failed ? 'The designer could not be loaded. Is Notifier still running?' : 'Loading the designer…'}</p>
+      )}
+    </div>
+  );
+}
+
 function CurrentPage(): VNode {
   const current = route.value;
   if (current.page === 'history') return <HistoryPage route={current} />;
@@ -135,7 +164,7 @@ function CurrentPage(): VNode {
   if (current.page === 'compose') return <ComposePage />;
   if (current.page === 'settings') return <SettingsPage />;
   if (current.page === 'relay') return <RelayPage />;
-  return <ComingPage page={current.page} />;
+  return <DesignerPage />;
 }
 
 export function SessionEnded({ reason }: { reason: 'signedOut' | 'ended' }): VNode {

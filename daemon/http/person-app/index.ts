@@ -20,6 +20,7 @@ import { approvalRoutes } from './approval-routes.js';
 import { type AppContext, routeFinder } from './api-route.js';
 import { composeRoutes } from './compose-routes.js';
 import { firstRunRoutes } from './first-run-routes.js';
+import { designerRoutes } from './designer-routes.js';
 import { admitApiRequest, checkHost, sendApiError, setSecurityHeaders } from './door.js';
 import { EventHub } from './events.js';
 import { historyRoutes } from './history-routes.js';
@@ -66,6 +67,7 @@ export class PersonApp {
     ...firstRunRoutes(() => this.options),
     ...settingsRoutes(),
     ...relayRoutes(),
+    ...designerRoutes(),
     { method: 'GET', path: '/app/api/events', handle: ({ req, res, session, context }) => context.events.subscribe(req, res, session) },
   ]);
   private readonly stale: Promise<void>;
