@@ -10,8 +10,6 @@ import { ApprovalsPage } from './approvals/page.js';
 import { waitingCount } from './approvals/store.js';
 import { ComposePage } from './compose/page.js';
 import { HistoryPage } from './history/page.js';
-import { SettingsPage } from './settings/page.js';
-import { RelayPage } from './relay/page.js';
 import { unreadTotal } from './history/store.js';
 import { disconnectEvents } from './live.js';
 import { PAGE_TITLES, PAGES, pageHref, route, type Page } from './router.js';
@@ -127,19 +125,56 @@ function Sidebar(): VNode {
   );
 }
 
+/** The pages loaded as chunks of their own, once each: the window opens on History without their JavaScript. */
+const chunks = new Map<() => Promise<() => VNode>, () => VNode>();
+
+/** A page's body from its chunk: null while it loads, or `failed` when it cannot be loaded. */
+function useChunk(load: () => Promise<() => VNode>): { Body: (() => VNode) | null; failed: boolean } {
+  const [Body, setBody] = useState<(() => VNode) | null>(() => chunks.get(load) ?? null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (Body) return;
+    load().then(
+      (loaded) => {
+        chunks.set(load, loaded);
+        setBody(() => loaded);
+      },
+      () => setFailed(true),
+    );
+  }, [load]);
+  return { Body, failed };
+}
+
+const loadSettings = (): Promise<() => VNode> => import('./settings/page.js').then((loaded) => loaded.SettingsPage);
+const loadRelay = (): Promise<() => VNode> => import('./relay/page.js').then((loaded) => loaded.RelayPage);
+const loadDesigner = (): Promise<() => VNode> => import('./designer/page.js').then((loaded) => loaded.DesignerBody);
+
+/** What a page says while its chunk loads, or when it cannot be loaded: its heading, and why it is empty. */
+function Loading({ page, failed }: { page: Page; failed: boolean }): VNode {
+  return (
+    <div class="page">
+      <header class="page-head">
+        <div class="page-title">
+          <h1>{PAGE_TITLES[page]}</h1>
+        </div>
+      </header>
+      <p class="muted">{failed ? 'This page could not be loaded. Is Notifier still running?' : 'Loading…'}</p>
+    </div>
+  );
+}
+
+/** Settings or the Relay page: a chunk each (they change things rarely; History opens without them). */
+function LaterPage({ page, load }: { page: Page; load: () => Promise<() => VNode> }): VNode {
+  const { Body, failed } = useChunk(load);
+  return Body ? <Body /> : <Loading page={page} failed={failed} />;
+}
+
 /**
  * The Designer's heading at once, its body (the code editor, CodeMirror) loaded only now, as a chunk of its own: the
  * other pages never load the editor's JavaScript.
  */
 function DesignerPage(): VNode {
-  const [Body, setBody] = useState<(() => VNode) | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    import('./designer/page.js').then(
-      (loaded) => setBody(() => loaded.DesignerBody),
-      () => setFailed(true),
-    );
-  }, []);
+  const { Body, failed } = useChunk(loadDesigner);
   return (
     <div class="page designer-page">
       <header class="page-head">
@@ -162,8 +197,8 @@ function CurrentPage(): VNode {
   if (current.page === 'history') return <HistoryPage route={current} />;
   if (current.page === 'approvals') return <ApprovalsPage />;
   if (current.page === 'compose') return <ComposePage />;
-  if (current.page === 'settings') return <SettingsPage />;
-  if (current.page === 'relay') return <RelayPage />;
+  if (current.page === 'settings') return <LaterPage page="settings" load={loadSettings} />;
+  if (current.page === 'relay') return <LaterPage page="relay" load={loadRelay} />;
   return <DesignerPage />;
 }
 
