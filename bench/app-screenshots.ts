@@ -134,6 +134,12 @@ async function fill(daemon: RunningDaemon): Promise<Record<string, string>> {
     ],
   });
   await api(daemon, 'POST', '/v1/snooze', { app: 'calendar', id: ids.lunch, minutes: 90 });
+  // Settings: quiet nights on weekdays.
+  await api(daemon, 'PUT', '/v1/settings/quiet-hours', {
+    windows: [
+      { id: 'nights', days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '22:30', end: '07:00', speech: true, sounds: true, banners: false },
+    ],
+  });
   const history = (await api(daemon, 'GET', '/v1/history?limit=100')).items as Array<{ app: string; id: string }>;
   for (const app of ['backup', 'home', 'ci'])
     ids[`earlier-${app}`] = history.find((record) => record.app === app && record.id !== ids.build)!.id;
@@ -225,6 +231,19 @@ await runBenchmark(async () => {
       await page.getByRole('checkbox', { name: /Ask for a reply/ }).check();
       await page.locator('main').evaluate((main) => main.scrollTo(0, 0));
       await shoot(page, `compose-${theme}`);
+      await page.goto(`${origin}/app/settings`);
+      await page.getByRole('heading', { name: 'Quiet hours' }).waitFor();
+      await page.getByRole('heading', { name: 'General settings' }).waitFor();
+      await shoot(page, `settings-${theme}`);
+      await page.goto(`${origin}/app/designer`);
+      await page.getByRole('region', { name: 'Templates' }).getByRole('button', { name: /^hero/ }).click();
+      await page.getByRole('img', { name: 'Preview', exact: true }).waitFor();
+      await page.locator('.status-region .status').waitFor({ state: 'detached' }); // "Opened a copy…" goes after 5 s
+      await page.locator('main').evaluate((main) => main.scrollTo(0, 0));
+      await shoot(page, `designer-${theme}`);
+      await page.goto(`${origin}/app/relay`);
+      await page.getByRole('textbox', { name: 'Relay address' }).fill('https://relay.example.com');
+      await shoot(page, `relay-${theme}`);
       await context.close();
     }
   } finally {
