@@ -10,11 +10,19 @@ import { unreadTotal } from './history/store.js';
 const WORKER_URL = '/app/sw.js';
 const WORKER_SCOPE = '/app/';
 
-/** Registers the worker, once the window is drawn (it fetches the shell's files: never before the first paint). */
+/** How long the worker waits for the window to be idle after its first paint (a busy window still gets it then). */
+const REGISTER_IDLE_TIMEOUT_MS = 3000;
+
+/**
+ * Registers the worker once the window is drawn and idle: installing it fetches every file of the shell, which on a
+ * small machine would otherwise compete with the first paint for the processor and the daemon.
+ */
 export function keepShell(): void {
   if (!('serviceWorker' in navigator)) return;
   // A refusal (a browser's settings, a private window) only means no installed window: the page works as before.
-  void navigator.serviceWorker.register(WORKER_URL, { scope: WORKER_SCOPE }).catch(() => undefined);
+  const register = (): void => void navigator.serviceWorker.register(WORKER_URL, { scope: WORKER_SCOPE }).catch(() => undefined);
+  if ('requestIdleCallback' in window) requestIdleCallback(register, { timeout: REGISTER_IDLE_TIMEOUT_MS });
+  else setTimeout(register, 0);
 }
 
 /** The badge follows the unread count where the browser draws one (an installed app on Chromium, Edge, Safari). */
