@@ -283,6 +283,8 @@ export const errors = {
   replyExpired: () => new ApiError(409, 'reply_expired', 'text: the question has expired and takes no reply any more', { field: 'text' }),
   noSuchQuestion: () => new ApiError(404, 'no_such_question', 'no such question: it was answered or is no longer asked'),
   noSuchConnectorRequest: () => new ApiError(404, 'no_such_connector_request', 'no such connector request: it was answered or has expired'),
+  speechUnavailable: (why: string) => new ApiError(409, 'speech_unavailable', why),
+  speechFailed: (reason: string) => new ApiError(500, 'speech_failed', `The voice could not be played: ${reason}`),
   noCard: () => new ApiError(404, 'no_card', 'the notification has no card picture (no template or layout)'),
   noIcon: (app: string) => new ApiError(404, 'no_icon', `${app} has no icon`),
 

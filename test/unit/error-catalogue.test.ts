@@ -94,6 +94,8 @@ const SAMPLES: { [K in keyof Catalogue]: Parameters<Catalogue[K]> } = {
   replyExpired: [],
   noSuchQuestion: [],
   noSuchConnectorRequest: [],
+  speechUnavailable: ['There is no speech engine on this computer.'],
+  speechFailed: ['espeak-ng exited with 1'],
   noCard: [],
   noIcon: ['build'],
   unreadableRiveFile: ['"x.riv" is not a Rive file (it does not start with RIVE)'],

@@ -6,7 +6,7 @@
 
 import { OWN_APP } from '../../../protocol/app-api.js';
 import { settingsPaths, VOICE_SAMPLE, type LastNotificationsAnswer, type VoiceTestAnswer } from '../../../protocol/app-api-settings.js';
-import { ApiError } from '../../../protocol/errors.js';
+import { errors } from '../../../protocol/errors.js';
 import { firstLineOf } from '../../core/history/rows.js';
 import type { NotifierCore } from '../../core/notifier.js';
 import { ENGINE_VOICE } from '../../core/settings/settings.js';
@@ -27,7 +27,7 @@ function whySilent(core: NotifierCore): string | null {
 /** Says the sample with the settings' voice, speed and language; answers once it is written (or failed). */
 async function testVoice(core: NotifierCore): Promise<VoiceTestAnswer> {
   const silent = whySilent(core);
-  if (silent) throw new ApiError(409, 'speech_unavailable', silent);
+  if (silent) throw errors.speechUnavailable(silent);
   const { voiceDefault, voiceSpeed, voiceLang } = core.settings;
   return new Promise<VoiceTestAnswer>((resolve, reject) => {
     const timer = setTimeout(() => resolve({ ok: true }), VOICE_TEST_WAIT_MS);
@@ -42,7 +42,7 @@ async function testVoice(core: NotifierCore): Promise<VoiceTestAnswer> {
       },
       failed: (reason) => {
         clearTimeout(timer);
-        reject(new ApiError(500, 'speech_failed', `The voice could not be played: ${reason}`));
+        reject(errors.speechFailed(reason));
       },
     });
   });
