@@ -223,6 +223,7 @@ describe('the Relay page', () => {
     await dialog().getByRole('heading', { name: 'End this subscription?' }).waitFor();
     await dialog().getByRole('button', { name: 'End' }).click();
     await events.getByText('No connector asked for your replies.').waitFor();
+    await focusBecomes(page, 'Reply events'); // the row went: the focus is on its section, not lost
     expect((await daemon.api('GET', '/v1/relay/events')).json.subscriptions).toEqual([]);
     expect(unexpected()).toEqual([]);
   });
