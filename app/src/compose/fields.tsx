@@ -19,23 +19,37 @@ interface Common {
 /** What the control carries: the ids that describe it, and whether it is the one in error. */
 type Described = { 'aria-describedby'?: string; 'aria-invalid'?: boolean };
 
+/** What describes the control `id`: the problem named on it (if `mine`), then its hint. */
+export function described(id: string, hint: string | undefined, mine: boolean): Described {
+  const ids = [mine ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  return { 'aria-describedby': ids || undefined, 'aria-invalid': mine || undefined };
+}
+
+/** Under a control: its hint, and the daemon's message when the problem names it (their ids as `described` gives). */
+export function FieldNotes({ id, hint, problem }: { id: string; hint?: string | undefined; problem: Problem | null }): VNode {
+  return (
+    <>
+      {hint && (
+        <p id={`${id}-hint`} class="hint">
+          {hint}
+        </p>
+      )}
+      {problem?.control === id && (
+        <p id={`${id}-problem`} class="field-problem">
+          {problem.message}
+        </p>
+      )}
+    </>
+  );
+}
+
 function Frame(props: Common & { control: (described: Described) => VNode }): VNode {
   const mine = props.problem?.control === props.id;
-  const describedBy = [mine ? `${props.id}-problem` : '', props.hint ? `${props.id}-hint` : ''].filter(Boolean).join(' ');
   return (
     <div class={`field${mine ? ' field-invalid' : ''}`}>
       <label for={props.id}>{props.label}</label>
-      {props.control({ 'aria-describedby': describedBy || undefined, 'aria-invalid': mine || undefined })}
-      {props.hint && (
-        <p id={`${props.id}-hint`} class="hint">
-          {props.hint}
-        </p>
-      )}
-      {mine && (
-        <p id={`${props.id}-problem`} class="field-problem">
-          {props.problem!.message}
-        </p>
-      )}
+      {props.control(described(props.id, props.hint, mine))}
+      <FieldNotes id={props.id} hint={props.hint} problem={props.problem} />
     </div>
   );
 }

@@ -6,7 +6,7 @@ import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { SettingValue } from '../../../protocol/app-api-settings.js';
 import { messageOf } from '../api.js';
-import { type Problem, SelectField, TextField } from '../compose/fields.js';
+import { described, FieldNotes, type Problem, SelectField, TextField } from '../compose/fields.js';
 
 export interface ControlProps {
   id: string;
@@ -76,26 +76,14 @@ export function SettingControl(props: ControlProps): VNode {
               type="checkbox"
               role="switch"
               checked={props.value === true}
-              aria-describedby={
-                [props.hint ? `${props.id}-hint` : '', mine ? `${props.id}-problem` : ''].filter(Boolean).join(' ') || undefined
-              }
-              aria-invalid={mine || undefined}
+              {...described(props.id, props.hint, mine)}
               onChange={(event) => void save(event.currentTarget.checked)}
             />
             <span>{props.label}</span>
           </label>
           {reset}
         </div>
-        {props.hint && (
-          <p id={`${props.id}-hint`} class="hint">
-            {props.hint}
-          </p>
-        )}
-        {mine && (
-          <p id={`${props.id}-problem`} class="field-problem">
-            {problem!.message}
-          </p>
-        )}
+        <FieldNotes id={props.id} hint={props.hint} problem={problem} />
       </div>
     );
   }
