@@ -1,12 +1,13 @@
 // A path whose % escapes do not decode (docs/relay-api.md#ra2): every route with a path parameter, taken from the
 // relay's own route table (so a route added later is covered too), answers 400 `invalid_request` before any
-// credential is looked at, and the relay logs one line for it — never a stack trace.
+// credential is looked at, and the relay logs one warning for it (a JSON line, beside the request's own) — never a
+// stack trace.
 
 import { describe, expect, test } from '@jest/globals';
 import { waitFor } from '../../bench/rigs/wait.js';
 import type { Relay } from '../../relay/core/relay.js';
 import { createApp } from '../../relay/http/app.js';
-import { BACKENDS, pairWithKey, useRelay } from '../helpers/relay.js';
+import { BACKENDS, pairWithKey, parseLogLines, useRelay } from '../helpers/relay.js';
 
 /** The escapes a hostile prober sent: not hex, a lone %, a cut UTF-8 sequence, an encoded UTF-16 surrogate. */
 const BROKEN = ['%ZZ', '%', '%E0%A4', '%ED%A0%80'];
@@ -57,14 +58,21 @@ describe.each(BACKENDS)('a broken %% escape in a path (%s)', (backend) => {
         }
       }
     }
-    // The log comes through its own pipe: wait for a line per request (and then for a moment longer), then read it.
-    const logged = () => relay().log().slice(before).split('\n').filter(Boolean);
-    await waitFor(() => (logged().length >= sent ? true : undefined), `${sent} log lines`);
+    // The log comes through its own pipe: wait for the lines of every request (and then for a moment longer), then
+    // read them. Each refusal is a warning and the request's own line, both JSON, tied by the request id.
+    const logged = () => parseLogLines(relay().log().slice(before));
+    await waitFor(() => (logged().filter((line) => line.msg === 'request').length >= sent ? true : undefined), `${sent} request lines`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const lines = logged();
-    expect(lines.filter((line) => line.includes('broken % escape'))).toHaveLength(sent);
-    expect(lines.filter((line) => /^\s+at /.test(line))).toEqual([]);
-    expect(lines.filter((line) => !line.includes('broken % escape'))).toEqual([]);
+    const warnings = lines.filter((line) => line.msg === 'refused: a broken % escape in the path');
+    const requests = lines.filter((line) => line.msg === 'request');
+    expect(warnings).toHaveLength(sent);
+    expect(warnings.every((line) => line.level === 'warn')).toBe(true);
+    expect(requests).toHaveLength(sent);
+    expect(requests.every((line) => line.status === 400 && line.route === '(none)')).toBe(true);
+    expect(new Set(warnings.map((line) => line.requestId))).toEqual(new Set(requests.map((line) => line.requestId)));
+    expect(lines.filter((line) => line.msg !== 'request' && !warnings.includes(line))).toEqual([]);
+    expect(JSON.stringify(lines)).not.toMatch(/\n\s+at /); // no stack trace in any field
   });
 
   test('a path that decodes still reaches its route: %-encoded ids are read decoded', async () => {

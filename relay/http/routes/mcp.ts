@@ -42,7 +42,9 @@ function challenge(req: Request, res: Response, error: RelayError): void {
 
 async function authenticate(relay: Relay, req: Request, res: Response): Promise<AgentCaller | undefined> {
   try {
-    return await authenticateAgent(relay, req.headers.authorization);
+    const caller = await authenticateAgent(relay, req.headers.authorization);
+    res.locals.agent = caller; // the request's log line names the computer and key (relay/http/request-log.ts)
+    return caller;
   } catch (error) {
     if (error instanceof RelayError && error.status === 401) return void challenge(req, res, error);
     throw error;
