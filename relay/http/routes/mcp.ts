@@ -89,7 +89,9 @@ async function modernAnswer(relay: Relay, agent: AgentCaller, req: Request, body
     return { jsonrpc: '2.0', id: request.id, result: await answerModern({ relay, agent, origin: requestOrigin(req) }, request) };
   } catch (error) {
     if (error instanceof RpcError || error instanceof RelayError) throw error;
-    log.error(`MCP ${request.method} failed: ${(error as Error).stack ?? String(error)}`);
+    log.error(`MCP ${request.method} failed: ${(error as Error).stack ?? String(error)}`, {
+      requestId: req.res?.locals.requestId as string | undefined,
+    });
     throw rpcInternal();
   }
 }
