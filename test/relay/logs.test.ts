@@ -5,10 +5,14 @@
 // database, so it runs on the embedded one only.
 
 import { describe, expect, test } from '@jest/globals';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { waitFor } from '../../bench/rigs/wait.js';
 import { loadConfig } from '../../relay/config.js';
-import { pairDevice, parseLogLines, startRelay, makeKey, useRelay, type LogLine, type RelayProcess } from '../helpers/relay.js';
+import { makeKey, pairDevice, parseLogLines, RELAY_MAIN, startRelay, useRelay, type LogLine, type RelayProcess } from '../helpers/relay.js';
 
 const PAIRING_SECRET = `pairing-${randomBytes(12).toString('hex')}`;
 const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
@@ -148,6 +152,33 @@ describe('the relay log', () => {
     expect(leaked.map(([kind]) => kind)).toEqual([]);
     // The device token's and the key's secret parts on their own, too (the ids before them are not secret).
     for (const credential of [device.token, key]) expect(log).not.toContain(credential.slice(-64));
+  });
+});
+
+describe('redaction in the log module itself', () => {
+  test('fields named like secrets are redacted, and credentials quoted in a message are scrubbed', async () => {
+    // The built module in a process of its own (it writes to file descriptor 2, which a test cannot intercept).
+    const credential = `hrk_${hex(24)}_${hex(4)}_${hex(32)}`;
+    const script = `const { log } = await import(${JSON.stringify(pathToFileURL(path.join(path.dirname(RELAY_MAIN), 'log.js')).href)});
+      log.error('it failed with ' + process.argv[1] + ' in it', {
+        token: 'tok-' + process.argv[2], authorization: 'Bearer auth-' + process.argv[2], code: 'code-' + process.argv[2],
+        secret: 'secret-' + process.argv[2], cookie: 'cookie-' + process.argv[2], deviceId: 'dev-1' });`;
+    const marker = hex(8);
+    const { stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, credential, marker]);
+    expect(stderr).not.toContain(marker);
+    expect(stderr).not.toContain(credential.slice(4));
+    const [line, ...more] = parseLogLines(stderr);
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({
+      level: 'error',
+      msg: 'it failed with hrk_[redacted] in it',
+      token: '[redacted]',
+      authorization: '[redacted]',
+      code: '[redacted]',
+      secret: '[redacted]',
+      cookie: '[redacted]',
+      deviceId: 'dev-1',
+    });
   });
 });
 
