@@ -8,6 +8,7 @@ import path from 'node:path';
 import { DEFAULT_MAX_NOTIFY_BODY_BYTES } from '../protocol/relay/limits.js';
 import { outboundSettingsFromEnv, publicHostProblem, type OutboundSettings } from './core/outbound.js';
 import { DEFAULTS } from './limits.js';
+import { DEFAULT_LOG_SETTINGS, LOG_FORMATS, LOG_LEVELS, type LogSettings } from './log.js';
 
 /** The per-computer and per-key limits a deployment may change. */
 export interface Limits {
@@ -43,6 +44,8 @@ export interface RelayConfig {
   eventCallbackHosts: string[];
   /** HTTPS_PROXY and NO_PROXY: how the relay's own requests go out. */
   outbound: OutboundSettings;
+  /** RELAY_LOG_LEVEL and RELAY_LOG_FORMAT (docs/relay.md, "Logs"). */
+  log: LogSettings;
 }
 
 export class ConfigError extends Error {
@@ -101,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): RelayConfig {
   const eventCallbackHosts = parseCallbackHosts(given('EVENT_CALLBACK_HOSTS'), problems);
   const outbound = outboundSettingsFromEnv(env);
   problems.push(...outbound.problems);
+  const log = parseLogSettings(given('RELAY_LOG_LEVEL'), given('RELAY_LOG_FORMAT'), problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -114,7 +118,24 @@ export function loadConfig(env: NodeJS.ProcessEnv): RelayConfig {
     limits,
     eventCallbackHosts,
     outbound: outbound.settings,
+    log,
   };
+}
+
+/** RELAY_LOG_LEVEL: one of pino's level names; RELAY_LOG_FORMAT: `json` (a log shipper) or `pretty` (a terminal). */
+function parseLogSettings(level: string | undefined, format: string | undefined, problems: string[]): LogSettings {
+  const settings = { ...DEFAULT_LOG_SETTINGS };
+  const levelWord = level?.trim().toLowerCase();
+  if (levelWord !== undefined) {
+    if ((LOG_LEVELS as readonly string[]).includes(levelWord)) settings.level = levelWord as LogSettings['level'];
+    else problems.push(`RELAY_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(level)})`);
+  }
+  const formatWord = format?.trim().toLowerCase();
+  if (formatWord !== undefined) {
+    if ((LOG_FORMATS as readonly string[]).includes(formatWord)) settings.format = formatWord as LogSettings['format'];
+    else problems.push(`RELAY_LOG_FORMAT must be ${LOG_FORMATS.join(' or ')} (got ${JSON.stringify(format)})`);
+  }
+  return settings;
 }
 
 /** docs/relay-api.md#ra203: a comma-separated list of public host names, each lower-cased, a final dot dropped. */

@@ -3,11 +3,12 @@
 // listens and where its secret is kept, and stops cleanly on SIGINT or SIGTERM.
 
 import { ConfigError, loadConfig, resolveSecret } from './config.js';
-import { log } from './log.js';
+import { configureLog, log } from './log.js';
 import { startRelay } from './server.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
+  configureLog(config.log);
   const secret = resolveSecret(config);
   if (secret.source === 'file') {
     log.info(
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    log.info(`${signal}: stopping`);
+    log.info(`${signal}: stopping`, { signal });
     running.close().then(
       () => process.exit(0),
       (error: Error) => {

@@ -221,7 +221,11 @@ export class Outbox {
     try {
       await this.record(row, await this.attempt(row));
     } catch (error) {
-      log.error(`delivering ${row.id} failed: ${(error as Error).stack ?? String(error)}`);
+      log.error(`delivering ${row.id} failed: ${(error as Error).stack ?? String(error)}`, {
+        deviceId: row.device_id,
+        eventId: row.id,
+        subscriptionId: row.sub_id,
+      });
     }
   }
 
@@ -244,9 +248,15 @@ export class Outbox {
     const finished = this.relay.clock();
     const attempts = row.attempts + 1;
     const retryAt = outcome.outcome === 'retry' ? nextAttemptAt(attempts, row.created_at, finished, outcome.retryAfterMs) : undefined;
-    if (outcome.outcome === 'gone') log.info(`subscription ${row.sub_id} ended: its callback answered 410 Gone`);
+    if (outcome.outcome === 'gone')
+      log.info(`subscription ${row.sub_id} ended: its callback answered 410 Gone`, { deviceId: row.device_id, subscriptionId: row.sub_id });
     if (outcome.outcome === 'dropped' || (outcome.outcome === 'retry' && retryAt === undefined))
-      log.info(`event ${row.id} given up after ${attempts} attempt(s)`);
+      log.info(`event ${row.id} given up after ${attempts} attempt(s)`, {
+        deviceId: row.device_id,
+        eventId: row.id,
+        subscriptionId: row.sub_id,
+        attempts,
+      });
     await this.relay.store.withDeviceLock(row.device_id, async (tx) => {
       const thisRow = tx.db.updateTable('event_outbox').where('id', '=', row.id);
       if (outcome.outcome === 'gone') return endSubscription(tx, row.device_id, row.sub_id);

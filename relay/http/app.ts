@@ -9,6 +9,7 @@ import { mcpRoutes } from './routes/mcp.js';
 import { oauthPageRoutes } from './routes/oauth-pages.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { pairingRoutes } from './routes/pairing.js';
+import { requestLog } from './request-log.js';
 import { publicRoutes } from './routes/public.js';
 
 /**
@@ -20,6 +21,7 @@ export function createApp(relay: Relay, trustProxy: number): Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('trust proxy', trustProxy > 0 ? trustProxy : false);
+  app.use(requestLog); // first: every request gets its id and its line, whoever refuses it
   app.use(refuseBrokenPathEscape);
   app.use(agentRoutes(relay)); // first: notify is the route that carries the load
   app.use(publicRoutes());

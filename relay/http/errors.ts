@@ -3,20 +3,18 @@ import { brokenPathEscape, internal, notFound, RelayError } from '../../protocol
 import { log } from '../log.js';
 import { sendRefusal } from './respond.js';
 
-/** The longest piece of a refused path the log line quotes. */
-const LOGGED_PATH_CHARS = 200;
-
 /**
  * RA2: a path whose % escapes do not decode is the caller's mistake, refused first, whatever the route and before
  * any credential is looked at; Express would otherwise fail to read the route's parameters and answer 500. One
  * log line, without a stack: a prober sending many costs a line each.
  */
-export function refuseBrokenPathEscape(req: Request, _res: Response, next: NextFunction): void {
+export function refuseBrokenPathEscape(req: Request, res: Response, next: NextFunction): void {
   if (req.path.includes('%')) {
     try {
       decodeURIComponent(req.path);
     } catch {
-      log.warn(`${req.method} ${JSON.stringify(req.path.slice(0, LOGGED_PATH_CHARS))} refused: a broken % escape in the path`);
+      // The path itself is not quoted: it may hold an id or a credential (the request's own line has its id).
+      log.warn('refused: a broken % escape in the path', { requestId: res.locals.requestId as string, method: req.method });
       return next(brokenPathEscape());
     }
   }
@@ -40,7 +38,12 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
   else if ((error as { type?: string }).type === 'entity.parse.failed')
     refusal = new RelayError('invalid_request', 'the body is not valid JSON');
   else {
-    log.error(`${req.method} ${req.path} failed: ${(error as Error)?.stack ?? String(error)}`);
+    const route = (req.route as { path?: unknown } | undefined)?.path;
+    log.error(`a request failed: ${(error as Error)?.stack ?? String(error)}`, {
+      requestId: res.locals.requestId as string,
+      method: req.method,
+      route: route === undefined ? undefined : String(route),
+    });
     refusal = internal();
   }
   if (res.headersSent) {

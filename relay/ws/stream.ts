@@ -106,7 +106,7 @@ export class DeviceStream {
       await sendOpenConsents(this.relay, connection); // RA111: connector approvals waiting for the person
       if (!connection.open) await this.onClose(connection); // closed during the replay: the close event came too early to clear stream_open
     } catch (error) {
-      log.error(`opening a device stream failed: ${(error as Error).stack ?? String(error)}`);
+      log.error(`opening a device stream failed: ${(error as Error).stack ?? String(error)}`, { deviceId: connection.deviceId });
       ws.close(1011, 'internal error');
     }
   }
@@ -183,7 +183,7 @@ export class DeviceStream {
         await this.applyFrames(connection, frames);
         if (frames.some((frame) => frame.type === 'hello')) await this.catchUp(connection);
       } catch (error) {
-        log.error(`device frames failed: ${(error as Error).stack ?? String(error)}`);
+        log.error(`device frames failed: ${(error as Error).stack ?? String(error)}`, { deviceId: connection.deviceId });
       }
     }
     connection.applying = false;
@@ -236,7 +236,7 @@ export class DeviceStream {
           .execute(),
       );
     } catch (error) {
-      log.error(`closing a device stream failed: ${(error as Error).message}`);
+      log.error(`closing a device stream failed: ${(error as Error).message}`, { deviceId: connection.deviceId });
     }
   }
 }

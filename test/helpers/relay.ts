@@ -127,6 +127,27 @@ export async function startRelay(options: RelayOptions): Promise<RelayProcess> {
   };
 }
 
+/** One line of the relay's log (docs/relay.md, "Logs"). */
+export type LogLine = Record<string, unknown> & { level: string; msg: string };
+
+/**
+ * The relay's JSON log lines in `text`, complete ones only (the pipe may have delivered half of the last); a line
+ * that is not a JSON object fails the test that reads it.
+ */
+export function parseLogLines(text: string): LogLine[] {
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      try {
+        return JSON.parse(line) as LogLine;
+      } catch {
+        throw new Error(`a log line is not JSON: ${line}`);
+      }
+    });
+}
+
 /** A relay for a test file (started before its tests, stopped after). */
 export function useRelay(options: RelayOptions): () => RelayProcess {
   let relay: RelayProcess | undefined;

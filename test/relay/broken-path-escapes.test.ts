@@ -1,12 +1,13 @@
 // A path whose % escapes do not decode (docs/relay-api.md#ra2): every route with a path parameter, taken from the
 // relay's own route table (so a route added later is covered too), answers 400 `invalid_request` before any
-// credential is looked at, and the relay logs one line for it — never a stack trace.
+// credential is looked at, and the relay logs one warning for it (a JSON line, beside the request's own) — never a
+// stack trace.
 
 import { describe, expect, test } from '@jest/globals';
 import { waitFor } from '../../bench/rigs/wait.js';
 import type { Relay } from '../../relay/core/relay.js';
 import { createApp } from '../../relay/http/app.js';
-import { BACKENDS, pairWithKey, useRelay } from '../helpers/relay.js';
+import { BACKENDS, pairWithKey, parseLogLines, useRelay } from '../helpers/relay.js';
 
 /** The escapes a hostile prober sent: not hex, a lone %, a cut UTF-8 sequence, an encoded UTF-16 surrogate. */
 const BROKEN = ['%ZZ', '%', '%E0%A4', '%ED%A0%80'];
@@ -40,7 +41,7 @@ describe.each(BACKENDS)('a broken %% escape in a path (%s)', (backend) => {
     const routes = routesWithParameters();
     expect(routes.map(([, path]) => path)).toEqual(expect.arrayContaining(['/v1/receipts/:id', '/v1/device/keys/:keyId']));
     const device = await pairWithKey(relay());
-    const before = relay().log().length;
+    const ids = new Set<string>();
     let sent = 0;
     for (const [method, route] of routes) {
       for (const escape of BROKEN) {
@@ -51,20 +52,30 @@ describe.each(BACKENDS)('a broken %% escape in a path (%s)', (backend) => {
           for (const token of [undefined, device.token, device.key]) {
             const reply = await relay().call(method, path, { token });
             sent += 1;
+            ids.add(reply.headers['x-request-id'] as string);
             expect([method, path, reply.status, reply.json?.error]).toEqual([method, path, 400, 'invalid_request']);
             expect(reply.json.message).toContain('%');
           }
         }
       }
     }
-    // The log comes through its own pipe: wait for a line per request (and then for a moment longer), then read it.
-    const logged = () => relay().log().slice(before).split('\n').filter(Boolean);
-    await waitFor(() => (logged().length >= sent ? true : undefined), `${sent} log lines`);
+    expect(ids.size).toBe(sent);
+    // The log comes through its own pipe: wait for the lines of every request (and then for a moment longer), then
+    // read them. Each refusal is a warning and the request's own line, both JSON, tied by the request id.
+    const logged = () => parseLogLines(relay().log()).filter((line) => ids.has(line.requestId as string));
+    await waitFor(() => (logged().filter((line) => line.msg === 'request').length >= sent ? true : undefined), `${sent} request lines`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const lines = logged();
-    expect(lines.filter((line) => line.includes('broken % escape'))).toHaveLength(sent);
-    expect(lines.filter((line) => /^\s+at /.test(line))).toEqual([]);
-    expect(lines.filter((line) => !line.includes('broken % escape'))).toEqual([]);
+    const warnings = lines.filter((line) => line.msg === 'refused: a broken % escape in the path');
+    const requests = lines.filter((line) => line.msg === 'request');
+    expect(warnings).toHaveLength(sent);
+    expect(warnings.every((line) => line.level === 'warn')).toBe(true);
+    expect(requests).toHaveLength(sent);
+    expect(requests.every((line) => line.status === 400 && line.route === '(none)')).toBe(true);
+    expect(new Set(warnings.map((line) => line.requestId))).toEqual(ids);
+    expect(lines.filter((line) => !requests.includes(line) && !warnings.includes(line))).toEqual([]);
+    // No stack trace anywhere in the log, and no line that is not JSON (parseLogLines throws on one).
+    expect(relay().log()).not.toMatch(/\bat .*\.js:\d+/);
   });
 
   test('a path that decodes still reaches its route: %-encoded ids are read decoded', async () => {

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tempFolder } from '../helpers/daemon.js';
-import { BACKENDS, RELAY_MAIN, startRelay, useRelay } from '../helpers/relay.js';
+import { BACKENDS, parseLogLines, RELAY_MAIN, startRelay, useRelay, type RelayProcess } from '../helpers/relay.js';
 
 describe.each(BACKENDS)('public routes (%s)', (backend) => {
   const relay = useRelay({ backend });
@@ -69,14 +69,16 @@ describe('configuration', () => {
     const dataDir = await tempFolder('notifier-relay-secret-');
     const first = await startRelay({ backend: 'sqlite', secret: null, dataDir });
     const file = path.join(dataDir, 'relay-secret');
-    expect(first.log()).toContain(`made a new secret and keeps it in ${file} (mode 0600)`);
+    const messages = (relay: RelayProcess) => parseLogLines(relay.log()).map((line) => `${line.level}: ${line.msg}`);
+    expect(messages(first)).toContain(`info: RELAY_SECRET is not set: made a new secret and keeps it in ${file} (mode 0600)`);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const secret = await readFile(file, 'utf8');
     expect(secret.trim()).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.log()).not.toContain(secret.trim()); // where it is, never what it is
     expect(await first.stop()).toBe(0);
 
     const second = await startRelay({ backend: 'sqlite', secret: null, dataDir });
-    expect(second.log()).toContain(`using the secret kept in ${file}`);
+    expect(messages(second)).toContain(`info: RELAY_SECRET is not set: using the secret kept in ${file} (mode 0600)`);
     expect(await readFile(file, 'utf8')).toBe(secret);
     expect(await second.stop()).toBe(0);
   });

@@ -42,7 +42,9 @@ function challenge(req: Request, res: Response, error: RelayError): void {
 
 async function authenticate(relay: Relay, req: Request, res: Response): Promise<AgentCaller | undefined> {
   try {
-    return await authenticateAgent(relay, req.headers.authorization);
+    const caller = await authenticateAgent(relay, req.headers.authorization);
+    res.locals.agent = caller; // the request's log line names the computer and key (relay/http/request-log.ts)
+    return caller;
   } catch (error) {
     if (error instanceof RelayError && error.status === 401) return void challenge(req, res, error);
     throw error;
@@ -87,7 +89,9 @@ async function modernAnswer(relay: Relay, agent: AgentCaller, req: Request, body
     return { jsonrpc: '2.0', id: request.id, result: await answerModern({ relay, agent, origin: requestOrigin(req) }, request) };
   } catch (error) {
     if (error instanceof RpcError || error instanceof RelayError) throw error;
-    log.error(`MCP ${request.method} failed: ${(error as Error).stack ?? String(error)}`);
+    log.error(`MCP ${request.method} failed: ${(error as Error).stack ?? String(error)}`, {
+      requestId: req.res?.locals.requestId as string | undefined,
+    });
     throw rpcInternal();
   }
 }

@@ -240,7 +240,9 @@ export function oauthPageRoutes(relay: Relay): Router {
         resource,
       });
     } catch (error) {
-      log.error(`an authorization request could not begin: ${(error as Error).stack ?? String(error)}`);
+      log.error(`an authorization request could not begin: ${(error as Error).stack ?? String(error)}`, {
+        requestId: res.locals.requestId as string,
+      });
       return sendMessage(res, 502, 'The approval could not start', 'Try again in a moment.');
     }
     if ('limited' in begun)

@@ -1,0 +1,225 @@
+// The relay's log (docs/relay.md, "Logs"): one JSON object per line, one line per HTTP request with its id, route
+// pattern, status, duration and the computer and key that made it; RELAY_LOG_LEVEL and RELAY_LOG_FORMAT=pretty;
+// and no secret, of any kind and sent any way (headers, bodies, query strings, paths), anywhere in the log.
+// The log is a process's output, so this is a black-box test of the real relay; it does not depend on the
+// database, so it runs on the embedded one only.
+
+import { describe, expect, test } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { waitFor } from '../../bench/rigs/wait.js';
+import { loadConfig } from '../../relay/config.js';
+import { makeKey, pairDevice, parseLogLines, RELAY_MAIN, startRelay, useRelay, type LogLine, type RelayProcess } from '../helpers/relay.js';
+
+const PAIRING_SECRET = `pairing-${randomBytes(12).toString('hex')}`;
+const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
+
+/** The lines of the requests answered with `requestId` (waits for them: the log comes through its own pipe). */
+async function requestLines(relay: RelayProcess, requestId: string): Promise<LogLine[]> {
+  const lines = () => parseLogLines(relay.log()).filter((line) => line.msg === 'request' && line.requestId === requestId);
+  return waitFor(() => (lines().length > 0 ? lines() : undefined), `the log line of request ${requestId}`);
+}
+
+describe('the relay log', () => {
+  const relay = useRelay({ backend: 'sqlite', env: { PAIRING_SECRET } });
+
+  test('every line is a JSON object; each request has one line with its id, method, route pattern, status, duration and caller', async () => {
+    const device = await pairDevice(relay(), 'logs', { 'X-Pairing-Secret': PAIRING_SECRET });
+    const key = await makeKey(relay(), device.token);
+    const keyId = key.split('_')[2];
+
+    const info = await relay().call('GET', '/v1/device/info', { token: device.token, headers: { 'X-Request-Id': 'proxy-0001' } });
+    expect([info.status, info.headers['x-request-id']]).toEqual([200, 'proxy-0001']);
+    const [infoLine, ...more] = await requestLines(relay(), 'proxy-0001');
+    expect(more).toEqual([]);
+    expect(infoLine).toMatchObject({ level: 'info', method: 'GET', route: '/v1/device/info', status: 200, deviceId: device.deviceId });
+    expect(infoLine!.keyId).toBeUndefined();
+    expect(typeof infoLine!.durationMs).toBe('number');
+    expect(typeof infoLine!.time).toBe('string');
+
+    // The route is the pattern: the id in the path is not in the line.
+    const receiptId = `r-${hex(6)}`;
+    const receipt = await relay().call('GET', `/v1/receipts/${receiptId}`, { token: key, headers: { 'X-Request-Id': 'proxy-0002' } });
+    expect(receipt.status).toBe(404);
+    const [receiptLine] = await requestLines(relay(), 'proxy-0002');
+    expect(receiptLine).toMatchObject({ route: '/v1/receipts/:id', status: 404, deviceId: device.deviceId, keyId });
+    expect(JSON.stringify(receiptLine)).not.toContain(receiptId);
+
+    // No id given, or one with a shape a log should not take (spaces, too long): a new one, answered.
+    for (const given of [undefined, 'two words', 'x'.repeat(129), 'line\tbreak']) {
+      const reply = await relay().call('GET', '/health', { headers: given === undefined ? {} : { 'X-Request-Id': given } });
+      const id = reply.headers['x-request-id'] as string;
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await requestLines(relay(), id)).toEqual([expect.objectContaining({ route: '/health|/healthz', status: 200 })]);
+    }
+
+    // A route that does not exist: no path in the line either.
+    const unknown = await relay().call('GET', `/nothing/${receiptId}`);
+    const [unknownLine] = await requestLines(relay(), unknown.headers['x-request-id'] as string);
+    expect(unknownLine).toMatchObject({ route: '(none)', status: 404 });
+    expect(parseLogLines(relay().log()).length).toBeGreaterThan(0); // every line parsed as JSON
+  });
+
+  test('no secret of any kind, sent in headers, bodies, query strings or paths, reaches the log', async () => {
+    const device = await pairDevice(relay(), 'secrets', { 'X-Pairing-Secret': PAIRING_SECRET });
+    const key = await makeKey(relay(), device.token);
+    const deviceId = device.deviceId;
+    // Real credentials, and made-up ones of every other kind in the shapes the relay issues.
+    const secrets: Record<string, string> = {
+      relaySecret: relay().secret!,
+      pairingSecret: PAIRING_SECRET,
+      wrongPairingSecret: `pairing-${hex(12)}`,
+      deviceToken: device.token,
+      agentKey: key,
+      accessToken: `hra_${deviceId}_${hex(32)}`,
+      refreshToken: `hrr_${deviceId}_${hex(32)}`,
+      authorizationCode: `hrc_${deviceId}_${hex(32)}`,
+      deviceCode: `hrv_${deviceId}_${hex(32)}`,
+      clientSecret: `client-secret-${hex(16)}`,
+      webhookSecret: `webhook-secret-${hex(16)}`,
+      cookie: `cookie-${hex(16)}`,
+      basicPassword: `basic-${hex(16)}`,
+    };
+    const sent: [string, string, Parameters<RelayProcess['call']>[2]][] = [
+      // Headers.
+      ['GET', '/v1/device/info', { token: device.token, headers: { Cookie: `session=${secrets.cookie}` } }],
+      ['POST', '/v1/notify', { token: key, body: { title: 'logged?' } }],
+      ['POST', '/v1/notify', { token: `${key.slice(0, -1)}0`, body: { title: 'wrong key' } }],
+      ['POST', '/mcp', { token: secrets.accessToken, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }],
+      ['POST', '/v1/pair/start', { headers: { 'X-Pairing-Secret': secrets.wrongPairingSecret }, body: {} }],
+      [
+        'POST',
+        '/token',
+        {
+          headers: { Authorization: `Basic ${Buffer.from(`client:${secrets.basicPassword}`).toString('base64')}` },
+          body: `grant_type=refresh_token&refresh_token=${secrets.refreshToken}&client_secret=${secrets.clientSecret}`,
+        },
+      ],
+      // Bodies (JSON and forms).
+      [
+        'POST',
+        '/token',
+        {
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: `grant_type=authorization_code&code=${secrets.authorizationCode}&client_id=x&code_verifier=${hex(32)}`,
+        },
+      ],
+      [
+        'POST',
+        '/token',
+        {
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: `grant_type=urn:ietf:params:oauth:grant-type:device_code&device_code=${secrets.deviceCode}&client_id=x`,
+        },
+      ],
+      ['POST', '/revoke', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `token=${secrets.accessToken}` }],
+      [
+        'POST',
+        '/mcp',
+        {
+          token: key,
+          body: {
+            jsonrpc: '2.0',
+            id: 2,
+            method: 'events/subscribe',
+            params: { name: 'reply', delivery: { mode: 'webhook', url: 'https://hooks.example.org/x', secret: secrets.webhookSecret } },
+          },
+        },
+      ],
+      ['POST', '/v1/device/keys', { token: device.token, body: { name: secrets.webhookSecret } }],
+      ['POST', '/v1/notify', { token: key, body: `{"title": "${secrets.agentKey}", broken` }],
+      // Query strings and paths.
+      ['GET', `/v1/status?access_token=${key}&token=${device.token}`, { token: key }],
+      ['GET', `/authorize?client_id=x&code=${secrets.authorizationCode}&state=${secrets.clientSecret}`, {}],
+      ['GET', `/v1/receipts/${key}`, { token: key }],
+      ['GET', `/v1/receipts/${device.token}%ZZ`, { token: device.token }],
+      ['DELETE', `/v1/device/keys/${secrets.refreshToken}`, { token: device.token }],
+      ['GET', `/${secrets.pairingSecret}/${secrets.deviceCode}`, {}],
+    ];
+    const ids: string[] = [];
+    for (const [method, route, options] of sent) {
+      const reply = await relay().call(method, route, options);
+      expect(reply.status).toBeLessThan(500);
+      ids.push(reply.headers['x-request-id'] as string);
+    }
+    for (const id of ids) await requestLines(relay(), id); // every request is in the log before it is searched
+
+    const log = relay().log();
+    const leaked = Object.entries(secrets).filter(([, secret]) => log.includes(secret) || log.includes(encodeURIComponent(secret)));
+    expect(leaked.map(([kind]) => kind)).toEqual([]);
+    // The device token's and the key's secret parts on their own, too (the ids before them are not secret).
+    for (const credential of [device.token, key]) expect(log).not.toContain(credential.slice(-64));
+  });
+});
+
+describe('redaction in the log module itself', () => {
+  test('fields named like secrets are redacted, and credentials quoted in a message are scrubbed', async () => {
+    // The built module in a process of its own (it writes to file descriptor 2, which a test cannot intercept).
+    const credential = `hrk_${hex(24)}_${hex(4)}_${hex(32)}`;
+    const script = `const { log } = await import(${JSON.stringify(pathToFileURL(path.join(path.dirname(RELAY_MAIN), 'log.js')).href)});
+      log.error('it failed with ' + process.argv[1] + ' in it', {
+        token: 'tok-' + process.argv[2], authorization: 'Bearer auth-' + process.argv[2], code: 'code-' + process.argv[2],
+        secret: 'secret-' + process.argv[2], cookie: 'cookie-' + process.argv[2], deviceId: 'dev-1' });`;
+    const marker = hex(8);
+    const { stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, credential, marker]);
+    expect(stderr).not.toContain(marker);
+    expect(stderr).not.toContain(credential.slice(4));
+    const [line, ...more] = parseLogLines(stderr);
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({
+      level: 'error',
+      msg: 'it failed with hrk_[redacted] in it',
+      token: '[redacted]',
+      authorization: '[redacted]',
+      code: '[redacted]',
+      secret: '[redacted]',
+      cookie: '[redacted]',
+      deviceId: 'dev-1',
+    });
+  });
+});
+
+describe('RELAY_LOG_LEVEL and RELAY_LOG_FORMAT', () => {
+  test('RELAY_LOG_LEVEL=warn leaves out the request lines; a warning is still written', async () => {
+    const relay = await startRelay({ backend: 'sqlite', env: { RELAY_LOG_LEVEL: 'warn' } });
+    try {
+      const broken = await relay.call('GET', '/v1/receipts/%ZZ');
+      expect(broken.status).toBe(400);
+      const warnings = () => parseLogLines(relay.log()).filter((line) => line.level === 'warn');
+      await waitFor(() => (warnings().length > 0 ? true : undefined), 'the warning');
+      expect(parseLogLines(relay.log()).filter((line) => line.level === 'info')).toEqual([]);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  test('RELAY_LOG_FORMAT=pretty writes a readable line per event, not JSON', async () => {
+    const relay = await startRelay({ backend: 'sqlite', env: { RELAY_LOG_FORMAT: 'pretty' } });
+    try {
+      const reply = await relay.call('GET', '/health', { headers: { 'X-Request-Id': 'pretty-1' } });
+      expect(reply.status).toBe(200);
+      const line = () =>
+        relay
+          .log()
+          .split('\n')
+          .find((text) => text.includes('requestId=pretty-1'));
+      const found = await waitFor(() => line(), 'the pretty line');
+      expect(found).toMatch(
+        /^\d\d:\d\d:\d\d\.\d{3} INFO  request requestId=pretty-1 method=GET route=\/health\|\/healthz status=200 durationMs=/,
+      );
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  test('a level or format it does not know is a configuration problem naming the variable (the relay does not start)', () => {
+    expect(() => loadConfig({ RELAY_LOG_LEVEL: 'loud', RELAY_LOG_FORMAT: 'xml' })).toThrow(
+      /RELAY_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent[\s\S]*RELAY_LOG_FORMAT must be json or pretty/,
+    );
+    expect(loadConfig({ RELAY_LOG_LEVEL: 'Debug', RELAY_LOG_FORMAT: 'pretty' }).log).toEqual({ level: 'debug', format: 'pretty' });
+    expect(loadConfig({}).log).toEqual({ level: 'info', format: 'json' });
+  });
+});
