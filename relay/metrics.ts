@@ -5,6 +5,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { RelayError } from '../protocol/relay/errors.js';
+import { OAuthError } from '../protocol/relay/oauth-errors.js';
+import type { Backend } from './store/backend.js';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -74,6 +76,93 @@ export const transactionDuration = new Histogram({
   buckets: LATENCY_BUCKETS,
   registers: [registry],
 });
+
+export const receipts = new Counter({
+  name: 'relay_receipts_total',
+  help: 'Frames from computers about notifications: acks and receipts (displayed, clicked, replied...)',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+
+export const replyEventsQueued = new Counter({
+  name: 'relay_reply_events_queued_total',
+  help: 'Reply events queued for webhook subscriptions',
+  registers: [registry],
+});
+
+export const oauthGrants = new Counter({
+  name: 'relay_oauth_grants_total',
+  help: 'Token endpoint requests, by grant type and outcome (granted, or the OAuth error code)',
+  labelNames: ['grant', 'outcome'] as const,
+  registers: [registry],
+});
+
+/** Read from the database at each scrape: what waits now, on every node of the relay. */
+export const queueDepth = new Gauge({
+  name: 'relay_queue_depth',
+  help: 'Notifications waiting for their computer (neither acknowledged nor given up), on the whole relay',
+  registers: [registry],
+  async collect() {
+    if (!watched) return;
+    const row = await watched.db
+      .selectFrom('notes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('acked_at', 'is', null)
+      .where('suppressed_at', 'is', null)
+      .executeTakeFirst();
+    this.set(Number(row?.n ?? 0));
+  },
+});
+
+export const outboxDepth = new Gauge({
+  name: 'relay_reply_events_waiting',
+  help: 'Reply events waiting in the webhook outbox (queued or to be retried), on the whole relay',
+  registers: [registry],
+  async collect() {
+    if (!watched) return;
+    const row = await watched.db
+      .selectFrom('event_outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    this.set(Number(row?.n ?? 0));
+  },
+});
+
+export const poolConnections = new Gauge({
+  name: 'relay_db_pool_connections',
+  help: 'PostgreSQL pool connections by state (in_use, idle, waiting: requests waiting for one); absent on SQLite',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    const use = watched?.poolUse?.();
+    if (!use) return;
+    this.set({ state: 'in_use' }, use.total - use.idle);
+    this.set({ state: 'idle' }, use.idle);
+    this.set({ state: 'waiting' }, use.waiting);
+  },
+});
+
+/** The store the gauges read at scrape time: the process's one relay (server.ts sets it, and clears it on close). */
+let watched: Backend | undefined;
+export function watchStore(store: Backend | undefined): void {
+  watched = store;
+}
+
+/** The grant types of the token endpoint (RA106, RA108); any other value given counts as `other`. */
+const GRANT_LABELS = new Set(['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code']);
+
+/** Counts one token request: `granted`, or the OAuth error code it was refused with (a fixed set). */
+export async function countGrant<T>(grant: string | null, work: () => Promise<T>): Promise<T> {
+  const label = grant !== null && GRANT_LABELS.has(grant) ? (grant.endsWith('device_code') ? 'device_code' : grant) : 'other';
+  try {
+    const answer = await work();
+    oauthGrants.inc({ grant: label, outcome: 'granted' });
+    return answer;
+  } catch (error) {
+    oauthGrants.inc({ grant: label, outcome: error instanceof OAuthError ? error.code : 'error' });
+    throw error;
+  }
+}
 
 /**
  * The refusal reasons of notify that get their own label value; any other refusal counts as `other`, so a new

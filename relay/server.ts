@@ -13,7 +13,7 @@ import { systemClock, type Clock } from './core/time.js';
 import { Waiters } from './core/waiters.js';
 import { createApp } from './http/app.js';
 import { createMetricsServer } from './http/metrics-route.js';
-import { timeTransaction } from './metrics.js';
+import { timeTransaction, watchStore } from './metrics.js';
 import type { Backend, DeviceTx } from './store/backend.js';
 import { openStore } from './store/open.js';
 import { DeviceStream } from './ws/stream.js';
@@ -71,6 +71,7 @@ export async function startRelay(
     await store.close();
     throw error;
   }
+  watchStore(store);
   if (options.background !== false) housekeeper.start();
   outbox.start();
 
@@ -93,6 +94,7 @@ export async function startRelay(
         server.closeAllConnections(); // long-polls and keep-alive connections end now
         await stopped;
         if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+        watchStore(undefined);
         await store.close();
       })()),
   };

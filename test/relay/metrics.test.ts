@@ -7,6 +7,7 @@ import { describe, expect, test } from '@jest/globals';
 import { waitFor } from '../helpers/daemon.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { freePort, request } from '../helpers/http.js';
+import { authorizeAndApprove, exchange, openComputer, postForm, register } from '../helpers/oauth.js';
 import { BACKENDS, pairWithKey, startRelay, useRelay, type RelayProcess } from '../helpers/relay.js';
 
 const TOKEN = 'metrics-token-for-the-test-0123456789';
@@ -68,17 +69,27 @@ describe.each(BACKENDS)('metrics on the main port with RELAY_METRICS_TOKEN (%s)'
     expect((await notify(relay(), device.key, { title: 'two' })).status).toBe(202);
     const limited = await notify(relay(), device.key, { title: 'three' });
     expect(limited.json.error).toBe('rate_limited');
+    expect((await notify(relay(), device.key, { title: 'four', colour: 'red' })).json.error).toBe('forbidden_fields');
     const after = await scrape(relay());
 
     const moved = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
     expect(moved('relay_notifications_total', { outcome: 'accepted' })).toBe(2);
     expect(moved('relay_notifications_total', { outcome: 'deduplicated' })).toBe(1);
-    expect(moved('relay_notifications_total', { outcome: 'refused' })).toBe(1);
+    expect(moved('relay_notifications_total', { outcome: 'refused' })).toBe(2);
     expect(moved('relay_notifications_refused_total', { reason: 'rate_limited' })).toBe(1);
+    expect(moved('relay_notifications_refused_total', { reason: 'forbidden_fields' })).toBe(1);
+    expect(moved('relay_queue_depth', {})).toBe(2);
     expect(moved('relay_http_requests_total', { route: '/v1/notify', method: 'POST', status: '202' })).toBe(2);
     expect(moved('relay_http_requests_total', { route: '/v1/notify', method: 'POST', status: '429' })).toBe(1);
-    expect(moved('relay_http_request_duration_seconds_count', { route: '/v1/notify' })).toBe(4);
+    expect(moved('relay_http_request_duration_seconds_count', { route: '/v1/notify' })).toBe(5);
     expect(moved('relay_db_transaction_duration_seconds_count', { kind: 'device' })).toBeGreaterThanOrEqual(4);
+    // The pool's gauges are there on PostgreSQL only; a connection is in use or idle once queries ran.
+    const pool = after.filter((s) => s.name === 'relay_db_pool_connections');
+    if (backend === 'postgres')
+      expect(
+        valueOf(after, 'relay_db_pool_connections', { state: 'idle' }) + valueOf(after, 'relay_db_pool_connections', { state: 'in_use' }),
+      ).toBeGreaterThan(0);
+    else expect(pool).toEqual([]);
   });
 
   test('a computer connected over the device stream is counted, gets its notification, and is uncounted when it leaves', async () => {
@@ -87,10 +98,20 @@ describe.each(BACKENDS)('metrics on the main port with RELAY_METRICS_TOKEN (%s)'
     const socket = await DeviceSocket.connect(relay().port, device.token);
     await socket.welcome();
     expect((await notify(relay(), device.key, { title: 'to the stream' })).status).toBe(202);
-    await socket.waitFor((f) => typeof f === 'object' && f.type === 'notify', 'the notification');
+    const frame = await socket.waitFor((f) => typeof f === 'object' && f.type === 'notify', 'the notification');
     const connected = await scrape(relay());
     expect(valueOf(connected, 'relay_connected_computers') - valueOf(before, 'relay_connected_computers')).toBe(1);
     expect(valueOf(connected, 'relay_notifications_delivered_total') - valueOf(before, 'relay_notifications_delivered_total')).toBe(1);
+
+    // The ack is counted, and the notification leaves the queue.
+    socket.send({ type: 'ack', id: (frame as { id: string }).id });
+    await waitFor(async () => {
+      const now = await scrape(relay());
+      return valueOf(now, 'relay_receipts_total', { kind: 'ack' }) - valueOf(before, 'relay_receipts_total', { kind: 'ack' }) === 1
+        ? now
+        : undefined;
+    }, 'the ack to be counted');
+    expect(valueOf(await scrape(relay()), 'relay_queue_depth')).toBe(valueOf(before, 'relay_queue_depth'));
 
     await socket.close();
     await waitFor(
@@ -98,6 +119,25 @@ describe.each(BACKENDS)('metrics on the main port with RELAY_METRICS_TOKEN (%s)'
         valueOf(await scrape(relay()), 'relay_connected_computers') === valueOf(before, 'relay_connected_computers') ? true : undefined,
       'the gauge to go down after the socket closed',
     );
+  });
+
+  test('OAuth grants by grant type and outcome: granted, invalid_grant, unsupported_grant_type; no client id in a label', async () => {
+    const device = await openComputer(relay());
+    const client = (await register(relay())).client_id as string;
+    const before = await scrape(relay());
+    const { code, verifier } = await authorizeAndApprove(relay(), device.token, client, { device: device.index });
+    expect((await exchange(relay(), client, code, verifier)).status).toBe(200);
+    expect((await exchange(relay(), client, code, verifier)).json.error).toBe('invalid_grant');
+    expect((await postForm(relay(), '/token', { grant_type: 'password', client_id: client })).json.error).toBe('unsupported_grant_type');
+    const after = await scrape(relay());
+    const moved = (labels: Record<string, string>) =>
+      valueOf(after, 'relay_oauth_grants_total', labels) - valueOf(before, 'relay_oauth_grants_total', labels);
+    expect(moved({ grant: 'authorization_code', outcome: 'granted' })).toBe(1);
+    expect(moved({ grant: 'authorization_code', outcome: 'invalid_grant' })).toBe(1);
+    expect(moved({ grant: 'other', outcome: 'unsupported_grant_type' })).toBe(1);
+    const values = after.flatMap((s) => Object.values(s.labels));
+    expect(values.filter((value) => value.includes(client) || value.includes('password') || value.includes('Test connector'))).toEqual([]);
+    await device.socket.close();
   });
 
   test('no label value is an id, a key or a path: receipts count under their route pattern', async () => {
