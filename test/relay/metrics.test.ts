@@ -9,6 +9,9 @@ import { DeviceSocket } from '../helpers/device-socket.js';
 import { freePort, request } from '../helpers/http.js';
 import { authorizeAndApprove, exchange, openComputer, postForm, register } from '../helpers/oauth.js';
 import { BACKENDS, pairWithKey, startRelay, useRelay, type RelayProcess } from '../helpers/relay.js';
+import { echoChallenge, subscribeHook, useWebhookRig } from '../helpers/webhooks.js';
+
+const rig = useWebhookRig();
 
 const TOKEN = 'metrics-token-for-the-test-0123456789';
 
@@ -188,5 +191,47 @@ describe('where /metrics is served', () => {
     await expect(startRelay({ backend: 'sqlite', env: { RELAY_METRICS_TOKEN: 'short', RELAY_METRICS_PORT: 'nine' } })).rejects.toThrow(
       /RELAY_METRICS_PORT must be a port number[\s\S]*RELAY_METRICS_TOKEN must have at least 16 characters/,
     );
+  });
+});
+
+describe('reply events over real webhooks (sqlite)', () => {
+  test('queued, delivered, retried on a 500: counted, with the webhook time and the outbox gauge', async () => {
+    const relay = await startRelay({ backend: 'sqlite', env: { ...rig().env, RELAY_METRICS_TOKEN: TOKEN } });
+    try {
+      const device = await pairWithKey(relay);
+      const good = rig().hook('/metrics/good');
+      const failing = rig().hook('/metrics/failing', 'agent.example.org');
+      rig().receiver.answer = (request) =>
+        request.path === failing.path && !request.json?.challenge ? { status: 500 } : echoChallenge(request);
+      expect((await subscribeHook(relay, device.key, good)).json.result.id).toMatch(/^sub_/);
+      expect((await subscribeHook(relay, device.key, failing)).json.result.id).toMatch(/^sub_/);
+      const socket = await DeviceSocket.connect(relay.port, device.token);
+      await socket.welcome();
+      const before = await scrape(relay);
+
+      const sent = await notify(relay, device.key, { title: 'Deploy?', notificationId: 'ask-1', expectReply: true });
+      expect(sent.status).toBe(202);
+      const frame = await socket.notifyFrame('ask-1');
+      socket.send({ type: 'receipt', id: frame.id, kind: 'replied', text: 'yes' });
+
+      const moved = (after: Sample[], name: string, labels: Record<string, string> = {}) =>
+        valueOf(after, name, labels) - valueOf(before, name, labels);
+      const after = await waitFor(async () => {
+        const now = await scrape(relay);
+        const settled =
+          moved(now, 'relay_reply_events_total', { outcome: 'delivered' }) === 1 &&
+          moved(now, 'relay_reply_events_total', { outcome: 'retried' }) === 1;
+        return settled ? now : undefined;
+      }, 'one delivery and one retry');
+      expect(moved(after, 'relay_reply_events_queued_total')).toBe(2);
+      expect(moved(after, 'relay_reply_events_total', { outcome: 'given_up' })).toBe(0);
+      expect(moved(after, 'relay_webhook_duration_seconds_count')).toBe(2);
+      expect(valueOf(after, 'relay_reply_events_waiting')).toBe(1); // the failed one waits for its retry
+      expect(moved(after, 'relay_receipts_total', { kind: 'receipt' })).toBe(1);
+      await socket.close();
+    } finally {
+      rig().receiver.answer = echoChallenge;
+      await relay.stop();
+    }
   });
 });
