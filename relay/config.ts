@@ -46,7 +46,22 @@ export interface RelayConfig {
   outbound: OutboundSettings;
   /** RELAY_LOG_LEVEL and RELAY_LOG_FORMAT (docs/relay.md, "Logs"). */
   log: LogSettings;
+  /** RELAY_METRICS_PORT / _HOST / _TOKEN: where GET /metrics is served (docs/relay.md, "Metrics"). */
+  metrics: MetricsSettings;
 }
+
+export interface MetricsSettings {
+  /** A second listener for /metrics only; undefined: none. */
+  port: number | undefined;
+  host: string;
+  /** A bearer token that opens /metrics on the main port; undefined: /metrics is not there. */
+  token: string | undefined;
+}
+
+/** The metrics listener stays private unless told otherwise: a scraper runs next to the relay. */
+const DEFAULT_METRICS_HOST = '127.0.0.1';
+/** As for RELAY_SECRET: a token a scraper sends must not be guessable. */
+const MIN_METRICS_TOKEN_CHARS = 16;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -105,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): RelayConfig {
   const outbound = outboundSettingsFromEnv(env);
   problems.push(...outbound.problems);
   const log = parseLogSettings(given('RELAY_LOG_LEVEL'), given('RELAY_LOG_FORMAT'), problems);
+  const metrics = parseMetrics(given, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -119,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): RelayConfig {
     eventCallbackHosts,
     outbound: outbound.settings,
     log,
+    metrics,
   };
 }
 
@@ -136,6 +153,20 @@ function parseLogSettings(level: string | undefined, format: string | undefined,
     else problems.push(`RELAY_LOG_FORMAT must be ${LOG_FORMATS.join(' or ')} (got ${JSON.stringify(format)})`);
   }
   return settings;
+}
+
+function parseMetrics(given: (name: string) => string | undefined, problems: string[]): MetricsSettings {
+  const portText = given('RELAY_METRICS_PORT');
+  let port: number | undefined;
+  if (portText !== undefined) {
+    if (!/^\d+$/.test(portText.trim()) || Number(portText) > 65535)
+      problems.push(`RELAY_METRICS_PORT must be a port number from 1 to 65535, or 0 for any free port (got ${JSON.stringify(portText)})`);
+    else port = Number(portText);
+  }
+  const token = given('RELAY_METRICS_TOKEN');
+  if (token !== undefined && token.length < MIN_METRICS_TOKEN_CHARS)
+    problems.push(`RELAY_METRICS_TOKEN must have at least ${MIN_METRICS_TOKEN_CHARS} characters`);
+  return { port, host: given('RELAY_METRICS_HOST') ?? DEFAULT_METRICS_HOST, token };
 }
 
 /** docs/relay-api.md#ra203: a comma-separated list of public host names, each lower-cased, a final dot dropped. */

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   const storage = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `the embedded database in ${config.dataDir}`;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   process.stdout.write(`notifier-relay listening on http://${host}:${running.port} (storage: ${storage})\n`);
+  if (running.metricsPort !== undefined) log.info(`metrics on http://${config.metrics.host}:${running.metricsPort}/metrics`);
 
   let stopping = false;
   const stop = (signal: string): void => {

@@ -12,6 +12,9 @@ import type { Relay } from './core/relay.js';
 import { systemClock, type Clock } from './core/time.js';
 import { Waiters } from './core/waiters.js';
 import { createApp } from './http/app.js';
+import { createMetricsServer } from './http/metrics-route.js';
+import { timeTransaction, watchStore } from './metrics.js';
+import type { Backend, DeviceTx } from './store/backend.js';
 import { openStore } from './store/open.js';
 import { DeviceStream } from './ws/stream.js';
 
@@ -22,6 +25,8 @@ export interface RunningRelay {
   readonly housekeeper: Housekeeper;
   readonly outbox: Outbox;
   readonly port: number;
+  /** The port of the separate /metrics listener (RELAY_METRICS_PORT), if there is one. */
+  readonly metricsPort: number | undefined;
   close(): Promise<void>;
 }
 
@@ -37,7 +42,7 @@ export async function startRelay(
     outbound?: Pick<OutboundOptions, 'resolve' | 'allowAddress' | 'extraCA'>;
   } = {},
 ): Promise<RunningRelay> {
-  const store = await openStore(config);
+  const store = timeTransactions(await openStore(config));
   const relay: Relay = {
     limits: config.limits,
     store,
@@ -49,7 +54,8 @@ export async function startRelay(
     outbound: new Outbound({ ...config.outbound, ...options.outbound }),
   };
   const stream = new DeviceStream(relay);
-  const server = http.createServer(createApp(relay, config.trustProxy));
+  const server = http.createServer(createApp(relay, config.trustProxy, config.metrics.token));
+  const metricsServer = config.metrics.port === undefined ? undefined : createMetricsServer();
   server.on('upgrade', (req, socket, head) => stream.handleUpgrade(req, socket, head));
   const housekeeper = new Housekeeper(relay);
   const outbox = new Outbox(relay, options.scheduler);
@@ -58,11 +64,14 @@ export async function startRelay(
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
     });
+    if (metricsServer) await listen(metricsServer, config.metrics.port!, config.metrics.host);
   } catch (error) {
+    server.close();
     relay.outbound.close();
     await store.close();
     throw error;
   }
+  watchStore(store);
   if (options.background !== false) housekeeper.start();
   outbox.start();
 
@@ -74,6 +83,7 @@ export async function startRelay(
     housekeeper,
     outbox,
     port: (server.address() as AddressInfo).port,
+    metricsPort: metricsServer ? (metricsServer.address() as AddressInfo).port : undefined,
     close: () =>
       (closing ??= (async () => {
         await housekeeper.stop();
@@ -83,7 +93,26 @@ export async function startRelay(
         await stream.close();
         server.closeAllConnections(); // long-polls and keep-alive connections end now
         await stopped;
+        if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+        watchStore(undefined);
         await store.close();
       })()),
   };
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+}
+
+/** Every locked transaction is timed (relay_db_transaction_duration_seconds): the one path all writes take. */
+function timeTransactions(store: Backend): Backend {
+  const withDeviceLock = store.withDeviceLock.bind(store);
+  const withRelayLock = store.withRelayLock.bind(store);
+  store.withDeviceLock = <T>(deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> =>
+    timeTransaction('device', () => withDeviceLock(deviceId, work));
+  store.withRelayLock = <T>(work: (tx: DeviceTx) => Promise<T>): Promise<T> => timeTransaction('relay', () => withRelayLock(work));
+  return store;
 }

@@ -2,6 +2,7 @@
 // tools call these, so both count, limit and answer alike.
 
 import type { Receipt } from '../../protocol/relay/receipts.js';
+import { countNotify } from '../metrics.js';
 import type { AgentCaller } from './auth.js';
 import { findDevice, statusView } from './devices.js';
 import { notify, readableNote, type Body } from './notes.js';
@@ -16,7 +17,7 @@ export async function sendNotification(
   body: Body,
   origin: string,
 ): Promise<{ status: 200 | 202; body: { duplicate: boolean } & Receipt }> {
-  const outcome = await agentStep(relay, agent, { readLimited: false }, (step) => notify(relay, step, body));
+  const outcome = await countNotify(agentStep(relay, agent, { readLimited: false }, (step) => notify(relay, step, body)));
   const receipt = receiptView(outcome.note, { relay, origin, now: relay.clock() });
   return { status: outcome.duplicate ? 200 : 202, body: { duplicate: outcome.duplicate, ...receipt } };
 }

@@ -16,6 +16,7 @@ import { sql } from 'kysely';
 import type { RelayDb } from '../store/backend.js';
 import { DELIVERIES_IN_FLIGHT, DELIVERY_CLAIM_MS, MAX_DELIVERY_AGE_MS, MAX_DELIVERY_ATTEMPTS, RETRY_WAIT_MS, TIME } from '../limits.js';
 import { log } from '../log.js';
+import { replyEvents, webhookDuration } from '../metrics.js';
 import { hostOf, publicHostProblem } from './outbound.js';
 import type { Relay } from './relay.js';
 import { endSubscription } from './subscriptions.js';
@@ -237,7 +238,8 @@ export class Outbox {
     if (publicHostProblem(host) !== undefined || (allowed.length > 0 && !allowed.includes(host))) return { outcome: 'retry' };
     try {
       const message = { id: row.id, subscriptionId: row.sub_id, secret: row.secret, body: row.payload };
-      const answer = await sendWebhook(this.relay, row.url, message, this.abort.signal);
+      const timer = webhookDuration.startTimer();
+      const answer = await sendWebhook(this.relay, row.url, message, this.abort.signal).finally(() => timer());
       return verdictOf(answer, this.relay.clock());
     } catch {
       return this.stopped ? { outcome: 'released' } : { outcome: 'retry' }; // no answer: a timeout or a network error
@@ -257,6 +259,7 @@ export class Outbox {
         subscriptionId: row.sub_id,
         attempts,
       });
+    countAttempt(outcome.outcome, retryAt);
     await this.relay.store.withDeviceLock(row.device_id, async (tx) => {
       const thisRow = tx.db.updateTable('event_outbox').where('id', '=', row.id);
       if (outcome.outcome === 'gone') return endSubscription(tx, row.device_id, row.sub_id);
@@ -265,4 +268,12 @@ export class Outbox {
       await tx.db.deleteFrom('event_outbox').where('id', '=', row.id).execute(); // delivered, or given up
     });
   }
+}
+
+/** relay_reply_events_total: what one attempt came to (a release at shutdown is no attempt). */
+function countAttempt(outcome: Outcome['outcome'], retryAt: number | undefined): void {
+  if (outcome === 'released') return;
+  if (outcome === 'retry') replyEvents.inc({ outcome: retryAt === undefined ? 'given_up' : 'retried' });
+  else if (outcome === 'dropped') replyEvents.inc({ outcome: 'given_up' });
+  else replyEvents.inc({ outcome });
 }

@@ -7,6 +7,7 @@ import type { DeviceTx, RelayDb } from '../store/backend.js';
 import { prepared } from '../store/prepared.js';
 import type { NoteRow } from '../store/schema.js';
 import { EVENT_KEEP_MS, MAX_DELIVERY_AGE_MS, MAX_REPLAY_EVENTS } from '../limits.js';
+import { replyEventsQueued } from '../metrics.js';
 import { iso } from './time.js';
 
 /** RA200: the one event there is. */
@@ -81,6 +82,7 @@ async function queueEvents(tx: DeviceTx, deviceId: string, subscriptions: { id: 
   for (const sub of subscriptions)
     for (const event of events)
       await queueEvent.run(tx.db, eventId(event.seq, sub.id), deviceId, sub.id, event.seq, eventBody(event, sub.id), now);
+  replyEventsQueued.inc(subscriptions.length * events.length);
   tx.publish({ t: 'outbox' });
 }
 

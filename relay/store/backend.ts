@@ -71,6 +71,8 @@ export interface Backend {
   /** The earliest time any task is due (undefined when there are none). */
   nextTaskDue(): Promise<number | undefined>;
   close(): Promise<void>;
+  /** PostgreSQL: the pool's connections (all, idle) and the requests waiting for one (relay_db_pool_connections). */
+  poolUse?(): { total: number; idle: number; waiting: number };
 }
 
 /** A bus inside one process: the embedded backend's, and the local half of PostgreSQL's. */

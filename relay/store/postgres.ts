@@ -38,7 +38,7 @@ export async function openPostgres(url: string): Promise<Backend> {
   const db = new Kysely<RelayDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate(db, 'postgres');
-    const backend = new PostgresBackend(db, url);
+    const backend = new PostgresBackend(db, url, pool);
     await backend.listen();
     return backend;
   } catch (error) {
@@ -64,7 +64,12 @@ class PostgresBackend implements Backend {
   constructor(
     readonly db: RelayDb,
     private readonly url: string,
+    private readonly pool: pg.Pool,
   ) {}
+
+  poolUse(): { total: number; idle: number; waiting: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
 
   withDeviceLock<T>(deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
     return this.locked(sql`select pg_advisory_xact_lock(${deviceLockKey(deviceId)}::bigint)`, work);

@@ -4,6 +4,7 @@
 
 import type WebSocket from 'ws';
 import { CLOSE_REPLACED, CLOSE_UNPAIRED, type DeviceFrame } from '../../protocol/relay/frames.js';
+import { connectedComputers } from '../metrics.js';
 
 /** One computer's socket and what was sent on it. */
 export class DeviceConnection {
@@ -45,6 +46,7 @@ export class SocketRegistry {
 
   add(connection: DeviceConnection): void {
     const set = this.byDevice.get(connection.deviceId) ?? new Set();
+    if (set.size === 0) connectedComputers.inc();
     set.add(connection);
     this.byDevice.set(connection.deviceId, set);
   }
@@ -52,7 +54,7 @@ export class SocketRegistry {
   remove(connection: DeviceConnection): void {
     const set = this.byDevice.get(connection.deviceId);
     set?.delete(connection);
-    if (set?.size === 0) this.byDevice.delete(connection.deviceId);
+    if (set?.size === 0 && this.byDevice.delete(connection.deviceId)) connectedComputers.dec();
   }
 
   of(deviceId: string): DeviceConnection[] {

@@ -27,6 +27,7 @@ import { ackNote, applyReceipt, expireWaiting, queueTtlMs, waitingFrame, waiting
 import type { Relay } from '../core/relay.js';
 import { addUsage } from '../core/usage.js';
 import { LAST_SEEN_WRITE_MS } from '../limits.js';
+import { notificationsDelivered, receipts } from '../metrics.js';
 import { log } from '../log.js';
 import { onConsentMessage, sendOpenConsents } from '../oauth/consent-push.js';
 import type { BusMessage, DeviceTx } from '../store/backend.js';
@@ -116,8 +117,9 @@ export class DeviceStream {
     if (connection.sent.has(rid) || !connection.open) return;
     connection.sent.add(rid);
     const frame = await waitingFrame(this.relay.store.db, connection.deviceId, rid);
-    if (frame) connection.send(frame);
-    else connection.sent.delete(rid);
+    if (!frame) return void connection.sent.delete(rid);
+    connection.send(frame);
+    notificationsDelivered.inc();
   }
 
   /** RA32 `hello`, and after a lost bus: send every waiting note this socket does not have yet. */
@@ -130,6 +132,7 @@ export class DeviceStream {
     if (connection.sent.has(frame.id)) return;
     connection.sent.add(frame.id);
     connection.send(frame);
+    notificationsDelivered.inc();
   }
 
   private onBusMessage(message: BusMessage): void {
@@ -244,8 +247,14 @@ export class DeviceStream {
 /** RA32: one frame from the computer. */
 async function applyFrame(tx: DeviceTx, deviceId: string, frame: DeviceFrame, now: number): Promise<void> {
   if (frame.type === 'hello' || frame.type === 'status') await saveStatus(tx.db, deviceId, readDeviceStatus(frame));
-  if (frame.type === 'ack' && typeof frame.id === 'string') await ackNote(tx, deviceId, frame.id, now);
-  if (frame.type === 'receipt') await applyReceipt(tx, deviceId, readReceipt(frame, { idAlias: true }), now);
+  if (frame.type === 'ack' && typeof frame.id === 'string') {
+    await ackNote(tx, deviceId, frame.id, now);
+    receipts.inc({ kind: 'ack' });
+  }
+  if (frame.type === 'receipt') {
+    await applyReceipt(tx, deviceId, readReceipt(frame, { idAlias: true }), now);
+    receipts.inc({ kind: 'receipt' });
+  }
 }
 
 /** Answers a refused upgrade as plain HTTP, with the relay's error body, and drops the connection. */

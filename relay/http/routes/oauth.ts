@@ -17,6 +17,7 @@ import { NOTIFY_SCOPE } from '../../core/auth.js';
 import { TOO_LARGE } from '../../core/notes.js';
 import type { Relay } from '../../core/relay.js';
 import { JSON_BODY_MAX_BYTES } from '../../limits.js';
+import { countGrant } from '../../metrics.js';
 import { AUTH_METHODS, DEVICE_GRANT, GRANT_TYPES } from '../../oauth/client-rules.js';
 import { authenticateClient, readClientCredentials, registerClient } from '../../oauth/clients.js';
 import { authorizeDevice, pollDeviceGrant } from '../../oauth/device-flow.js';
@@ -152,22 +153,25 @@ export function oauthRoutes(relay: Relay): Router {
     const client = await authenticateClient(relay, readClientCredentials(req.headers.authorization, form));
     const origin = requestOrigin(req);
     const grant = form.get('grant_type');
-    if (grant === null || grant === '') throw oauthInvalidRequest('grant_type is required');
-    if (grant === 'authorization_code') {
-      const exchange = {
-        code: form.get('code'),
-        redirectUri: form.get('redirect_uri'),
-        verifier: form.get('code_verifier'),
-        resource: form.get('resource'),
-      };
-      return sendTokens(res, await exchangeCode(relay, client, exchange, origin));
-    }
-    if (grant === 'refresh_token') {
-      const input = { refreshToken: form.get('refresh_token'), scope: form.get('scope'), resource: form.get('resource') };
-      return sendTokens(res, await refresh(relay, client, input, origin));
-    }
-    if (grant === DEVICE_GRANT) return sendTokens(res, await pollDeviceGrant(relay, client, form.get('device_code')));
-    throw unsupportedGrantType(grant);
+    // relay_oauth_grants_total: by grant type and outcome (docs/relay.md, "Metrics").
+    await countGrant(grant, async () => {
+      if (grant === null || grant === '') throw oauthInvalidRequest('grant_type is required');
+      if (grant === 'authorization_code') {
+        const exchange = {
+          code: form.get('code'),
+          redirectUri: form.get('redirect_uri'),
+          verifier: form.get('code_verifier'),
+          resource: form.get('resource'),
+        };
+        return sendTokens(res, await exchangeCode(relay, client, exchange, origin));
+      }
+      if (grant === 'refresh_token') {
+        const input = { refreshToken: form.get('refresh_token'), scope: form.get('scope'), resource: form.get('resource') };
+        return sendTokens(res, await refresh(relay, client, input, origin));
+      }
+      if (grant === DEVICE_GRANT) return sendTokens(res, await pollDeviceGrant(relay, client, form.get('device_code')));
+      throw unsupportedGrantType(grant);
+    });
   });
 
   // RA107: revocation: 200 whatever the token was, once the client checked out.

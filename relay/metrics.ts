@@ -1,0 +1,219 @@
+// The relay's metrics (docs/relay.md, "Metrics"): one registry per process, scraped as Prometheus text at
+// GET /metrics. Every label comes from a fixed set (route patterns, error codes, outcomes), never a path, an
+// id or a client's name, so the number of series stays bounded whatever callers send.
+
+import type { NextFunction, Request, Response } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { RelayError } from '../protocol/relay/errors.js';
+import { OAuthError } from '../protocol/relay/oauth-errors.js';
+import type { Backend } from './store/backend.js';
+
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+/** Latency buckets in seconds: from a cached SQLite read (about a millisecond) up to a slow webhook. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export const httpRequests = new Counter({
+  name: 'relay_http_requests_total',
+  help: 'HTTP requests answered, by route pattern, method and status',
+  labelNames: ['route', 'method', 'status'] as const,
+  registers: [registry],
+});
+
+export const httpDuration = new Histogram({
+  name: 'relay_http_request_duration_seconds',
+  help: 'Time from a request arriving to its answer being sent, by route pattern',
+  labelNames: ['route'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+export const connectedComputers = new Gauge({
+  name: 'relay_connected_computers',
+  help: 'Computers with at least one open device stream on this process',
+  registers: [registry],
+});
+
+export const notifications = new Counter({
+  name: 'relay_notifications_total',
+  help: 'POST /v1/notify outcomes: accepted, deduplicated or refused',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const notificationsRefused = new Counter({
+  name: 'relay_notifications_refused_total',
+  help: 'Notifications refused, by reason (the error code of the refusal)',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+export const notificationsDelivered = new Counter({
+  name: 'relay_notifications_delivered_total',
+  help: 'Notifications sent to a connected computer over its device stream',
+  registers: [registry],
+});
+
+export const replyEvents = new Counter({
+  name: 'relay_reply_events_total',
+  help: 'Webhook delivery attempts of reply events, by outcome (delivered, retried, given_up, gone)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const webhookDuration = new Histogram({
+  name: 'relay_webhook_duration_seconds',
+  help: 'Time a webhook delivery attempt took, until its answer or failure',
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+export const transactionDuration = new Histogram({
+  name: 'relay_db_transaction_duration_seconds',
+  help: 'Time a locked database transaction took, including the wait for its lock, by kind (device or relay)',
+  labelNames: ['kind'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+export const receipts = new Counter({
+  name: 'relay_receipts_total',
+  help: 'Frames from computers about notifications: acks and receipts (displayed, clicked, replied...)',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+
+export const replyEventsQueued = new Counter({
+  name: 'relay_reply_events_queued_total',
+  help: 'Reply events queued for webhook subscriptions',
+  registers: [registry],
+});
+
+export const oauthGrants = new Counter({
+  name: 'relay_oauth_grants_total',
+  help: 'Token endpoint requests, by grant type and outcome (granted, or the OAuth error code)',
+  labelNames: ['grant', 'outcome'] as const,
+  registers: [registry],
+});
+
+/** Read from the database at each scrape: what waits now, on every node of the relay. */
+export const queueDepth = new Gauge({
+  name: 'relay_queue_depth',
+  help: 'Notifications waiting for their computer (neither acknowledged nor given up), on the whole relay',
+  registers: [registry],
+  async collect() {
+    if (!watched) return;
+    const row = await watched.db
+      .selectFrom('notes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('acked_at', 'is', null)
+      .where('suppressed_at', 'is', null)
+      .executeTakeFirst();
+    this.set(Number(row?.n ?? 0));
+  },
+});
+
+export const outboxDepth = new Gauge({
+  name: 'relay_reply_events_waiting',
+  help: 'Reply events waiting in the webhook outbox (queued or to be retried), on the whole relay',
+  registers: [registry],
+  async collect() {
+    if (!watched) return;
+    const row = await watched.db
+      .selectFrom('event_outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    this.set(Number(row?.n ?? 0));
+  },
+});
+
+export const poolConnections = new Gauge({
+  name: 'relay_db_pool_connections',
+  help: 'PostgreSQL pool connections by state (in_use, idle, waiting: requests waiting for one); absent on SQLite',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    const use = watched?.poolUse?.();
+    if (!use) return;
+    this.set({ state: 'in_use' }, use.total - use.idle);
+    this.set({ state: 'idle' }, use.idle);
+    this.set({ state: 'waiting' }, use.waiting);
+  },
+});
+
+/** The store the gauges read at scrape time: the process's one relay (server.ts sets it, and clears it on close). */
+let watched: Backend | undefined;
+export function watchStore(store: Backend | undefined): void {
+  watched = store;
+}
+
+/** The grant types of the token endpoint (RA106, RA108); any other value given counts as `other`. */
+const GRANT_LABELS = new Set(['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code']);
+
+/** Counts one token request: `granted`, or the OAuth error code it was refused with (a fixed set). */
+export async function countGrant<T>(grant: string | null, work: () => Promise<T>): Promise<T> {
+  const label = grant !== null && GRANT_LABELS.has(grant) ? (grant.endsWith('device_code') ? 'device_code' : grant) : 'other';
+  try {
+    const answer = await work();
+    oauthGrants.inc({ grant: label, outcome: 'granted' });
+    return answer;
+  } catch (error) {
+    oauthGrants.inc({ grant: label, outcome: error instanceof OAuthError ? error.code : 'error' });
+    throw error;
+  }
+}
+
+/**
+ * The refusal reasons of notify that get their own label value; any other refusal counts as `other`, so a new
+ * error code can never add a series unnoticed.
+ */
+const NOTIFY_REFUSAL_REASONS = new Set(['rate_limited', 'queue_full', 'daily_cap', 'forbidden_fields', 'budget_exhausted', 'too_large']);
+
+/** Counts the outcome of one notify: its result (duplicate or not) or the refusal it threw. */
+export async function countNotify<T extends { duplicate: boolean }>(work: Promise<T>): Promise<T> {
+  try {
+    const outcome = await work;
+    notifications.inc({ outcome: outcome.duplicate ? 'deduplicated' : 'accepted' });
+    return outcome;
+  } catch (error) {
+    if (error instanceof RelayError) {
+      notifications.inc({ outcome: 'refused' });
+      notificationsRefused.inc({ reason: NOTIFY_REFUSAL_REASONS.has(error.code) ? error.code : 'other' });
+    }
+    throw error;
+  }
+}
+
+/** Times one transaction (resolved or not) under the `kind` label. */
+export async function timeTransaction<T>(kind: 'device' | 'relay', work: () => Promise<T>): Promise<T> {
+  const end = transactionDuration.startTimer({ kind });
+  try {
+    return await work();
+  } finally {
+    end();
+  }
+}
+
+/**
+ * Express middleware: counts every request by the pattern of the route that answered it (`/v1/receipts/:id`,
+ * never the path itself); requests no route took count as `unmatched`.
+ */
+export function countRequests(req: Request, res: Response, next: NextFunction): void {
+  const end = httpDuration.startTimer();
+  res.once('finish', () => {
+    const route = routePattern(req);
+    httpRequests.inc({ route, method: knownMethod(req.method), status: String(res.statusCode) });
+    end({ route });
+  });
+  next();
+}
+
+function routePattern(req: Request): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? `${req.baseUrl}${path}` : 'unmatched';
+}
+
+/** Methods as they are only when they are ones HTTP defines: a made-up method must not become a label value. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const knownMethod = (method: string): string => (METHODS.has(method) ? method : 'other');
