@@ -12,8 +12,14 @@ import type { Relay } from './core/relay.js';
 import { systemClock, type Clock } from './core/time.js';
 import { Waiters } from './core/waiters.js';
 import { createApp } from './http/app.js';
+import { Readiness } from './http/ready.js';
 import { openStore } from './store/open.js';
 import { DeviceStream } from './ws/stream.js';
+
+/** How long requests in flight may take to answer once the node closes (a notify is a few database writes). */
+const REQUEST_FINISH_MS = 2000;
+/** How often the node looks whether they have. */
+const FINISH_POLL_MS = 50;
 
 export interface RunningRelay {
   readonly relay: Relay;
@@ -22,6 +28,12 @@ export interface RunningRelay {
   readonly housekeeper: Housekeeper;
   readonly outbox: Outbox;
   readonly port: number;
+  readonly readiness: Readiness;
+  /**
+   * SIGTERM: /ready says 503 at once; after `graceMs` (the load balancer has stopped sending) the node closes as
+   * close() does. Resolves once closed.
+   */
+  drain(graceMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,7 +61,8 @@ export async function startRelay(
     outbound: new Outbound({ ...config.outbound, ...options.outbound }),
   };
   const stream = new DeviceStream(relay);
-  const server = http.createServer(createApp(relay, config.trustProxy));
+  const readiness = new Readiness(store);
+  const server = http.createServer(createApp(relay, config.trustProxy, readiness));
   server.on('upgrade', (req, socket, head) => stream.handleUpgrade(req, socket, head));
   const housekeeper = new Housekeeper(relay);
   const outbox = new Outbox(relay, options.scheduler);
@@ -59,14 +72,29 @@ export async function startRelay(
       server.listen(config.port, config.host, () => resolve());
     });
   } catch (error) {
+    // Not awaited: the embedded store's close waits on its checkpoint worker, which keeps nothing on the event
+    // loop, so awaiting it let the process end quietly with exit code 0 instead of reporting a taken port.
     relay.outbound.close();
-    await store.close();
+    void store.close().catch(() => undefined);
     throw error;
   }
   if (options.background !== false) housekeeper.start();
   outbox.start();
 
   let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      readiness.drain();
+      await housekeeper.stop();
+      await outbox.stop();
+      relay.outbound.close();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve())); // no new connections
+      await stream.close(); // computers reconnect (1012), to another node
+      server.closeIdleConnections();
+      await finishRequests(server, relay, REQUEST_FINISH_MS);
+      await stopped;
+      await store.close();
+    })());
   return {
     relay,
     server,
@@ -74,16 +102,29 @@ export async function startRelay(
     housekeeper,
     outbox,
     port: (server.address() as AddressInfo).port,
-    close: () =>
-      (closing ??= (async () => {
-        await housekeeper.stop();
-        await outbox.stop();
-        relay.outbound.close();
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        await stream.close();
-        server.closeAllConnections(); // long-polls and keep-alive connections end now
-        await stopped;
-        await store.close();
-      })()),
+    readiness,
+    drain: async (graceMs) => {
+      readiness.drain();
+      await new Promise((resolve) => setTimeout(resolve, graceMs));
+      await close();
+    },
+    close,
   };
 }
+
+/**
+ * Requests in flight get a moment to answer; long-polls are answered at once (Waiters.close: an empty answer, the
+ * agent asks again and reaches another node); whatever is left after `ms` is cut.
+ */
+async function finishRequests(server: http.Server, relay: Relay, ms: number): Promise<void> {
+  relay.waiters.close();
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && (await openConnections(server)) > 0) {
+    server.closeIdleConnections();
+    await new Promise((resolve) => setTimeout(resolve, FINISH_POLL_MS));
+  }
+  server.closeAllConnections();
+}
+
+const openConnections = (server: http.Server): Promise<number> =>
+  new Promise((resolve) => server.getConnections((_error, count) => resolve(count ?? 0)));

@@ -8,6 +8,7 @@ import { deviceRoutes } from './routes/device.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { oauthPageRoutes } from './routes/oauth-pages.js';
 import { oauthRoutes } from './routes/oauth.js';
+import { readyRoutes, type Readiness } from './ready.js';
 import { pairingRoutes } from './routes/pairing.js';
 import { publicRoutes } from './routes/public.js';
 
@@ -15,12 +16,13 @@ import { publicRoutes } from './routes/public.js';
  * The relay's HTTP face: each group of routes reads its own body (after authenticating), so nothing is read
  * that a route would refuse. `trustProxy`: how many proxies' X-Forwarded-* headers to believe (0: none).
  */
-export function createApp(relay: Relay, trustProxy: number): Express {
+export function createApp(relay: Relay, trustProxy: number, readiness: Readiness): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('trust proxy', trustProxy > 0 ? trustProxy : false);
   app.use(refuseBrokenPathEscape);
+  app.use(readyRoutes(readiness));
   app.use(agentRoutes(relay)); // first: notify is the route that carries the load
   app.use(publicRoutes());
   app.use(pairingRoutes(relay));
