@@ -65,6 +65,12 @@ test('a relay whose port is taken exits non-zero, naming the port', async () => 
   }
 });
 
+test('RELAY_DRAIN_S is checked at start', async () => {
+  const started = await runToExit({ RELAY_PORT: '0', RELAY_DRAIN_S: '26' });
+  expect(started.code).toBe(1);
+  expect(started.stderr).toContain('RELAY_DRAIN_S must be a whole number of seconds from 0 to 25 (got "26")');
+});
+
 test('a relay refuses a database whose schema is newer than it knows', async () => {
   const relay = await startRelay({ backend: 'sqlite' });
   expect(await relay.stop()).toBe(0);
