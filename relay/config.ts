@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MAX_NOTIFY_BODY_BYTES } from '../protocol/relay/limits.js';
 import { outboundSettingsFromEnv, publicHostProblem, type OutboundSettings } from './core/outbound.js';
-import { DEFAULTS } from './limits.js';
+import { DEFAULT_DRAIN_S, DEFAULTS, MAX_DRAIN_S } from './limits.js';
 import { DEFAULT_LOG_SETTINGS, LOG_FORMATS, LOG_LEVELS, type LogSettings } from './log.js';
 
 /** The per-computer and per-key limits a deployment may change. */
@@ -48,6 +48,8 @@ export interface RelayConfig {
   log: LogSettings;
   /** RELAY_METRICS_PORT / _HOST / _TOKEN: where GET /metrics is served (docs/relay.md, "Metrics"). */
   metrics: MetricsSettings;
+  /** RELAY_DRAIN_S: seconds between SIGTERM (/ready turns 503) and closing the connections (docs/relay.md). */
+  drainSeconds: number;
 }
 
 export interface MetricsSettings {
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): RelayConfig {
     problems.push('DATABASE_URL must be a postgres:// (or postgresql://) URL; leave it unset for the embedded database');
   }
   const trustProxy = parseTrustProxy(given('RELAY_TRUST_PROXY'), problems);
+  const drainSeconds = parseDrainSeconds(given('RELAY_DRAIN_S'), problems);
   const eventCallbackHosts = parseCallbackHosts(given('EVENT_CALLBACK_HOSTS'), problems);
   const outbound = outboundSettingsFromEnv(env);
   problems.push(...outbound.problems);
@@ -136,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): RelayConfig {
     outbound: outbound.settings,
     log,
     metrics,
+    drainSeconds,
   };
 }
 
@@ -191,6 +195,20 @@ function parsePort(text: string | undefined, problems: string[]): number {
     return DEFAULTS.port;
   }
   return port;
+}
+
+/**
+ * Whole seconds, 0 to MAX_DRAIN_S: long enough for a load balancer to see /ready fail and stop sending, shorter than
+ * what a supervisor waits before SIGKILL (Kubernetes' default terminationGracePeriodSeconds is 30).
+ */
+function parseDrainSeconds(text: string | undefined, problems: string[]): number {
+  if (text === undefined) return DEFAULT_DRAIN_S;
+  const seconds = Number(text);
+  if (!/^\d+$/.test(text.trim()) || seconds > MAX_DRAIN_S) {
+    problems.push(`RELAY_DRAIN_S must be a whole number of seconds from 0 to ${MAX_DRAIN_S} (got ${JSON.stringify(text)})`);
+    return DEFAULT_DRAIN_S;
+  }
+  return seconds;
 }
 
 /** `true`/`yes`/`1`: one proxy in front; a larger number: that many; `false`/`no`/`0`/unset: none. */

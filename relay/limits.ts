@@ -9,6 +9,15 @@ const DAY = 24 * HOUR;
 
 // --- Defaults of the environment variables (docs/relay.md, "Configuration") ---
 
+/** RELAY_DRAIN_S (docs/relay.md, "Health, readiness and draining"): a load balancer checking every few seconds sees /ready fail well within it. */
+export const DEFAULT_DRAIN_S = 10;
+/** The longest drain: under Kubernetes' default 30 s before SIGKILL, with room to close. */
+export const MAX_DRAIN_S = 25;
+/** Retry-After of a 503 while the relay is starting, draining or without its database. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+/** How long /ready waits for the database's answer before it says 503 (a hung database is not a ready one). */
+export const READY_QUERY_TIMEOUT_MS = 2 * SECOND;
+
 export const DEFAULTS = {
   port: 8787,
   host: '127.0.0.1',

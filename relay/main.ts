@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // `notifier-relay`: the cloud relay, configured by environment variables (docs/relay.md). Prints where it
-// listens and where its secret is kept, and stops cleanly on SIGINT or SIGTERM.
+// listens and where its secret is kept. SIGTERM drains (docs/relay.md, "Health, readiness and draining"): /ready
+// says 503 at once, the connections close RELAY_DRAIN_S later. SIGINT (Ctrl-C at a terminal) closes at once.
 
 import { ConfigError, loadConfig, resolveSecret } from './config.js';
 import { configureLog, log } from './log.js';
 import { startRelay } from './server.js';
+
+/** A start-up failure whose message says it all (no stack). */
+class StartError extends Error {}
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -15,7 +19,10 @@ async function main(): Promise<void> {
       `RELAY_SECRET is not set: ${secret.made ? 'made a new secret and keeps it' : 'using the secret kept'} in ${secret.file} (mode 0600)`,
     );
   }
-  const running = await startRelay({ ...config, secret: secret.secret });
+  const running = await startRelay({ ...config, secret: secret.secret }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') throw new StartError(`port ${config.port} on ${config.host} is already in use (RELAY_PORT)`);
+    throw error;
+  });
   const storage = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `the embedded database in ${config.dataDir}`;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   process.stdout.write(`notifier-relay listening on http://${host}:${running.port} (storage: ${storage})\n`);
@@ -25,8 +32,9 @@ async function main(): Promise<void> {
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    log.info(`${signal}: stopping`, { signal });
-    running.close().then(
+    const draining = signal === 'SIGTERM' && config.drainSeconds > 0;
+    log.info(`${signal}: ${draining ? `not ready; closing in ${config.drainSeconds} s` : 'stopping'}`, { signal });
+    (draining ? running.drain(config.drainSeconds * 1000) : running.close()).then(
       () => process.exit(0),
       (error: Error) => {
         log.error(`stopping failed: ${error.message}`);
@@ -39,7 +47,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) process.stderr.write(`notifier-relay: ${error.message}\n`);
+  if (error instanceof ConfigError || error instanceof StartError) process.stderr.write(`notifier-relay: ${error.message}\n`);
   else process.stderr.write(`notifier-relay: could not start: ${(error as Error)?.stack ?? String(error)}\n`);
   process.exit(1);
 });

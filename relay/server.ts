@@ -15,8 +15,14 @@ import { createApp } from './http/app.js';
 import { createMetricsServer } from './http/metrics-route.js';
 import { timeTransaction, watchStore } from './metrics.js';
 import type { Backend, DeviceTx } from './store/backend.js';
+import { Readiness } from './http/ready.js';
 import { openStore } from './store/open.js';
 import { DeviceStream } from './ws/stream.js';
+
+/** How long requests in flight may take to answer once the node closes (a notify is a few database writes). */
+const REQUEST_FINISH_MS = 2000;
+/** How often the node looks whether they have. */
+const FINISH_POLL_MS = 50;
 
 export interface RunningRelay {
   readonly relay: Relay;
@@ -27,6 +33,12 @@ export interface RunningRelay {
   readonly port: number;
   /** The port of the separate /metrics listener (RELAY_METRICS_PORT), if there is one. */
   readonly metricsPort: number | undefined;
+  readonly readiness: Readiness;
+  /**
+   * SIGTERM: /ready says 503 at once; after `graceMs` (the load balancer has stopped sending) the node closes as
+   * close() does. Resolves once closed.
+   */
+  drain(graceMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,7 +66,8 @@ export async function startRelay(
     outbound: new Outbound({ ...config.outbound, ...options.outbound }),
   };
   const stream = new DeviceStream(relay);
-  const server = http.createServer(createApp(relay, config.trustProxy, config.metrics.token));
+  const readiness = new Readiness(store);
+  const server = http.createServer(createApp(relay, config.trustProxy, readiness, config.metrics.token));
   const metricsServer = config.metrics.port === undefined ? undefined : createMetricsServer();
   server.on('upgrade', (req, socket, head) => stream.handleUpgrade(req, socket, head));
   const housekeeper = new Housekeeper(relay);
@@ -67,8 +80,10 @@ export async function startRelay(
     if (metricsServer) await listen(metricsServer, config.metrics.port!, config.metrics.host);
   } catch (error) {
     server.close();
+    // Not awaited: the embedded store's close waits on its checkpoint worker, which keeps nothing on the event
+    // loop, so awaiting it let the process end quietly with exit code 0 instead of reporting a taken port.
     relay.outbound.close();
-    await store.close();
+    void store.close().catch(() => undefined);
     throw error;
   }
   watchStore(store);
@@ -76,6 +91,21 @@ export async function startRelay(
   outbox.start();
 
   let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      readiness.drain();
+      await housekeeper.stop();
+      await outbox.stop();
+      relay.outbound.close();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve())); // no new connections
+      await stream.close(); // computers reconnect (1012), to another node
+      server.closeIdleConnections();
+      await finishRequests(server, relay, REQUEST_FINISH_MS);
+      await stopped;
+      if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+      watchStore(undefined);
+      await store.close();
+    })());
   return {
     relay,
     server,
@@ -84,21 +114,32 @@ export async function startRelay(
     outbox,
     port: (server.address() as AddressInfo).port,
     metricsPort: metricsServer ? (metricsServer.address() as AddressInfo).port : undefined,
-    close: () =>
-      (closing ??= (async () => {
-        await housekeeper.stop();
-        await outbox.stop();
-        relay.outbound.close();
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        await stream.close();
-        server.closeAllConnections(); // long-polls and keep-alive connections end now
-        await stopped;
-        if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
-        watchStore(undefined);
-        await store.close();
-      })()),
+    readiness,
+    drain: async (graceMs) => {
+      readiness.drain();
+      await new Promise((resolve) => setTimeout(resolve, graceMs));
+      await close();
+    },
+    close,
   };
 }
+
+/**
+ * Requests in flight get a moment to answer; long-polls are answered at once (Waiters.close: an empty answer, the
+ * agent asks again and reaches another node); whatever is left after `ms` is cut.
+ */
+async function finishRequests(server: http.Server, relay: Relay, ms: number): Promise<void> {
+  relay.waiters.close();
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && (await openConnections(server)) > 0) {
+    server.closeIdleConnections();
+    await new Promise((resolve) => setTimeout(resolve, FINISH_POLL_MS));
+  }
+  server.closeAllConnections();
+}
+
+const openConnections = (server: http.Server): Promise<number> =>
+  new Promise((resolve) => server.getConnections((_error, count) => resolve(count ?? 0)));
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {

@@ -31,6 +31,7 @@ export const RELAY_ERROR_STATUS = {
   internal: 500,
   misconfigured: 500,
   budget_exhausted: 503,
+  unavailable: 503,
 } as const;
 
 export type RelayErrorCode = keyof typeof RELAY_ERROR_STATUS;
@@ -156,6 +157,10 @@ export const budgetExhausted = (retryAfterSeconds: number): RelayError =>
     retryAfterSeconds,
     retryAfterHeader: true,
   });
+
+/** /ready and requests while the relay starts, drains or has lost its database: try again (another node, or later). */
+export const unavailable = (message: string, retryAfterSeconds: number): RelayError =>
+  new RelayError('unavailable', message, { retryAfterSeconds, retryAfterHeader: true });
 
 export const tooManyKeys = (max: number): RelayError =>
   new RelayError('too_many_keys', `a computer has at most ${max} active agent keys; revoke one first`);

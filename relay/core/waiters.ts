@@ -12,6 +12,8 @@ export interface Waiting {
 
 export class Waiters {
   private readonly waiting = new Map<string, Set<(woken: boolean) => void>>();
+  /** The node is closing: every long-poll answers now with what it has (the agent asks again, another node). */
+  private closed = false;
 
   constructor(bus: Bus) {
     bus.subscribe((message) => {
@@ -27,7 +29,7 @@ export class Waiters {
     const key = `${deviceId}/${rid}`;
     let settle!: (woken: boolean) => void;
     const done = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => settle(false), ms);
+      const timer = setTimeout(() => settle(false), this.closed ? 0 : ms);
       settle = (woken) => {
         clearTimeout(timer);
         const set = this.waiting.get(key);
@@ -40,6 +42,12 @@ export class Waiters {
     set.add(settle);
     this.waiting.set(key, set);
     return { done, cancel: () => settle(false) };
+  }
+
+  /** Ends every wait as if its deadline had come, and every later one at once. */
+  close(): void {
+    this.closed = true;
+    for (const set of [...this.waiting.values()]) for (const settle of [...set]) settle(false);
   }
 
   private wake(key: string): void {

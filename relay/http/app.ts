@@ -10,6 +10,7 @@ import { metricsRoutes } from './metrics-route.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { oauthPageRoutes } from './routes/oauth-pages.js';
 import { oauthRoutes } from './routes/oauth.js';
+import { readyRoutes, type Readiness } from './ready.js';
 import { pairingRoutes } from './routes/pairing.js';
 import { requestLog } from './request-log.js';
 import { publicRoutes } from './routes/public.js';
@@ -18,7 +19,7 @@ import { publicRoutes } from './routes/public.js';
  * The relay's HTTP face: each group of routes reads its own body (after authenticating), so nothing is read
  * that a route would refuse. `trustProxy`: how many proxies' X-Forwarded-* headers to believe (0: none).
  */
-export function createApp(relay: Relay, trustProxy: number, metricsToken?: string): Express {
+export function createApp(relay: Relay, trustProxy: number, readiness: Readiness, metricsToken?: string): Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -26,6 +27,7 @@ export function createApp(relay: Relay, trustProxy: number, metricsToken?: strin
   app.use(requestLog); // first: every request gets its id and its line, whoever refuses it
   app.use(countRequests);
   app.use(refuseBrokenPathEscape);
+  app.use(readyRoutes(readiness));
   app.use(agentRoutes(relay)); // first: notify is the route that carries the load
   app.use(publicRoutes());
   app.use(pairingRoutes(relay));

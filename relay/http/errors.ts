@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { brokenPathEscape, internal, notFound, RelayError } from '../../protocol/relay/errors.js';
+import { brokenPathEscape, internal, notFound, RelayError, unavailable } from '../../protocol/relay/errors.js';
+import { UNAVAILABLE_RETRY_AFTER_S } from '../limits.js';
 import { log } from '../log.js';
 import { sendRefusal } from './respond.js';
 
@@ -37,7 +38,10 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
   if (error instanceof RelayError) refusal = error;
   else if ((error as { type?: string }).type === 'entity.parse.failed')
     refusal = new RelayError('invalid_request', 'the body is not valid JSON');
-  else {
+  else if (databaseUnreachable(error)) {
+    log.warn(`the database is unreachable: ${(error as Error).message}`, { requestId: res.locals.requestId as string, method: req.method });
+    refusal = unavailable('the database does not answer; try again shortly', UNAVAILABLE_RETRY_AFTER_S);
+  } else {
     const route = (req.route as { path?: unknown } | undefined)?.path;
     log.error(`a request failed: ${(error as Error)?.stack ?? String(error)}`, {
       requestId: res.locals.requestId as string,
@@ -52,4 +56,15 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
   }
   if (!req.complete) res.setHeader('Connection', 'close');
   sendRefusal(res, refusal);
+}
+
+/**
+ * PostgreSQL's connection was lost or refused (a restart, a failover, pg_terminate_backend): SQLSTATE class 08
+ * (connection exception) or 57P (operator intervention), or the driver's own "Connection terminated". Not the
+ * caller's fault and not a bug of ours: 503, the caller tries again once the pool has connected anew.
+ */
+function databaseUnreachable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (/^08/.test(code) || /^57P/.test(code) || code === 'ECONNREFUSED' || code === 'ECONNRESET')) return true;
+  return typeof message === 'string' && /Connection terminated|not queryable|timeout exceeded when trying to connect/.test(message);
 }

@@ -35,6 +35,10 @@ export async function openPostgres(url: string): Promise<Backend> {
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types });
   // An idle connection that breaks (the server restarted) is dropped by the pool; it must not end the process.
   pool.on('error', (error) => log.warn(`a PostgreSQL connection failed: ${error.message}`));
+  // A connection checked out by a request, between two of its queries, emits 'error' on its client, where the
+  // pool listens only while it is idle: listen for good, or a restart of the server ends the process. The request
+  // fails on its next query (answered 503, relay/http/errors.ts) and the pool drops the broken client.
+  pool.on('connect', (client) => client.on('error', (error) => log.warn(`a PostgreSQL connection in use failed: ${error.message}`)));
   const db = new Kysely<RelayDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate(db, 'postgres');

@@ -41,6 +41,9 @@ export const STREAM_PATH = '/v1/device/stream';
  */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 
+/** RFC 6455 close code 1012: the server is restarting, the client should reconnect. */
+const CLOSE_SERVICE_RESTART = 1012;
+
 export class DeviceStream {
   readonly sockets = new SocketRegistry();
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -64,9 +67,10 @@ export class DeviceStream {
     );
   }
 
+  /** Every socket closes with 1012 ("service restart"): the computer reconnects, to another node or to this one restarted. */
   async close(): Promise<void> {
     for (const stop of this.unsubscribe) stop();
-    this.sockets.closeAll(1001, 'the relay is shutting down');
+    this.sockets.closeAll(CLOSE_SERVICE_RESTART, 'the relay is restarting; reconnect');
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 

@@ -87,6 +87,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayProcess> {
     ...(process.env as Record<string, string>),
     RELAY_PORT: '0',
     RELAY_DATA_DIR: dataDir,
+    RELAY_DRAIN_S: '0', // stop() closes at once; a test of draining sets its own
     ...ROOMY_PAIRING,
     ...options.env,
   };

@@ -7,6 +7,8 @@ import { describe, expect, test } from '@jest/globals';
 import { waitFor } from '../../bench/rigs/wait.js';
 import type { Relay } from '../../relay/core/relay.js';
 import { createApp } from '../../relay/http/app.js';
+import { Readiness } from '../../relay/http/ready.js';
+import type { Backend } from '../../relay/store/backend.js';
 import { BACKENDS, pairWithKey, parseLogLines, useRelay } from '../helpers/relay.js';
 
 /** The escapes a hostile prober sent: not hex, a lone %, a cut UTF-8 sequence, an encoded UTF-16 surrogate. */
@@ -19,7 +21,7 @@ interface RouteLayer {
 
 /** Every [method, path] of the relay's Express app whose path has a parameter (`:name`). */
 function routesWithParameters(): [string, string][] {
-  const app = createApp({} as Relay, 0); // building the routes uses nothing of the relay
+  const app = createApp({} as Relay, 0, new Readiness({} as Backend)); // building the routes uses nothing of the relay
   const found: [string, string][] = [];
   const walk = (stack: RouteLayer[]): void => {
     for (const layer of stack) {
