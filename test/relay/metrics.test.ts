@@ -8,6 +8,7 @@ import { waitFor } from '../helpers/daemon.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { freePort, request } from '../helpers/http.js';
 import { authorizeAndApprove, exchange, openComputer, postForm, register } from '../helpers/oauth.js';
+import { parseMetrics, scrape as scrapeWith, valueOf, type Sample } from '../helpers/metrics.js';
 import { BACKENDS, pairWithKey, startRelay, useRelay, type RelayProcess } from '../helpers/relay.js';
 import { echoChallenge, subscribeHook, useWebhookRig } from '../helpers/webhooks.js';
 
@@ -15,38 +16,7 @@ const rig = useWebhookRig();
 
 const TOKEN = 'metrics-token-for-the-test-0123456789';
 
-/** One sample of the Prometheus text format: `name{label="value",...} number`. */
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-function parseMetrics(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match) throw new Error(`not a sample line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const [, name, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[name!] = value!;
-    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
-  }
-  return samples;
-}
-
-/** The sum of a metric's samples whose labels include `labels` (0 when there is none yet). */
-const valueOf = (samples: Sample[], name: string, labels: Record<string, string> = {}): number =>
-  samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-    .reduce((sum, s) => sum + s.value, 0);
-
-async function scrape(relay: RelayProcess): Promise<Sample[]> {
-  const reply = await relay.call('GET', '/metrics', { token: TOKEN });
-  expect(reply.status).toBe(200);
-  expect(reply.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
-  return parseMetrics(reply.text);
-}
+const scrape = (relay: RelayProcess): Promise<Sample[]> => scrapeWith(relay, TOKEN);
 
 const notify = (relay: RelayProcess, key: string, body: object) => relay.call('POST', '/v1/notify', { token: key, body });
 
