@@ -17,7 +17,7 @@ const METRICS_TOKEN = 'db-restart-metrics-token-0123456789';
 /** Limits that a steady sender does not reach in the test's few seconds: only the database may refuse. */
 const ROOMY = { RATE_LIMIT_PER_KEY: '100000', DEVICE_QUEUE_MAX: '100000', DEVICE_NOTIFICATIONS_PER_DAY: '100000' };
 /** "Never a hang": longer than any answer takes, even a 503 after the pool failed to connect. */
-const HANG_MS = 5000;
+const HANG_MS = 10_000;
 /** The relay's Retry-After on a 503 (relay/limits.ts, UNAVAILABLE_RETRY_AFTER_S). */
 const RETRY_AFTER = '5';
 /** Notifications accepted before the restart, and again after it, before the test looks. */
@@ -131,17 +131,6 @@ test('PostgreSQL restarted under load with two nodes: 503 meanwhile, then ready,
     await socket.notifyFrame('after');
 
     const answers = load.sent;
-    console.log(
-      JSON.stringify({
-        n: answers.length,
-        before: sentBeforeOutage,
-        byStatus: answers.reduce(
-          (m: Record<string, number>, s) => ((m[String(s.status ?? s.failed)] = (m[String(s.status ?? s.failed)] ?? 0) + 1), m),
-          {},
-        ),
-        frames: socket.ofType('notify').length,
-      }),
-    );
     expect(answers.filter((s) => s.failed !== undefined)).toEqual([]); // no hang, no cut connection
     expect(answers.filter((s) => ![200, 202, 503].includes(s.status!))).toEqual([]);
     expect(answers.filter((s) => s.status === 503 && s.retryAfter !== RETRY_AFTER)).toEqual([]);
