@@ -1,9 +1,10 @@
 // The device stream, `GET /v1/device/stream` (docs/relay-api.md#ra30 to #ra33): the computer's one WebSocket.
 //
-// Connect: the device token is checked before the upgrade (401/403 as plain HTTP; without `Upgrade:
-// websocket` the HTTP route answers 426). Then, in one locked transaction, the socket's generation is taken,
-// the computer marked seen, overdue notes expired, and the waiting queue read; after the commit the relay
-// sends `welcome` and every waiting note, oldest first — also those an earlier socket already got.
+// Connect: the device token is checked before the upgrade (401/403 as plain HTTP, 503 while the database does
+// not answer; without `Upgrade: websocket` the HTTP route answers 426). Then, in one locked transaction, the
+// socket's generation is taken, the computer marked seen, overdue notes expired, and the waiting queue read;
+// after the commit the relay sends `welcome` and every waiting note, oldest first — also those an earlier
+// socket already got.
 // Afterwards each new note is pushed once, the moment the bus announces it.
 
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
@@ -277,7 +278,9 @@ async function applyFrame(tx: DeviceTx, deviceId: string, frame: DeviceFrame, no
  */
 function upgradeRefusal(error: unknown): RelayError {
   if (error instanceof RelayError) return error;
-  return databaseUnreachable(error) ? databaseUnavailable() : new RelayError('internal', 'internal error');
+  if (databaseUnreachable(error)) return databaseUnavailable();
+  log.error(`a device stream upgrade failed: ${(error as Error)?.stack ?? String(error)}`);
+  return new RelayError('internal', 'internal error');
 }
 
 /** Answers a refused upgrade as plain HTTP, with the relay's error body, and drops the connection. */
