@@ -25,6 +25,8 @@ export interface AgentCaller {
   keyId: string | undefined;
   /** SHA-256 of the credential's secret, compared with the key's stored hash (or, for an access token, looked up). */
   secretHash: string;
+  /** An access token's key, once verifyAgentKey found it: only for the request's log line (relay/http/request-log.ts). */
+  verifiedKeyId?: string;
 }
 
 /** The scope every agent credential needs (the only one there is). */
@@ -95,6 +97,7 @@ export async function verifyAgentKey(db: RelayDb, agent: AgentCaller): Promise<K
   if (agent.keyId === undefined) {
     const key = await selectAccessKey.first(db, agent.deviceId, agent.secretHash);
     if (!key || key.kind !== 'oauth' || key.revoked_at !== null) throw await unknownCredential(db, agent.deviceId, 'access token');
+    agent.verifiedKeyId = key.id;
     if (!key.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
     return key;
   }

@@ -14,6 +14,7 @@ import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { log } from '../log.js';
+import { listenReconnects } from '../metrics.js';
 import { LocalBus, type Backend, type BusMessage, type DeviceTx, type RelayDb } from './backend.js';
 import { migrate } from './migrate.js';
 import type { RelayDatabase } from './schema.js';
@@ -155,6 +156,7 @@ class PostgresBackend implements Backend {
     if (this.closing) return;
     try {
       await this.listen();
+      listenReconnects.inc();
       this.relistenDelay = RELISTEN_MS.first;
       this.bus.resync(); // messages sent while nobody listened are lost: catch up from the database
     } catch (error) {
