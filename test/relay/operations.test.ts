@@ -5,14 +5,20 @@
 import { describe, expect, test } from '@jest/globals';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFile, stat, writeFile } from 'node:fs/promises';
+import type { lookup as dnsLookup } from 'node:dns';
+import { copyFile, readFile, stat, writeFile } from 'node:fs/promises';
+import https from 'node:https';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import WebSocket from 'ws';
 import { createDatabase, startPostgres } from '../../bench/rigs/postgres.js';
+import { makeKey, pairDevice, type RelayCall } from '../../bench/rigs/relay.js';
 import { waitFor } from '../../bench/rigs/wait.js';
+import { makeCertificates, type Certificates } from '../../bench/rigs/webhooks.js';
 import { ROOT, tempFolder } from '../helpers/daemon.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
-import { pairWithKey, RELAY_MAIN, startRelay } from '../helpers/relay.js';
+import { freePort, type Reply } from '../helpers/http.js';
+import { parseLogLines, pairWithKey, RELAY_MAIN, startRelay, type CallOptions } from '../helpers/relay.js';
 
 interface Run {
   code: number | null;
@@ -210,5 +216,231 @@ describe('notifier-relay check', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('schema: newer than this relay knows (it has migration 999_from_the_future)');
     expect(run.stdout).toContain("ready: no (/ready would answer 503: the database's schema is not the one this relay node knows)");
+  });
+});
+
+/** The deployment files kept in the repository (relay/deploy/), as an operator copies them. */
+const DEPLOY = path.join(ROOT, 'relay', 'deploy');
+/** The name the proxies answer for in their files (and in the test's certificate). */
+const PUBLIC_NAME = 'relay.example.org';
+
+/** `text` with `from` replaced by `to`: the file must still say `from`, or the test would run something else. */
+function replaceIn(text: string, from: string, to: string): string {
+  if (!text.includes(from)) throw new Error(`the deployment file no longer says ${JSON.stringify(from)}`);
+  return text.split(from).join(to);
+}
+
+describe('the systemd unit', () => {
+  test('systemd-analyze verify accepts it', async () => {
+    const folder = await tempFolder('notifier-relay-unit-');
+    const unit = await readFile(path.join(DEPLOY, 'notifier-relay.service'), 'utf8');
+    // verify wants ExecStart's program to exist: this machine's Node and the built relay.
+    const here = replaceIn(unit, 'ExecStart=/usr/bin/node /opt/notifier/dist/relay/main.js', `ExecStart=${process.execPath} ${RELAY_MAIN}`);
+    const file = path.join(folder, 'notifier-relay.service');
+    await writeFile(file, here);
+    const verified = await relayTool('systemd-analyze', ['verify', file]);
+    expect([verified.code, verified.stderr]).toEqual([0, '']);
+    const security = await relayTool('systemd-analyze', ['security', '--offline=yes', file]);
+    expect(security.stdout).toMatch(/Overall exposure level for notifier-relay\.service: \d+\.\d+ (OK|SAFE)/);
+  });
+});
+
+/** A program run to its end. */
+function relayTool(command: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const child = spawn(command, args, { env: { ...(process.env as Record<string, string>), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+interface RunningProxy {
+  port: number;
+  stop(): Promise<void>;
+}
+
+interface ProxyRig {
+  name: string;
+  /** The repository's file, made to run here: the relay's port, a free port for TLS, the test's certificate. */
+  start(relayPort: number, folder: string, certificates: Certificates): Promise<RunningProxy>;
+}
+
+/** A process stopped by its PID (SIGTERM: both nginx and Caddy shut down quickly on it). */
+function spawnProxy(command: string, args: string[], env: Record<string, string> = {}): { stop(): Promise<void>; log(): string } {
+  const child = spawn(command, args, { env: { ...(process.env as Record<string, string>), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    log: () => log,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const NGINX: ProxyRig = {
+  name: 'nginx',
+  async start(relayPort, folder, certificates) {
+    const [port, redirectPort] = [await freePort(), await freePort()];
+    await writeFile(path.join(folder, 'server.pem'), certificates.cert);
+    await writeFile(path.join(folder, 'server.key.pem'), certificates.key, { mode: 0o600 });
+    let site = await readFile(path.join(DEPLOY, 'nginx.conf'), 'utf8');
+    site = replaceIn(site, 'server 127.0.0.1:8787;', `server 127.0.0.1:${relayPort};`);
+    site = replaceIn(site, 'listen 443 ssl http2;', `listen 127.0.0.1:${port} ssl http2;`);
+    site = replaceIn(site, 'listen 80;', `listen 127.0.0.1:${redirectPort};`);
+    site = replaceIn(replaceIn(site, 'listen [::]:443 ssl http2;', ''), 'listen [::]:80;', '');
+    site = replaceIn(site, `/etc/letsencrypt/live/${PUBLIC_NAME}/fullchain.pem`, path.join(folder, 'server.pem'));
+    site = replaceIn(site, `/etc/letsencrypt/live/${PUBLIC_NAME}/privkey.pem`, path.join(folder, 'server.key.pem'));
+    await writeFile(path.join(folder, 'notifier-relay.conf'), site);
+    // What Debian's /etc/nginx/nginx.conf gives the file: an http block, with every path in the test's folder.
+    const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `${kind}_temp_path ${folder}/${kind};`).join(' ');
+    await writeFile(
+      path.join(folder, 'nginx.conf'),
+      `${process.getuid?.() === 0 ? 'user root;' : ''}
+worker_processes 1;
+pid ${folder}/nginx.pid;
+error_log ${folder}/error.log;
+events { worker_connections 256; }
+http { access_log off; ${temp} include ${folder}/notifier-relay.conf; }
+`,
+    );
+    const nginx = spawnProxy('nginx', ['-e', `${folder}/error.log`, '-p', `${folder}/`, '-c', `${folder}/nginx.conf`, '-g', 'daemon off;']);
+    await waitForProxy(port, certificates, () => nginx.log());
+    return { port, stop: nginx.stop };
+  },
+};
+
+const CADDY: ProxyRig = {
+  name: 'caddy',
+  async start(relayPort, folder, certificates) {
+    const port = await freePort();
+    await writeFile(path.join(folder, 'server.pem'), certificates.cert);
+    await writeFile(path.join(folder, 'server.key.pem'), certificates.key, { mode: 0o600 });
+    let site = await readFile(path.join(DEPLOY, 'Caddyfile'), 'utf8');
+    site = replaceIn(site, 'reverse_proxy 127.0.0.1:8787', `reverse_proxy 127.0.0.1:${relayPort}`);
+    // The test's certificate instead of one from Let's Encrypt; no admin endpoint, no port 80.
+    site = replaceIn(site, `${PUBLIC_NAME} {`, `${PUBLIC_NAME}:${port} {\n\ttls ${folder}/server.pem ${folder}/server.key.pem`);
+    const file = path.join(folder, 'Caddyfile');
+    await writeFile(file, `{\n\tadmin off\n\tauto_https disable_redirects\n\tstorage file_system ${folder}/data\n}\n\n${site}`);
+    const home = { HOME: folder, XDG_DATA_HOME: `${folder}/data`, XDG_CONFIG_HOME: `${folder}/config` };
+    const validated = await relayTool('caddy', ['validate', '--config', file, '--adapter', 'caddyfile'], home);
+    if (validated.code !== 0) throw new Error(`caddy validate: ${validated.stderr}`);
+    const caddy = spawnProxy('caddy', ['run', '--config', file, '--adapter', 'caddyfile'], home);
+    await waitForProxy(port, certificates, () => caddy.log());
+    return { port, stop: caddy.stop };
+  },
+};
+
+/** Requests to the proxy as a client elsewhere would make them: TLS for PUBLIC_NAME, from a loopback address of our choice. */
+function proxyClient(port: number, certificates: Certificates, from = '127.0.0.1') {
+  const lookup = ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
+    options.all ? callback(null, [{ address: '127.0.0.1', family: 4 }]) : callback(null, '127.0.0.1', 4)) as unknown as typeof dnsLookup;
+  const tls = { ca: certificates.ca, lookup, localAddress: from, servername: PUBLIC_NAME };
+  const call = (method: string, route: string, options: CallOptions = {}): Promise<Reply> =>
+    new Promise((resolve, reject) => {
+      const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+      const req = https.request(
+        {
+          ...tls,
+          host: PUBLIC_NAME,
+          port,
+          method,
+          path: route,
+          agent: false,
+          headers: {
+            ...(payload !== undefined && { 'Content-Type': 'application/json' }),
+            ...(options.token && { Authorization: `Bearer ${options.token}` }),
+            ...options.headers,
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const raw = Buffer.concat(chunks);
+            const text = raw.toString();
+            let json: unknown;
+            try {
+              json = JSON.parse(text);
+            } catch {
+              json = undefined;
+            }
+            resolve({ status: res.statusCode!, headers: res.headers, text, raw, json });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  const socket = (token: string): WebSocket =>
+    new WebSocket(`wss://${PUBLIC_NAME}:${port}/v1/device/stream`, { ...tls, headers: { Authorization: `Bearer ${token}` } });
+  return { call, socket };
+}
+
+/** Until the proxy answers /health over TLS (it and its certificate loaded). */
+async function waitForProxy(port: number, certificates: Certificates, log: () => string): Promise<void> {
+  const client = proxyClient(port, certificates);
+  await waitFor(
+    async () => ((await client.call('GET', '/health').catch(() => undefined))?.status === 200 ? true : undefined),
+    `the proxy on port ${port} to pass /health to the relay`,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}\n${log()}`);
+  });
+}
+
+describe.each([NGINX, CADDY])('behind $name (relay/deploy)', (rig) => {
+  test('a notify and a device WebSocket go through; the relay sees the client address; X-Request-Id passes', async () => {
+    const relay = await startRelay({ backend: 'sqlite', env: { RELAY_TRUST_PROXY: '1', PAIR_STARTS_PER_HOUR: '1' } });
+    const folder = await tempFolder(`notifier-relay-${rig.name}-`);
+    const certificates = await makeCertificates(folder, [PUBLIC_NAME]);
+    const proxy = await rig.start(relay.port, folder, certificates);
+    try {
+      // Pairing is limited per client address: one start an hour here. The relay must see each client's own
+      // address (not the proxy's), and not one a client claims in its own X-Forwarded-For.
+      const first = proxyClient(proxy.port, certificates, '127.0.0.2');
+      const call: RelayCall = (method, route, options) => first.call(method, route, options);
+      const device = await pairDevice(call);
+      const again = await first.call('POST', '/v1/pair/start', { body: {}, headers: { 'X-Forwarded-For': '198.51.100.7' } });
+      expect(again.status).toBe(429);
+      const other = await proxyClient(proxy.port, certificates, '127.0.0.3').call('POST', '/v1/pair/start', { body: {} });
+      expect(other.status).toBe(201);
+
+      const key = await makeKey(call, device.token);
+      const socket = first.socket(device.token);
+      const frames: Record<string, any>[] = [];
+      socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString()) as Record<string, any>));
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      await waitFor(() => frames.find((frame) => frame.type === 'welcome'), 'the welcome frame through the proxy');
+
+      const requestId = `ops-${rig.name}-${randomBytes(4).toString('hex')}`;
+      const sent = await first.call('POST', '/v1/notify', {
+        token: key,
+        body: { title: 'through the proxy', notificationId: 'proxied-1' },
+        headers: { 'X-Request-Id': requestId },
+      });
+      expect([sent.status, sent.headers['x-request-id']]).toEqual([202, requestId]);
+      await waitFor(() => frames.find((frame) => frame.type === 'notify' && frame.notificationId === 'proxied-1'), 'the notify frame');
+      socket.close();
+
+      const logLine = (id: string) =>
+        waitFor(() => parseLogLines(relay.log()).find((line) => line.requestId === id), `the log line of ${id}`);
+      const logged = await logLine(requestId);
+      expect(logged).toMatchObject({ route: '/v1/notify', status: 202 });
+      // Without the client's id, the proxy's own (nginx: $request_id, 32 hex digits) reaches the relay's log.
+      const unnamed = await first.call('GET', '/v1/status', { token: key });
+      const id = String(unnamed.headers['x-request-id']);
+      if (rig === NGINX) expect(id).toMatch(/^[0-9a-f]{32}$/);
+      expect(await logLine(id)).toMatchObject({ route: '/v1/status', status: 200 });
+    } finally {
+      await proxy.stop();
+      await relay.stop();
+    }
   });
 });
