@@ -12,12 +12,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import WebSocket from 'ws';
 import { createDatabase, startPostgres } from '../../bench/rigs/postgres.js';
-import { makeKey, pairDevice, type RelayCall } from '../../bench/rigs/relay.js';
+import { listeningPort, makeKey, pairDevice, type RelayCall } from '../../bench/rigs/relay.js';
 import { waitFor } from '../../bench/rigs/wait.js';
 import { makeCertificates, type Certificates } from '../../bench/rigs/webhooks.js';
 import { ROOT, tempFolder } from '../helpers/daemon.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
-import { freePort, type Reply } from '../helpers/http.js';
+import { freePort, request, type Reply } from '../helpers/http.js';
 import { parseLogLines, pairWithKey, RELAY_MAIN, startRelay, type CallOptions } from '../helpers/relay.js';
 
 interface Run {
@@ -243,7 +243,67 @@ describe('the systemd unit', () => {
     const security = await relayTool('systemd-analyze', ['security', '--offline=yes', file]);
     expect(security.stdout).toMatch(/Overall exposure level for notifier-relay\.service: \d+\.\d+ (OK|SAFE)/);
   });
+
+  test("the relay's system calls, serving a computer and an agent, are all inside the unit's SystemCallFilter", async () => {
+    const allowed = await filteredSyscalls(await readFile(path.join(DEPLOY, 'notifier-relay.service'), 'utf8'));
+    const folder = await tempFolder('notifier-relay-strace-');
+    const trace = path.join(folder, 'trace');
+    const env = { RELAY_PORT: '0', RELAY_DATA_DIR: path.join(folder, 'data'), RELAY_SECRET: secret(), RELAY_DRAIN_S: '0' };
+    const strace = spawn('strace', ['-f', '-qq', '-o', trace, process.execPath, RELAY_MAIN], {
+      env: { ...(process.env as Record<string, string>), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise((resolve) => strace.once('exit', resolve));
+    let relayPid: number | undefined;
+    try {
+      let output = '';
+      strace.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const port = await listeningPort(strace, () => output);
+      relayPid = Number((await readFile(`/proc/${strace.pid}/task/${strace.pid}/children`, 'utf8')).trim().split(' ')[0]);
+      const call: RelayCall = (method, route, options) => request(port, method, route, { ...options, token: options.token ?? null });
+      const device = await pairDevice(call);
+      const key = await makeKey(call, device.token);
+      const socket = await DeviceSocket.connect(port, device.token);
+      await socket.welcome();
+      expect((await call('POST', '/v1/notify', { token: key, body: { title: 'traced', notificationId: 'traced-1' } })).status).toBe(202);
+      await socket.notifyFrame('traced-1');
+      expect((await call('GET', '/ready', {})).status).toBe(200);
+      await socket.close();
+      process.kill(relayPid, 'SIGTERM'); // strace ends with it
+      await exited;
+    } finally {
+      if (relayPid !== undefined && strace.exitCode === null) process.kill(relayPid, 'SIGKILL');
+      if (strace.exitCode === null) strace.kill('SIGKILL');
+      await exited;
+    }
+    const used = new Set(
+      (await readFile(trace, 'utf8'))
+        .split('\n')
+        .map((line) => /^\d+ +([a-z0-9_]+)\(/.exec(line)?.[1])
+        .filter((name): name is string => name !== undefined),
+    );
+    expect(used.size).toBeGreaterThan(20); // the trace is real
+    expect([...used].filter((name) => !allowed.has(name)).sort()).toEqual([]);
+  });
 });
+
+/** The system calls a unit's SystemCallFilter= lines allow, their @groups expanded as systemd-analyze lists them. */
+async function filteredSyscalls(unit: string): Promise<Set<string>> {
+  const listed = await relayTool('systemd-analyze', ['syscall-filter', '--no-pager']);
+  const groups = new Map<string, string[]>();
+  let group: string[] = [];
+  for (const line of listed.stdout.split('\n')) {
+    if (line.startsWith('@')) groups.set(line.trim(), (group = []));
+    else if (/^ +[@a-z0-9_-]+$/.test(line)) group.push(line.trim());
+  }
+  const allowed = new Set<string>();
+  const add = (name: string): void => {
+    if (!name.startsWith('@')) allowed.add(name);
+    else for (const member of groups.get(name) ?? []) add(member);
+  };
+  for (const match of unit.matchAll(/^SystemCallFilter=([^~].*)$/gm)) for (const name of match[1]!.trim().split(/\s+/)) add(name);
+  return allowed;
+}
 
 /** A program run to its end. */
 function relayTool(command: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
