@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, linkSync, openSync, realpathSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../config.js';
+import { loadConfig, SECRET_FILE } from '../config.js';
 import { sqliteKeptForLife } from '../store/sqlite.js';
 import { embeddedFile } from './database.js';
 
@@ -28,6 +28,8 @@ export interface BackupResult {
   source: string;
   target: string;
   bytes: number;
+  /** Without RELAY_SECRET, the file the relay keeps its secret in: the copy is of no use without it. */
+  secretFile: string | undefined;
 }
 
 export async function backup(env: NodeJS.ProcessEnv, target: string, options: { force?: boolean }): Promise<BackupResult> {
@@ -50,7 +52,8 @@ export async function backup(env: NodeJS.ProcessEnv, target: string, options: { 
   } finally {
     if (existsSync(partial)) unlinkSync(partial);
   }
-  return { source, target: file, bytes: statSync(file).size };
+  const secretFile = config.secret === undefined ? path.join(config.dataDir, SECRET_FILE) : undefined;
+  return { source, target: file, bytes: statSync(file).size, secretFile: secretFile && existsSync(secretFile) ? secretFile : undefined };
 }
 
 /** The target must not be the database itself, nor (without --force) any file that exists. */
@@ -99,5 +102,7 @@ function publish(partial: string, file: string, force: boolean): void {
 export async function runBackup(target: string, options: { force?: boolean }): Promise<number> {
   const result = await backup(process.env, target, options);
   process.stdout.write(`backed up ${result.source} to ${result.target} (${result.bytes} bytes, quick_check ok)\n`);
+  if (result.secretFile)
+    process.stdout.write(`RELAY_SECRET is not set: keep a copy of ${result.secretFile} with the backup (every credential depends on it)\n`);
   return 0;
 }

@@ -127,9 +127,8 @@ describe('notifier-relay backup', () => {
   });
 
   test('an existing file is refused without --force and replaced with it; the database itself never', async () => {
-    const relaySecret = secret();
-    const relay = await startRelay({ backend: 'sqlite', secret: relaySecret });
-    const env = { RELAY_DATA_DIR: relay.dataDir, RELAY_SECRET: relaySecret };
+    const relay = await startRelay({ backend: 'sqlite', secret: null }); // it keeps its secret in the data folder
+    const env = { RELAY_DATA_DIR: relay.dataDir };
     try {
       const folder = await tempFolder('notifier-relay-backup-');
       const target = path.join(folder, 'taken.sqlite');
@@ -141,6 +140,7 @@ describe('notifier-relay backup', () => {
 
       const forced = await relayCommand(['backup', '--force', target], env);
       expect([forced.code, forced.stderr]).toEqual([0, '']);
+      expect(forced.stdout).toContain(`keep a copy of ${path.join(relay.dataDir, 'relay-secret')} with the backup`);
       expect((await inspectCopy(target)).integrity).toBe('ok');
 
       const itself = await relayCommand(['backup', '--force', path.join(relay.dataDir, 'relay.sqlite')], env);
@@ -229,6 +229,12 @@ function replaceIn(text: string, from: string, to: string): string {
   if (!text.includes(from)) throw new Error(`the deployment file no longer says ${JSON.stringify(from)}`);
   return text.split(from).join(to);
 }
+
+test('docs/relay.md shows the deployment files as they are', async () => {
+  const docs = await readFile(path.join(ROOT, 'docs', 'relay.md'), 'utf8');
+  for (const file of ['notifier-relay.service', 'nginx.conf', 'Caddyfile'])
+    expect([file, docs.includes((await readFile(path.join(DEPLOY, file), 'utf8')).trimEnd())]).toEqual([file, true]);
+});
 
 describe('the systemd unit', () => {
   test('systemd-analyze verify accepts it', async () => {
