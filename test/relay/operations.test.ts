@@ -30,12 +30,20 @@ interface Run {
 function relayCommand(args: string[], env: Record<string, string>): Promise<Run> {
   const base = { ...(process.env as Record<string, string>) };
   for (const name of Object.keys(base)) if (name.startsWith('RELAY_') || name === 'DATABASE_URL') delete base[name];
-  const child = spawn(process.execPath, [RELAY_MAIN, ...args], { env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return runToEnd(process.execPath, [RELAY_MAIN, ...args], { ...base, ...env });
+}
+
+/** A program run to its end with exactly `env`. */
+function runToEnd(command: string, args: string[], env: Record<string, string>): Promise<Run> {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 /** Limits out of the way of a steady load from one key. */
@@ -311,18 +319,9 @@ async function filteredSyscalls(unit: string): Promise<Set<string>> {
   return allowed;
 }
 
-/** A program run to its end. */
-function relayTool(command: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(command, args, { env: { ...(process.env as Record<string, string>), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** A program run to its end, with the test's environment and `env`. */
+const relayTool = (command: string, args: string[], env: Record<string, string> = {}): Promise<Run> =>
+  runToEnd(command, args, { ...(process.env as Record<string, string>), ...env });
 
 interface RunningProxy {
   port: number;
