@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `notifier-relay`: the cloud relay, configured by environment variables (docs/relay.md). Prints where it
-// listens and where its secret is kept. `notifier-relay backup <file>` and `notifier-relay check` are the
-// operator's commands (relay/cli/, one file each; docs/relay.md, "Operations"), read the same configuration. SIGTERM drains (docs/relay.md, "Health, readiness and draining"): /ready
+// listens and where its secret is kept. SIGTERM drains (docs/relay.md, "Health, readiness and draining"): /ready
 // says 503 at once, the connections close RELAY_DRAIN_S later. SIGINT (Ctrl-C at a terminal) closes at once.
+// `notifier-relay backup <file>` and `notifier-relay check` are the operator's commands (relay/cli/, one file
+// each; docs/relay.md, "Operations"); they read the same configuration.
 
 import { Command } from 'commander';
 import { runBackup, CommandError } from './cli/backup.js';
