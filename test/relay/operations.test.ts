@@ -11,12 +11,13 @@ import https from 'node:https';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import WebSocket from 'ws';
-import { createDatabase, startPostgres } from '../../bench/rigs/postgres.js';
+import { createDatabase, postgresBinDir, startPostgres } from '../../bench/rigs/postgres.js';
 import { listeningPort, makeKey, pairDevice, type RelayCall } from '../../bench/rigs/relay.js';
 import { waitFor } from '../../bench/rigs/wait.js';
 import { makeCertificates, type Certificates } from '../../bench/rigs/webhooks.js';
 import { ROOT, tempFolder } from '../helpers/daemon.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
+import { createDatabase as createTestDatabase } from '../helpers/postgres.js';
 import { freePort, request, type Reply } from '../helpers/http.js';
 import { parseLogLines, pairWithKey, RELAY_MAIN, startRelay, type CallOptions } from '../helpers/relay.js';
 
@@ -156,6 +157,45 @@ describe('notifier-relay backup', () => {
       expect(itself.stderr).toContain("is the relay's own database");
     } finally {
       await relay.stop();
+    }
+  });
+
+  test('on PostgreSQL, what the docs say: pg_dump --format=custom while it runs, pg_restore, the same RELAY_SECRET', async () => {
+    const relaySecret = secret();
+    const relay = await startRelay({ backend: 'postgres', secret: relaySecret });
+    const folder = await tempFolder('notifier-relay-dump-');
+    const dump = path.join(folder, 'relay.dump');
+    const bin = (name: string): string => path.join(postgresBinDir(), name);
+    let device: Awaited<ReturnType<typeof pairWithKey>>;
+    const sent: string[] = [];
+    try {
+      device = await pairWithKey(relay);
+      for (const notificationId of ['dumped-1', 'dumped-2', 'dumped-3']) {
+        expect(
+          (await relay.call('POST', '/v1/notify', { token: device.key, body: { title: notificationId, notificationId } })).status,
+        ).toBe(202);
+        sent.push(notificationId);
+      }
+      const dumped = await relayTool(bin('pg_dump'), ['--format=custom', `--file=${dump}`, relay.databaseUrl!]);
+      expect([dumped.code, dumped.stderr]).toEqual([0, '']);
+    } finally {
+      await relay.stop();
+    }
+    const databaseUrl = await createTestDatabase();
+    const restoredDump = await relayTool(bin('pg_restore'), ['--no-owner', `--dbname=${databaseUrl}`, dump]);
+    expect([restoredDump.code, restoredDump.stderr]).toEqual([0, '']);
+
+    const [restored, otherSecret] = await Promise.all([
+      startRelay({ backend: 'postgres', databaseUrl, secret: relaySecret }),
+      startRelay({ backend: 'postgres', databaseUrl, secret: secret() }),
+    ]);
+    try {
+      for (const id of sent) expect((await restored.call('GET', `/v1/receipts/${id}`, { token: device.key })).status).toBe(200);
+      // Without the secret it was made with, the same database refuses every credential in it.
+      expect((await otherSecret.call('GET', `/v1/receipts/${sent[0]}`, { token: device.key })).status).toBe(401);
+      expect((await otherSecret.call('GET', '/v1/device/info', { token: device.token })).status).toBe(401);
+    } finally {
+      await Promise.all([restored.stop(), otherSecret.stop()]);
     }
   });
 
