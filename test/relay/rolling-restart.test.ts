@@ -27,6 +27,8 @@ const SEND_PAUSE_MS = 80;
 const ASK_EVERY = 3;
 /** How long one long-poll for a reply waits (docs/relay-api.md#ra47), and how soon a failed call is tried again. */
 const REPLY_WAIT_S = 5;
+/** An agent gives up on a call after this long (longer than any long-poll) and makes it again. */
+const CALL_TIMEOUT_MS = (REPLY_WAIT_S + 10) * 1000;
 const RETRY_PAUSE_MS = 50;
 /** Notifications each agent must have had accepted before the first restart, and again after the last. */
 const STEADY_COUNT = 10;
@@ -138,14 +140,46 @@ interface Agent {
   statuses: number[];
   /** Calls that got no answer (the connection failed) and were made again. */
   networkFailures: number;
+  /**
+   * `fresh`: a new connection per call (a script with curl); `keep-alive`: fetch's pooled connections (an MCP client),
+   * which stay on the node they first reached until it closes them.
+   */
+  connections: 'fresh' | 'keep-alive';
+}
+
+/** One call with fetch, over its pool of kept-alive connections. */
+async function fetchReply(
+  port: number,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<Pick<Reply, 'status' | 'json'>> {
+  const answer = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+  });
+  const text = await answer.text();
+  return { status: answer.status, json: text ? JSON.parse(text) : undefined };
 }
 
 /** A call through the balancer, made again (the same request, so the same notification id) while the network fails. */
-async function untilAnswered(agent: Agent, port: number, method: string, path: string, body?: unknown): Promise<Reply> {
+async function untilAnswered(
+  agent: Agent,
+  port: number,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Pick<Reply, 'status' | 'json'>> {
   for (;;) {
     if (over) throw new Error('the test is over');
     try {
-      const reply = await request(port, method, path, { token: agent.credential, body, timeoutMs: (REPLY_WAIT_S + 10) * 1000 });
+      const reply =
+        agent.connections === 'fresh'
+          ? await request(port, method, path, { token: agent.credential, body, timeoutMs: CALL_TIMEOUT_MS })
+          : await fetchReply(port, method, path, agent.credential, body);
       agent.statuses.push(reply.status);
       return reply;
     } catch {
@@ -291,7 +325,8 @@ async function connectAgents(cluster: Cluster, prefix: string): Promise<Agent[]>
     for (const [kind, credential] of Object.entries(credentials)) {
       const hook = rig().hook(`/${prefix}/${name}/${kind}`);
       expect((await subscribeHook(node, credential, hook)).json.result.id).toBeDefined();
-      const agent = { name: `${prefix}-${name}-${kind}`, credential, desktop, hookPath: hook.path };
+      const connections = kind === 'key' ? 'fresh' : 'keep-alive';
+      const agent = { name: `${prefix}-${name}-${kind}`, credential, desktop, hookPath: hook.path, connections } as const;
       agents.push({ ...agent, accepted: new Map(), replies: new Map(), statuses: [], networkFailures: 0 });
     }
   }
@@ -399,4 +434,17 @@ describe('rolling restart of two relay nodes on one PostgreSQL database', () => 
     },
     EVENTS_AFTER_CRASH_MS + 60_000,
   );
+});
+
+test('a draining node answers Connection: close, so a client keeping connections alive moves to another node', async () => {
+  const relay = await startRelay({ backend: 'sqlite', env: { RELAY_DRAIN_S: DRAIN_S } });
+  nodes.add(relay);
+  const keepAlive = { headers: { Connection: 'keep-alive' } };
+  expect((await relay.call('GET', '/health', keepAlive)).headers.connection).toBe('keep-alive');
+  const exited = relay.stop();
+  const draining = await waitFor(async () => (await relay.call('GET', '/ready')).status === 503 || undefined, '/ready to turn 503');
+  expect(draining).toBe(true);
+  expect((await relay.call('GET', '/health', keepAlive)).headers.connection).toBe('close');
+  expect(await exited).toBe(0);
+  nodes.delete(relay);
 });
