@@ -1,10 +1,11 @@
 // Rolling restarts lose nothing (docs/relay.md, "Rolling restarts"): two relay nodes on one PostgreSQL database
 // behind a TCP balancer that follows /ready; two computers connected through it, each acknowledging every
-// notification it receives and answering those that ask; four agents (a key and an OAuth connector per computer)
-// sending steadily through it, each with a webhook for the replies. Node A is restarted, then node B — first with
-// SIGTERM (drained), then with SIGKILL (a crash). Afterwards every notification an agent saw accepted was shown on
-// its computer once, every receipt and reply reached its agent, every reply event reached its webhook under one
-// event id, no agent ever saw a 5xx, and both computers are online.
+// notification it receives and answering those that ask; four agents (a key and an OAuth connector per computer;
+// one opens a connection per call, the other keeps them alive) sending steadily through it, each with a webhook
+// for the replies. Node A is restarted, then node B — first with SIGTERM (drained), then with SIGKILL (a crash).
+// Afterwards every notification an agent saw accepted was shown on its computer once, every receipt and reply
+// reached its agent, every reply event reached its webhook under one event id, no agent ever saw a 5xx, and both
+// computers are online. And a draining node tells kept-alive connections to go (Connection: close).
 
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
@@ -42,8 +43,10 @@ const EVENTS_AFTER_CRASH_MS = DELIVERY_CLAIM_MS + 30_000;
 /** How long the agents wait for replies still to come once they stop sending, and the test for reply events. */
 const REPLIES_AFTER_MS = 15_000;
 const EVENTS_MS = 20_000;
-/** RFC 6455 close code 1012, "service restart": what a draining node closes the computers' sockets with
- * (docs/relay.md, "Health, readiness and draining"). */
+/**
+ * RFC 6455 close code 1012, "service restart": what a draining node closes the computers' sockets with
+ * (docs/relay.md, "Health, readiness and draining").
+ */
 const CLOSE_SERVICE_RESTART = 1012;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -62,9 +65,10 @@ afterAll(async () => {
 });
 
 /**
- * A computer as the desktop behaves (docs/relay-desktop.md): connected through the balancer, it reconnects whenever
- * its socket ends (1012 from a draining node, or a node gone), answers every `notify` frame with a receipt — the
- * same one again for a relay id it has seen, which it shows only once — and answers at once those that ask.
+ * A computer as the desktop behaves (docs/api/relay-connection.md, RL30 and RL31): connected through the balancer,
+ * it reconnects whenever its socket ends (1012 from a draining node, or a node gone), answers every `notify` frame
+ * with `ack` and a receipt — the same again for a relay id it has seen, which it shows only once — and the person
+ * answers at once those that ask.
  */
 class Desktop {
   /** Every `notify` frame received, on every socket. */
@@ -113,6 +117,7 @@ class Desktop {
       this.shown.get(frame.id) ??
       (frame.payload.expectReply ? { kind: 'replied', text: replyTo(frame.notificationId) } : { kind: 'displayed' });
     this.shown.set(frame.id, receipt);
+    socket.send({ type: 'ack', id: frame.id });
     socket.send({ type: 'receipt', id: frame.id, ...receipt });
   }
 
@@ -395,7 +400,7 @@ async function expectEachEventOnce(agent: Agent, timeoutMs: number): Promise<voi
 }
 
 /** What the run came to, for the log of the test run (docs/relay.md quotes it). */
-function report(how: Stop, agents: Agent[]): string {
+function report(how: Stop, agents: Agent[], seconds: number): string {
   const perAgent = agents.map((agent) => ({
     agent: agent.name,
     accepted: agent.accepted.size,
@@ -408,7 +413,8 @@ function report(how: Stop, agents: Agent[]): string {
     shown: desktop.shown.size,
     closes: desktop.closeCodes,
   }));
-  return JSON.stringify({ how, perAgent, computers });
+  const perSecond = Math.round(agents.reduce((sum, agent) => sum + agent.accepted.size, 0) / seconds);
+  return JSON.stringify({ how, seconds, perSecond, perAgent, computers });
 }
 
 describe('rolling restart of two relay nodes on one PostgreSQL database', () => {
@@ -417,19 +423,21 @@ describe('rolling restart of two relay nodes on one PostgreSQL database', () => 
     async (how) => {
       const cluster = await startCluster();
       const agents = await connectAgents(cluster, how);
+      const started = Date.now();
       const traffic = startTraffic(agents, cluster.balancer.port);
       await traffic.accepted(STEADY_COUNT);
       cluster.a = await restart(cluster.a, how, cluster.balancer, cluster.env);
       cluster.b = await restart(cluster.b, how, cluster.balancer, cluster.env);
       await traffic.accepted(traffic.most() + STEADY_COUNT);
       await traffic.stop();
+      const seconds = (Date.now() - started) / 1000;
 
       for (const agent of agents) await expectNothingLost(agent, cluster.balancer.port);
       for (const agent of agents) await expectEachEventOnce(agent, how === 'SIGKILL' ? EVENTS_AFTER_CRASH_MS : EVENTS_MS);
       // The computers are online at the end, on sockets the restarted nodes hold; a drained node said "reconnect".
       for (const agent of agents) expect((await untilAnswered(agent, cluster.balancer.port, 'GET', '/v1/status')).json.online).toBe(true);
       if (how === 'SIGTERM') for (const desktop of desktops) expect(new Set(desktop.closeCodes)).toEqual(new Set([CLOSE_SERVICE_RESTART]));
-      console.log(report(how, agents));
+      console.log(report(how, agents, seconds));
       await stopCluster(cluster);
     },
     EVENTS_AFTER_CRASH_MS + 60_000,
