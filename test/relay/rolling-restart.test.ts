@@ -167,7 +167,13 @@ async function fetchReply(
     signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
   });
   const text = await answer.text();
-  return { status: answer.status, json: text ? JSON.parse(text) : undefined };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined; // not JSON: the status says enough
+  }
+  return { status: answer.status, json };
 }
 
 /** A call through the balancer, made again (the same request, so the same notification id) while the network fails. */
