@@ -398,7 +398,14 @@ async function expectNothingLost(agent: Agent, port: number): Promise<void> {
 /** Every reply event reached the agent's webhook, signed, under one event id per reply. */
 async function expectEachEventOnce(agent: Agent, timeoutMs: number): Promise<void> {
   const asked = askedOf(agent);
-  const events = await rig().receiver.events(agent.hookPath, asked.length, timeoutMs);
+  // Waits for every reply's event, not for a count: a delivery cut short may have come twice.
+  const received = () => rig().receiver.on(agent.hookPath);
+  const allThere = () => {
+    const told = eventIds(received());
+    return asked.every((id) => told.has(id)) || undefined;
+  };
+  await waitFor(allThere, `the reply events of ${agent.name}`, timeoutMs).catch(() => undefined); // the checks name what is missing
+  const events = received();
   const byNotification = eventIds(events);
   expect(sorted(byNotification.keys())).toEqual(sorted(asked));
   expect([...byNotification.values()].filter((ids) => ids.size !== 1)).toEqual([]);
