@@ -5,7 +5,8 @@
 // for the replies. Node A is restarted, then node B — first with SIGTERM (drained), then with SIGKILL (a crash).
 // Afterwards every notification an agent saw accepted was shown on its computer once, every receipt and reply
 // reached its agent, every reply event reached its webhook under one event id, no agent ever saw a 5xx, and both
-// computers are online. And a draining node tells kept-alive connections to go (Connection: close).
+// computers are online. And a draining node tells kept-alive connections to go (Connection: close), and leaves new
+// webhook deliveries to the other nodes while those under way finish.
 
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
@@ -468,4 +469,34 @@ test('a draining node answers Connection: close, so a client keeping connections
   expect((await relay.call('GET', '/health', keepAlive)).headers.connection).toBe('close');
   expect(await exited).toBe(0);
   nodes.delete(relay);
+});
+
+test('a draining node leaves new webhook deliveries to the other nodes: the event waits, and goes out once, after the restart', async () => {
+  const env = { ...rig().env, RELAY_DRAIN_S: DRAIN_S };
+  const relay = await startRelay({ backend: 'sqlite', env });
+  nodes.add(relay);
+  const device = await pairDevice(relay, 'desk');
+  const key = await makeKey(relay, device.token);
+  const hook = rig().hook('/drain/late');
+  expect((await subscribeHook(relay, key, hook)).json.result.id).toBeDefined();
+  const socket = await DeviceSocket.connect(relay.port, device.token);
+  await socket.welcome();
+  await relay.call('POST', '/v1/notify', { token: key, body: { title: 'Ship it?', notificationId: 'late', expectReply: true } });
+  const rid = (await socket.notifyFrame('late')).id as string;
+
+  const exited = relay.stop();
+  await waitFor(async () => (await relay.call('GET', '/ready')).status === 503 || undefined, '/ready to turn 503');
+  const replied = await relay.call('POST', '/v1/device/reply', { token: device.token, body: { id: rid, text: 'yes' } });
+  expect(replied.status).toBe(200); // still served while draining, and its event queued
+  expect(await exited).toBe(0);
+  nodes.delete(relay);
+  expect(rig().receiver.on(hook.path)).toEqual([]); // the draining node sent nothing new
+
+  const again = await startRelay({ backend: 'sqlite', dataDir: relay.dataDir, secret: relay.secret, env });
+  nodes.add(again);
+  const [event] = await rig().receiver.events(hook.path, 1);
+  expect(event!.json.data.notificationId).toBe('late');
+  expect(await again.stop()).toBe(0);
+  nodes.delete(again);
+  expect(rig().receiver.on(hook.path)).toHaveLength(1);
 });
