@@ -117,6 +117,7 @@ export async function startRelay(
     readiness,
     drain: async (graceMs) => {
       readiness.drain();
+      outbox.drain(); // webhook deliveries under way finish; new ones go to the other nodes
       await new Promise((resolve) => setTimeout(resolve, graceMs));
       await close();
     },

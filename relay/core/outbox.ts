@@ -141,12 +141,21 @@ export class Outbox {
     this.wake();
   }
 
-  /** Stops: no new claims; deliveries under way are cut short and their events given back untouched. */
-  async stop(): Promise<void> {
+  /**
+   * The node is draining: no new claims (the other nodes take what comes), but deliveries under way finish. Cutting
+   * one the webhook had already taken would give it back, and another node would send it again under the same id.
+   */
+  drain(): void {
     this.stopped = true;
     for (const stop of this.unsubscribe) stop();
+    this.unsubscribe = [];
     if (this.timer) this.scheduler.clear(this.timer.handle);
     this.timer = undefined;
+  }
+
+  /** Stops: no new claims; deliveries still under way are cut short and their events given back untouched. */
+  async stop(): Promise<void> {
+    this.drain();
     this.abort.abort();
     await this.idle();
   }
@@ -242,7 +251,8 @@ export class Outbox {
       const answer = await sendWebhook(this.relay, row.url, message, this.abort.signal).finally(() => timer());
       return verdictOf(answer, this.relay.clock());
     } catch {
-      return this.stopped ? { outcome: 'released' } : { outcome: 'retry' }; // no answer: a timeout or a network error
+      // No answer: cut short by stop(), else a timeout or a network error.
+      return this.abort.signal.aborted ? { outcome: 'released' } : { outcome: 'retry' };
     }
   }
 
@@ -261,6 +271,7 @@ export class Outbox {
       });
     countAttempt(outcome.outcome, retryAt);
     await this.relay.store.withDeviceLock(row.device_id, async (tx) => {
+      if (this.stopped) tx.publish({ t: 'outbox' }); // this node claims no more: the others take the next event now
       const thisRow = tx.db.updateTable('event_outbox').where('id', '=', row.id);
       if (outcome.outcome === 'gone') return endSubscription(tx, row.device_id, row.sub_id);
       if (outcome.outcome === 'released') return void (await thisRow.set({ claimed_until: null }).execute());

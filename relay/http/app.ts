@@ -10,7 +10,7 @@ import { metricsRoutes } from './metrics-route.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { oauthPageRoutes } from './routes/oauth-pages.js';
 import { oauthRoutes } from './routes/oauth.js';
-import { readyRoutes, type Readiness } from './ready.js';
+import { closeConnectionsWhenDraining, readyRoutes, type Readiness } from './ready.js';
 import { pairingRoutes } from './routes/pairing.js';
 import { requestLog } from './request-log.js';
 import { publicRoutes } from './routes/public.js';
@@ -26,6 +26,7 @@ export function createApp(relay: Relay, trustProxy: number, readiness: Readiness
   app.set('trust proxy', trustProxy > 0 ? trustProxy : false);
   app.use(requestLog); // first: every request gets its id and its line, whoever refuses it
   app.use(countRequests);
+  app.use(closeConnectionsWhenDraining(readiness)); // a draining node lets kept-alive connections go
   app.use(refuseBrokenPathEscape);
   app.use(readyRoutes(readiness));
   app.use(agentRoutes(relay)); // first: notify is the route that carries the load

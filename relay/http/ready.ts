@@ -1,7 +1,7 @@
 // /ready (docs/relay.md, "Health, readiness and draining"): whether this node should be sent traffic. Unlike
 // /health (the process is up), it asks the database, and says 503 from the moment the node starts draining.
 
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { unavailable } from '../../protocol/relay/errors.js';
 import { READY_QUERY_TIMEOUT_MS, UNAVAILABLE_RETRY_AFTER_S } from '../limits.js';
 import { log } from '../log.js';
@@ -54,4 +54,16 @@ export function readyRoutes(readiness: Readiness): Router {
     }, next);
   });
   return router;
+}
+
+/**
+ * While draining, every answer says `Connection: close`. A client that keeps its connections alive (fetch, an MCP
+ * client) would otherwise go on sending on a connection to this node through a TCP balancer, and be cut when the
+ * node closes; this way its next request opens a new connection, which the balancer sends to a ready node.
+ */
+export function closeConnectionsWhenDraining(readiness: Readiness): RequestHandler {
+  return (_req, res, next) => {
+    if (readiness.isDraining) res.setHeader('Connection', 'close');
+    next();
+  };
 }
