@@ -135,10 +135,11 @@ export const RETRY_WAIT_MS = { first: MINUTE, max: HOUR } as const;
 export const MAX_DELIVERY_ATTEMPTS = 8;
 export const MAX_DELIVERY_AGE_MS = DAY;
 /**
- * How long a relay process's claim on an event it is delivering holds: longer than a delivery can take (the
- * 10-second deadline), so no other process sends it meanwhile; a process that died gives it back after this.
+ * How long a relay process's claim on an event it is delivering holds: three times what a delivery can take (its
+ * 10-second deadline, with room for the outcome's transaction), so no other process sends it meanwhile; the
+ * events of a process that died are sent by another this long after (kept short: the webhook waits for them).
  */
-export const DELIVERY_CLAIM_MS = MINUTE;
+export const DELIVERY_CLAIM_MS = 3 * WEBHOOK_TIMEOUT_MS;
 /** Deliveries one relay process makes at once (each to a different subscription). */
 export const DELIVERIES_IN_FLIGHT = 32;
 
