@@ -6,13 +6,13 @@ import { dailyCap, invalidJSON, invalidRequest, notFound, queueFull, rateLimited
 import type { NotifyFrame } from '../../protocol/relay/frames.js';
 import { checkNotifyBodySize, cleanNotification, maxNotifyRequestBytes, type NotifyPayload } from '../../protocol/relay/notify.js';
 import type { ReceiptInput } from '../../protocol/relay/receipts.js';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
-import { prepared } from '../store/prepared.js';
-import type { KeyRow, NoteRow } from '../store/schema.js';
+import { prepared, write } from '../store/prepared.js';
+import type { KeyRow, NoteRow, RelayDatabase } from '../store/schema.js';
 import { NOTE_DELETE_GRACE_MS, NOTIFICATION_ID_WINDOW_MS, RATE_WINDOW_MS } from '../limits.js';
 import { newRelayNoteId, newSenderNoteId } from './credentials.js';
-import { keyLimitWait, recordKeyHit } from './key-limits.js';
+import { hitBackAt, keyHit, waitAfter } from './key-limits.js';
 import { recordReplyEvent } from './reply-events.js';
 import type { Relay } from './relay.js';
 import { iso, secondsToMidnightUTC } from './time.js';
@@ -60,8 +60,7 @@ export async function notify(relay: Relay, step: AgentStep, body: Body): Promise
     if (earlier) await deleteNote(tx.db, key.device_id, earlier.rid); // older than 24 h: the id is free again
   }
 
-  await checkSendingLimits(relay, step);
-  const queue = await queueState(tx.db, key.device_id, now - queueTtlMs(relay));
+  const queue = await checkSendingLimits(relay, step);
   if (queue.overdue > 0) await expireWaiting(relay, tx, key.device_id, now);
   if (queue.waiting - queue.overdue >= relay.limits.deviceQueueMax) throw queueFull(relay.limits.deviceQueueMax);
 
@@ -75,8 +74,9 @@ export async function notify(relay: Relay, step: AgentStep, body: Body): Promise
     expect_reply: payload.expectReply ? 1 : 0,
     created_at: now,
   };
-  await insertNote.run(tx.db, note.device_id, note.rid, note.key_id, note.nid, note.payload, note.expect_reply, note.created_at);
-  await recordKeyHit(tx.db, key, 'notify', now);
+  // Written when the step ends, with the counters: nothing after this reads them back.
+  step.later(write(insertNote, note.device_id, note.rid, note.key_id, note.nid, note.payload, note.expect_reply, note.created_at));
+  step.later(keyHit(key, 'notify', now));
   step.count('notifications');
   const frame: NotifyFrame = {
     type: 'notify',
@@ -103,30 +103,45 @@ function readNotification(relay: Relay, body: Body): NotifyPayload {
   return cleanNotification(parsed);
 }
 
-/** RA50: the per-key rate, then the computer's daily cap. */
-async function checkSendingLimits(relay: Relay, { tx, now, key, today }: AgentStep): Promise<void> {
+/**
+ * RA50: the per-key rate, then the computer's daily cap; and the queue's state (RA45), read with the key's rate
+ * in one query, for the checks that follow.
+ */
+async function checkSendingLimits(relay: Relay, { tx, now, key, today }: AgentStep): Promise<QueueState> {
   const limit = relay.limits.rateLimitPerKey;
-  const wait = await keyLimitWait(tx.db, key, 'notify', limit, RATE_WINDOW_MS, now);
+  const checks = (await selectChecks.first(tx.db, key.device_id, now - queueTtlMs(relay), key.id, limit - 1))!;
+  const wait = waitAfter(checks.hit_at === null ? null : Number(checks.hit_at), RATE_WINDOW_MS, now);
   if (wait !== undefined) throw rateLimited(`at most ${limit} notifications per key in 10 minutes`, wait);
   if (today.notifications >= relay.limits.deviceNotificationsPerDay) {
     throw dailyCap(`at most ${relay.limits.deviceNotificationsPerDay} notifications per computer per day (UTC)`, secondsToMidnightUTC(now));
   }
+  return { waiting: Number(checks.waiting), overdue: Number(checks.overdue) };
 }
 
+interface QueueState {
+  waiting: number;
+  overdue: number;
+}
+
+const queueColumns = (overdueAt: number) => (eb: ExpressionBuilder<RelayDatabase, 'notes'>) => [
+  eb.fn.countAll<number>().as('waiting'),
+  eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('created_at', '<=', overdueAt).then(1).else(0).end()), sql<number>`0`).as('overdue'),
+];
+
+const waitingNotes = (db: RelayDb, deviceId: string) =>
+  db.selectFrom('notes').where('device_id', '=', deviceId).where('acked_at', 'is', null).where('suppressed_at', 'is', null);
+
 const selectQueue = prepared((db: RelayDb, deviceId: string, overdueAt: number) =>
-  db
-    .selectFrom('notes')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('waiting'),
-      eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('created_at', '<=', overdueAt).then(1).else(0).end()), sql<number>`0`).as('overdue'),
-    ])
-    .where('device_id', '=', deviceId)
-    .where('acked_at', 'is', null)
-    .where('suppressed_at', 'is', null),
+  waitingNotes(db, deviceId).select(queueColumns(overdueAt)),
+);
+
+/** The queue's state and, beside it, the time of the key's hit `back` notifications before its newest: one query. */
+const selectChecks = prepared((db: RelayDb, deviceId: string, overdueAt: number, keyId: string, back: number) =>
+  waitingNotes(db, deviceId).select((eb) => [...queueColumns(overdueAt)(eb), hitBackAt(db, deviceId, keyId, 'notify', back).as('hit_at')]),
 );
 
 /** RA45: how many notes wait (neither acknowledged nor suppressed), and how many of them are overdue. */
-async function queueState(db: RelayDb, deviceId: string, overdueAt: number): Promise<{ waiting: number; overdue: number }> {
+async function queueState(db: RelayDb, deviceId: string, overdueAt: number): Promise<QueueState> {
   const row = (await selectQueue.first(db, deviceId, overdueAt))!;
   return { waiting: Number(row.waiting), overdue: Number(row.overdue) };
 }
@@ -138,14 +153,12 @@ const insertNote = prepared(
 
 /** RA44: the key's notification with this notificationId (any age; the caller applies the 24-hour window). */
 async function findKeyNote(db: RelayDb, key: Pick<KeyRow, 'device_id' | 'id'>, nid: string): Promise<NoteRow | undefined> {
-  return db
-    .selectFrom('notes')
-    .selectAll()
-    .where('device_id', '=', key.device_id)
-    .where('key_id', '=', key.id)
-    .where('nid', '=', nid)
-    .executeTakeFirst();
+  return selectKeyNote.first(db, key.device_id, key.id, nid);
 }
+
+const selectKeyNote = prepared((db: RelayDb, deviceId: string, keyId: string, nid: string) =>
+  db.selectFrom('notes').selectAll().where('device_id', '=', deviceId).where('key_id', '=', keyId).where('nid', '=', nid),
+);
 
 /** RA46: what receipt and reply reads find: the key's notification of the last 24 hours, else 404. */
 export async function readableNote(db: RelayDb, key: Pick<KeyRow, 'device_id' | 'id'>, nid: string, now: number): Promise<NoteRow> {
