@@ -8,6 +8,7 @@ import type { RelayDb } from '../store/backend.js';
 import { prepared } from '../store/prepared.js';
 import type { Compilable, SelectQueryBuilder } from 'kysely';
 import type { DeviceRow, KeyRow, RelayDatabase, UsageRow } from '../store/schema.js';
+import { sendingColumns, type SendingState } from './notes.js';
 import { utcDay } from './time.js';
 import { bearerToken, parseCredential, sameSecret, sha256Hex } from './credentials.js';
 import type { Relay } from './relay.js';
@@ -80,33 +81,57 @@ const withToday = (query: SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow
       'usage_days.audio_bytes as today_audio_bytes',
     ]);
 
-const selectKey = prepared((db: RelayDb, deviceId: string, keyId: string, day: string) =>
-  withToday(
-    db.selectFrom('agent_keys').selectAll('agent_keys').where('agent_keys.device_id', '=', deviceId).where('agent_keys.id', '=', keyId),
-    day,
-  ),
-);
+const keyById = (db: RelayDb, deviceId: string, keyId: string) =>
+  db.selectFrom('agent_keys').selectAll('agent_keys').where('agent_keys.device_id', '=', deviceId).where('agent_keys.id', '=', keyId);
 
 /** RA109: the connector key an access token belongs to (its token row is found by the secret's hash). */
+const keyByAccessToken = (db: RelayDb, deviceId: string, tokenHash: string) =>
+  db
+    .selectFrom('oauth_tokens')
+    .innerJoin('agent_keys', (join) =>
+      join.onRef('agent_keys.device_id', '=', 'oauth_tokens.device_id').onRef('agent_keys.id', '=', 'oauth_tokens.key_id'),
+    )
+    .selectAll('agent_keys')
+    .where('oauth_tokens.device_id', '=', deviceId)
+    .where('oauth_tokens.hash', '=', tokenHash)
+    .where('oauth_tokens.kind', '=', 'access') as unknown as SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow>;
+
+/** A notify's checks beside the key (notes.ts, sendingColumns), as the key's query reads them. */
+type SendingColumns = { sending_hit_at: number | null; sending_waiting: number; sending_overdue: number };
+
+/** `query` (of keys) with notify's checks beside each key (RA45, RA50). */
+const withSending = (db: RelayDb, query: SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow>, back: number, overdueAt: number) =>
+  query.select(sendingColumns(db, back, overdueAt)) as unknown as SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow & SendingColumns>;
+
+const selectKey = prepared((db: RelayDb, deviceId: string, keyId: string, day: string) => withToday(keyById(db, deviceId, keyId), day));
 const selectAccessKey = prepared((db: RelayDb, deviceId: string, tokenHash: string, day: string) =>
-  withToday(
-    db
-      .selectFrom('oauth_tokens')
-      .innerJoin('agent_keys', (join) =>
-        join.onRef('agent_keys.device_id', '=', 'oauth_tokens.device_id').onRef('agent_keys.id', '=', 'oauth_tokens.key_id'),
-      )
-      .selectAll('agent_keys')
-      .where('oauth_tokens.device_id', '=', deviceId)
-      .where('oauth_tokens.hash', '=', tokenHash)
-      .where('oauth_tokens.kind', '=', 'access') as unknown as SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow>,
-    day,
-  ),
+  withToday(keyByAccessToken(db, deviceId, tokenHash), day),
+);
+const selectKeySending = prepared((db: RelayDb, deviceId: string, keyId: string, day: string, back: number, overdueAt: number) =>
+  withToday(withSending(db, keyById(db, deviceId, keyId), back, overdueAt), day),
+);
+const selectAccessKeySending = prepared((db: RelayDb, deviceId: string, tokenHash: string, day: string, back: number, overdueAt: number) =>
+  withToday(withSending(db, keyByAccessToken(db, deviceId, tokenHash), back, overdueAt), day),
 );
 
-/** The row read apart: the key, and its computer's counters of `day` (all zero before the first). */
-function splitToday(row: KeyWithToday, deviceId: string, day: string): { key: KeyRow; today: UsageRow } {
-  const { today_requests, today_ws_messages, today_notifications, today_poll_seconds, today_audio_uploads, today_audio_bytes, ...key } =
-    row;
+/** The row read apart: the key, its computer's counters of `day` (all zero before the first), notify's checks. */
+function splitRow(
+  row: KeyWithToday & Partial<SendingColumns>,
+  deviceId: string,
+  day: string,
+): { key: KeyRow; today: UsageRow; sending?: SendingState } {
+  const {
+    today_requests,
+    today_ws_messages,
+    today_notifications,
+    today_poll_seconds,
+    today_audio_uploads,
+    today_audio_bytes,
+    sending_hit_at,
+    sending_waiting,
+    sending_overdue,
+    ...key
+  } = row;
   const today: UsageRow = {
     device_id: deviceId,
     day,
@@ -117,7 +142,13 @@ function splitToday(row: KeyWithToday, deviceId: string, day: string): { key: Ke
     audio_uploads: Number(today_audio_uploads ?? 0),
     audio_bytes: Number(today_audio_bytes ?? 0),
   };
-  return { key, today };
+  if (sending_waiting === undefined) return { key, today };
+  const sending = {
+    hitAt: sending_hit_at == null ? null : Number(sending_hit_at),
+    waiting: Number(sending_waiting),
+    overdue: Number(sending_overdue),
+  };
+  return { key, today, sending };
 }
 
 /**
@@ -129,23 +160,39 @@ async function unknownCredential(db: RelayDb, deviceId: string, credential: 'key
   return device ? unauthorized(`unknown or revoked ${credential === 'key' ? 'agent key' : credential}`) : deviceUnpaired(credential);
 }
 
+/** Asks verifyAgentKey to read a notify's checks with the key: the rate limit less one, and when a note is overdue. */
+export interface SendingQuery {
+  back: number;
+  overdueAt: number;
+}
+
 /**
  * The key behind an agent credential, checked: 401 when unknown, revoked or of another kind (an agent key is
  * `static`, an access token's key `oauth`) — `device_unpaired` when its computer was unpaired; 403 without notify.
- * With it, in the same query, its computer's counters of the UTC day of `now` (RA51).
+ * With it, in the same query, its computer's counters of the UTC day of `now` (RA51), and, when asked, what a
+ * notify checks next (RA45, RA50).
  */
-export async function verifyAgentKey(db: RelayDb, agent: AgentCaller, now: number): Promise<{ key: KeyRow; today: UsageRow }> {
+export async function verifyAgentKey(
+  db: RelayDb,
+  agent: AgentCaller,
+  now: number,
+  sending?: SendingQuery,
+): Promise<{ key: KeyRow; today: UsageRow; sending?: SendingState }> {
   const day = utcDay(now);
   if (agent.keyId === undefined) {
-    const row = await selectAccessKey.first(db, agent.deviceId, agent.secretHash, day);
+    const row = sending
+      ? await selectAccessKeySending.first(db, agent.deviceId, agent.secretHash, day, sending.back, sending.overdueAt)
+      : await selectAccessKey.first(db, agent.deviceId, agent.secretHash, day);
     if (!row || row.kind !== 'oauth' || row.revoked_at !== null) throw await unknownCredential(db, agent.deviceId, 'access token');
     if (!row.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
-    return splitToday(row, agent.deviceId, day);
+    return splitRow(row, agent.deviceId, day);
   }
-  const row = await selectKey.first(db, agent.deviceId, agent.keyId, day);
+  const row = sending
+    ? await selectKeySending.first(db, agent.deviceId, agent.keyId, day, sending.back, sending.overdueAt)
+    : await selectKey.first(db, agent.deviceId, agent.keyId, day);
   const valid =
     row && row.kind === 'static' && row.revoked_at === null && row.secret_hash !== null && sameSecret(row.secret_hash, agent.secretHash);
   if (!valid) throw await unknownCredential(db, agent.deviceId, 'key');
   if (!row.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
-  return splitToday(row, agent.deviceId, day);
+  return splitRow(row, agent.deviceId, day);
 }

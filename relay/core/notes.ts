@@ -54,13 +54,19 @@ export async function notify(relay: Relay, step: AgentStep, body: Body): Promise
   const payload = readNotification(relay, body);
   const nid = payload.notificationId ?? newSenderNoteId();
 
+  if (!step.sending) throw new Error('notify needs the sending checks read with the key (agentStep option `sending`)');
+  const queue = { ...step.sending };
   if (payload.notificationId !== undefined) {
     const earlier = await findKeyNote(tx.db, key, nid);
     if (earlier && earlier.created_at > now - NOTIFICATION_ID_WINDOW_MS) return { duplicate: true, note: earlier };
-    if (earlier) await deleteNote(tx.db, key.device_id, earlier.rid); // older than 24 h: the id is free again
+    if (earlier) {
+      await deleteNote(tx.db, key.device_id, earlier.rid); // older than 24 h: the id is free again
+      if (isWaiting(earlier)) queue.waiting -= 1; // the queue was read with the key, before this
+      if (isWaiting(earlier) && earlier.created_at <= now - queueTtlMs(relay)) queue.overdue -= 1;
+    }
   }
 
-  const queue = await checkSendingLimits(relay, step);
+  checkSendingLimits(relay, step, queue);
   if (queue.overdue > 0) await expireWaiting(relay, tx, key.device_id, now);
   if (queue.waiting - queue.overdue >= relay.limits.deviceQueueMax) throw queueFull(relay.limits.deviceQueueMax);
 
@@ -104,44 +110,59 @@ function readNotification(relay: Relay, body: Body): NotifyPayload {
 }
 
 /**
- * RA50: the per-key rate, then the computer's daily cap; and the queue's state (RA45), read with the key's rate
- * in one query, for the checks that follow.
+ * What a notify checks besides the key (RA45, RA50), read in the key's own query (auth.ts, sendingColumns): the
+ * time of the key's hit `limit - 1` notifications before its newest, and the computer's waiting and overdue notes.
  */
-async function checkSendingLimits(relay: Relay, { tx, now, key, today }: AgentStep): Promise<QueueState> {
-  const limit = relay.limits.rateLimitPerKey;
-  const checks = (await selectChecks.first(tx.db, key.device_id, now - queueTtlMs(relay), key.id, limit - 1))!;
-  const wait = waitAfter(checks.hit_at === null ? null : Number(checks.hit_at), RATE_WINDOW_MS, now);
-  if (wait !== undefined) throw rateLimited(`at most ${limit} notifications per key in 10 minutes`, wait);
-  if (today.notifications >= relay.limits.deviceNotificationsPerDay) {
-    throw dailyCap(`at most ${relay.limits.deviceNotificationsPerDay} notifications per computer per day (UTC)`, secondsToMidnightUTC(now));
-  }
-  return { waiting: Number(checks.waiting), overdue: Number(checks.overdue) };
-}
-
-interface QueueState {
+export interface SendingState {
+  hitAt: number | null;
   waiting: number;
   overdue: number;
 }
 
-const queueColumns = (overdueAt: number) => (eb: ExpressionBuilder<RelayDatabase, 'notes'>) => [
-  eb.fn.countAll<number>().as('waiting'),
-  eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('created_at', '<=', overdueAt).then(1).else(0).end()), sql<number>`0`).as('overdue'),
-];
+/** RA50: the per-key rate, then the computer's daily cap. */
+function checkSendingLimits(relay: Relay, { now, today }: AgentStep, sending: SendingState): void {
+  const limit = relay.limits.rateLimitPerKey;
+  const wait = waitAfter(sending.hitAt, RATE_WINDOW_MS, now);
+  if (wait !== undefined) throw rateLimited(`at most ${limit} notifications per key in 10 minutes`, wait);
+  if (today.notifications >= relay.limits.deviceNotificationsPerDay) {
+    throw dailyCap(`at most ${relay.limits.deviceNotificationsPerDay} notifications per computer per day (UTC)`, secondsToMidnightUTC(now));
+  }
+}
+
+/** Whether a note counts in the queue (RA45): neither acknowledged nor suppressed. */
+const isWaiting = (note: NoteRow): boolean => note.acked_at === null && note.suppressed_at === null;
 
 const waitingNotes = (db: RelayDb, deviceId: string) =>
   db.selectFrom('notes').where('device_id', '=', deviceId).where('acked_at', 'is', null).where('suppressed_at', 'is', null);
 
+const overdueCount = (eb: ExpressionBuilder<RelayDatabase, 'notes'>, overdueAt: number) =>
+  eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('created_at', '<=', overdueAt).then(1).else(0).end()), sql<number>`0`);
+
 const selectQueue = prepared((db: RelayDb, deviceId: string, overdueAt: number) =>
-  waitingNotes(db, deviceId).select(queueColumns(overdueAt)),
+  waitingNotes(db, deviceId).select((eb) => [eb.fn.countAll<number>().as('waiting'), overdueCount(eb, overdueAt).as('overdue')]),
 );
 
-/** The queue's state and, beside it, the time of the key's hit `back` notifications before its newest: one query. */
-const selectChecks = prepared((db: RelayDb, deviceId: string, overdueAt: number, keyId: string, back: number) =>
-  waitingNotes(db, deviceId).select((eb) => [...queueColumns(overdueAt)(eb), hitBackAt(db, deviceId, keyId, 'notify', back).as('hit_at')]),
-);
+/**
+ * The SendingState of each row of `agent_keys` in a query, as three more columns of it (subqueries on the row's
+ * key and computer): `back` is the rate limit less one, `overdueAt` the creation time at or before which a
+ * waiting note is overdue.
+ */
+export function sendingColumns(db: RelayDb, back: number, overdueAt: number) {
+  const deviceId = sql.ref('agent_keys.device_id') as unknown as string; // the row's, not a value
+  const keyId = sql.ref('agent_keys.id') as unknown as string;
+  return [
+    hitBackAt(db, deviceId, keyId, 'notify', back).as('sending_hit_at'),
+    waitingNotes(db, deviceId)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .as('sending_waiting'),
+    waitingNotes(db, deviceId)
+      .select((eb) => overdueCount(eb, overdueAt).as('n'))
+      .as('sending_overdue'),
+  ];
+}
 
 /** RA45: how many notes wait (neither acknowledged nor suppressed), and how many of them are overdue. */
-async function queueState(db: RelayDb, deviceId: string, overdueAt: number): Promise<QueueState> {
+async function queueState(db: RelayDb, deviceId: string, overdueAt: number): Promise<{ waiting: number; overdue: number }> {
   const row = (await selectQueue.first(db, deviceId, overdueAt))!;
   return { waiting: Number(row.waiting), overdue: Number(row.overdue) };
 }

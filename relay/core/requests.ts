@@ -11,11 +11,14 @@ import { verifyAgentKey, type AgentCaller, type DeviceCaller } from './auth.js';
 import { markSeen } from './devices.js';
 import { keyLimitWait, recordKeyHit } from './key-limits.js';
 import { refusable, type Relay } from './relay.js';
+import { queueTtlMs, type SendingState } from './notes.js';
 import { addUsage, budgetRefusal, budgetSpent, type Counter, type Counts } from './usage.js';
 
 export interface AgentStepOptions {
   /** Receipt and reply reads are read-limited; notify and status are not (RA51). */
   readLimited: boolean;
+  /** Notify: its rate limit and queue are read in the key's query (AgentStep.sending), one round trip. */
+  sending?: boolean;
 }
 
 /** What an agent's step works with, read inside the lock: the key as it is now, and today's counters. */
@@ -25,6 +28,8 @@ export interface AgentStep {
   key: KeyRow;
   /** Today's counters before this request. */
   today: UsageRow;
+  /** With the option `sending`: what a notify checks next, read with the key. */
+  sending?: SendingState;
   /** Adds to today's counters, together with the request itself, when the step ends. */
   count(counter: Counter, amount?: number): void;
   /**
@@ -47,7 +52,8 @@ export function agentStep<T>(
   return refusable(relay, agent.deviceId, async (tx) => {
     const now = relay.clock();
     // An unknown or revoked key is refused before it is counted; today's counters come with the key.
-    const { key, today } = await verifyAgentKey(tx.db, agent, now);
+    const sendingQuery = options.sending ? { back: relay.limits.rateLimitPerKey - 1, overdueAt: now - queueTtlMs(relay) } : undefined;
+    const { key, today, sending } = await verifyAgentKey(tx.db, agent, now, sendingQuery);
     const counts: Counts = { requests: 1 };
     const writes: Write[] = [];
     const step: AgentStep = {
@@ -55,6 +61,7 @@ export function agentStep<T>(
       now,
       key,
       today,
+      sending,
       count: (counter, amount = 1) => void (counts[counter] = (counts[counter] ?? 0) + amount),
       later: (write) => void writes.push(write),
     };
