@@ -20,18 +20,8 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { log } from '../log.js';
-import {
-  LocalBus,
-  committedMessages,
-  newJob,
-  settleJobs,
-  type Backend,
-  type BusMessage,
-  type DeviceTx,
-  type Job,
-  type Outcome,
-  type RelayDb,
-} from './backend.js';
+import { LocalBus, committedMessages, newJob, settleJobs } from './backend.js';
+import type { Backend, BusMessage, DeviceTx, Job, Outcome, RelayDb } from './backend.js';
 import { migrate } from './migrate.js';
 import { preparedTexts } from './prepared.js';
 import type { RelayDatabase } from './schema.js';
