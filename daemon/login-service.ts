@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { lstat, mkdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { APP_PAGES, type AppPage } from '../protocol/app-api.js';
+import { APP_PAGE_TITLES, APP_PAGES, type AppPage } from '../protocol/app-api.js';
 
 export const SYSTEMD_UNIT_NAME = 'notifier.service';
 export const LAUNCHD_LABEL = 'org.notifier.daemon';
@@ -164,16 +164,6 @@ export interface DesktopEntryInput {
   options: ServiceOptions;
 }
 
-/** The names of the app's pages in the app menu's list of actions (a right-click on Notifier), as the window names them. */
-const PAGE_NAMES: Record<AppPage, string> = {
-  history: 'History',
-  approvals: 'Approvals',
-  compose: 'Compose',
-  settings: 'Settings',
-  designer: 'Designer',
-  relay: 'Relay',
-};
-
 /**
  * The app menu's "Notifier" (docs/app.md#how-it-opens): it runs `notifier open`, which opens the person's app
  * through the private channel; its actions (Desktop Entry Specification, "Additional application actions") open
@@ -182,7 +172,7 @@ const PAGE_NAMES: Record<AppPage, string> = {
 export function desktopEntry({ execPath, mainScript, options }: DesktopEntryInput): string {
   const env = options.supportDir === undefined ? [] : ['env', `NOTIFIER_SUPPORT_DIR=${options.supportDir}`];
   const open = (...page: AppPage[]): string => [...env, execPath, mainScript, 'open', ...page].map(desktopExecQuote).join(' ');
-  const actions = APP_PAGES.map((page) => `\n[Desktop Action ${page}]\nName=${PAGE_NAMES[page]}\nExec=${open(page)}\n`);
+  const actions = APP_PAGES.map((page) => `\n[Desktop Action ${page}]\nName=${APP_PAGE_TITLES[page]}\nExec=${open(page)}\n`);
   return (
     '# Written by `notifier service install`; `notifier service uninstall` removes it.\n' +
     '[Desktop Entry]\n' +

@@ -17,6 +17,15 @@ export const APP_API_BASE = '/app/api';
 /** The app's pages (`/app/<page>`); `history` is the landing page. */
 export const APP_PAGES = ['history', 'approvals', 'compose', 'settings', 'designer', 'relay'] as const;
 export type AppPage = (typeof APP_PAGES)[number];
+/** Each page's name, as the window's navigation and the app menu's actions (a right-click on Notifier) show it. */
+export const APP_PAGE_TITLES: Record<AppPage, string> = {
+  history: 'History',
+  approvals: 'Approvals',
+  compose: 'Compose',
+  settings: 'Settings',
+  designer: 'Designer',
+  relay: 'Relay',
+};
 export const DEFAULT_APP_PAGE: AppPage = 'history';
 
 /** The session cookie: `HttpOnly; SameSite=Strict; Path=/app`. */

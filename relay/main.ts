@@ -2,15 +2,22 @@
 // `notifier-relay`: the cloud relay, configured by environment variables (docs/relay.md). Prints where it
 // listens and where its secret is kept. SIGTERM drains (docs/relay.md, "Health, readiness and draining"): /ready
 // says 503 at once, the connections close RELAY_DRAIN_S later. SIGINT (Ctrl-C at a terminal) closes at once.
+// `notifier-relay backup <file>` and `notifier-relay check` are the operator's commands (relay/cli/, one file
+// each; docs/relay.md, "Operations"); they read the same configuration.
 
+import { Command } from 'commander';
+import { runBackup, CommandError } from './cli/backup.js';
+import { runCheck } from './cli/check.js';
 import { ConfigError, loadConfig, resolveSecret } from './config.js';
 import { configureLog, log } from './log.js';
 import { startRelay } from './server.js';
+import { RELAY_VERSION } from './version.js';
 
 /** A start-up failure whose message says it all (no stack). */
 class StartError extends Error {}
 
-async function main(): Promise<void> {
+/** The relay itself: `notifier-relay` with no command, as before the commands existed. */
+async function serve(): Promise<void> {
   const config = loadConfig(process.env);
   configureLog(config.log);
   const secret = resolveSecret(config);
@@ -46,8 +53,36 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof StartError) process.stderr.write(`notifier-relay: ${error.message}\n`);
-  else process.stderr.write(`notifier-relay: could not start: ${(error as Error)?.stack ?? String(error)}\n`);
+/** A command runs, prints, and ends the process with its code; a refusal is one line on stderr. */
+const command =
+  <A extends unknown[]>(action: (...args: A) => Promise<number>) =>
+  (...args: A): Promise<void> =>
+    action(...args).then(
+      (code) => process.exit(code),
+      (error: unknown) => fail(error),
+    );
+
+function fail(error: unknown, what = 'failed'): never {
+  if (error instanceof ConfigError || error instanceof StartError || error instanceof CommandError)
+    process.stderr.write(`notifier-relay: ${error.message}\n`);
+  else process.stderr.write(`notifier-relay: ${what}: ${(error as Error)?.stack ?? String(error)}\n`);
   process.exit(1);
-});
+}
+
+const program = new Command()
+  .name('notifier-relay')
+  .description('The Notifier cloud relay, configured by environment variables (docs/relay.md). With no command: run the relay.')
+  .version(RELAY_VERSION, '--version', "print the relay's version")
+  .action(() => serve().catch((error: unknown) => fail(error, 'could not start')));
+program
+  .command('backup')
+  .description('copy the embedded database, consistently, while the relay runs (on PostgreSQL: use pg_dump)')
+  .argument('<file>', 'the copy to make (mode 0600)')
+  .option('--force', 'replace <file> if it exists')
+  .action(command((file: string, options: { force?: boolean }) => runBackup(file, options)));
+program
+  .command('check')
+  .description('check the configuration, the database and its schema, and say what /ready would answer (exit 0: ready)')
+  .option('--json', 'one JSON object instead of lines')
+  .action(command((options: { json?: boolean }) => runCheck(options)));
+program.parseAsync(process.argv).catch((error: unknown) => fail(error));

@@ -142,6 +142,12 @@ export const poolConnections = new Gauge({
   },
 });
 
+export const listenReconnects = new Counter({
+  name: 'relay_db_listen_reconnects_total',
+  help: 'PostgreSQL: times the listening connection (LISTEN, the bus between nodes) was opened again after it was lost',
+  registers: [registry],
+});
+
 /** The store the gauges read at scrape time: the process's one relay (server.ts sets it, and clears it on close). */
 let watched: Backend | undefined;
 export function watchStore(store: Backend | undefined): void {

@@ -79,6 +79,20 @@ const SYSTEM_PACKAGES = [
     for: 'desktop',
     why: 'plays sounds and speech (paplay, pw-play or aplay)',
   },
+  { command: 'nginx', apt: 'nginx', for: 'test', why: "runs the relay's nginx configuration (relay/deploy) in its operations test" },
+  { command: 'caddy', apt: 'caddy', for: 'test', why: "runs the relay's Caddyfile (relay/deploy) in its operations test" },
+  {
+    command: 'systemd-analyze',
+    apt: 'systemd',
+    for: 'test',
+    why: "verifies the relay's systemd unit (relay/deploy) in its operations test",
+  },
+  {
+    command: 'strace',
+    apt: 'strace',
+    for: 'test',
+    why: "lists the relay's system calls against its unit's SystemCallFilter in its operations test",
+  },
   {
     check: hasPostgresServer,
     name: 'postgres',

@@ -2,20 +2,13 @@
 // document; links within it change the address with the History API, so Back and Forward work as in any site.
 
 import { computed, signal } from '@preact/signals';
+import { APP_PAGE_TITLES, APP_PAGES, type AppPage } from '../../protocol/app-api.js';
 
 export const BASE = '/app';
 
-export const PAGES = ['history', 'approvals', 'compose', 'settings', 'designer', 'relay'] as const;
-export type Page = (typeof PAGES)[number];
-
-export const PAGE_TITLES: Record<Page, string> = {
-  history: 'History',
-  approvals: 'Approvals',
-  compose: 'Compose',
-  settings: 'Settings',
-  designer: 'Designer',
-  relay: 'Relay',
-};
+export const PAGES = APP_PAGES;
+export type Page = AppPage;
+export const PAGE_TITLES = APP_PAGE_TITLES;
 
 export interface Route {
   page: Page;

@@ -50,7 +50,7 @@ export function postgresBinDir(): string {
 }
 
 /** As root: run as the `postgres` user. */
-function asServerUser(command: string, args: string[]): [string, string[]] {
+export function asServerUser(command: string, args: string[]): [string, string[]] {
   if (process.getuid?.() !== 0) return [command, args];
   return ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', command, ...args]];
 }
@@ -136,7 +136,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function waitUntilReady(baseUrl: string, child: ChildProcess, log: () => string): Promise<void> {
+export async function waitUntilReady(baseUrl: string, child: ChildProcess, log: () => string): Promise<void> {
   const started = Date.now();
   for (;;) {
     if (child.exitCode !== null) throw new Error(`PostgreSQL exited (${child.exitCode}):\n${log()}`);
@@ -157,7 +157,7 @@ async function waitUntilReady(baseUrl: string, child: ChildProcess, log: () => s
  * A watchdog in its own process: when the test run ends without stopping the server (killed, crashed), its
  * end of the pipe closes, and it stops the server by PID and removes the folder.
  */
-function startKeeper(pid: number, folder: string): ChildProcess {
+export function startKeeper(pid: number, folder: string): ChildProcess {
   const script = `
     const { rmSync, readFileSync } = require('node:fs');
     process.on('SIGINT', () => {}); process.on('SIGTERM', () => {});

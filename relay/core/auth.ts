@@ -28,6 +28,8 @@ export interface AgentCaller {
   keyId: string | undefined;
   /** SHA-256 of the credential's secret, compared with the key's stored hash (or, for an access token, looked up). */
   secretHash: string;
+  /** An access token's key, once verifyAgentKey found it: only for the request's log line (relay/http/request-log.ts). */
+  verifiedKeyId?: string;
 }
 
 /** The scope every agent credential needs (the only one there is). */
@@ -184,6 +186,7 @@ export async function verifyAgentKey(
       ? await selectAccessKeySending.first(db, agent.deviceId, agent.secretHash, day, sending.back, sending.overdueAt)
       : await selectAccessKey.first(db, agent.deviceId, agent.secretHash, day);
     if (!row || row.kind !== 'oauth' || row.revoked_at !== null) throw await unknownCredential(db, agent.deviceId, 'access token');
+    agent.verifiedKeyId = row.id;
     if (!row.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
     return splitRow(row, agent.deviceId, day);
   }

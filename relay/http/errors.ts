@@ -40,7 +40,7 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
     refusal = new RelayError('invalid_request', 'the body is not valid JSON');
   else if (databaseUnreachable(error)) {
     log.warn(`the database is unreachable: ${(error as Error).message}`, { requestId: res.locals.requestId as string, method: req.method });
-    refusal = unavailable('the database does not answer; try again shortly', UNAVAILABLE_RETRY_AFTER_S);
+    refusal = databaseUnavailable();
   } else {
     const route = (req.route as { path?: unknown } | undefined)?.path;
     log.error(`a request failed: ${(error as Error)?.stack ?? String(error)}`, {
@@ -58,12 +58,16 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
   sendRefusal(res, refusal);
 }
 
+/** The refusal while the database does not answer: 503, try again after Retry-After. */
+export const databaseUnavailable = (): RelayError =>
+  unavailable('the database does not answer; try again shortly', UNAVAILABLE_RETRY_AFTER_S);
+
 /**
  * PostgreSQL's connection was lost or refused (a restart, a failover, pg_terminate_backend): SQLSTATE class 08
  * (connection exception) or 57P (operator intervention), or the driver's own "Connection terminated". Not the
  * caller's fault and not a bug of ours: 503, the caller tries again once the pool has connected anew.
  */
-function databaseUnreachable(error: unknown): boolean {
+export function databaseUnreachable(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (/^08/.test(code) || /^57P/.test(code) || code === 'ECONNREFUSED' || code === 'ECONNRESET')) return true;
   return typeof message === 'string' && /Connection terminated|not queryable|timeout exceeded when trying to connect/.test(message);

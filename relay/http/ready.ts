@@ -13,7 +13,7 @@ export class Readiness {
   /** Set on SIGTERM and never cleared: a draining node takes no new traffic. */
   private draining = false;
 
-  constructor(private readonly store: Backend) {}
+  constructor(private readonly store: Pick<Backend, 'db' | 'dialect'>) {}
 
   drain(): void {
     this.draining = true;

@@ -34,16 +34,36 @@ async function appliedMigrations(db: RelayDb): Promise<string[]> {
   return rows.rows.map((row) => row.name);
 }
 
+/** How the database's schema stands against the migrations this relay knows (`notifier-relay check`). */
+export interface SchemaStatus {
+  /** `behind`: the relay runs the missing migrations at its next start; `newer`: a newer relay has migrated it. */
+  state: 'current' | 'behind' | 'newer';
+  /** Migrations this relay knows. */
+  known: number;
+  /** Known migrations the database has not run. */
+  missing: string[];
+  /** Migrations the database has run that this relay does not know. */
+  unknown: string[];
+}
+
+export async function schemaStatus(db: RelayDb, dialect: Dialect): Promise<SchemaStatus> {
+  const known = Object.keys(migrations(dialect));
+  const applied = new Set(await appliedMigrations(db));
+  const unknown = [...applied].filter((name) => !known.includes(name)).sort();
+  const missing = known.filter((name) => !applied.has(name));
+  const state = unknown.length > 0 ? 'newer' : missing.length > 0 ? 'behind' : 'current';
+  return { state, known: known.length, missing, unknown };
+}
+
 /**
  * A database a newer relay has migrated may hold what this one misreads or overwrites: refuse to start (an older
  * node of a rolling update) rather than serve from it.
  */
 async function refuseNewerSchema(db: RelayDb, dialect: Dialect): Promise<void> {
-  const known = new Set(Object.keys(migrations(dialect)));
-  const unknown = (await appliedMigrations(db)).filter((name) => !known.has(name));
+  const { unknown } = await schemaStatus(db, dialect);
   if (unknown.length > 0)
     throw new Error(
-      `the database's schema is newer than this relay knows (it has migration ${unknown.sort().join(', ')}); run the newer relay version`,
+      `the database's schema is newer than this relay knows (it has migration ${unknown.join(', ')}); run the newer relay version`,
     );
 }
 

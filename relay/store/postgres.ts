@@ -20,6 +20,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { log } from '../log.js';
+import { listenReconnects } from '../metrics.js';
 import { LocalBus, committedMessages, newJob, settleJobs } from './backend.js';
 import type { Backend, BusMessage, DeviceTx, Job, Outcome, RelayDb } from './backend.js';
 import { migrate } from './migrate.js';
@@ -197,6 +198,7 @@ class PostgresBackend implements Backend {
     if (this.closing) return;
     try {
       await this.listen();
+      listenReconnects.inc();
       this.relistenDelay = RELISTEN_MS.first;
       this.bus.resync(); // messages sent while nobody listened are lost: catch up from the database
     } catch (error) {

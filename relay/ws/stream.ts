@@ -1,12 +1,13 @@
 // The device stream, `GET /v1/device/stream` (docs/relay-api.md#ra30 to #ra33): the computer's one WebSocket.
 //
-// Connect: the device token is checked before the upgrade (401/403 as plain HTTP; without `Upgrade:
-// websocket` the HTTP route answers 426). Then, in one locked transaction, the socket's generation is taken,
-// the computer marked seen, overdue notes expired, and the waiting queue read; after the commit the relay
-// sends `welcome` and every waiting note, oldest first — also those an earlier socket already got.
+// Connect: the device token is checked before the upgrade (401/403 as plain HTTP, 503 while the database does
+// not answer; without `Upgrade: websocket` the HTTP route answers 426). Then, in one locked transaction, the
+// socket's generation is taken, the computer marked seen, overdue notes expired, and the waiting queue read;
+// after the commit the relay sends `welcome` and every waiting note, oldest first — also those an earlier
+// socket already got.
 // Afterwards each new note is pushed once, the moment the bus announces it.
 
-import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { RelayError, upgradeRequired } from '../../protocol/relay/errors.js';
@@ -26,6 +27,8 @@ import { markSeen, saveStatus } from '../core/devices.js';
 import { ackNote, applyReceipt, expireWaiting, queueTtlMs, waitingFrame, waitingFrames } from '../core/notes.js';
 import type { Relay } from '../core/relay.js';
 import { addUsage } from '../core/usage.js';
+import { databaseUnavailable, databaseUnreachable } from '../http/errors.js';
+import { REQUEST_ID_HEADER, upgradeLog, type UpgradeLog } from '../http/request-log.js';
 import { LAST_SEEN_WRITE_MS } from '../limits.js';
 import { notificationsDelivered, receipts } from '../metrics.js';
 import { log } from '../log.js';
@@ -48,22 +51,30 @@ export class DeviceStream {
   readonly sockets = new SocketRegistry();
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   private readonly unsubscribe: Array<() => void>;
+  /** The request id of each upgrade under way, answered in the 101's `X-Request-Id` header. */
+  private readonly upgrades = new WeakMap<IncomingMessage, string>();
 
   constructor(private readonly relay: Relay) {
+    this.server.on('headers', (headers, req) => headers.push(`${REQUEST_ID_HEADER}: ${this.upgrades.get(req) ?? ''}`));
     this.unsubscribe = [relay.store.bus.subscribe((message) => this.onBusMessage(message)), relay.store.bus.onResync(() => this.resync())];
   }
 
-  /** The HTTP server's `upgrade` event. */
+  /** The HTTP server's `upgrade` event; it gets a request log line of its own (relay/http/request-log.ts). */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => undefined); // a client that goes away mid-handshake is not an error of ours
     const path = (req.url ?? '').split('?')[0];
-    if (path !== STREAM_PATH || req.method !== 'GET') return refuseUpgrade(socket, new RelayError('not_found', 'no such endpoint'));
+    const line = upgradeLog(req, path === STREAM_PATH ? STREAM_PATH : undefined);
+    if (path !== STREAM_PATH || req.method !== 'GET') return refuseUpgrade(socket, new RelayError('not_found', 'no such endpoint'), line);
     authenticateDevice(this.relay, req.headers.authorization).then(
       (caller) => {
-        if (req.headers.upgrade?.toLowerCase() !== 'websocket') return refuseUpgrade(socket, upgradeRequired());
-        this.server.handleUpgrade(req, socket, head, (ws) => void this.open(ws, caller));
+        if (req.headers.upgrade?.toLowerCase() !== 'websocket') return refuseUpgrade(socket, upgradeRequired(), line, caller.deviceId);
+        this.upgrades.set(req, line.requestId);
+        this.server.handleUpgrade(req, socket, head, (ws) => {
+          line.answered(101, caller.deviceId);
+          void this.open(ws, caller);
+        });
       },
-      (error: unknown) => refuseUpgrade(socket, error instanceof RelayError ? error : new RelayError('internal', 'internal error')),
+      (error: unknown) => refuseUpgrade(socket, upgradeRefusal(error), line),
     );
   }
 
@@ -261,15 +272,27 @@ async function applyFrame(tx: DeviceTx, deviceId: string, frame: DeviceFrame, no
   }
 }
 
-/** Answers a refused upgrade as plain HTTP, with the relay's error body, and drops the connection. */
-function refuseUpgrade(socket: Duplex, error: RelayError): void {
-  const body = JSON.stringify(error.body());
-  socket.end(
-    `HTTP/1.1 ${error.status} ${statusText(error.status)}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\nConnection: close\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
+/**
+ * Why an upgrade was refused: the relay's own refusal, 503 when the database does not answer (the computer tries
+ * again after Retry-After, as an agent would), else 500.
+ */
+function upgradeRefusal(error: unknown): RelayError {
+  if (error instanceof RelayError) return error;
+  if (databaseUnreachable(error)) return databaseUnavailable();
+  log.error(`a device stream upgrade failed: ${(error as Error)?.stack ?? String(error)}`);
+  return new RelayError('internal', 'internal error');
 }
 
-const statusText = (status: number): string =>
-  ({ 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 426: 'Upgrade Required' })[status] ?? 'Error';
+/** Answers a refused upgrade as plain HTTP, with the relay's error body, and drops the connection. */
+function refuseUpgrade(socket: Duplex, error: RelayError, line: UpgradeLog, deviceId?: string): void {
+  const body = JSON.stringify(error.body());
+  const { retryAfterHeader, retryAfterSeconds } = error.details;
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\nConnection: close\r\n' +
+      `${REQUEST_ID_HEADER}: ${line.requestId}\r\n` +
+      (retryAfterHeader && retryAfterSeconds !== undefined ? `Retry-After: ${retryAfterSeconds}\r\n` : '') +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  line.answered(error.status, deviceId);
+}

@@ -1,5 +1,6 @@
 // The relay's log (docs/relay.md, "Logs"): one JSON object per line, one line per HTTP request with its id, route
-// pattern, status, duration and the computer and key that made it; RELAY_LOG_LEVEL and RELAY_LOG_FORMAT=pretty;
+// pattern, status, duration and the computer and key that made it (a device-stream upgrade and an OAuth access
+// token included); X-Request-Id readable by browser scripts where CORS applies; RELAY_LOG_LEVEL and RELAY_LOG_FORMAT=pretty;
 // and no secret, of any kind and sent any way (headers, bodies, query strings, paths), anywhere in the log.
 // The log is a process's output, so this is a black-box test of the real relay; it does not depend on the
 // database, so it runs on the embedded one only.
@@ -7,14 +8,35 @@
 import { describe, expect, test } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import WebSocket from 'ws';
 import { waitFor } from '../../bench/rigs/wait.js';
 import { loadConfig } from '../../relay/config.js';
-import { makeKey, pairDevice, parseLogLines, RELAY_MAIN, startRelay, useRelay, type LogLine, type RelayProcess } from '../helpers/relay.js';
+import { DeviceSocket } from '../helpers/device-socket.js';
+import { authorizeAndApprove, deviceIndex, exchange, register } from '../helpers/oauth.js';
+import {
+  makeKey,
+  pairDevice,
+  parseLogLines,
+  RELAY_MAIN,
+  startRelay,
+  tampered,
+  useRelay,
+  type LogLine,
+  type RelayProcess,
+} from '../helpers/relay.js';
 
 const PAIRING_SECRET = `pairing-${randomBytes(12).toString('hex')}`;
+/** The headers of a WebSocket handshake (RFC 6455), sent as a plain request to read the relay's refusal. */
+const WEBSOCKET_HANDSHAKE = {
+  Connection: 'Upgrade',
+  Upgrade: 'websocket',
+  'Sec-WebSocket-Version': '13',
+  'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+};
 const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
 
 /** The lines of the requests answered with `requestId` (waits for them: the log comes through its own pipe). */
@@ -61,6 +83,73 @@ describe('the relay log', () => {
     const [unknownLine] = await requestLines(relay(), unknown.headers['x-request-id'] as string);
     expect(unknownLine).toMatchObject({ route: '(none)', status: 404 });
     expect(parseLogLines(relay().log()).length).toBeGreaterThan(0); // every line parsed as JSON
+  });
+
+  test('a device stream upgrade has its own line: GET, the route pattern, 101 or the refusal, the time to the upgrade, the computer', async () => {
+    const device = await pairDevice(relay(), 'stream', { 'X-Pairing-Secret': PAIRING_SECRET });
+    const socket = new WebSocket(`ws://127.0.0.1:${relay().port}/v1/device/stream`, {
+      headers: { Authorization: `Bearer ${device.token}`, 'X-Request-Id': 'proxy-ws-01' },
+    });
+    const answered = await new Promise<IncomingMessage>((resolve, reject) => {
+      socket.once('upgrade', resolve);
+      socket.once('error', reject);
+    });
+    expect([answered.statusCode, answered.headers['x-request-id']]).toEqual([101, 'proxy-ws-01']);
+    const [opened, ...more] = await requestLines(relay(), 'proxy-ws-01');
+    expect(more).toEqual([]);
+    expect(opened).toMatchObject({ level: 'info', method: 'GET', route: '/v1/device/stream', status: 101, deviceId: device.deviceId });
+    expect(typeof opened!.durationMs).toBe('number');
+    socket.terminate();
+
+    // Refused: a wrong token (no computer known), and a path no upgrade has (no route pattern, no path either).
+    const refused = await relay().call('GET', '/v1/device/stream', { token: tampered(device.token), headers: WEBSOCKET_HANDSHAKE });
+    expect([refused.status, refused.json.error]).toEqual([401, 'unauthorized']);
+    const [refusedLine] = await requestLines(relay(), refused.headers['x-request-id'] as string);
+    expect(refusedLine).toMatchObject({ method: 'GET', route: '/v1/device/stream', status: 401 });
+    expect(refusedLine!.deviceId).toBeUndefined();
+    const elsewhere = await relay().call('GET', `/v1/elsewhere/${device.deviceId}`, { headers: WEBSOCKET_HANDSHAKE });
+    expect(elsewhere.status).toBe(404);
+    const [elsewhereLine] = await requestLines(relay(), elsewhere.headers['x-request-id'] as string);
+    expect(elsewhereLine).toMatchObject({ route: '(none)', status: 404 });
+    expect(JSON.stringify(elsewhereLine)).not.toContain(device.deviceId);
+  });
+
+  test("an OAuth access token's line names its computer and its connector's key", async () => {
+    const device = await pairDevice(relay(), 'oauth', { 'X-Pairing-Secret': PAIRING_SECRET });
+    const socket = await DeviceSocket.connect(relay().port, device.token); // where the person approves
+    await socket.welcome();
+    const computer = { ...device, index: await deviceIndex(relay(), device.token) };
+    const client = (await register(relay())).client_id as string;
+    const { code, verifier } = await authorizeAndApprove(relay(), computer.token, client, { device: computer.index });
+    const tokens = await exchange(relay(), client, code, verifier);
+    expect(tokens.status).toBe(200);
+    const { keys } = (await relay().call('GET', '/v1/device/keys', { token: computer.token })).json;
+    const connectorKey = (keys as { id: string; kind: string }[]).find((key) => key.kind === 'oauth')!.id;
+
+    const status = await relay().call('GET', '/v1/status', {
+      token: tokens.json.access_token,
+      headers: { 'X-Request-Id': 'proxy-oauth-1' },
+    });
+    expect(status.status).toBe(200);
+    expect((await requestLines(relay(), 'proxy-oauth-1'))[0]).toMatchObject({ deviceId: computer.deviceId, keyId: connectorKey });
+    const mcp = await relay().call('POST', '/mcp', {
+      token: tokens.json.access_token,
+      headers: { 'X-Request-Id': 'proxy-oauth-2' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    expect(mcp.status).toBe(200);
+    expect((await requestLines(relay(), 'proxy-oauth-2'))[0]).toMatchObject({ deviceId: computer.deviceId, keyId: connectorKey });
+    await socket.close();
+  });
+
+  test('a browser script may read X-Request-Id where the relay answers with CORS (the OAuth routes)', async () => {
+    const metadata = await relay().call('GET', '/.well-known/oauth-authorization-server', { headers: { Origin: 'https://app.example' } });
+    expect(metadata.status).toBe(200);
+    expect(String(metadata.headers['access-control-expose-headers']).toLowerCase().split(/,\s*/)).toContain('x-request-id');
+    const preflight = await relay().call('OPTIONS', '/token', {
+      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(String(preflight.headers['access-control-expose-headers']).toLowerCase()).toContain('x-request-id');
   });
 
   test('no secret of any kind, sent in headers, bodies, query strings or paths, reaches the log', async () => {

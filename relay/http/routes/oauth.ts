@@ -24,6 +24,7 @@ import { authorizeDevice, pollDeviceGrant } from '../../oauth/device-flow.js';
 import { checkResource, exchangeCode, refresh, revokeToken, type TokenAnswer } from '../../oauth/tokens.js';
 import { readBody } from '../body.js';
 import { readForm } from '../form.js';
+import { REQUEST_ID_HEADER } from '../request-log.js';
 import { requestOrigin } from '../origin.js';
 
 const PROTECTED_RESOURCE = ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'];
@@ -51,6 +52,8 @@ function cors(_req: Request, res: Response, next: NextFunction): void {
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Access-Control-Allow-Headers', 'authorization, content-type, mcp-protocol-version');
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+  // A browser shows a script only the response headers listed here: the id to quote when reporting a problem.
+  res.setHeader('Access-Control-Expose-Headers', REQUEST_ID_HEADER);
   next();
 }
 
