@@ -8,7 +8,7 @@ import type { RelayDb } from '../store/backend.js';
 import { prepared } from '../store/prepared.js';
 import type { Compilable, SelectQueryBuilder } from 'kysely';
 import type { DeviceRow, KeyRow, RelayDatabase, UsageRow } from '../store/schema.js';
-import { sendingColumns, type SendingState } from './notes.js';
+import { sendingColumns, type SendingQuery, type SendingState } from './sending.js';
 import { utcDay } from './time.js';
 import { bearerToken, parseCredential, sameSecret, sha256Hex } from './credentials.js';
 import type { Relay } from './relay.js';
@@ -98,7 +98,7 @@ const keyByAccessToken = (db: RelayDb, deviceId: string, tokenHash: string) =>
     .where('oauth_tokens.hash', '=', tokenHash)
     .where('oauth_tokens.kind', '=', 'access') as unknown as SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow>;
 
-/** A notify's checks beside the key (notes.ts, sendingColumns), as the key's query reads them. */
+/** A notify's checks beside the key (sending.ts, sendingColumns), as the key's query reads them. */
 type SendingColumns = { sending_hit_at: number | null; sending_waiting: number; sending_overdue: number };
 
 /** `query` (of keys) with notify's checks beside each key (RA45, RA50). */
@@ -160,12 +160,6 @@ function splitRow(
 async function unknownCredential(db: RelayDb, deviceId: string, credential: 'key' | 'access token'): Promise<RelayError> {
   const device = await db.selectFrom('devices').select('id').where('id', '=', deviceId).executeTakeFirst();
   return device ? unauthorized(`unknown or revoked ${credential === 'key' ? 'agent key' : credential}`) : deviceUnpaired(credential);
-}
-
-/** Asks verifyAgentKey to read a notify's checks with the key: the rate limit less one, and when a note is overdue. */
-export interface SendingQuery {
-  back: number;
-  overdueAt: number;
 }
 
 /**

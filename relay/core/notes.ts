@@ -6,17 +6,20 @@ import { dailyCap, invalidJSON, invalidRequest, notFound, queueFull, rateLimited
 import type { NotifyFrame } from '../../protocol/relay/frames.js';
 import { checkNotifyBodySize, cleanNotification, maxNotifyRequestBytes, type NotifyPayload } from '../../protocol/relay/notify.js';
 import type { ReceiptInput } from '../../protocol/relay/receipts.js';
-import { sql, type ExpressionBuilder } from 'kysely';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
 import { prepared, write } from '../store/prepared.js';
-import type { KeyRow, NoteRow, RelayDatabase } from '../store/schema.js';
+import type { KeyRow, NoteRow } from '../store/schema.js';
 import { NOTE_DELETE_GRACE_MS, NOTIFICATION_ID_WINDOW_MS, RATE_WINDOW_MS } from '../limits.js';
 import { newRelayNoteId, newSenderNoteId } from './credentials.js';
-import { hitBackAt, keyHit, waitAfter } from './key-limits.js';
+import { keyHit, waitAfter } from './key-limits.js';
 import { recordReplyEvent } from './reply-events.js';
 import type { Relay } from './relay.js';
 import { iso, secondsToMidnightUTC } from './time.js';
 import type { AgentStep } from './requests.js';
+import { overdueCount, queueTtlMs, waitingNotes, type SendingState } from './sending.js';
+
+/** RA45 (sending.ts): stream.ts and housekeeping.ts take it from here, with the rest of the queue's rules. */
+export { queueTtlMs };
 
 /** A new note's receipt fields: nothing happened yet. */
 const EMPTY_RECEIPT = {
@@ -41,9 +44,6 @@ export interface NotifyOutcome {
   duplicate: boolean;
   note: NoteRow;
 }
-
-/** RA45: how long a notification waits for the computer. */
-export const queueTtlMs = (relay: Relay): number => relay.limits.queueTtlHours * 3600_000;
 
 /**
  * `POST /v1/notify` after the budget (RA40 to RA45), in the order of RA50: size, JSON, size without the icon,
@@ -109,16 +109,6 @@ function readNotification(relay: Relay, body: Body): NotifyPayload {
   return cleanNotification(parsed);
 }
 
-/**
- * What a notify checks besides the key (RA45, RA50), read in the key's own query (auth.ts, sendingColumns): the
- * time of the key's hit `limit - 1` notifications before its newest, and the computer's waiting and overdue notes.
- */
-export interface SendingState {
-  hitAt: number | null;
-  waiting: number;
-  overdue: number;
-}
-
 /** RA50: the per-key rate, then the computer's daily cap. */
 function checkSendingLimits(relay: Relay, { now, today }: AgentStep, sending: SendingState): void {
   const limit = relay.limits.rateLimitPerKey;
@@ -132,34 +122,9 @@ function checkSendingLimits(relay: Relay, { now, today }: AgentStep, sending: Se
 /** Whether a note counts in the queue (RA45): neither acknowledged nor suppressed. */
 const isWaiting = (note: NoteRow): boolean => note.acked_at === null && note.suppressed_at === null;
 
-const waitingNotes = (db: RelayDb, deviceId: string) =>
-  db.selectFrom('notes').where('device_id', '=', deviceId).where('acked_at', 'is', null).where('suppressed_at', 'is', null);
-
-const overdueCount = (eb: ExpressionBuilder<RelayDatabase, 'notes'>, overdueAt: number) =>
-  eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('created_at', '<=', overdueAt).then(1).else(0).end()), sql<number>`0`);
-
 const selectQueue = prepared((db: RelayDb, deviceId: string, overdueAt: number) =>
   waitingNotes(db, deviceId).select((eb) => [eb.fn.countAll<number>().as('waiting'), overdueCount(eb, overdueAt).as('overdue')]),
 );
-
-/**
- * The SendingState of each row of `agent_keys` in a query, as three more columns of it (subqueries on the row's
- * key and computer): `back` is the rate limit less one, `overdueAt` the creation time at or before which a
- * waiting note is overdue.
- */
-export function sendingColumns(db: RelayDb, back: number, overdueAt: number) {
-  const deviceId = sql.ref('agent_keys.device_id') as unknown as string; // the row's, not a value
-  const keyId = sql.ref('agent_keys.id') as unknown as string;
-  return [
-    hitBackAt(db, deviceId, keyId, 'notify', back).as('sending_hit_at'),
-    waitingNotes(db, deviceId)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .as('sending_waiting'),
-    waitingNotes(db, deviceId)
-      .select((eb) => overdueCount(eb, overdueAt).as('n'))
-      .as('sending_overdue'),
-  ];
-}
 
 /** RA45: how many notes wait (neither acknowledged nor suppressed), and how many of them are overdue. */
 async function queueState(db: RelayDb, deviceId: string, overdueAt: number): Promise<{ waiting: number; overdue: number }> {

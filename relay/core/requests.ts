@@ -11,7 +11,7 @@ import { verifyAgentKey, type AgentCaller, type DeviceCaller } from './auth.js';
 import { markSeen } from './devices.js';
 import { keyLimitWait, recordKeyHit } from './key-limits.js';
 import { refusable, type Relay } from './relay.js';
-import { queueTtlMs, type SendingState } from './notes.js';
+import { sendingQuery, type SendingState } from './sending.js';
 import { addUsage, budgetRefusal, budgetSpent, type Counter, type Counts } from './usage.js';
 
 export interface AgentStepOptions {
@@ -52,8 +52,7 @@ export function agentStep<T>(
   return refusable(relay, agent.deviceId, async (tx) => {
     const now = relay.clock();
     // An unknown or revoked key is refused before it is counted; today's counters come with the key.
-    const sendingQuery = options.sending ? { back: relay.limits.rateLimitPerKey - 1, overdueAt: now - queueTtlMs(relay) } : undefined;
-    const { key, today, sending } = await verifyAgentKey(tx.db, agent, now, sendingQuery);
+    const { key, today, sending } = await verifyAgentKey(tx.db, agent, now, options.sending ? sendingQuery(relay, now) : undefined);
     const counts: Counts = { requests: 1 };
     const writes: Write[] = [];
     const step: AgentStep = {
