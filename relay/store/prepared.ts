@@ -64,14 +64,17 @@ export function prepared<A extends unknown[], R>(
     return query;
   };
 
+  const valuesOf = (query: CompiledQuery<R>, args: A): unknown[] =>
+    query.parameters.map((value) => (value instanceof Slot ? args[value.index] : value));
+
   const bind = (db: RelayDb, args: A) => {
     const query = compile(db);
-    return { sql: query.sql, parameters: query.parameters.map((value) => (value instanceof Slot ? args[value.index] : value)) };
+    return { sql: query.sql, parameters: valuesOf(query, args) };
   };
 
   const execute = async (db: RelayDb, args: A): Promise<QueryResult<R>> => {
     const query = compile(db);
-    const { parameters } = bind(db, args);
+    const parameters = valuesOf(query, args);
     const direct = directRuns.get(db);
     if (direct) return direct(query.sql, parameters) as QueryResult<R>;
     // The compiled query with the values in place: a plain object, not CompiledQuery.raw, which builds and
