@@ -1,5 +1,5 @@
 // How long from an agent's POST /v1/notify until the frame arrives on the computer's socket, p50 and p99.
-//   npm run bench:relay-latency [-- --rounds 500 --warmup 50]
+//   npm run bench:relay-latency [-- --rounds 500 --warmup 50 --relay <main.js of another build>]
 // Measured in one run, one notification at a time (each waits for the frame and the answer):
 //   - baseline: bench/relay-push-baseline.ts, Express + ws with no checks and no database;
 //   - one relay node on the embedded database (durable: each notify is on disk before the answer);
@@ -142,7 +142,11 @@ await runBenchmark(async () => {
     ]);
     const p50One = percentile(oneNode, 50);
     const p50Cross = percentile(crossNode, 50);
+    const p50OnePg = percentile(onePg, 50);
     console.log(`\none node p50 = ${ms(p50One)} (target < ${TARGETS.oneNodeP50} ms): ${verdict(p50One < TARGETS.oneNodeP50)}`);
+    console.log(
+      `one node on PostgreSQL p50 = ${ms(p50OnePg)} (target < ${TARGETS.oneNodeP50} ms): ${verdict(p50OnePg < TARGETS.oneNodeP50)}`,
+    );
     console.log(`two nodes p50 = ${ms(p50Cross)} (target < ${TARGETS.crossNodeP50} ms): ${verdict(p50Cross < TARGETS.crossNodeP50)}`);
   } finally {
     await postgres.stop();

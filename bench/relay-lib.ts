@@ -3,12 +3,13 @@
 
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import WebSocket from 'ws';
 import type { Outbound } from '../relay/core/outbound.js';
 import { eventBody, eventId } from '../relay/core/reply-events.js';
 import { sendWebhook } from '../relay/core/webhooks.js';
 import { listeningPort, makeKey, pairDevice, relayMain, type RelayCall } from './rigs/relay.js';
-import { makeTempFolder, request, ROOT, SERVER_CPU, spawnPinned } from './lib.js';
+import { makeTempFolder, option, request, ROOT, SERVER_CPU, spawnPinned } from './lib.js';
 
 /** Limits out of the way: a benchmark measures the relay's work, not its refusals. */
 export const UNLIMITED: Record<string, string> = {
@@ -51,14 +52,24 @@ export function relayCall(baseUrl: string): RelayCall {
   };
 }
 
-/** A relay process on the server CPU; `env` over a fresh data folder and a random secret; `nodeArgs` for Node. */
-export async function startRelayNode(env: Record<string, string>, nodeArgs: string[] = []): Promise<RelayNode> {
+/**
+ * The relay the benchmarks start: this build's, or `--relay <dist/relay/main.js>` of another build (an earlier
+ * commit built elsewhere), to measure before and after in one session.
+ */
+const RELAY_MAIN = path.resolve(option('relay') ?? relayMain(ROOT));
+
+/**
+ * A relay process on the server CPU (or `cpu`); `env` over a fresh data folder and a random secret; `nodeArgs`
+ * for Node.
+ */
+export async function startRelayNode(env: Record<string, string>, nodeArgs: string[] = [], cpu = SERVER_CPU): Promise<RelayNode> {
   const dataDir = await makeTempFolder('notifier-bench-relay-');
-  const child = spawnPinned(SERVER_CPU, process.execPath, [...nodeArgs, relayMain(ROOT)], ['ignore', 'pipe', 'pipe'], {
+  const child = spawnPinned(cpu, process.execPath, [...nodeArgs, RELAY_MAIN], ['ignore', 'pipe', 'pipe'], {
     ...process.env,
     RELAY_PORT: '0',
     RELAY_DATA_DIR: dataDir,
     RELAY_SECRET: randomBytes(32).toString('hex'),
+    RELAY_DRAIN_S: '0', // stopped at once when a measurement ends: nothing is in flight then
     ...env,
   });
   let stderr = '';

@@ -1,18 +1,28 @@
-// Notify throughput of one relay node on the embedded database, against a bare Express 5 hello-world in the
-// same run (target: at least 0.3 of it). `--backend postgres`: the same on a private PostgreSQL server (no target).
-//   npm run bench:relay-throughput [-- --duration 10 --warmup 2 --connections 16 --cpu-prof <folder> --backend postgres]
-// The relay is durable (each answer waits until its transaction is on disk) and does all its work: the
+// Notify throughput of the relay against a bare Express 5 hello-world measured in the same run.
+//   npm run bench:relay-throughput [-- --duration 10 --warmup 2 --connections 16 --cpu-prof <folder>
+//                                     --backend embedded|postgres --scenarios 1x1,1x16,2x16 --relay <main.js>]
+// A scenario is <nodes>x<computers>: that many relay nodes on one database, that many paired computers (each
+// with one agent key and its socket on one node, spread evenly), the load split evenly across the nodes and,
+// on each node, spread over its computers' keys. The embedded database runs 1x1 (target: at least 0.3 of the
+// hello-world); PostgreSQL, a private server, runs 1x1, 1x16 and 2x16 by default (targets: 0.15, 0.25, and
+// two nodes at least 1.5 times one node where the database has room: docs/performance.md).
+// The relay is durable (each answer waits until its transaction is committed) and does all its work: the
 // agent's key checked, the request counted against the budget, the per-key rate, the daily cap and the queue
 // checked, the note stored and pushed to the computer, whose socket (in this process) acknowledges each one, as
-// the desktop does — one more transaction per notification. Limits are raised so none refuses. The relay and
-// the baseline run pinned to CPU 0; autocannon (its own process) and the computer's socket on CPU 1; PostgreSQL
-// unpinned, like a database on its own machine.
+// the desktop does — one more transaction per notification. Limits are raised so none refuses. One relay node
+// and the baseline run pinned to CPU 0, the load generators (their own processes) and the computers' sockets on
+// CPU 1; a second node runs on CPU 1 (a second machine would have its own); PostgreSQL unpinned. Server CPU is
+// each relay node's share of one core, and PostgreSQL's (all its processes together) beside it.
 
 import path from 'node:path';
-import { NOTIFY_BODIES, connectDevice, pairWithKey, startRelayNode, UNLIMITED } from './relay-lib.js';
-import { createDatabase, startPostgres, type PostgresServer } from './rigs/postgres.js';
+import { performance } from 'node:perf_hooks';
+import type WebSocket from 'ws';
+import { NOTIFY_BODIES, connectDevice, pairWithKey, startRelayNode, UNLIMITED, type RelayNode } from './relay-lib.js';
+import { createDatabase, serverCpuMs, startPostgres, type PostgresServer } from './rigs/postgres.js';
 import {
   LOAD_CPU,
+  SERVER_CPU,
+  cpuMs,
   describeMachine,
   int,
   measureHelloExpress,
@@ -33,92 +43,214 @@ const WARMUP_S = Number(option('warmup') ?? 2);
 const CONNECTIONS = Number(option('connections') ?? 16);
 const CPU_PROFILE_DIR = option('cpu-prof');
 const BACKEND = option('backend') ?? 'embedded';
-const TARGET_RATIO = 0.3;
+/** The scenarios run when none are named: the embedded database is for one node. */
+const DEFAULT_SCENARIOS = { embedded: '1x1', postgres: '1x1,1x16,2x16' };
+/** Targets as shares of the hello-world (issue 21 for PostgreSQL), by scenario. */
+const TARGETS: Record<string, Record<string, number>> = { embedded: { '1x1': 0.3 }, postgres: { '1x1': 0.15, '1x16': 0.25 } };
+/** Issue 21: two nodes on one PostgreSQL carry at least this many times one node's notifications (with room). */
+const TWO_NODE_GAIN = 1.5;
+/** The CPUs the nodes of a scenario run on, in turn. */
+const NODE_CPUS = [SERVER_CPU, LOAD_CPU];
 
-type Measured = LoadResult & { serverCpuPercent?: number };
+interface Scenario {
+  name: string;
+  nodes: number;
+  computers: number;
+}
 
-async function measureRelay(postgres: PostgresServer | undefined): Promise<{ result: Measured; frames: number; acked: number }> {
-  const env = postgres ? { ...UNLIMITED, DATABASE_URL: await createDatabase(postgres.baseUrl) } : UNLIMITED;
-  const relay = await startRelayNode(env, CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : []);
-  try {
-    const device = await pairWithKey(relay);
-    let frames = 0;
-    const socket = await connectDevice(relay.port, device.token, (frame) => {
-      if (frame.type === 'notify') frames += 1;
-    });
-    const result = await runLoad(
-      {
-        url: `${relay.baseUrl}/v1/notify`,
-        connections: CONNECTIONS,
-        warmupSeconds: WARMUP_S,
-        durationSeconds: DURATION_S,
-        headers: { authorization: `Bearer ${device.key}`, 'content-type': 'application/json' },
-        requests: NOTIFY_BODIES.map((body) => ({ method: 'POST', path: '/v1/notify', body: JSON.stringify(body) })),
-      },
-      relay.pid,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // the last frames and acks
-    const usage = (await relay.call('GET', '/v1/device/usage', { token: device.token })).json as { queued: number; notifications: number };
-    socket.close();
-    return { result, frames, acked: usage.notifications - usage.queued };
-  } finally {
-    await stopChild(relay.child); // SIGTERM: the relay closes its database (and writes the CPU profile)
+interface Measured {
+  requestsPerSecond: number;
+  latencyP50: number;
+  latencyP99: number;
+  /** Each node's share of one core during warm-up and measurement, in %. */
+  nodeCpuPercent: number[];
+  /** PostgreSQL's (all its processes) in % of one core; NaN on the embedded database. */
+  databaseCpuPercent: number;
+  answered: number;
+  bad: number;
+  frames: number;
+  acked: number;
+}
+
+function readScenarios(): Scenario[] {
+  const names = (option('scenarios') ?? DEFAULT_SCENARIOS[BACKEND as keyof typeof DEFAULT_SCENARIOS]).split(',');
+  return names.map((name) => {
+    const match = /^(\d+)x(\d+)$/.exec(name.trim());
+    if (!match) throw new Error(`a scenario is <nodes>x<computers>, e.g. 1x16: ${name}`);
+    const [nodes, computers] = [Number(match[1]), Number(match[2])];
+    if (nodes < 1 || nodes > NODE_CPUS.length || computers < nodes) throw new Error(`1 or 2 nodes, at least one computer each: ${name}`);
+    if (nodes > 1 && BACKEND !== 'postgres') throw new Error('several nodes need --backend postgres');
+    return { name: name.trim(), nodes, computers };
+  });
+}
+
+interface Computer {
+  node: RelayNode;
+  token: string;
+  key: string;
+  socket: WebSocket;
+}
+
+/** The scenario's nodes on one fresh database, its computers paired and connected, each counting its frames. */
+async function startScenario(postgres: PostgresServer | undefined, scenario: Scenario, onFrame: () => void) {
+  const database: Record<string, string> = postgres
+    ? { DATABASE_URL: await createDatabase(postgres.baseUrl), RELAY_SECRET: 'bench-secret-'.repeat(4) }
+    : {};
+  const profile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [];
+  const nodes: RelayNode[] = [];
+  for (let i = 0; i < scenario.nodes; i++) nodes.push(await startRelayNode({ ...UNLIMITED, ...database }, profile, NODE_CPUS[i]));
+  const computers: Computer[] = [];
+  for (let i = 0; i < scenario.computers; i++) {
+    const node = nodes[i % nodes.length]!;
+    const device = await pairWithKey(node);
+    const socket = await connectDevice(node.port, device.token, (frame) => frame.type === 'notify' && onFrame());
+    computers.push({ node, token: device.token, key: device.key, socket });
   }
+  return { nodes, computers };
+}
+
+/** The load of one node: its share of the connections, each going through its computers' keys in turn. */
+function loadOf(node: RelayNode, computers: Computer[], connections: number) {
+  const mine = computers.filter((computer) => computer.node === node);
+  return {
+    url: `${node.baseUrl}/v1/notify`,
+    connections,
+    warmupSeconds: WARMUP_S,
+    durationSeconds: DURATION_S,
+    headers: { 'content-type': 'application/json' },
+    requests: NOTIFY_BODIES.flatMap((body) =>
+      mine.map((computer) => ({
+        method: 'POST',
+        path: '/v1/notify',
+        headers: { authorization: `Bearer ${computer.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })),
+    ),
+  };
+}
+
+async function measureScenario(postgres: PostgresServer | undefined, scenario: Scenario): Promise<Measured> {
+  let frames = 0;
+  const { nodes, computers } = await startScenario(postgres, scenario, () => (frames += 1));
+  try {
+    const started = performance.now();
+    const nodeCpuBefore = await Promise.all(nodes.map((node) => cpuMs(node.pid)));
+    const databaseCpuBefore = postgres ? serverCpuMs(postgres) : NaN;
+    const perNode = Math.max(1, Math.round(CONNECTIONS / nodes.length));
+    const results: LoadResult[] = await Promise.all(nodes.map((node) => runLoad(loadOf(node, computers, perNode))));
+    const elapsed = performance.now() - started;
+    const nodeCpuAfter = await Promise.all(nodes.map((node) => cpuMs(node.pid)));
+    const databaseCpuPercent = postgres ? ((serverCpuMs(postgres) - databaseCpuBefore) / elapsed) * 100 : NaN;
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the last frames and acks
+    let acked = 0;
+    for (const computer of computers) {
+      const usage = (await computer.node.call('GET', '/v1/device/usage', { token: computer.token })).json as {
+        queued: number;
+        notifications: number;
+      };
+      acked += usage.notifications - usage.queued;
+      computer.socket.close();
+    }
+    const sum = (field: (result: LoadResult) => number): number => results.reduce((total, result) => total + field(result), 0);
+    return {
+      requestsPerSecond: sum((result) => result.requestsPerSecond),
+      latencyP50: Math.max(...results.map((result) => result.latencyP50)),
+      latencyP99: Math.max(...results.map((result) => result.latencyP99)),
+      nodeCpuPercent: nodeCpuAfter.map((after, i) => ((after - nodeCpuBefore[i]!) / elapsed) * 100),
+      databaseCpuPercent,
+      answered: sum((result) => result.warmupCompleted + result.completed),
+      bad: sum((result) => result.non2xx + result.warmupNon2xx + result.errors + result.warmupErrors + result.timeouts),
+      frames,
+      acked,
+    };
+  } finally {
+    // SIGTERM: each node closes its database (and writes its CPU profile)
+    await Promise.all(nodes.map((node) => stopChild(node.child)));
+  }
+}
+
+const describe = (scenario: Scenario): string =>
+  `${scenario.nodes} node${scenario.nodes > 1 ? 's' : ''}, ${scenario.computers} computer${scenario.computers > 1 ? 's' : ''}`;
+
+async function measure(postgres: PostgresServer | undefined, scenarios: Scenario[]): Promise<void> {
+  pinSelf(LOAD_CPU);
+  const database = postgres ? 'PostgreSQL' : 'embedded database';
+  console.log(`Notifier relay benchmark: POST /v1/notify throughput, ${database} (durable)`);
+  console.log(describeMachine());
+  console.log(`${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s measured, per server\n`);
+
+  const steps = scenarios.length + 1;
+  console.log(`1/${steps} baseline: Express 5 hello-world (GET /) ...`);
+  const baseline = await measureHelloExpress({ connections: CONNECTIONS, warmupSeconds: WARMUP_S, durationSeconds: DURATION_S });
+  const measured = new Map<string, Measured>();
+  for (const [i, scenario] of scenarios.entries()) {
+    console.log(`${i + 2}/${steps} relay: POST /v1/notify, ${describe(scenario)}, each connected and acknowledging ...`);
+    const result = await measureScenario(postgres, scenario);
+    measured.set(scenario.name, result);
+    console.log(
+      `    ${int(result.answered)} notifications answered (${int(result.bad)} not 2xx or failed); the computers received ${int(result.frames)} frames and acknowledged ${int(result.acked)}`,
+    );
+    // Requests in flight when a load generator stops (after the warm-up and after the measurement) are answered,
+    // and delivered, after it stopped counting.
+    const delivered =
+      result.frames >= result.answered && result.frames <= result.answered + 2 * CONNECTIONS && result.acked === result.frames;
+    console.log(
+      `    sane (every answer 2xx, every notification delivered once and acknowledged): ${result.bad === 0 && delivered ? 'yes' : 'NO'}`,
+    );
+  }
+  console.log('');
+
+  const percent = (value: number): string => (Number.isNaN(value) ? '-' : `${Math.round(value)}%`);
+  printTable([
+    ['server', 'req/s', 'p50', 'p99', 'relay CPU', 'PostgreSQL CPU', 'vs baseline'],
+    [
+      'Express hello-world (baseline)',
+      int(baseline.requestsPerSecond),
+      ms(baseline.latencyP50),
+      ms(baseline.latencyP99),
+      percent(baseline.serverCpuPercent ?? NaN),
+      '-',
+      ratio(1),
+    ],
+    ...scenarios.map((scenario) => {
+      const result = measured.get(scenario.name)!;
+      return [
+        `relay notify, ${describe(scenario)}`,
+        int(result.requestsPerSecond),
+        ms(result.latencyP50),
+        ms(result.latencyP99),
+        result.nodeCpuPercent.map(percent).join(' + '),
+        percent(result.databaseCpuPercent),
+        ratio(result.requestsPerSecond / baseline.requestsPerSecond),
+      ];
+    }),
+  ]);
+  console.log("(latencies have 1 ms resolution and are the worst node's; CPU: share of one core during warm-up + measurement)\n");
+  for (const scenario of scenarios) {
+    const achieved = measured.get(scenario.name)!.requestsPerSecond / baseline.requestsPerSecond;
+    const target = TARGETS[BACKEND]![scenario.name];
+    const verdictText = target === undefined ? '(no target)' : `(target >= ${target}): ${verdict(achieved >= target)}`;
+    console.log(`relay notify, ${describe(scenario)} / baseline = ${achieved.toFixed(2)} ${verdictText}`);
+  }
+  const one = measured.get('1x16');
+  const two = measured.get('2x16');
+  if (one && two) {
+    const gain = two.requestsPerSecond / one.requestsPerSecond;
+    console.log(
+      `2 nodes / 1 node (16 computers) = ${gain.toFixed(2)} (target >= ${TWO_NODE_GAIN} where the database has room): ${verdict(gain >= TWO_NODE_GAIN)}`,
+    );
+  }
+  if (CPU_PROFILE_DIR) console.log(`CPU profiles of the relay written to ${path.resolve(CPU_PROFILE_DIR)}`);
 }
 
 await runBenchmark(async () => {
   if (BACKEND !== 'embedded' && BACKEND !== 'postgres') throw new Error('--backend is embedded or postgres');
+  const scenarios = readScenarios();
   // The database server is started before this process pins itself to the load CPU, so it is not pinned there.
   const postgres = BACKEND === 'postgres' ? await startPostgres() : undefined;
   try {
-    await measure(postgres);
+    await measure(postgres, scenarios);
   } finally {
     await postgres?.stop();
   }
 });
-
-async function measure(postgres: PostgresServer | undefined): Promise<void> {
-  pinSelf(LOAD_CPU);
-  const database = postgres ? 'PostgreSQL' : 'embedded database';
-  console.log(`Notifier relay benchmark: POST /v1/notify throughput, one node, ${database} (durable)`);
-  console.log(describeMachine());
-  console.log(`${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s measured, per server\n`);
-
-  console.log('1/2 baseline: Express 5 hello-world (GET /) ...');
-  const baseline = await measureHelloExpress({ connections: CONNECTIONS, warmupSeconds: WARMUP_S, durationSeconds: DURATION_S });
-  console.log('2/2 relay: POST /v1/notify, the computer connected and acknowledging ...');
-  const { result: relay, frames, acked } = await measureRelay(postgres);
-
-  const answered = relay.warmupCompleted + relay.completed;
-  const bad = relay.non2xx + relay.warmupNon2xx + relay.errors + relay.warmupErrors + relay.timeouts;
-  console.log(
-    `    ${int(answered)} notifications answered (${int(bad)} not 2xx or failed); the computer received ${int(frames)} frames and acknowledged ${int(acked)}`,
-  );
-  // Requests in flight when autocannon stops (after the warm-up and after the measurement) are answered, and
-  // delivered, after it stopped counting.
-  const delivered = frames >= answered && frames <= answered + 2 * CONNECTIONS && acked === frames;
-  console.log(
-    `    sane (every answer 2xx, every notification delivered once and acknowledged): ${bad === 0 && delivered ? 'yes' : 'NO'}\n`,
-  );
-
-  const row = (name: string, result: Measured): string[] => [
-    name,
-    int(result.requestsPerSecond),
-    ms(result.latencyP50),
-    ms(result.latencyP99),
-    `${Math.round(result.serverCpuPercent ?? NaN)}%`,
-    ratio(result.requestsPerSecond / baseline.requestsPerSecond),
-  ];
-  printTable([
-    ['server', 'req/s', 'p50', 'p99', 'server CPU', 'vs baseline'],
-    row('Express hello-world (baseline)', baseline),
-    row(`relay POST /v1/notify (${postgres ? 'PostgreSQL' : 'durable'})`, relay),
-  ]);
-  console.log('(latencies have 1 ms resolution; server CPU: share of one core used during warm-up + measurement)');
-  const achieved = relay.requestsPerSecond / baseline.requestsPerSecond;
-  const target = postgres
-    ? '(the target is for the embedded database)'
-    : `(target >= ${TARGET_RATIO}): ${verdict(achieved >= TARGET_RATIO)}`;
-  console.log(`\nrelay notify / baseline = ${achieved.toFixed(2)} ${target}`);
-  if (CPU_PROFILE_DIR) console.log(`CPU profile of the relay written to ${path.resolve(CPU_PROFILE_DIR)}`);
-}

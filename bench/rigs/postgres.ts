@@ -10,7 +10,7 @@
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -178,6 +178,37 @@ export function startKeeper(pid: number, folder: string): ChildProcess {
   keeper.unref();
   (keeper.stdin as unknown as { unref?: () => void }).unref?.();
   return keeper;
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const PROC_TICKS_PER_SECOND = 100;
+
+/** Fields 14-17 of /proc/<pid>/stat (utime, stime, cutime, cstime) and field 4 (the parent), in ticks. */
+function procTimes(pid: string): { parent: string; own: number; children: number } | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined; // it exited meanwhile
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields[0] is field 3 (state)
+  return { parent: fields[1]!, own: Number(fields[11]) + Number(fields[12]), children: Number(fields[13]) + Number(fields[14]) };
+}
+
+/**
+ * CPU time (ms) the server has used so far, all its processes together: the postmaster's own and that of the
+ * backends it has reaped (its children's times), plus each live backend's own. For the benchmarks' CPU shares.
+ */
+export function serverCpuMs(server: Pick<PostgresServer, 'pid'>): number {
+  const main = procTimes(String(server.pid));
+  if (!main) return NaN;
+  let ticks = main.own + main.children;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const times = procTimes(pid);
+    if (times?.parent === String(server.pid)) ticks += times.own;
+  }
+  return (ticks * 1000) / PROC_TICKS_PER_SECOND;
 }
 
 /** A new, empty database on a server; returns its URL. */

@@ -17,7 +17,7 @@ export async function sendNotification(
   body: Body,
   origin: string,
 ): Promise<{ status: 200 | 202; body: { duplicate: boolean } & Receipt }> {
-  const outcome = await countNotify(agentStep(relay, agent, { readLimited: false }, (step) => notify(relay, step, body)));
+  const outcome = await countNotify(agentStep(relay, agent, { readLimited: false, sending: true }, (step) => notify(relay, step, body)));
   const receipt = receiptView(outcome.note, { relay, origin, now: relay.clock() });
   return { status: outcome.duplicate ? 200 : 202, body: { duplicate: outcome.duplicate, ...receipt } };
 }

@@ -6,7 +6,10 @@
 import { deviceUnpaired, scopeMissing, unauthorized, wrongCredential, type RelayError } from '../../protocol/relay/errors.js';
 import type { RelayDb } from '../store/backend.js';
 import { prepared } from '../store/prepared.js';
-import type { DeviceRow, KeyRow } from '../store/schema.js';
+import type { Compilable, SelectQueryBuilder } from 'kysely';
+import type { DeviceRow, KeyRow, RelayDatabase, UsageRow } from '../store/schema.js';
+import { sendingColumns, type SendingQuery, type SendingState } from './sending.js';
+import { utcDay } from './time.js';
 import { bearerToken, parseCredential, sameSecret, sha256Hex } from './credentials.js';
 import type { Relay } from './relay.js';
 
@@ -63,12 +66,28 @@ export async function authenticateAgent(relay: Relay, authorization: string | un
   return { deviceId: credential.deviceId, keyId: credential.keyId, secretHash: sha256Hex(credential.secret) };
 }
 
-const selectKey = prepared((db: RelayDb, deviceId: string, keyId: string) =>
-  db.selectFrom('agent_keys').selectAll().where('device_id', '=', deviceId).where('id', '=', keyId),
-);
+/** Today's counters of the key's computer, read with the key: null when it has none yet. */
+type TodayColumns = { [C in Exclude<keyof UsageRow, 'device_id' | 'day'> as `today_${C}`]: number | null };
+type KeyWithToday = KeyRow & TodayColumns;
+
+/** `query` (of agent_keys) with the counters of the key's computer on `day` beside each key, in one query. */
+const withToday = (query: SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow>, day: string): Compilable<KeyWithToday> =>
+  query
+    .leftJoin('usage_days', (join) => join.onRef('usage_days.device_id', '=', 'agent_keys.device_id').on('usage_days.day', '=', day))
+    .select([
+      'usage_days.requests as today_requests',
+      'usage_days.ws_messages as today_ws_messages',
+      'usage_days.notifications as today_notifications',
+      'usage_days.poll_seconds as today_poll_seconds',
+      'usage_days.audio_uploads as today_audio_uploads',
+      'usage_days.audio_bytes as today_audio_bytes',
+    ]);
+
+const keyById = (db: RelayDb, deviceId: string, keyId: string) =>
+  db.selectFrom('agent_keys').selectAll('agent_keys').where('agent_keys.device_id', '=', deviceId).where('agent_keys.id', '=', keyId);
 
 /** RA109: the connector key an access token belongs to (its token row is found by the secret's hash). */
-const selectAccessKey = prepared((db: RelayDb, deviceId: string, tokenHash: string) =>
+const keyByAccessToken = (db: RelayDb, deviceId: string, tokenHash: string) =>
   db
     .selectFrom('oauth_tokens')
     .innerJoin('agent_keys', (join) =>
@@ -77,8 +96,62 @@ const selectAccessKey = prepared((db: RelayDb, deviceId: string, tokenHash: stri
     .selectAll('agent_keys')
     .where('oauth_tokens.device_id', '=', deviceId)
     .where('oauth_tokens.hash', '=', tokenHash)
-    .where('oauth_tokens.kind', '=', 'access'),
+    .where('oauth_tokens.kind', '=', 'access') as unknown as SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow>;
+
+/** A notify's checks beside the key (sending.ts, sendingColumns), as the key's query reads them. */
+type SendingColumns = { sending_hit_at: number | null; sending_waiting: number; sending_overdue: number };
+
+/** `query` (of keys) with notify's checks beside each key (RA45, RA50). */
+const withSending = (db: RelayDb, query: SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow>, back: number, overdueAt: number) =>
+  query.select(sendingColumns(db, back, overdueAt)) as unknown as SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow & SendingColumns>;
+
+const selectKey = prepared((db: RelayDb, deviceId: string, keyId: string, day: string) => withToday(keyById(db, deviceId, keyId), day));
+const selectAccessKey = prepared((db: RelayDb, deviceId: string, tokenHash: string, day: string) =>
+  withToday(keyByAccessToken(db, deviceId, tokenHash), day),
 );
+const selectKeySending = prepared((db: RelayDb, deviceId: string, keyId: string, day: string, back: number, overdueAt: number) =>
+  withToday(withSending(db, keyById(db, deviceId, keyId), back, overdueAt), day),
+);
+const selectAccessKeySending = prepared((db: RelayDb, deviceId: string, tokenHash: string, day: string, back: number, overdueAt: number) =>
+  withToday(withSending(db, keyByAccessToken(db, deviceId, tokenHash), back, overdueAt), day),
+);
+
+/** The row read apart: the key, its computer's counters of `day` (all zero before the first), notify's checks. */
+function splitRow(
+  row: KeyWithToday & Partial<SendingColumns>,
+  deviceId: string,
+  day: string,
+): { key: KeyRow; today: UsageRow; sending?: SendingState } {
+  const {
+    today_requests,
+    today_ws_messages,
+    today_notifications,
+    today_poll_seconds,
+    today_audio_uploads,
+    today_audio_bytes,
+    sending_hit_at,
+    sending_waiting,
+    sending_overdue,
+    ...key
+  } = row;
+  const today: UsageRow = {
+    device_id: deviceId,
+    day,
+    requests: Number(today_requests ?? 0),
+    ws_messages: Number(today_ws_messages ?? 0),
+    notifications: Number(today_notifications ?? 0),
+    poll_seconds: Number(today_poll_seconds ?? 0),
+    audio_uploads: Number(today_audio_uploads ?? 0),
+    audio_bytes: Number(today_audio_bytes ?? 0),
+  };
+  if (sending_waiting === undefined) return { key, today };
+  const sending = {
+    hitAt: sending_hit_at == null ? null : Number(sending_hit_at),
+    waiting: Number(sending_waiting),
+    overdue: Number(sending_overdue),
+  };
+  return { key, today, sending };
+}
 
 /**
  * RA2: a credential of this relay that matches nothing: `device_unpaired` when its computer is gone (unpairing
@@ -92,19 +165,31 @@ async function unknownCredential(db: RelayDb, deviceId: string, credential: 'key
 /**
  * The key behind an agent credential, checked: 401 when unknown, revoked or of another kind (an agent key is
  * `static`, an access token's key `oauth`) — `device_unpaired` when its computer was unpaired; 403 without notify.
+ * With it, in the same query, its computer's counters of the UTC day of `now` (RA51), and, when asked, what a
+ * notify checks next (RA45, RA50).
  */
-export async function verifyAgentKey(db: RelayDb, agent: AgentCaller): Promise<KeyRow> {
+export async function verifyAgentKey(
+  db: RelayDb,
+  agent: AgentCaller,
+  now: number,
+  sending?: SendingQuery,
+): Promise<{ key: KeyRow; today: UsageRow; sending?: SendingState }> {
+  const day = utcDay(now);
   if (agent.keyId === undefined) {
-    const key = await selectAccessKey.first(db, agent.deviceId, agent.secretHash);
-    if (!key || key.kind !== 'oauth' || key.revoked_at !== null) throw await unknownCredential(db, agent.deviceId, 'access token');
-    agent.verifiedKeyId = key.id;
-    if (!key.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
-    return key;
+    const row = sending
+      ? await selectAccessKeySending.first(db, agent.deviceId, agent.secretHash, day, sending.back, sending.overdueAt)
+      : await selectAccessKey.first(db, agent.deviceId, agent.secretHash, day);
+    if (!row || row.kind !== 'oauth' || row.revoked_at !== null) throw await unknownCredential(db, agent.deviceId, 'access token');
+    agent.verifiedKeyId = row.id;
+    if (!row.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
+    return splitRow(row, agent.deviceId, day);
   }
-  const key = await selectKey.first(db, agent.deviceId, agent.keyId);
+  const row = sending
+    ? await selectKeySending.first(db, agent.deviceId, agent.keyId, day, sending.back, sending.overdueAt)
+    : await selectKey.first(db, agent.deviceId, agent.keyId, day);
   const valid =
-    key && key.kind === 'static' && key.revoked_at === null && key.secret_hash !== null && sameSecret(key.secret_hash, agent.secretHash);
+    row && row.kind === 'static' && row.revoked_at === null && row.secret_hash !== null && sameSecret(row.secret_hash, agent.secretHash);
   if (!valid) throw await unknownCredential(db, agent.deviceId, 'key');
-  if (!key.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
-  return key;
+  if (!row.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
+  return splitRow(row, agent.deviceId, day);
 }

@@ -6,7 +6,7 @@
 
 import { sql } from 'kysely';
 import type { RelayDb } from '../store/backend.js';
-import { prepared } from '../store/prepared.js';
+import { prepared, runWrites, write, type Write } from '../store/prepared.js';
 import type { KeyRow } from '../store/schema.js';
 import { secondsUntil } from './time.js';
 
@@ -17,12 +17,13 @@ type KeyRef = Pick<KeyRow, 'device_id' | 'id'>;
 const hitsOf = (db: RelayDb, deviceId: string, keyId: string, kind: HitKind) =>
   db.selectFrom('key_hits').where('device_id', '=', deviceId).where('key_id', '=', keyId).where('kind', '=', kind);
 
-/** The key's hit that is `back` hits before its newest. */
-const hitBack = prepared((db: RelayDb, deviceId: string, keyId: string, kind: HitKind, back: number) =>
+/** The time of the key's hit that is `back` hits before its newest (a query of one value, to use as a subquery). */
+export const hitBackAt = (db: RelayDb, deviceId: string, keyId: string, kind: HitKind, back: number) =>
   hitsOf(db, deviceId, keyId, kind)
     .select('at')
-    .where('seq', '=', sql<number>`(${hitsOf(db, deviceId, keyId, kind).select((eb) => eb.fn.max('seq').as('seq'))}) - ${back}`),
-);
+    .where('seq', '=', sql<number>`(${hitsOf(db, deviceId, keyId, kind).select((eb) => eb.fn.max('seq').as('seq'))}) - ${back}`);
+
+const hitBack = prepared(hitBackAt);
 
 /** A new hit, numbered one after the key's newest, in one statement. */
 const insertHit = prepared((db: RelayDb, deviceId: string, keyId: string, kind: HitKind, now: number) =>
@@ -50,10 +51,18 @@ export async function keyLimitWait(
   now: number,
 ): Promise<number | undefined> {
   const hit = await hitBack.first(db, key.device_id, key.id, kind, limit - 1);
-  return hit && hit.at > now - windowMs ? secondsUntil(hit.at + windowMs, now) : undefined;
+  return waitAfter(hit?.at, windowMs, now);
 }
+
+/** Seconds until a key whose limit-th most recent hit was at `limitHitAt` may hit again, or undefined when it may now. */
+export function waitAfter(limitHitAt: number | null | undefined, windowMs: number, now: number): number | undefined {
+  return limitHitAt != null && limitHitAt > now - windowMs ? secondsUntil(limitHitAt + windowMs, now) : undefined;
+}
+
+/** One hit of the key, as a write to run with others (it reads only the key's own hits). */
+export const keyHit = (key: KeyRef, kind: HitKind, now: number): Write => write(insertHit, key.device_id, key.id, kind, now);
 
 /** Records one hit of the key. */
 export async function recordKeyHit(db: RelayDb, key: KeyRef, kind: HitKind, now: number): Promise<void> {
-  await insertHit.run(db, key.device_id, key.id, kind, now);
+  await runWrites(db, [keyHit(key, kind, now)]);
 }

@@ -6,17 +6,20 @@ import { dailyCap, invalidJSON, invalidRequest, notFound, queueFull, rateLimited
 import type { NotifyFrame } from '../../protocol/relay/frames.js';
 import { checkNotifyBodySize, cleanNotification, maxNotifyRequestBytes, type NotifyPayload } from '../../protocol/relay/notify.js';
 import type { ReceiptInput } from '../../protocol/relay/receipts.js';
-import { sql } from 'kysely';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
-import { prepared } from '../store/prepared.js';
+import { prepared, write } from '../store/prepared.js';
 import type { KeyRow, NoteRow } from '../store/schema.js';
 import { NOTE_DELETE_GRACE_MS, NOTIFICATION_ID_WINDOW_MS, RATE_WINDOW_MS } from '../limits.js';
 import { newRelayNoteId, newSenderNoteId } from './credentials.js';
-import { keyLimitWait, recordKeyHit } from './key-limits.js';
+import { keyHit, waitAfter } from './key-limits.js';
 import { recordReplyEvent } from './reply-events.js';
 import type { Relay } from './relay.js';
 import { iso, secondsToMidnightUTC } from './time.js';
 import type { AgentStep } from './requests.js';
+import { overdueCount, queueTtlMs, waitingNotes, type SendingState } from './sending.js';
+
+/** RA45 (sending.ts): stream.ts and housekeeping.ts take it from here, with the rest of the queue's rules. */
+export { queueTtlMs };
 
 /** A new note's receipt fields: nothing happened yet. */
 const EMPTY_RECEIPT = {
@@ -42,9 +45,6 @@ export interface NotifyOutcome {
   note: NoteRow;
 }
 
-/** RA45: how long a notification waits for the computer. */
-export const queueTtlMs = (relay: Relay): number => relay.limits.queueTtlHours * 3600_000;
-
 /**
  * `POST /v1/notify` after the budget (RA40 to RA45), in the order of RA50: size, JSON, size without the icon,
  * whitelist, dedupe, per-key rate, daily cap, expiry, queue full; then the note is stored and pushed.
@@ -54,14 +54,19 @@ export async function notify(relay: Relay, step: AgentStep, body: Body): Promise
   const payload = readNotification(relay, body);
   const nid = payload.notificationId ?? newSenderNoteId();
 
+  if (!step.sending) throw new Error('notify needs the sending checks read with the key (agentStep option `sending`)');
+  const queue = { ...step.sending };
   if (payload.notificationId !== undefined) {
     const earlier = await findKeyNote(tx.db, key, nid);
     if (earlier && earlier.created_at > now - NOTIFICATION_ID_WINDOW_MS) return { duplicate: true, note: earlier };
-    if (earlier) await deleteNote(tx.db, key.device_id, earlier.rid); // older than 24 h: the id is free again
+    if (earlier) {
+      await deleteNote(tx.db, key.device_id, earlier.rid); // older than 24 h: the id is free again
+      if (isWaiting(earlier)) queue.waiting -= 1; // the queue was read with the key, before this
+      if (isWaiting(earlier) && earlier.created_at <= now - queueTtlMs(relay)) queue.overdue -= 1;
+    }
   }
 
-  await checkSendingLimits(relay, step);
-  const queue = await queueState(tx.db, key.device_id, now - queueTtlMs(relay));
+  checkSendingLimits(relay, step, queue);
   if (queue.overdue > 0) await expireWaiting(relay, tx, key.device_id, now);
   if (queue.waiting - queue.overdue >= relay.limits.deviceQueueMax) throw queueFull(relay.limits.deviceQueueMax);
 
@@ -75,8 +80,9 @@ export async function notify(relay: Relay, step: AgentStep, body: Body): Promise
     expect_reply: payload.expectReply ? 1 : 0,
     created_at: now,
   };
-  await insertNote.run(tx.db, note.device_id, note.rid, note.key_id, note.nid, note.payload, note.expect_reply, note.created_at);
-  await recordKeyHit(tx.db, key, 'notify', now);
+  // Written when the step ends, with the counters: nothing after this reads them back.
+  step.later(write(insertNote, note.device_id, note.rid, note.key_id, note.nid, note.payload, note.expect_reply, note.created_at));
+  step.later(keyHit(key, 'notify', now));
   step.count('notifications');
   const frame: NotifyFrame = {
     type: 'notify',
@@ -104,25 +110,20 @@ function readNotification(relay: Relay, body: Body): NotifyPayload {
 }
 
 /** RA50: the per-key rate, then the computer's daily cap. */
-async function checkSendingLimits(relay: Relay, { tx, now, key, today }: AgentStep): Promise<void> {
+function checkSendingLimits(relay: Relay, { now, today }: AgentStep, sending: SendingState): void {
   const limit = relay.limits.rateLimitPerKey;
-  const wait = await keyLimitWait(tx.db, key, 'notify', limit, RATE_WINDOW_MS, now);
+  const wait = waitAfter(sending.hitAt, RATE_WINDOW_MS, now);
   if (wait !== undefined) throw rateLimited(`at most ${limit} notifications per key in 10 minutes`, wait);
   if (today.notifications >= relay.limits.deviceNotificationsPerDay) {
     throw dailyCap(`at most ${relay.limits.deviceNotificationsPerDay} notifications per computer per day (UTC)`, secondsToMidnightUTC(now));
   }
 }
 
+/** Whether a note counts in the queue (RA45): neither acknowledged nor suppressed. */
+const isWaiting = (note: NoteRow): boolean => note.acked_at === null && note.suppressed_at === null;
+
 const selectQueue = prepared((db: RelayDb, deviceId: string, overdueAt: number) =>
-  db
-    .selectFrom('notes')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('waiting'),
-      eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('created_at', '<=', overdueAt).then(1).else(0).end()), sql<number>`0`).as('overdue'),
-    ])
-    .where('device_id', '=', deviceId)
-    .where('acked_at', 'is', null)
-    .where('suppressed_at', 'is', null),
+  waitingNotes(db, deviceId).select((eb) => [eb.fn.countAll<number>().as('waiting'), overdueCount(eb, overdueAt).as('overdue')]),
 );
 
 /** RA45: how many notes wait (neither acknowledged nor suppressed), and how many of them are overdue. */
@@ -138,14 +139,12 @@ const insertNote = prepared(
 
 /** RA44: the key's notification with this notificationId (any age; the caller applies the 24-hour window). */
 async function findKeyNote(db: RelayDb, key: Pick<KeyRow, 'device_id' | 'id'>, nid: string): Promise<NoteRow | undefined> {
-  return db
-    .selectFrom('notes')
-    .selectAll()
-    .where('device_id', '=', key.device_id)
-    .where('key_id', '=', key.id)
-    .where('nid', '=', nid)
-    .executeTakeFirst();
+  return selectKeyNote.first(db, key.device_id, key.id, nid);
 }
+
+const selectKeyNote = prepared((db: RelayDb, deviceId: string, keyId: string, nid: string) =>
+  db.selectFrom('notes').selectAll().where('device_id', '=', deviceId).where('key_id', '=', keyId).where('nid', '=', nid),
+);
 
 /** RA46: what receipt and reply reads find: the key's notification of the last 24 hours, else 404. */
 export async function readableNote(db: RelayDb, key: Pick<KeyRow, 'device_id' | 'id'>, nid: string, now: number): Promise<NoteRow> {

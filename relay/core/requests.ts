@@ -4,17 +4,21 @@
 
 import { rateLimited, unauthorized } from '../../protocol/relay/errors.js';
 import type { DeviceTx } from '../store/backend.js';
+import type { Write } from '../store/prepared.js';
 import type { KeyRow, UsageRow } from '../store/schema.js';
 import { KEY_LAST_USED_WRITE_MS, RATE_WINDOW_MS, READ_RETRY_SECONDS, READS_PER_WINDOW } from '../limits.js';
 import { verifyAgentKey, type AgentCaller, type DeviceCaller } from './auth.js';
 import { markSeen } from './devices.js';
 import { keyLimitWait, recordKeyHit } from './key-limits.js';
 import { refusable, type Relay } from './relay.js';
-import { addUsage, budgetRefusal, budgetSpent, usageToday, type Counter, type Counts } from './usage.js';
+import { sendingQuery, type SendingState } from './sending.js';
+import { addUsage, budgetRefusal, budgetSpent, type Counter, type Counts } from './usage.js';
 
 export interface AgentStepOptions {
   /** Receipt and reply reads are read-limited; notify and status are not (RA51). */
   readLimited: boolean;
+  /** Notify: its rate limit and queue are read in the key's query (AgentStep.sending), one round trip. */
+  sending?: boolean;
 }
 
 /** What an agent's step works with, read inside the lock: the key as it is now, and today's counters. */
@@ -24,8 +28,15 @@ export interface AgentStep {
   key: KeyRow;
   /** Today's counters before this request. */
   today: UsageRow;
+  /** With the option `sending`: what a notify checks next, read with the key. */
+  sending?: SendingState;
   /** Adds to today's counters, together with the request itself, when the step ends. */
   count(counter: Counter, amount?: number): void;
+  /**
+   * A write of the step's own, run when the step ends, with the counters (one statement on PostgreSQL). It must
+   * not touch the counters, and nothing of the step may read it back.
+   */
+  later(write: Write): void;
 }
 
 /**
@@ -40,14 +51,18 @@ export function agentStep<T>(
 ): Promise<T> {
   return refusable(relay, agent.deviceId, async (tx) => {
     const now = relay.clock();
-    const key = await verifyAgentKey(tx.db, agent); // an unknown or revoked key is refused before it is counted
+    // An unknown or revoked key is refused before it is counted; today's counters come with the key.
+    const { key, today, sending } = await verifyAgentKey(tx.db, agent, now, options.sending ? sendingQuery(relay, now) : undefined);
     const counts: Counts = { requests: 1 };
+    const writes: Write[] = [];
     const step: AgentStep = {
       tx,
       now,
       key,
-      today: await usageToday(tx.db, agent.deviceId, now),
+      today,
+      sending,
       count: (counter, amount = 1) => void (counts[counter] = (counts[counter] ?? 0) + amount),
+      later: (write) => void writes.push(write),
     };
     try {
       if (budgetSpent(relay, step.today)) throw budgetRefusal(now);
@@ -67,7 +82,7 @@ export function agentStep<T>(
       }
       return await work(step);
     } finally {
-      await addUsage(tx.db, agent.deviceId, now, counts); // a refusal (RelayError) is committed, and so is this
+      await addUsage(tx.db, agent.deviceId, now, counts, writes); // a refusal (RelayError) is committed, and so is this
     }
   });
 }

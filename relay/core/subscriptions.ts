@@ -163,8 +163,8 @@ export async function subscribe(relay: Relay, agent: AgentCaller, params: Record
   await challenge(relay, id, request);
 
   return relay.store.withDeviceLock(agent.deviceId, async (tx) => {
-    const key = await verifyAgentKey(tx.db, agent); // revoked meanwhile: 401, nothing made
     const now = relay.clock();
+    const { key } = await verifyAgentKey(tx.db, agent, now); // revoked meanwhile: 401, nothing made
     const existing = await findSubscription(tx.db, key, request.url);
     if (existing) return renew(tx, existing, request, now);
     if ((await subscriptionCount(tx.db, key)) >= MAX_SUBSCRIPTIONS_PER_KEY)

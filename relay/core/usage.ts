@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { budgetExhausted } from '../../protocol/relay/errors.js';
 import type { RelayDb } from '../store/backend.js';
-import { prepared, type Prepared } from '../store/prepared.js';
+import { combinesWrites, prepared, runWrites, write, type Prepared, type Write } from '../store/prepared.js';
 import type { UsageRow } from '../store/schema.js';
 import type { Relay } from './relay.js';
 import { secondsToMidnightUTC, utcDay } from './time.js';
@@ -51,12 +51,17 @@ function addersOf(counters: Counter[]): { update: AddTo; upsert: AddTo } {
   return found;
 }
 
-/** Adds to today's counters, in one statement. */
-export async function addUsage(db: RelayDb, deviceId: string, now: number, counts: Counts): Promise<void> {
+/**
+ * Adds to today's counters, in one statement — with the request's other writes (`alongside`, none of which
+ * touches the counters) where the database can take them all in one (runWrites).
+ */
+export async function addUsage(db: RelayDb, deviceId: string, now: number, counts: Counts, alongside: Write[] = []): Promise<void> {
   const counters = (Object.keys(counts) as Counter[]).sort();
   const amounts = counters.map((counter) => counts[counter]!);
   const { update, upsert } = addersOf(counters);
   const day = utcDay(now);
+  if (combinesWrites(db)) return runWrites(db, [...alongside, write(upsert, deviceId, day, ...amounts)]);
+  await runWrites(db, alongside);
   // Today's row usually exists: updating it is cheaper than an insert that turns into an update.
   if ((await update.run(db, deviceId, day, ...amounts)) === 0) await upsert.run(db, deviceId, day, ...amounts);
 }

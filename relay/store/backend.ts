@@ -75,6 +75,34 @@ export interface Backend {
   poolUse?(): { total: number; idle: number; waiting: number };
 }
 
+/** A locked transaction waiting for its turn in a batch (sqlite.ts, postgres.ts: one savepoint each). */
+export interface Job {
+  work: (tx: DeviceTx) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+export const newJob = <T>(work: (tx: DeviceTx) => Promise<T>, resolve: (value: T) => void, reject: (error: unknown) => void): Job => ({
+  work,
+  resolve: resolve as (value: unknown) => void,
+  reject,
+});
+
+/** How a job of a batch ended: its value and the messages it queued (sent if the batch commits), or its error. */
+export type Outcome = { ok: true; value: unknown; messages: BusMessage[] } | { ok: false; error: unknown };
+
+/** The messages of a batch's jobs that ended well: what its commit sends. */
+export const committedMessages = (outcomes: Outcome[]): BusMessage[] => outcomes.flatMap((outcome) => (outcome.ok ? outcome.messages : []));
+
+/** Settles a committed batch's jobs: each gets its value or its own error. */
+export function settleJobs(batch: Job[], outcomes: Outcome[]): void {
+  batch.forEach((job, index) => {
+    const outcome = outcomes[index]!;
+    if (outcome.ok) job.resolve(outcome.value);
+    else job.reject(outcome.error);
+  });
+}
+
 /** A bus inside one process: the embedded backend's, and the local half of PostgreSQL's. */
 export class LocalBus implements Bus {
   private readonly handlers = new Set<(message: BusMessage) => void>();

@@ -3,20 +3,28 @@
 //
 //   - withDeviceLock: a transaction that starts with pg_advisory_xact_lock(<64-bit key of the device id>), so
 //     the check-then-write steps of one computer (rate limit, queue full, dedupe) never interleave, on any
-//     node; the lock ends with the transaction.
+//     node; the lock ends with the transaction. Group commit, per computer: calls for a computer that arrive
+//     while its transaction runs wait in its queue and run together in the next one, each in a savepoint of its
+//     own (a failing one rolls back alone and its caller gets its error), under one lock and one COMMIT — a
+//     burst pays for the lock, the round trips of BEGIN and COMMIT and the commit's WAL flush once.
+//   - round trips: the batch's own statements ride together (BEGIN, the lock and the first savepoint in one;
+//     release and the next savepoint in one; the bus messages and COMMIT in one), and the relay's prepared
+//     queries (prepared.ts) are named statements on each connection, parsed and planned once.
 //   - bus: NOTIFY inside that transaction (PostgreSQL delivers it only on commit, and not at all on rollback),
 //     LISTEN on one dedicated connection per process. Messages are ids; receivers re-read rows. A process hands
 //     its own messages to itself right after the commit, and ignores their echo.
 //   - claimTask: SELECT ... FOR UPDATE SKIP LOCKED on the task's row, held while the task runs: one node runs
 //     it, the others skip it; a node that dies mid-task releases it with its connection.
 
-import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { log } from '../log.js';
 import { listenReconnects } from '../metrics.js';
-import { LocalBus, type Backend, type BusMessage, type DeviceTx, type RelayDb } from './backend.js';
+import { LocalBus, committedMessages, newJob, settleJobs } from './backend.js';
+import type { Backend, BusMessage, DeviceTx, Job, Outcome, RelayDb } from './backend.js';
 import { migrate } from './migrate.js';
+import { preparedTexts } from './prepared.js';
 import type { RelayDatabase } from './schema.js';
 
 const CHANNEL = 'notifier_relay';
@@ -24,6 +32,13 @@ const CHANNEL = 'notifier_relay';
 const POOL_SIZE = 20;
 /** How long to wait before listening again after the connection was lost (doubling up to the maximum). */
 const RELISTEN_MS = { first: 500, max: 30_000 };
+/**
+ * The most jobs one transaction of a computer carries: a burst shares its lock and COMMIT, while the first
+ * answers of a batch wait for no more than this many jobs' round trips. The same bound as sqlite.ts's.
+ */
+const MAX_BATCH = 16;
+/** The queue of the relay-wide lock: device ids are hex, so it never meets one. */
+const RELAY_QUEUE = 'relay';
 /** PostgreSQL's oid of int8 (bigint): times and counts; they fit a JavaScript number, so parse them as one. */
 const INT8_OID = 20;
 
@@ -39,7 +54,10 @@ export async function openPostgres(url: string): Promise<Backend> {
   // A connection checked out by a request, between two of its queries, emits 'error' on its client, where the
   // pool listens only while it is idle: listen for good, or a restart of the server ends the process. The request
   // fails on its next query (answered 503, relay/http/errors.ts) and the pool drops the broken client.
-  pool.on('connect', (client) => client.on('error', (error) => log.warn(`a PostgreSQL connection in use failed: ${error.message}`)));
+  pool.on('connect', (client) => {
+    client.on('error', (error) => log.warn(`a PostgreSQL connection in use failed: ${error.message}`));
+    namePreparedQueries(client);
+  });
   const db = new Kysely<RelayDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate(db, 'postgres');
@@ -50,6 +68,24 @@ export async function openPostgres(url: string): Promise<Backend> {
     await db.destroy();
     throw error;
   }
+}
+
+/** Statement names by SQL text: one per prepared query of the relay. */
+const statementNames = new Map<string, string>();
+
+/**
+ * The relay's prepared queries (prepared.ts) become named statements on this connection: PostgreSQL parses and
+ * plans each once per connection instead of once per call. Other queries (any text, any number of values) stay
+ * unnamed, so the statements a connection keeps stay a small, fixed set.
+ */
+function namePreparedQueries(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (config: unknown, values?: unknown) => unknown;
+  client.query = ((config: unknown, values?: unknown) => {
+    if (typeof config !== 'string' || !Array.isArray(values) || !preparedTexts.has(config)) return query(config, values);
+    let name = statementNames.get(config);
+    if (!name) statementNames.set(config, (name = `relay_${statementNames.size + 1}`));
+    return query({ name, text: config, values });
+  }) as typeof client.query;
 }
 
 /** The advisory-lock key of a computer: its id is hex, so its first 15 digits are a positive 60-bit number. */
@@ -65,6 +101,11 @@ class PostgresBackend implements Backend {
   private relistenDelay = RELISTEN_MS.first;
   /** Marks this process's messages, so it can tell their echo from another process's. */
   private readonly nodeId = randomBytes(8).toString('hex');
+  /**
+   * The jobs waiting for each computer's next transaction (and the relay-wide lock's, under RELAY_QUEUE). A queue
+   * is here exactly while its batches run: a job that finds none starts them.
+   */
+  private readonly queues = new Map<string, Job[]>();
 
   constructor(
     readonly db: RelayDb,
@@ -77,12 +118,13 @@ class PostgresBackend implements Backend {
   }
 
   withDeviceLock<T>(deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
-    return this.locked(sql`select pg_advisory_xact_lock(${deviceLockKey(deviceId)}::bigint)`, work);
+    // The key is a number made here from hex digits: it goes into the SQL text as it is.
+    return this.enqueue(deviceId, `select pg_advisory_xact_lock(${deviceLockKey(deviceId)})`, work);
   }
 
   withRelayLock<T>(work: (tx: DeviceTx) => Promise<T>): Promise<T> {
     // The two-number form of the lock has its own key space: it can never meet a device's one-number key.
-    return this.locked(sql`select pg_advisory_xact_lock(0, 1)`, work);
+    return this.enqueue(RELAY_QUEUE, 'select pg_advisory_xact_lock(0, 1)', work);
   }
 
   async claimTask(name: string, now: number, nextDueAt: number, work: () => Promise<void>): Promise<boolean> {
@@ -166,18 +208,78 @@ class PostgresBackend implements Backend {
     }
   }
 
-  private async locked<T>(lock: RawBuilder<unknown>, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
-    const messages: BusMessage[] = [];
-    const value = await this.db.transaction().execute(async (trx) => {
-      await lock.execute(trx);
-      const result = await work({ db: trx, publish: (message) => messages.push(message) });
-      if (messages.length > 0) {
-        const payloads = messages.map((message) => JSON.stringify({ ...message, frame: undefined, from: this.nodeId }));
-        await sql`select pg_notify(${CHANNEL}, payload) from unnest(${payloads}::text[]) as payload`.execute(trx);
-      }
-      return result;
+  private enqueue<T>(queue: string, lock: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const job = newJob(work, resolve, reject);
+      const waiting = this.queues.get(queue);
+      if (waiting) return void waiting.push(job);
+      this.queues.set(queue, [job]);
+      void this.drain(queue, lock);
     });
-    for (const message of messages) this.bus.deliver(message); // committed: this process hears it now
-    return value;
+  }
+
+  /** Runs the queue's batches, one transaction at a time, until it is empty. */
+  private async drain(queue: string, lock: string): Promise<void> {
+    const jobs = this.queues.get(queue)!;
+    try {
+      while (jobs.length > 0) await this.runBatch(lock, jobs);
+    } finally {
+      this.queues.delete(queue);
+    }
+  }
+
+  /**
+   * One transaction: BEGIN and the lock, then the jobs waiting by the time the lock is held (at most MAX_BATCH),
+   * each in a savepoint, then the bus messages of those that ended well and COMMIT. Only then are the messages
+   * delivered here and the jobs answered; if the transaction fails as a whole, every job of it gets the error.
+   */
+  private async runBatch(lock: string, jobs: Job[]): Promise<void> {
+    let batch: Job[] = [];
+    const outcomes: Outcome[] = [];
+    try {
+      await this.db.connection().execute(async (conn) => {
+        await run(conn, `begin; ${lock}; savepoint job`);
+        batch = jobs.splice(0, MAX_BATCH); // those that arrived while the lock was taken join
+        try {
+          for (const [index, job] of batch.entries()) outcomes.push(await runInSavepoint(conn, job, index === batch.length - 1));
+          await run(conn, `${this.notifySql(committedMessages(outcomes))}commit`);
+        } catch (error) {
+          await run(conn, 'rollback').catch(() => undefined); // the connection may be gone: the error that ended it is the news
+          throw error;
+        }
+      });
+    } catch (error) {
+      if (batch.length === 0) batch = jobs.splice(0, MAX_BATCH); // no transaction began: these would have been next
+      for (const job of batch) job.reject(error);
+      return;
+    }
+    for (const message of committedMessages(outcomes)) this.bus.deliver(message); // committed: this process hears it now
+    settleJobs(batch, outcomes);
+  }
+
+  /** NOTIFY of the messages (delivered by PostgreSQL only if the transaction commits), as SQL text to go before COMMIT. */
+  private notifySql(messages: BusMessage[]): string {
+    if (messages.length === 0) return '';
+    const payloads = messages.map((message) => pg.escapeLiteral(JSON.stringify({ ...message, frame: undefined, from: this.nodeId })));
+    return `select pg_notify('${CHANNEL}', payload) from unnest(array[${payloads.join(', ')}]::text[]) as payload; `;
+  }
+}
+
+/** Runs SQL text (several statements, no values) on a batch's connection, in one round trip. */
+const run = (conn: RelayDb, text: string): Promise<unknown> => sql.raw(text).execute(conn);
+
+/**
+ * One job in the savepoint open before it. It ends by releasing that savepoint (or rolling back to it) and, unless
+ * it is the batch's last, opening the next one, in the same round trip; the last job's savepoint ends with COMMIT.
+ */
+async function runInSavepoint(conn: RelayDb, job: Job, last: boolean): Promise<Outcome> {
+  const messages: BusMessage[] = [];
+  try {
+    const value = await job.work({ db: conn, publish: (message) => messages.push(message) });
+    if (!last) await run(conn, 'release savepoint job; savepoint job');
+    return { ok: true, value, messages };
+  } catch (error) {
+    await run(conn, 'rollback to savepoint job'); // the savepoint stays: the next job runs in it
+    return { ok: false, error };
   }
 }

@@ -20,7 +20,18 @@ import { chmodSync, closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { log } from '../log.js';
 import { Checkpointer } from './checkpointer.js';
-import { LocalBus, type Backend, type BusMessage, type DeviceTx, type RelayDb } from './backend.js';
+import {
+  LocalBus,
+  committedMessages,
+  newJob,
+  settleJobs,
+  type Backend,
+  type BusMessage,
+  type DeviceTx,
+  type Job,
+  type Outcome,
+  type RelayDb,
+} from './backend.js';
 import { migrate } from './migrate.js';
 import { runPreparedDirectly, type DirectRun } from './prepared.js';
 import type { RelayDatabase } from './schema.js';
@@ -36,14 +47,6 @@ const MAX_BATCH = 16;
 
 /** SQLite's own checkpoint interval (pages of WAL), in force again if the checkpoint thread fails. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
-
-interface Job {
-  work: (tx: DeviceTx) => Promise<unknown>;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
-
-type Outcome = { ok: true; value: unknown; messages: BusMessage[] } | { ok: false; error: unknown };
 
 /** The database and the files SQLite keeps beside it. */
 const SQLITE_FILES = (file: string): string[] => [file, `${file}-wal`, `${file}-shm`];
@@ -243,7 +246,7 @@ class SqliteBackend implements Backend {
 
   private enqueue<T>(work: (tx: DeviceTx) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push(newJob(work, resolve, reject));
       if (!this.draining) {
         this.draining = true;
         void this.drain();
@@ -304,12 +307,8 @@ class SqliteBackend implements Backend {
     this.wal.sync().then(
       () => {
         this.syncing -= 1;
-        for (const outcome of outcomes) if (outcome.ok) for (const message of outcome.messages) this.bus.deliver(message);
-        batch.forEach((job, index) => {
-          const outcome = outcomes[index]!;
-          if (outcome.ok) job.resolve(outcome.value);
-          else job.reject(outcome.error);
-        });
+        for (const message of committedMessages(outcomes)) this.bus.deliver(message);
+        settleJobs(batch, outcomes);
       },
       (error: Error) => {
         this.syncing -= 1;

@@ -1,0 +1,115 @@
+// Group commit on PostgreSQL (docs/relay.md, "Storage"): a burst of one computer's notifications shares its
+// transactions, and a refused notification in the burst leaves the others stored and answered. Transactions are
+// counted by PostgreSQL itself: pg_stat_database.xact_commit of the relay's database, read once the relay has
+// stopped (a backend reports its counts when it exits).
+
+import { describe, expect, test } from '@jest/globals';
+import pg from 'pg';
+import { deviceLockKey } from '../../relay/store/postgres.js';
+import { pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
+
+/** Notifications in the burst; one of them carries a field agents may not send. */
+const BURST = 40;
+const REFUSED = 17;
+/** Room for both rounds of notifications (the defaults allow fewer per key in 10 minutes). */
+const ROOM = { RATE_LIMIT_PER_KEY: '1000', DEVICE_QUEUE_MAX: '1000' };
+/** How often the test looks at the database while it waits for something there. */
+const POLL_MS = 50;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Transactions committed in the relay's database so far, once the counts stop changing (exited backends report late). */
+async function commits(url: string): Promise<number> {
+  return withClient(url, async (client) => {
+    const read = async (): Promise<number> =>
+      Number((await client.query('select xact_commit from pg_stat_database where datname = current_database()')).rows[0].xact_commit);
+    let last = await read();
+    for (;;) {
+      await sleep(4 * POLL_MS);
+      const now = await read();
+      if (now === last) return now;
+      last = now;
+    }
+  });
+}
+
+/** Runs `work` against a relay on the shared database, then stops it, and returns the commits it made. */
+async function committedBy(url: string, secret: string, work: (relay: RelayProcess) => Promise<void>): Promise<number> {
+  const before = await commits(url);
+  const relay = await startRelay({ backend: 'postgres', databaseUrl: url, secret, env: ROOM });
+  await work(relay);
+  expect(await relay.stop()).toBe(0);
+  return (await commits(url)) - before;
+}
+
+const body = (i: number) => (i === REFUSED ? { title: `n${i}`, image: 'data:image/png;base64,AAAA' } : { title: `n${i}` });
+
+describe('PostgreSQL group commit', () => {
+  test("a burst of one computer's notifications shares transactions; a refused one leaves the others stored", async () => {
+    const first = await startRelay({ backend: 'postgres', env: ROOM });
+    const url = first.databaseUrl!;
+    const secret = first.secret!;
+    const device = await pairWithKey(first);
+    await first.stop();
+
+    // One at a time: a transaction each (and whatever a relay's start and stop cost).
+    const oneByOne = await committedBy(url, secret, async (relay) => {
+      for (let i = 0; i < BURST; i++) {
+        const reply = await relay.call('POST', '/v1/notify', { token: device.key, body: { title: `single ${i}` } });
+        expect(reply.status).toBe(202);
+      }
+    });
+    expect(oneByOne).toBeGreaterThanOrEqual(BURST);
+
+    // All at once, while the test holds the computer's lock: they queue behind the first, which waits for it.
+    let replies: Array<{ status: number; json: { error?: string; fields?: string[] } }> = [];
+    const burst = await committedBy(url, secret, async (relay) => {
+      await withClient(url, async (holder) => {
+        await holder.query('select pg_advisory_lock($1::bigint)', [deviceLockKey(device.deviceId)]);
+        const sent = Array.from({ length: BURST }, (_, i) => relay.call('POST', '/v1/notify', { token: device.key, body: body(i) }));
+        await withClient(url, async (watcher) => {
+          const waiting = async () =>
+            Number(
+              (
+                await watcher.query(
+                  "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event = 'advisory'",
+                )
+              ).rows[0].n,
+            );
+          while ((await waiting()) === 0) await sleep(POLL_MS);
+        });
+        // The requests sent meanwhile reach the relay; any that come later only make more, smaller batches.
+        await sleep(20 * POLL_MS);
+        await holder.query('select pg_advisory_unlock($1::bigint)', [deviceLockKey(device.deviceId)]);
+        replies = (await Promise.all(sent)) as typeof replies;
+      });
+    });
+
+    // Without batching the burst would take as many transactions as one by one; with it, a handful.
+    expect(burst).toBeLessThan(oneByOne - BURST / 2);
+    expect(replies.map((reply) => reply.status)).toEqual(Array.from({ length: BURST }, (_, i) => (i === REFUSED ? 400 : 202)));
+    expect(replies[REFUSED]!.json).toMatchObject({ error: 'forbidden_fields', fields: ['image'] });
+
+    const after = await startRelay({ backend: 'postgres', databaseUrl: url, secret, env: ROOM });
+    const info = (await after.call('GET', '/v1/device/info', { token: device.token })).json as { pending: number };
+    expect(info.pending).toBe(2 * BURST - 1); // every accepted one, and not the refused one
+    const usage = (await after.call('GET', '/v1/device/usage', { token: device.token })).json as {
+      requests: number;
+      notifications: number;
+    };
+    // The refused request was counted against the budget too: its savepoint was released, not rolled back.
+    expect(usage).toMatchObject({ notifications: 2 * BURST - 1 });
+    expect(usage.requests).toBeGreaterThanOrEqual(2 * BURST + 1);
+    await after.stop();
+  });
+});
