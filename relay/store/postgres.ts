@@ -8,7 +8,8 @@
 //     own (a failing one rolls back alone and its caller gets its error), under one lock and one COMMIT — a
 //     burst pays for the lock, the round trips of BEGIN and COMMIT and the commit's WAL flush once.
 //   - round trips: the batch's own statements ride together (BEGIN, the lock and the first savepoint in one;
-//     release and the next savepoint in one; the bus messages and COMMIT in one), and the relay's prepared
+//     the bus messages and COMMIT in one), releasing a job's savepoint and opening the next one's ride with the
+//     next job's first statement (savepoint-pipeline.ts), and the relay's prepared
 //     queries (prepared.ts) are named statements on each connection, parsed and planned once.
 //   - bus: NOTIFY inside that transaction (PostgreSQL delivers it only on commit, and not at all on rollback),
 //     LISTEN on one dedicated connection per process. Messages are ids; receivers re-read rows. A process hands
@@ -25,6 +26,7 @@ import { LocalBus, committedMessages, newJob, settleJobs } from './backend.js';
 import type { Backend, BusMessage, DeviceTx, Job, Outcome, RelayDb } from './backend.js';
 import { migrate } from './migrate.js';
 import { preparedTexts } from './prepared.js';
+import { NEXT_SAVEPOINT, ROLLBACK, ROLLBACK_TO_SAVEPOINT, pipelinedQuery } from './savepoint-pipeline.js';
 import type { RelayDatabase } from './schema.js';
 
 const CHANNEL = 'notifier_relay';
@@ -56,7 +58,7 @@ export async function openPostgres(url: string): Promise<Backend> {
   // fails on its next query (answered 503, relay/http/errors.ts) and the pool drops the broken client.
   pool.on('connect', (client) => {
     client.on('error', (error) => log.warn(`a PostgreSQL connection in use failed: ${error.message}`));
-    namePreparedQueries(client);
+    client.query = pipelinedQuery(client, statementName) as typeof client.query;
   });
   const db = new Kysely<RelayDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
@@ -74,18 +76,15 @@ export async function openPostgres(url: string): Promise<Backend> {
 const statementNames = new Map<string, string>();
 
 /**
- * The relay's prepared queries (prepared.ts) become named statements on this connection: PostgreSQL parses and
- * plans each once per connection instead of once per call. Other queries (any text, any number of values) stay
- * unnamed, so the statements a connection keeps stay a small, fixed set.
+ * The relay's prepared queries (prepared.ts) are named statements on each connection: PostgreSQL parses and plans
+ * each once per connection instead of once per call. Other queries (any text, any number of values) stay unnamed,
+ * so the statements a connection keeps stay a small, fixed set.
  */
-function namePreparedQueries(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (config: unknown, values?: unknown) => unknown;
-  client.query = ((config: unknown, values?: unknown) => {
-    if (typeof config !== 'string' || !Array.isArray(values) || !preparedTexts.has(config)) return query(config, values);
-    let name = statementNames.get(config);
-    if (!name) statementNames.set(config, (name = `relay_${statementNames.size + 1}`));
-    return query({ name, text: config, values });
-  }) as typeof client.query;
+function statementName(text: string): string | undefined {
+  if (!preparedTexts.has(text)) return undefined;
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `relay_${statementNames.size + 1}`));
+  return name;
 }
 
 /** The advisory-lock key of a computer: its id is hex, so its first 15 digits are a positive 60-bit number. */
@@ -244,7 +243,7 @@ class PostgresBackend implements Backend {
           for (const [index, job] of batch.entries()) outcomes.push(await runInSavepoint(conn, job, index === batch.length - 1));
           await run(conn, `${this.notifySql(committedMessages(outcomes))}commit`);
         } catch (error) {
-          await run(conn, 'rollback').catch(() => undefined); // the connection may be gone: the error that ended it is the news
+          await run(conn, ROLLBACK).catch(() => undefined); // the connection may be gone: the error that ended it is the news
           throw error;
         }
       });
@@ -276,10 +275,10 @@ async function runInSavepoint(conn: RelayDb, job: Job, last: boolean): Promise<O
   const messages: BusMessage[] = [];
   try {
     const value = await job.work({ db: conn, publish: (message) => messages.push(message) });
-    if (!last) await run(conn, 'release savepoint job; savepoint job');
+    if (!last) await run(conn, NEXT_SAVEPOINT); // sent with the next job's first statement (savepoint-pipeline.ts)
     return { ok: true, value, messages };
   } catch (error) {
-    await run(conn, 'rollback to savepoint job'); // the savepoint stays: the next job runs in it
+    await run(conn, ROLLBACK_TO_SAVEPOINT); // the savepoint stays: the next job runs in it
     return { ok: false, error };
   }
 }

@@ -1,6 +1,6 @@
 // Group commit on PostgreSQL (docs/relay.md, "Storage"): a burst of one computer's notifications shares its
 // transactions, and a refused notification in the burst leaves the others stored and answered; the acks of a
-// burst the computer sends together are applied together. Transactions are
+// burst the computer sends together are applied together; a job the database fails rolls back alone. Transactions are
 // counted by PostgreSQL itself: pg_stat_database.xact_commit of the relay's database, read once the relay has
 // stopped (a backend reports its counts when it exits).
 
@@ -15,6 +15,8 @@ const BURST = 40;
 const REFUSED = 17;
 /** In the burst of acks, the frame for this note is a receipt instead: the frames keep their order around it. */
 const RECEIPTED = 23;
+/** In a burst, the note the database refuses (a trigger the test adds). */
+const POISONED = 29;
 /** Room for both rounds of notifications (the defaults allow fewer per key in 10 minutes). */
 const ROOM = { RATE_LIMIT_PER_KEY: '1000', DEVICE_QUEUE_MAX: '1000' };
 /** How often the test looks at the database while it waits for something there. */
@@ -180,5 +182,30 @@ describe('PostgreSQL group commit', () => {
     expect(again.ofType('notify')).toEqual([]);
     await again.close();
     await after.stop();
+  });
+
+  test('a job that fails in the database rolls back alone: the others of its batch, before and after it, are stored', async () => {
+    const relay = await startRelay({ backend: 'postgres', env: ROOM });
+    const url = relay.databaseUrl!;
+    const device = await pairWithKey(relay);
+    // The database itself refuses one of the notes: an error the relay did not foresee, in the middle of a batch.
+    await withClient(url, (client) =>
+      client.query(`
+        create function refuse_poison() returns trigger language plpgsql as
+          $$ begin raise exception 'poisoned note'; end $$;
+        create trigger refuse_poison before insert on notes for each row
+          when (new.payload like '%poison%') execute function refuse_poison();`),
+    );
+    const title = (i: number) => (i === POISONED ? 'poison' : `n${i}`);
+    let sent: Array<Promise<{ status: number }>> = [];
+    await whileLocked(url, device.deviceId, () => {
+      sent = Array.from({ length: BURST }, (_, i) => relay.call('POST', '/v1/notify', { token: device.key, body: { title: title(i) } }));
+    });
+    const statuses = (await Promise.all(sent)).map((reply) => reply.status);
+    expect(statuses).toEqual(Array.from({ length: BURST }, (_, i) => (i === POISONED ? 500 : 202)));
+    expect((await relay.call('GET', '/v1/device/info', { token: device.token })).json).toMatchObject({ pending: BURST - 1 });
+    // Its budget count went with it: rolled back to its savepoint.
+    expect((await relay.call('GET', '/v1/device/usage', { token: device.token })).json).toMatchObject({ notifications: BURST - 1 });
+    await relay.stop();
   });
 });
