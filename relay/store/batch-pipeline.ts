@@ -53,6 +53,7 @@ interface QueryInternals {
   prepare(connection: WireConnection): void;
   handleCommandComplete(message: unknown, connection: WireConnection): void;
   handleDataRow(message: unknown): void;
+  handleError(error: Error, connection: WireConnection): void;
 }
 /** A statement as pg's `query` takes it: named where it is one of the relay's prepared statements. */
 interface Statement {
@@ -69,6 +70,16 @@ export function pipelinedQuery(client: pg.PoolClient, nameOf: (text: string) => 
   const query = client.query.bind(client) as Query;
   const wire = (client as unknown as { connection: WireConnection }).connection;
   let due: string[] = [];
+  /**
+   * A due statement failed (its error went to the statement sent with it). The transaction is not what the
+   * runner thinks: rolling back to "the" savepoint could undo a job that ended well, so the batch must end.
+   */
+  let stepFailed = false;
+  const runSteps = (run: () => Promise<unknown>): Promise<unknown> =>
+    run().catch((error: unknown) => {
+      if ((error as { inSteps?: boolean }).inSteps) stepFailed = true;
+      throw error;
+    });
   return (config, values) => {
     if (typeof config !== 'string' || !Array.isArray(values)) return query(config, values);
     if (config.startsWith(LATER)) {
@@ -76,9 +87,11 @@ export function pipelinedQuery(client: pg.PoolClient, nameOf: (text: string) => 
       return Promise.resolve(NOTHING);
     }
     if (config.startsWith(NOW)) {
+      if (config === ROLLBACK_TO_SAVEPOINT && stepFailed) return Promise.reject(new Error('a statement of the batch itself failed'));
       if (config === ROLLBACK_TO_SAVEPOINT && due.length > 0) return Promise.resolve(NOTHING);
-      const text = [...due.splice(0), config].join('; ');
-      return query(text, values);
+      stepFailed = false;
+      const answer = query([...due.splice(0), config].join('; '), values) as Promise<unknown>;
+      return config.endsWith('commit') ? answer.then(committed) : answer;
     }
     const name = nameOf(config);
     const statement: Statement = name ? { name, text: config, values } : { text: config, values };
@@ -89,11 +102,27 @@ export function pipelinedQuery(client: pg.PoolClient, nameOf: (text: string) => 
     // not yet parsed on this connection goes after them, not with them, or a due statement that failed would
     // leave it marked parsed though it is not.
     if (name && wire.parsedStatements[name] === undefined)
-      return (query(steps.join('; '), []) as Promise<unknown>).then(() => query(statement));
-    return new Promise((resolve, reject) =>
-      query(afterSteps(steps, statement, (error, result) => (error ? reject(error) : resolve(result)))),
+      return runSteps(() =>
+        (query(steps.join('; '), []) as Promise<unknown>).catch((error: Error) => {
+          throw Object.assign(error, { inSteps: true });
+        }),
+      ).then(() => query(statement));
+    return runSteps(
+      () =>
+        new Promise((resolve, reject) => query(afterSteps(steps, statement, (error, result) => (error ? reject(error) : resolve(result))))),
     );
   };
+}
+
+/**
+ * The answer of the runner's own statements. COMMIT of a transaction in which a statement failed (and was not
+ * rolled back to a savepoint) rolls it back without an error, answering ROLLBACK: nothing of it is stored, so
+ * none of its jobs may be answered as done.
+ */
+function committed(result: unknown): unknown {
+  const last = (Array.isArray(result) ? result[result.length - 1] : result) as { command?: string } | undefined;
+  if (last?.command === 'ROLLBACK') throw new Error('the transaction was rolled back at COMMIT: a statement in it had failed');
+  return result;
 }
 
 /** pg's Query for one statement, preceded in the same pipeline by the due statements (`steps`). */
@@ -103,6 +132,7 @@ function afterSteps(steps: string[], statement: Statement, done: (error: Error |
   const prepare = internals.prepare.bind(query);
   const commandComplete = internals.handleCommandComplete.bind(query);
   const dataRow = internals.handleDataRow.bind(query);
+  const handleError = internals.handleError.bind(query);
   let stepsToAnswer = steps.length;
   internals.prepare = (connection) => {
     for (const text of steps) {
@@ -116,6 +146,8 @@ function afterSteps(steps: string[], statement: Statement, done: (error: Error |
   internals.handleDataRow = (message) => {
     if (stepsToAnswer === 0) dataRow(message);
   };
+  // An error before the steps all answered is theirs: the statement after them did not run.
+  internals.handleError = (error, connection) => handleError(Object.assign(error, { inSteps: stepsToAnswer > 0 }), connection);
   internals.handleCommandComplete = (message, connection) => {
     if (stepsToAnswer > 0) stepsToAnswer -= 1;
     else commandComplete(message, connection);
