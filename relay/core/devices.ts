@@ -4,7 +4,7 @@
 import { type DeviceStatus } from '../../protocol/relay/frames.js';
 import { invalidRequest, notFound, notRemovable } from '../../protocol/relay/errors.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
-import { prepared } from '../store/prepared.js';
+import { prepared, write, type Write } from '../store/prepared.js';
 import { PER_DEVICE_TABLES, type DeviceRow } from '../store/schema.js';
 import { IDLE_DEVICE_MS, ONLINE_WINDOW_MS, REMOVABLE_AFTER_MS } from '../limits.js';
 import type { Relay } from './relay.js';
@@ -49,6 +49,9 @@ const updateSeen = prepared((db: RelayDb, now: number, deviceId: string) =>
 export async function markSeen(db: RelayDb, deviceId: string, now: number): Promise<boolean> {
   return (await updateSeen.run(db, now, deviceId)) > 0;
 }
+
+/** The same sign of life as a write, to run with other writes (runWrites). */
+export const seenWrite = (deviceId: string, now: number): Write => write(updateSeen, now, deviceId);
 
 export async function saveStatus(db: RelayDb, deviceId: string, status: DeviceStatus): Promise<void> {
   await db

@@ -2,12 +2,13 @@
 // queue, the computer's acks and receipts, and expiry. Everything here runs inside the computer's locked
 // transaction, so the checks of one notify cannot interleave with another's.
 
+import { sql } from 'kysely';
 import { dailyCap, invalidJSON, invalidRequest, notFound, queueFull, rateLimited, tooLarge } from '../../protocol/relay/errors.js';
 import type { NotifyFrame } from '../../protocol/relay/frames.js';
 import { checkNotifyBodySize, cleanNotification, maxNotifyRequestBytes, type NotifyPayload } from '../../protocol/relay/notify.js';
 import type { ReceiptInput } from '../../protocol/relay/receipts.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
-import { prepared, write } from '../store/prepared.js';
+import { combinesWrites, prepared, write, type Write } from '../store/prepared.js';
 import type { KeyRow, NoteRow } from '../store/schema.js';
 import { NOTE_DELETE_GRACE_MS, NOTIFICATION_ID_WINDOW_MS, RATE_WINDOW_MS } from '../limits.js';
 import { newRelayNoteId, newSenderNoteId } from './credentials.js';
@@ -252,13 +253,29 @@ function toFrame(
   };
 }
 
-/** RA32: `ack`: the computer has the note; it is not sent again. Unknown ids are ignored. */
-export async function ackNote(tx: DeviceTx, deviceId: string, rid: string, now: number): Promise<void> {
-  await markAcked.run(tx.db, now, deviceId, rid);
+/**
+ * RA32: `ack`s: the computer has these notes; they are not sent again. Unknown ids are ignored. The writes, to run
+ * with the frames' other writes (runWrites): on PostgreSQL, where each statement is a round trip, one statement
+ * for all the acks of a burst; on SQLite, where a statement costs none, the same simple update once per note.
+ */
+export function ackWrites(db: RelayDb, deviceId: string, rids: string[], now: number): Write[] {
+  if (rids.length === 0) return [];
+  if (combinesWrites(db)) return [write(markAllAcked, now, deviceId, rids)];
+  return rids.map((rid) => write(markAcked, now, deviceId, rid));
 }
 
 const markAcked = prepared((db: RelayDb, now: number, deviceId: string, rid: string) =>
   db.updateTable('notes').set({ acked_at: now }).where('device_id', '=', deviceId).where('rid', '=', rid).where('acked_at', 'is', null),
+);
+
+/** PostgreSQL only: the ids as one array value, so one statement (and one planned query) serves any number. */
+const markAllAcked = prepared((db: RelayDb, now: number, deviceId: string, rids: string[]) =>
+  db
+    .updateTable('notes')
+    .set({ acked_at: now })
+    .where('device_id', '=', deviceId)
+    .where('rid', '=', sql<string>`any(${rids}::text[])`)
+    .where('acked_at', 'is', null),
 );
 
 /**

@@ -7,8 +7,9 @@
 //     while its transaction runs wait in its queue and run together in the next one, each in a savepoint of its
 //     own (a failing one rolls back alone and its caller gets its error), under one lock and one COMMIT — a
 //     burst pays for the lock, the round trips of BEGIN and COMMIT and the commit's WAL flush once.
-//   - round trips: the batch's own statements ride together (BEGIN, the lock and the first savepoint in one;
-//     release and the next savepoint in one; the bus messages and COMMIT in one), and the relay's prepared
+//   - round trips: the batch's own statements need no round trip of their own: BEGIN, the lock and the first
+//     savepoint ride with the first job's first statement, releasing a job's savepoint and opening the next
+//     one's with the next job's first (batch-pipeline.ts), the bus messages with COMMIT; and the relay's prepared
 //     queries (prepared.ts) are named statements on each connection, parsed and planned once.
 //   - bus: NOTIFY inside that transaction (PostgreSQL delivers it only on commit, and not at all on rollback),
 //     LISTEN on one dedicated connection per process. Messages are ids; receivers re-read rows. A process hands
@@ -16,7 +17,7 @@
 //   - claimTask: SELECT ... FOR UPDATE SKIP LOCKED on the task's row, held while the task runs: one node runs
 //     it, the others skip it; a node that dies mid-task releases it with its connection.
 
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { log } from '../log.js';
@@ -25,6 +26,7 @@ import { LocalBus, committedMessages, newJob, settleJobs } from './backend.js';
 import type { Backend, BusMessage, DeviceTx, Job, Outcome, RelayDb } from './backend.js';
 import { migrate } from './migrate.js';
 import { preparedTexts } from './prepared.js';
+import { pipelinedQuery, rollBackJob, sendLater, sendNow } from './batch-pipeline.js';
 import type { RelayDatabase } from './schema.js';
 
 const CHANNEL = 'notifier_relay';
@@ -56,7 +58,7 @@ export async function openPostgres(url: string): Promise<Backend> {
   // fails on its next query (answered 503, relay/http/errors.ts) and the pool drops the broken client.
   pool.on('connect', (client) => {
     client.on('error', (error) => log.warn(`a PostgreSQL connection in use failed: ${error.message}`));
-    namePreparedQueries(client);
+    client.query = pipelinedQuery(client, statementName) as typeof client.query;
   });
   const db = new Kysely<RelayDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
@@ -74,18 +76,15 @@ export async function openPostgres(url: string): Promise<Backend> {
 const statementNames = new Map<string, string>();
 
 /**
- * The relay's prepared queries (prepared.ts) become named statements on this connection: PostgreSQL parses and
- * plans each once per connection instead of once per call. Other queries (any text, any number of values) stay
- * unnamed, so the statements a connection keeps stay a small, fixed set.
+ * The relay's prepared queries (prepared.ts) are named statements on each connection: PostgreSQL parses and plans
+ * each once per connection instead of once per call. Other queries (any text, any number of values) stay unnamed,
+ * so the statements a connection keeps stay a small, fixed set.
  */
-function namePreparedQueries(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (config: unknown, values?: unknown) => unknown;
-  client.query = ((config: unknown, values?: unknown) => {
-    if (typeof config !== 'string' || !Array.isArray(values) || !preparedTexts.has(config)) return query(config, values);
-    let name = statementNames.get(config);
-    if (!name) statementNames.set(config, (name = `relay_${statementNames.size + 1}`));
-    return query({ name, text: config, values });
-  }) as typeof client.query;
+function statementName(text: string): string | undefined {
+  if (!preparedTexts.has(text)) return undefined;
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `relay_${statementNames.size + 1}`));
+  return name;
 }
 
 /** The advisory-lock key of a computer: its id is hex, so its first 15 digits are a positive 60-bit number. */
@@ -229,27 +228,31 @@ class PostgresBackend implements Backend {
   }
 
   /**
-   * One transaction: BEGIN and the lock, then the jobs waiting by the time the lock is held (at most MAX_BATCH),
-   * each in a savepoint, then the bus messages of those that ended well and COMMIT. Only then are the messages
-   * delivered here and the jobs answered; if the transaction fails as a whole, every job of it gets the error.
+   * One transaction: BEGIN and the lock, then the jobs waiting (at most MAX_BATCH; those that arrive meanwhile
+   * join), each in a savepoint, then the bus messages of those that ended well and COMMIT. Only then are the
+   * messages delivered here and the jobs answered; if the transaction fails as a whole, every job of it gets the
+   * error. BEGIN, the lock and each savepoint ride with the next statement (batch-pipeline.ts).
    */
   private async runBatch(lock: string, jobs: Job[]): Promise<void> {
-    let batch: Job[] = [];
+    const batch: Job[] = [];
     const outcomes: Outcome[] = [];
     try {
       await this.db.connection().execute(async (conn) => {
-        await run(conn, `begin; ${lock}; savepoint job`);
-        batch = jobs.splice(0, MAX_BATCH); // those that arrived while the lock was taken join
+        await sendLater(conn, `begin; ${lock}; savepoint job`);
         try {
-          for (const [index, job] of batch.entries()) outcomes.push(await runInSavepoint(conn, job, index === batch.length - 1));
-          await run(conn, `${this.notifySql(committedMessages(outcomes))}commit`);
+          while (batch.length < MAX_BATCH && jobs.length > 0) {
+            const job = jobs.shift()!;
+            batch.push(job);
+            outcomes.push(await runInSavepoint(conn, job));
+          }
+          await sendNow(conn, `${this.notifySql(committedMessages(outcomes))}commit`);
         } catch (error) {
-          await run(conn, 'rollback').catch(() => undefined); // the connection may be gone: the error that ended it is the news
+          await sendNow(conn, 'rollback').catch(() => undefined); // the connection may be gone: the error that ended it is the news
           throw error;
         }
       });
     } catch (error) {
-      if (batch.length === 0) batch = jobs.splice(0, MAX_BATCH); // no transaction began: these would have been next
+      if (batch.length === 0) batch.push(...jobs.splice(0, MAX_BATCH)); // no transaction began: these would have been next
       for (const job of batch) job.reject(error);
       return;
     }
@@ -265,21 +268,21 @@ class PostgresBackend implements Backend {
   }
 }
 
-/** Runs SQL text (several statements, no values) on a batch's connection, in one round trip. */
-const run = (conn: RelayDb, text: string): Promise<unknown> => sql.raw(text).execute(conn);
-
 /**
- * One job in the savepoint open before it. It ends by releasing that savepoint (or rolling back to it) and, unless
- * it is the batch's last, opening the next one, in the same round trip; the last job's savepoint ends with COMMIT.
+ * One job in the savepoint open before it. If it ends well, its savepoint is released and the next one opened
+ * with the next statement (or COMMIT); if not, it is rolled back to its savepoint, which stays for the next job.
  */
-async function runInSavepoint(conn: RelayDb, job: Job, last: boolean): Promise<Outcome> {
+async function runInSavepoint(conn: RelayDb, job: Job): Promise<Outcome> {
   const messages: BusMessage[] = [];
   try {
     const value = await job.work({ db: conn, publish: (message) => messages.push(message) });
-    if (!last) await run(conn, 'release savepoint job; savepoint job');
+    await sendLater(conn, 'release savepoint job; savepoint job');
     return { ok: true, value, messages };
   } catch (error) {
-    await run(conn, 'rollback to savepoint job'); // the savepoint stays: the next job runs in it
+    // If this fails too (the transaction did not begin, the connection is gone), the batch ends with the job's error.
+    await rollBackJob(conn).catch(() => {
+      throw error;
+    });
     return { ok: false, error };
   }
 }

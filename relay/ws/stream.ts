@@ -23,8 +23,8 @@ import {
 } from '../../protocol/relay/frames.js';
 import { readReceipt } from '../../protocol/relay/receipts.js';
 import { authenticateDevice, type DeviceCaller } from '../core/auth.js';
-import { markSeen, saveStatus } from '../core/devices.js';
-import { ackNote, applyReceipt, expireWaiting, queueTtlMs, waitingFrame, waitingFrames } from '../core/notes.js';
+import { markSeen, saveStatus, seenWrite } from '../core/devices.js';
+import { ackWrites, applyReceipt, expireWaiting, queueTtlMs, waitingFrame, waitingFrames } from '../core/notes.js';
 import type { Relay } from '../core/relay.js';
 import { addUsage } from '../core/usage.js';
 import { databaseUnavailable, databaseUnreachable } from '../http/errors.js';
@@ -34,6 +34,7 @@ import { notificationsDelivered, receipts } from '../metrics.js';
 import { log } from '../log.js';
 import { onConsentMessage, sendOpenConsents } from '../oauth/consent-push.js';
 import type { BusMessage, DeviceTx } from '../store/backend.js';
+import { runWrites } from '../store/prepared.js';
 import { DeviceConnection, SocketRegistry } from './registry.js';
 
 export const STREAM_PATH = '/v1/device/stream';
@@ -207,17 +208,26 @@ export class DeviceStream {
     connection.applying = false;
   }
 
-  /** RA32: frames in one locked transaction, each counted as a socket message; one that breaks a rule is skipped. */
+  /**
+   * RA32: frames in one locked transaction, each counted as a socket message; one that breaks a rule is skipped.
+   * A run of acks is one write (ackWrites), and the acks the frames begin with — all of them, when the computer
+   * acknowledges a burst — ride with the usage count and the sign of life: on PostgreSQL, one statement.
+   */
   private async applyFrames(connection: DeviceConnection, frames: DeviceFrame[]): Promise<void> {
     const deviceId = connection.deviceId;
     await this.relay.store.withDeviceLock(deviceId, async (tx) => {
       const now = this.relay.clock();
-      await addUsage(tx.db, deviceId, now, { ws_messages: frames.length });
+      const runs = ackRuns(frames);
+      const alongside = ackWrites(tx.db, deviceId, runs[0]!.acks, now);
       if (now - connection.lastSeenWrite >= LAST_SEEN_WRITE_MS) {
-        await markSeen(tx.db, deviceId, now); // RA30: a sign of life, written at most once a minute per socket
+        alongside.push(seenWrite(deviceId, now)); // RA30: a sign of life, written at most once a minute per socket
         connection.lastSeenWrite = now;
       }
-      for (const frame of frames) {
+      await addUsage(tx.db, deviceId, now, { ws_messages: frames.length }, alongside);
+      for (const [index, { frame, acks }] of runs.entries()) {
+        if (index > 0) await runWrites(tx.db, ackWrites(tx.db, deviceId, acks, now));
+        receipts.inc({ kind: 'ack' }, acks.length);
+        if (!frame) continue;
         try {
           await applyFrame(tx, deviceId, frame, now);
         } catch (error) {
@@ -259,13 +269,27 @@ export class DeviceStream {
   }
 }
 
-/** RA32: one frame from the computer. */
+/**
+ * The frames in order, as runs: the ids of consecutive acks, then the frame that ended the run (none after the
+ * last). Applying each run's acks before its frame keeps the frames' order.
+ */
+function ackRuns(frames: DeviceFrame[]): Array<{ acks: string[]; frame?: DeviceFrame }> {
+  const runs: Array<{ acks: string[]; frame?: DeviceFrame }> = [{ acks: [] }];
+  for (const frame of frames) {
+    const run = runs[runs.length - 1]!;
+    if (frame.type === 'ack') {
+      if (typeof frame.id === 'string') run.acks.push(frame.id);
+    } else {
+      run.frame = frame;
+      runs.push({ acks: [] });
+    }
+  }
+  return runs;
+}
+
+/** RA32: one frame from the computer other than an ack (ackRuns). */
 async function applyFrame(tx: DeviceTx, deviceId: string, frame: DeviceFrame, now: number): Promise<void> {
   if (frame.type === 'hello' || frame.type === 'status') await saveStatus(tx.db, deviceId, readDeviceStatus(frame));
-  if (frame.type === 'ack' && typeof frame.id === 'string') {
-    await ackNote(tx, deviceId, frame.id, now);
-    receipts.inc({ kind: 'ack' });
-  }
   if (frame.type === 'receipt') {
     await applyReceipt(tx, deviceId, readReceipt(frame, { idAlias: true }), now);
     receipts.inc({ kind: 'receipt' });

@@ -1,16 +1,22 @@
 // Group commit on PostgreSQL (docs/relay.md, "Storage"): a burst of one computer's notifications shares its
-// transactions, and a refused notification in the burst leaves the others stored and answered. Transactions are
+// transactions, and a refused notification in the burst leaves the others stored and answered; the acks of a
+// burst the computer sends together are applied together; a job the database fails rolls back alone. Transactions are
 // counted by PostgreSQL itself: pg_stat_database.xact_commit of the relay's database, read once the relay has
 // stopped (a backend reports its counts when it exits).
 
 import { describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import { deviceLockKey } from '../../relay/store/postgres.js';
+import { DeviceSocket } from '../helpers/device-socket.js';
 import { pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
 
 /** Notifications in the burst; one of them carries a field agents may not send. */
 const BURST = 40;
 const REFUSED = 17;
+/** In the burst of acks, the frame for this note is a receipt instead: the frames keep their order around it. */
+const RECEIPTED = 23;
+/** In a burst, the note the database refuses (a trigger the test adds). */
+const POISONED = 29;
 /** Room for both rounds of notifications (the defaults allow fewer per key in 10 minutes). */
 const ROOM = { RATE_LIMIT_PER_KEY: '1000', DEVICE_QUEUE_MAX: '1000' };
 /** How often the test looks at the database while it waits for something there. */
@@ -54,6 +60,37 @@ async function committedBy(url: string, secret: string, work: (relay: RelayProce
 
 const body = (i: number) => (i === REFUSED ? { title: `n${i}`, image: 'data:image/png;base64,AAAA' } : { title: `n${i}` });
 
+/**
+ * Holds the computer's advisory lock while `queue` sends what should queue up behind it: until the relay waits
+ * for the lock, and a while longer for the rest to arrive; then lets go.
+ */
+async function whileLocked(url: string, deviceId: string, queue: () => void): Promise<void> {
+  await withClient(url, async (holder) => {
+    await holder.query('select pg_advisory_lock($1::bigint)', [deviceLockKey(deviceId)]);
+    queue();
+    await withClient(url, async (watcher) => {
+      const waiting = async () =>
+        Number(
+          (await watcher.query("select count(*) as n from pg_stat_activity where datname = current_database() and wait_event = 'advisory'"))
+            .rows[0].n,
+        );
+      while ((await waiting()) === 0) await sleep(POLL_MS);
+    });
+    // What is sent meanwhile reaches the relay; anything later only makes more, smaller batches.
+    await sleep(20 * POLL_MS);
+    await holder.query('select pg_advisory_unlock($1::bigint)', [deviceLockKey(deviceId)]);
+  });
+}
+
+/** Waits until none of the computer's notes waits for an ack. */
+async function allAcked(url: string, deviceId: string): Promise<void> {
+  await withClient(url, async (client) => {
+    const waiting = async () =>
+      Number((await client.query('select count(*) as n from notes where device_id = $1 and acked_at is null', [deviceId])).rows[0].n);
+    while ((await waiting()) > 0) await sleep(POLL_MS);
+  });
+}
+
 describe('PostgreSQL group commit', () => {
   test("a burst of one computer's notifications shares transactions; a refused one leaves the others stored", async () => {
     const first = await startRelay({ backend: 'postgres', env: ROOM });
@@ -74,25 +111,11 @@ describe('PostgreSQL group commit', () => {
     // All at once, while the test holds the computer's lock: they queue behind the first, which waits for it.
     let replies: Array<{ status: number; json: { error?: string; fields?: string[] } }> = [];
     const burst = await committedBy(url, secret, async (relay) => {
-      await withClient(url, async (holder) => {
-        await holder.query('select pg_advisory_lock($1::bigint)', [deviceLockKey(device.deviceId)]);
-        const sent = Array.from({ length: BURST }, (_, i) => relay.call('POST', '/v1/notify', { token: device.key, body: body(i) }));
-        await withClient(url, async (watcher) => {
-          const waiting = async () =>
-            Number(
-              (
-                await watcher.query(
-                  "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event = 'advisory'",
-                )
-              ).rows[0].n,
-            );
-          while ((await waiting()) === 0) await sleep(POLL_MS);
-        });
-        // The requests sent meanwhile reach the relay; any that come later only make more, smaller batches.
-        await sleep(20 * POLL_MS);
-        await holder.query('select pg_advisory_unlock($1::bigint)', [deviceLockKey(device.deviceId)]);
-        replies = (await Promise.all(sent)) as typeof replies;
+      let sent: Array<Promise<unknown>> = [];
+      await whileLocked(url, device.deviceId, () => {
+        sent = Array.from({ length: BURST }, (_, i) => relay.call('POST', '/v1/notify', { token: device.key, body: body(i) }));
       });
+      replies = (await Promise.all(sent)) as typeof replies;
     });
 
     // Without batching the burst would take as many transactions as one by one; with it, a handful.
@@ -111,5 +134,78 @@ describe('PostgreSQL group commit', () => {
     expect(usage).toMatchObject({ notifications: 2 * BURST - 1 });
     expect(usage.requests).toBeGreaterThanOrEqual(2 * BURST + 1);
     await after.stop();
+  });
+
+  test('the acks of a burst that the computer sends together are applied in one transaction, in order with other frames', async () => {
+    const first = await startRelay({ backend: 'postgres', env: ROOM });
+    const url = first.databaseUrl!;
+    const secret = first.secret!;
+    const device = await pairWithKey(first);
+    for (let i = 0; i < BURST; i++) {
+      const reply = await first.call('POST', '/v1/notify', { token: device.key, body: { title: `n${i}`, notificationId: `n${i}` } });
+      expect(reply.status).toBe(202);
+    }
+    await first.stop();
+    /** The computer connects and is sent its whole queue. */
+    const takeQueue = async (relay: RelayProcess): Promise<DeviceSocket> => {
+      const socket = await DeviceSocket.connect(relay.port, device.token);
+      await socket.notifyFrame(`n${BURST - 1}`); // the queue is sent oldest first: the last one means all
+      return socket;
+    };
+
+    // What connecting and taking the queue commits, nothing acknowledged.
+    const baseline = await committedBy(url, secret, async (relay) => void (await (await takeQueue(relay)).close()));
+    // The same, and then every note acknowledged at once (one by a receipt) while the test holds the lock.
+    const acking = await committedBy(url, secret, async (relay) => {
+      const socket = await takeQueue(relay);
+      const ids = socket.ofType('notify').map((frame) => frame.id as string);
+      await whileLocked(url, device.deviceId, () =>
+        ids.forEach((id, i) => socket.send(i === RECEIPTED ? { type: 'receipt', id, kind: 'displayed' } : { type: 'ack', id })),
+      );
+      await allAcked(url, device.deviceId);
+      await socket.close();
+    });
+    // One by one, each ack would be a transaction; together, the one that waited for the lock and one for the rest.
+    expect(acking - baseline).toBeLessThan(BURST / 2);
+
+    const after = await startRelay({ backend: 'postgres', databaseUrl: url, secret, env: ROOM });
+    expect((await after.call('GET', '/v1/device/info', { token: device.token })).json).toMatchObject({ pending: 0 });
+    expect((await after.call('GET', '/v1/device/usage', { token: device.token })).json).toMatchObject({ wsMessages: BURST, queued: 0 });
+    const receipt = async (nid: string) => (await after.call('GET', `/v1/receipts/${nid}`, { token: device.key })).json;
+    expect(await receipt(`n${RECEIPTED}`)).toMatchObject({ queued: false, displayed: true });
+    expect(await receipt('n0')).toMatchObject({ queued: false, displayed: false });
+    // Nothing is sent again: every note was acknowledged.
+    const again = await DeviceSocket.connect(after.port, device.token);
+    await again.welcome();
+    again.send('ping');
+    await again.waitFor((frame) => frame === 'pong', 'pong');
+    expect(again.ofType('notify')).toEqual([]);
+    await again.close();
+    await after.stop();
+  });
+
+  test('a job that fails in the database rolls back alone: the others of its batch, before and after it, are stored', async () => {
+    const relay = await startRelay({ backend: 'postgres', env: ROOM });
+    const url = relay.databaseUrl!;
+    const device = await pairWithKey(relay);
+    // The database itself refuses one of the notes: an error the relay did not foresee, in the middle of a batch.
+    await withClient(url, (client) =>
+      client.query(`
+        create function refuse_poison() returns trigger language plpgsql as
+          $$ begin raise exception 'poisoned note'; end $$;
+        create trigger refuse_poison before insert on notes for each row
+          when (new.payload like '%poison%') execute function refuse_poison();`),
+    );
+    const title = (i: number) => (i === POISONED ? 'poison' : `n${i}`);
+    let sent: Array<Promise<{ status: number }>> = [];
+    await whileLocked(url, device.deviceId, () => {
+      sent = Array.from({ length: BURST }, (_, i) => relay.call('POST', '/v1/notify', { token: device.key, body: { title: title(i) } }));
+    });
+    const statuses = (await Promise.all(sent)).map((reply) => reply.status);
+    expect(statuses).toEqual(Array.from({ length: BURST }, (_, i) => (i === POISONED ? 500 : 202)));
+    expect((await relay.call('GET', '/v1/device/info', { token: device.token })).json).toMatchObject({ pending: BURST - 1 });
+    // Its budget count went with it: rolled back to its savepoint.
+    expect((await relay.call('GET', '/v1/device/usage', { token: device.token })).json).toMatchObject({ notifications: BURST - 1 });
+    await relay.stop();
   });
 });
