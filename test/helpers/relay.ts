@@ -209,3 +209,17 @@ export async function storedRows(relay: RelayProcess, table: CountedTable, devic
   const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, file, query.replace('$1', '?'), deviceId], { cwd: ROOT });
   return Number(stdout);
 }
+
+/** The migration a newer relay would have run, written into a stopped embedded relay's database. */
+export const FUTURE_MIGRATION = '999_from_the_future';
+
+/**
+ * Records FUTURE_MIGRATION in the embedded database of `dataDir`, as if a newer relay had run it there (in a child
+ * process: no better-sqlite3 object in the test process).
+ */
+export async function addFutureMigration(dataDir: string): Promise<void> {
+  const script =
+    "const db = new (require('better-sqlite3'))(process.argv[1], { fileMustExist: true });" +
+    "db.prepare('insert into relay_migrations (name, timestamp) values (?, ?)').run(process.argv[2], new Date().toISOString());";
+  await promisify(execFile)(process.execPath, ['-e', script, path.join(dataDir, 'relay.sqlite'), FUTURE_MIGRATION], { cwd: ROOT });
+}

@@ -19,7 +19,7 @@ import { ROOT, tempFolder } from '../helpers/daemon.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { createDatabase as createTestDatabase } from '../helpers/postgres.js';
 import { freePort, request, type Reply } from '../helpers/http.js';
-import { parseLogLines, pairWithKey, RELAY_MAIN, startRelay, type CallOptions } from '../helpers/relay.js';
+import { addFutureMigration, parseLogLines, pairWithKey, RELAY_MAIN, startRelay, type CallOptions } from '../helpers/relay.js';
 
 interface Run {
   code: number | null;
@@ -67,14 +67,6 @@ async function inspectCopy(file: string): Promise<{ integrity: string; nids: str
     'process.stdout.write(JSON.stringify({ integrity, nids }));';
   const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, file], { cwd: ROOT, maxBuffer: 64 << 20 });
   return JSON.parse(stdout) as { integrity: string; nids: string[] };
-}
-
-/** A newer relay's migration, written into a stopped relay's database by a child process. */
-async function addFutureMigration(dataDir: string): Promise<void> {
-  const script =
-    "const db = new (require('better-sqlite3'))(process.argv[1], { fileMustExist: true });" +
-    "db.prepare('insert into relay_migrations (name, timestamp) values (?, ?)').run('999_from_the_future', new Date().toISOString());";
-  await promisify(execFile)(process.execPath, ['-e', script, path.join(dataDir, 'relay.sqlite')], { cwd: ROOT });
 }
 
 describe('notifier-relay backup', () => {

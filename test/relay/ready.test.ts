@@ -3,15 +3,21 @@
 // PostgreSQL connection never crashes the relay.
 
 import { describe, expect, test } from '@jest/globals';
-import { execFile, spawn } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { waitFor } from '../../bench/rigs/wait.js';
-import { ROOT } from '../helpers/daemon.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { createDatabase } from '../helpers/postgres.js';
-import { BACKENDS, pairDevice, pairWithKey, RELAY_MAIN, startRelay, type RelayProcess } from '../helpers/relay.js';
+import {
+  addFutureMigration,
+  BACKENDS,
+  FUTURE_MIGRATION,
+  pairDevice,
+  pairWithKey,
+  RELAY_MAIN,
+  startRelay,
+  type RelayProcess,
+} from '../helpers/relay.js';
 
 /** Runs the relay with `env` until it exits by itself: its exit code and stderr. */
 function runToExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
@@ -74,15 +80,11 @@ test('RELAY_DRAIN_S is checked at start', async () => {
 test('a relay refuses a database whose schema is newer than it knows', async () => {
   const relay = await startRelay({ backend: 'sqlite' });
   expect(await relay.stop()).toBe(0);
-  // A newer relay's migration, written by a child process (no better-sqlite3 object in the test process).
-  const script =
-    "const db = new (require('better-sqlite3'))(process.argv[1], { fileMustExist: true });" +
-    "db.prepare('insert into relay_migrations (name, timestamp) values (?, ?)').run('999_from_the_future', new Date().toISOString());";
-  await promisify(execFile)(process.execPath, ['-e', script, path.join(relay.dataDir, 'relay.sqlite')], { cwd: ROOT });
+  await addFutureMigration(relay.dataDir);
   const again = await runToExit({ RELAY_PORT: '0', RELAY_DATA_DIR: relay.dataDir });
   expect(again.code).not.toBe(0);
   expect(again.stderr).toContain("the database's schema is newer than this relay knows");
-  expect(again.stderr).toContain('999_from_the_future');
+  expect(again.stderr).toContain(FUTURE_MIGRATION);
 });
 
 describe('PostgreSQL', () => {
