@@ -6,6 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { RelayError } from '../protocol/relay/errors.js';
 import { OAuthError } from '../protocol/relay/oauth-errors.js';
+import { routePattern } from './http/request-log.js';
 import type { Backend } from './store/backend.js';
 
 export const registry = new Registry();
@@ -208,17 +209,15 @@ export async function timeTransaction<T>(kind: 'device' | 'relay', work: () => P
 export function countRequests(req: Request, res: Response, next: NextFunction): void {
   const end = httpDuration.startTimer();
   res.once('finish', () => {
-    const route = routePattern(req);
+    const route = routePattern(req) ?? UNMATCHED;
     httpRequests.inc({ route, method: knownMethod(req.method), status: String(res.statusCode) });
     end({ route });
   });
   next();
 }
 
-function routePattern(req: Request): string {
-  const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? `${req.baseUrl}${path}` : 'unmatched';
-}
+/** The `route` label of a request no route took. */
+const UNMATCHED = 'unmatched';
 
 /** Methods as they are only when they are ones HTTP defines: a made-up method must not become a label value. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);

@@ -42,10 +42,13 @@ function writeLine(fields: LogFields & { status: number }): void {
   else log.info('request', fields);
 }
 
-/** The matched route's pattern (the routers are mounted at the root, so it is whole); several joined by `|`. */
-function routePattern(req: Request): string {
+/**
+ * The matched route's pattern (the routers are mounted at the root, so it is whole), several spellings joined by
+ * `|`; undefined when no route took the request. The log and the metrics (relay/metrics.ts) both name routes so.
+ */
+export function routePattern(req: Request): string | undefined {
   const path = (req.route as { path?: string | string[] } | undefined)?.path;
-  if (path === undefined) return NO_ROUTE;
+  if (path === undefined) return undefined;
   return Array.isArray(path) ? path.join('|') : path;
 }
 
@@ -62,7 +65,7 @@ export function requestLog(req: Request, res: Response, next: NextFunction): voi
     writeLine({
       requestId: id,
       method: req.method,
-      route: routePattern(req),
+      route: routePattern(req) ?? NO_ROUTE,
       status: res.statusCode,
       durationMs: elapsedMs(started),
       ...caller(res),
