@@ -237,8 +237,11 @@ async function waitForReply(agent: Agent, port: number, notificationId: string, 
   }
 }
 
-/** Sends until `sending()` says stop, and waits for the replies while `waiting()` says so. */
-async function sendSteadily(agent: Agent, port: number, sending: () => boolean, waiting: () => boolean): Promise<void> {
+/**
+ * Sends until `sending()` says stop; resolves after its last send with the long-polls for replies, which go on while
+ * `waiting()` says so.
+ */
+async function sendSteadily(agent: Agent, port: number, sending: () => boolean, waiting: () => boolean): Promise<Promise<void>[]> {
   const waits: Promise<void>[] = [];
   for (let i = 0; sending(); i++) {
     const notificationId = `${agent.name}-${i}`;
@@ -250,7 +253,7 @@ async function sendSteadily(agent: Agent, port: number, sending: () => boolean, 
     }
     await sleep(SEND_PAUSE_MS);
   }
-  await Promise.all(waits);
+  return waits;
 }
 
 /** An access token for `computer`, by the device grant with oauth4webapi (the person approves on the computer). */
@@ -376,7 +379,7 @@ async function connectAgents(cluster: Cluster, prefix: string): Promise<Agent[]>
 function startTraffic(agents: Agent[], port: number) {
   let sending = true;
   let waiting = true;
-  const sent = Promise.all(
+  const sendsEnded = Promise.all(
     agents.map((agent) =>
       sendSteadily(
         agent,
@@ -386,20 +389,24 @@ function startTraffic(agents: Agent[], port: number) {
       ),
     ),
   );
-  sent.catch(() => undefined); // the test ended before stop(): nothing else waits for it
+  sendsEnded.catch(() => undefined); // the test ended before stop(): nothing else waits for it
   return {
     /** Resolves once every agent has had `count` notifications accepted. */
     accepted: (count: number) =>
       waitFor(() => agents.every((agent) => agent.accepted.size >= count) || undefined, `${count} accepted from every agent`, 30_000),
     /** The most any agent has had accepted. */
     most: () => Math.max(...agents.map((agent) => agent.accepted.size)),
-    /** Stops sending; waits a while for the replies still to come (what did not come, the checks name). */
+    /**
+     * Stops sending; once the last sends are answered (one accepted then is asked about too), waits a while for the
+     * replies still to come (what did not come, the checks name).
+     */
     stop: async () => {
       sending = false;
+      const waits = (await sendsEnded).flat();
       const replied = () => agents.every((agent) => askedOf(agent).every((id) => agent.replies.has(id))) || undefined;
       await waitFor(replied, 'every reply', REPLIES_AFTER_MS).catch(() => undefined);
       waiting = false;
-      await sent;
+      await Promise.all(waits);
     },
   };
 }
