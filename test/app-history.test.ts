@@ -328,7 +328,7 @@ describe('History in the app', () => {
     expect(await page.locator('.rows > li').count()).toBeLessThan(40);
     expect(await row('Bulk 000').getAttribute('aria-posinset')).toBe('400'); // five older ones below it
     expect(problems).toEqual([]);
-  });
+  }, 3 * BURST_SETTLES_MS);
 
   test('deleting all of an app asks first, and takes only that app', async () => {
     await page.getByRole('combobox', { name: 'App' }).selectOption({ label: 'bulk' });
