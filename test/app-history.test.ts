@@ -315,20 +315,24 @@ describe('History in the app', () => {
     expect(problems).toEqual([]); // no dialog, no script error, no refused request
   });
 
-  test('the list holds only the rows in view, and fetches the others as they are scrolled to', async () => {
-    await page.goto(new URL('/app/history', page.url()).href);
-    const many = Array.from({ length: 400 }, (_, index) => ({ app: 'bulk', title: `Bulk ${String(index).padStart(3, '0')}` }));
-    for (let start = 0; start < many.length; start += 50) await Promise.all(many.slice(start, start + 50).map(notify));
-    // 400 live rows and the count's reload take their time when the other test files load both CPUs.
-    await row('Bulk 399').waitFor({ timeout: BURST_SETTLES_MS });
-    await page.getByText(/^405 notifications/).waitFor({ timeout: BURST_SETTLES_MS });
-    expect(await page.locator('.rows > li').count()).toBeLessThan(40);
-    await page.locator('.list-scroller').evaluate((element) => (element.scrollTop = element.scrollHeight));
-    await row('Bulk 000').waitFor();
-    expect(await page.locator('.rows > li').count()).toBeLessThan(40);
-    expect(await row('Bulk 000').getAttribute('aria-posinset')).toBe('400'); // five older ones below it
-    expect(problems).toEqual([]);
-  }, 3 * BURST_SETTLES_MS);
+  test(
+    'the list holds only the rows in view, and fetches the others as they are scrolled to',
+    async () => {
+      await page.goto(new URL('/app/history', page.url()).href);
+      const many = Array.from({ length: 400 }, (_, index) => ({ app: 'bulk', title: `Bulk ${String(index).padStart(3, '0')}` }));
+      for (let start = 0; start < many.length; start += 50) await Promise.all(many.slice(start, start + 50).map(notify));
+      // 400 live rows and the count's reload take their time when the other test files load both CPUs.
+      await row('Bulk 399').waitFor({ timeout: BURST_SETTLES_MS });
+      await page.getByText(/^405 notifications/).waitFor({ timeout: BURST_SETTLES_MS });
+      expect(await page.locator('.rows > li').count()).toBeLessThan(40);
+      await page.locator('.list-scroller').evaluate((element) => (element.scrollTop = element.scrollHeight));
+      await row('Bulk 000').waitFor();
+      expect(await page.locator('.rows > li').count()).toBeLessThan(40);
+      expect(await row('Bulk 000').getAttribute('aria-posinset')).toBe('400'); // five older ones below it
+      expect(problems).toEqual([]);
+    },
+    3 * BURST_SETTLES_MS,
+  );
 
   test('deleting all of an app asks first, and takes only that app', async () => {
     await page.getByRole('combobox', { name: 'App' }).selectOption({ label: 'bulk' });
