@@ -199,6 +199,11 @@ export interface HistoryRow {
 }
 
 export interface HistoryPage {
+  /**
+   * The number of the last change to History's rows this answer includes (the live events are numbered the same
+   * way): the app applies only the events numbered above it, so a row is never counted twice or missed.
+   */
+  seq: number;
   /** Every record that matches. */
   total: number;
   /** Unread records in all of History (the page title's count). */
@@ -401,19 +406,24 @@ export interface PreviewRequest {
 
 /** The events' names, and what each one's `data` holds. */
 export interface AppEvents {
+  /**
+   * First on every stream: the number of the last change to History's rows before it began. The changes (`row`,
+   * `removed`, `read`) are numbered on from it, one by one: a gap means some were lost.
+   */
+  stream: { seq: number };
   /** A notification arrived or changed. */
-  row: { row: HistoryRow };
-  /** A record deleted (`id`), an app's records cleared (`app` alone), or everything (`{}`). */
-  removed: { app?: string; id?: string };
+  row: { row: HistoryRow; seq: number };
+  /** A record deleted (`id`), an app's records cleared (`app` alone), or everything (no `app`). */
+  removed: { app?: string; id?: string; seq: number };
   /** The total of unread records. */
   unread: { unread: number };
   /** The questions, grants or connector requests changed. */
   approvals: ApprovalsAnswer;
-  /** Every record of an app (`app`), or of every app (`{}`), was marked read: refetch the rows shown. */
-  read: { app?: string };
+  /** Every record of an app (`app`), or of every app (no `app`), was marked read: refetch the rows shown. */
+  read: { app?: string; seq: number };
 }
 export type AppEventName = keyof AppEvents;
-export const APP_EVENT_NAMES: readonly AppEventName[] = ['row', 'removed', 'unread', 'approvals', 'read'];
+export const APP_EVENT_NAMES: readonly AppEventName[] = ['stream', 'row', 'removed', 'unread', 'approvals', 'read'];
 
 /** A comment line keeps the stream open this often. */
 export const APP_EVENTS_KEEPALIVE_MS = 25_000;

@@ -505,8 +505,9 @@ describe('live events', () => {
   });
   afterAll(() => stream.close());
 
-  test('the stream starts with the unread count; a notification arrives as its row', async () => {
+  test('the stream starts with its number and the unread count; a notification arrives as its row', async () => {
     await stream.next('unread');
+    expect(stream.received.map((event) => event.event).slice(0, 2)).toEqual(['stream', 'unread']);
     const from = stream.received.length;
     const started = performance.now();
     await notify({ app: 'live', id: 'l1', title: 'Live one', body: 'first\nsecond' });
@@ -522,10 +523,10 @@ describe('live events', () => {
     expect((await stream.next('row', (data) => data.row.id === 'l1', from)).data.row.read).toBe(true);
     from = stream.received.length;
     await session.call('POST', '/app/api/history/read-all', { app: 'live' });
-    expect((await stream.next('read', () => true, from)).data).toEqual({ app: 'live' });
+    expect((await stream.next('read', () => true, from)).data).toMatchObject({ app: 'live' });
     from = stream.received.length;
     await daemon.api('DELETE', '/v1/history/item?app=live&id=l1');
-    expect((await stream.next('removed', () => true, from)).data).toEqual({ app: 'live', id: 'l1' });
+    expect((await stream.next('removed', () => true, from)).data).toMatchObject({ app: 'live', id: 'l1' });
 
     from = stream.received.length;
     await daemon.api('POST', '/v1/register', { body: { app: 'runner', allowCommands: true } });
@@ -542,6 +543,24 @@ describe('live events', () => {
     from = stream.received.length;
     await session.call('POST', `/app/api/approvals/questions/${data.questions[0].id}`, { allow: false });
     await stream.next('approvals', (data) => data.questions.length === 0, from);
+  });
+
+  test('the changes are numbered one by one from the stream’s first number, and a page says which it includes', async () => {
+    const first = stream.received.find((event) => event.event === 'stream')!.data.seq as number;
+    const changes = () => stream.received.filter((event) => ['row', 'removed', 'read'].includes(event.event));
+    const page = await session.call('GET', '/app/api/history?limit=1');
+    // The events up to the page's number were sent before it was read; some may still be on their way.
+    await waitFor(() => ((changes().at(-1)?.data.seq ?? first) >= page.json.seq ? true : undefined), 'the events up to the page');
+    expect(changes().length).toBeGreaterThan(3);
+    expect(changes().map((event) => event.data.seq)).toEqual(changes().map((_, index) => first + 1 + index));
+    expect(changes().at(-1)!.data.seq).toBe(page.json.seq);
+    const from = stream.received.length;
+    await notify({ app: 'live', id: 'l2', title: 'Numbered' });
+    const { data } = await stream.next('row', (data) => data.row.id === 'l2', from);
+    expect(data.seq).toBeGreaterThan(page.json.seq);
+    const after = await session.call('GET', '/app/api/history?limit=1');
+    expect(after.json.seq).toBeGreaterThanOrEqual(data.seq);
+    expect(after.json.items[0].id).toBe('l2');
   });
 
   test('the stream needs the session: none is 401', async () => {

@@ -1,7 +1,8 @@
 // The daemon's live events (GET /app/api/events): one EventSource for the whole app. Each page subscribes to the
 // events it paints. Events sent while the stream is not open are lost, so whenever it opens — the first time,
 // which races the first fetches, and after a reconnect (the daemon restarted, the laptop slept) — the
-// subscribers of `onStreamOpen` fetch again what they show.
+// subscribers of `onStreamOpen` fetch again what they show (History compares the stream's first number with its
+// rows' own, docs/app.md#live-events).
 
 import { appPaths, type AppEventName, type AppEvents } from '../../protocol/app-api.js';
 import { ApiProblem, send, sessionEnded, withCsrf } from './api.js';
@@ -9,14 +10,19 @@ import { ApiProblem, send, sessionEnded, withCsrf } from './api.js';
 type Handler<N extends AppEventName> = (data: AppEvents[N]) => void;
 
 const handlers: { [N in AppEventName]: Set<Handler<N>> } = {
+  stream: new Set(),
   row: new Set(),
   removed: new Set(),
   unread: new Set(),
   approvals: new Set(),
   read: new Set(),
 };
-/** Called with `again`: false the first time the stream opens, true after it was lost. */
-const openHandlers = new Set<(again: boolean) => void>();
+/**
+ * Called as a stream begins, with `again` (false the first time, true after it was lost) and the number of the last
+ * change to History's rows before it (the stream's first event).
+ */
+type OpenHandler = (again: boolean, seq: number) => void;
+const openHandlers = new Set<OpenHandler>();
 
 export function onEvent<N extends AppEventName>(name: N, handler: Handler<N>): () => void {
   const set = handlers[name] as Set<Handler<N>>;
@@ -24,7 +30,7 @@ export function onEvent<N extends AppEventName>(name: N, handler: Handler<N>): (
   return () => set.delete(handler);
 }
 
-export function onStreamOpen(handler: (again: boolean) => void): () => void {
+export function onStreamOpen(handler: OpenHandler): () => void {
   openHandlers.add(handler);
   return () => openHandlers.delete(handler);
 }
@@ -34,6 +40,12 @@ const RETRY_MS = 3000;
 
 let source: EventSource | undefined;
 let opens = 0;
+
+// A stream begins with its `stream` event (the browser's `open` comes before it): its number is what History needs.
+onEvent('stream', ({ seq }) => {
+  const again = opens++ > 0;
+  for (const handler of openHandlers) handler(again, seq);
+});
 
 export function connectEvents(): void {
   source = new EventSource(withCsrf(appPaths.events));
@@ -48,10 +60,6 @@ export function connectEvents(): void {
       for (const handler of handlers[name]) (handler as (data: unknown) => void)(data);
     });
   }
-  source.addEventListener('open', () => {
-    const again = opens++ > 0;
-    for (const handler of openHandlers) handler(again);
-  });
   source.addEventListener('error', () => {
     // EventSource retries by itself, except after an answer that is not a stream (401: the session ended). Ask
     // the API once, which tells the app whether it is the session (and ends it then); otherwise try again in a while.

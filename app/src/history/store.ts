@@ -2,6 +2,12 @@
 // which rows it is about to paint (`showRange`) and this store asks the daemon for that window (offset/limit),
 // keeps a bounded cache of rows by position, and applies the live events to it — a new notification goes in at
 // once, a changed one is updated where it is, one shown again moves to the top.
+//
+// The pages and the events travel on separate connections, so an event may arrive after a page that already
+// counts its row, or a page after events it does not count. Both are numbered (docs/app.md#live-events): the
+// rows in memory include the changes up to `known`; an event is applied when it is the next one; a page is stored
+// when it includes exactly the changes up to `known` — one ahead waits for the events before it, one behind is
+// asked for again.
 
 import { batch, signal } from '@preact/signals';
 import {
@@ -43,19 +49,45 @@ export const apps = signal<AppSummary[]>([]);
 
 /** How many rows one request asks for beyond what is painted. */
 const FETCH_MARGIN = 30;
+/**
+ * Changes kept while no page they follow has come (a daemon that fails to answer while its stream goes on): beyond
+ * this the oldest are dropped, and the gap that leaves makes the window load afresh once a page comes.
+ */
+const EARLY_KEPT = 5000;
 /** Rows kept in memory; far-away ones are dropped first (and asked for again when scrolled back to). */
 const CACHE_ROWS = 3000;
-/** Events in a burst that need the daemon's answer (a bulk delete, arrivals during a search) become one fetch. */
-const RELOAD_DEBOUNCE_MS = 50;
+/**
+ * Events in a burst that need the daemon's answer become one fetch: the rows' (a bulk delete, arrivals during a
+ * search) this long after the first of them — waiting for the last, a steady stream would put it off for ever —
+ * and the apps' (a new app's rows) this long after the last.
+ */
+const BURST_WAIT_MS = 50;
 
 const rows = new Map<number, HistoryRow>();
 const positions = new Map<string, number>();
 const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 
-/** Rows put in or taken out since the cache was reset: a window asked for before may no longer fit. */
-let moves = 0;
+interface RowWindow {
+  start: number;
+  end: number;
+  generation: number;
+}
+/** A live change: its number, and what it does to the rows in memory. */
+interface Change {
+  seq: number;
+  apply: () => void;
+}
+
+/** The number of the last change the rows in memory and `total` include; null until a page sets it (a reload). */
+let known: number | null = null;
+/** The number the live stream began at (the changes after it will come): a page older than that misses some. */
+let streamFrom: number | null = null;
+/** Changes that arrived before the page they come after, in order. */
+let early: Change[] = [];
+/** Pages that include changes still on their way: each is stored once they are applied. */
+let ahead: Array<{ page: HistoryPage; window: RowWindow }> = [];
 let generation = 0;
-let pending: Array<{ start: number; end: number; generation: number }> = [];
+let pending: RowWindow[] = [];
 /** The window asked for first, before the list knows its height: rows 0-69 (40, and the margin). */
 const FIRST_WINDOW = { offset: 0, limit: 70 } as const;
 let shownRange = { start: 0, end: FIRST_WINDOW.limit - FETCH_MARGIN };
@@ -101,32 +133,82 @@ function isPending(position: number): boolean {
 
 async function fetchWindow(start: number, end: number, signal?: AbortSignal): Promise<void> {
   const window = { start, end: Math.min(end, start + APP_HISTORY_LIMIT.max), generation };
-  const movesBefore = moves;
   pending.push(window);
-  let stale = false;
+  let page: HistoryPage;
   try {
-    const page = await call<HistoryPage>(
+    page = await call<HistoryPage>(
       'GET',
       withQuery(appPaths.history, { ...filterQuery(), offset: window.start, limit: window.end - window.start }),
       undefined,
       { signal },
     );
-    if (window.generation !== generation) return;
-    // Rows went in or out while it travelled: whether the daemon counted them is unknown, so ask again.
-    if (moves !== movesBefore) stale = true;
-    else store(page, window.start);
   } catch (error) {
     if (!isAbort(error) && window.generation === generation) loadError.value = messageOf(error);
-  } finally {
-    pending = pending.filter((other) => other !== window);
+    return forget(window);
   }
-  if (stale) {
-    if (loaded.value) showRange(shownRange.start, shownRange.end);
-    else scheduleReload();
+  if (window.generation === generation) receive(page, window);
+}
+
+/** A page arrived: stored, held until the changes it includes are in, or asked for again (see the top). */
+function receive(page: HistoryPage, window: RowWindow): void {
+  if (known === null) {
+    // The first page after a reload sets what the rows include, unless the stream began after it was read: the
+    // changes in between will not come.
+    if (streamFrom !== null && page.seq < streamFrom) return void reload({ keepRows: true });
+    known = page.seq;
+    clearRows();
+    store(page, window);
+    return catchUp();
+  }
+  if (page.seq === known) return store(page, window);
+  if (page.seq > known) return void ahead.push({ page, window });
+  forget(window); // it misses changes the rows in memory include
+  refill();
+}
+
+function forget(window: RowWindow): void {
+  pending = pending.filter((other) => other !== window);
+}
+
+/** The rows in view that are not in memory are asked for. */
+function refill(): void {
+  if (loaded.value) showRange(shownRange.start, shownRange.end);
+}
+
+/** Applies the changes that come next, and stores the pages held for them. */
+function catchUp(): void {
+  while (known !== null) {
+    storeHeld(known);
+    early = early.filter((change) => change.seq > known!); // a page already included them
+    const next = early.shift();
+    if (!next) return;
+    if (next.seq !== known + 1) return void reload({ keepRows: true }); // some were lost (the stream broke)
+    known = next.seq;
+    next.apply();
   }
 }
 
-function store(page: HistoryPage, at: number): void {
+function storeHeld(seq: number): void {
+  const due = ahead.filter((held) => held.page.seq <= seq);
+  if (due.length === 0) return;
+  ahead = ahead.filter((held) => held.page.seq > seq);
+  for (const held of due) {
+    if (held.page.seq === seq) store(held.page, held.window);
+    else forget(held.window);
+  }
+  refill();
+}
+
+/** A live change: applied now if it is the next one, kept until its page is in if it came first. */
+function follow(seq: number, apply: () => void): void {
+  early.push({ seq, apply });
+  if (early.length > EARLY_KEPT) early = early.slice(-EARLY_KEPT / 2); // the gap makes the next page a reload
+  catchUp();
+}
+
+function store(page: HistoryPage, window: RowWindow): void {
+  forget(window);
+  const at = window.start;
   batch(() => {
     page.items.forEach((row, index) => put(at + index, row));
     total.value = page.total;
@@ -150,7 +232,6 @@ function moveRows(from: number, by: number): void {
   const moved = [...rows.entries()].filter(([position]) => position >= from).sort((a, b) => (by > 0 ? b[0] - a[0] : a[0] - b[0]));
   for (const [position] of moved) rows.delete(position);
   for (const [position, row] of moved) put(position + by, row);
-  moves++;
 }
 
 function insertAt(position: number, row: HistoryRow): void {
@@ -179,14 +260,25 @@ function evictFarRows(): void {
   }
 }
 
-/** Drops everything and fetches the window the list shows (a new filter, a reconnect, a bulk delete). */
-export async function reload(): Promise<void> {
+function clearRows(): void {
+  rows.clear();
+  positions.clear();
+}
+
+/**
+ * Drops everything and fetches the window the list shows (a new filter, a reconnect, a bulk delete). `keepRows`:
+ * the rows stay painted until the answer replaces them (the same list, caught up), rather than blinking empty.
+ */
+export async function reload({ keepRows = false } = {}): Promise<void> {
   generation++;
   reloadAbort?.abort();
   reloadAbort = new AbortController();
-  rows.clear();
-  positions.clear();
+  clearTimeout(reloadTimer);
+  reloadTimer = undefined;
+  known = null;
+  ahead = [];
   pending = [];
+  if (!keepRows) clearRows();
   const start = Math.max(0, shownRange.start - FETCH_MARGIN);
   await fetchWindow(start, Math.max(shownRange.end, start + 1) + FETCH_MARGIN, reloadAbort.signal);
 }
@@ -240,7 +332,7 @@ let appsTimer: ReturnType<typeof setTimeout> | undefined;
 function learnApp(app: string): void {
   if (apps.value.some((known) => known.app === app)) return;
   clearTimeout(appsTimer);
-  appsTimer = setTimeout(() => void loadApps(), RELOAD_DEBOUNCE_MS);
+  appsTimer = setTimeout(() => void loadApps(), BURST_WAIT_MS);
 }
 
 function onRow(row: HistoryRow): void {
@@ -251,7 +343,6 @@ function onRow(row: HistoryRow): void {
     cacheVersion.value++;
     return;
   }
-  if (!loaded.value) return scheduleReload();
   batch(() => {
     if (at !== undefined) removeAt(at); // shown again, or replaced: it moves to where its new time puts it
     const fits = matches(row, filters.value);
@@ -280,21 +371,21 @@ function onAllRead({ app }: { app?: string }): void {
 
 let reloadTimer: ReturnType<typeof setTimeout> | undefined;
 function scheduleReload(): void {
-  clearTimeout(reloadTimer);
-  reloadTimer = setTimeout(() => void reload(), RELOAD_DEBOUNCE_MS);
+  reloadTimer ??= setTimeout(() => void reload({ keepRows: true }), BURST_WAIT_MS);
 }
 
 /** The list's data follows the daemon's events from the start (the page title's count needs them everywhere). */
 export function followEvents(): void {
-  onEvent('row', ({ row }) => onRow(row));
-  onEvent('removed', onRemoved);
+  onEvent('row', ({ row, seq }) => follow(seq, () => onRow(row)));
+  onEvent('removed', ({ seq, ...removed }) => follow(seq, () => onRemoved(removed)));
   onEvent('unread', ({ unread }) => (unreadTotal.value = unread));
-  onEvent('read', onAllRead);
-  // The stream opened: what the first fetch answered may have missed an event, so the rows in view are asked for
-  // again over what is shown; after the stream was lost, everything is (rows elsewhere may have changed too).
-  onStreamOpen((again) => {
-    if (again) void reload();
-    else void fetchWindow(Math.max(0, shownRange.start - FETCH_MARGIN), shownRange.end + FETCH_MARGIN);
+  onEvent('read', ({ seq, ...read }) => follow(seq, () => onAllRead(read)));
+  // A stream began: the changes after `seq` will come on it. Rows that include fewer missed some, and after the
+  // stream was lost (the daemon may have restarted, numbering anew) everything is asked for again.
+  onStreamOpen((again, seq) => {
+    early = []; // the last stream's
+    streamFrom = seq;
+    if (again || (known !== null && known < seq)) void reload({ keepRows: true });
     void loadApps();
   });
 }

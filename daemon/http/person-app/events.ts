@@ -30,6 +30,12 @@ const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 
 export class EventHub {
   private readonly clients = new Set<Client>();
+  /**
+   * The number of the last change to History's rows (`row`, `removed`, `read`), counted whether or not a stream is
+   * open: a window whose page was read before its stream opened learns from the stream's first number that it
+   * missed some.
+   */
+  private changes = 0;
   /** The unread count the clients were told last. */
   private toldUnread: number | null = null;
   private unreadQueued = false;
@@ -55,7 +61,12 @@ export class EventHub {
     );
   }
 
-  /** Opens a stream: the headers, how soon to reconnect, and the unread count now. */
+  /** The number of the last change to History's rows: a page of rows says which changes it includes. */
+  get seq(): number {
+    return this.changes;
+  }
+
+  /** Opens a stream: the headers, how soon to reconnect, the number of the last change, and the unread count now. */
   subscribe(req: Request, res: Response, session: Session): void {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -72,6 +83,7 @@ export class EventHub {
     this.clients.add(client);
     req.socket.setNoDelay(true);
     res.once('close', () => this.drop(client));
+    this.write(client, 'stream', { seq: this.changes });
     this.write(client, 'unread', { unread: this.core.readState.unreadCount() });
   }
 
@@ -83,6 +95,12 @@ export class EventHub {
       if (client.res.writableLength > STALLED_STREAM_BYTES) this.drop(client, { cut: true });
       else client.res.write(text);
     }
+  }
+
+  /** All of History was cleared (each app's records say so as they go; this says it was everything). */
+  everythingRemoved(): void {
+    const seq = ++this.changes;
+    this.send('removed', { seq });
   }
 
   /** The daemon stops: every stream ends (the browser reconnects to whatever answers next). */
@@ -104,18 +122,20 @@ export class EventHub {
   }
 
   private historyChanged(event: HistoryEvent): void {
+    const seq = ++this.changes;
     if (this.clients.size === 0) return;
-    if (event.type === 'stored') this.send('row', { row: this.rows.row(event.record) });
-    else if (event.type === 'removed') this.send('removed', { app: event.record.app, id: event.record.id });
-    else this.send('removed', { app: event.app });
+    if (event.type === 'stored') this.send('row', { row: this.rows.row(event.record), seq });
+    else if (event.type === 'removed') this.send('removed', { app: event.record.app, id: event.record.id, seq });
+    else this.send('removed', event.app === undefined ? { seq } : { app: event.app, seq });
     this.queueUnread();
   }
 
   private readChanged(change: ReadChange): void {
+    const seq = ++this.changes;
     if (this.clients.size === 0) return;
     const record = change.app !== undefined && change.id !== undefined ? this.core.history.get(change.app, change.id) : undefined;
-    if (record) this.send('row', { row: this.rows.row(record) });
-    else this.send('read', change.app === undefined ? {} : { app: change.app });
+    if (record) this.send('row', { row: this.rows.row(record), seq });
+    else this.send('read', change.app === undefined ? { seq } : { app: change.app, seq });
     this.queueUnread();
   }
 
@@ -123,13 +143,16 @@ export class EventHub {
   private approvalsChanged(approvals: () => AppEvents['approvals']): void {
     const before = this.asking;
     this.asking = this.askingNow();
-    if (this.clients.size === 0) return;
+    const changed = [...new Set([...before, ...this.asking])].filter((key) => before.has(key) !== this.asking.has(key));
+    if (this.clients.size === 0) {
+      if (changed.length > 0) this.changes++; // a row's state changed: a page read before counts it as a change
+      return;
+    }
     this.send('approvals', approvals());
-    for (const key of new Set([...before, ...this.asking])) {
-      if (before.has(key) === this.asking.has(key)) continue;
+    for (const key of changed) {
       const [app, id] = key.split('\u0000') as [string, string];
       const record = this.core.history.get(app, id);
-      if (record) this.send('row', { row: this.rows.row(record) });
+      if (record) this.send('row', { row: this.rows.row(record), seq: ++this.changes });
     }
   }
 

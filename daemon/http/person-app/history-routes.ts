@@ -103,7 +103,7 @@ export function historyRoutes(): AppRoute[] {
         const limit = readWhole(req, 'limit', { min: 1, max: APP_HISTORY_LIMIT.max, default: APP_HISTORY_LIMIT.default });
         await context.core.history.ready;
         const { total, records } = context.pages.page(query, offset, limit);
-        return { total, unread: unreadNow(context), items: records.map((record) => context.rows.row(record)) };
+        return { seq: context.events.seq, total, unread: unreadNow(context), items: records.map((record) => context.rows.row(record)) };
       },
     },
     {
@@ -147,7 +147,7 @@ export function historyRoutes(): AppRoute[] {
       handle: async ({ req, context }) => {
         const app = queryText(req, 'app') || undefined;
         await context.core.clearHistory(app);
-        if (app === undefined) context.events.send('removed', {});
+        if (app === undefined) context.events.everythingRemoved();
         return { ok: true };
       },
     },
