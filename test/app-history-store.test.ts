@@ -5,6 +5,7 @@
 // daemon's. (The real daemon and browser: test/app-history.test.ts.)
 
 import { expect, jest, test } from '@jest/globals';
+import { randomGenerator } from '../bench/rigs/random.js';
 import type { AppEvents, HistoryPage, HistoryRow } from '../protocol/app-api.js';
 
 /** What of the store this test drives (its module is browser code: its own types are the app's to check). */
@@ -19,18 +20,6 @@ type Listener = (data: never) => void;
 const listeners = new Map<string, Listener>();
 let openListener: ((again: boolean, seq: number) => void) | undefined;
 
-/** A seeded random (mulberry32): a failing seed fails again. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The daemon as the store sees it: History newest first, numbered changes, a stream, and slow connections. */
 class ModelDaemon {
   rows: HistoryRow[] = [];
@@ -43,7 +32,7 @@ class ModelDaemon {
   private readonly slowness: number;
 
   constructor(seed: number) {
-    this.rand = random(seed);
+    this.rand = randomGenerator(seed); // a failing seed fails again
     this.slowness = 1 + (seed % 4) * 6; // up to ~150 ms for an event, ~300 ms for an answer
   }
 

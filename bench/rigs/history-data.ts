@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { randomGenerator } from './random.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -134,18 +135,7 @@ export const QUERIES: Record<string, string[]> = {
   ],
 };
 
-/** mulberry32: the same History on every run. */
-function randomGenerator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
+/** The same History on every run. */
 const random = randomGenerator(20261120);
 const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
 
