@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { request, type Reply, type RequestOptions } from './http.js';
+import { keepTrackOf } from './keeper.js';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
@@ -103,6 +104,7 @@ export async function startDaemon(options: StartOptions = {}): Promise<DaemonPro
   void exited.then((code) => (exitCode = code));
 
   running.add(child);
+  keepTrackOf(child, CLI, options.supportDir === undefined ? supportDir : undefined);
   void exited.then(() => running.delete(child));
   // The port file may be a stale one left by a killed daemon: wait until the port it names answers with our pid.
   const port = await waitFor(async () => {

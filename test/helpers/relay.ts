@@ -20,6 +20,7 @@ import {
 import { ROOT, tempFolder } from './daemon.js';
 import { request, type Reply } from './http.js';
 import { createDatabase } from './postgres.js';
+import { keepTrackOf } from './keeper.js';
 
 export const RELAY_MAIN = relayMain(ROOT);
 export type { PairedDevice };
@@ -97,6 +98,7 @@ export async function startRelay(options: RelayOptions): Promise<RelayProcess> {
   if (secret) env.RELAY_SECRET = secret;
   const child = spawn(process.execPath, [RELAY_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
+  keepTrackOf(child, RELAY_MAIN, options.dataDir === undefined ? dataDir : undefined);
   child.once('exit', () => running.delete(child));
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
