@@ -35,12 +35,16 @@ export function unknownRoute(req: Request, _res: Response, next: NextFunction): 
  */
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
   let refusal: RelayError;
+  const fromDatabase = databaseRefusal(error);
   if (error instanceof RelayError) refusal = error;
   else if ((error as { type?: string }).type === 'entity.parse.failed')
     refusal = new RelayError('invalid_request', 'the body is not valid JSON');
-  else if (databaseUnreachable(error)) {
-    log.warn(`the database is unreachable: ${(error as Error).message}`, { requestId: res.locals.requestId as string, method: req.method });
-    refusal = databaseUnavailable();
+  else if (fromDatabase) {
+    log.warn(`the database did not serve the request: ${(error as Error).message}`, {
+      requestId: res.locals.requestId as string,
+      method: req.method,
+    });
+    refusal = fromDatabase;
   } else {
     const route = (req.route as { path?: unknown } | undefined)?.path;
     log.error(`a request failed: ${(error as Error)?.stack ?? String(error)}`, {
@@ -59,15 +63,34 @@ export function errorHandler(error: unknown, req: Request, res: Response, _next:
 }
 
 /** The refusal while the database does not answer: 503, try again after Retry-After. */
-export const databaseUnavailable = (): RelayError =>
-  unavailable('the database does not answer; try again shortly', UNAVAILABLE_RETRY_AFTER_S);
+const databaseUnavailable = (): RelayError => unavailable('the database does not answer; try again shortly', UNAVAILABLE_RETRY_AFTER_S);
+
+/**
+ * The 503 for a database error that is of the moment, not of the request (unreachable, or busy), else undefined
+ * (an error of ours: 500).
+ */
+export function databaseRefusal(error: unknown): RelayError | undefined {
+  if (databaseUnreachable(error)) return databaseUnavailable();
+  if (databaseBusy(error)) return unavailable('the database is busy; try again shortly', UNAVAILABLE_RETRY_AFTER_S);
+  return undefined;
+}
+
+/**
+ * PostgreSQL gave a statement up for a reason of the moment: a lock or statement timeout its administrator set
+ * (SQLSTATE 55P03 lock_not_available, 57014 query_canceled), a deadlock or a serialization failure (class 40).
+ * The transaction was rolled back and nothing of it stored: 503, the caller tries again.
+ */
+function databaseBusy(error: unknown): boolean {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return typeof code === 'string' && (code === '55P03' || code === '57014' || /^40/.test(code));
+}
 
 /**
  * PostgreSQL's connection was lost or refused (a restart, a failover, pg_terminate_backend): SQLSTATE class 08
  * (connection exception) or 57P (operator intervention), or the driver's own "Connection terminated". Not the
  * caller's fault and not a bug of ours: 503, the caller tries again once the pool has connected anew.
  */
-export function databaseUnreachable(error: unknown): boolean {
+function databaseUnreachable(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (/^08/.test(code) || /^57P/.test(code) || code === 'ECONNREFUSED' || code === 'ECONNRESET')) return true;
   return typeof message === 'string' && /Connection terminated|not queryable|timeout exceeded when trying to connect/.test(message);

@@ -27,7 +27,7 @@ import { markSeen, saveStatus, seenWrite } from '../core/devices.js';
 import { ackWrites, applyReceipt, expireWaiting, queueTtlMs, waitingFrame, waitingFrames } from '../core/notes.js';
 import type { Relay } from '../core/relay.js';
 import { addUsage } from '../core/usage.js';
-import { databaseUnavailable, databaseUnreachable } from '../http/errors.js';
+import { databaseRefusal } from '../http/errors.js';
 import { REQUEST_ID_HEADER, upgradeLog, type UpgradeLog } from '../http/request-log.js';
 import { LAST_SEEN_WRITE_MS } from '../limits.js';
 import { notificationsDelivered, receipts } from '../metrics.js';
@@ -297,12 +297,13 @@ async function applyFrame(tx: DeviceTx, deviceId: string, frame: DeviceFrame, no
 }
 
 /**
- * Why an upgrade was refused: the relay's own refusal, 503 when the database does not answer (the computer tries
- * again after Retry-After, as an agent would), else 500.
+ * Why an upgrade was refused: the relay's own refusal, 503 when the database does not answer or is busy (the
+ * computer tries again after Retry-After, as an agent would), else 500.
  */
 function upgradeRefusal(error: unknown): RelayError {
   if (error instanceof RelayError) return error;
-  if (databaseUnreachable(error)) return databaseUnavailable();
+  const refusal = databaseRefusal(error);
+  if (refusal) return refusal;
   log.error(`a device stream upgrade failed: ${(error as Error)?.stack ?? String(error)}`);
   return new RelayError('internal', 'internal error');
 }

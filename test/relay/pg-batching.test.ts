@@ -17,6 +17,8 @@ const REFUSED = 17;
 const RECEIPTED = 23;
 /** In a burst, the note the database refuses (a trigger the test adds). */
 const POISONED = 29;
+/** Notifications sent while the computer's lock is held past the database's lock timeout. */
+const LOCKED_OUT = 8;
 /** Room for both rounds of notifications (the defaults allow fewer per key in 10 minutes). */
 const ROOM = { RATE_LIMIT_PER_KEY: '1000', DEVICE_QUEUE_MAX: '1000' };
 /** How often the test looks at the database while it waits for something there. */
@@ -207,5 +209,33 @@ describe('PostgreSQL group commit', () => {
     // Its budget count went with it: rolled back to its savepoint.
     expect((await relay.call('GET', '/v1/device/usage', { token: device.token })).json).toMatchObject({ notifications: BURST - 1 });
     await relay.stop();
+  });
+
+  test("a batch whose own statement fails (the lock, past the database's lock_timeout) ends: its request gets 503, nothing of it is stored, the next batch works", async () => {
+    const first = await startRelay({ backend: 'postgres', env: ROOM });
+    const url = first.databaseUrl!;
+    const device = await pairWithKey(first);
+    await first.stop();
+    // An administrator's lock timeout: the batch's held-back lock statement fails, with the first job's statement.
+    await withClient(url, (client) => client.query(`alter database "${new URL(url).pathname.slice(1)}" set lock_timeout = '100ms'`));
+    const relay = await startRelay({ backend: 'postgres', databaseUrl: url, secret: first.secret!, env: ROOM });
+    const statuses = await withClient(url, async (holder) => {
+      await holder.query('select pg_advisory_lock($1::bigint)', [deviceLockKey(device.deviceId)]);
+      // A batch fails at its first job, which alone gets the error; the next job tries the lock in a batch of its own.
+      const sent = Array.from({ length: LOCKED_OUT }, (_, i) =>
+        relay.call('POST', '/v1/notify', { token: device.key, body: { title: `n${i}` } }),
+      );
+      const replies = await Promise.all(sent);
+      await holder.query('select pg_advisory_unlock($1::bigint)', [deviceLockKey(device.deviceId)]);
+      return replies.map((reply) => [reply.status, reply.json.error, reply.headers['retry-after']]);
+    });
+    expect(statuses).toEqual(Array.from({ length: LOCKED_OUT }, () => [503, 'unavailable', '5']));
+    // The connections the failed batches ran on serve the next ones: nothing of the failure is left on them.
+    for (let i = 0; i < 30; i++) {
+      expect((await relay.call('POST', '/v1/notify', { token: device.key, body: { title: `after ${i}` } })).status).toBe(202);
+    }
+    expect((await relay.call('GET', '/v1/device/info', { token: device.token })).json).toMatchObject({ pending: 30 });
+    expect((await relay.call('GET', '/v1/device/usage', { token: device.token })).json).toMatchObject({ notifications: 30 });
+    expect(await relay.stop()).toBe(0);
   });
 });
