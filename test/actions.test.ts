@@ -235,17 +235,7 @@ describe('approvals through the API: read and revoke, never grant', () => {
     });
     expect(await channel(n.daemon.channelPath, { op: 'grant' })).toMatchObject({ ok: false });
     expect(await channel(n.daemon.channelPath, { op: 'answer', id: 'x' })).toMatchObject({ ok: false });
-    const net = await import('node:net');
-    const events: any[] = [];
-    const watcher = net.connect(n.daemon.channelPath, () => watcher.write('{"op":"watch"}\n'));
-    let buffered = '';
-    watcher.on('data', (chunk) => {
-      buffered += chunk.toString();
-      for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
-        events.push(JSON.parse(buffered.slice(0, end)));
-        buffered = buffered.slice(end + 1);
-      }
-    });
+    const { socket: watcher, received: events } = await channelConnection(n.daemon.channelPath, [{ op: 'watch' }]);
     await eventually(() => events.length > 0);
     await n.api('POST', '/v1/register', { body: { app: 'watched', allowCommands: true } });
     await n.notify({ app: 'watched', id: 'w', title: 't', buttons: [{ label: 'Run', command: 'true' }] });
@@ -255,4 +245,37 @@ describe('approvals through the API: read and revoke, never grant', () => {
     await eventually(() => events.at(-1).questions.length === 0, 'the question to go');
     watcher.destroy();
   });
+
+  test('the private channel: several requests under way on one connection, each answer carries its request’s seq', async () => {
+    const n = await startInProcess();
+    await n.notify({ app: 'shown', id: 's', title: 'Show me again' });
+    // `show` waits for the banner, `questions` does not: the answers may come in either order.
+    const requests = [
+      { op: 'show', app: 'shown', id: 's', seq: 1 },
+      { op: 'questions', seq: 'two' },
+      { op: 'recent', limit: 1 },
+    ];
+    const { socket, received: answers } = await channelConnection(n.daemon.channelPath, requests);
+    await eventually(() => answers.length === 3, 'three answers');
+    socket.destroy();
+    expect(answers.find((answer) => answer.seq === 1)).toEqual({ ok: true, seq: 1 });
+    expect(answers.find((answer) => answer.seq === 'two')).toEqual({ ok: true, questions: [], seq: 'two' });
+    expect(answers.find((answer) => answer.seq === undefined)).toMatchObject({ ok: true, notifications: [{ id: 's' }] });
+  });
 });
+
+/** One connection to the private channel that stays open: the requests sent at once, every line received as it comes. */
+async function channelConnection(path: string, requests: object[]): Promise<{ socket: import('node:net').Socket; received: any[] }> {
+  const net = await import('node:net');
+  const received: any[] = [];
+  const socket = net.connect(path, () => socket.write(requests.map((request) => `${JSON.stringify(request)}\n`).join('')));
+  let buffered = '';
+  socket.on('data', (chunk) => {
+    buffered += chunk.toString();
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      received.push(JSON.parse(buffered.slice(0, end)));
+      buffered = buffered.slice(end + 1);
+    }
+  });
+  return { socket, received };
+}

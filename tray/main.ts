@@ -43,9 +43,13 @@ const APP_ITEMS = [
 
 const say = (message: string): void => void process.stderr.write(`${message}\n`);
 
-/** One connection to the daemon's private channel: requests answered in order, events passed on. */
+/**
+ * One connection to the daemon's private channel: events passed on, and each answer to the request of its `seq` (a
+ * slow request, such as showing a notification again, is answered after quicker ones sent later).
+ */
 class Channel {
-  private readonly waiting: Array<(answer: any) => void> = [];
+  private readonly waiting = new Map<number, (answer: any) => void>();
+  private sent = 0;
   private buffered = '';
 
   private constructor(
@@ -58,7 +62,10 @@ class Channel {
         const message = JSON.parse(this.buffered.slice(0, end));
         this.buffered = this.buffered.slice(end + 1);
         if (message.event) onEvent(message);
-        else this.waiting.shift()?.(message);
+        else if (this.waiting.has(message.seq)) {
+          this.waiting.get(message.seq)!(message);
+          this.waiting.delete(message.seq);
+        }
       }
     });
   }
@@ -72,8 +79,9 @@ class Channel {
 
   request(message: Record<string, unknown>): Promise<any> {
     return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      this.socket.write(`${JSON.stringify(message)}\n`);
+      const seq = ++this.sent;
+      this.waiting.set(seq, resolve);
+      this.socket.write(`${JSON.stringify({ ...message, seq })}\n`);
     });
   }
 

@@ -56,7 +56,7 @@ export function channelPath(supportDir: string): string {
   return path.join(process.env.XDG_RUNTIME_DIR || os.tmpdir(), `notifier-${hash}.sock`);
 }
 
-type Request =
+type Request = { seq?: unknown } & (
   | { op: 'questions' }
   | { op: 'answer'; id: string; allow: boolean }
   | { op: 'connectors' }
@@ -66,7 +66,8 @@ type Request =
   | { op: 'show'; app: string; id: string }
   | { op: 'quiet'; minutes: number }
   | { op: 'open'; page?: string }
-  | { op: 'quit' };
+  | { op: 'quit' }
+);
 
 /**
  * The person's private channel to the daemon: the tray and the native approval prompts answer questions
@@ -136,30 +137,34 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
     } catch {
       return send({ ok: false, error: 'invalid JSON' });
     }
+    // A request's `seq` comes back on its answer: the answers of slow requests (show, decide, open) may come after
+    // those of requests sent later, so a client with several requests under way matches them by it.
+    const seq = typeof request?.seq === 'number' || typeof request?.seq === 'string' ? request.seq : undefined;
+    const reply = (answer: object): void => send(seq === undefined ? answer : { ...answer, seq });
     switch (request?.op) {
       case 'questions':
-        return send({ ok: true, questions: approvals.questions() });
+        return reply({ ok: true, questions: approvals.questions() });
       case 'answer': {
         if (typeof request.id !== 'string' || typeof request.allow !== 'boolean') {
-          return send({ ok: false, error: 'answer needs id (string) and allow (true or false)' });
+          return reply({ ok: false, error: 'answer needs id (string) and allow (true or false)' });
         }
         const answered = await approvals.answer(request.id, request.allow).catch((error: Error) => {
           log.error(`could not record an answer: ${error.message}`);
           return null;
         });
-        return send(answered ? { ok: true } : { ok: false, error: answered === null ? 'could not save the answer' : 'no such question' });
+        return reply(answered ? { ok: true } : { ok: false, error: answered === null ? 'could not save the answer' : 'no such question' });
       }
       case 'connectors':
-        return send({ ok: true, connectors: connectors.forPerson() });
+        return reply({ ok: true, connectors: connectors.forPerson() });
       case 'decide': {
         if (typeof request.id !== 'string' || typeof request.approve !== 'boolean') {
-          return send({ ok: false, error: 'decide needs id (string) and approve (true or false)' });
+          return reply({ ok: false, error: 'decide needs id (string) and approve (true or false)' });
         }
         const decided = await connectors.answer(request.id, request.approve).catch((error: Error) => {
           log.error(`could not send an answer to the relay: ${error.message}`);
           return null;
         });
-        return send(decided ? { ok: true } : { ok: false, error: decided === null ? 'could not send the answer' : 'no such request' });
+        return reply(decided ? { ok: true } : { ok: false, error: decided === null ? 'could not send the answer' : 'no such request' });
       }
       case 'watch':
         if (stopWatching.length === 0) {
@@ -184,7 +189,7 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
             ),
           );
         }
-        return send({
+        return reply({
           ok: true,
           questions: approvals.questions(),
           connectors: connectors.forPerson(),
@@ -193,31 +198,32 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
         });
       case 'recent': {
         const limit = Number.isInteger(request.limit) && request.limit! > 0 ? request.limit! : RECENT_DEFAULT;
-        return send({ ok: true, notifications: await handlers.recent(limit) });
+        return reply({ ok: true, notifications: await handlers.recent(limit) });
       }
       case 'show': {
         if (typeof request.app !== 'string' || typeof request.id !== 'string')
-          return send({ ok: false, error: 'show needs app and id (strings)' });
+          return reply({ ok: false, error: 'show needs app and id (strings)' });
         const shown = await handlers.show(request.app, request.id).catch((error: Error) => {
           log.error(`could not show a notification again: ${error.message}`);
           return null;
         });
-        return send(shown ? { ok: true } : { ok: false, error: shown === null ? 'could not show it' : 'no such notification' });
+        return reply(shown ? { ok: true } : { ok: false, error: shown === null ? 'could not show it' : 'no such notification' });
       }
       case 'quiet':
         if (typeof request.minutes !== 'number' || request.minutes < 0)
-          return send({ ok: false, error: 'quiet needs minutes (0 ends it)' });
-        return send({ ok: true, ...handlers.quiet(request.minutes), quiet: quietNow() });
+          return reply({ ok: false, error: 'quiet needs minutes (0 ends it)' });
+        return reply({ ok: true, ...handlers.quiet(request.minutes), quiet: quietNow() });
       case 'open': {
         // The sign-in code stays in the daemon: this answer says only whether a window was opened.
-        if (request.page !== undefined && typeof request.page !== 'string') return send({ ok: false, error: 'open takes page (a string)' });
-        return send(await handlers.open(request.page ?? DEFAULT_APP_PAGE));
+        if (request.page !== undefined && typeof request.page !== 'string')
+          return reply({ ok: false, error: 'open takes page (a string)' });
+        return reply(await handlers.open(request.page ?? DEFAULT_APP_PAGE));
       }
       case 'quit':
-        send({ ok: true });
+        reply({ ok: true });
         return handlers.quit();
       default:
-        return send({
+        return reply({
           ok: false,
           error: 'unknown op: use questions, answer, connectors, decide, watch, recent, show, quiet, open or quit',
         });
