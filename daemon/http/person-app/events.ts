@@ -126,7 +126,7 @@ export class EventHub {
     if (this.clients.size === 0) return;
     if (event.type === 'stored') this.send('row', { row: this.rows.row(event.record), seq });
     else if (event.type === 'removed') this.send('removed', { app: event.record.app, id: event.record.id, seq });
-    else this.send('removed', event.app === undefined ? { seq } : { app: event.app, seq });
+    else this.send('removed', { app: event.app, seq });
     this.queueUnread();
   }
 
