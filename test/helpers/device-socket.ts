@@ -18,6 +18,7 @@ export class DeviceSocket {
   readonly frames: Frame[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
   private readonly waiting: Array<{ match: (frame: Frame) => boolean; resolve: (frame: Frame) => void }> = [];
+  private readonly listeners: Array<(frame: Frame) => void> = [];
 
   private constructor(readonly socket: WebSocket) {
     this.closed = new Promise((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
@@ -31,6 +32,7 @@ export class DeviceSocket {
         // `pong` is text
       }
       this.frames.push(frame);
+      for (const listener of this.listeners) listener(frame);
       for (const waiter of [...this.waiting]) {
         if (waiter.match(frame)) {
           this.waiting.splice(this.waiting.indexOf(waiter), 1);
@@ -56,6 +58,16 @@ export class DeviceSocket {
       });
       socket.once('error', reject);
     });
+  }
+
+  /**
+   * Calls `listener` with every frame: first those received so far, then each as it comes. A listener added once
+   * `connect` resolved would miss frames otherwise: when the handshake's answer and the first frames arrive in one
+   * read (a busy proxy in between), ws emits them before the code after `await connect(...)` runs.
+   */
+  onFrame(listener: (frame: Frame) => void): void {
+    for (const frame of this.frames) listener(frame);
+    this.listeners.push(listener);
   }
 
   /** Frames of a type received so far. */

@@ -29,11 +29,10 @@ async function approvingComputer(relay: RelayProcess) {
   const socket = await DeviceSocket.connect(relay.port, device.token);
   await socket.welcome();
   const approved: string[] = [];
-  socket.socket.on('message', (data) => {
-    const frame = JSON.parse(data.toString()) as { type?: string; id?: string; flow?: string };
-    if (frame.type !== 'consent' || approved.includes(frame.id!)) return;
-    approved.push(frame.id!);
-    void decide(relay, device.token, frame.id!, 'approve');
+  socket.onFrame((frame) => {
+    if (typeof frame !== 'object' || frame.type !== 'consent' || approved.includes(frame.id)) return;
+    approved.push(frame.id);
+    void decide(relay, device.token, frame.id, 'approve');
   });
   return { ...device, socket, approved };
 }

@@ -14,7 +14,7 @@ import * as oauth from 'oauth4webapi';
 import { waitFor } from '../../bench/rigs/wait.js';
 import { DELIVERY_CLAIM_MS } from '../../relay/limits.js';
 import { Balancer } from '../helpers/balancer.js';
-import { DeviceSocket } from '../helpers/device-socket.js';
+import { DeviceSocket, type Frame } from '../helpers/device-socket.js';
 import { request, type Reply } from '../helpers/http.js';
 import { decide, deviceIndex, insecure, startDeviceGrant } from '../helpers/oauth.js';
 import { createDatabase } from '../helpers/postgres.js';
@@ -98,7 +98,7 @@ class Desktop {
     while (!this.stopped) {
       try {
         const socket = await DeviceSocket.connect(this.port, this.device.token);
-        socket.socket.on('message', (data) => this.received(socket, data.toString()));
+        socket.onFrame((frame) => this.received(socket, frame));
         const ended = socket.closed.then(({ code }) => Promise.reject(new Error(`closed with ${code} before welcome`)));
         await Promise.race([socket.welcome(), ended]);
         this.socket = socket;
@@ -115,9 +115,8 @@ class Desktop {
     this.socket?.socket.terminate();
   }
 
-  private received(socket: DeviceSocket, text: string): void {
-    const frame = JSON.parse(text) as Record<string, any>;
-    if (frame.type !== 'notify') return;
+  private received(socket: DeviceSocket, frame: Frame): void {
+    if (typeof frame !== 'object' || frame.type !== 'notify') return;
     this.frames.push(frame);
     const receipt =
       this.shown.get(frame.id) ??
