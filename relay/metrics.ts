@@ -50,6 +50,12 @@ export const notificationsRefused = new Counter({
   registers: [registry],
 });
 
+export const notificationsGrouped = new Counter({
+  name: 'relay_notifications_grouped_total',
+  help: 'PostgreSQL: notify requests taken together with others for the same computer (one read and one write for all)',
+  registers: [registry],
+});
+
 export const notificationsDelivered = new Counter({
   name: 'relay_notifications_delivered_total',
   help: 'Notifications sent to a connected computer over its device stream',

@@ -14,7 +14,7 @@ import { Waiters } from './core/waiters.js';
 import { createApp } from './http/app.js';
 import { createMetricsServer } from './http/metrics-route.js';
 import { timeTransaction, watchStore } from './metrics.js';
-import type { Backend, DeviceTx } from './store/backend.js';
+import type { Backend, DeviceTx, Grouped } from './store/backend.js';
 import { Readiness } from './http/ready.js';
 import { openStore } from './store/open.js';
 import { DeviceStream } from './ws/stream.js';
@@ -153,8 +153,8 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 function timeTransactions(store: Backend): Backend {
   const withDeviceLock = store.withDeviceLock.bind(store);
   const withRelayLock = store.withRelayLock.bind(store);
-  store.withDeviceLock = <T>(deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> =>
-    timeTransaction('device', () => withDeviceLock(deviceId, work));
+  store.withDeviceLock = <T>(deviceId: string, work: (tx: DeviceTx) => Promise<T>, grouped?: Grouped): Promise<T> =>
+    timeTransaction('device', () => withDeviceLock(deviceId, work, grouped));
   store.withRelayLock = <T>(work: (tx: DeviceTx) => Promise<T>): Promise<T> => timeTransaction('relay', () => withRelayLock(work));
   return store;
 }

@@ -6,6 +6,7 @@ import { countNotify } from '../metrics.js';
 import type { AgentCaller } from './auth.js';
 import { findDevice, statusView } from './devices.js';
 import { notify, readableNote, type Body } from './notes.js';
+import { notifyGroup, type NotifyInput } from './notify-group.js';
 import type { Relay } from './relay.js';
 import { agentStep } from './requests.js';
 import { receiptView } from './views.js';
@@ -17,7 +18,11 @@ export async function sendNotification(
   body: Body,
   origin: string,
 ): Promise<{ status: 200 | 202; body: { duplicate: boolean } & Receipt }> {
-  const outcome = await countNotify(agentStep(relay, agent, { readLimited: false, sending: true }, (step) => notify(relay, step, body)));
+  // On PostgreSQL, requests for the computer that wait together are taken together (notify-group.ts).
+  const grouped = { group: notifyGroup(relay), input: { agent, body } satisfies NotifyInput };
+  const outcome = await countNotify(
+    agentStep(relay, agent, { readLimited: false, sending: true, grouped }, (step) => notify(relay, step, body)),
+  );
   const receipt = receiptView(outcome.note, { relay, origin, now: relay.clock() });
   return { status: outcome.duplicate ? 200 : 202, body: { duplicate: outcome.duplicate, ...receipt } };
 }

@@ -8,7 +8,8 @@ import type { RelayDb } from '../store/backend.js';
 import { prepared } from '../store/prepared.js';
 import type { Compilable, SelectQueryBuilder } from 'kysely';
 import type { DeviceRow, KeyRow, RelayDatabase, UsageRow } from '../store/schema.js';
-import { sendingColumns, type SendingQuery, type SendingState } from './sending.js';
+import type { HitWindow } from './key-limits.js';
+import { sendingColumns, sendingWindowColumns, type SendingQuery, type SendingState } from './sending.js';
 import { utcDay } from './time.js';
 import { bearerToken, parseCredential, sameSecret, sha256Hex } from './credentials.js';
 import type { Relay } from './relay.js';
@@ -99,11 +100,30 @@ const keyByAccessToken = (db: RelayDb, deviceId: string, tokenHash: string) =>
     .where('oauth_tokens.kind', '=', 'access') as unknown as SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow>;
 
 /** A notify's checks beside the key (sending.ts, sendingColumns), as the key's query reads them. */
-type SendingColumns = { sending_hit_at: number | null; sending_waiting: number; sending_overdue: number };
+type SendingColumns = {
+  sending_hit_at: number | null;
+  sending_waiting: number;
+  sending_overdue: number;
+  sending_window?: HitWindow | null;
+};
 
 /** `query` (of keys) with notify's checks beside each key (RA45, RA50). */
 const withSending = (db: RelayDb, query: SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow>, back: number, overdueAt: number) =>
   query.select(sendingColumns(db, back, overdueAt)) as unknown as SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow & SendingColumns>;
+
+/** The same with the key's hit window for a group of `count` requests (sending.ts, sendingWindowColumns): PostgreSQL. */
+const withSendingWindow = (
+  db: RelayDb,
+  query: SelectQueryBuilder<RelayDatabase, 'agent_keys', KeyRow>,
+  back: number,
+  overdueAt: number,
+  count: number,
+) =>
+  query.select(sendingWindowColumns(db, back, overdueAt, count)) as unknown as SelectQueryBuilder<
+    RelayDatabase,
+    'agent_keys',
+    KeyRow & SendingColumns
+  >;
 
 const selectKey = prepared((db: RelayDb, deviceId: string, keyId: string, day: string) => withToday(keyById(db, deviceId, keyId), day));
 const selectAccessKey = prepared((db: RelayDb, deviceId: string, tokenHash: string, day: string) =>
@@ -115,6 +135,31 @@ const selectKeySending = prepared((db: RelayDb, deviceId: string, keyId: string,
 const selectAccessKeySending = prepared((db: RelayDb, deviceId: string, tokenHash: string, day: string, back: number, overdueAt: number) =>
   withToday(withSending(db, keyByAccessToken(db, deviceId, tokenHash), back, overdueAt), day),
 );
+const selectKeySendingWindow = prepared(
+  (db: RelayDb, deviceId: string, keyId: string, day: string, back: number, overdueAt: number, count: number) =>
+    withToday(withSendingWindow(db, keyById(db, deviceId, keyId), back, overdueAt, count), day),
+);
+const selectAccessKeySendingWindow = prepared(
+  (db: RelayDb, deviceId: string, tokenHash: string, day: string, back: number, overdueAt: number, count: number) =>
+    withToday(withSendingWindow(db, keyByAccessToken(db, deviceId, tokenHash), back, overdueAt, count), day),
+);
+
+/** The key's row by the credential's key id or access token, with what `sending` asks for beside it. */
+function readKeyRow(db: RelayDb, agent: AgentCaller, day: string, sending: SendingQuery | undefined) {
+  const { deviceId, keyId, secretHash } = agent;
+  if (sending?.window !== undefined) {
+    const { back, overdueAt, window } = sending;
+    return keyId === undefined
+      ? selectAccessKeySendingWindow.first(db, deviceId, secretHash, day, back, overdueAt, window)
+      : selectKeySendingWindow.first(db, deviceId, keyId, day, back, overdueAt, window);
+  }
+  if (sending) {
+    return keyId === undefined
+      ? selectAccessKeySending.first(db, deviceId, secretHash, day, sending.back, sending.overdueAt)
+      : selectKeySending.first(db, deviceId, keyId, day, sending.back, sending.overdueAt);
+  }
+  return keyId === undefined ? selectAccessKey.first(db, deviceId, secretHash, day) : selectKey.first(db, deviceId, keyId, day);
+}
 
 /** The row read apart: the key, its computer's counters of `day` (all zero before the first), notify's checks. */
 function splitRow(
@@ -132,6 +177,7 @@ function splitRow(
     sending_hit_at,
     sending_waiting,
     sending_overdue,
+    sending_window,
     ...key
   } = row;
   const today: UsageRow = {
@@ -149,6 +195,7 @@ function splitRow(
     hitAt: sending_hit_at == null ? null : Number(sending_hit_at),
     waiting: Number(sending_waiting),
     overdue: Number(sending_overdue),
+    ...(sending_window !== undefined && { window: sending_window }),
   };
   return { key, today, sending };
 }
@@ -175,18 +222,13 @@ export async function verifyAgentKey(
   sending?: SendingQuery,
 ): Promise<{ key: KeyRow; today: UsageRow; sending?: SendingState }> {
   const day = utcDay(now);
+  const row: (KeyWithToday & Partial<SendingColumns>) | undefined = await readKeyRow(db, agent, day, sending);
   if (agent.keyId === undefined) {
-    const row = sending
-      ? await selectAccessKeySending.first(db, agent.deviceId, agent.secretHash, day, sending.back, sending.overdueAt)
-      : await selectAccessKey.first(db, agent.deviceId, agent.secretHash, day);
     if (!row || row.kind !== 'oauth' || row.revoked_at !== null) throw await unknownCredential(db, agent.deviceId, 'access token');
     agent.verifiedKeyId = row.id;
     if (!row.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
     return splitRow(row, agent.deviceId, day);
   }
-  const row = sending
-    ? await selectKeySending.first(db, agent.deviceId, agent.keyId, day, sending.back, sending.overdueAt)
-    : await selectKey.first(db, agent.deviceId, agent.keyId, day);
   const valid =
     row && row.kind === 'static' && row.revoked_at === null && row.secret_hash !== null && sameSecret(row.secret_hash, agent.secretHash);
   if (!valid) throw await unknownCredential(db, agent.deviceId, 'key');

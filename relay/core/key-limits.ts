@@ -41,6 +41,53 @@ const insertHit = prepared((db: RelayDb, deviceId: string, keyId: string, kind: 
     ),
 );
 
+/**
+ * PostgreSQL, for a group of notifications (notify-group.ts), as a column of the key's query: the key's first
+ * `count` notify hits from the one `back` before its newest on, as JSON `[[seq, at, newest seq], ...]` in order
+ * (null when the key has none).
+ */
+export const notifyHitWindowColumn = (db: RelayDb, deviceId: string, keyId: string, back: number, count: number) => {
+  const window = hitsOf(db, deviceId, keyId, 'notify')
+    .select(['seq', 'at', sql<number>`max(seq) over ()`.as('newest')])
+    .where('seq', '>=', sql<number>`(${hitsOf(db, deviceId, keyId, 'notify').select((eb) => eb.fn.max('seq').as('seq'))}) - ${back}`)
+    .orderBy('seq')
+    .limit(count);
+  return sql<string | null>`(select json_agg(json_build_array(w.seq, w.at, w.newest) order by w.seq) from (${window}) as w)`;
+};
+
+/** Hits of a key as notifyHitWindowColumn reads them: number, time, and the newest's number. */
+export type HitWindow = Array<[number, number, number]>;
+
+/**
+ * The limit hit (RA50: the one `back` before the newest) of the j-th notification of a group that a key's window
+ * was read for, given that the j before it were accepted and each added a hit at `now`.
+ */
+export function hitBackAtInWindow(window: HitWindow | null, back: number, now: number): (j: number) => number | null {
+  const newest = window === null || window.length === 0 ? 0 : Number(window[0]![2]);
+  const at = new Map((window ?? []).map(([seq, time]) => [Number(seq), Number(time)]));
+  return (j) => {
+    const seq = newest + j - back;
+    if (seq > newest) return now; // one of the group's own hits
+    return at.get(seq) ?? null; // none that old: the key has had fewer hits (or they were cleaned up)
+  };
+}
+
+/**
+ * PostgreSQL, for a group: new notify hits of the computer's keys, one per entry of `keyIds`, numbered after each
+ * key's newest in the order given — in one statement (the numbers are read before any of its rows is inserted).
+ */
+export const insertNotifyHits = prepared((db: RelayDb, deviceId: string, at: number, keyIds: string[], ordinals: number[]) =>
+  db
+    .insertInto('key_hits')
+    .columns(['device_id', 'key_id', 'kind', 'seq', 'at'])
+    .expression(
+      sql<never>`select cast(${deviceId} as text), t.key_id, 'notify',
+        coalesce((select max(h.seq) from key_hits h where h.device_id = ${deviceId} and h.key_id = t.key_id and h.kind = 'notify'), 0) + t.ordinal,
+        cast(${at} as bigint)
+        from unnest(cast(${keyIds} as text[]), cast(${ordinals} as bigint[])) as t(key_id, ordinal)`,
+    ),
+);
+
 /** Seconds until the key may hit again, or undefined when it may now. */
 export async function keyLimitWait(
   db: RelayDb,

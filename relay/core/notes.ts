@@ -53,22 +53,57 @@ export interface NotifyOutcome {
 export async function notify(relay: Relay, step: AgentStep, body: Body): Promise<NotifyOutcome> {
   const { tx, now, key } = step;
   const payload = readNotification(relay, body);
+  const earlier = payload.notificationId === undefined ? undefined : await findKeyNote(tx.db, key, payload.notificationId);
+  const decided = await decideNotify(relay, step, payload, earlier, {
+    freeId: (note) => deleteNote(tx.db, key.device_id, note.rid),
+    expireOverdue: () => expireWaiting(relay, tx, key.device_id, now),
+  });
+  if (decided.duplicate) return decided;
+  const { note, frame } = decided;
+  // Written when the step ends, with the counters: nothing after this reads them back.
+  step.later(write(insertNote, note.device_id, note.rid, note.key_id, note.nid, note.payload, note.expect_reply, note.created_at));
+  step.later(keyHit(key, 'notify', now));
+  step.count('notifications');
+  tx.publish({ t: 'note', d: note.device_id, r: note.rid, frame });
+  return { duplicate: false, note };
+}
+
+/** The two rare turns of a notify that write at once (notify-group.ts leaves them to the one-by-one path). */
+export interface NotifyRareWrites {
+  /** Deletes the key's note with this notificationId, older than 24 hours: the id is free again (RA44). */
+  freeId(earlier: NoteRow): Promise<void>;
+  /** Suppresses the computer's overdue notes as expired (RA45). */
+  expireOverdue(): Promise<void>;
+}
+
+/** What a notify comes to: a duplicate of the key's earlier note, or a new note and its frame, to store and push. */
+export type NotifyDecision = { duplicate: true; note: NoteRow } | { duplicate: false; note: NoteRow; frame: NotifyFrame };
+
+/**
+ * The checks of a notify after its payload is read (RA44, RA45, RA50), given the key's note with the same
+ * notificationId (`earlier`, any age), and the new note when they pass. Throws the refusal otherwise.
+ */
+export async function decideNotify(
+  relay: Relay,
+  step: Pick<AgentStep, 'now' | 'key' | 'today' | 'sending'>,
+  payload: NotifyPayload,
+  earlier: NoteRow | undefined,
+  rare: NotifyRareWrites,
+): Promise<NotifyDecision> {
+  const { now, key } = step;
   const nid = payload.notificationId ?? newSenderNoteId();
 
   if (!step.sending) throw new Error('notify needs the sending checks read with the key (agentStep option `sending`)');
   const queue = { ...step.sending };
-  if (payload.notificationId !== undefined) {
-    const earlier = await findKeyNote(tx.db, key, nid);
-    if (earlier && earlier.created_at > now - NOTIFICATION_ID_WINDOW_MS) return { duplicate: true, note: earlier };
-    if (earlier) {
-      await deleteNote(tx.db, key.device_id, earlier.rid); // older than 24 h: the id is free again
-      if (isWaiting(earlier)) queue.waiting -= 1; // the queue was read with the key, before this
-      if (isWaiting(earlier) && earlier.created_at <= now - queueTtlMs(relay)) queue.overdue -= 1;
-    }
+  if (earlier && earlier.created_at > now - NOTIFICATION_ID_WINDOW_MS) return { duplicate: true, note: earlier };
+  if (earlier) {
+    await rare.freeId(earlier); // older than 24 h: the id is free again
+    if (isWaiting(earlier)) queue.waiting -= 1; // the queue was read with the key, before this
+    if (isWaiting(earlier) && earlier.created_at <= now - queueTtlMs(relay)) queue.overdue -= 1;
   }
 
   checkSendingLimits(relay, step, queue);
-  if (queue.overdue > 0) await expireWaiting(relay, tx, key.device_id, now);
+  if (queue.overdue > 0) await rare.expireOverdue();
   if (queue.waiting - queue.overdue >= relay.limits.deviceQueueMax) throw queueFull(relay.limits.deviceQueueMax);
 
   const note: NoteRow = {
@@ -81,10 +116,6 @@ export async function notify(relay: Relay, step: AgentStep, body: Body): Promise
     expect_reply: payload.expectReply ? 1 : 0,
     created_at: now,
   };
-  // Written when the step ends, with the counters: nothing after this reads them back.
-  step.later(write(insertNote, note.device_id, note.rid, note.key_id, note.nid, note.payload, note.expect_reply, note.created_at));
-  step.later(keyHit(key, 'notify', now));
-  step.count('notifications');
   const frame: NotifyFrame = {
     type: 'notify',
     id: note.rid,
@@ -93,12 +124,11 @@ export async function notify(relay: Relay, step: AgentStep, body: Body): Promise
     key: { id: key.id, name: key.name, client: key.client },
     payload,
   };
-  tx.publish({ t: 'note', d: key.device_id, r: note.rid, frame });
-  return { duplicate: false, note };
+  return { duplicate: false, note, frame };
 }
 
 /** RA40-RA43: the body as a checked notification. */
-function readNotification(relay: Relay, body: Body): NotifyPayload {
+export function readNotification(relay: Relay, body: Body): NotifyPayload {
   if (body === TOO_LARGE) throw tooLarge('the notification', maxNotifyRequestBytes(relay.limits.maxBodyBytes));
   let parsed: unknown;
   try {
@@ -111,7 +141,7 @@ function readNotification(relay: Relay, body: Body): NotifyPayload {
 }
 
 /** RA50: the per-key rate, then the computer's daily cap. */
-function checkSendingLimits(relay: Relay, { now, today }: AgentStep, sending: SendingState): void {
+function checkSendingLimits(relay: Relay, { now, today }: Pick<AgentStep, 'now' | 'today'>, sending: SendingState): void {
   const limit = relay.limits.rateLimitPerKey;
   const wait = waitAfter(sending.hitAt, RATE_WINDOW_MS, now);
   if (wait !== undefined) throw rateLimited(`at most ${limit} notifications per key in 10 minutes`, wait);

@@ -3,7 +3,7 @@
 import type { Limits } from '../config.js';
 import { RelayError } from '../../protocol/relay/errors.js';
 import { OAuthError } from '../../protocol/relay/oauth-errors.js';
-import type { Backend, DeviceTx } from '../store/backend.js';
+import type { Backend, DeviceTx, Grouped } from '../store/backend.js';
 import type { Credentials } from './credentials.js';
 import type { Outbound } from './outbound.js';
 import type { Clock } from './time.js';
@@ -27,7 +27,8 @@ export interface Relay {
 /** A refusal of the caller's request: the relay's own error shape, or the OAuth routes'. */
 type Refusal = RelayError | OAuthError;
 
-type Settled<T> = { value: T } | { refusal: Refusal };
+/** A step's outcome as its transaction returns it: its value, or the refusal to throw once it committed. */
+export type Settled<T> = { value: T } | { refusal: Refusal };
 
 /** Runs `work`, turning a refusal into a value, so the transaction around it commits. */
 const catchRefusal =
@@ -51,10 +52,11 @@ async function settle<T>(outcome: Promise<Settled<T>>): Promise<T> {
  * A computer's locked transaction whose refusals still commit. Steps check first and write last, so what a
  * refusal leaves behind is only what must count anyway (the request against the daily budget, RA51; a grant
  * revoked on the reuse of its code or refresh token, RA106); the RelayError or OAuthError is thrown after the
- * commit. Any other error rolls everything back.
+ * commit. Any other error rolls everything back. A group (`grouped`) answers each of its jobs with a Settled, as
+ * the job's own transaction would.
  */
-export function refusable<T>(relay: Relay, deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
-  return settle(relay.store.withDeviceLock(deviceId, catchRefusal(work)));
+export function refusable<T>(relay: Relay, deviceId: string, work: (tx: DeviceTx) => Promise<T>, grouped?: Grouped): Promise<T> {
+  return settle(relay.store.withDeviceLock(deviceId, catchRefusal(work), grouped));
 }
 
 /** The same for the relay-wide rules of pairing (a wrong code is recorded even though it is refused, RA12). */

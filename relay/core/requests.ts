@@ -3,7 +3,7 @@
 // note that the key or the computer was active.
 
 import { rateLimited, unauthorized } from '../../protocol/relay/errors.js';
-import type { DeviceTx } from '../store/backend.js';
+import type { DeviceTx, Grouped } from '../store/backend.js';
 import type { Write } from '../store/prepared.js';
 import type { KeyRow, UsageRow } from '../store/schema.js';
 import { KEY_LAST_USED_WRITE_MS, RATE_WINDOW_MS, READ_RETRY_SECONDS, READS_PER_WINDOW } from '../limits.js';
@@ -19,6 +19,8 @@ export interface AgentStepOptions {
   readLimited: boolean;
   /** Notify: its rate limit and queue are read in the key's query (AgentStep.sending), one round trip. */
   sending?: boolean;
+  /** Notify: the group that may take this request together with others of the computer (notify-group.ts). */
+  grouped?: Grouped;
 }
 
 /** What an agent's step works with, read inside the lock: the key as it is now, and today's counters. */
@@ -49,43 +51,52 @@ export function agentStep<T>(
   options: AgentStepOptions,
   work: (step: AgentStep) => Promise<T>,
 ): Promise<T> {
-  return refusable(relay, agent.deviceId, async (tx) => {
-    const now = relay.clock();
-    // An unknown or revoked key is refused before it is counted; today's counters come with the key.
-    const { key, today, sending } = await verifyAgentKey(tx.db, agent, now, options.sending ? sendingQuery(relay, now) : undefined);
-    const counts: Counts = { requests: 1 };
-    const writes: Write[] = [];
-    const step: AgentStep = {
-      tx,
-      now,
-      key,
-      today,
-      sending,
-      count: (counter, amount = 1) => void (counts[counter] = (counts[counter] ?? 0) + amount),
-      later: (write) => void writes.push(write),
-    };
-    try {
-      if (budgetSpent(relay, step.today)) throw budgetRefusal(now);
-      if (options.readLimited) {
-        if ((await keyLimitWait(tx.db, key, 'read', READS_PER_WINDOW, RATE_WINDOW_MS, now)) !== undefined) {
-          throw rateLimited(`at most ${READS_PER_WINDOW} receipt and reply reads per key in 10 minutes`, READ_RETRY_SECONDS);
+  return refusable(
+    relay,
+    agent.deviceId,
+    async (tx) => {
+      const now = relay.clock();
+      // An unknown or revoked key is refused before it is counted; today's counters come with the key.
+      const { key, today, sending } = await verifyAgentKey(tx.db, agent, now, options.sending ? sendingQuery(relay, now) : undefined);
+      const counts: Counts = { requests: 1 };
+      const writes: Write[] = [];
+      const step: AgentStep = {
+        tx,
+        now,
+        key,
+        today,
+        sending,
+        count: (counter, amount = 1) => void (counts[counter] = (counts[counter] ?? 0) + amount),
+        later: (write) => void writes.push(write),
+      };
+      try {
+        if (budgetSpent(relay, step.today)) throw budgetRefusal(now);
+        if (options.readLimited) {
+          if ((await keyLimitWait(tx.db, key, 'read', READS_PER_WINDOW, RATE_WINDOW_MS, now)) !== undefined) {
+            throw rateLimited(`at most ${READS_PER_WINDOW} receipt and reply reads per key in 10 minutes`, READ_RETRY_SECONDS);
+          }
+          await recordKeyHit(tx.db, key, 'read', now);
         }
-        await recordKeyHit(tx.db, key, 'read', now);
+        if (lastUsedIsOld(key, now)) {
+          await tx.db
+            .updateTable('agent_keys')
+            .set({ last_used_at: now })
+            .where('device_id', '=', key.device_id)
+            .where('id', '=', key.id)
+            .execute();
+        }
+        return await work(step);
+      } finally {
+        await addUsage(tx.db, agent.deviceId, now, counts, writes); // a refusal (RelayError) is committed, and so is this
       }
-      if (key.last_used_at === null || now - key.last_used_at >= KEY_LAST_USED_WRITE_MS) {
-        await tx.db
-          .updateTable('agent_keys')
-          .set({ last_used_at: now })
-          .where('device_id', '=', key.device_id)
-          .where('id', '=', key.id)
-          .execute();
-      }
-      return await work(step);
-    } finally {
-      await addUsage(tx.db, agent.deviceId, now, counts, writes); // a refusal (RelayError) is committed, and so is this
-    }
-  });
+    },
+    options.grouped,
+  );
 }
+
+/** Whether a request with the key writes its last-used time: at most once per KEY_LAST_USED_WRITE_MS. */
+export const lastUsedIsOld = (key: KeyRow, now: number): boolean =>
+  key.last_used_at === null || now - key.last_used_at >= KEY_LAST_USED_WRITE_MS;
 
 /** The computer's request: counted (except the stream and the usage route), a sign of life, then `work`. */
 export function deviceStep<T>(

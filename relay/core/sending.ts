@@ -5,7 +5,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { RelayDb } from '../store/backend.js';
 import type { RelayDatabase } from '../store/schema.js';
-import { hitBackAt } from './key-limits.js';
+import { hitBackAt, notifyHitWindowColumn, type HitWindow } from './key-limits.js';
 import type { Relay } from './relay.js';
 
 /** RA45: how long a notification waits for the computer. */
@@ -19,12 +19,19 @@ export interface SendingState {
   hitAt: number | null;
   waiting: number;
   overdue: number;
+  /** With SendingQuery.window: the key's hits from the one `back` before its newest on (key-limits.ts). */
+  window?: HitWindow | null;
 }
 
 /** What verifyAgentKey needs to read a SendingState: the rate limit less one, and when a waiting note is overdue. */
 export interface SendingQuery {
   back: number;
   overdueAt: number;
+  /**
+   * PostgreSQL, for a group with this many requests of the key (notify-group.ts): the key's hits they check
+   * against, read in the same query (SendingState.window).
+   */
+  window?: number;
 }
 
 export const sendingQuery = (relay: Relay, now: number): SendingQuery => ({
@@ -57,4 +64,11 @@ export function sendingColumns(db: RelayDb, back: number, overdueAt: number) {
       .select((eb) => overdueCount(eb, overdueAt).as('n'))
       .as('sending_overdue'),
   ];
+}
+
+/** sendingColumns and the key's hit window (SendingQuery.window): PostgreSQL only. */
+export function sendingWindowColumns(db: RelayDb, back: number, overdueAt: number, count: number) {
+  const deviceId = sql.ref('agent_keys.device_id') as unknown as string;
+  const keyId = sql.ref('agent_keys.id') as unknown as string;
+  return [...sendingColumns(db, back, overdueAt), notifyHitWindowColumn(db, deviceId, keyId, back, count).as('sending_window')];
 }

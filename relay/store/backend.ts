@@ -59,8 +59,11 @@ export interface Backend {
   /** For reads that need no lock. */
   readonly db: RelayDb;
   readonly bus: Bus;
-  /** Runs `work` in one transaction that no other transaction of this computer overlaps. */
-  withDeviceLock<T>(deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction that no other transaction of this computer overlaps. With `grouped`, a backend
+   * may run it together with the jobs of the same group beside it in the computer's queue (PostgreSQL does).
+   */
+  withDeviceLock<T>(deviceId: string, work: (tx: DeviceTx) => Promise<T>, grouped?: Grouped): Promise<T>;
   /** Runs `work` in one transaction that no other relay-wide transaction overlaps (pairing). */
   withRelayLock<T>(work: (tx: DeviceTx) => Promise<T>): Promise<T>;
   /**
@@ -75,17 +78,44 @@ export interface Backend {
   poolUse?(): { total: number; idle: number; waiting: number };
 }
 
+/**
+ * Jobs that can be done together: the jobs of one group that are next to each other in a computer's queue, run as
+ * one call of `run` with their inputs, in one savepoint (postgres.ts). A job's own `work` must come to the same
+ * answers, and is what runs when the group cannot.
+ */
+export interface JobGroup {
+  /**
+   * Does the jobs of `inputs` together on the transaction's `db`: each one's value and the bus messages it
+   * queued, in order — or undefined, having written nothing, to have them run one by one after all. If it
+   * throws, what it did is rolled back and they run one by one, each failing alone.
+   */
+  run(db: RelayDb, inputs: unknown[]): Promise<Array<{ value: unknown; messages: BusMessage[] }> | undefined>;
+}
+
+/** A job's group, and its input to the group's `run`. */
+export interface Grouped {
+  group: JobGroup;
+  input: unknown;
+}
+
 /** A locked transaction waiting for its turn in a batch (sqlite.ts, postgres.ts: one savepoint each). */
 export interface Job {
   work: (tx: DeviceTx) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  grouped?: Grouped;
 }
 
-export const newJob = <T>(work: (tx: DeviceTx) => Promise<T>, resolve: (value: T) => void, reject: (error: unknown) => void): Job => ({
+export const newJob = <T>(
+  work: (tx: DeviceTx) => Promise<T>,
+  resolve: (value: T) => void,
+  reject: (error: unknown) => void,
+  grouped?: Grouped,
+): Job => ({
   work,
   resolve: resolve as (value: unknown) => void,
   reject,
+  grouped,
 });
 
 /** How a job of a batch ended: its value and the messages it queued (sent if the batch commits), or its error. */

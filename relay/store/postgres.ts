@@ -6,7 +6,9 @@
 //     node; the lock ends with the transaction. Group commit, per computer: calls for a computer that arrive
 //     while its transaction runs wait in its queue and run together in the next one, each in a savepoint of its
 //     own (a failing one rolls back alone and its caller gets its error), under one lock and one COMMIT — a
-//     burst pays for the lock, the round trips of BEGIN and COMMIT and the commit's WAL flush once.
+//     burst pays for the lock, the round trips of BEGIN and COMMIT and the commit's WAL flush once. Jobs of one
+//     group (backend.ts, JobGroup: the notifications of a burst) are taken out of the queue together and run as
+//     one call of the group, in one savepoint, which makes a burst's notifications a few statements in all.
 //   - round trips: the batch's own statements need no round trip of their own: BEGIN, the lock and the first
 //     savepoint ride with the first job's first statement, releasing a job's savepoint and opening the next
 //     one's with the next job's first (batch-pipeline.ts), the bus messages with COMMIT; and the relay's prepared
@@ -23,7 +25,7 @@ import pg from 'pg';
 import { log } from '../log.js';
 import { listenReconnects } from '../metrics.js';
 import { LocalBus, committedMessages, newJob, settleJobs } from './backend.js';
-import type { Backend, BusMessage, DeviceTx, Job, Outcome, RelayDb } from './backend.js';
+import type { Backend, BusMessage, DeviceTx, Grouped, Job, Outcome, RelayDb } from './backend.js';
 import { migrate } from './migrate.js';
 import { preparedTexts } from './prepared.js';
 import { pipelinedQuery, rollBackJob, sendLater, sendNow } from './batch-pipeline.js';
@@ -116,9 +118,9 @@ class PostgresBackend implements Backend {
     return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
   }
 
-  withDeviceLock<T>(deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
+  withDeviceLock<T>(deviceId: string, work: (tx: DeviceTx) => Promise<T>, grouped?: Grouped): Promise<T> {
     // The key is a number made here from hex digits: it goes into the SQL text as it is.
-    return this.enqueue(deviceId, `select pg_advisory_xact_lock(${deviceLockKey(deviceId)})`, work);
+    return this.enqueue(deviceId, `select pg_advisory_xact_lock(${deviceLockKey(deviceId)})`, work, grouped);
   }
 
   withRelayLock<T>(work: (tx: DeviceTx) => Promise<T>): Promise<T> {
@@ -207,9 +209,9 @@ class PostgresBackend implements Backend {
     }
   }
 
-  private enqueue<T>(queue: string, lock: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
+  private enqueue<T>(queue: string, lock: string, work: (tx: DeviceTx) => Promise<T>, grouped?: Grouped): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const job = newJob(work, resolve, reject);
+      const job = newJob(work, resolve, reject, grouped);
       const waiting = this.queues.get(queue);
       if (waiting) return void waiting.push(job);
       this.queues.set(queue, [job]);
@@ -221,6 +223,9 @@ class PostgresBackend implements Backend {
   private async drain(queue: string, lock: string): Promise<void> {
     const jobs = this.queues.get(queue)!;
     try {
+      // Requests read in the same turn of the event loop (a wave of them, answered together the turn before) join
+      // the first batch, rather than the first of them running alone.
+      await new Promise((resolve) => setImmediate(resolve));
       while (jobs.length > 0) await this.runBatch(lock, jobs);
     } finally {
       this.queues.delete(queue);
@@ -229,9 +234,10 @@ class PostgresBackend implements Backend {
 
   /**
    * One transaction: BEGIN and the lock, then the jobs waiting (at most MAX_BATCH; those that arrive meanwhile
-   * join), each in a savepoint, then the bus messages of those that ended well and COMMIT. Only then are the
-   * messages delivered here and the jobs answered; if the transaction fails as a whole, every job of it gets the
-   * error. BEGIN, the lock and each savepoint ride with the next statement (batch-pipeline.ts).
+   * join), each in a savepoint — jobs of one group next to each other in one savepoint together — then the bus
+   * messages of those that ended well and COMMIT. Only then are the messages delivered here and the jobs answered;
+   * if the transaction fails as a whole, every job of it gets the error. BEGIN, the lock and each savepoint ride
+   * with the next statement (batch-pipeline.ts).
    */
   private async runBatch(lock: string, jobs: Job[]): Promise<void> {
     const batch: Job[] = [];
@@ -241,9 +247,9 @@ class PostgresBackend implements Backend {
         await sendLater(conn, `begin; ${lock}; savepoint job`);
         try {
           while (batch.length < MAX_BATCH && jobs.length > 0) {
-            const job = jobs.shift()!;
-            batch.push(job);
-            outcomes.push(await runInSavepoint(conn, job));
+            const next = takeGroup(jobs, MAX_BATCH - batch.length);
+            batch.push(...next);
+            outcomes.push(...(next.length > 1 ? await runGroupInSavepoint(conn, next) : [await runInSavepoint(conn, next[0]!)]));
           }
           await sendNow(conn, `${this.notifySql(committedMessages(outcomes))}commit`);
         } catch (error) {
@@ -268,6 +274,51 @@ class PostgresBackend implements Backend {
   }
 }
 
+/** After a job (or a group of jobs) that ended well: keep what it did, and open the savepoint of the next. */
+const NEXT_SAVEPOINT = 'release savepoint job; savepoint job';
+
+/**
+ * The first job waiting and, when it has a group, the other jobs of its group waiting (at most `room` in all), in
+ * their order. They go ahead of jobs of other kinds queued between them (a computer's acks, between the
+ * notifications of a burst): those came concurrently with them, in no order a caller could rely on.
+ */
+function takeGroup(jobs: Job[], room: number): Job[] {
+  const group = jobs[0]!.grouped?.group;
+  if (!group) return jobs.splice(0, 1);
+  const taken: Job[] = [];
+  for (let index = 0; index < jobs.length && taken.length < room;) {
+    if (jobs[index]!.grouped?.group === group) taken.push(...jobs.splice(index, 1));
+    else index++;
+  }
+  return taken;
+}
+
+/**
+ * Jobs of one group in the savepoint open before them, done by the group together (a job alone runs its own work:
+ * the group saves nothing there). If the group declines, the
+ * jobs run one by one (it wrote nothing); if it fails, what it did is rolled back first, so each job fails alone.
+ */
+async function runGroupInSavepoint(conn: RelayDb, jobs: Job[]): Promise<Outcome[]> {
+  try {
+    const answers = await jobs[0]!.grouped!.group.run(
+      conn,
+      jobs.map((job) => job.grouped!.input),
+    );
+    if (answers) {
+      await sendLater(conn, NEXT_SAVEPOINT);
+      return answers.map(({ value, messages }) => ({ ok: true, value, messages }));
+    }
+  } catch (error) {
+    // If this fails too (a statement of the batch's own failed, the connection is gone), the batch ends with the error.
+    await rollBackJob(conn).catch(() => {
+      throw error;
+    });
+  }
+  const outcomes: Outcome[] = [];
+  for (const job of jobs) outcomes.push(await runInSavepoint(conn, job));
+  return outcomes;
+}
+
 /**
  * One job in the savepoint open before it. If it ends well, its savepoint is released and the next one opened
  * with the next statement (or COMMIT); if not, it is rolled back to its savepoint, which stays for the next job.
@@ -276,7 +327,7 @@ async function runInSavepoint(conn: RelayDb, job: Job): Promise<Outcome> {
   const messages: BusMessage[] = [];
   try {
     const value = await job.work({ db: conn, publish: (message) => messages.push(message) });
-    await sendLater(conn, 'release savepoint job; savepoint job');
+    await sendLater(conn, NEXT_SAVEPOINT);
     return { ok: true, value, messages };
   } catch (error) {
     // If this fails too (the transaction did not begin, the connection is gone), the batch ends with the job's error.

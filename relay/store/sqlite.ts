@@ -206,6 +206,7 @@ class SqliteBackend implements Backend {
     private readonly runDirectly: DirectRun,
   ) {}
 
+  /** One queue for everything (one writer); a job's group is not used: here a statement costs no round trip. */
   withDeviceLock<T>(_deviceId: string, work: (tx: DeviceTx) => Promise<T>): Promise<T> {
     return this.enqueue(work);
   }

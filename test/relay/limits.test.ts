@@ -1,6 +1,7 @@
 // Limits and budgets (docs/relay-api.md#ra50, #ra51, #ra21, #ra45, #ra47), lowered through the environment so a
 // test needs a handful of requests: the per-key rate, the daily cap, the queue, the request budget, the read
-// limit, audio caps, long-poll seconds, expiry, and exact queue_full under concurrent notifies.
+// limit, audio caps, long-poll seconds, expiry, and exact queue_full under concurrent notifies; bursts of
+// notifications at once come out as one request after another would.
 
 import { describe, expect, test } from '@jest/globals';
 import { waitFor } from '../helpers/daemon.js';
@@ -8,6 +9,8 @@ import { DeviceSocket } from '../helpers/device-socket.js';
 import { BACKENDS, makeKey, pairWithKey, startRelay, useRelay, type RelayProcess } from '../helpers/relay.js';
 
 const notify = (relay: RelayProcess, key: string, body: object) => relay.call('POST', '/v1/notify', { token: key, body });
+/** RELAY_METRICS_TOKEN of the burst test: its /metrics tells whether the burst was taken together. */
+const METRICS_TOKEN = 'limits-metrics-token-0123456789';
 const secondsToMidnight = (): number => Math.ceil((new Date().setUTCHours(24, 0, 0, 0) - Date.now()) / 1000);
 
 describe.each(BACKENDS)('limits (%s)', (backend) => {
@@ -184,6 +187,68 @@ describe.each(BACKENDS)('budget, expiry and concurrency (%s)', (backend) => {
     expect(statuses.filter((s) => s === 'queued')).toHaveLength(3);
     expect(statuses.filter((s) => s === 'queue_full')).toHaveLength(47);
     expect((await relay.call('GET', '/v1/device/usage', { token: device.token })).json).toMatchObject({ queued: 10, notifications: 10 });
+    await relay.stop();
+  });
+
+  // On PostgreSQL the requests of a burst that wait together for the computer's transaction are taken together
+  // (relay/core/notify-group.ts): their answers must be those of one request after another, as on SQLite.
+  test('a burst at once from two keys comes out as one request after another: the per-key rate, repeated notificationIds, the counters', async () => {
+    const relay = await startRelay({
+      backend,
+      env: { RATE_LIMIT_PER_KEY: '5', DEVICE_QUEUE_MAX: '100', RELAY_METRICS_TOKEN: METRICS_TOKEN },
+    });
+    const device = await pairWithKey(relay);
+    const other = await makeKey(relay, device.token);
+    for (let i = 0; i < 2; i++) expect((await notify(relay, device.key, { title: `before${i}` })).status).toBe(202);
+
+    // The first key has 3 of its 5 left and sends 3; the other sends 4 of its own and one notificationId 4 times.
+    const burst = [
+      ...Array.from({ length: 3 }, (_, i) => notify(relay, device.key, { title: `a${i}`, notificationId: `a${i}` })),
+      ...Array.from({ length: 4 }, (_, i) => notify(relay, other, { title: `b${i}`, notificationId: `b${i}` })),
+      ...Array.from({ length: 4 }, () => notify(relay, other, { title: 'same', notificationId: 'same' })),
+    ];
+    const replies = await Promise.all(burst);
+    expect(replies.slice(0, 7).map((reply) => [reply.status, reply.json.duplicate])).toEqual(Array(7).fill([202, false]));
+    const same = replies.slice(7);
+    expect(same.map((reply) => reply.status).sort()).toEqual([200, 200, 200, 202]);
+    expect(new Set(same.map((reply) => reply.json.receivedAt)).size).toBe(1); // one note, told four times
+
+    // Each key has used its five: the next of each waits.
+    expect((await notify(relay, device.key, { title: 'a-late' })).json.error).toBe('rate_limited');
+    expect((await notify(relay, other, { title: 'b-late' })).json.error).toBe('rate_limited');
+    expect((await relay.call('GET', '/v1/device/usage', { token: device.token })).json).toMatchObject({ queued: 10, notifications: 10 });
+    // The notes are there, each once, with their own notificationId.
+    const socket = await DeviceSocket.connect(relay.port, device.token);
+    await socket.welcome();
+    for (const id of ['a0', 'a1', 'a2', 'b0', 'b1', 'b2', 'b3', 'same']) await socket.notifyFrame(id);
+    await waitFor(() => socket.ofType('notify').length === 10 || undefined, 'the ten notes');
+    socket.socket.terminate();
+    if (backend === 'postgres') {
+      // Taken together, not one by one (a group is at least two).
+      const metrics = (await relay.call('GET', '/metrics', { token: METRICS_TOKEN })).text;
+      expect(Number(/^relay_notifications_grouped_total (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2);
+    }
+    await relay.stop();
+  });
+
+  test('a burst with a refusal in it: exactly the requests the limit leaves room for are taken', async () => {
+    const relay = await startRelay({ backend, env: { RATE_LIMIT_PER_KEY: '3', DEVICE_QUEUE_MAX: '100' } });
+    const device = await pairWithKey(relay);
+    const other = await makeKey(relay, device.token);
+    for (let i = 0; i < 2; i++) expect((await notify(relay, device.key, { title: `before${i}` })).status).toBe(202);
+    // The first key has one left and sends two; the other sends three, all within its limit.
+    const replies = await Promise.all([
+      ...Array.from({ length: 2 }, (_, i) => notify(relay, device.key, { title: `a${i}` })),
+      ...Array.from({ length: 3 }, (_, i) => notify(relay, other, { title: `b${i}` })),
+    ]);
+    expect(
+      replies
+        .slice(0, 2)
+        .map((reply) => reply.status)
+        .sort(),
+    ).toEqual([202, 429]);
+    expect(replies.slice(2).map((reply) => reply.status)).toEqual([202, 202, 202]);
+    expect((await relay.call('GET', '/v1/device/usage', { token: device.token })).json).toMatchObject({ queued: 6, notifications: 6 });
     await relay.stop();
   });
 });

@@ -1,6 +1,7 @@
 // Group commit on PostgreSQL (docs/relay.md, "Storage"): a burst of one computer's notifications shares its
 // transactions, and a refused notification in the burst leaves the others stored and answered; the acks of a
-// burst the computer sends together are applied together; a job the database fails rolls back alone. Transactions are
+// burst the computer sends together are applied together; notifications taken together answer as they would one by
+// one; a job the database fails rolls back alone. Transactions are
 // counted by PostgreSQL itself: pg_stat_database.xact_commit of the relay's database, read once the relay has
 // stopped (a backend reports its counts when it exits).
 
@@ -8,7 +9,7 @@ import { describe, expect, test } from '@jest/globals';
 import pg from 'pg';
 import { deviceLockKey } from '../../relay/store/postgres.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
-import { pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
+import { makeKey, pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
 
 /** Notifications in the burst; one of them carries a field agents may not send. */
 const BURST = 40;
@@ -82,6 +83,15 @@ async function whileLocked(url: string, deviceId: string, queue: () => void): Pr
     await sleep(20 * POLL_MS);
     await holder.query('select pg_advisory_unlock($1::bigint)', [deviceLockKey(deviceId)]);
   });
+}
+
+/** RELAY_METRICS_TOKEN of a relay whose /metrics says how many notifications were taken together. */
+const METRICS_TOKEN = 'pg-batching-metrics-token-0123';
+
+/** relay_notifications_grouped_total: notifications taken together with others of their computer. */
+async function grouped(relay: RelayProcess): Promise<number> {
+  const metrics = (await relay.call('GET', '/metrics', { token: METRICS_TOKEN })).text;
+  return Number(/^relay_notifications_grouped_total (\d+)$/m.exec(metrics)?.[1]);
 }
 
 /** Waits until none of the computer's notes waits for an ack. */
@@ -208,6 +218,61 @@ describe('PostgreSQL group commit', () => {
     expect((await relay.call('GET', '/v1/device/info', { token: device.token })).json).toMatchObject({ pending: BURST - 1 });
     // Its budget count went with it: rolled back to its savepoint.
     expect((await relay.call('GET', '/v1/device/usage', { token: device.token })).json).toMatchObject({ notifications: BURST - 1 });
+    await relay.stop();
+  });
+
+  test("notifications taken together answer as one by one would: each key's rate with the hits before it, a repeated notificationId, the counters; a refusal among them makes them run one by one", async () => {
+    const relay = await startRelay({
+      backend: 'postgres',
+      env: { RATE_LIMIT_PER_KEY: '3', DEVICE_QUEUE_MAX: '100', RELAY_METRICS_TOKEN: METRICS_TOKEN },
+    });
+    const url = relay.databaseUrl!;
+    const device = await pairWithKey(relay);
+    const other = await makeKey(relay, device.token);
+    const notify = (key: string, title: string, notificationId?: string) =>
+      relay.call('POST', '/v1/notify', { token: key, body: { title, ...(notificationId && { notificationId }) } });
+    expect((await notify(device.key, 'before')).status).toBe(202);
+
+    // Queued behind the test's lock, behind a first request that waits for it: the rest are one group. The first key
+    // has two of its three left and sends two; the other sends one notificationId three times and another once.
+    let together: Array<Promise<{ status: number; json: Record<string, any> }>> = [];
+    await whileLocked(url, device.deviceId, () => {
+      together = [
+        notify(other, 'first'),
+        notify(device.key, 'a0'),
+        notify(device.key, 'a1'),
+        ...Array.from({ length: 3 }, () => notify(other, 'same', 'same')),
+        notify(other, 'b1'),
+      ];
+    });
+    const answers = await Promise.all(together);
+    expect(answers.map((answer) => answer.status)).toEqual([202, 202, 202, ...answers.slice(3, 6).map((a) => a.status), 202]);
+    expect(
+      answers
+        .slice(3, 6)
+        .map((answer) => answer.status)
+        .sort(),
+    ).toEqual([200, 200, 202]);
+    expect(new Set(answers.slice(3, 6).map((answer) => answer.json.receivedAt)).size).toBe(1);
+    expect(await grouped(relay)).toBeGreaterThanOrEqual(6);
+    // Each key's hits of the group count: both keys have used their three.
+    expect((await notify(device.key, 'a-late')).json.error).toBe('rate_limited');
+    expect((await notify(other, 'b-late')).json.error).toBe('rate_limited');
+    expect((await relay.call('GET', '/v1/device/usage', { token: device.token })).json).toMatchObject({ notifications: 6, queued: 6 });
+
+    // A new key with two of its three used sends two more, together: the second is over its rate. The group reads
+    // the key's hits for both and declines; one by one, the first is taken and the second refused.
+    const [third, fourth] = [await makeKey(relay, device.token), await makeKey(relay, device.token)];
+    for (const title of ['c-before0', 'c-before1']) expect((await notify(third, title)).status).toBe(202);
+    const before = await grouped(relay);
+    let refused: Array<Promise<{ status: number; json: Record<string, any> }>> = [];
+    await whileLocked(url, device.deviceId, () => {
+      refused = [notify(fourth, 'd-first'), notify(third, 'c0'), notify(third, 'c1')];
+    });
+    const statuses = (await Promise.all(refused)).map((answer) => answer.status);
+    expect([statuses[0], [...statuses.slice(1)].sort()]).toEqual([202, [202, 429]]);
+    expect(await grouped(relay)).toBe(before);
+    expect((await relay.call('GET', '/v1/device/usage', { token: device.token })).json).toMatchObject({ notifications: 10 });
     await relay.stop();
   });
 
