@@ -5,6 +5,8 @@ declare module 'autocannon' {
     path?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Called before each send of this request (with a per-connection context): what to send instead. */
+    setupRequest?: (request: Request, context: object) => Request;
   }
 
   interface Options {

@@ -235,8 +235,13 @@ export interface LoadSpec {
   warmupSeconds: number;
   durationSeconds: number;
   headers?: Record<string, string>;
-  /** Each connection sends these in turn. */
-  requests: { method: string; path: string; body?: string }[];
+  /** Each connection sends these in turn (each walks the whole list from its start: they move in step). */
+  requests: { method: string; path: string; headers?: Record<string, string>; body?: string }[];
+  /**
+   * The connections take `requests` in turn together instead: each request sent is the next of the list, whichever
+   * connection sends it — so requests in flight at one time are different ones (for different computers).
+   */
+  shared?: boolean;
 }
 
 export interface LoadResult {
@@ -313,6 +318,17 @@ export async function cpuMs(pid: number): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields[0] is field 3 (state)
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS; // fields 14 utime, 15 stime
+}
+
+/**
+ * CPU time the whole machine has spent busy so far (every CPU, every process: all but idle and I/O wait, from
+ * /proc/stat), in ms; with the elapsed time it says whether a run had any CPU left over.
+ */
+export async function machineBusyMs(): Promise<number> {
+  const total = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!; // "cpu  user nice system idle iowait irq softirq steal ..."
+  const ticks = total.trim().split(/\s+/).slice(1, 9).map(Number);
+  const busy = ticks.reduce((sum, value) => sum + value, 0) - ticks[3]! - ticks[4]!;
+  return (busy * 1000) / CLOCK_TICKS;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

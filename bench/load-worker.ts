@@ -8,13 +8,19 @@ import type { LoadResult, LoadSpec } from './lib.js';
 
 const spec = JSON.parse(process.argv[2] ?? '') as LoadSpec;
 
+/** With `shared`, one request whose content is the list's next, for whichever connection sends it. */
+let turn = 0;
+const requests = spec.shared
+  ? [{ setupRequest: (request: object) => ({ ...request, ...spec.requests[turn++ % spec.requests.length] }) }]
+  : spec.requests;
+
 function run(seconds: number) {
   return autocannon({
     url: spec.url,
     connections: spec.connections,
     duration: seconds,
     headers: spec.headers,
-    requests: spec.requests,
+    requests,
   });
 }
 

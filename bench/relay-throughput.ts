@@ -1,9 +1,12 @@
 // Notify throughput of the relay against a bare Express 5 hello-world measured in the same run.
 //   npm run bench:relay-throughput [-- --duration 10 --warmup 2 --connections 16 --cpu-prof <folder>
-//                                     --backend embedded|postgres --scenarios 1x1,1x16,2x16 --relay <main.js>]
+//                                     --backend embedded|postgres --scenarios 1x1,1x16,2x16 --relay <main.js>
+//                                     --cold --in-step]
 // A scenario is <nodes>x<computers>: that many relay nodes on one database, that many paired computers (each
 // with one agent key and its socket on one node, spread evenly), the load split evenly across the nodes and,
-// on each node, spread over its computers' keys. The embedded database runs 1x1 (target: at least 0.3 of the
+// on each node, spread over its computers' keys: each request goes to the next computer in turn, whichever
+// connection sends it, as independent agents would (--in-step: each connection walks the computers from the
+// first, so all of them send to one computer at a time, in bursts). The embedded database runs 1x1 (target: at least 0.3 of the
 // hello-world); PostgreSQL, a private server, runs 1x1, 1x16 and 2x16 by default (targets: 0.15, 0.25, and
 // two nodes at least 1.5 times one node where the database has room: docs/performance.md).
 // The relay is durable (each answer waits until its transaction is committed) and does all its work: the
@@ -12,8 +15,11 @@
 // the desktop does — one more transaction per notification. Limits are raised so none refuses. One relay node
 // and the baseline run pinned to CPU 0, the load generators (their own processes) and the computers' sockets on
 // CPU 1; a second node runs on CPU 1 (a second machine would have its own); PostgreSQL unpinned. Server CPU is
-// each relay node's share of one core, and PostgreSQL's (all its processes together) beside it.
+// each relay node's share of one core, and PostgreSQL's (all its processes together) beside it; machine CPU is
+// every process's together, to show whether anything was left. --cold: PostgreSQL's autovacuum at its default
+// (see COLD below).
 
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type WebSocket from 'ws';
@@ -23,6 +29,7 @@ import {
   LOAD_CPU,
   SERVER_CPU,
   cpuMs,
+  machineBusyMs,
   describeMachine,
   int,
   measureHelloExpress,
@@ -43,6 +50,16 @@ const WARMUP_S = Number(option('warmup') ?? 2);
 const CONNECTIONS = Number(option('connections') ?? 16);
 const CPU_PROFILE_DIR = option('cpu-prof');
 const BACKEND = option('backend') ?? 'embedded';
+/**
+ * PostgreSQL's autovacuum looks at the tables every second rather than every minute, so a run of seconds on a new
+ * database measures a relay whose tables have statistics, as every relay's have after its first minute or so:
+ * until the first ANALYZE, PostgreSQL plans the relay's statements for near-empty tables and keeps those plans
+ * (docs/performance.md, "Plans"). `--cold` keeps PostgreSQL's default, to measure those first seconds.
+ */
+const COLD = process.argv.includes('--cold');
+const WARM_SETTINGS = ['autovacuum_naptime=1'];
+/** The connections walk the computers in step (bursts to one computer at a time), as before issue 21's third stop. */
+const IN_STEP = process.argv.includes('--in-step');
 /** The scenarios run when none are named: the embedded database is for one node. */
 const DEFAULT_SCENARIOS = { embedded: '1x1', postgres: '1x1,1x16,2x16' };
 /** Targets as shares of the hello-world (issue 21 for PostgreSQL), by scenario. */
@@ -66,6 +83,8 @@ interface Measured {
   nodeCpuPercent: number[];
   /** PostgreSQL's (all its processes) in % of one core; NaN on the embedded database. */
   databaseCpuPercent: number;
+  /** The whole machine's busy time, in % of one core (200% is all of two): what was left for anyone. */
+  machineBusyPercent: number;
   answered: number;
   bad: number;
   frames: number;
@@ -118,6 +137,9 @@ function loadOf(node: RelayNode, computers: Computer[], connections: number) {
     warmupSeconds: WARMUP_S,
     durationSeconds: DURATION_S,
     headers: { 'content-type': 'application/json' },
+    // Each request to the next computer, whichever connection sends it: the computers' agents are independent.
+    // With --in-step, each connection walks the computers from the first, so they all send to one at a time.
+    shared: !IN_STEP,
     requests: NOTIFY_BODIES.flatMap((body) =>
       mine.map((computer) => ({
         method: 'POST',
@@ -136,11 +158,13 @@ async function measureScenario(postgres: PostgresServer | undefined, scenario: S
     const started = performance.now();
     const nodeCpuBefore = await Promise.all(nodes.map((node) => cpuMs(node.pid)));
     const databaseCpuBefore = postgres ? serverCpuMs(postgres) : NaN;
+    const machineBusyBefore = await machineBusyMs();
     const perNode = Math.max(1, Math.round(CONNECTIONS / nodes.length));
     const results: LoadResult[] = await Promise.all(nodes.map((node) => runLoad(loadOf(node, computers, perNode))));
     const elapsed = performance.now() - started;
     const nodeCpuAfter = await Promise.all(nodes.map((node) => cpuMs(node.pid)));
     const databaseCpuPercent = postgres ? ((serverCpuMs(postgres) - databaseCpuBefore) / elapsed) * 100 : NaN;
+    const machineBusyPercent = (((await machineBusyMs()) - machineBusyBefore) / elapsed) * 100;
     await new Promise((resolve) => setTimeout(resolve, 1000)); // the last frames and acks
     let acked = 0;
     for (const computer of computers) {
@@ -158,6 +182,7 @@ async function measureScenario(postgres: PostgresServer | undefined, scenario: S
       latencyP99: Math.max(...results.map((result) => result.latencyP99)),
       nodeCpuPercent: nodeCpuAfter.map((after, i) => ((after - nodeCpuBefore[i]!) / elapsed) * 100),
       databaseCpuPercent,
+      machineBusyPercent,
       answered: sum((result) => result.warmupCompleted + result.completed),
       bad: sum((result) => result.non2xx + result.warmupNon2xx + result.errors + result.warmupErrors + result.timeouts),
       frames,
@@ -202,13 +227,14 @@ async function measure(postgres: PostgresServer | undefined, scenarios: Scenario
 
   const percent = (value: number): string => (Number.isNaN(value) ? '-' : `${Math.round(value)}%`);
   printTable([
-    ['server', 'req/s', 'p50', 'p99', 'relay CPU', 'PostgreSQL CPU', 'vs baseline'],
+    ['server', 'req/s', 'p50', 'p99', 'relay CPU', 'PostgreSQL CPU', 'machine CPU', 'vs baseline'],
     [
       'Express hello-world (baseline)',
       int(baseline.requestsPerSecond),
       ms(baseline.latencyP50),
       ms(baseline.latencyP99),
       percent(baseline.serverCpuPercent ?? NaN),
+      '-',
       '-',
       ratio(1),
     ],
@@ -221,11 +247,15 @@ async function measure(postgres: PostgresServer | undefined, scenarios: Scenario
         ms(result.latencyP99),
         result.nodeCpuPercent.map(percent).join(' + '),
         percent(result.databaseCpuPercent),
+        `${percent(result.machineBusyPercent)} of ${cpus().length * 100}%`,
         ratio(result.requestsPerSecond / baseline.requestsPerSecond),
       ];
     }),
   ]);
-  console.log("(latencies have 1 ms resolution and are the worst node's; CPU: share of one core during warm-up + measurement)\n");
+  console.log(
+    "(latencies have 1 ms resolution and are the worst node's; CPU: share of one core during warm-up + measurement;\n" +
+      ' machine: every process, the load generators and the computers included)\n',
+  );
   for (const scenario of scenarios) {
     const achieved = measured.get(scenario.name)!.requestsPerSecond / baseline.requestsPerSecond;
     const target = TARGETS[BACKEND]![scenario.name];
@@ -247,7 +277,7 @@ await runBenchmark(async () => {
   if (BACKEND !== 'embedded' && BACKEND !== 'postgres') throw new Error('--backend is embedded or postgres');
   const scenarios = readScenarios();
   // The database server is started before this process pins itself to the load CPU, so it is not pinned there.
-  const postgres = BACKEND === 'postgres' ? await startPostgres() : undefined;
+  const postgres = BACKEND === 'postgres' ? await startPostgres(COLD ? [] : WARM_SETTINGS) : undefined;
   try {
     await measure(postgres, scenarios);
   } finally {

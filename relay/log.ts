@@ -68,29 +68,66 @@ export function prettyLine(json: string): string {
   return `${time} ${level} ${String(entry.msg ?? '')}${fields.length > 0 ? ` ${fields.join(' ')}` : ''}\n`;
 }
 
-function createLogger(settings: LogSettings): Logger {
+/**
+ * The relay's logger, and `requests`: the same without redaction, for the request lines alone, whose fields are a
+ * fixed set of names, numbers and ids (RequestLine) — checking 39 paths on each of them cost several per cent of
+ * the relay's CPU under load (docs/performance.md).
+ */
+function createLoggers(settings: LogSettings): { logger: Logger; requests: Logger } {
   const options: pino.LoggerOptions = {
     level: settings.level,
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     // The level by name (`"level":"warn"`): what people filter on, without knowing pino's numbers.
     formatters: { level: (label) => ({ level: label }) },
-    redact: { paths: REDACT_PATHS, censor: REDACTED },
   };
   // Synchronous writes: a line written just before the process exits (a failed start, a signal) is not lost.
-  if (settings.format === 'json') return pino(options, pino.destination({ dest: 2, sync: true }));
-  return pino(options, { write: (line: string) => void process.stderr.write(prettyLine(line)) });
+  const destination =
+    settings.format === 'json'
+      ? pino.destination({ dest: 2, sync: true })
+      : { write: (line: string) => void process.stderr.write(prettyLine(line)) };
+  return {
+    logger: pino({ ...options, redact: { paths: REDACT_PATHS, censor: REDACTED } }, destination),
+    requests: pino(options, destination),
+  };
 }
 
-let logger = createLogger(DEFAULT_LOG_SETTINGS);
+let loggers = createLoggers(DEFAULT_LOG_SETTINGS);
 
 /** main.ts: the level and format of RELAY_LOG_LEVEL and RELAY_LOG_FORMAT (config.ts checked them). */
 export function configureLog(settings: LogSettings): void {
-  logger = createLogger(settings);
+  loggers = createLoggers(settings);
 }
 
+/**
+ * A request's line (relay/http/request-log.ts). Only these fields, each a name, number or id the relay made or
+ * checked — never a credential (the request id a client sends is refused when it looks like one) — so the line
+ * needs no redaction.
+ */
+export interface RequestLine {
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  deviceId?: string;
+  keyId?: string;
+  aborted?: true;
+}
+
+/** CREDENTIAL_SHAPE for a test (without the global flag, which would carry state from one test to the next). */
+const CREDENTIAL_TEST = new RegExp(CREDENTIAL_SHAPE.source);
+
+/** Whether a text holds something shaped like one of the relay's credentials. */
+export const hasCredential = (text: string): boolean => CREDENTIAL_TEST.test(text);
+
 export const log = {
-  info: (message: string, fields: LogFields = {}): void => logger.info(fields, scrub(message)),
-  warn: (message: string, fields: LogFields = {}): void => logger.warn(fields, scrub(message)),
-  error: (message: string, fields: LogFields = {}): void => logger.error(fields, scrub(message)),
+  info: (message: string, fields: LogFields = {}): void => loggers.logger.info(fields, scrub(message)),
+  warn: (message: string, fields: LogFields = {}): void => loggers.logger.warn(fields, scrub(message)),
+  error: (message: string, fields: LogFields = {}): void => loggers.logger.error(fields, scrub(message)),
+  /** A request's line: an error when the relay failed (5xx), else information. */
+  request: (line: RequestLine): void => {
+    if (line.status >= 500) loggers.requests.error(line, 'request');
+    else loggers.requests.info(line, 'request');
+  },
 };

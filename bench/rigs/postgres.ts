@@ -63,7 +63,8 @@ function serverUserIds(): { uid: number; gid: number } | undefined {
   return { uid, gid: id('-g') };
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+/** `settings`: more of the server's configuration, as `name=value`. */
+export async function startPostgres(settings: string[] = []): Promise<PostgresServer> {
   const bin = postgresBinDir();
   const folder = mkdtempSync(path.join(os.tmpdir(), 'notifier-pg-'));
   const owner = serverUserIds();
@@ -102,6 +103,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     'max_connections=400',
     '-c',
     'shared_buffers=64MB',
+    ...settings.flatMap((setting) => ['-c', setting]),
   ]);
   const child = spawn(postgres, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';

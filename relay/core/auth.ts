@@ -104,6 +104,7 @@ type SendingColumns = {
   sending_hit_at: number | null;
   sending_waiting: number;
   sending_overdue: number;
+  sending_stream: number | null;
   sending_window?: HitWindow | null;
 };
 
@@ -177,6 +178,7 @@ function splitRow(
     sending_hit_at,
     sending_waiting,
     sending_overdue,
+    sending_stream,
     sending_window,
     ...key
   } = row;
@@ -195,6 +197,7 @@ function splitRow(
     hitAt: sending_hit_at == null ? null : Number(sending_hit_at),
     waiting: Number(sending_waiting),
     overdue: Number(sending_overdue),
+    stream: sending_stream == null ? null : Number(sending_stream),
     ...(sending_window !== undefined && { window: sending_window }),
   };
   return { key, today, sending };

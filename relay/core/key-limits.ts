@@ -47,9 +47,12 @@ const insertHit = prepared((db: RelayDb, deviceId: string, keyId: string, kind: 
  * (null when the key has none).
  */
 export const notifyHitWindowColumn = (db: RelayDb, deviceId: string, keyId: string, back: number, count: number) => {
+  const newest = hitsOf(db, deviceId, keyId, 'notify').select((eb) => eb.fn.max('seq').as('seq'));
+  // The newest as its own subquery (one step down the index), not `max(seq) over ()`: a window function reads
+  // every hit from `back` on before the limit applies — with a high limit, every hit the key has.
   const window = hitsOf(db, deviceId, keyId, 'notify')
-    .select(['seq', 'at', sql<number>`max(seq) over ()`.as('newest')])
-    .where('seq', '>=', sql<number>`(${hitsOf(db, deviceId, keyId, 'notify').select((eb) => eb.fn.max('seq').as('seq'))}) - ${back}`)
+    .select(['seq', 'at', sql<number>`(${newest})`.as('newest')])
+    .where('seq', '>=', sql<number>`(${newest}) - ${back}`)
     .orderBy('seq')
     .limit(count);
   return sql<string | null>`(select json_agg(json_build_array(w.seq, w.at, w.newest) order by w.seq) from (${window}) as w)`;

@@ -64,7 +64,7 @@ export async function notify(relay: Relay, step: AgentStep, body: Body): Promise
   step.later(write(insertNote, note.device_id, note.rid, note.key_id, note.nid, note.payload, note.expect_reply, note.created_at));
   step.later(keyHit(key, 'notify', now));
   step.count('notifications');
-  tx.publish({ t: 'note', d: note.device_id, r: note.rid, frame });
+  tx.publish({ t: 'note', d: note.device_id, r: note.rid, frame, g: step.sending!.stream });
   return { duplicate: false, note };
 }
 

@@ -107,7 +107,10 @@ async function takeTogether(relay: Relay, db: RelayDb, inputs: NotifyInput[]): P
     earlier.set(senderNoteOf(key.id, note.nid), note); // a later request with its notificationId is its duplicate
     acceptedOfKey.set(key.id, j + 1);
     counts.notifications += 1;
-    answers.push({ value: { value: { duplicate: false, note } }, messages: [{ t: 'note', d: deviceId, r: note.rid, frame }] });
+    answers.push({
+      value: { value: { duplicate: false, note } },
+      messages: [{ t: 'note', d: deviceId, r: note.rid, frame, g: sending.stream }],
+    });
   }
 
   // One statement: the notes, the keys' hits, their last-used times and the day's counters.

@@ -21,6 +21,11 @@ export interface SendingState {
   overdue: number;
   /** With SendingQuery.window: the key's hits from the one `back` before its newest on (key-limits.ts). */
   window?: HitWindow | null;
+  /**
+   * The computer's socket in force (its stream generation; null: none), read under its lock: a new note needs to be
+   * announced to other relay processes only when one of them holds that socket (BusMessage `note`).
+   */
+  stream: number | null;
 }
 
 /** What verifyAgentKey needs to read a SendingState: the rate limit less one, and when a waiting note is overdue. */
@@ -48,7 +53,7 @@ export const overdueCount = (eb: ExpressionBuilder<RelayDatabase, 'notes'>, over
   eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('created_at', '<=', overdueAt).then(1).else(0).end()), sql<number>`0`);
 
 /**
- * The SendingState of each row of `agent_keys` in a query, as three more columns of it (subqueries on the row's
+ * The SendingState of each row of `agent_keys` in a query, as four more columns of it (subqueries on the row's
  * key and computer): `back` is the rate limit less one, `overdueAt` the creation time at or before which a
  * waiting note is overdue.
  */
@@ -63,6 +68,7 @@ export function sendingColumns(db: RelayDb, back: number, overdueAt: number) {
     waitingNotes(db, deviceId)
       .select((eb) => overdueCount(eb, overdueAt).as('n'))
       .as('sending_overdue'),
+    db.selectFrom('devices').select('stream_open').where('id', '=', deviceId).as('sending_stream'),
   ];
 }
 

@@ -7,13 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { log, type LogFields } from '../log.js';
+import { hasCredential, log } from '../log.js';
 
 /** The header a proxy sets to tie its log to ours; answered on every request. */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 /**
  * A proxy's id is kept when it is short and plain (nginx's $request_id is 32 hex digits, a UUID 36 characters):
- * anything longer or with other characters is replaced, so a client cannot fill or forge log lines with it.
+ * anything longer or with other characters is replaced, so a client cannot fill or forge log lines with it, and
+ * so is one shaped like a credential of the relay (a careless client's key), so that none reaches the log.
  */
 const REQUEST_ID_SHAPE = /^[A-Za-z0-9._:-]{1,128}$/;
 /** What a request no route took is logged as. */
@@ -21,7 +22,7 @@ const NO_ROUTE = '(none)';
 
 /** The request id to use: the one given, when it has a safe shape, else a new UUID. */
 function requestId(given: string | undefined): string {
-  return given !== undefined && REQUEST_ID_SHAPE.test(given) ? given : randomUUID();
+  return given !== undefined && REQUEST_ID_SHAPE.test(given) && !hasCredential(given) ? given : randomUUID();
 }
 
 /**
@@ -35,12 +36,6 @@ function caller(res: Response): { deviceId?: string; keyId?: string } {
 
 /** Milliseconds since `started`, to a hundredth. */
 const elapsedMs = (started: bigint): number => Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
-
-/** Writes a request's line: an error when the relay failed (5xx), else information. */
-function writeLine(fields: LogFields & { status: number }): void {
-  if (fields.status >= 500) log.error('request', fields);
-  else log.info('request', fields);
-}
 
 /**
  * The matched route's pattern (the routers are mounted at the root, so it is whole), several spellings joined by
@@ -62,7 +57,7 @@ export function requestLog(req: Request, res: Response, next: NextFunction): voi
   const write = (): void => {
     if (logged) return;
     logged = true;
-    writeLine({
+    log.request({
       requestId: id,
       method: req.method,
       route: routePattern(req) ?? NO_ROUTE,
@@ -97,7 +92,7 @@ export function upgradeLog(req: IncomingMessage, route: string | undefined): Upg
     answered: (status, deviceId) => {
       if (logged) return;
       logged = true;
-      writeLine({ requestId: id, method: req.method, route: route ?? NO_ROUTE, status, durationMs: elapsedMs(started), deviceId });
+      log.request({ requestId: id, method: req.method ?? '', route: route ?? NO_ROUTE, status, durationMs: elapsedMs(started), deviceId });
     },
   };
 }

@@ -22,8 +22,13 @@ export type RelayDb = Kysely<RelayDatabase>;
  * it back when it holds the socket; it is never sent to another process.
  */
 export type BusMessage =
-  /** A notification `r` was queued for computer `d`: the process holding its socket pushes it. */
-  | { t: 'note'; d: string; r: string; frame?: NotifyFrame }
+  /**
+   * A notification `r` was queued for computer `d`: the process holding its socket pushes it. `g`, when known, is
+   * the computer's socket in force as the note's transaction saw it under the computer's lock (null: none): other
+   * processes need hear of the note only when one of them holds that socket (Bus.setSocketHolder). A socket that opens
+   * later, anywhere, takes the lock after the note committed and sends it with the rest of the queue.
+   */
+  | { t: 'note'; d: string; r: string; frame?: NotifyFrame; g?: number | null }
   /** A receipt or reply for notification `r` landed: long-polls waiting on it wake up. */
   | { t: 'receipt'; d: string; r: string }
   /** Socket generation `g` of computer `d` is now in force: older sockets close with 4000. */
@@ -52,6 +57,8 @@ export interface Bus {
    * whoever keeps state from messages catches up from the database.
    */
   onResync(handler: () => void): () => void;
+  /** Tells the bus how to know whether this process holds socket generation `gen` of a computer (relay/ws). */
+  setSocketHolder(holds: (deviceId: string, gen: number) => boolean): void;
 }
 
 export interface Backend {
@@ -137,6 +144,7 @@ export function settleJobs(batch: Job[], outcomes: Outcome[]): void {
 export class LocalBus implements Bus {
   private readonly handlers = new Set<(message: BusMessage) => void>();
   private readonly resyncHandlers = new Set<() => void>();
+  private holds: (deviceId: string, gen: number) => boolean = () => false;
 
   subscribe(handler: (message: BusMessage) => void): () => void {
     this.handlers.add(handler);
@@ -146,6 +154,19 @@ export class LocalBus implements Bus {
   onResync(handler: () => void): () => void {
     this.resyncHandlers.add(handler);
     return () => this.resyncHandlers.delete(handler);
+  }
+
+  setSocketHolder(holds: (deviceId: string, gen: number) => boolean): void {
+    this.holds = holds;
+  }
+
+  /**
+   * Whether a committed message concerns other processes: all do, except a note whose computer's socket in force
+   * (as its transaction saw it) is none or is held here — delivered here, or sent when a socket opens.
+   */
+  concernsOthers(message: BusMessage): boolean {
+    if (message.t !== 'note' || message.g === undefined) return true;
+    return message.g !== null && !this.holds(message.d, message.g);
   }
 
   deliver(message: BusMessage): void {

@@ -266,8 +266,14 @@ class PostgresBackend implements Backend {
     settleJobs(batch, outcomes);
   }
 
-  /** NOTIFY of the messages (delivered by PostgreSQL only if the transaction commits), as SQL text to go before COMMIT. */
-  private notifySql(messages: BusMessage[]): string {
+  /**
+   * NOTIFY of the messages other processes need (delivered by PostgreSQL only if the transaction commits), as SQL
+   * text to go before COMMIT. Only those: a transaction that notifies holds PostgreSQL's one notification lock of
+   * the database from its NOTIFY through its commit — its flush to disk included — so such commits queue behind
+   * each other across every computer and node (docs/performance.md, "Notifications between nodes").
+   */
+  private notifySql(committed: BusMessage[]): string {
+    const messages = committed.filter((message) => this.bus.concernsOthers(message));
     if (messages.length === 0) return '';
     const payloads = messages.map((message) => pg.escapeLiteral(JSON.stringify({ ...message, frame: undefined, from: this.nodeId })));
     return `select pg_notify('${CHANNEL}', payload) from unnest(array[${payloads.join(', ')}]::text[]) as payload; `;

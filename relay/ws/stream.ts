@@ -58,6 +58,7 @@ export class DeviceStream {
   constructor(private readonly relay: Relay) {
     this.server.on('headers', (headers, req) => headers.push(`${REQUEST_ID_HEADER}: ${this.upgrades.get(req) ?? ''}`));
     this.unsubscribe = [relay.store.bus.subscribe((message) => this.onBusMessage(message)), relay.store.bus.onResync(() => this.resync())];
+    relay.store.bus.setSocketHolder((deviceId, gen) => this.sockets.of(deviceId).some((connection) => connection.gen === gen));
   }
 
   /** The HTTP server's `upgrade` event; it gets a request log line of its own (relay/http/request-log.ts). */

@@ -178,6 +178,8 @@ describe('the relay log', () => {
       ['POST', '/v1/notify', { token: key, body: { title: 'logged?' } }],
       ['POST', '/v1/notify', { token: `${key.slice(0, -1)}0`, body: { title: 'wrong key' } }],
       ['POST', '/mcp', { token: secrets.accessToken, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }],
+      // A credential as the request id (it has the shape of one a proxy may send).
+      ['GET', '/v1/status', { token: key, headers: { 'X-Request-Id': secrets.refreshToken } }],
       ['POST', '/v1/pair/start', { headers: { 'X-Pairing-Secret': secrets.wrongPairingSecret }, body: {} }],
       [
         'POST',

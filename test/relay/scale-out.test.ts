@@ -5,6 +5,7 @@
 
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { openPostgres } from '../../relay/store/postgres.js';
 import type { Backend } from '../../relay/store/backend.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
@@ -61,6 +62,47 @@ describe('two relay processes on one PostgreSQL database', () => {
     expect((await second).json).toMatchObject({ replied: true, reply: 'socket reply' });
     expect((await b.call('GET', '/v1/status', { token: device.key })).json.online).toBe(true);
     await socket.close();
+  });
+
+  test('a note is announced to the other nodes only when one of them holds the computer socket', async () => {
+    const databaseUrl = await createDatabase();
+    const secret = randomBytes(32).toString('hex');
+    const [a, b] = [
+      await startRelay({ backend: 'postgres', databaseUrl, secret }),
+      await startRelay({ backend: 'postgres', databaseUrl, secret }),
+    ];
+    nodes.push(a, b);
+    // What the nodes tell each other, as a third listener hears it (in commit order).
+    const listener = new pg.Client({ connectionString: databaseUrl });
+    await listener.connect();
+    const announced: string[] = [];
+    listener.on('notification', ({ payload }) => {
+      const message = JSON.parse(payload ?? '{}') as { t?: string; r?: string };
+      if (message.t === 'note') announced.push(message.r!);
+    });
+    await listener.query('LISTEN notifier_relay');
+    try {
+      const device = await pairWithKey(a);
+      const send = async (node: RelayProcess, notificationId: string) =>
+        expect((await node.call('POST', '/v1/notify', { token: device.key, body: { title: notificationId, notificationId } })).status).toBe(
+          202,
+        );
+
+      await send(b, 'offline'); // no socket anywhere: the one that opens sends it with the queue
+      const socket = await DeviceSocket.connect(a.port, device.token);
+      const offline = await socket.notifyFrame('offline');
+      await send(a, 'local'); // the socket is on the node that took it
+      const local = await socket.notifyFrame('local');
+      await send(b, 'remote'); // the socket is on the other node: it must hear of it
+      const remote = await socket.notifyFrame('remote');
+      // Messages arrive in commit order: once the last is here, any for the first two would be too.
+      for (let i = 0; i < 100 && announced.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(announced).toEqual([remote.id]);
+      expect(new Set([offline.id, local.id, remote.id]).size).toBe(3);
+      await socket.close();
+    } finally {
+      await listener.end();
+    }
   });
 
   test('a newer socket on B closes the one on A with 4000; unpairing through A closes it on B with 4001', async () => {
