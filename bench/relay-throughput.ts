@@ -54,7 +54,7 @@ const BACKEND = option('backend') ?? 'embedded';
  * PostgreSQL's autovacuum looks at the tables every second rather than every minute, so a run of seconds on a new
  * database measures a relay whose tables have statistics, as every relay's have after its first minute or so:
  * until the first ANALYZE, PostgreSQL plans the relay's statements for near-empty tables and keeps those plans
- * (docs/performance.md, "Plans"). `--cold` keeps PostgreSQL's default, to measure those first seconds.
+ * (docs/performance.md, "Fourth round", Plans). `--cold` keeps PostgreSQL's default, to measure those first seconds.
  */
 const COLD = process.argv.includes('--cold');
 const WARM_SETTINGS = ['autovacuum_naptime=1'];

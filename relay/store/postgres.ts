@@ -270,7 +270,7 @@ class PostgresBackend implements Backend {
    * NOTIFY of the messages other processes need (delivered by PostgreSQL only if the transaction commits), as SQL
    * text to go before COMMIT. Only those: a transaction that notifies holds PostgreSQL's one notification lock of
    * the database from its NOTIFY through its commit — its flush to disk included — so such commits queue behind
-   * each other across every computer and node (docs/performance.md, "Notifications between nodes").
+   * each other across every computer and node (docs/performance.md, "Fourth round"; docs/relay.md, "Several nodes").
    */
   private notifySql(committed: BusMessage[]): string {
     const messages = committed.filter((message) => this.bus.concernsOthers(message));
