@@ -67,7 +67,7 @@ const body = (i: number) => (i === REFUSED ? { title: `n${i}`, image: 'data:imag
  * Holds the computer's advisory lock while `queue` sends what should queue up behind it: until the relay waits
  * for the lock, and a while longer for the rest to arrive; then lets go.
  */
-async function whileLocked(url: string, deviceId: string, queue: () => void): Promise<void> {
+async function whileLocked(url: string, deviceId: string, queue: () => void, behind?: () => void): Promise<void> {
   await withClient(url, async (holder) => {
     await holder.query('select pg_advisory_lock($1::bigint)', [deviceLockKey(deviceId)]);
     queue();
@@ -79,6 +79,9 @@ async function whileLocked(url: string, deviceId: string, queue: () => void): Pr
         );
       while ((await waiting()) === 0) await sleep(POLL_MS);
     });
+    // Sent only once what `queue` sent waits for the lock: requests sent at once may reach the relay in the same
+    // turn of its event loop and start the first transaction together.
+    behind?.();
     // What is sent meanwhile reaches the relay; anything later only makes more, smaller batches.
     await sleep(20 * POLL_MS);
     await holder.query('select pg_advisory_unlock($1::bigint)', [deviceLockKey(deviceId)]);
@@ -236,15 +239,18 @@ describe('PostgreSQL group commit', () => {
     // Queued behind the test's lock, behind a first request that waits for it: the rest are one group. The first key
     // has two of its three left and sends two; the other sends one notificationId three times and another once.
     let together: Array<Promise<{ status: number; json: Record<string, any> }>> = [];
-    await whileLocked(url, device.deviceId, () => {
-      together = [
-        notify(other, 'first'),
-        notify(device.key, 'a0'),
-        notify(device.key, 'a1'),
-        ...Array.from({ length: 3 }, () => notify(other, 'same', 'same')),
-        notify(other, 'b1'),
-      ];
-    });
+    await whileLocked(
+      url,
+      device.deviceId,
+      () => void (together = [notify(other, 'first')]),
+      () =>
+        void together.push(
+          notify(device.key, 'a0'),
+          notify(device.key, 'a1'),
+          ...Array.from({ length: 3 }, () => notify(other, 'same', 'same')),
+          notify(other, 'b1'),
+        ),
+    );
     const answers = await Promise.all(together);
     expect(answers.map((answer) => answer.status)).toEqual([202, 202, 202, ...answers.slice(3, 6).map((a) => a.status), 202]);
     expect(
@@ -266,9 +272,12 @@ describe('PostgreSQL group commit', () => {
     for (const title of ['c-before0', 'c-before1']) expect((await notify(third, title)).status).toBe(202);
     const before = await grouped(relay);
     let refused: Array<Promise<{ status: number; json: Record<string, any> }>> = [];
-    await whileLocked(url, device.deviceId, () => {
-      refused = [notify(fourth, 'd-first'), notify(third, 'c0'), notify(third, 'c1')];
-    });
+    await whileLocked(
+      url,
+      device.deviceId,
+      () => void (refused = [notify(fourth, 'd-first')]),
+      () => void refused.push(notify(third, 'c0'), notify(third, 'c1')),
+    );
     const statuses = (await Promise.all(refused)).map((answer) => answer.status);
     expect([statuses[0], [...statuses.slice(1)].sort()]).toEqual([202, [202, 429]]);
     expect(await grouped(relay)).toBe(before);
