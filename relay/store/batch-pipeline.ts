@@ -1,5 +1,5 @@
-// The statements a PostgreSQL batch (postgres.ts) sends around its jobs — BEGIN, the lock and the first job's
-// savepoint; between two jobs, releasing one savepoint and opening the next — need no answer of their own before
+// The statements a PostgreSQL batch (postgres.ts) sends around its jobs — BEGIN and the lock; before each job
+// after the first, releasing one savepoint and opening the next — need no answer of their own before
 // the next job's first statement. Sent alone, they were a round trip each: one per batch and one per job, a
 // large share of a notification's. Instead a connection keeps them due and sends them with the next statement it
 // is given, in one pipeline of the extended protocol (Parse, Bind, Execute of each, then one Sync): one round

@@ -4,14 +4,16 @@
 //   - withDeviceLock: a transaction that starts with pg_advisory_xact_lock(<64-bit key of the device id>), so
 //     the check-then-write steps of one computer (rate limit, queue full, dedupe) never interleave, on any
 //     node; the lock ends with the transaction. Group commit, per computer: calls for a computer that arrive
-//     while its transaction runs wait in its queue and run together in the next one, each in a savepoint of its
-//     own (a failing one rolls back alone and its caller gets its error), under one lock and one COMMIT — a
-//     burst pays for the lock, the round trips of BEGIN and COMMIT and the commit's WAL flush once. Jobs of one
-//     group (backend.ts, JobGroup: the notifications of a burst) are taken out of the queue together and run as
-//     one call of the group, in one savepoint, which makes a burst's notifications a few statements in all.
-//   - round trips: the batch's own statements need no round trip of their own: BEGIN, the lock and the first
-//     savepoint ride with the first job's first statement, releasing a job's savepoint and opening the next
-//     one's with the next job's first (batch-pipeline.ts), the bus messages with COMMIT; and the relay's prepared
+//     while its transaction runs wait in its queue and run together in the next one, each after the first in a
+//     savepoint of its own (a failing one rolls back alone and its caller gets its error), under one lock and
+//     one COMMIT — a burst pays for the lock, the round trips of BEGIN and COMMIT and the commit's WAL flush once.
+//     Jobs of one group (backend.ts, JobGroup: the notifications of a burst) are taken out of the queue together
+//     and run as one call of the group, in one savepoint, which makes a burst's notifications a few statements.
+//   - computers share transactions: at most MAX_TRANSACTIONS run at once; computers ready meanwhile go into the
+//     next one together, their locks taken in one statement in the order of their keys (locksOf).
+//   - round trips: the batch's own statements need no round trip of their own: BEGIN and the lock ride with the
+//     first job's first statement, releasing a savepoint and opening the next with each later job's first
+//     (batch-pipeline.ts), the bus messages with COMMIT; and the relay's prepared
 //     queries (prepared.ts) are named statements on each connection, parsed and planned once.
 //   - bus: NOTIFY inside that transaction (PostgreSQL delivers it only on commit, and not at all on rollback),
 //     LISTEN on one dedicated connection per process. Messages are ids; receivers re-read rows. A process hands
@@ -37,12 +39,16 @@ const POOL_SIZE = 20;
 /** How long to wait before listening again after the connection was lost (doubling up to the maximum). */
 const RELISTEN_MS = { first: 500, max: 30_000 };
 /**
- * The most jobs one transaction of a computer carries: a burst shares its lock and COMMIT, while the first
- * answers of a batch wait for no more than this many jobs' round trips. The same bound as sqlite.ts's.
+ * The most jobs of one computer a transaction carries: a burst shares its lock and COMMIT, while the first answers
+ * of a batch wait for no more than this many jobs' round trips. The same bound as sqlite.ts's. A transaction takes
+ * in computers until they have this many jobs waiting in all, so it carries at most this many computers.
  */
 const MAX_BATCH = 16;
-/** The queue of the relay-wide lock: device ids are hex, so it never meets one. */
-const RELAY_QUEUE = 'relay';
+/**
+ * The most transactions of computers' queues a process runs at once. More computers with requests wait, and the
+ * next transaction to start takes them together.
+ */
+export const MAX_TRANSACTIONS = 4;
 /** PostgreSQL's oid of int8 (bigint): times and counts; they fit a JavaScript number, so parse them as one. */
 const INT8_OID = 20;
 
@@ -102,11 +108,16 @@ class PostgresBackend implements Backend {
   private relistenDelay = RELISTEN_MS.first;
   /** Marks this process's messages, so it can tell their echo from another process's. */
   private readonly nodeId = randomBytes(8).toString('hex');
-  /**
-   * The jobs waiting for each computer's next transaction (and the relay-wide lock's, under RELAY_QUEUE). A queue
-   * is here exactly while its batches run: a job that finds none starts them.
-   */
-  private readonly queues = new Map<string, Job[]>();
+  /** Each computer's queue on this process, while it has jobs waiting or a transaction under way. */
+  private readonly devices = new Map<string, DeviceQueue>();
+  /** Computers with jobs waiting and no transaction under way, in the order they became so. */
+  private readonly ready = new Set<DeviceQueue>();
+  /** Transactions of computers under way (at most MAX_TRANSACTIONS). */
+  private running = 0;
+  /** Whether the ready computers' transactions start at the end of this turn of the event loop. */
+  private startPending = false;
+  /** The jobs waiting for the relay-wide lock's next transaction, while its transactions run. */
+  private relayJobs: Job[] | undefined;
 
   constructor(
     readonly db: RelayDb,
@@ -119,13 +130,21 @@ class PostgresBackend implements Backend {
   }
 
   withDeviceLock<T>(deviceId: string, work: (tx: DeviceTx) => Promise<T>, grouped?: Grouped): Promise<T> {
-    // The key is a number made here from hex digits: it goes into the SQL text as it is.
-    return this.enqueue(deviceId, `select pg_advisory_xact_lock(${deviceLockKey(deviceId)})`, work, grouped);
+    return new Promise<T>((resolve, reject) => {
+      let queue = this.devices.get(deviceId);
+      if (!queue) this.devices.set(deviceId, (queue = { deviceId, key: BigInt(deviceLockKey(deviceId)), jobs: [], busy: false }));
+      queue.jobs.push(newJob(work, resolve, reject, grouped));
+      if (!queue.busy) this.makeReady(queue); // else it joins the transaction under way, or waits for the next
+    });
   }
 
   withRelayLock<T>(work: (tx: DeviceTx) => Promise<T>): Promise<T> {
-    // The two-number form of the lock has its own key space: it can never meet a device's one-number key.
-    return this.enqueue(RELAY_QUEUE, 'select pg_advisory_xact_lock(0, 1)', work);
+    return new Promise<T>((resolve, reject) => {
+      const job = newJob(work, resolve, reject);
+      if (this.relayJobs) return void this.relayJobs.push(job);
+      this.relayJobs = [job];
+      void this.drainRelayJobs(this.relayJobs);
+    });
   }
 
   async claimTask(name: string, now: number, nextDueAt: number, work: () => Promise<void>): Promise<boolean> {
@@ -209,47 +228,100 @@ class PostgresBackend implements Backend {
     }
   }
 
-  private enqueue<T>(queue: string, lock: string, work: (tx: DeviceTx) => Promise<T>, grouped?: Grouped): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const job = newJob(work, resolve, reject, grouped);
-      const waiting = this.queues.get(queue);
-      if (waiting) return void waiting.push(job);
-      this.queues.set(queue, [job]);
-      void this.drain(queue, lock);
+  /**
+   * A computer has jobs and no transaction: its jobs go into the next transaction to start, with those of the other
+   * computers ready by then. Requests read in the same turn of the event loop (a wave of them, answered together
+   * the turn before) start together, rather than the first of them alone.
+   */
+  private makeReady(queue: DeviceQueue): void {
+    this.ready.add(queue);
+    if (this.startPending) return;
+    this.startPending = true;
+    setImmediate(() => {
+      this.startPending = false;
+      this.startTransactions();
     });
   }
 
-  /** Runs the queue's batches, one transaction at a time, until it is empty. */
-  private async drain(queue: string, lock: string): Promise<void> {
-    const jobs = this.queues.get(queue)!;
+  /**
+   * Starts a transaction for the computers ready, oldest first, enough of them for MAX_BATCH jobs — and more such
+   * transactions while computers are ready and fewer than MAX_TRANSACTIONS run. Beyond that they wait, and the
+   * next transaction to start takes them together: under load, computers share transactions (docs/performance.md,
+   * "Fifth round").
+   */
+  private startTransactions(): void {
+    while (this.ready.size > 0 && this.running < MAX_TRANSACTIONS) {
+      const queues: DeviceQueue[] = [];
+      let jobs = 0;
+      for (const queue of this.ready) {
+        if (jobs >= MAX_BATCH) break;
+        queues.push(queue);
+        jobs += queue.jobs.length;
+      }
+      for (const queue of queues) {
+        this.ready.delete(queue);
+        queue.busy = true;
+      }
+      this.running += 1;
+      void this.runBatch(
+        locksOf(queues),
+        queues.map((queue) => queue.jobs),
+      ).finally(() => this.transactionEnded(queues));
+    }
+  }
+
+  private transactionEnded(queues: DeviceQueue[]): void {
+    this.running -= 1;
+    for (const queue of queues) {
+      queue.busy = false;
+      if (queue.jobs.length > 0) this.ready.add(queue);
+      else this.devices.delete(queue.deviceId);
+    }
+    this.startTransactions();
+  }
+
+  /** Runs the relay-wide lock's batches, one transaction at a time, until none waits. */
+  private async drainRelayJobs(jobs: Job[]): Promise<void> {
     try {
-      // Requests read in the same turn of the event loop (a wave of them, answered together the turn before) join
-      // the first batch, rather than the first of them running alone.
-      await new Promise((resolve) => setImmediate(resolve));
-      while (jobs.length > 0) await this.runBatch(lock, jobs);
+      await new Promise((resolve) => setImmediate(resolve)); // as for a computer: the same turn's requests join
+      // The two-number form of the lock has its own key space: it can never meet a device's one-number key.
+      while (jobs.length > 0) await this.runBatch('select pg_advisory_xact_lock(0, 1)', [jobs]);
     } finally {
-      this.queues.delete(queue);
+      this.relayJobs = undefined;
     }
   }
 
   /**
-   * One transaction: BEGIN and the lock, then the jobs waiting (at most MAX_BATCH; those that arrive meanwhile
-   * join), each in a savepoint — jobs of one group next to each other in one savepoint together — then the bus
-   * messages of those that ended well and COMMIT. Only then are the messages delivered here and the jobs answered;
-   * if the transaction fails as a whole, every job of it gets the error. BEGIN, the lock and each savepoint ride
-   * with the next statement (batch-pipeline.ts).
+   * One transaction: BEGIN and the locks, then the jobs waiting in its queues, one computer's after another in
+   * turn (at most MAX_BATCH of each; those that arrive meanwhile join), each after the first in a savepoint —
+   * jobs of one group next to each other in one savepoint together — then the bus messages of those that ended
+   * well and COMMIT. Only then are the messages delivered here and the jobs answered; if the transaction fails as
+   * a whole, every job of it gets the error. BEGIN, the locks and each savepoint ride with the next statement
+   * (batch-pipeline.ts).
+   *
+   * The first job, when it runs alone, needs no savepoint: if it fails, the whole transaction is rolled back (it is
+   * all that transaction did) and the jobs after it run in the next one. A transaction of one job — most of them,
+   * when each computer has one request at a time — is then BEGIN, the lock, the job's statements and COMMIT
+   * (docs/performance.md, "Fifth round").
    */
-  private async runBatch(lock: string, jobs: Job[]): Promise<void> {
+  private async runBatch(lock: string, queues: Job[][]): Promise<void> {
     const batch: Job[] = [];
     const outcomes: Outcome[] = [];
+    const take = inTurn(queues);
     try {
       await this.db.connection().execute(async (conn) => {
-        await sendLater(conn, `begin; ${lock}; savepoint job`);
+        await sendLater(conn, `begin; ${lock}`);
         try {
-          while (batch.length < MAX_BATCH && jobs.length > 0) {
-            const next = takeGroup(jobs, MAX_BATCH - batch.length);
+          const savepoints = new JobSavepoints(conn);
+          for (let next = take(); next; next = take()) {
             batch.push(...next);
-            outcomes.push(...(next.length > 1 ? await runGroupInSavepoint(conn, next) : [await runInSavepoint(conn, next[0]!)]));
+            if (next.length > 1) outcomes.push(...(await runGroupInSavepoint(savepoints, next)));
+            else if (batch.length > 1) outcomes.push(await runInSavepoint(savepoints, next[0]!));
+            else {
+              const outcome = await runJob(conn, next[0]!);
+              outcomes.push(outcome);
+              if (!outcome.ok) return void (await sendNow(conn, 'rollback')); // it was all the transaction did
+            }
           }
           await sendNow(conn, `${this.notifySql(committedMessages(outcomes))}commit`);
         } catch (error) {
@@ -258,7 +330,8 @@ class PostgresBackend implements Backend {
         }
       });
     } catch (error) {
-      if (batch.length === 0) batch.push(...jobs.splice(0, MAX_BATCH)); // no transaction began: these would have been next
+      // No transaction began: these would have been next.
+      if (batch.length === 0) for (let next = take(); next; next = take()) batch.push(...next);
       for (const job of batch) job.reject(error);
       return;
     }
@@ -280,8 +353,61 @@ class PostgresBackend implements Backend {
   }
 }
 
-/** After a job (or a group of jobs) that ended well: keep what it did, and open the savepoint of the next. */
-const NEXT_SAVEPOINT = 'release savepoint job; savepoint job';
+/**
+ * The savepoint each job (or group of jobs) after a batch's first runs in, opened with the job's first statement:
+ * the first one opened, then each releasing the one before (what the job before it did is kept).
+ */
+class JobSavepoints {
+  private opened = false;
+  constructor(readonly conn: RelayDb) {}
+
+  async open(): Promise<void> {
+    await sendLater(this.conn, this.opened ? 'release savepoint job; savepoint job' : 'savepoint job');
+    this.opened = true;
+  }
+}
+
+/** One computer's queue on this process. */
+interface DeviceQueue {
+  deviceId: string;
+  /** Its advisory-lock key (deviceLockKey). */
+  key: bigint;
+  jobs: Job[];
+  /** Whether a transaction holding its lock is under way: jobs that arrive join it, or wait for the next. */
+  busy: boolean;
+}
+
+/**
+ * The statement that takes the computers' locks: one, or several in one statement in the order of their keys.
+ * Every transaction that takes several takes them in that one order, and one that takes one waits for no other,
+ * so transactions can never wait for each other in a circle. The keys are numbers made here from hex digits: they
+ * go into the SQL text as they are.
+ */
+function locksOf(queues: DeviceQueue[]): string {
+  if (queues.length === 1) return `select pg_advisory_xact_lock(${queues[0]!.key})`;
+  const keys = queues.map((queue) => queue.key).sort((a, b) => (a < b ? -1 : 1));
+  return `select pg_advisory_xact_lock(key) from unnest(array[${keys.join(', ')}]::bigint[]) as key`;
+}
+
+/**
+ * The jobs a transaction takes next: from each computer's queue in turn, its next job or group (takeGroup), up to
+ * MAX_BATCH jobs of each computer; none when no queue has any waiting with room left.
+ */
+function inTurn(queues: Job[][]): () => Job[] | undefined {
+  const taken = queues.map(() => 0);
+  let turn = 0;
+  return () => {
+    for (let tried = 0; tried < queues.length; tried++) {
+      const index = turn++ % queues.length;
+      const room = MAX_BATCH - taken[index]!;
+      if (queues[index]!.length === 0 || room <= 0) continue;
+      const jobs = takeGroup(queues[index]!, room);
+      taken[index] = taken[index]! + jobs.length;
+      return jobs;
+    }
+    return undefined;
+  };
+}
 
 /**
  * The first job waiting and, when it has a group, the other jobs of its group waiting (at most `room` in all), in
@@ -300,46 +426,48 @@ function takeGroup(jobs: Job[], room: number): Job[] {
 }
 
 /**
- * Jobs of one group in the savepoint open before them, done by the group together (a job alone runs its own work:
- * the group saves nothing there). If the group declines, the
- * jobs run one by one (it wrote nothing); if it fails, what it did is rolled back first, so each job fails alone.
+ * Jobs of one group in a savepoint, done by the group together (a job alone runs its own work: the group saves
+ * nothing there). If the group declines, the jobs run one by one (it wrote nothing); if it fails, what it did is
+ * rolled back first, so each job fails alone.
  */
-async function runGroupInSavepoint(conn: RelayDb, jobs: Job[]): Promise<Outcome[]> {
+async function runGroupInSavepoint(savepoints: JobSavepoints, jobs: Job[]): Promise<Outcome[]> {
+  await savepoints.open();
   try {
     const answers = await jobs[0]!.grouped!.group.run(
-      conn,
+      savepoints.conn,
       jobs.map((job) => job.grouped!.input),
     );
-    if (answers) {
-      await sendLater(conn, NEXT_SAVEPOINT);
-      return answers.map(({ value, messages }) => ({ ok: true, value, messages }));
-    }
+    if (answers) return answers.map(({ value, messages }) => ({ ok: true, value, messages }));
   } catch (error) {
     // If this fails too (a statement of the batch's own failed, the connection is gone), the batch ends with the error.
-    await rollBackJob(conn).catch(() => {
+    await rollBackJob(savepoints.conn).catch(() => {
       throw error;
     });
   }
   const outcomes: Outcome[] = [];
-  for (const job of jobs) outcomes.push(await runInSavepoint(conn, job));
+  for (const job of jobs) outcomes.push(await runInSavepoint(savepoints, job));
   return outcomes;
 }
 
-/**
- * One job in the savepoint open before it. If it ends well, its savepoint is released and the next one opened
- * with the next statement (or COMMIT); if not, it is rolled back to its savepoint, which stays for the next job.
- */
-async function runInSavepoint(conn: RelayDb, job: Job): Promise<Outcome> {
+/** One job in a savepoint: if it fails, it is rolled back to it, and the jobs before it keep what they did. */
+async function runInSavepoint(savepoints: JobSavepoints, job: Job): Promise<Outcome> {
+  await savepoints.open();
+  const outcome = await runJob(savepoints.conn, job);
+  if (!outcome.ok) {
+    // If this fails too (the transaction did not begin, the connection is gone), the batch ends with the job's error.
+    await rollBackJob(savepoints.conn).catch(() => {
+      throw outcome.error;
+    });
+  }
+  return outcome;
+}
+
+/** A job's work: its value and the messages it published, or its error (what it did is for the caller to undo). */
+async function runJob(conn: RelayDb, job: Job): Promise<Outcome> {
   const messages: BusMessage[] = [];
   try {
-    const value = await job.work({ db: conn, publish: (message) => messages.push(message) });
-    await sendLater(conn, NEXT_SAVEPOINT);
-    return { ok: true, value, messages };
+    return { ok: true, value: await job.work({ db: conn, publish: (message) => messages.push(message) }), messages };
   } catch (error) {
-    // If this fails too (the transaction did not begin, the connection is gone), the batch ends with the job's error.
-    await rollBackJob(conn).catch(() => {
-      throw error;
-    });
     return { ok: false, error };
   }
 }

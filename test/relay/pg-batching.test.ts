@@ -1,13 +1,14 @@
 // Group commit on PostgreSQL (docs/relay.md, "Storage"): a burst of one computer's notifications shares its
 // transactions, and a refused notification in the burst leaves the others stored and answered; the acks of a
-// burst the computer sends together are applied together; notifications taken together answer as they would one by
-// one; a job the database fails rolls back alone. Transactions are
+// burst the computer sends together are applied together, and requests of several computers that arrive together
+// share a transaction; notifications taken together answer as they would one by one; a job the database fails rolls
+// back alone. Transactions are
 // counted by PostgreSQL itself: pg_stat_database.xact_commit of the relay's database, read once the relay has
 // stopped (a backend reports its counts when it exits).
 
 import { describe, expect, test } from '@jest/globals';
 import pg from 'pg';
-import { deviceLockKey } from '../../relay/store/postgres.js';
+import { deviceLockKey, MAX_TRANSACTIONS } from '../../relay/store/postgres.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { makeKey, pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
 
@@ -18,6 +19,9 @@ const REFUSED = 17;
 const RECEIPTED = 23;
 /** In a burst, the note the database refuses (a trigger the test adds). */
 const POISONED = 29;
+/** Computers whose acks arrive together; the one whose ack the database refuses. */
+const COMPUTERS = 8;
+const POISONED_COMPUTER = 6;
 /** Notifications sent while the computer's lock is held past the database's lock timeout. */
 const LOCKED_OUT = 8;
 /** Room for both rounds of notifications (the defaults allow fewer per key in 10 minutes). */
@@ -95,6 +99,20 @@ const METRICS_TOKEN = 'pg-batching-metrics-token-0123';
 async function grouped(relay: RelayProcess): Promise<number> {
   const metrics = (await relay.call('GET', '/metrics', { token: METRICS_TOKEN })).text;
   return Number(/^relay_notifications_grouped_total (\d+)$/m.exec(metrics)?.[1]);
+}
+
+/** The statements of the relay's connections that wait for an advisory lock, once `enough` says they are. */
+async function waitingForLocks(url: string, enough: (statements: string[]) => boolean): Promise<string[]> {
+  return withClient(url, async (watcher) => {
+    for (;;) {
+      const { rows } = await watcher.query(
+        "select query from pg_stat_activity where datname = current_database() and wait_event = 'advisory' and pid <> pg_backend_pid()",
+      );
+      const statements = rows.map((row) => row.query as string);
+      if (enough(statements)) return statements;
+      await sleep(POLL_MS);
+    }
+  });
 }
 
 /** Waits until none of the computer's notes waits for an ack. */
@@ -197,6 +215,91 @@ describe('PostgreSQL group commit', () => {
     expect(again.ofType('notify')).toEqual([]);
     await again.close();
     await after.stop();
+  });
+
+  test('requests of several computers that arrive together share one transaction, which takes their locks in one order; one that fails in the database fails alone', async () => {
+    const relay = await startRelay({ backend: 'postgres', env: ROOM });
+    const url = relay.databaseUrl!;
+    const devices: Array<Awaited<ReturnType<typeof pairWithKey>>> = [];
+    for (let i = 0; i < COMPUTERS; i++) devices.push(await pairWithKey(relay));
+    const title = (i: number) => (i === POISONED_COMPUTER ? 'poison' : `c${i}`);
+    const notifyEach = async (round: number) => {
+      for (const [i, device] of devices.entries()) {
+        const reply = await relay.call('POST', '/v1/notify', {
+          token: device.key,
+          body: { title: title(i), notificationId: `c${i}-${round}` },
+        });
+        expect(reply.status).toBe(202);
+      }
+    };
+    await notifyEach(0);
+    const sockets = await Promise.all(
+      devices.map(async (device, i) => {
+        const socket = await DeviceSocket.connect(relay.port, device.token);
+        await socket.notifyFrame(`c${i}-0`);
+        return socket;
+      }),
+    );
+    /**
+     * The first MAX_TRANSACTIONS computers ack while the test holds their locks: the relay's transactions for them
+     * all wait. The others' acks then wait on the relay for one of those to end, and go into the next transaction
+     * together — while the test also holds the last computer's lock, so that one waits in its turn: its statement.
+     */
+    const first = devices.slice(0, MAX_TRANSACTIONS);
+    const rest = devices.slice(MAX_TRANSACTIONS);
+    const last = devices.at(-1)!;
+    const ack = (i: number) => sockets[i]!.send({ type: 'ack', id: sockets[i]!.ofType('notify').at(-1)!.id });
+    const ackInTwoWaves = async (): Promise<string> =>
+      withClient(url, async (holder) => {
+        const lock = (device: (typeof devices)[number], verb: 'lock' | 'unlock') =>
+          holder.query(`select pg_advisory_${verb}($1::bigint)`, [deviceLockKey(device.deviceId)]);
+        for (const device of [...first, last]) await lock(device, 'lock');
+        for (const i of first.keys()) {
+          ack(i);
+          await waitingForLocks(url, (statements) => statements.length > i); // one at a time: a transaction each
+        }
+        rest.forEach((_, i) => ack(first.length + i));
+        await sleep(20 * POLL_MS); // they reach the relay, and wait there
+        for (const device of first) await lock(device, 'unlock');
+        // Once the first ones have their locks, what still waits is the transaction that takes the last one's.
+        const firstKeys = first.map((device) => deviceLockKey(device.deviceId));
+        const [statement] = await waitingForLocks(
+          url,
+          (statements) => statements.length > 0 && !statements.some((text) => firstKeys.some((key) => text.includes(key))),
+        );
+        await lock(last, 'unlock');
+        return statement!;
+      });
+
+    // The rest's acks are one transaction, whose one statement takes all their computers' locks, in the order of
+    // their keys.
+    const statement = await ackInTwoWaves();
+    expect(statement).toContain('pg_advisory_xact_lock(key) from unnest(array[');
+    const keysOf = (some: typeof devices) => some.map((device) => BigInt(deviceLockKey(device.deviceId))).sort((a, b) => (a < b ? -1 : 1));
+    expect([...statement.matchAll(/\d{6,}/g)].map((match) => BigInt(match[0]))).toEqual(keysOf(rest));
+    for (const device of devices) await allAcked(url, device.deviceId);
+
+    // Now the database refuses the poisoned computer's ack (a trigger the test adds): the others of its transaction
+    // are applied all the same, and that one stays waiting, its frame not counted (rolled back with it).
+    await withClient(url, (client) =>
+      client.query(`
+        create function refuse_poison_ack() returns trigger language plpgsql as
+          $$ begin raise exception 'poisoned ack'; end $$;
+        create trigger refuse_poison_ack before update on notes for each row
+          when (new.payload like '%poison%' and new.acked_at is not null) execute function refuse_poison_ack();`),
+    );
+    await notifyEach(1);
+    await Promise.all(sockets.map((socket, i) => socket.notifyFrame(`c${i}-1`)));
+    await ackInTwoWaves();
+    for (const [i, device] of devices.entries()) if (i !== POISONED_COMPUTER) await allAcked(url, device.deviceId);
+    const info = async (i: number) => (await relay.call('GET', '/v1/device/info', { token: devices[i]!.token })).json;
+    const usage = async (i: number) => (await relay.call('GET', '/v1/device/usage', { token: devices[i]!.token })).json;
+    expect(await info(POISONED_COMPUTER)).toMatchObject({ pending: 1 });
+    expect(await usage(POISONED_COMPUTER)).toMatchObject({ wsMessages: 1 });
+    expect(await info(COMPUTERS - 1)).toMatchObject({ pending: 0 });
+    expect(await usage(COMPUTERS - 1)).toMatchObject({ wsMessages: 2 });
+    await Promise.all(sockets.map((socket) => socket.close()));
+    await relay.stop();
   });
 
   test('a job that fails in the database rolls back alone: the others of its batch, before and after it, are stored', async () => {

@@ -65,3 +65,28 @@ test("a statement of the runner's own that fails ends the batch: no job is answe
   await expect(backend.withDeviceLock(DEVICE, async ({ db }) => insertRecording.run(db, DEVICE, 'r3'))).resolves.toBe(1);
   expect((await recordings.all(backend.db, DEVICE)).map((row) => row.rid)).toEqual(['r3']);
 });
+
+test("a batch's first job runs without a savepoint of its own: if it fails, all it wrote is rolled back and the jobs after it run in the next transaction", async () => {
+  store = await openPostgres(await createDatabase());
+  const backend = store;
+
+  // Queued in the same turn of the event loop: the first job writes and then fails (an error that is no refusal),
+  // once alone in its transaction — twice, the second time with one behind it in the same batch.
+  const failing = (rid: string) =>
+    backend.withDeviceLock(DEVICE, async ({ db }) => {
+      await insertRecording.run(db, DEVICE, rid);
+      throw new Error(`failed after writing ${rid}`);
+    });
+  await expect(failing('r1')).rejects.toThrow('failed after writing r1');
+  const first = failing('r2');
+  const next = backend.withDeviceLock(DEVICE, async ({ db }) => insertRecording.run(db, DEVICE, 'r3'));
+  await expect(first).rejects.toThrow('failed after writing r2');
+  await expect(next).resolves.toBe(1);
+
+  // A job after the first runs in a savepoint: its failure undoes only its own write.
+  const kept = backend.withDeviceLock(DEVICE, async ({ db }) => insertRecording.run(db, DEVICE, 'r4'));
+  const undone = failing('r5');
+  const last = backend.withDeviceLock(DEVICE, async ({ db }) => insertRecording.run(db, DEVICE, 'r6'));
+  expect(await Promise.all([kept, settled(undone), last])).toEqual([1, 'rejected', 1]);
+  expect((await recordings.all(backend.db, DEVICE)).map((row) => row.rid)).toEqual(['r3', 'r4', 'r6']);
+});
