@@ -132,7 +132,7 @@ class PostgresBackend implements Backend {
   withDeviceLock<T>(deviceId: string, work: (tx: DeviceTx) => Promise<T>, grouped?: Grouped): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       let queue = this.devices.get(deviceId);
-      if (!queue) this.devices.set(deviceId, (queue = { deviceId, key: BigInt(deviceLockKey(deviceId)), jobs: [], busy: false }));
+      if (!queue) this.devices.set(deviceId, (queue = { deviceId, key: deviceLockKey(deviceId), jobs: [], busy: false }));
       queue.jobs.push(newJob(work, resolve, reject, grouped));
       if (!queue.busy) this.makeReady(queue); // else it joins the transaction under way, or waits for the next
     });
@@ -371,7 +371,7 @@ class JobSavepoints {
 interface DeviceQueue {
   deviceId: string;
   /** Its advisory-lock key (deviceLockKey). */
-  key: bigint;
+  key: string;
   jobs: Job[];
   /** Whether a transaction holding its lock is under way: jobs that arrive join it, or wait for the next. */
   busy: boolean;
@@ -385,7 +385,7 @@ interface DeviceQueue {
  */
 function locksOf(queues: DeviceQueue[]): string {
   if (queues.length === 1) return `select pg_advisory_xact_lock(${queues[0]!.key})`;
-  const keys = queues.map((queue) => queue.key).sort((a, b) => (a < b ? -1 : 1));
+  const keys = queues.map((queue) => queue.key).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
   return `select pg_advisory_xact_lock(key) from unnest(array[${keys.join(', ')}]::bigint[]) as key`;
 }
 

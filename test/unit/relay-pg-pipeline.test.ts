@@ -70,8 +70,8 @@ test("a batch's first job runs without a savepoint of its own: if it fails, all 
   store = await openPostgres(await createDatabase());
   const backend = store;
 
-  // Queued in the same turn of the event loop: the first job writes and then fails (an error that is no refusal),
-  // once alone in its transaction — twice, the second time with one behind it in the same batch.
+  // A first job that writes and then fails (an error that is no refusal): alone in its transaction, then with a job
+  // queued behind it in the same turn of the event loop, which runs in the next transaction.
   const failing = (rid: string) =>
     backend.withDeviceLock(DEVICE, async ({ db }) => {
       await insertRecording.run(db, DEVICE, rid);
