@@ -52,7 +52,7 @@ export const notificationsRefused = new Counter({
 
 export const notificationsGrouped = new Counter({
   name: 'relay_notifications_grouped_total',
-  help: 'PostgreSQL: notify requests taken together with others for the same computer (one read and one write for all)',
+  help: 'PostgreSQL: notify requests taken together with others waiting for the same transaction (one read and one write for all)',
   registers: [registry],
 });
 

@@ -6,7 +6,7 @@
 import { deviceUnpaired, scopeMissing, unauthorized, wrongCredential, type RelayError } from '../../protocol/relay/errors.js';
 import type { RelayDb } from '../store/backend.js';
 import { prepared } from '../store/prepared.js';
-import type { Compilable, SelectQueryBuilder } from 'kysely';
+import { sql, type Compilable, type SelectQueryBuilder } from 'kysely';
 import type { DeviceRow, KeyRow, RelayDatabase, UsageRow } from '../store/schema.js';
 import type { HitWindow } from './key-limits.js';
 import { sendingColumns, sendingWindowColumns, type SendingQuery, type SendingState } from './sending.js';
@@ -126,6 +126,15 @@ const withSendingWindow = (
     KeyRow & SendingColumns
   >;
 
+/** Keys by computer and key id, the i-th of each array together (PostgreSQL's unnest). */
+const keysByIds = (db: RelayDb, deviceIds: string[], keyIds: string[]) =>
+  db
+    .selectFrom('agent_keys')
+    .selectAll('agent_keys')
+    .where(
+      sql<boolean>`(agent_keys.device_id, agent_keys.id) in (select * from unnest(cast(${deviceIds} as text[]), cast(${keyIds} as text[])))`,
+    );
+
 const selectKey = prepared((db: RelayDb, deviceId: string, keyId: string, day: string) => withToday(keyById(db, deviceId, keyId), day));
 const selectAccessKey = prepared((db: RelayDb, deviceId: string, tokenHash: string, day: string) =>
   withToday(keyByAccessToken(db, deviceId, tokenHash), day),
@@ -135,6 +144,10 @@ const selectKeySending = prepared((db: RelayDb, deviceId: string, keyId: string,
 );
 const selectAccessKeySending = prepared((db: RelayDb, deviceId: string, tokenHash: string, day: string, back: number, overdueAt: number) =>
   withToday(withSending(db, keyByAccessToken(db, deviceId, tokenHash), back, overdueAt), day),
+);
+const selectKeysSending = prepared(
+  (db: RelayDb, deviceIds: string[], keyIds: string[], day: string, back: number, overdueAt: number) =>
+    withToday(withSending(db, keysByIds(db, deviceIds, keyIds), back, overdueAt), day) as Compilable<KeyWithToday & SendingColumns>,
 );
 const selectKeySendingWindow = prepared(
   (db: RelayDb, deviceId: string, keyId: string, day: string, back: number, overdueAt: number, count: number) =>
@@ -232,9 +245,35 @@ export async function verifyAgentKey(
     if (!row.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
     return splitRow(row, agent.deviceId, day);
   }
+  return checkedKey(db, agent, row, day);
+}
+
+/** An agent key's row (KeyWithToday, read by its key id), checked against the credential's secret. */
+async function checkedKey(db: RelayDb, agent: AgentCaller, row: (KeyWithToday & Partial<SendingColumns>) | undefined, day: string) {
   const valid =
     row && row.kind === 'static' && row.revoked_at === null && row.secret_hash !== null && sameSecret(row.secret_hash, agent.secretHash);
   if (!valid) throw await unknownCredential(db, agent.deviceId, 'key');
   if (!row.scope.split(' ').includes(NOTIFY_SCOPE)) throw scopeMissing();
   return splitRow(row, agent.deviceId, day);
+}
+
+/**
+ * verifyAgentKey with notify's checks for several agent keys (credentials with a key id), of any computers, in one
+ * query: PostgreSQL, for a group of notifications (notify-group.ts). Each answer is what verifyAgentKey would give;
+ * the first refusal throws.
+ */
+export async function verifyAgentKeys(
+  db: RelayDb,
+  agents: AgentCaller[],
+  now: number,
+  sending: SendingQuery,
+): Promise<Array<{ key: KeyRow; today: UsageRow; sending?: SendingState }>> {
+  const day = utcDay(now);
+  const deviceIds = agents.map((agent) => agent.deviceId);
+  const keyIds = agents.map((agent) => agent.keyId!);
+  const rows = await selectKeysSending.all(db, deviceIds, keyIds, day, sending.back, sending.overdueAt);
+  const byKey = new Map(rows.map((row) => [`${row.device_id} ${row.id}`, row]));
+  const verified = [];
+  for (const agent of agents) verified.push(await checkedKey(db, agent, byKey.get(`${agent.deviceId} ${agent.keyId!}`), day));
+  return verified;
 }

@@ -76,18 +76,19 @@ export function hitBackAtInWindow(window: HitWindow | null, back: number, now: n
 }
 
 /**
- * PostgreSQL, for a group: new notify hits of the computer's keys, one per entry of `keyIds`, numbered after each
- * key's newest in the order given — in one statement (the numbers are read before any of its rows is inserted).
+ * PostgreSQL, for a group: new notify hits of keys, one per entry of `deviceIds` and `keyIds` (the i-th of each
+ * together), numbered after each key's newest in the order given — in one statement (the numbers are read before
+ * any of its rows is inserted).
  */
-export const insertNotifyHits = prepared((db: RelayDb, deviceId: string, at: number, keyIds: string[], ordinals: number[]) =>
+export const insertNotifyHits = prepared((db: RelayDb, at: number, deviceIds: string[], keyIds: string[], ordinals: number[]) =>
   db
     .insertInto('key_hits')
     .columns(['device_id', 'key_id', 'kind', 'seq', 'at'])
     .expression(
-      sql<never>`select cast(${deviceId} as text), t.key_id, 'notify',
-        coalesce((select max(h.seq) from key_hits h where h.device_id = ${deviceId} and h.key_id = t.key_id and h.kind = 'notify'), 0) + t.ordinal,
+      sql<never>`select t.device_id, t.key_id, 'notify',
+        coalesce((select max(h.seq) from key_hits h where h.device_id = t.device_id and h.key_id = t.key_id and h.kind = 'notify'), 0) + t.ordinal,
         cast(${at} as bigint)
-        from unnest(cast(${keyIds} as text[]), cast(${ordinals} as bigint[])) as t(key_id, ordinal)`,
+        from unnest(cast(${deviceIds} as text[]), cast(${keyIds} as text[]), cast(${ordinals} as bigint[])) as t(device_id, key_id, ordinal)`,
     ),
 );
 

@@ -1,9 +1,10 @@
-// Notifications for one computer that wait together for its transaction (PostgreSQL's group commit,
-// relay/store/postgres.ts) are taken together: the checks of each run in memory, in order, on what a few queries
-// read for all of them, and one statement writes them all — instead of two round trips per notification
-// (docs/performance.md, "On PostgreSQL"). The answers are those each would have had on its own, in the order they
-// came: the same rules (decideNotify), with what the ones before it did counted in (the day's counters, the queue,
-// the key's hits, a notificationId already used).
+// Notifications that wait together for a transaction (PostgreSQL's group commit, relay/store/postgres.ts) — a
+// computer's burst, or the next notification of each of the computers sharing the transaction — are taken
+// together: the checks of each run in memory, in order, on what a few queries read for all of them, and one
+// statement writes them all — instead of two round trips per notification (docs/performance.md, "On PostgreSQL",
+// "Sixth round"). The answers are those each would have had on its own, in the order they came: the same rules
+// (decideNotify), with what the ones before it of its computer did counted in (the day's counters, the queue, the
+// key's hits, a notificationId already used).
 //
 // Only the usual case is taken together: every credential valid, nothing refused, no notificationId older than
 // 24 hours, no overdue note in the queue. Anything else — a refusal or a rare write — and the group declines
@@ -17,13 +18,13 @@ import { notificationsGrouped } from '../metrics.js';
 import type { BusMessage, JobGroup, RelayDb } from '../store/backend.js';
 import { prepared, write } from '../store/prepared.js';
 import type { KeyRow, NoteRow, UsageRow } from '../store/schema.js';
-import { verifyAgentKey, type AgentCaller } from './auth.js';
+import { verifyAgentKey, verifyAgentKeys, type AgentCaller } from './auth.js';
 import { hitBackAtInWindow, insertNotifyHits } from './key-limits.js';
 import { decideNotify, readNotification, type Body, type NotifyOutcome, type NotifyRareWrites } from './notes.js';
 import type { Relay, Settled } from './relay.js';
 import { lastUsedIsOld } from './requests.js';
 import { sendingQuery, type SendingState } from './sending.js';
-import { addUsage, budgetSpent } from './usage.js';
+import { addUsages, budgetSpent } from './usage.js';
 
 /** One request of the group: what sendNotification (agent.ts) has before its step. */
 export interface NotifyInput {
@@ -71,32 +72,34 @@ async function runGroup(relay: Relay, db: RelayDb, inputs: NotifyInput[]): Promi
 
 async function takeTogether(relay: Relay, db: RelayDb, inputs: NotifyInput[]): Promise<Answer[]> {
   const now = relay.clock();
-  const deviceId = inputs[0]!.agent.deviceId;
   const payloads = inputs.map(({ body }) => readNotification(relay, body));
   const keys = await readKeys(relay, db, inputs, now);
-  const earlier = await readEarlierNotes(db, deviceId, inputs, payloads, keys);
+  const earlier = await readEarlierNotes(db, inputs, payloads, keys);
 
-  // Each request in turn, as its own step would run it, with what the ones before it did.
-  const counts = { requests: 0, notifications: 0 };
-  const acceptedOfKey = new Map<string, number>();
-  const touched = new Set<string>();
+  // Each request in turn, as its own step would run it, with what the ones before it did (those of its computer).
+  const counts = new Map<string, { requests: number; notifications: number }>();
+  const acceptedOfKey = new Map<KeyRow, number>();
+  const touched: KeyRow[] = [];
   const notes: NoteRow[] = [];
   const answers: Answer[] = [];
   for (const [index, { agent }] of inputs.entries()) {
+    const { deviceId } = agent;
     const state = keys.get(credentialOf(agent))!;
     const { key } = state;
+    let counted = counts.get(deviceId);
+    if (!counted) counts.set(deviceId, (counted = { requests: 0, notifications: 0 }));
     const today: UsageRow = {
       ...state.today,
-      requests: state.today.requests + counts.requests,
-      notifications: state.today.notifications + counts.notifications,
+      requests: state.today.requests + counted.requests,
+      notifications: state.today.notifications + counted.notifications,
     };
     if (budgetSpent(relay, today)) throw new Decline('the daily budget is spent');
-    counts.requests += 1;
-    if (lastUsedIsOld(key, now)) touched.add(key.id);
-    const j = acceptedOfKey.get(key.id) ?? 0;
-    const sending = { ...state.sending, hitAt: state.hitBackAt(j), waiting: state.sending.waiting + notes.length };
+    counted.requests += 1;
+    if (lastUsedIsOld(key, now) && !touched.includes(key)) touched.push(key);
+    const j = acceptedOfKey.get(key) ?? 0;
+    const sending = { ...state.sending, hitAt: state.hitBackAt(j), waiting: state.sending.waiting + counted.notifications };
     const payload = payloads[index]!;
-    const sameId = payload.notificationId === undefined ? undefined : earlier.get(senderNoteOf(key.id, payload.notificationId));
+    const sameId = payload.notificationId === undefined ? undefined : earlier.get(senderNoteOf(key, payload.notificationId));
     const decided = await decideNotify(relay, { now, key, today, sending }, payload, sameId, DECLINE_RARE);
     if (decided.duplicate) {
       answers.push({ value: { value: decided }, messages: [] });
@@ -104,41 +107,54 @@ async function takeTogether(relay: Relay, db: RelayDb, inputs: NotifyInput[]): P
     }
     const { note, frame } = decided;
     notes.push(note);
-    earlier.set(senderNoteOf(key.id, note.nid), note); // a later request with its notificationId is its duplicate
-    acceptedOfKey.set(key.id, j + 1);
-    counts.notifications += 1;
+    earlier.set(senderNoteOf(key, note.nid), note); // a later request with its notificationId is its duplicate
+    acceptedOfKey.set(key, j + 1);
+    counted.notifications += 1;
     answers.push({
       value: { value: { duplicate: false, note } },
       messages: [{ t: 'note', d: deviceId, r: note.rid, frame, g: sending.stream }],
     });
   }
 
-  // One statement: the notes, the keys' hits, their last-used times and the day's counters.
-  await addUsage(db, deviceId, now, counts, [
-    write(insertNotes, deviceId, now, ...noteColumns(notes)),
+  // One statement: the notes, the keys' hits, their last-used times and the day's counters of each computer.
+  const keyIds = notes.map((note) => note.key_id);
+  const deviceIds = notes.map((note) => note.device_id);
+  await addUsages(db, now, counts, [
+    write(insertNotes, now, deviceIds, ...noteColumns(notes)),
+    write(insertNotifyHits, now, deviceIds, keyIds, ordinals(notes)),
     write(
-      insertNotifyHits,
-      deviceId,
+      touchKeys,
       now,
-      notes.map((note) => note.key_id),
-      ordinals(notes.map((note) => note.key_id)),
+      touched.map((key) => key.device_id),
+      touched.map((key) => key.id),
     ),
-    write(touchKeys, deviceId, now, [...touched]),
   ]);
   if (inputs.length > 1) notificationsGrouped.inc(inputs.length);
   return answers;
 }
 
-/** A credential as a map key: the same key id and secret, or the same access token. */
-const credentialOf = (agent: AgentCaller): string => `${agent.keyId ?? ''} ${agent.secretHash}`;
+/** A credential as a map key: the same computer and key id and secret, or the same access token. */
+const credentialOf = (agent: AgentCaller): string => `${agent.deviceId} ${agent.keyId ?? ''} ${agent.secretHash}`;
 
-/** Each credential's key, checked (a refusal declines the group), with the day's counters and the notify checks. */
+/**
+ * Each credential's key, checked (a refusal declines the group), with its computer's counters of the day and the
+ * notify checks: the agent keys with one request of the group in one query, the others one query each.
+ */
 async function readKeys(relay: Relay, db: RelayDb, inputs: NotifyInput[], now: number): Promise<Map<string, KeyState>> {
   const query = sendingQuery(relay, now);
   const agentsOf = new Map<string, AgentCaller[]>();
   for (const { agent } of inputs) agentsOf.set(credentialOf(agent), [...(agentsOf.get(credentialOf(agent)) ?? []), agent]);
   const keys = new Map<string, KeyState>();
+  const single = [...agentsOf.values()].filter((agents) => agents.length === 1 && agents[0]!.keyId !== undefined).map(([agent]) => agent!);
+  if (single.length > 1) {
+    const verified = await verifyAgentKeys(db, single, now, query);
+    for (const [i, agent] of single.entries()) {
+      const { key, today, sending } = verified[i]!;
+      keys.set(credentialOf(agent), { key, today, sending: sending!, hitBackAt: () => sending!.hitAt });
+    }
+  }
   for (const [credential, agents] of agentsOf) {
+    if (keys.has(credential)) continue;
     // A key with one request of the group checks the hit read with it; with more, the hits after it too.
     const many = agents.length > 1;
     const { key, today, sending } = await verifyAgentKey(db, agents[0]!, now, many ? { ...query, window: agents.length } : query);
@@ -147,40 +163,41 @@ async function readKeys(relay: Relay, db: RelayDb, inputs: NotifyInput[], now: n
     keys.set(credential, { key, today, sending: sending!, hitBackAt });
   }
   // Two credentials of one key (a connector's access token and its next one): its hits were read per credential.
-  if (new Set([...keys.values()].map(({ key }) => key.id)).size < keys.size) throw new Decline('two credentials of one key');
+  if (new Set([...keys.values()].map(({ key }) => `${key.device_id} ${key.id}`)).size < keys.size)
+    throw new Decline('two credentials of one key');
   return keys;
 }
 
-const senderNoteOf = (keyId: string, nid: string): string => `${keyId} ${nid}`;
+const senderNoteOf = (key: KeyRow, nid: string): string => `${key.device_id} ${key.id} ${nid}`;
 
 /** The keys' notes with the notificationIds the requests name (RA44), any age: one query, when any names one. */
 async function readEarlierNotes(
   db: RelayDb,
-  deviceId: string,
   inputs: NotifyInput[],
   payloads: NotifyPayload[],
   keys: Map<string, KeyState>,
 ): Promise<Map<string, NoteRow>> {
   const named = inputs.flatMap(({ agent }, index) => {
     const nid = payloads[index]!.notificationId;
-    return nid === undefined ? [] : [{ keyId: keys.get(credentialOf(agent))!.key.id, nid }];
+    return nid === undefined ? [] : [{ key: keys.get(credentialOf(agent))!.key, nid }];
   });
   if (named.length === 0) return new Map();
   const rows = await selectSenderNotes.all(
     db,
-    deviceId,
-    named.map(({ keyId }) => keyId),
+    named.map(({ key }) => key.device_id),
+    named.map(({ key }) => key.id),
     named.map(({ nid }) => nid),
   );
-  return new Map(rows.map((row) => [senderNoteOf(row.key_id, row.nid), row]));
+  return new Map(rows.map((row) => [`${row.device_id} ${row.key_id} ${row.nid}`, row]));
 }
 
-const selectSenderNotes = prepared((db: RelayDb, deviceId: string, keyIds: string[], nids: string[]) =>
+const selectSenderNotes = prepared((db: RelayDb, deviceIds: string[], keyIds: string[], nids: string[]) =>
   db
     .selectFrom('notes')
     .selectAll()
-    .where('device_id', '=', deviceId)
-    .where(sql<boolean>`(key_id, nid) in (select * from unnest(cast(${keyIds} as text[]), cast(${nids} as text[])))`),
+    .where(
+      sql<boolean>`(device_id, key_id, nid) in (select * from unnest(cast(${deviceIds} as text[]), cast(${keyIds} as text[]), cast(${nids} as text[])))`,
+    ),
 );
 
 /** The new notes' columns as arrays, one element per note (insertNotes). */
@@ -194,22 +211,22 @@ function noteColumns(notes: NoteRow[]): [string[], string[], string[], string[],
   ];
 }
 
-/** For each entry, how many entries up to it name the same key: the hits' order after each key's newest. */
-function ordinals(keyIds: string[]): number[] {
+/** For each note, how many notes up to it are of the same key: the hits' order after each key's newest. */
+function ordinals(notes: NoteRow[]): number[] {
   const seen = new Map<string, number>();
-  return keyIds.map((keyId) => {
-    const ordinal = (seen.get(keyId) ?? 0) + 1;
-    seen.set(keyId, ordinal);
+  return notes.map(({ device_id, key_id }) => {
+    const ordinal = (seen.get(`${device_id} ${key_id}`) ?? 0) + 1;
+    seen.set(`${device_id} ${key_id}`, ordinal);
     return ordinal;
   });
 }
 
-/** New notes of the computer, all created at `createdAt`, with empty receipts: one statement for any number. */
+/** New notes of any computers, all created at `createdAt`, with empty receipts: one statement for any number. */
 const insertNotes = prepared(
   (
     db: RelayDb,
-    deviceId: string,
     createdAt: number,
+    deviceIds: string[],
     rids: string[],
     keyIds: string[],
     nids: string[],
@@ -220,17 +237,16 @@ const insertNotes = prepared(
       .insertInto('notes')
       .columns(['device_id', 'rid', 'key_id', 'nid', 'payload', 'expect_reply', 'created_at'])
       .expression(
-        sql<never>`select cast(${deviceId} as text), t.rid, t.key_id, t.nid, t.payload, t.expect_reply, cast(${createdAt} as bigint)
-          from unnest(cast(${rids} as text[]), cast(${keyIds} as text[]), cast(${nids} as text[]), cast(${payloads} as text[]),
-            cast(${expectReplies} as integer[])) as t(rid, key_id, nid, payload, expect_reply)`,
+        sql<never>`select t.device_id, t.rid, t.key_id, t.nid, t.payload, t.expect_reply, cast(${createdAt} as bigint)
+          from unnest(cast(${deviceIds} as text[]), cast(${rids} as text[]), cast(${keyIds} as text[]), cast(${nids} as text[]),
+            cast(${payloads} as text[]), cast(${expectReplies} as integer[])) as t(device_id, rid, key_id, nid, payload, expect_reply)`,
       ),
 );
 
-/** The keys' last-used time (at most once per KEY_LAST_USED_WRITE_MS, requests.ts). */
-const touchKeys = prepared((db: RelayDb, deviceId: string, now: number, keyIds: string[]) =>
+/** The keys' last-used time (at most once per KEY_LAST_USED_WRITE_MS, requests.ts), the i-th of each array together. */
+const touchKeys = prepared((db: RelayDb, now: number, deviceIds: string[], keyIds: string[]) =>
   db
     .updateTable('agent_keys')
     .set({ last_used_at: now })
-    .where('device_id', '=', deviceId)
-    .where('id', '=', sql<string>`any(cast(${keyIds} as text[]))`),
+    .where(sql<boolean>`(device_id, id) in (select * from unnest(cast(${deviceIds} as text[]), cast(${keyIds} as text[])))`),
 );

@@ -66,6 +66,54 @@ export async function addUsage(db: RelayDb, deviceId: string, now: number, count
   if ((await update.run(db, deviceId, day, ...amounts)) === 0) await upsert.run(db, deviceId, day, ...amounts);
 }
 
+type AddToEach = Prepared<[string, string[], ...number[][]], unknown>;
+const eachAdders = new Map<string, AddToEach>();
+
+/** The statement that adds to some counters of several computers at once (PostgreSQL: arrays, one per column). */
+function eachAdderOf(counters: Counter[]): AddToEach {
+  const name = counters.join(' ');
+  let found = eachAdders.get(name);
+  if (!found) {
+    const columns = sql.join(counters.map((counter) => sql.ref(`t.${counter}`)));
+    const added = Object.fromEntries(
+      counters.map((counter) => [counter, sql<number>`${sql.ref(`usage_days.${counter}`)} + ${sql.ref(`excluded.${counter}`)}`]),
+    ) as Record<Counter, never>;
+    found = prepared(
+      (db: RelayDb, day: string, deviceIds: string[], ...amounts: number[][]) =>
+        db
+          .insertInto('usage_days')
+          .columns(['device_id', 'day', ...counters])
+          .expression(
+            sql<never>`select t.device_id, cast(${day} as text), ${columns}
+              from unnest(cast(${deviceIds} as text[]), ${sql.join(amounts.map((column) => sql`cast(${column} as bigint[])`))})
+              as t(device_id, ${sql.join(counters.map((counter) => sql.id(counter)))})`,
+          )
+          .onConflict((oc) => oc.columns(['device_id', 'day']).doUpdateSet(added)),
+      2 + counters.length,
+    );
+    eachAdders.set(name, found);
+  }
+  return found;
+}
+
+/**
+ * addUsage for several computers (`counts` by computer id, each naming the same counters): on PostgreSQL one
+ * statement for all, with `alongside` (a group of notifications of several computers, notify-group.ts).
+ */
+export async function addUsages(db: RelayDb, now: number, counts: Map<string, Counts>, alongside: Write[]): Promise<void> {
+  const each = [...counts];
+  if (each.length === 1) return addUsage(db, each[0]![0], now, each[0]![1], alongside);
+  if (!combinesWrites(db)) {
+    await runWrites(db, alongside);
+    for (const [deviceId, amounts] of each) await addUsage(db, deviceId, now, amounts);
+    return;
+  }
+  const counters = (Object.keys(each[0]![1]) as Counter[]).sort();
+  const amounts = counters.map((counter) => each.map(([, of]) => of[counter]!));
+  const deviceIds = each.map(([deviceId]) => deviceId);
+  await runWrites(db, [...alongside, write(eachAdderOf(counters), utcDay(now), deviceIds, ...amounts)]);
+}
+
 const emptyDay = (deviceId: string, now: number): UsageRow => ({
   device_id: deviceId,
   day: utcDay(now),

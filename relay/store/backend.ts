@@ -86,9 +86,9 @@ export interface Backend {
 }
 
 /**
- * Jobs that can be done together: the jobs of one group that are next to each other in a computer's queue, run as
- * one call of `run` with their inputs, in one savepoint (postgres.ts). A job's own `work` must come to the same
- * answers, and is what runs when the group cannot.
+ * Jobs that can be done together: the jobs of one group in a computer's queue, and those the other computers of
+ * the same transaction have next, run as one call of `run` with their inputs, in one savepoint (postgres.ts). A
+ * job's own `work` must come to the same answers, and is what runs when the group cannot.
  */
 export interface JobGroup {
   /**

@@ -10,7 +10,9 @@
 //     Jobs of one group (backend.ts, JobGroup: the notifications of a burst) are taken out of the queue together
 //     and run as one call of the group, in one savepoint, which makes a burst's notifications a few statements.
 //   - computers share transactions: at most MAX_TRANSACTIONS run at once; computers ready meanwhile go into the
-//     next one together, their locks taken in one statement in the order of their keys (locksOf).
+//     next one together, their locks taken in one statement in the order of their keys (locksOf). A group there
+//     takes the jobs of the same group that the other computers have next (inTurn): several computers'
+//     notifications are done together too.
 //   - round trips: the batch's own statements need no round trip of their own: BEGIN and the lock ride with the
 //     first job's first statement, releasing a savepoint and opening the next with each later job's first
 //     (batch-pipeline.ts), the bus messages with COMMIT; and the relay's prepared
@@ -391,18 +393,27 @@ function locksOf(queues: DeviceQueue[]): string {
 
 /**
  * The jobs a transaction takes next: from each computer's queue in turn, its next job or group (takeGroup), up to
- * MAX_BATCH jobs of each computer; none when no queue has any waiting with room left.
+ * MAX_BATCH jobs of each computer; none when no queue has any waiting with room left. A group also takes the jobs
+ * of the same group at the head of the other computers' queues: the notifications of several computers, each
+ * with its own request, are then done together as one computer's burst is (notify-group.ts).
  */
 function inTurn(queues: Job[][]): () => Job[] | undefined {
   const taken = queues.map(() => 0);
   let turn = 0;
+  const takeFrom = (index: number): Job[] => {
+    const jobs = takeGroup(queues[index]!, MAX_BATCH - taken[index]!);
+    taken[index] = taken[index]! + jobs.length;
+    return jobs;
+  };
   return () => {
     for (let tried = 0; tried < queues.length; tried++) {
       const index = turn++ % queues.length;
-      const room = MAX_BATCH - taken[index]!;
-      if (queues[index]!.length === 0 || room <= 0) continue;
-      const jobs = takeGroup(queues[index]!, room);
-      taken[index] = taken[index]! + jobs.length;
+      if (queues[index]!.length === 0 || taken[index]! >= MAX_BATCH) continue;
+      const jobs = takeFrom(index);
+      const group = jobs[0]!.grouped?.group;
+      if (group)
+        for (const [other, queue] of queues.entries())
+          if (other !== index && queue[0]?.grouped?.group === group && taken[other]! < MAX_BATCH) jobs.push(...takeFrom(other));
       return jobs;
     }
     return undefined;

@@ -35,6 +35,7 @@ import { log } from '../log.js';
 import { onConsentMessage, sendOpenConsents } from '../oauth/consent-push.js';
 import type { BusMessage, DeviceTx } from '../store/backend.js';
 import { runWrites } from '../store/prepared.js';
+import { ackGroup, type AckInput } from './ack-group.js';
 import { DeviceConnection, SocketRegistry } from './registry.js';
 
 export const STREAM_PATH = '/v1/device/stream';
@@ -216,9 +217,9 @@ export class DeviceStream {
    */
   private async applyFrames(connection: DeviceConnection, frames: DeviceFrame[]): Promise<void> {
     const deviceId = connection.deviceId;
-    await this.relay.store.withDeviceLock(deviceId, async (tx) => {
+    const runs = ackRuns(frames);
+    const apply = async (tx: DeviceTx): Promise<void> => {
       const now = this.relay.clock();
-      const runs = ackRuns(frames);
       const alongside = ackWrites(tx.db, deviceId, runs[0]!.acks, now);
       if (now - connection.lastSeenWrite >= LAST_SEEN_WRITE_MS) {
         alongside.push(seenWrite(deviceId, now)); // RA30: a sign of life, written at most once a minute per socket
@@ -235,7 +236,10 @@ export class DeviceStream {
           if (!(error instanceof RelayError)) throw error; // each check comes before its write: nothing to undo
         }
       }
-    });
+    };
+    // Frames that are all acks may be applied with other computers' (ack-group.ts), as `apply` would apply them.
+    const input: AckInput = { connection, acks: runs[0]!.acks, frames: frames.length };
+    await this.relay.store.withDeviceLock(deviceId, apply, runs.length === 1 ? { group: ackGroup(this.relay), input } : undefined);
     for (const frame of frames) {
       const acked = frame.type === 'ack' ? frame.id : frame.type === 'receipt' ? (frame.id ?? frame.notificationId) : undefined;
       if (typeof acked === 'string') connection.sent.delete(acked); // it will not be sent again: nothing to remember

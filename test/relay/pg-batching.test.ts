@@ -1,10 +1,10 @@
 // Group commit on PostgreSQL (docs/relay.md, "Storage"): a burst of one computer's notifications shares its
 // transactions, and a refused notification in the burst leaves the others stored and answered; the acks of a
 // burst the computer sends together are applied together, and requests of several computers that arrive together
-// share a transaction; notifications taken together answer as they would one by one; a job the database fails rolls
-// back alone. Transactions are
-// counted by PostgreSQL itself: pg_stat_database.xact_commit of the relay's database, read once the relay has
-// stopped (a backend reports its counts when it exits).
+// share a transaction, where their notifications are one statement and so are their acks; notifications taken
+// together answer as they would one by one; a job the database fails rolls back alone. Transactions are counted by
+// PostgreSQL itself: pg_stat_database.xact_commit of the relay's database, read once the relay has stopped (a
+// backend reports its counts when it exits); statements by triggers the test adds.
 
 import { describe, expect, test } from '@jest/globals';
 import pg from 'pg';
@@ -95,7 +95,10 @@ async function whileLocked(url: string, deviceId: string, queue: () => void, beh
 /** RELAY_METRICS_TOKEN of a relay whose /metrics says how many notifications were taken together. */
 const METRICS_TOKEN = 'pg-batching-metrics-token-0123';
 
-/** relay_notifications_grouped_total: notifications taken together with others of their computer. */
+/** A rate of three notifications per key (soon reached), and /metrics. */
+const RATE_OF_THREE = { RATE_LIMIT_PER_KEY: '3', DEVICE_QUEUE_MAX: '100', RELAY_METRICS_TOKEN: METRICS_TOKEN };
+
+/** relay_notifications_grouped_total: notifications taken together with others waiting for the same transaction. */
 async function grouped(relay: RelayProcess): Promise<number> {
   const metrics = (await relay.call('GET', '/metrics', { token: METRICS_TOKEN })).text;
   return Number(/^relay_notifications_grouped_total (\d+)$/m.exec(metrics)?.[1]);
@@ -114,6 +117,63 @@ async function waitingForLocks(url: string, enough: (statements: string[]) => bo
     }
   });
 }
+
+/** A paired computer with an agent key. */
+type Paired = Awaited<ReturnType<typeof pairWithKey>>;
+
+/**
+ * The first MAX_TRANSACTIONS computers send (`send(i)`, one request each) while the test holds their locks: the
+ * relay's transactions for them all wait. The others' requests then wait on the relay for one of those to end,
+ * and go into the next transaction together — while the test also holds the last computer's lock, so that one
+ * waits in its turn: its statement is returned.
+ */
+async function inTwoWaves(url: string, devices: Paired[], send: (i: number) => void): Promise<string> {
+  const first = devices.slice(0, MAX_TRANSACTIONS);
+  const rest = devices.slice(MAX_TRANSACTIONS);
+  const last = devices.at(-1)!;
+  return withClient(url, async (holder) => {
+    const lock = (device: Paired, verb: 'lock' | 'unlock') =>
+      holder.query(`select pg_advisory_${verb}($1::bigint)`, [deviceLockKey(device.deviceId)]);
+    for (const device of [...first, last]) await lock(device, 'lock');
+    for (const i of first.keys()) {
+      send(i);
+      await waitingForLocks(url, (statements) => statements.length > i); // one at a time: a transaction each
+    }
+    rest.forEach((_, i) => send(first.length + i));
+    await sleep(20 * POLL_MS); // they reach the relay, and wait there
+    for (const device of first) await lock(device, 'unlock');
+    // Once the first ones have their locks, what still waits is the transaction that takes the last one's.
+    const firstKeys = first.map((device) => deviceLockKey(device.deviceId));
+    const [statement] = await waitingForLocks(
+      url,
+      (statements) => statements.length > 0 && !statements.some((text) => firstKeys.some((key) => text.includes(key))),
+    );
+    await lock(last, 'unlock');
+    return statement!;
+  });
+}
+
+/** Statements that inserted notes, and that updated them, so far (counted by triggers countStatements adds). */
+async function statementCounts(url: string): Promise<{ inserts: number; updates: number }> {
+  return withClient(url, async (client) => {
+    const count = async (sequence: string) => {
+      const row = (await client.query(`select last_value, is_called from ${sequence}`)).rows[0];
+      return row.is_called ? Number(row.last_value) : 0;
+    };
+    return { inserts: await count('note_inserts'), updates: await count('note_updates') };
+  });
+}
+
+/** Statement-level triggers that count the statements inserting and updating notes (in sequences: no row locks). */
+const countStatements = (url: string) =>
+  withClient(url, (client) =>
+    client.query(`
+      create sequence note_inserts; create sequence note_updates;
+      create function count_note_statement() returns trigger language plpgsql as
+        $$ begin perform nextval(case tg_op when 'INSERT' then 'note_inserts' else 'note_updates' end); return null; end $$;
+      create trigger count_note_inserts after insert on notes for each statement execute function count_note_statement();
+      create trigger count_note_updates after update on notes for each statement execute function count_note_statement();`),
+  );
 
 /** Waits until none of the computer's notes waits for an ack. */
 async function allAcked(url: string, deviceId: string): Promise<void> {
@@ -240,41 +300,14 @@ describe('PostgreSQL group commit', () => {
         return socket;
       }),
     );
-    /**
-     * The first MAX_TRANSACTIONS computers ack while the test holds their locks: the relay's transactions for them
-     * all wait. The others' acks then wait on the relay for one of those to end, and go into the next transaction
-     * together — while the test also holds the last computer's lock, so that one waits in its turn: its statement.
-     */
-    const first = devices.slice(0, MAX_TRANSACTIONS);
-    const rest = devices.slice(MAX_TRANSACTIONS);
-    const last = devices.at(-1)!;
     const ack = (i: number) => sockets[i]!.send({ type: 'ack', id: sockets[i]!.ofType('notify').at(-1)!.id });
-    const ackInTwoWaves = async (): Promise<string> =>
-      withClient(url, async (holder) => {
-        const lock = (device: (typeof devices)[number], verb: 'lock' | 'unlock') =>
-          holder.query(`select pg_advisory_${verb}($1::bigint)`, [deviceLockKey(device.deviceId)]);
-        for (const device of [...first, last]) await lock(device, 'lock');
-        for (const i of first.keys()) {
-          ack(i);
-          await waitingForLocks(url, (statements) => statements.length > i); // one at a time: a transaction each
-        }
-        rest.forEach((_, i) => ack(first.length + i));
-        await sleep(20 * POLL_MS); // they reach the relay, and wait there
-        for (const device of first) await lock(device, 'unlock');
-        // Once the first ones have their locks, what still waits is the transaction that takes the last one's.
-        const firstKeys = first.map((device) => deviceLockKey(device.deviceId));
-        const [statement] = await waitingForLocks(
-          url,
-          (statements) => statements.length > 0 && !statements.some((text) => firstKeys.some((key) => text.includes(key))),
-        );
-        await lock(last, 'unlock');
-        return statement!;
-      });
+    const ackInTwoWaves = () => inTwoWaves(url, devices, ack);
 
     // The rest's acks are one transaction, whose one statement takes all their computers' locks, in the order of
     // their keys.
     const statement = await ackInTwoWaves();
     expect(statement).toContain('pg_advisory_xact_lock(key) from unnest(array[');
+    const rest = devices.slice(MAX_TRANSACTIONS);
     const keysOf = (some: typeof devices) => some.map((device) => BigInt(deviceLockKey(device.deviceId))).sort((a, b) => (a < b ? -1 : 1));
     expect([...statement.matchAll(/\d{6,}/g)].map((match) => BigInt(match[0]))).toEqual(keysOf(rest));
     for (const device of devices) await allAcked(url, device.deviceId);
@@ -298,6 +331,68 @@ describe('PostgreSQL group commit', () => {
     expect(await usage(POISONED_COMPUTER)).toMatchObject({ wsMessages: 1 });
     expect(await info(COMPUTERS - 1)).toMatchObject({ pending: 0 });
     expect(await usage(COMPUTERS - 1)).toMatchObject({ wsMessages: 2 });
+    await Promise.all(sockets.map((socket) => socket.close()));
+    await relay.stop();
+  });
+
+  test('the notifications, and the acks, of several computers sharing a transaction are each one statement that answers as one by one would; a refusal among them makes them run one by one', async () => {
+    const relay = await startRelay({ backend: 'postgres', env: RATE_OF_THREE });
+    const url = relay.databaseUrl!;
+    const devices: Paired[] = [];
+    for (let i = 0; i < COMPUTERS; i++) devices.push(await pairWithKey(relay));
+    const rest = devices.slice(MAX_TRANSACTIONS);
+    const notify = (i: number, title: string, notificationId: string) =>
+      relay.call('POST', '/v1/notify', { token: devices[i]!.key, body: { title, notificationId } });
+    // In the transaction the others share: one computer repeats a notificationId it used before (a duplicate), and
+    // another uses the same notificationId (its own, new); one has used its rate once the second round comes.
+    const [LIMITED, REPEATS, SAME_ID_ELSEWHERE] = [MAX_TRANSACTIONS, MAX_TRANSACTIONS + 1, MAX_TRANSACTIONS + 2];
+    expect((await notify(REPEATS, 'earlier', 'same')).status).toBe(202);
+    await countStatements(url);
+    const nidOf = (i: number) => (i === REPEATS || i === SAME_ID_ELSEWHERE ? 'same' : `c${i}`);
+
+    // Each of the first computers' notifications is a transaction and an insert of its own; the others', one insert.
+    let before = await statementCounts(url);
+    const groupedBefore = await grouped(relay);
+    const answers: Array<Promise<{ status: number; json: Record<string, any> }>> = [];
+    await inTwoWaves(url, devices, (i) => (answers[i] = notify(i, `c${i}`, nidOf(i))));
+    const replies = await Promise.all(answers);
+    expect(replies.map((reply) => reply.status)).toEqual(devices.map((_, i) => (i === REPEATS ? 200 : 202)));
+    expect((await statementCounts(url)).inserts - before.inserts).toBe(MAX_TRANSACTIONS + 1);
+    expect((await grouped(relay)) - groupedBefore).toBe(rest.length);
+    // Each computer has its own note, counted on its own day, and is sent it.
+    const info = async (i: number) => (await relay.call('GET', '/v1/device/info', { token: devices[i]!.token })).json;
+    const usage = async (i: number) => (await relay.call('GET', '/v1/device/usage', { token: devices[i]!.token })).json;
+    for (const i of devices.keys()) {
+      expect(await info(i)).toMatchObject({ pending: 1 });
+      expect(await usage(i)).toMatchObject({ notifications: 1, queued: 1 });
+    }
+    const sockets = await Promise.all(
+      devices.map(async (device, i) => {
+        const socket = await DeviceSocket.connect(relay.port, device.token);
+        expect((await socket.notifyFrame(nidOf(i))).payload.title).toBe(i === REPEATS ? 'earlier' : `c${i}`);
+        return socket;
+      }),
+    );
+
+    // Their acks: each of the first computers' an update of its own; the others', one update.
+    before = await statementCounts(url);
+    await inTwoWaves(url, devices, (i) => sockets[i]!.send({ type: 'ack', id: sockets[i]!.ofType('notify').at(-1)!.id }));
+    for (const device of devices) await allAcked(url, device.deviceId);
+    expect((await statementCounts(url)).updates - before.updates).toBe(MAX_TRANSACTIONS + 1);
+    for (const i of devices.keys()) expect(await usage(i)).toMatchObject({ wsMessages: 1, queued: 0 });
+
+    // The limited computer's key uses the rest of its rate: in the next shared transaction its notification is
+    // refused, so the group declines and each runs on its own (an insert each), the others taken.
+    for (const title of ['more0', 'more1']) expect((await notify(LIMITED, title, title)).status).toBe(202);
+    before = await statementCounts(url);
+    const refusedBefore = await grouped(relay);
+    const second: Array<Promise<{ status: number; json: Record<string, any> }>> = [];
+    await inTwoWaves(url, devices, (i) => (second[i] = notify(i, `d${i}`, `d${i}`)));
+    const statuses = (await Promise.all(second)).map((reply) => reply.status);
+    expect(statuses).toEqual(devices.map((_, i) => (i === LIMITED ? 429 : 202)));
+    expect(await grouped(relay)).toBe(refusedBefore);
+    expect((await statementCounts(url)).inserts - before.inserts).toBe(MAX_TRANSACTIONS + rest.length - 1);
+    expect(await usage(LIMITED)).toMatchObject({ notifications: 3 });
     await Promise.all(sockets.map((socket) => socket.close()));
     await relay.stop();
   });
@@ -328,10 +423,7 @@ describe('PostgreSQL group commit', () => {
   });
 
   test("notifications taken together answer as one by one would: each key's rate with the hits before it, a repeated notificationId, the counters; a refusal among them makes them run one by one", async () => {
-    const relay = await startRelay({
-      backend: 'postgres',
-      env: { RATE_LIMIT_PER_KEY: '3', DEVICE_QUEUE_MAX: '100', RELAY_METRICS_TOKEN: METRICS_TOKEN },
-    });
+    const relay = await startRelay({ backend: 'postgres', env: RATE_OF_THREE });
     const url = relay.databaseUrl!;
     const device = await pairWithKey(relay);
     const other = await makeKey(relay, device.token);
