@@ -1,4 +1,3 @@
-import './node-compat.js'; // first: D-Bus connections need it on Node 24
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';

@@ -6,7 +6,6 @@
 // Relay…), a quiet hour, the support folder and Quit. It talks to the daemon over the private channel only
 // (docs/private-channel.md), never with the API token.
 
-import '../daemon/node-compat.js'; // first: the StatusNotifierItem's D-Bus connection needs it on Node 24
 import { accessSync, constants } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';

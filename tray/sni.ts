@@ -5,6 +5,7 @@
 
 import { Image, createCanvas } from 'canvas';
 import dbus from 'dbus-next';
+import { sessionBus } from '../daemon/integrations/dbus-bus.js';
 import type { StartTray, Tray, TrayEntry, TrayLook, TrayStatus } from './backend.js';
 
 const WATCHER = 'org.kde.StatusNotifierWatcher';
@@ -352,7 +353,7 @@ async function register(bus: dbus.MessageBus, busName: string): Promise<void> {
 export const startStatusNotifierItem: StartTray = async (look, menu, onClick) => {
   let bus: dbus.MessageBus;
   try {
-    bus = dbus.sessionBus();
+    bus = sessionBus();
   } catch (error) {
     return { failed: `no session bus (${(error as Error).message})` };
   }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import dbus from 'dbus-next';
+import { sessionBus } from '../../daemon/integrations/dbus-bus.js';
 import { startSessionBus } from './session-bus.js';
 import { waitFor } from './wait.js';
 
@@ -115,7 +115,7 @@ export async function startDesktop(options: { dunst?: DunstOptions } = {}): Prom
       );
       dunst = spawn(dunstProgram, ['-config', config], { env: { ...process.env, ...env, ...dunstOptions.env }, stdio: 'ignore' });
       processes.push(dunst);
-      const client = dbus.sessionBus({ busAddress: bus!.address });
+      const client = sessionBus(bus!.address);
       try {
         const daemon = (await client.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
         const pid = dunst.pid;

@@ -4,7 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import dbus from 'dbus-next';
-import '../../daemon/node-compat.js'; // D-Bus connections need it on Node 24
+import { sessionBus } from '../../daemon/integrations/dbus-bus.js';
 
 // Shared by the tests and the benchmarks: no test framework in here.
 
@@ -74,7 +74,7 @@ export interface NotifyCall {
 
 /** A notification server of our own on a private bus: it records every call and lets the test act as the person. */
 export async function startFakeNotificationServer(address: string, capabilities: string[] = ['actions', 'body', 'body-markup']) {
-  const bus = dbus.sessionBus({ busAddress: address });
+  const bus = sessionBus(address);
   const calls: NotifyCall[] = [];
   const closed: number[] = [];
   let nextId = 1;

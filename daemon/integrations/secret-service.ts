@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import dbus from 'dbus-next';
+import { sessionBus } from './dbus-bus.js';
 import { log } from '../log.js';
 import { syncFolder, writeFileDurably } from '../store/durable-file.js';
 
@@ -145,7 +146,7 @@ class SecretService {
   static async connect(busAddress?: string): Promise<SecretService | null> {
     let bus: dbus.MessageBus;
     try {
-      bus = dbus.sessionBus(busAddress ? { busAddress } : {});
+      bus = sessionBus(busAddress);
     } catch {
       return null;
     }

@@ -1,4 +1,5 @@
 import dbus from 'dbus-next';
+import { sessionBus } from '../integrations/dbus-bus.js';
 import { bodyMarkup, escapeMarkup, parseMarkdown, plainText } from '../../protocol/markdown.js';
 import { log } from '../log.js';
 import { type DunstProcess, dunstMaxIconSize, dunstMenu, dunstProcess, missingMenuAdvice } from './dunst-config.js';
@@ -86,7 +87,7 @@ export class DBusPresenter implements Presenter {
   static async connect(busAddress?: string): Promise<{ presenter: DBusPresenter } | { reason: string }> {
     let bus: dbus.MessageBus;
     try {
-      bus = dbus.sessionBus(busAddress ? { busAddress } : {});
+      bus = sessionBus(busAddress);
     } catch (error) {
       return { reason: `no session bus (${(error as Error).message})` };
     }

@@ -134,7 +134,11 @@ export class DeviceStream {
   private async push(connection: DeviceConnection, rid: string): Promise<void> {
     if (connection.sent.has(rid) || !connection.open) return;
     connection.sent.add(rid);
-    const frame = await waitingFrame(this.relay.store.db, connection.deviceId, rid);
+    // Not sent if the read fails (the database went away): the catch-up once it is back must not skip it.
+    const frame = await waitingFrame(this.relay.store.db, connection.deviceId, rid).catch((error: unknown) => {
+      connection.sent.delete(rid);
+      throw error;
+    });
     if (!frame) return void connection.sent.delete(rid);
     connection.send(frame);
     notificationsDelivered.inc();

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import dbus from 'dbus-next';
+import { sessionBus } from '../../daemon/integrations/dbus-bus.js';
 import { stopProcess } from '../../bench/rigs/desktop.js';
 import { startSessionBus } from '../../bench/rigs/session-bus.js';
 import { waitFor } from '../../bench/rigs/wait.js';
@@ -136,7 +137,7 @@ async function isLocked(client: dbus.MessageBus): Promise<boolean> {
 
 /** A connection to the bus for one piece of work, closed after it. */
 async function onBus<T>(address: string, work: (client: dbus.MessageBus) => Promise<T>): Promise<T> {
-  const client = dbus.sessionBus({ busAddress: address });
+  const client = sessionBus(address);
   try {
     return await work(client);
   } finally {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import dbus from 'dbus-next';
+import { sessionBus } from '../../daemon/integrations/dbus-bus.js';
 import type { Desktop } from './desktop.js';
 import { waitFor } from './daemon.js';
 
@@ -58,7 +59,7 @@ const drawn = (label: string): string => label.replace(/__|_/g, (match) => (matc
  * until it is on the bus.
  */
 export async function trayOnBus(desktop: Desktop, daemonPid: number): Promise<TrayOnBus> {
-  const bus = dbus.sessionBus({ busAddress: desktop.env.DBUS_SESSION_BUS_ADDRESS });
+  const bus = sessionBus(desktop.env.DBUS_SESSION_BUS_ADDRESS);
   try {
     const owner = (await bus.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
     const busName = await waitFor(async () => {
@@ -143,7 +144,7 @@ Watcher.configureMembers({
 
 /** A StatusNotifierWatcher on the desktop's bus, taking the name now; `stop` lets it go, as a panel that quits. */
 export async function startWatcher(desktop: Desktop): Promise<{ registered: string[]; stop(): void }> {
-  const bus = dbus.sessionBus({ busAddress: desktop.env.DBUS_SESSION_BUS_ADDRESS });
+  const bus = sessionBus(desktop.env.DBUS_SESSION_BUS_ADDRESS);
   const watcher = new Watcher();
   bus.export('/StatusNotifierWatcher', watcher);
   await bus.requestName(WATCHER, dbus.NameFlag.DO_NOT_QUEUE);

@@ -3,10 +3,13 @@
 // node A. Meanwhile every request is answered, 2xx or 503 with Retry-After (never another status, never a hang,
 // never a crash), and /ready says 503; afterwards both nodes are ready again, LISTEN has reconnected (its counter
 // went up), a notification sent to B reaches the computer on A (only LISTEN carries it), and every notification
-// acknowledged before, during or after reached the computer (what the bus lost, the resync caught up).
+// acknowledged before, during or after reached the computer (what the bus lost, the resync caught up). And a note
+// whose message reached a node just as the database went away, so that reading it failed, still reaches the
+// computer once the database is back (the resync sends it).
 
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { waitFor } from '../../bench/rigs/wait.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { scrape, valueOf } from '../helpers/metrics.js';
@@ -18,6 +21,8 @@ const METRICS_TOKEN = 'db-restart-metrics-token-0123456789';
 const ROOMY = { RATE_LIMIT_PER_KEY: '100000', DEVICE_QUEUE_MAX: '100000', DEVICE_NOTIFICATIONS_PER_DAY: '100000' };
 /** "Never a hang": longer than any answer takes, even a 503 after the pool failed to connect. */
 const HANG_MS = 10_000;
+/** Long enough for PostgreSQL to hand a committed transaction's NOTIFY to the listening connections. */
+const NOTIFY_HANDED_MS = 300;
 /** The relay's Retry-After on a 503 (relay/limits.ts, UNAVAILABLE_RETRY_AFTER_S). */
 const RETRY_AFTER = '5';
 /** Notifications accepted before the restart, and again after it, before the test looks. */
@@ -143,6 +148,63 @@ test('PostgreSQL restarted under load with two nodes: 503 meanwhile, then ready,
     for (const node of nodes) {
       expect(node.log()).not.toMatch(/uncaught|unhandled/i);
       expect(await node.stop()).toBe(0); // still running through it all, and stops cleanly
+    }
+  }
+}, 120_000);
+
+/**
+ * Pauses the node (SIGSTOP) at a moment none of the database's connections is inside a transaction: paused in
+ * one (its start-up's tasks, say), it would hold its locks, and the other node would wait for them.
+ */
+async function pauseOutsideTransactions(node: RelayProcess, databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await waitFor(async () => {
+      process.kill(node.pid, 'SIGSTOP');
+      const { rows } = await client.query(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'",
+      );
+      if (rows[0].n === 0) return true;
+      process.kill(node.pid, 'SIGCONT');
+      return undefined;
+    }, 'a moment without a transaction');
+  } finally {
+    await client.end();
+  }
+}
+
+test('a note whose message arrived as the database went away, so that reading it failed, reaches the computer once the database is back', async () => {
+  const databaseUrl = await postgres.createDatabase();
+  const options = { backend: 'postgres' as const, databaseUrl, secret: randomBytes(32).toString('hex') };
+  const [nodeA, nodeB] = await Promise.all([startRelay(options), startRelay(options)]);
+  const nodes = [nodeA!, nodeB!];
+  try {
+    const device = await pairWithKey(nodeA!);
+    const socket = await DeviceSocket.connect(nodeA!.port, device.token);
+    await socket.welcome();
+    // A is paused: the message of a note B accepts waits in its listening connection's socket, unread.
+    await pauseOutsideTransactions(nodeA!, databaseUrl);
+    try {
+      const sent = await nodeB!.call('POST', '/v1/notify', { token: device.key, body: { title: 'in the gap', notificationId: 'gap' } });
+      expect(sent.status).toBe(202);
+      await new Promise((resolve) => setTimeout(resolve, NOTIFY_HANDED_MS));
+      await postgres.restart(async () => {
+        // A goes on with the database down: it hears the message, and reading the note it names fails.
+        process.kill(nodeA!.pid, 'SIGCONT');
+        await waitFor(() => (nodeA!.log().includes('pushing a note failed') ? true : undefined), 'the read of the note to fail');
+      });
+    } finally {
+      process.kill(nodeA!.pid, 'SIGCONT'); // also when the test failed while A was paused
+    }
+    // Listening again, A catches up from the database: the note is still waiting, and it was never sent.
+    await socket.notifyFrame('gap', RECOVERY_MS);
+    expect(socket.ofType('notify').map((frame) => frame.notificationId)).toEqual(['gap']);
+    await socket.close();
+  } finally {
+    for (const node of nodes) {
+      expect(node.log()).not.toMatch(/uncaught|unhandled/i);
+      expect(await node.stop()).toBe(0);
     }
   }
 }, 120_000);

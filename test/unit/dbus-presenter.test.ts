@@ -1,6 +1,7 @@
 import childProcess from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import dbus from 'dbus-next';
+import { sessionBus } from '../../daemon/integrations/dbus-bus.js';
 import { log } from '../../daemon/log.js';
 import { DBusPresenter } from '../../daemon/present/dbus.js';
 import type { Banner, PresenterEvent } from '../../daemon/present/presenter.js';
@@ -217,7 +218,7 @@ describe('the D-Bus presenter', () => {
   test('signals from any other program on the bus are ignored: only the server can report what the person did', async () => {
     await presenter.show(banner({ key: { app: 'ci', id: 'target' } }));
     const targetId = await lastId();
-    const intruder = dbus.sessionBus({ busAddress: bus.address });
+    const intruder = sessionBus(bus.address);
     class Forger extends dbus.interface.Interface {
       ActionInvoked(id: number, action: string): unknown[] {
         return [id, action];

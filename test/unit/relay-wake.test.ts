@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import dbus from 'dbus-next';
+import { sessionBus } from '../../daemon/integrations/dbus-bus.js';
 import { startSessionBus } from '../../bench/rigs/session-bus.js';
 import { type WakeReason, watchWakeUps } from '../../daemon/core/relay/wake.js';
 import { eventually } from '../helpers/in-process.js';
@@ -32,7 +33,7 @@ describe('wake-ups from the system bus', () => {
   beforeAll(async () => {
     bus = await startSessionBus();
     process.env.DBUS_SYSTEM_BUS_ADDRESS = bus.address;
-    services = dbus.sessionBus({ busAddress: bus.address });
+    services = sessionBus(bus.address);
     services.export('/org/freedesktop/NetworkManager', network);
     services.export('/org/freedesktop/login1', login);
     await services.requestName('org.freedesktop.NetworkManager', dbus.NameFlag.DO_NOT_QUEUE);

@@ -4,6 +4,7 @@
 // socket's own delays apply.
 
 import dbus from 'dbus-next';
+import { systemBus } from '../../integrations/dbus-bus.js';
 import { log } from '../../log.js';
 
 /** NetworkManager's `StateChanged(u)` values that mean connected (site-wide, then globally). */
@@ -24,7 +25,7 @@ export type WakeReason = 'network' | 'resume';
 export async function watchWakeUps(wake: (reason: WakeReason) => void): Promise<{ stop(): void }> {
   let bus: dbus.MessageBus;
   try {
-    bus = dbus.systemBus(); // DBUS_SYSTEM_BUS_ADDRESS, else the system's socket
+    bus = systemBus(); // DBUS_SYSTEM_BUS_ADDRESS, else the system's socket
   } catch {
     return { stop: () => undefined };
   }
