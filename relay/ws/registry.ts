@@ -25,6 +25,8 @@ export class DeviceConnection {
   readonly inbox: DeviceFrame[] = [];
   /** Whether frames are being applied now (the next ones wait for that transaction). */
   applying = false;
+  /** The catch-up planned after a failed read of this socket's notes (DeviceStream.catchUpLater). */
+  catchUpRetry: NodeJS.Timeout | undefined;
 
   constructor(
     readonly deviceId: string,

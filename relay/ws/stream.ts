@@ -49,6 +49,12 @@ const MAX_MESSAGE_BYTES = 1024 * 1024;
 /** RFC 6455 close code 1012: the server is restarting, the client should reconnect. */
 const CLOSE_SERVICE_RESTART = 1012;
 
+/**
+ * When a socket tries again to catch up after the read of what it should have failed (the database away for a
+ * moment, a lock not had in time): doubling while it fails, up to the maximum, the delays of the bus's LISTEN.
+ */
+const CATCH_UP_RETRY_MS = { first: 500, max: 30_000 };
+
 export class DeviceStream {
   readonly sockets = new SocketRegistry();
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -149,6 +155,23 @@ export class DeviceStream {
     for (const frame of await waitingFrames(this.relay.store.db, connection.deviceId)) this.sendOnce(connection, frame);
   }
 
+  /**
+   * A read of the notes this socket should have failed: it catches up from the database a moment later, and again
+   * while that fails, until it works or the socket closes. Without it, a note whose push failed would wait for
+   * the computer's next connection.
+   */
+  private catchUpLater(connection: DeviceConnection, delayMs = CATCH_UP_RETRY_MS.first): void {
+    if (connection.catchUpRetry || !connection.open) return; // one at a time: it sends all that waits
+    connection.catchUpRetry = setTimeout(() => {
+      connection.catchUpRetry = undefined;
+      if (!connection.open) return;
+      this.catchUp(connection).catch((error: Error) => {
+        log.warn(`catching a socket up failed (${error.message}); trying again later`, { deviceId: connection.deviceId });
+        this.catchUpLater(connection, Math.min(delayMs * 2, CATCH_UP_RETRY_MS.max));
+      });
+    }, delayMs).unref();
+  }
+
   /** RA31: each note once per socket. */
   private sendOnce(connection: DeviceConnection, frame: NotifyFrame): void {
     if (connection.sent.has(frame.id)) return;
@@ -163,7 +186,11 @@ export class DeviceStream {
         if (!connection.ready) connection.early.push(message.r);
         else if (message.frame)
           this.sendOnce(connection, message.frame); // committed by this process: no need to read it back
-        else void this.push(connection, message.r).catch((error: Error) => log.error(`pushing a note failed: ${error.message}`));
+        else
+          void this.push(connection, message.r).catch((error: Error) => {
+            log.error(`pushing a note failed: ${error.message}; catching up later`, { deviceId: connection.deviceId });
+            this.catchUpLater(connection);
+          });
       }
     } else if (message.t === 'stream') {
       this.sockets.replaceOlder(message.d, message.g);
@@ -175,7 +202,7 @@ export class DeviceStream {
   private resync(): void {
     for (const connection of this.sockets.all()) {
       if (!connection.ready) continue;
-      void this.catchUp(connection).catch(() => undefined);
+      void this.catchUp(connection).catch(() => this.catchUpLater(connection));
       void sendOpenConsents(this.relay, connection).catch(() => undefined);
     }
   }
@@ -260,6 +287,7 @@ export class DeviceStream {
   /** The socket closed: if it was the one in force, the computer has no socket now. */
   private async onClose(connection: DeviceConnection): Promise<void> {
     this.sockets.remove(connection);
+    clearTimeout(connection.catchUpRetry);
     const gen = connection.gen;
     if (gen === undefined || !connection.ready) return; // still opening: open() finishes and calls this again
     connection.gen = undefined; // once

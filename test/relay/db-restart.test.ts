@@ -5,7 +5,8 @@
 // went up), a notification sent to B reaches the computer on A (only LISTEN carries it), and every notification
 // acknowledged before, during or after reached the computer (what the bus lost, the resync caught up). And a note
 // whose message reached a node just as the database went away, so that reading it failed, still reaches the
-// computer once the database is back (the resync sends it).
+// computer once the database is back (the resync sends it), and so does one whose read failed while the database
+// stayed up (the socket catches up again a moment later).
 
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
@@ -174,37 +175,87 @@ async function pauseOutsideTransactions(node: RelayProcess, databaseUrl: string)
   }
 }
 
-test('a note whose message arrived as the database went away, so that reading it failed, reaches the computer once the database is back', async () => {
-  const databaseUrl = await postgres.createDatabase();
-  const options = { backend: 'postgres' as const, databaseUrl, secret: randomBytes(32).toString('hex') };
+/**
+ * Two nodes on `databaseUrl` (the metrics readable), a computer connected to A, and A paused (outside any
+ * transaction) while B accepts the notification `id`: its message waits, unread, in A's listening connection.
+ * `failTheRead` then resumes A in a way that makes its read of the note fail, and waits for that (`readFailed`).
+ * Afterwards the note must reach the computer, once; `check` looks at node A after that.
+ */
+async function noteWhoseReadFails(
+  databaseUrl: string,
+  id: string,
+  failTheRead: (steps: { resume: () => void; readFailed: () => Promise<unknown> }) => Promise<void>,
+  check: (nodeA: RelayProcess) => Promise<void> = async () => undefined,
+): Promise<void> {
+  const options = {
+    backend: 'postgres' as const,
+    databaseUrl,
+    secret: randomBytes(32).toString('hex'),
+    env: { RELAY_METRICS_TOKEN: METRICS_TOKEN },
+  };
   const [nodeA, nodeB] = await Promise.all([startRelay(options), startRelay(options)]);
   const nodes = [nodeA!, nodeB!];
+  const resume = () => process.kill(nodeA!.pid, 'SIGCONT');
+  const readFailed = () =>
+    waitFor(() => (nodeA!.log().includes('pushing a note failed') ? true : undefined), 'the read of the note to fail');
   try {
     const device = await pairWithKey(nodeA!);
     const socket = await DeviceSocket.connect(nodeA!.port, device.token);
     await socket.welcome();
-    // A is paused: the message of a note B accepts waits in its listening connection's socket, unread.
     await pauseOutsideTransactions(nodeA!, databaseUrl);
     try {
-      const sent = await nodeB!.call('POST', '/v1/notify', { token: device.key, body: { title: 'in the gap', notificationId: 'gap' } });
+      const sent = await nodeB!.call('POST', '/v1/notify', { token: device.key, body: { title: id, notificationId: id } });
       expect(sent.status).toBe(202);
       await new Promise((resolve) => setTimeout(resolve, NOTIFY_HANDED_MS));
-      await postgres.restart(async () => {
-        // A goes on with the database down: it hears the message, and reading the note it names fails.
-        process.kill(nodeA!.pid, 'SIGCONT');
-        await waitFor(() => (nodeA!.log().includes('pushing a note failed') ? true : undefined), 'the read of the note to fail');
-      });
+      await failTheRead({ resume, readFailed });
     } finally {
-      process.kill(nodeA!.pid, 'SIGCONT'); // also when the test failed while A was paused
+      resume(); // also when the test failed while A was paused
     }
-    // Listening again, A catches up from the database: the note is still waiting, and it was never sent.
-    await socket.notifyFrame('gap', RECOVERY_MS);
-    expect(socket.ofType('notify').map((frame) => frame.notificationId)).toEqual(['gap']);
+    await socket.notifyFrame(id, RECOVERY_MS);
+    expect(socket.ofType('notify').map((frame) => frame.notificationId)).toEqual([id]);
+    await check(nodeA!);
     await socket.close();
   } finally {
     for (const node of nodes) {
       expect(node.log()).not.toMatch(/uncaught|unhandled/i);
       expect(await node.stop()).toBe(0);
     }
+  }
+}
+
+test('a note whose message arrived as the database went away, so that reading it failed, reaches the computer once the database is back', async () => {
+  const databaseUrl = await postgres.createDatabase();
+  // A goes on with the database down: it hears the message, and reading the note it names fails. Listening
+  // again, it catches up from the database: the note is still waiting, and it was never sent.
+  await noteWhoseReadFails(databaseUrl, 'gap', ({ resume, readFailed }) =>
+    postgres.restart(async () => {
+      resume();
+      await readFailed();
+    }),
+  );
+}, 120_000);
+
+test('a note whose read failed while the database stayed up reaches the computer when its socket catches up again', async () => {
+  const databaseUrl = await postgres.createDatabase();
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    // Every session of the relays gives up a lock it cannot have within this: the read the test blocks fails.
+    await admin.query(`alter database "${new URL(databaseUrl).pathname.slice(1)}" set lock_timeout = '100ms'`);
+    await noteWhoseReadFails(
+      databaseUrl,
+      'blocked',
+      async ({ resume, readFailed }) => {
+        // The note's frame names its key: while the test holds the keys' table, A's read of the note cannot run.
+        await admin.query('begin; lock table agent_keys in access exclusive mode');
+        resume();
+        await readFailed();
+        await admin.query('commit');
+      },
+      // LISTEN never went away, so no resync came: the socket's own catch-up sent the note.
+      async (nodeA) => expect(await reconnects(nodeA)).toBe(0),
+    );
+  } finally {
+    await admin.end();
   }
 }, 120_000);
