@@ -40,7 +40,8 @@ export function systemBus(): dbus.MessageBus {
 
 /**
  * The same bus address with each `unix:path=` entry, and where Node can open them each `unix:abstract=` entry, in
- * dbus-next's `unix:socket=` form (other entries, and their order, as they were). An entry's other keys (a `guid`) are dropped: dbus-next reads none.
+ * dbus-next's `unix:socket=` form (other entries, and their order, as they were). An entry's other keys (a
+ * `guid`) are dropped: dbus-next reads none.
  */
 export function throughNodeSockets(address: string): string {
   return address
