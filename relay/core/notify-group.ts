@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 import { RelayError } from '../../protocol/relay/errors.js';
 import type { NotifyPayload } from '../../protocol/relay/notify.js';
 import { notificationsGrouped } from '../metrics.js';
-import type { BusMessage, JobGroup, RelayDb } from '../store/backend.js';
+import type { BusMessage, JobGroup, LastWrite, RelayDb } from '../store/backend.js';
 import { prepared, write } from '../store/prepared.js';
 import type { KeyRow, NoteRow, UsageRow } from '../store/schema.js';
 import { verifyAgentKey, verifyAgentKeys, type AgentCaller } from './auth.js';
@@ -46,7 +46,7 @@ const groups = new WeakMap<Relay, JobGroup>();
 /** The relay's notify group (one object per relay: jobs of the same group are taken together). */
 export function notifyGroup(relay: Relay): JobGroup {
   let group = groups.get(relay);
-  if (!group) groups.set(relay, (group = { run: (db, inputs) => runGroup(relay, db, inputs as NotifyInput[]) }));
+  if (!group) groups.set(relay, (group = { run: (db, inputs, lastWrite) => runGroup(relay, db, inputs as NotifyInput[], lastWrite) }));
   return group;
 }
 
@@ -61,16 +61,16 @@ interface KeyState {
 
 type Answer = { value: Settled<NotifyOutcome>; messages: BusMessage[] };
 
-async function runGroup(relay: Relay, db: RelayDb, inputs: NotifyInput[]): Promise<Answer[] | undefined> {
+async function runGroup(relay: Relay, db: RelayDb, inputs: NotifyInput[], lastWrite?: LastWrite): Promise<Answer[] | undefined> {
   try {
-    return await takeTogether(relay, db, inputs);
+    return await takeTogether(relay, db, inputs, lastWrite);
   } catch (error) {
     if (error instanceof Decline || error instanceof RelayError) return undefined; // nothing written yet
     throw error;
   }
 }
 
-async function takeTogether(relay: Relay, db: RelayDb, inputs: NotifyInput[]): Promise<Answer[]> {
+async function takeTogether(relay: Relay, db: RelayDb, inputs: NotifyInput[], lastWrite?: LastWrite): Promise<Answer[]> {
   const now = relay.clock();
   const payloads = inputs.map(({ body }) => readNotification(relay, body));
   const keys = await readKeys(relay, db, inputs, now);
@@ -116,7 +116,10 @@ async function takeTogether(relay: Relay, db: RelayDb, inputs: NotifyInput[]): P
     });
   }
 
-  // One statement: the notes, the keys' hits, their last-used times and the day's counters of each computer.
+  // One statement: the notes, the keys' hits, their last-used times and the day's counters of each computer —
+  // the group's last (it may carry the COMMIT), so the count goes before it.
+  if (inputs.length > 1) notificationsGrouped.inc(inputs.length);
+  lastWrite?.(answers.flatMap((answer) => answer.messages));
   const keyIds = notes.map((note) => note.key_id);
   const deviceIds = notes.map((note) => note.device_id);
   await addUsages(db, now, counts, [
@@ -129,7 +132,6 @@ async function takeTogether(relay: Relay, db: RelayDb, inputs: NotifyInput[]): P
       touched.map((key) => key.id),
     ),
   ]);
-  if (inputs.length > 1) notificationsGrouped.inc(inputs.length);
   return answers;
 }
 

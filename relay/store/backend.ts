@@ -96,8 +96,16 @@ export interface JobGroup {
    * queued, in order — or undefined, having written nothing, to have them run one by one after all. If it
    * throws, what it did is rolled back and they run one by one, each failing alone.
    */
-  run(db: RelayDb, inputs: unknown[]): Promise<Array<{ value: unknown; messages: BusMessage[] }> | undefined>;
+  run(db: RelayDb, inputs: unknown[], lastWrite?: LastWrite): Promise<Array<{ value: unknown; messages: BusMessage[] }> | undefined>;
 }
+
+/**
+ * Offered to a group by a backend that can end its transaction with the group's last statement (postgres.ts):
+ * the group calls it right before that statement — a write — with the messages it is about to answer. When no
+ * other job waits, the statement then carries the transaction's COMMIT: one round trip less. The group must run
+ * nothing after that statement (it does not know whether the transaction has ended).
+ */
+export type LastWrite = (messages: BusMessage[]) => void;
 
 /** A job's group, and its input to the group's `run`. */
 export interface Grouped {

@@ -15,7 +15,8 @@
 //     notifications are done together too.
 //   - round trips: the batch's own statements need no round trip of their own: BEGIN and the lock ride with the
 //     first job's first statement, releasing a savepoint and opening the next with each later job's first
-//     (batch-pipeline.ts), the bus messages with COMMIT; and the relay's prepared
+//     (batch-pipeline.ts), the bus messages with COMMIT — and COMMIT with the last write of a group when nothing
+//     waits after it (EndWithLastWrite); and the relay's prepared
 //     queries (prepared.ts) are named statements on each connection, parsed and planned once.
 //   - bus: NOTIFY inside that transaction (PostgreSQL delivers it only on commit, and not at all on rollback),
 //     LISTEN on one dedicated connection per process. Messages are ids; receivers re-read rows. A process hands
@@ -29,10 +30,10 @@ import pg from 'pg';
 import { log } from '../log.js';
 import { listenReconnects } from '../metrics.js';
 import { LocalBus, committedMessages, newJob, settleJobs } from './backend.js';
-import type { Backend, BusMessage, DeviceTx, Grouped, Job, Outcome, RelayDb } from './backend.js';
+import type { Backend, BusMessage, DeviceTx, Grouped, Job, JobGroup, LastWrite, Outcome, RelayDb } from './backend.js';
 import { migrate } from './migrate.js';
 import { preparedTexts } from './prepared.js';
-import { pipelinedQuery, rollBackJob, sendLater, sendNow } from './batch-pipeline.js';
+import { pipelineOf, pipelinedQuery, rollBackJob, sendLater, sendNow, type PipelineControl } from './batch-pipeline.js';
 import type { RelayDatabase } from './schema.js';
 
 const CHANNEL = 'notifier_relay';
@@ -299,7 +300,7 @@ class PostgresBackend implements Backend {
    * jobs of one group next to each other in one savepoint together — then the bus messages of those that ended
    * well and COMMIT. Only then are the messages delivered here and the jobs answered; if the transaction fails as
    * a whole, every job of it gets the error. BEGIN, the locks and each savepoint ride with the next statement
-   * (batch-pipeline.ts).
+   * (batch-pipeline.ts); the messages and COMMIT ride with a group's last write when no job waits after it.
    *
    * The first job, when it runs alone, needs no savepoint: if it fails, the whole transaction is rolled back (it is
    * all that transaction did) and the jobs after it run in the next one. A transaction of one job — most of them,
@@ -309,23 +310,29 @@ class PostgresBackend implements Backend {
   private async runBatch(lock: string, queues: Job[][]): Promise<void> {
     const batch: Job[] = [];
     const outcomes: Outcome[] = [];
-    const take = inTurn(queues);
+    const { take, waiting } = inTurn(queues);
     try {
       await this.db.connection().execute(async (conn) => {
+        const end = new EndWithLastWrite(await pipelineOf(conn), waiting, (messages) =>
+          this.notifyStatements([...committedMessages(outcomes), ...messages]),
+        );
         await sendLater(conn, `begin; ${lock}`);
         try {
           const savepoints = new JobSavepoints(conn);
           for (let next = take(); next; next = take()) {
             batch.push(...next);
-            if (next.length > 1) outcomes.push(...(await runGroupInSavepoint(savepoints, next)));
-            else if (batch.length > 1) outcomes.push(await runInSavepoint(savepoints, next[0]!));
+            if (next.length > 1) {
+              const group = await runGroupInSavepoint(savepoints, next, end);
+              outcomes.push(...group.outcomes);
+              if (group.ended) return; // its last write committed the transaction
+            } else if (batch.length > 1) outcomes.push(await runInSavepoint(savepoints, next[0]!));
             else {
               const outcome = await runJob(conn, next[0]!);
               outcomes.push(outcome);
               if (!outcome.ok) return void (await sendNow(conn, 'rollback')); // it was all the transaction did
             }
           }
-          await sendNow(conn, `${this.notifySql(committedMessages(outcomes))}commit`);
+          await sendNow(conn, [...this.notifyStatements(committedMessages(outcomes)), 'commit'].join('; '));
         } catch (error) {
           await sendNow(conn, 'rollback').catch(() => undefined); // the connection may be gone: the error that ended it is the news
           throw error;
@@ -342,16 +349,17 @@ class PostgresBackend implements Backend {
   }
 
   /**
-   * NOTIFY of the messages other processes need (delivered by PostgreSQL only if the transaction commits), as SQL
-   * text to go before COMMIT. Only those: a transaction that notifies holds PostgreSQL's one notification lock of
-   * the database from its NOTIFY through its commit — its flush to disk included — so such commits queue behind
-   * each other across every computer and node (docs/performance.md, "Fourth round"; docs/relay.md, "Several nodes").
+   * NOTIFY of the messages other processes need (delivered by PostgreSQL only if the transaction commits), as the
+   * statements to go before COMMIT (none or one). Only those: a transaction that notifies holds PostgreSQL's one
+   * notification lock of the database from its NOTIFY through its commit — its flush to disk included — so such
+   * commits queue behind each other across every computer and node (docs/performance.md, "Fourth round";
+   * docs/relay.md, "Several nodes").
    */
-  private notifySql(committed: BusMessage[]): string {
+  private notifyStatements(committed: BusMessage[]): string[] {
     const messages = committed.filter((message) => this.bus.concernsOthers(message));
-    if (messages.length === 0) return '';
+    if (messages.length === 0) return [];
     const payloads = messages.map((message) => pg.escapeLiteral(JSON.stringify({ ...message, frame: undefined, from: this.nodeId })));
-    return `select pg_notify('${CHANNEL}', payload) from unnest(array[${payloads.join(', ')}]::text[]) as payload; `;
+    return [`select pg_notify('${CHANNEL}', payload) from unnest(array[${payloads.join(', ')}]::text[]) as payload`];
   }
 }
 
@@ -366,6 +374,30 @@ class JobSavepoints {
   async open(): Promise<void> {
     await sendLater(this.conn, this.opened ? 'release savepoint job; savepoint job' : 'savepoint job');
     this.opened = true;
+  }
+}
+
+/**
+ * A transaction's NOTIFY and COMMIT sent with a group's last write, when no job waits after the group
+ * (batch-pipeline.ts, endWithNext): one round trip less per transaction whose last job is a group — most of them
+ * under load (docs/performance.md, "Seventh round"). Jobs that arrive after that go into the next transaction.
+ */
+class EndWithLastWrite {
+  constructor(
+    private readonly pipeline: PipelineControl,
+    private readonly waiting: () => boolean,
+    /** The NOTIFY statements of the transaction, the group's `messages` included. */
+    private readonly notifyStatements: (messages: BusMessage[]) => string[],
+  ) {}
+
+  /** Offered to each group (JobGroup.run's lastWrite). */
+  readonly offer: LastWrite = (messages) => {
+    if (!this.waiting()) this.pipeline.endWithNext([...this.notifyStatements(messages), 'commit']);
+  };
+
+  /** After a group: whether its last write committed the transaction. An end offered but not sent is withdrawn. */
+  ended(): boolean {
+    return this.pipeline.ended();
   }
 }
 
@@ -397,18 +429,19 @@ function locksOf(queues: DeviceQueue[]): string {
  * of the same group at the head of the other computers' queues: the notifications of several computers, each
  * with its own request, are then done together as one computer's burst is (notify-group.ts).
  */
-function inTurn(queues: Job[][]): () => Job[] | undefined {
+function inTurn(queues: Job[][]): { take: () => Job[] | undefined; waiting: () => boolean } {
   const taken = queues.map(() => 0);
   let turn = 0;
+  const hasRoom = (index: number): boolean => queues[index]!.length > 0 && taken[index]! < MAX_BATCH;
   const takeFrom = (index: number): Job[] => {
     const jobs = takeGroup(queues[index]!, MAX_BATCH - taken[index]!);
     taken[index] = taken[index]! + jobs.length;
     return jobs;
   };
-  return () => {
+  const take = (): Job[] | undefined => {
     for (let tried = 0; tried < queues.length; tried++) {
       const index = turn++ % queues.length;
-      if (queues[index]!.length === 0 || taken[index]! >= MAX_BATCH) continue;
+      if (!hasRoom(index)) continue;
       const jobs = takeFrom(index);
       const group = jobs[0]!.grouped?.group;
       if (group)
@@ -418,6 +451,9 @@ function inTurn(queues: Job[][]): () => Job[] | undefined {
     }
     return undefined;
   };
+  /** Whether `take` would give more jobs now. */
+  const waiting = (): boolean => queues.some((_, index) => hasRoom(index));
+  return { take, waiting };
 }
 
 /**
@@ -441,20 +477,35 @@ function takeGroup(jobs: Job[], room: number): Job[] {
  * nothing there). If the group declines, the jobs run one by one (it wrote nothing); if it fails, what it did is
  * rolled back first, so each job fails alone.
  */
-async function runGroupInSavepoint(savepoints: JobSavepoints, jobs: Job[]): Promise<Outcome[]> {
+async function runGroupInSavepoint(
+  savepoints: JobSavepoints,
+  jobs: Job[],
+  end: EndWithLastWrite,
+): Promise<{ outcomes: Outcome[]; ended: boolean }> {
   await savepoints.open();
+  let answers: Awaited<ReturnType<JobGroup['run']>>;
   try {
-    const answers = await jobs[0]!.grouped!.group.run(
+    answers = await jobs[0]!.grouped!.group.run(
       savepoints.conn,
       jobs.map((job) => job.grouped!.input),
+      end.offer,
     );
-    if (answers) return answers.map(({ value, messages }) => ({ ok: true, value, messages }));
   } catch (error) {
+    if (end.ended()) throw error; // committed, then failed: there is nothing to undo, and the batch ends with the error
     // If this fails too (a statement of the batch's own failed, the connection is gone), the batch ends with the error.
     await rollBackJob(savepoints.conn).catch(() => {
       throw error;
     });
+    return { outcomes: await runEach(savepoints, jobs), ended: false };
   }
+  const ended = end.ended();
+  if (answers) return { outcomes: answers.map(({ value, messages }) => ({ ok: true, value, messages })), ended };
+  if (ended) throw new Error('a group declined after its last write'); // a group's own mistake: the batch ends
+  return { outcomes: await runEach(savepoints, jobs), ended: false };
+}
+
+/** Jobs one by one, each in its own savepoint. */
+async function runEach(savepoints: JobSavepoints, jobs: Job[]): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const job of jobs) outcomes.push(await runInSavepoint(savepoints, job));
   return outcomes;

@@ -9,7 +9,7 @@ import type { Relay } from '../core/relay.js';
 import { addUsages, type Counts } from '../core/usage.js';
 import { LAST_SEEN_WRITE_MS } from '../limits.js';
 import { receipts } from '../metrics.js';
-import type { JobGroup, RelayDb } from '../store/backend.js';
+import type { JobGroup, LastWrite, RelayDb } from '../store/backend.js';
 import { prepared, write, type Write } from '../store/prepared.js';
 import type { DeviceConnection } from './registry.js';
 
@@ -25,11 +25,11 @@ const groups = new WeakMap<Relay, JobGroup>();
 /** The relay's ack group (one object per relay: jobs of the same group are taken together). */
 export function ackGroup(relay: Relay): JobGroup {
   let group = groups.get(relay);
-  if (!group) groups.set(relay, (group = { run: (db, inputs) => applyAcks(relay, db, inputs as AckInput[]) }));
+  if (!group) groups.set(relay, (group = { run: (db, inputs, lastWrite) => applyAcks(relay, db, inputs as AckInput[], lastWrite) }));
   return group;
 }
 
-async function applyAcks(relay: Relay, db: RelayDb, inputs: AckInput[]) {
+async function applyAcks(relay: Relay, db: RelayDb, inputs: AckInput[], lastWrite?: LastWrite) {
   const now = relay.clock();
   const counts = new Map<string, Counts>();
   const due = new Set<DeviceConnection>();
@@ -48,6 +48,7 @@ async function applyAcks(relay: Relay, db: RelayDb, inputs: AckInput[]) {
     ),
   ];
   if (due.size > 0) writes.push(write(updateSeenOf, now, [...new Set([...due].map((connection) => connection.deviceId))]));
+  lastWrite?.([]); // one statement: it may carry the COMMIT
   await addUsages(db, now, counts, writes);
   for (const connection of due) connection.lastSeenWrite = now;
   receipts.inc({ kind: 'ack' }, acked.length);
