@@ -116,9 +116,8 @@ async function takeTogether(relay: Relay, db: RelayDb, inputs: NotifyInput[], la
     });
   }
 
-  // One statement: the notes, the keys' hits, their last-used times and the day's counters of each computer —
-  // the group's last (it may carry the COMMIT), so the count goes before it.
-  if (inputs.length > 1) notificationsGrouped.inc(inputs.length);
+  // One statement (on PostgreSQL, the backend that offers lastWrite): the notes, the keys' hits, their last-used
+  // times and the day's counters of each computer. The group's last: it may carry the COMMIT.
   lastWrite?.(answers.flatMap((answer) => answer.messages));
   const keyIds = notes.map((note) => note.key_id);
   const deviceIds = notes.map((note) => note.device_id);
@@ -132,6 +131,7 @@ async function takeTogether(relay: Relay, db: RelayDb, inputs: NotifyInput[], la
       touched.map((key) => key.id),
     ),
   ]);
+  if (inputs.length > 1) notificationsGrouped.inc(inputs.length);
   return answers;
 }
 

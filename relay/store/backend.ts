@@ -102,8 +102,8 @@ export interface JobGroup {
 /**
  * Offered to a group by a backend that can end its transaction with the group's last statement (postgres.ts):
  * the group calls it right before that statement — a write — with the messages it is about to answer. When no
- * other job waits, the statement then carries the transaction's COMMIT: one round trip less. The group must run
- * nothing after that statement (it does not know whether the transaction has ended).
+ * other job waits, the statement then carries the transaction's COMMIT: one round trip less. The group must send
+ * no statement after that one (it does not know whether the transaction has ended).
  */
 export type LastWrite = (messages: BusMessage[]) => void;
 

@@ -7,13 +7,13 @@
 // alone; if a due statement fails, the statement after it is not run and gets the error.
 //
 // The other way round, a batch's NOTIFY and COMMIT may ride *after* a statement: its last job's last write, when no
-// other job waits (postgres.ts, endWithLastWrite). They run only if that statement succeeds (the server skips the
+// other job waits (postgres.ts, EndWithLastWrite; PipelineControl below). They run only if that statement succeeds (the server skips the
 // rest of a pipeline after an error), so a write that fails leaves the transaction open, to be rolled back to the
 // job's savepoint as ever; if they fail, the batch ends with their error.
 //
 // The runner speaks to its connection's `query` (postgres.ts wraps each pool client's) in SQL text marked by a
-// leading comment (LATER, NOW): `later` texts are kept due, `now` texts are the runner's own statements, sent
-// as one simple query after whatever is due.
+// leading comment (LATER, NOW, CONTROL): `later` texts are kept due, `now` texts are the runner's own statements,
+// sent as one simple query after whatever is due; `control` answers with the pipeline's PipelineControl.
 
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -189,7 +189,7 @@ function committed(result: unknown): unknown {
 
 /**
  * pg's Query for one statement, preceded in the same pipeline by the due statements (`before`) and followed by
- * `after` (the batch's end: `committed` is called when its COMMIT committed).
+ * `after` (the batch's end: `onCommitted` is called when its COMMIT committed).
  */
 function aroundStatement(
   before: string[],

@@ -475,7 +475,8 @@ function takeGroup(jobs: Job[], room: number): Job[] {
 /**
  * Jobs of one group in a savepoint, done by the group together (a job alone runs its own work: the group saves
  * nothing there). If the group declines, the jobs run one by one (it wrote nothing); if it fails, what it did is
- * rolled back first, so each job fails alone.
+ * rolled back first, so each job fails alone. With the outcomes: whether the group's last write ended the
+ * transaction (EndWithLastWrite).
  */
 async function runGroupInSavepoint(
   savepoints: JobSavepoints,

@@ -48,7 +48,7 @@ async function applyAcks(relay: Relay, db: RelayDb, inputs: AckInput[], lastWrit
     ),
   ];
   if (due.size > 0) writes.push(write(updateSeenOf, now, [...new Set([...due].map((connection) => connection.deviceId))]));
-  lastWrite?.([]); // one statement: it may carry the COMMIT
+  lastWrite?.([]); // one statement on PostgreSQL (addUsages): it may carry the COMMIT
   await addUsages(db, now, counts, writes);
   for (const connection of due) connection.lastSeenWrite = now;
   receipts.inc({ kind: 'ack' }, acked.length);
