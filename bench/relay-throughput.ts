@@ -1,7 +1,7 @@
 // Notify throughput of the relay against a bare Express 5 hello-world measured in the same run.
 //   npm run bench:relay-throughput [-- --duration 10 --warmup 2 --connections 16 --cpu-prof <folder>
 //                                     --backend embedded|postgres --scenarios 1x1,1x16,2x16 --relay <main.js>
-//                                     --cold --in-step]
+//                                     --cold --in-step --floor]
 // A scenario is <nodes>x<computers>: that many relay nodes on one database, that many paired computers (each
 // with one agent key and its socket on one node, spread evenly), the load split evenly across the nodes and,
 // on each node, spread over its computers' keys: each request goes to the next computer in turn, whichever
@@ -17,7 +17,7 @@
 // CPU 1; a second node runs on CPU 1 (a second machine would have its own); PostgreSQL unpinned. Server CPU is
 // each relay node's share of one core, and PostgreSQL's (all its processes together) beside it; machine CPU is
 // every process's together, to show whether anything was left. --cold: PostgreSQL's autovacuum at its default
-// (see COLD below).
+// (see COLD below). --floor (PostgreSQL): also the least a relay could do, under the same load (FLOOR below).
 
 import { cpus } from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,10 @@ import { createDatabase, serverCpuMs, startPostgres, type PostgresServer } from 
 import {
   LOAD_CPU,
   SERVER_CPU,
+  BENCH_DIST,
   cpuMs,
+  firstLine,
+  spawnPinned,
   machineBusyMs,
   describeMachine,
   int,
@@ -60,6 +63,11 @@ const COLD = process.argv.includes('--cold');
 const WARM_SETTINGS = ['autovacuum_naptime=1'];
 /** The connections walk the computers in step (bursts to one computer at a time), as before issue 21's third stop. */
 const IN_STEP = process.argv.includes('--in-step');
+/**
+ * `--floor`: bench/pg-floor-server.ts on the server CPU under the same load — Express taking the body and one INSERT
+ * per notification, durable and with synchronous_commit off — to show how far this machine lets any relay go.
+ */
+const FLOOR = process.argv.includes('--floor');
 /** The scenarios run when none are named: the embedded database is for one node. */
 const DEFAULT_SCENARIOS = { embedded: '1x1', postgres: '1x1,1x16,2x16' };
 /** Targets as shares of the hello-world (issue 21 for PostgreSQL), by scenario. */
@@ -194,6 +202,58 @@ async function measureScenario(postgres: PostgresServer | undefined, scenario: S
   }
 }
 
+/** The floor server (durable or not) under the load of one node with 16 computers, on a database of its own. */
+async function measureFloor(postgres: PostgresServer, commit: 'durable' | 'async'): Promise<Measured> {
+  const env = { ...process.env, DATABASE_URL: await createDatabase(postgres.baseUrl), FLOOR_COMMIT: commit };
+  const server = spawnPinned(
+    SERVER_CPU,
+    process.execPath,
+    [path.join(BENCH_DIST, 'pg-floor-server.js')],
+    ['ignore', 'pipe', 'inherit'],
+    env,
+  );
+  try {
+    const port = await firstLine(server.stdout!);
+    if (!/^\d+$/.test(port)) throw new Error('the floor server did not report its port');
+    const started = performance.now();
+    const databaseCpuBefore = serverCpuMs(postgres);
+    const machineBusyBefore = await machineBusyMs();
+    const result = await runLoad(
+      {
+        url: `http://127.0.0.1:${port}`,
+        connections: CONNECTIONS,
+        warmupSeconds: WARMUP_S,
+        durationSeconds: DURATION_S,
+        shared: true,
+        requests: NOTIFY_BODIES.map((body) => ({
+          method: 'POST',
+          path: '/v1/notify',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })),
+      },
+      server.pid,
+    );
+    const elapsed = performance.now() - started;
+    return {
+      requestsPerSecond: result.requestsPerSecond,
+      latencyP50: result.latencyP50,
+      latencyP99: result.latencyP99,
+      nodeCpuPercent: [result.serverCpuPercent ?? NaN],
+      databaseCpuPercent: ((serverCpuMs(postgres) - databaseCpuBefore) / elapsed) * 100,
+      machineBusyPercent: (((await machineBusyMs()) - machineBusyBefore) / elapsed) * 100,
+      answered: result.completed + result.warmupCompleted,
+      bad: result.non2xx + result.errors + result.warmupNon2xx + result.warmupErrors,
+      frames: 0,
+      acked: 0,
+    };
+  } finally {
+    await stopChild(server);
+  }
+}
+
+const FLOOR_COMMIT = { durable: 'commit on disk', async: 'synchronous_commit off' };
+
 const describe = (scenario: Scenario): string =>
   `${scenario.nodes} node${scenario.nodes > 1 ? 's' : ''}, ${scenario.computers} computer${scenario.computers > 1 ? 's' : ''}`;
 
@@ -204,12 +264,20 @@ async function measure(postgres: PostgresServer | undefined, scenarios: Scenario
   console.log(describeMachine());
   console.log(`${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s measured, per server\n`);
 
-  const steps = scenarios.length + 1;
+  const floors = FLOOR && postgres ? (['durable', 'async'] as const) : [];
+  const steps = scenarios.length + floors.length + 1;
   console.log(`1/${steps} baseline: Express 5 hello-world (GET /) ...`);
   const baseline = await measureHelloExpress({ connections: CONNECTIONS, warmupSeconds: WARMUP_S, durationSeconds: DURATION_S });
+  const floor = new Map<string, Measured>();
+  for (const [i, commit] of floors.entries()) {
+    console.log(`${i + 2}/${steps} floor: Express and one INSERT per notification, ${FLOOR_COMMIT[commit]} ...`);
+    const result = await measureFloor(postgres!, commit);
+    floor.set(commit, result);
+    console.log(`    ${int(result.answered)} answered (${int(result.bad)} not 2xx or failed)`);
+  }
   const measured = new Map<string, Measured>();
   for (const [i, scenario] of scenarios.entries()) {
-    console.log(`${i + 2}/${steps} relay: POST /v1/notify, ${describe(scenario)}, each connected and acknowledging ...`);
+    console.log(`${i + floors.length + 2}/${steps} relay: POST /v1/notify, ${describe(scenario)}, each connected and acknowledging ...`);
     const result = await measureScenario(postgres, scenario);
     measured.set(scenario.name, result);
     console.log(
@@ -238,10 +306,11 @@ async function measure(postgres: PostgresServer | undefined, scenarios: Scenario
       '-',
       ratio(1),
     ],
-    ...scenarios.map((scenario) => {
-      const result = measured.get(scenario.name)!;
+    ...[...floor.keys(), ...scenarios.map((scenario) => scenario.name)].map((name) => {
+      const result = floor.get(name) ?? measured.get(name)!;
+      const scenario = scenarios.find((each) => each.name === name);
       return [
-        `relay notify, ${describe(scenario)}`,
+        scenario ? `relay notify, ${describe(scenario)}` : `floor, ${FLOOR_COMMIT[name as keyof typeof FLOOR_COMMIT]}`,
         int(result.requestsPerSecond),
         ms(result.latencyP50),
         ms(result.latencyP99),

@@ -31,6 +31,9 @@ const ROLLBACK_TO_SAVEPOINT = `${NOW}rollback to savepoint job`;
 /** Due statements, one per element, as the extended protocol takes them (never a `;` inside one). */
 const statementsOf = (text: string): string[] => text.split('; ');
 
+/** The error of a COMMIT that answered ROLLBACK (see committed()). */
+const ROLLED_BACK_AT_COMMIT = 'the transaction was rolled back at COMMIT: a statement in it had failed';
+
 /** What `query` answers for the runner's texts it keeps due: nothing read, nothing changed. */
 const NOTHING = { command: 'SAVEPOINT', rowCount: null, rows: [] };
 
@@ -183,7 +186,7 @@ export function pipelinedQuery(client: pg.PoolClient, nameOf: (text: string) => 
  */
 function committed(result: unknown): unknown {
   const last = (Array.isArray(result) ? result[result.length - 1] : result) as { command?: string } | undefined;
-  if (last?.command === 'ROLLBACK') throw new Error('the transaction was rolled back at COMMIT: a statement in it had failed');
+  if (last?.command === 'ROLLBACK') throw new Error(ROLLED_BACK_AT_COMMIT);
   return result;
 }
 
@@ -238,8 +241,7 @@ function aroundStatement(
       commandComplete(message, connection);
     } else if (--afterToAnswer === 0) {
       // COMMIT of a transaction in which a statement failed unseen rolls it back and says so (see committed()).
-      if ((message as { text?: string }).text === 'ROLLBACK')
-        internals._canceledDueToError = new Error('the transaction was rolled back at COMMIT: a statement in it had failed');
+      if ((message as { text?: string }).text === 'ROLLBACK') internals._canceledDueToError = new Error(ROLLED_BACK_AT_COMMIT);
       else onCommitted();
     }
   };
