@@ -1,4 +1,4 @@
-// The server of bench/relay-floor.ts: the least a relay on PostgreSQL does for a notification, and nothing more —
+// The floor of bench/relay-throughput.ts (`--floor`): the least a relay on PostgreSQL does for a notification, and nothing more —
 // Express 5 takes the JSON body, one INSERT stores it (a prepared statement on a pool of connections, as the
 // relay's), the answer is sent when PostgreSQL has answered. No key checked, no limit, no lock, no frame pushed to
 // a computer, no acknowledgement written, no log line, no metric. FLOOR_COMMIT=async turns synchronous_commit off

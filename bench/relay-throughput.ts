@@ -202,7 +202,7 @@ async function measureScenario(postgres: PostgresServer | undefined, scenario: S
   }
 }
 
-/** The floor server (durable or not) under the load of one node with 16 computers, on a database of its own. */
+/** The floor server (durable or not) under a relay node's load (the same connections and bodies), on a database of its own. */
 async function measureFloor(postgres: PostgresServer, commit: 'durable' | 'async'): Promise<Measured> {
   const env = { ...process.env, DATABASE_URL: await createDatabase(postgres.baseUrl), FLOOR_COMMIT: commit };
   const server = spawnPinned(
