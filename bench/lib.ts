@@ -283,20 +283,30 @@ export async function runLoad(spec: LoadSpec, serverPid?: number): Promise<LoadR
 }
 
 /**
- * The baseline of the throughput benchmarks: bench/hello-express.ts (a bare Express 5 `GET /`) on the server
- * CPU, under the same load as the server it is compared with.
+ * Runs `body` with one of the benchmarks' servers (`script`, in dist/bench, printing its port on stdout) on the
+ * server CPU, and stops it afterwards.
  */
-export async function measureHelloExpress(
-  load: Pick<LoadSpec, 'connections' | 'warmupSeconds' | 'durationSeconds'>,
-): Promise<LoadResult & { serverCpuPercent?: number }> {
-  const server = spawnPinned(SERVER_CPU, process.execPath, [path.join(BENCH_DIST, 'hello-express.js')], ['ignore', 'pipe', 'ignore']);
+export async function withServer<T>(script: string, env: NodeJS.ProcessEnv, body: (port: string, pid: number) => Promise<T>): Promise<T> {
+  const server = spawnPinned(SERVER_CPU, process.execPath, [path.join(BENCH_DIST, script)], ['ignore', 'pipe', 'inherit'], env);
   try {
     const port = await firstLine(server.stdout!);
-    if (!/^\d+$/.test(port)) throw new Error('the hello-world server did not report its port');
-    return await runLoad({ url: `http://127.0.0.1:${port}/`, ...load, requests: [{ method: 'GET', path: '/' }] }, server.pid);
+    if (!/^\d+$/.test(port)) throw new Error(`${script} did not report its port`);
+    return await body(port, server.pid!);
   } finally {
     await stopChild(server);
   }
+}
+
+/**
+ * The baseline of the throughput benchmarks: bench/hello-express.ts (a bare Express 5 `GET /`) on the server
+ * CPU, under the same load as the server it is compared with.
+ */
+export function measureHelloExpress(
+  load: Pick<LoadSpec, 'connections' | 'warmupSeconds' | 'durationSeconds'>,
+): Promise<LoadResult & { serverCpuPercent?: number }> {
+  return withServer('hello-express.js', process.env, (port, pid) =>
+    runLoad({ url: `http://127.0.0.1:${port}/`, ...load, requests: [{ method: 'GET', path: '/' }] }, pid),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -28,10 +28,7 @@ import { createDatabase, serverCpuMs, startPostgres, type PostgresServer } from 
 import {
   LOAD_CPU,
   SERVER_CPU,
-  BENCH_DIST,
   cpuMs,
-  firstLine,
-  spawnPinned,
   machineBusyMs,
   describeMachine,
   int,
@@ -45,6 +42,7 @@ import {
   runLoad,
   stopChild,
   verdict,
+  withServer,
   type LoadResult,
 } from './lib.js';
 
@@ -205,16 +203,7 @@ async function measureScenario(postgres: PostgresServer | undefined, scenario: S
 /** The floor server (durable or not) under a relay node's load (the same connections and bodies), on a database of its own. */
 async function measureFloor(postgres: PostgresServer, commit: 'durable' | 'async'): Promise<Measured> {
   const env = { ...process.env, DATABASE_URL: await createDatabase(postgres.baseUrl), FLOOR_COMMIT: commit };
-  const server = spawnPinned(
-    SERVER_CPU,
-    process.execPath,
-    [path.join(BENCH_DIST, 'pg-floor-server.js')],
-    ['ignore', 'pipe', 'inherit'],
-    env,
-  );
-  try {
-    const port = await firstLine(server.stdout!);
-    if (!/^\d+$/.test(port)) throw new Error('the floor server did not report its port');
+  return withServer('pg-floor-server.js', env, async (port, pid) => {
     const started = performance.now();
     const databaseCpuBefore = serverCpuMs(postgres);
     const machineBusyBefore = await machineBusyMs();
@@ -232,7 +221,7 @@ async function measureFloor(postgres: PostgresServer, commit: 'durable' | 'async
           body: JSON.stringify(body),
         })),
       },
-      server.pid,
+      pid,
     );
     const elapsed = performance.now() - started;
     return {
@@ -247,9 +236,7 @@ async function measureFloor(postgres: PostgresServer, commit: 'durable' | 'async
       frames: 0,
       acked: 0,
     };
-  } finally {
-    await stopChild(server);
-  }
+  });
 }
 
 const FLOOR_COMMIT = { durable: 'commit on disk', async: 'synchronous_commit off' };
