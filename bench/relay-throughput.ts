@@ -157,20 +157,37 @@ function loadOf(node: RelayNode, computers: Computer[], connections: number) {
   };
 }
 
+/**
+ * From now until the returned function is called: the time elapsed (ms), PostgreSQL's CPU (all its processes; NaN
+ * without it) and the whole machine's busy time, each in % of one core.
+ */
+async function cpuShares(postgres: PostgresServer | undefined) {
+  const started = performance.now();
+  const databaseBefore = postgres ? serverCpuMs(postgres) : NaN;
+  const machineBefore = await machineBusyMs();
+  return async () => {
+    const elapsed = performance.now() - started;
+    return {
+      elapsed,
+      databaseCpuPercent: postgres ? ((serverCpuMs(postgres) - databaseBefore) / elapsed) * 100 : NaN,
+      machineBusyPercent: (((await machineBusyMs()) - machineBefore) / elapsed) * 100,
+    };
+  };
+}
+
+/** Requests of a load that were not answered 2xx (warm-up included): failed, refused or timed out. */
+const failed = (result: LoadResult): number => result.non2xx + result.warmupNon2xx + result.errors + result.warmupErrors + result.timeouts;
+
 async function measureScenario(postgres: PostgresServer | undefined, scenario: Scenario): Promise<Measured> {
   let frames = 0;
   const { nodes, computers } = await startScenario(postgres, scenario, () => (frames += 1));
   try {
-    const started = performance.now();
     const nodeCpuBefore = await Promise.all(nodes.map((node) => cpuMs(node.pid)));
-    const databaseCpuBefore = postgres ? serverCpuMs(postgres) : NaN;
-    const machineBusyBefore = await machineBusyMs();
+    const shares = await cpuShares(postgres);
     const perNode = Math.max(1, Math.round(CONNECTIONS / nodes.length));
     const results: LoadResult[] = await Promise.all(nodes.map((node) => runLoad(loadOf(node, computers, perNode))));
-    const elapsed = performance.now() - started;
+    const { elapsed, databaseCpuPercent, machineBusyPercent } = await shares();
     const nodeCpuAfter = await Promise.all(nodes.map((node) => cpuMs(node.pid)));
-    const databaseCpuPercent = postgres ? ((serverCpuMs(postgres) - databaseCpuBefore) / elapsed) * 100 : NaN;
-    const machineBusyPercent = (((await machineBusyMs()) - machineBusyBefore) / elapsed) * 100;
     await new Promise((resolve) => setTimeout(resolve, 1000)); // the last frames and acks
     let acked = 0;
     for (const computer of computers) {
@@ -190,7 +207,7 @@ async function measureScenario(postgres: PostgresServer | undefined, scenario: S
       databaseCpuPercent,
       machineBusyPercent,
       answered: sum((result) => result.warmupCompleted + result.completed),
-      bad: sum((result) => result.non2xx + result.warmupNon2xx + result.errors + result.warmupErrors + result.timeouts),
+      bad: sum(failed),
       frames,
       acked,
     };
@@ -204,9 +221,7 @@ async function measureScenario(postgres: PostgresServer | undefined, scenario: S
 async function measureFloor(postgres: PostgresServer, commit: 'durable' | 'async'): Promise<Measured> {
   const env = { ...process.env, DATABASE_URL: await createDatabase(postgres.baseUrl), FLOOR_COMMIT: commit };
   return withServer('pg-floor-server.js', env, async (port, pid) => {
-    const started = performance.now();
-    const databaseCpuBefore = serverCpuMs(postgres);
-    const machineBusyBefore = await machineBusyMs();
+    const shares = await cpuShares(postgres);
     const result = await runLoad(
       {
         url: `http://127.0.0.1:${port}`,
@@ -223,16 +238,16 @@ async function measureFloor(postgres: PostgresServer, commit: 'durable' | 'async
       },
       pid,
     );
-    const elapsed = performance.now() - started;
+    const { databaseCpuPercent, machineBusyPercent } = await shares();
     return {
       requestsPerSecond: result.requestsPerSecond,
       latencyP50: result.latencyP50,
       latencyP99: result.latencyP99,
       nodeCpuPercent: [result.serverCpuPercent ?? NaN],
-      databaseCpuPercent: ((serverCpuMs(postgres) - databaseCpuBefore) / elapsed) * 100,
-      machineBusyPercent: (((await machineBusyMs()) - machineBusyBefore) / elapsed) * 100,
+      databaseCpuPercent,
+      machineBusyPercent,
       answered: result.completed + result.warmupCompleted,
-      bad: result.non2xx + result.errors + result.warmupNon2xx + result.warmupErrors,
+      bad: failed(result),
       frames: 0,
       acked: 0,
     };

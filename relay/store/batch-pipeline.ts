@@ -7,9 +7,9 @@
 // alone; if a due statement fails, the statement after it is not run and gets the error.
 //
 // The other way round, a batch's NOTIFY and COMMIT may ride *after* a statement: its last job's last write, when no
-// other job waits (postgres.ts, EndWithLastWrite; PipelineControl below). They run only if that statement succeeds (the server skips the
-// rest of a pipeline after an error), so a write that fails leaves the transaction open, to be rolled back to the
-// job's savepoint as ever; if they fail, the batch ends with their error.
+// other job waits (postgres.ts, EndWithLastWrite; PipelineControl below). They run only if that statement succeeds
+// (the server skips the rest of a pipeline after an error), so a write that fails leaves the transaction open, to be
+// rolled back to the job's savepoint as ever; if they fail, the batch ends with their error.
 //
 // The runner speaks to its connection's `query` (postgres.ts wraps each pool client's) in SQL text marked by a
 // leading comment (LATER, NOW, CONTROL): `later` texts are kept due, `now` texts are the runner's own statements,
