@@ -17,6 +17,14 @@ module.exports = {
       to: { pathNot: ['^protocol/', '^node:'], dependencyTypesNot: ['core'] },
     },
     {
+      name: 'common-is-a-leaf',
+      comment:
+        "common/ holds the small parts that programs on different floors share (the daemon's CLI and the relay): it imports Node's own modules only.",
+      severity: 'error',
+      from: { path: '^common/' },
+      to: { pathNot: ['^common/', '^node:'], dependencyTypesNot: ['core'] },
+    },
+    {
       name: 'renderer-depends-only-on-protocol',
       comment: 'templates-renderer/ draws templates for anyone: it imports protocol/ and its own files (and packages), nothing above.',
       severity: 'error',

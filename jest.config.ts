@@ -7,6 +7,8 @@ const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The package's own test packs and installs Notifier (minutes of native builds): `npm run test:package`.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/package/'],
   transform: {
     '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },

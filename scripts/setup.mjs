@@ -15,8 +15,14 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** `--for-tests`: `npm test`; else `npm start` (and the benchmarks). `--list-missing` only lists what is missing. */
+/**
+ * `--for-tests`: `npm test`; else `npm start` (and the benchmarks). `--list-missing` only lists what is missing.
+ * `--build-only`: the build steps alone (`npm pack`'s prepack). `--explain-missing [--as <name>]`: the installed
+ * package's first start, when a native part did not load: says which of the service's own system packages are
+ * missing, in these same words, and installs nothing (common/native-parts.ts).
+ */
 const purpose = process.argv.includes('--for-tests') ? 'test' : 'start';
+const speaker = process.argv.includes('--as') ? process.argv[process.argv.indexOf('--as') + 1] : 'setup';
 
 /**
  * Programs from the system's package manager. `for` says who needs it:
@@ -27,6 +33,11 @@ const purpose = process.argv.includes('--for-tests') ? 'test' : 'start';
  * An entry is present when its `command` (or one of its `commands`), `pkgconfig` module or `file` is there.
  */
 const SYSTEM_PACKAGES = [
+  // npm builds node-canvas and better-sqlite3 (the relay's embedded database) with these where it finds no
+  // ready-made build for this system and Node (node-gyp: a C++ compiler, make and Python).
+  { command: 'g++', apt: 'g++', for: 'start', why: 'compiles the native parts where npm has no ready-made build' },
+  { command: 'make', apt: 'make', for: 'start', why: 'runs that compilation (node-gyp)' },
+  { command: 'python3', apt: 'python3', for: 'start', why: 'runs node-gyp, which builds the native parts' },
   // node-canvas (previews, template drawing) compiles against these when npm installs it, and runs with them.
   { pkgconfig: 'cairo', apt: 'libcairo2-dev', for: 'start', why: 'draws previews (node-canvas is built against it)' },
   { pkgconfig: 'pangocairo', apt: 'libpango1.0-dev', for: 'start', why: 'lays out text in previews (node-canvas)' },
@@ -144,6 +155,7 @@ function dunstMenuInstalled() {
 }
 
 const BUILD_INPUTS = [
+  'common',
   'protocol',
   'daemon',
   'cli',
@@ -163,7 +175,7 @@ const APP_STAMP = path.join(root, 'dist', 'app', '.build-stamp');
 const INSTALL_STAMP = path.join(root, 'node_modules', '.notifier-install-stamp');
 
 function say(message) {
-  process.stderr.write(`setup: ${message}\n`);
+  process.stderr.write(`${speaker}: ${message}\n`);
 }
 
 function run(command, args) {
@@ -212,15 +224,25 @@ function missingPackages() {
   return SYSTEM_PACKAGES.filter((p) => kinds.includes(p.for) && (p.when?.() ?? true) && !present(p));
 }
 
+/** One line per missing package: what it is and why it is needed. */
+function sayMissing(missing) {
+  for (const p of missing) say(`missing ${p.command ?? p.commands?.join(' or ') ?? p.name ?? p.apt}: it ${p.why}`);
+}
+
+/** The line that says how to install them where this script may not. */
+function sayPleaseInstall(names) {
+  say(`please install: ${hasCommand('apt-get') ? 'sudo apt-get install -y' : "your package manager's"} ${names.join(' ')}`);
+}
+
 function installSystemPackages() {
   const missing = missingPackages();
   if (missing.length === 0) return;
   const names = missing.map((p) => p.apt);
-  for (const p of missing) say(`missing ${p.command ?? p.commands?.join(' or ') ?? p.name ?? p.apt}: it ${p.why}`);
+  sayMissing(missing);
   const isRoot = process.getuid?.() === 0;
   const sudo = !isRoot && hasCommand('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
   if (!hasCommand('apt-get') || (!isRoot && !sudo)) {
-    say(`please install: ${hasCommand('apt-get') ? 'sudo apt-get install -y' : "your package manager's"} ${names.join(' ')}`);
+    sayPleaseInstall(names);
     // The service runs without its desktop parts (no reply window, speech, tray or sounds); nothing else is optional.
     if (purpose === 'test' || missing.some((p) => p.for !== 'desktop')) process.exit(1);
     say('the service starts without them');
@@ -300,6 +322,18 @@ if (major < 20 || (major === 20 && minor < 19)) {
 if (process.argv.includes('--list-missing')) {
   // What this run would install, one apt package a line; nothing is installed or built (test/setup.test.ts).
   for (const p of missingPackages()) process.stdout.write(`${p.apt}\n`);
+  process.exit(0);
+}
+if (process.argv.includes('--explain-missing')) {
+  // Only the service's own packages (`start`): a native part that did not load was built against these, or not at all.
+  const missing = process.platform === 'linux' ? SYSTEM_PACKAGES.filter((p) => p.for === 'start' && !present(p)) : [];
+  sayMissing(missing);
+  if (missing.length > 0) sayPleaseInstall(missing.map((p) => p.apt));
+  process.exit(missing.length > 0 ? 3 : 0);
+}
+if (process.argv.includes('--build-only')) {
+  build();
+  buildApp();
   process.exit(0);
 }
 installSystemPackages();

@@ -148,6 +148,38 @@ describe('/app/api takes the session only', () => {
     expect(done.json).toEqual({ ok: true, unread: 0 });
   });
 
+  test('a change sends its body as application/json: text/plain, a form or no type is 415 and changes nothing', async () => {
+    const route = '/app/api/history/door/d1/read';
+    expect((await session.call('POST', route, { read: false })).status).toBe(200);
+    const body = JSON.stringify({ read: true });
+    for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const reply = await session.call('POST', route, body, { 'Content-Type': type });
+      expect([type, reply.status, reply.json]).toEqual([
+        type,
+        415,
+        {
+          error: "unsupported media type: a change to the app's API sends its body as Content-Type: application/json",
+          code: 'app_json_only',
+        },
+      ]);
+    }
+    const untyped = await rawRequest(
+      daemon.port,
+      `POST ${route} HTTP/1.1\r\nHost: 127.0.0.1:${daemon.port}\r\nCookie: ${session.cookie}\r\nSec-Fetch-Site: same-origin\r\n` +
+        `X-Notifier-CSRF: ${session.csrf}\r\nOrigin: http://127.0.0.1:${daemon.port}\r\nContent-Length: ${body.length}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+    expect(untyped).toMatch(/^HTTP\/1\.1 415 /);
+    expect((await session.call('GET', '/app/api/history?app=door')).json.items[0].read).toBe(false);
+    // JSON with a charset is JSON; a change without a body needs no type.
+    const read = await session.call('POST', route, body, { 'Content-Type': 'application/json; charset=utf-8' });
+    expect([read.status, read.json]).toEqual([200, { ok: true, unread: 0 }]);
+    const unread = await session.call('POST', route, JSON.stringify({ read: false }), { 'Content-Type': 'Application/JSON' });
+    expect(unread.status).toBe(200);
+    expect((await session.call('POST', '/app/api/history/read-all')).status).toBe(200);
+    await session.call('POST', route, { read: false });
+  });
+
   test('an unknown route is 404 and a known one with another method 405, in the app API error shape', async () => {
     const missing = await session.call('GET', '/app/api/nothing');
     expect(missing.status).toBe(404);

@@ -114,6 +114,31 @@ describe('signing in through the private channel', () => {
     expect(wrong.stderr).toMatch(/'elsewhere' is invalid/);
   });
 
+  test('notifier open takes --support-dir and --port as every command does', async () => {
+    const { tempFolder } = await import('./helpers/daemon.js');
+    const elsewhere = { NOTIFIER_SUPPORT_DIR: await tempFolder() };
+    const before = (await daemon.opened()).length;
+    for (const args of [
+      ['open', '--support-dir', daemon.supportDir],
+      ['--support-dir', daemon.supportDir, 'open', 'settings'],
+      ['open', 'relay', '--support-dir', daemon.supportDir, '--port', String(daemon.port)],
+    ]) {
+      const run = await runProgram(process.execPath, [CLI, ...args], { env: elsewhere });
+      expect([args, run.code, run.stderr]).toEqual([args, 0, '']);
+    }
+    expect((await daemon.opened()).length).toBe(before + 3);
+    // A port that is not the folder's service's: said plainly, and no window of another instance opens.
+    const other = String(daemon.port === 65535 ? 1 : daemon.port + 1);
+    const mismatch = await runProgram(process.execPath, [CLI, 'open', '--support-dir', daemon.supportDir, '--port', other], {
+      env: elsewhere,
+    });
+    expect(mismatch.code).toBe(2);
+    expect(mismatch.stderr).toBe(
+      `notifier open: the Notifier of ${daemon.supportDir} listens on port ${daemon.port}, not ${other}. Give the --support-dir of the instance on port ${other}.\n`,
+    );
+    expect((await daemon.opened()).length).toBe(before + 3);
+  });
+
   test('sessions end when the daemon restarts', async () => {
     const session = await daemon.signIn();
     expect((await session.call('GET', '/app/api/session')).status).toBe(200);

@@ -60,6 +60,30 @@ describe('the tool finds the running service', () => {
       await rm(empty, { recursive: true, force: true });
     }
   });
+
+  test('--support-dir, as `notifier daemon` takes it, before or after the command, beats NOTIFIER_SUPPORT_DIR', async () => {
+    const empty = await tempFolder('notifier-cli-elsewhere-');
+    try {
+      for (const args of [
+        ['--support-dir', daemon.supportDir, 'health'],
+        ['health', '--support-dir', daemon.supportDir],
+        ['history', 'search', 'nothing', `--support-dir=${daemon.supportDir}`],
+        ['settings', 'get', '--support-dir', daemon.supportDir],
+      ]) {
+        const run = await notifier(args, { supportDir: empty });
+        expect([args, run.code, run.stderr]).toEqual([args, 0, '']);
+      }
+      // Pointed at a folder of its own without a port file: that instance is not running (exit 2), whatever the env says.
+      const stopped = await notifier(['health', '--support-dir', empty]);
+      expect([stopped.code, stopped.stderr]).toEqual([
+        2,
+        `Notifier is not running: there is no port file in ${empty}. Start it with 'npm start' or 'notifier daemon'.\n`,
+      ]);
+      expect((await notifier(['--help'])).stdout).toContain('--support-dir <folder>');
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('notify', () => {

@@ -68,6 +68,36 @@ describe('the guard in front of every route', () => {
     }
   });
 
+  test('two Authorization headers are 400, whichever of them holds the token, and nothing is done', async () => {
+    const wrong = 'Authorization: Bearer ' + '0'.repeat(64) + '\r\n';
+    for (const [first, second] of [
+      [auth(), auth()],
+      [auth(), wrong],
+      [wrong, auth()],
+    ]) {
+      const body = JSON.stringify({ app: 'twice', title: 'never shown' });
+      const { text, closed } = await rawExchange(
+        daemon().port,
+        `POST /v1/notify HTTP/1.1\r\nHost: 127.0.0.1\r\n${first}${second}Content-Type: application/json\r\n` +
+          `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      expect(closed).toBe(true);
+      const answer = parseRaw(text);
+      expect([answer.status, answer.json]).toEqual([
+        400,
+        { error: 'bad request: the Authorization header was sent more than once (send one token)' },
+      ]);
+    }
+    // Health needs no token, but two are still two.
+    const health = await rawExchange(
+      daemon().port,
+      `GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth()}${auth()}Connection: close\r\n\r\n`,
+    );
+    expect(parseRaw(health.text).status).toBe(400);
+    const items = (await daemon().api('GET', '/v1/history')).json.items as { app: string }[];
+    expect(items.filter((item) => item.app === 'twice')).toEqual([]);
+  });
+
   test('CONNECT is answered 405 with Allow, and the connection is closed', async () => {
     const { text, closed } = await rawExchange(daemon().port, `CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n`);
     expect(closed).toBe(true);

@@ -163,13 +163,10 @@ describe('previews and lookups', () => {
       expect(heights['builtin.imageRight']).toBe(heights['builtin.imageLeft']);
     });
 
-    test('an unknown template name is a render failure: 500', async () => {
-      expectError(await post({ app: 'shop', template: 'nope' }), 500, 'the preview could not be drawn: template not found: nope');
-      expectError(
-        await post({ app: 'shop', template: 'builtin.nope' }),
-        500,
-        'the preview could not be drawn: template not found: builtin.nope',
-      );
+    test("an unknown template name is the caller's mistake: 404, as on the other template routes", async () => {
+      expectError(await post({ app: 'shop', template: 'nope' }), 404, 'template not found: nope');
+      expectError(await post({ app: 'shop', template: 'builtin.nope' }), 404, 'template not found: builtin.nope');
+      expectError(await post({ app: 'nosuch', template: 'nosuch' }), 404, 'template not found: nosuch');
     });
 
     test('a whole template object is drawn at its own width', async () => {
@@ -494,10 +491,11 @@ describe('previews and lookups', () => {
       expectError(await get('app=shop&scale=1&scale=2'), 400, /^invalid field: scale/);
     });
 
-    test('app missing: 400; an unknown template: 500; no token: 401', async () => {
+    test('app missing: 400; an unknown template: 404; no token: 401', async () => {
       expectError(await get(''), 400, 'missing field: app');
       expectError(await get('app='), 400, 'missing field: app');
-      expectError(await get('app=shop&template=nope'), 500, 'the preview could not be drawn: template not found: nope');
+      expectError(await get('app=shop&template=nope'), 404, 'template not found: nope');
+      expectError(await get('app=a&template=nosuch'), 404, 'template not found: nosuch');
       expect((await get('app=shop', null)).status).toBe(401);
     });
   });

@@ -1,5 +1,5 @@
-// What every client command shares: the global options (--port, --token, --json) wherever they are written, the
-// action wrapper that turns problems into the tool's exit codes, and sending one request.
+// What every client command shares: the global options (--support-dir, --port, --token, --json) wherever they are
+// written, the action wrapper that turns problems into the tool's exit codes, and sending one request.
 
 import { type Command, Option } from 'commander';
 import { UsageError, parsePort } from '../args.js';
@@ -11,7 +11,7 @@ export interface Context {
   opts: Record<string, any>;
   /** This command's arguments, after their parsers. */
   args: any[];
-  /** `--port` and `--token`, from this command or the nearest one above that has them. */
+  /** `--support-dir`, `--port` and `--token`, from this command or the nearest one above that has them. */
   target: Target;
   /** `--json FILE|-` (only notify and register take it). */
   json?: string;
@@ -20,6 +20,7 @@ export interface Context {
 /** The global options as a client command takes them after its name: hidden in its help, shown once globally. */
 export function addGlobalOptions(command: Command): void {
   const names = new Set(command.options.map((option) => option.attributeName()));
+  if (!names.has('supportDir')) command.addOption(new Option('--support-dir <folder>', "the service's support folder").hideHelp());
   if (!names.has('port')) command.addOption(new Option('--port <n>', 'port to call').argParser(parsePort).hideHelp());
   if (!names.has('token')) command.addOption(new Option('--token <token>', 'bearer token').hideHelp());
   if (!names.has('json')) command.addOption(new Option('--json <file>', 'JSON body (notify and register only)').hideHelp());
@@ -52,7 +53,7 @@ export function act(command: Command, handler: (context: Context) => Promise<voi
       command: self,
       opts: self.opts(),
       args: self.processedArgs,
-      target: { port: nearest(self, 'port'), token: nearest(self, 'token') },
+      target: { supportDir: nearest(self, 'supportDir'), port: nearest(self, 'port'), token: nearest(self, 'token') },
       json: nearest(self, 'json'),
     };
     try {

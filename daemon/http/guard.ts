@@ -25,16 +25,24 @@ function tokenMatches(authorization: string | undefined, expected: Buffer): bool
   return timingSafeEqual(Buffer.from(given), expected);
 }
 
-/** How many `Host` headers the request carries: Node keeps the first in `req.headers` and drops the others. */
-function hostHeaders(rawHeaders: readonly string[]): number {
+/**
+ * How many headers of a name (lower case) the request carries. For `Host` and `Authorization` Node keeps the first
+ * in `req.headers` and drops the others, so a check of `req.headers` alone would not see a second one.
+ */
+function headerCount(rawHeaders: readonly string[], name: string): number {
   let count = 0;
-  for (let at = 0; at < rawHeaders.length; at += 2) if (rawHeaders[at]!.toLowerCase() === 'host') count++;
+  for (let at = 0; at < rawHeaders.length; at += 2) if (rawHeaders[at]!.toLowerCase() === name) count++;
   return count;
 }
 
 /** A request with two `Host` headers is 400 (docs/api/README.md#g8): the loopback check reads only the first. */
 export function refuseDuplicateHost(req: Request): void {
-  if (hostHeaders(req.rawHeaders) > 1) throw errors.duplicateHost();
+  if (headerCount(req.rawHeaders, 'host') > 1) throw errors.duplicateHost();
+}
+
+/** Two `Authorization` headers are 400 (docs/api/README.md#g7), as two `Host` are: the token check would read one. */
+function refuseDuplicateAuthorization(req: Request): void {
+  if (headerCount(req.rawHeaders, 'authorization') > 1) throw errors.duplicateAuthorization();
 }
 
 /**
@@ -66,6 +74,7 @@ export function guard(token: string) {
     if (req.headers.origin !== undefined) {
       throw errors.forbiddenOrigin();
     }
+    refuseDuplicateAuthorization(req);
     const open = req.method === 'GET' && req.path === '/v1/health';
     if (!open && !tokenMatches(req.headers.authorization, expected)) {
       throw errors.unauthorized();

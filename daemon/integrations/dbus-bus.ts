@@ -12,6 +12,7 @@
 // which names another socket: there an abstract address is left to usocket, as before, which works on Node 20.
 
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import dbus from 'dbus-next';
 
@@ -29,7 +30,32 @@ export function sessionBus(address?: string): dbus.MessageBus {
   const found = address || process.env.DBUS_SESSION_BUS_ADDRESS || userBusAddress();
   // dbus-next would go on to an X11 session's bus files, whose address it would open through usocket.
   if (!found) throw new Error('neither DBUS_SESSION_BUS_ADDRESS nor $XDG_RUNTIME_DIR/bus names a session bus');
-  return dbus.sessionBus({ busAddress: throughNodeSockets(found) });
+  const busAddress = throughNodeSockets(found);
+  if (!reachable(busAddress)) throw new Error(ABSTRACT_WITHOUT_USOCKET(found));
+  return dbus.sessionBus({ busAddress });
+}
+
+/**
+ * Node 20 reaches an abstract address only through usocket, which npm cannot build in a global install (it asks for
+ * a node-gyp that no longer runs on Node 20): said plainly, rather than dbus-next's "Cannot find module".
+ */
+const ABSTRACT_WITHOUT_USOCKET = (address: string): string =>
+  `the session bus is at an abstract address (${address}), which Node ${process.versions.node} reaches only through ` +
+  'the usocket addon, and it is not installed here: run Notifier on Node 24 or newer, or give it a bus at a path ' +
+  '(DBUS_SESSION_BUS_ADDRESS=unix:path=...)';
+
+/**
+ * Whether dbus-next can open the address here. It tries the entries in turn: an abstract one left (Node 20) needs
+ * usocket, so only an address of nothing else does.
+ */
+function reachable(busAddress: string): boolean {
+  if (!busAddress.split(';').every((entry) => /^unix:.*abstract=/i.test(entry))) return true;
+  try {
+    createRequire(import.meta.url).resolve('usocket');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The system bus: DBUS_SYSTEM_BUS_ADDRESS, else the system's socket. */

@@ -99,6 +99,10 @@ export const brokenPathEscape = (): RelayError =>
 /** Keys a route does not take (docs/relay-api.md#ra2): every refused key is in `fields`. */
 export const forbiddenFields = (fields: string[], message: string): RelayError => new RelayError('forbidden_fields', message, { fields });
 
+/** Two `Authorization` headers: which one would count is what a smuggled or confused request plays on (RA2). */
+export const repeatedAuthorization = (): RelayError =>
+  invalidRequest('the Authorization header was sent more than once: send one credential');
+
 export const unauthorized = (message = 'a valid credential is required: Authorization: Bearer <token>'): RelayError =>
   new RelayError('unauthorized', message);
 

@@ -6,6 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { Router, type Request, type Response } from 'express';
 import { unauthorized } from '../../protocol/relay/errors.js';
+import { authorizationOf } from './auth.js';
 import { registry } from '../metrics.js';
 
 export const METRICS_PATH = '/metrics';
@@ -20,7 +21,7 @@ async function sendMetrics(res: http.ServerResponse): Promise<void> {
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
 function bearerMatches(req: Request, token: string): boolean {
-  const given = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+  const given = /^Bearer (.+)$/i.exec(authorizationOf(req) ?? '')?.[1] ?? '';
   return timingSafeEqual(digest(given), digest(token));
 }
 

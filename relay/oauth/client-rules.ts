@@ -49,12 +49,42 @@ export function redirectProblem(uri: unknown): string | undefined {
   }
   if (url.hash !== '' || uri.includes('#')) return `${uri} has a fragment`;
   if (url.username !== '' || url.password !== '') return `${uri} carries credentials`;
+  // Redirects are matched exactly, never as patterns (RFC 9700 §2.1): a host that looks like one is refused.
+  if (url.hostname.includes('*')) return `${uri}: a redirect address is matched exactly, so its host may not hold *`;
   const scheme = url.protocol.slice(0, -1);
   if (scheme === 'https') return url.hostname === '' ? `${uri} has no host` : undefined;
   if (scheme === 'http')
     return LOOPBACK_HOSTS.has(url.hostname) ? undefined : `${uri}: http is allowed only on localhost, 127.0.0.1 or [::1]`;
   if (NOT_APP_SCHEMES.has(scheme)) return `${uri}: the scheme ${scheme} is not allowed`;
   return undefined;
+}
+
+/**
+ * A loopback IP redirect address split at its port: `http://127.0.0.1:9/cb` → `127.0.0.1` and `/cb`. Only the
+ * IP literals, not the name `localhost` (RFC 8252 §8.3: a name may resolve elsewhere); undefined for any other.
+ */
+const LOOPBACK_IP_REDIRECT = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?(?=[/?]|$)(.*)$/;
+function loopbackParts(uri: string): { host: string; rest: string } | undefined {
+  const match = LOOPBACK_IP_REDIRECT.exec(uri);
+  if (!match) return undefined;
+  const port = match[2] === undefined ? 80 : Number(match[2]);
+  return port >= 1 && port <= 65535 ? { host: match[1]!, rest: match[3]! } : undefined;
+}
+
+/**
+ * RA104: whether `/authorize` may send the browser back to `uri`. A registered address matches only itself, but
+ * for one on a loopback IP (`http://127.0.0.1`, `http://[::1]`) any port given at the request is allowed, the rest
+ * still matched exactly (RFC 8252 §7.3, OAuth 2.1 §8.4.2): a native app registers once and listens on a new port
+ * each time. The token exchange then asks for the very address sent to /authorize, port included.
+ */
+export function redirectAllowed(registered: readonly string[], uri: string): boolean {
+  if (registered.includes(uri)) return true;
+  const asked = loopbackParts(uri);
+  if (!asked) return false;
+  return registered.some((each) => {
+    const known = loopbackParts(each);
+    return known !== undefined && known.host === asked.host && known.rest === asked.rest;
+  });
 }
 
 /** RA104: what the consent page and the banner name as the place the browser returns to. */

@@ -14,9 +14,10 @@
 //
 // Checkpoints (copying the WAL back into the database file) run on a thread of their own: checkpointer.ts.
 
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { chmodSync, closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { log } from '../log.js';
 import { Checkpointer } from './checkpointer.js';
@@ -154,8 +155,16 @@ function keepForLife<T extends object>(object: T): T {
  * database file — the relay, and tests that look into it — opens it this way, never with a bare `new Database`.
  */
 export function sqliteKeptForLife(file: string): { database: Database.Database; statements: StatementCache } {
-  const database = keepForLife(new Database(file));
+  const database = keepForLife(new (sqliteDriver())(file));
   return { database, statements: new StatementCache(database) };
+}
+
+/**
+ * better-sqlite3, loaded when the embedded database is first opened: it is an optional dependency (a native part,
+ * common/native-parts.ts), and a relay on PostgreSQL runs without it.
+ */
+function sqliteDriver(): typeof Database {
+  return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
 }
 
 /**

@@ -23,6 +23,7 @@ import {
 } from '../../protocol/relay/frames.js';
 import { readReceipt } from '../../protocol/relay/receipts.js';
 import { authenticateDevice, type DeviceCaller } from '../core/auth.js';
+import { authorizationOf } from '../http/auth.js';
 import { markSeen, saveStatus, seenWrite } from '../core/devices.js';
 import { ackWrites, applyReceipt, expireWaiting, queueTtlMs, waitingFrame, waitingFrames } from '../core/notes.js';
 import type { Relay } from '../core/relay.js';
@@ -74,17 +75,19 @@ export class DeviceStream {
     const path = (req.url ?? '').split('?')[0];
     const line = upgradeLog(req, path === STREAM_PATH ? STREAM_PATH : undefined);
     if (path !== STREAM_PATH || req.method !== 'GET') return refuseUpgrade(socket, new RelayError('not_found', 'no such endpoint'), line);
-    authenticateDevice(this.relay, req.headers.authorization).then(
-      (caller) => {
-        if (req.headers.upgrade?.toLowerCase() !== 'websocket') return refuseUpgrade(socket, upgradeRequired(), line, caller.deviceId);
-        this.upgrades.set(req, line.requestId);
-        this.server.handleUpgrade(req, socket, head, (ws) => {
-          line.answered(101, caller.deviceId);
-          void this.open(ws, caller);
-        });
-      },
-      (error: unknown) => refuseUpgrade(socket, upgradeRefusal(error), line),
-    );
+    Promise.resolve()
+      .then(() => authenticateDevice(this.relay, authorizationOf(req)))
+      .then(
+        (caller) => {
+          if (req.headers.upgrade?.toLowerCase() !== 'websocket') return refuseUpgrade(socket, upgradeRequired(), line, caller.deviceId);
+          this.upgrades.set(req, line.requestId);
+          this.server.handleUpgrade(req, socket, head, (ws) => {
+            line.answered(101, caller.deviceId);
+            void this.open(ws, caller);
+          });
+        },
+        (error: unknown) => refuseUpgrade(socket, upgradeRefusal(error), line),
+      );
   }
 
   /** Every socket closes with 1012 ("service restart"): the computer reconnects, to another node or to this one restarted. */

@@ -84,6 +84,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Replace the command-line options entirely (for the env-variable tests). */
   args?: string[];
+  /** The `notifier` to run, as a program of its own (an installed package's); default: this checkout's build, under this Node. */
+  program?: string;
 }
 
 /** Runs `notifier daemon` (the built CLI) as its own process and waits until it answers its health route. */
@@ -93,7 +95,8 @@ export async function startDaemon(options: StartOptions = {}): Promise<DaemonPro
   // A daemon given a HOME of its own gets its runtime folder there too: the programs it runs (espeak-ng, paplay,
   // through libpulse) would otherwise make a new /tmp/pulse-* for every home they have not seen before.
   const runtime = options.env?.HOME ? { XDG_RUNTIME_DIR: options.env.HOME } : {};
-  const child = spawn(process.execPath, [CLI, 'daemon', ...args], {
+  const [command, commandArgs] = options.program ? [options.program, ['daemon', ...args]] : [process.execPath, [CLI, 'daemon', ...args]];
+  const child = spawn(command, commandArgs, {
     env: { ...process.env, ...runtime, ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -104,7 +107,7 @@ export async function startDaemon(options: StartOptions = {}): Promise<DaemonPro
   void exited.then((code) => (exitCode = code));
 
   running.add(child);
-  keepTrackOf(child, CLI, options.supportDir === undefined ? supportDir : undefined);
+  keepTrackOf(child, options.program ?? CLI, options.supportDir === undefined ? supportDir : undefined);
   void exited.then(() => running.delete(child));
   // The port file may be a stale one left by a killed daemon: wait until the port it names answers with our pid.
   const port = await waitFor(async () => {

@@ -23,7 +23,7 @@ export interface Reply<T = any> {
 export interface RequestOptions {
   /** A JSON value to send, or a raw string/Buffer sent as is. */
   body?: unknown;
-  headers?: Record<string, string>;
+  headers?: Record<string, string | string[]>;
   /** Use this token; `null` sends no Authorization header. Default: the daemon's token. */
   token?: string | null;
   timeoutMs?: number;
@@ -40,7 +40,7 @@ export function request(port: number, method: string, path: string, options: Req
       : typeof options.body === 'string' || Buffer.isBuffer(options.body)
         ? Buffer.from(options.body as string | Buffer)
         : Buffer.from(JSON.stringify(options.body));
-  const headers: Record<string, string> = { ...options.headers };
+  const headers: Record<string, string | string[]> = { ...options.headers };
   if (options.token) headers.Authorization ??= `Bearer ${options.token}`;
   if (payload) {
     headers['Content-Type'] ??= 'application/json';

@@ -22,6 +22,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Written to its standard input (which is then closed). */
   stdin?: string;
+  /** Killed (SIGKILL) if it has not ended by then: a program that should have stopped at once must not hang the test. */
+  timeoutMs?: number;
 }
 
 /**
@@ -37,8 +39,12 @@ export function runProgram(command: string, args: string[], options: RunOptions 
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdin.on('error', () => undefined); // a program that does not read its input is fine
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
     child.stdin.end(options.stdin ?? '');
   });
 }

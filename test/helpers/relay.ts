@@ -44,12 +44,14 @@ export interface RelayOptions {
   /** Default: a new random one (several nodes of one relay need the same). */
   secret?: string | null;
   dataDir?: string;
+  /** The `notifier-relay` to run, as a program of its own (an installed package's); default: this checkout's build. */
+  program?: string;
 }
 
 export interface CallOptions {
   token?: string;
   body?: unknown;
-  headers?: Record<string, string>;
+  headers?: Record<string, string | string[]>;
   timeoutMs?: number;
 }
 
@@ -96,9 +98,10 @@ export async function startRelay(options: RelayOptions): Promise<RelayProcess> {
   delete env.RELAY_SECRET;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   if (secret) env.RELAY_SECRET = secret;
-  const child = spawn(process.execPath, [RELAY_MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, args] = options.program ? [options.program, []] : [process.execPath, [RELAY_MAIN]];
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
-  keepTrackOf(child, RELAY_MAIN, options.dataDir === undefined ? dataDir : undefined);
+  keepTrackOf(child, options.program ?? RELAY_MAIN, options.dataDir === undefined ? dataDir : undefined);
   child.once('exit', () => running.delete(child));
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from './daemon.js';
 
 export const IMAGES = path.join(ROOT, 'fixtures', 'images');
+
+/** package.json's `version`: what `--version`, `/v1/health` and the relay's `/health` report. */
+export const PACKAGE_VERSION = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
 
 /**
  * What a saved template gets written out when it leaves it unsaid (docs/api/templates.md#t12: GET returns it

@@ -11,6 +11,7 @@ import { freePort, request } from '../helpers/http.js';
 import { authorizeAndApprove, exchange, openComputer, postForm, register } from '../helpers/oauth.js';
 import { parseMetrics, scrape as scrapeWith, valueOf, type Sample } from '../helpers/metrics.js';
 import { BACKENDS, pairWithKey, startRelay, useRelay, type RelayProcess } from '../helpers/relay.js';
+import { PACKAGE_VERSION } from '../helpers/support.js';
 import { echoChallenge, subscribeHook, useWebhookRig, type WebhookAnswer } from '../helpers/webhooks.js';
 
 const rig = useWebhookRig();
@@ -33,6 +34,7 @@ describe.each(BACKENDS)('metrics on the main port with RELAY_METRICS_TOKEN (%s)'
     const samples = await scrape(relay());
     expect(valueOf(samples, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(samples.some((s) => s.name === 'nodejs_heap_size_used_bytes')).toBe(true);
+    expect(valueOf(samples, 'relay_build_info', { version: PACKAGE_VERSION, node_version: process.version })).toBe(1);
   });
 
   test('notifications accepted, deduplicated and refused by reason; requests by route; transactions timed', async () => {

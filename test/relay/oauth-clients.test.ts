@@ -22,6 +22,8 @@ import {
 import { BACKENDS, pairDevice, useRelay, type RelayProcess } from '../helpers/relay.js';
 
 const CALLBACK = 'http://127.0.0.1:9/callback';
+/** A native client registers CALLBACK once and listens on a new port each time (RFC 8252 §7.3). */
+const CALLBACK_TODAY = 'http://127.0.0.1:5555/callback';
 
 /** A computer whose socket approves every connector request it is sent, as a person pressing Approve would. */
 async function approvingComputer(relay: RelayProcess) {
@@ -69,7 +71,7 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
     const url = new URL(as.authorization_endpoint!);
     url.search = new URLSearchParams({
       client_id: client.client_id,
-      redirect_uri: CALLBACK,
+      redirect_uri: CALLBACK_TODAY,
       response_type: 'code',
       scope: 'notify',
       state,
@@ -87,7 +89,7 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
     const tokens = await oauth.processAuthorizationCodeResponse(
       as,
       client,
-      await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, CALLBACK, verifier, {
+      await oauth.authorizationCodeGrantRequest(as, client, clientAuth, params, CALLBACK_TODAY, verifier, {
         ...insecure,
         additionalParameters: { resource: `${relay().baseUrl}/mcp` },
       }),

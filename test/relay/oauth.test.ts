@@ -138,6 +138,10 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
     await refuse({ redirect_uris: [`https://example.com/${'a'.repeat(490)}`] }, 'invalid_redirect_uri');
     await refuse({ redirect_uris: ['javascript:alert(1)'] }, 'invalid_redirect_uri');
     await refuse({ redirect_uris: ['/relative'] }, 'invalid_redirect_uri');
+    // Exact matching only (RFC 9700 §2.1): a host that looks like a pattern is refused, however it is written.
+    await refuse({ redirect_uris: ['https://*.evil.example/cb'] }, 'invalid_redirect_uri');
+    await refuse({ redirect_uris: ['https://%2A.evil.example/cb'] }, 'invalid_redirect_uri');
+    await refuse({ redirect_uris: ['com.example.app://*/cb'] }, 'invalid_redirect_uri');
     await refuse({ redirect_uris: [CALLBACK], token_endpoint_auth_method: 'private_key_jwt' }, 'invalid_client_metadata');
     await refuse({ redirect_uris: [CALLBACK], grant_types: ['client_credentials'] }, 'invalid_client_metadata');
     await refuse({ redirect_uris: [CALLBACK], response_types: ['token'] }, 'invalid_client_metadata');
@@ -199,6 +203,43 @@ describe.each(BACKENDS)('OAuth server (%s)', (backend) => {
     expect(page.text).toContain('127.0.0.1:9');
     const again = await get(authorizeQuery(client, challenge, { device: index }));
     expect(/script-src 'nonce-([^']+)'/.exec(String(again.headers['content-security-policy']))![1]).not.toBe(nonce);
+  });
+
+  test('loopback IP redirects: any port at /authorize, the rest exact; the token exchange asks for that very address', async () => {
+    const device = await openComputer(relay());
+    const client = (
+      await register(relay(), { redirect_uris: ['http://127.0.0.1:9/callback', 'http://[::1]/v6?x=1', 'http://localhost:9/named'] })
+    ).client_id;
+    const { challenge } = pkce();
+    const pageFor = (redirect_uri: string) =>
+      relay().call('GET', `/authorize?${authorizeQuery(client, challenge, { redirect_uri, device: device.index })}`);
+    for (const allowed of ['http://127.0.0.1:5555/callback', 'http://127.0.0.1/callback', 'http://[::1]:61234/v6?x=1']) {
+      const page = await pageFor(allowed);
+      expect([allowed, page.status]).toEqual([allowed, 200]);
+      expect(String(page.headers['content-security-policy'])).toContain(`form-action 'self' ${new URL(allowed).origin}`);
+    }
+    for (const refused of [
+      'http://localhost:5555/named', // a name, not a loopback IP: exact only
+      'http://127.0.0.1:5555/callback/', // the path differs
+      'http://127.0.0.1:5555/Callback',
+      'http://127.0.0.1:5555/callback?x=1', // a query it did not register
+      'http://[::1]:5555/v6', // the query is missing
+      'http://127.0.0.1:0/callback', // no port 0
+      'https://127.0.0.1:5555/callback', // another scheme
+      'http://[::1]:9/callback', // the other loopback address
+      'http://127.0.0.1:5555@evil.example/callback',
+    ]) {
+      const page = await pageFor(refused);
+      expect([refused, page.status, page.headers.location]).toEqual([refused, 400, undefined]);
+      expect(page.text).toContain('Unknown return address');
+    }
+
+    const elsewhere = 'http://127.0.0.1:5555/callback';
+    const { code, verifier } = await authorizeAndApprove(relay(), device.token, client, { redirect_uri: elsewhere, device: device.index });
+    const status = (await exchange(relay(), client, code, verifier, { redirect_uri: 'http://127.0.0.1:9/callback' })).json;
+    expect(status.error).toBe('invalid_grant'); // the registered address is not the one sent to /authorize
+    const tokens = await exchange(relay(), client, code, verifier, { redirect_uri: elsewhere });
+    expect([tokens.status, tokens.json.token_type]).toEqual([200, 'Bearer']);
   });
 
   test('a hostile client name is text on the page and in the frame', async () => {

@@ -7,6 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tempFolder } from '../helpers/daemon.js';
 import { BACKENDS, parseLogLines, RELAY_MAIN, startRelay, useRelay, type RelayProcess } from '../helpers/relay.js';
+import { PACKAGE_VERSION } from '../helpers/support.js';
 
 describe.each(BACKENDS)('public routes (%s)', (backend) => {
   const relay = useRelay({ backend });
@@ -19,7 +20,7 @@ describe.each(BACKENDS)('public routes (%s)', (backend) => {
     ] as const) {
       const reply = await relay().call(method, route);
       expect(reply.status).toBe(200);
-      expect(reply.json).toEqual({ service: 'notifier-relay', ok: true });
+      expect(reply.json).toEqual({ service: 'notifier-relay', ok: true, version: PACKAGE_VERSION });
       expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(reply.headers['cache-control']).toBe('no-store');
     }
@@ -27,7 +28,7 @@ describe.each(BACKENDS)('public routes (%s)', (backend) => {
 
   test('GET / is JSON, unless the request prefers text/html', async () => {
     const json = await relay().call('GET', '/');
-    expect(json.json).toEqual({ service: 'notifier-relay', ok: true });
+    expect(json.json).toEqual({ service: 'notifier-relay', ok: true, version: PACKAGE_VERSION });
     const page = await relay().call('GET', '/', { headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');

@@ -72,11 +72,21 @@ function givenCsrf(req: Request): unknown {
   return req.query[APP_CSRF_PARAM];
 }
 
+/** A change that sends a body, or names its type, names `application/json` (parameters such as charset allowed). */
+function sendsJsonOrNothing(req: Request): boolean {
+  const type = req.headers['content-type'];
+  if (type !== undefined) return type.split(';')[0]!.trim().toLowerCase() === 'application/json';
+  const length = req.headers['content-length'];
+  return length === undefined ? req.headers['transfer-encoding'] === undefined : length === '0';
+}
+
 /**
  * The checks of an `/app/api` request, in order: a fetch from another site's page is refused (403) before the
  * session is looked at; no session is 401; a change from another origin is 403 — even when it carries the right
  * value; any request without the session's CSRF value is 403: the cookie alone, which browsers also send to other
- * programs' pages on 127.0.0.1, opens nothing. The API token opens nothing here.
+ * programs' pages on 127.0.0.1, opens nothing. The API token opens nothing here. Last, a change's body is JSON
+ * (415 otherwise): a page can send `text/plain` or a form to another origin without asking the browser first, but
+ * not `application/json`, so this is one more layer under the others (OWASP's CSRF prevention, defence in depth).
  */
 export function admitApiRequest(req: Request, sessions: Sessions): Session {
   const site = req.headers['sec-fetch-site'];
@@ -86,6 +96,7 @@ export function admitApiRequest(req: Request, sessions: Sessions): Session {
   if (CHANGES.has(req.method) && req.headers.origin !== `http://${req.headers.host}`) throw errors.appForeignOrigin();
   const given = givenCsrf(req);
   if (typeof given !== 'string' || !csrfMatches(given, session)) throw errors.appCsrfMismatch();
+  if (CHANGES.has(req.method) && !sendsJsonOrNothing(req)) throw errors.appJsonOnly();
   sessions.touch(session); // only a request that opened the door counts as use
   return session;
 }

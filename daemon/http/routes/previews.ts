@@ -182,14 +182,14 @@ async function notificationOf(core: NotifierCore, request: PreviewRequest): Prom
   }
 }
 
-/** The template asked for, the app's default, else builtin.imageLeft; an unknown name is a render failure (500). */
+/** The template asked for, the app's default, else builtin.imageLeft; a name that names none is 404, the caller's mistake. */
 function templateOf(core: NotifierCore, request: PreviewRequest): Template {
   if (typeof request.template === 'object') return request.template;
   const name = request.template ?? core.designs.manifest(request.app)?.defaultTemplate ?? BUILTIN_DEFAULT;
   const found =
     core.designs.templateOrBuiltin(request.app, name) ??
     (request.template === undefined ? core.designs.templateOrBuiltin(request.app, BUILTIN_DEFAULT) : undefined);
-  if (!found) throw errors.previewFailed(errors.templateNotFound(name).message);
+  if (!found) throw errors.templateNotFound(name);
   return found;
 }
 
@@ -209,7 +209,8 @@ export async function sendPreview(core: NotifierCore, request: PreviewRequest, r
 
 const PREVIEW_ERRORS = {
   400: 'app is missing, an option is out of range, the inline template or data is invalid, or data is last and the app has sent nothing yet',
-  500: 'the template named does not exist, so nothing can be drawn',
+  404: 'template not found: the template named is neither saved for the app nor built in',
+  500: 'the drawing failed',
 };
 
 export function previewRoutes(): ApiRoute[] {

@@ -10,6 +10,7 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol
 import { RelayError } from '../../../protocol/relay/errors.js';
 import { maxNotifyRequestBytes } from '../../../protocol/relay/notify.js';
 import { authenticateAgent, type AgentCaller } from '../../core/auth.js';
+import { authorizationOf } from '../auth.js';
 import { TOO_LARGE } from '../../core/notes.js';
 import type { Relay } from '../../core/relay.js';
 import { agentStep } from '../../core/requests.js';
@@ -42,7 +43,7 @@ function challenge(req: Request, res: Response, error: RelayError): void {
 
 async function authenticate(relay: Relay, req: Request, res: Response): Promise<AgentCaller | undefined> {
   try {
-    const caller = await authenticateAgent(relay, req.headers.authorization);
+    const caller = await authenticateAgent(relay, authorizationOf(req));
     res.locals.agent = caller; // the request's log line names the computer and key (relay/http/request-log.ts)
     return caller;
   } catch (error) {

@@ -10,7 +10,7 @@ import { findDevice, isOnline } from '../../core/devices.js';
 import type { Relay } from '../../core/relay.js';
 import { iso } from '../../core/time.js';
 import { log } from '../../log.js';
-import { redirectHost, type OAuthClient } from '../../oauth/client-rules.js';
+import { redirectAllowed, redirectHost, type OAuthClient } from '../../oauth/client-rules.js';
 import { findClient } from '../../oauth/clients.js';
 import { findByUserCode } from '../../oauth/device-flow.js';
 import { CODE_CHALLENGE, MAX_STATE_CHARS } from '../../oauth/limits.js';
@@ -197,7 +197,7 @@ export function oauthPageRoutes(relay: Relay): Router {
         'This app is not registered on this relay (or registered too long ago). Start the connection again from the app.',
       );
     const redirectUri = queryText(req, 'redirect_uri');
-    if (redirectUri === undefined || !client.redirectUris.includes(redirectUri))
+    if (redirectUri === undefined || !redirectAllowed(client.redirectUris, redirectUri))
       return sendMessage(
         res,
         400,

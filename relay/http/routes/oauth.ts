@@ -23,6 +23,7 @@ import { authenticateClient, readClientCredentials, registerClient } from '../..
 import { authorizeDevice, pollDeviceGrant } from '../../oauth/device-flow.js';
 import { checkResource, exchangeCode, refresh, revokeToken, type TokenAnswer } from '../../oauth/tokens.js';
 import { readBody } from '../body.js';
+import { authorizationOf } from '../auth.js';
 import { readForm } from '../form.js';
 import { REQUEST_ID_HEADER } from '../request-log.js';
 import { requestOrigin } from '../origin.js';
@@ -153,7 +154,7 @@ export function oauthRoutes(relay: Relay): Router {
   // RA106: the token endpoint: the client first, then the grant.
   router.post('/token', async (req, res) => {
     const form = await readForm(req);
-    const client = await authenticateClient(relay, readClientCredentials(req.headers.authorization, form));
+    const client = await authenticateClient(relay, readClientCredentials(authorizationOf(req), form));
     const origin = requestOrigin(req);
     const grant = form.get('grant_type');
     // relay_oauth_grants_total: by grant type and outcome (docs/relay.md, "Metrics").
@@ -180,7 +181,7 @@ export function oauthRoutes(relay: Relay): Router {
   // RA107: revocation: 200 whatever the token was, once the client checked out.
   router.post('/revoke', async (req, res) => {
     const form = await readForm(req);
-    const client = await authenticateClient(relay, readClientCredentials(req.headers.authorization, form));
+    const client = await authenticateClient(relay, readClientCredentials(authorizationOf(req), form));
     const token = form.get('token');
     if (token === null || token === '') throw oauthInvalidRequest('token is required');
     await revokeToken(relay, client, token);
@@ -190,7 +191,7 @@ export function oauthRoutes(relay: Relay): Router {
   // RA108: the device flow begins.
   router.post('/device_authorization', async (req, res) => {
     const form = await readForm(req);
-    const client = await authenticateClient(relay, readClientCredentials(req.headers.authorization, form));
+    const client = await authenticateClient(relay, readClientCredentials(authorizationOf(req), form));
     if (!scopeAllowed(form.get('scope'))) throw invalidScope();
     const origin = requestOrigin(req);
     const resource = form.get('resource');

@@ -1,11 +1,12 @@
 // Public routes (docs/relay-api.md#ra5): readiness and the front page.
 
 import { Router, type Request, type Response } from 'express';
+import { RELAY_VERSION } from '../../version.js';
 import { sendJSON } from '../respond.js';
 
 export const SERVICE_NAME = 'notifier-relay';
 
-const HEALTH = { service: SERVICE_NAME, ok: true } as const;
+const HEALTH = { service: SERVICE_NAME, ok: true, version: RELAY_VERSION } as const;
 
 const PAGE = `<!doctype html>
 <html lang="en">
