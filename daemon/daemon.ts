@@ -6,7 +6,7 @@ import { openChannel } from './control/channel.js';
 import { NotifierCore } from './core/notifier.js';
 import type { SpeechEngine } from './core/voice/voice.js';
 import { startTray } from './tray-process.js';
-import { ApiError, errors } from '../protocol/errors.js';
+import { ApiError, errorBody, errors } from '../protocol/errors.js';
 import { API_ROUTES } from './http/api.js';
 import { createApp } from './http/app.js';
 import { PersonApp } from './http/person-app/index.js';
@@ -263,7 +263,7 @@ const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'DELETE'].filter((method) => API_RO
 
 /** An error written straight on the socket (no request object to answer through), then the connection closes. */
 function answerRaw(socket: Socket, error: ApiError, allow?: string): void {
-  const body = JSON.stringify({ error: error.message });
+  const body = JSON.stringify(errorBody(error));
   socket.end(
     `HTTP/1.1 ${error.status} ${http.STATUS_CODES[error.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       (allow ? `Allow: ${allow}\r\n` : '') +

@@ -4,6 +4,7 @@
 //
 // Changes to this file are additive only (new optional fields, new routes): the front end is built against it.
 
+import type { ErrorBody } from './errors.js';
 import type { ButtonKind, HistoryRecord, Notification } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -105,14 +106,11 @@ export const appPaths = {
 // ---------------------------------------------------------------------------------------------------------------
 // Errors
 
-/** Every error of `/app/api`: the daemon's one error shape, with the field it is about where there is one. */
-export interface AppError {
-  error: string;
-  /** Stable (protocol/errors.ts); `app_session_required` (401) when the session is missing or ended. */
-  code: string;
-  field?: string;
-  reason?: string;
-}
+/**
+ * Every error of `/app/api`: the daemon's one error shape (protocol/errors.ts), the same as `/v1`'s;
+ * `app_session_required` (401) when the session is missing or ended.
+ */
+export type AppError = ErrorBody;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Session: GET and DELETE /app/api/session

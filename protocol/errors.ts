@@ -1,11 +1,11 @@
 // The error catalogue: every error the service's APIs answer with is made here, by one named constructor, so a
-// message shared by several routes is written once and every status is chosen in one place. The status and the
-// message are part of the wire contract (clients and tests match on them): an error becomes `{"error": message}`
-// with its status (daemon/http/error-handler.ts); anything thrown that is not an ApiError is a bug and becomes a 500
-// without details. Each error also has a stable `code` (unique, for the code that handles errors; it is not sent),
-// and an error that names a field carries it, and its reason, as data: a caller that puts the field in its own
-// place (`data.title` in a preview) and the template renderer read them there and never parse a message.
-// test/unit/error-catalogue.test.ts walks the catalogue.
+// message shared by several routes is written once and every status is chosen in one place. The status, the
+// message and the code are part of the wire contract (clients and tests match on them): an error becomes
+// `{"error": message, "code": code, "field"?, "reason"?}` with its status, on `/v1` and `/app/api` alike
+// (errorBody below, written by daemon/http/error-handler.ts); anything thrown that is not an ApiError is a bug and
+// becomes a 500 without details. The `code` is stable and unique; an error that names a field carries it, and its
+// reason, as data: a caller that puts the field in its own place (`data.title` in a preview) and the template
+// renderer read them there and never parse a message. test/unit/error-catalogue.test.ts walks the catalogue.
 
 import { ASSET_LIMITS, MAX_APPS, MAX_BODY_BYTES, MAX_BUTTONS, MAX_MANIFESTS, SHORTCUTS_TIMEOUT_MS } from './limits.js';
 
@@ -26,6 +26,28 @@ export class ApiError extends Error {
     if (about.field !== undefined) this.field = about.field;
     if (about.reason) this.reason = about.reason;
   }
+}
+
+/** The body of every error answer of the daemon (docs/api/README.md#errors). */
+export interface ErrorBody {
+  /** For people: says what is wrong and names the field (`missing field: title`). */
+  error: string;
+  /** Stable, for programs: `missing_field`, `unauthorized`, `app_session_required`… */
+  code: string;
+  /** The field at fault, as the caller named it (`buttons[0].url`). */
+  field?: string;
+  /** Why the field was refused, when the message says it. */
+  reason?: string;
+}
+
+/** An error as it goes on the wire. */
+export function errorBody(error: ApiError): ErrorBody {
+  return {
+    error: error.message,
+    code: error.code,
+    ...(error.field !== undefined ? { field: error.field } : {}),
+    ...(error.reason !== undefined ? { reason: error.reason } : {}),
+  };
 }
 
 /** `missing field: x`, `invalid field: x (why)`: the two ways every route refuses a field. */

@@ -205,8 +205,16 @@ describe('approvals through the API: read and revoke, never grant', () => {
       const reply = await n.api(method, '/v1/actions/approvals', { body: { app: 'x', template: 'y' } });
       expect(reply.status).toBe(405);
     }
-    expect((await n.api('DELETE', '/v1/actions/approvals?template=t')).json).toEqual({ error: 'missing field: app' });
-    expect((await n.api('DELETE', '/v1/actions/approvals?app=x')).json).toEqual({ error: 'missing field: template' });
+    expect((await n.api('DELETE', '/v1/actions/approvals?template=t')).json).toEqual({
+      error: 'missing field: app',
+      code: 'missing_field',
+      field: 'app',
+    });
+    expect((await n.api('DELETE', '/v1/actions/approvals?app=x')).json).toEqual({
+      error: 'missing field: template',
+      code: 'missing_field',
+      field: 'template',
+    });
     expect(await n.api('DELETE', '/v1/actions/approvals?app=x&template=t')).toMatchObject({
       status: 404,
       json: { error: 'no approval for x / t' },

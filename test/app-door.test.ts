@@ -194,7 +194,10 @@ describe('/v1 never takes the session', () => {
   test('the cookie alone is 401; with an Origin it is 403 as before', async () => {
     const cookieOnly = await daemon.raw('GET', '/v1/history', { headers: { Cookie: session.cookie } });
     expect(cookieOnly.status).toBe(401);
-    expect(cookieOnly.json).toEqual({ error: 'unauthorized: send Authorization: Bearer <the token in the support folder>' });
+    expect(cookieOnly.json).toEqual({
+      error: 'unauthorized: send Authorization: Bearer <the token in the support folder>',
+      code: 'unauthorized',
+    });
     const fromPage = await daemon.raw('POST', '/v1/notify', {
       body: { app: 'x', title: 'y' },
       headers: { Cookie: session.cookie, Origin: `http://127.0.0.1:${daemon.port}`, 'X-Notifier-CSRF': session.csrf },

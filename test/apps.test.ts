@@ -80,7 +80,7 @@ describe('POST /v1/register and GET /v1/apps', () => {
     const body: Record<string, string> = { app: 'sizes', [field]: 'x'.repeat(limit + 1) };
     const reply = await register(body);
     expect(reply.status).toBe(413);
-    expect(reply.json).toEqual({ error: `${field} is too large (at most ${limit} bytes)` });
+    expect(reply.json).toEqual({ error: `${field} is too large (at most ${limit} bytes)`, code: 'field_too_large', field });
   });
 
   test('a new app beyond 200 registered apps is 429, for register and for notify; known apps still work', async () => {

@@ -342,7 +342,10 @@ describe('templates', () => {
     const again = await ok(['template', 'import', '--file', bundle, '--app', 'cli.tpl.copy']);
     expect(again).toMatchObject({ name: 'card 2', renamedFrom: 'card' });
     const refused = await notifier(['template', 'import', bundle, '--app', 'cli.tpl.copy', '--fail']);
-    expect([refused.code, JSON.parse(refused.stdout)]).toEqual([1, { error: 'a template named card already exists for cli.tpl.copy' }]);
+    expect([refused.code, JSON.parse(refused.stdout)]).toEqual([
+      1,
+      { error: 'a template named card already exists for cli.tpl.copy', code: 'template_exists' },
+    ]);
 
     const listed = await ok(['template', 'list', '--app', 'cli.tpl.copy']);
     expect(listed.items.map((item: { name: string }) => item.name)).toEqual(expect.arrayContaining(['card', 'card 2']));

@@ -114,7 +114,7 @@ describe('the examples of clients/README.md, run as written', () => {
     const wait = await n.api('GET', `/v1/replies/wait?id=${question.json.id}&app=warned&timeout=20`);
     expect(wait.json).toMatchObject({ replied: true, reply: { text: TYPED } });
     const snooze = await n.api('POST', '/v1/snooze', { body: { app: 'warned', id: question.json.id, minutes: 15 } });
-    expect([snooze.status, snooze.json]).toEqual([400, { error: 'the notification was already dismissed' }]);
+    expect([snooze.status, snooze.json]).toEqual([400, { error: 'the notification was already dismissed', code: 'already_dismissed' }]);
     expect(markdown).toContain('400 and the message `the notification was already dismissed`');
   });
 });

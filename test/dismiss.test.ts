@@ -33,8 +33,16 @@ describe('POST /v1/dismiss and POST /v1/dismissAll', () => {
   });
 
   test('400 when app or id is missing', async () => {
-    expect((await daemon().api('POST', '/v1/dismiss', { body: { app: 'd' } })).json).toEqual({ error: 'missing field: id' });
-    expect((await daemon().api('POST', '/v1/dismiss', { body: { id: 'x' } })).json).toEqual({ error: 'missing field: app' });
+    expect((await daemon().api('POST', '/v1/dismiss', { body: { app: 'd' } })).json).toEqual({
+      error: 'missing field: id',
+      code: 'missing_field',
+      field: 'id',
+    });
+    expect((await daemon().api('POST', '/v1/dismiss', { body: { id: 'x' } })).json).toEqual({
+      error: 'missing field: app',
+      code: 'missing_field',
+      field: 'app',
+    });
     expect((await daemon().api('POST', '/v1/dismiss', {})).status).toBe(400);
   });
 

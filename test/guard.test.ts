@@ -85,7 +85,7 @@ describe('the guard in front of every route', () => {
       const answer = parseRaw(text);
       expect([answer.status, answer.json]).toEqual([
         400,
-        { error: 'bad request: the Authorization header was sent more than once (send one token)' },
+        { error: 'bad request: the Authorization header was sent more than once (send one token)', code: 'duplicate_authorization' },
       ]);
     }
     // Health needs no token, but two are still two.
@@ -125,7 +125,7 @@ describe('the guard in front of every route', () => {
     ]) {
       const reply = await daemon().api(method!, path!, { token: null, body: method === 'POST' ? { app: 'a', title: 't' } : undefined });
       expect(reply.status).toBe(401);
-      expect(reply.json).toEqual({ error: expect.stringContaining('unauthorized') });
+      expect(reply.json).toEqual({ error: expect.stringContaining('unauthorized'), code: 'unauthorized' });
     }
   });
 
@@ -182,14 +182,14 @@ describe('the guard in front of every route', () => {
   test('a body over 1 MiB is 413 and names the limit', async () => {
     const reply = await daemon().api('POST', '/v1/notify', { body: JSON.stringify({ app: 'a', title: 'x'.repeat(1024 * 1024) }) });
     expect(reply.status).toBe(413);
-    expect(reply.json).toEqual({ error: 'body is too large (at most 1048576 bytes)' });
+    expect(reply.json).toEqual({ error: 'body is too large (at most 1048576 bytes)', code: 'body_too_large' });
   });
 
   test('broken JSON is 400 invalid JSON, whatever the content type', async () => {
     for (const type of ['application/json', 'application/x-www-form-urlencoded', 'text/plain']) {
       const reply = await daemon().api('POST', '/v1/notify', { body: '{"app": "a", "title": ', headers: { 'Content-Type': type } });
       expect(reply.status).toBe(400);
-      expect(reply.json).toEqual({ error: 'invalid JSON' });
+      expect(reply.json).toEqual({ error: 'invalid JSON', code: 'invalid_json' });
     }
   });
 

@@ -103,11 +103,19 @@ describe('History', () => {
     });
 
     test('400 when app or id is missing; 404 when History has no such record', async () => {
-      expect((await daemon().api('POST', '/v1/history/reshow', { body: { app: 'reshow' } })).json).toEqual({ error: 'missing field: id' });
-      expect((await daemon().api('POST', '/v1/history/reshow', { body: { id: 'r' } })).json).toEqual({ error: 'missing field: app' });
+      expect((await daemon().api('POST', '/v1/history/reshow', { body: { app: 'reshow' } })).json).toEqual({
+        error: 'missing field: id',
+        code: 'missing_field',
+        field: 'id',
+      });
+      expect((await daemon().api('POST', '/v1/history/reshow', { body: { id: 'r' } })).json).toEqual({
+        error: 'missing field: app',
+        code: 'missing_field',
+        field: 'app',
+      });
       const missing = await daemon().api('POST', '/v1/history/reshow', { body: { app: 'reshow', id: 'nope' } });
       expect(missing.status).toBe(404);
-      expect(missing.json).toEqual({ error: 'no such notification in History' });
+      expect(missing.json).toEqual({ error: 'no such notification in History', code: 'notification_not_found' });
     });
   });
 
@@ -118,8 +126,16 @@ describe('History', () => {
       expect((await daemon().api('DELETE', '/v1/history/item?app=del&id=x')).json).toEqual({ ok: true });
       expect(ids((await get('/v1/history?app=del')).json.items)).toEqual(['y']);
       expect((await daemon().api('DELETE', '/v1/history/item?app=del&id=x')).status).toBe(404);
-      expect((await daemon().api('DELETE', '/v1/history/item?app=del')).json).toEqual({ error: 'missing field: id' });
-      expect((await daemon().api('DELETE', '/v1/history/item?id=y')).json).toEqual({ error: 'missing field: app' });
+      expect((await daemon().api('DELETE', '/v1/history/item?app=del')).json).toEqual({
+        error: 'missing field: id',
+        code: 'missing_field',
+        field: 'id',
+      });
+      expect((await daemon().api('DELETE', '/v1/history/item?id=y')).json).toEqual({
+        error: 'missing field: app',
+        code: 'missing_field',
+        field: 'app',
+      });
     });
   });
 

@@ -60,9 +60,13 @@ describe('POST /v1/snooze and /v1/unsnooze', () => {
     const n = await startInProcess();
     await n.notify({ app: 'sz', id: 'a', title: 't' });
     const snooze = (body: Record<string, unknown>) => n.api('POST', '/v1/snooze', { body });
-    expect((await snooze({ id: 'a', minutes: 5 })).json).toEqual({ error: 'missing field: app' });
-    expect((await snooze({ app: 'sz', minutes: 5 })).json).toEqual({ error: 'missing field: id' });
-    expect((await snooze({ app: 'sz', id: 'a' })).json).toEqual({ error: 'missing field: minutes' });
+    expect((await snooze({ id: 'a', minutes: 5 })).json).toEqual({ error: 'missing field: app', code: 'missing_field', field: 'app' });
+    expect((await snooze({ app: 'sz', minutes: 5 })).json).toEqual({ error: 'missing field: id', code: 'missing_field', field: 'id' });
+    expect((await snooze({ app: 'sz', id: 'a' })).json).toEqual({
+      error: 'missing field: minutes',
+      code: 'missing_field',
+      field: 'minutes',
+    });
     for (const minutes of [0, -1, 43200.5, '5', true]) {
       const reply = await snooze({ app: 'sz', id: 'a', minutes });
       expect(reply.status).toBe(400);
@@ -70,16 +74,20 @@ describe('POST /v1/snooze and /v1/unsnooze', () => {
     }
     expect(await snooze({ app: 'sz', id: 'nope', minutes: 5 })).toMatchObject({
       status: 404,
-      json: { error: 'no such notification in History' },
+      json: { error: 'no such notification in History', code: 'notification_not_found' },
     });
     await n.notify({ app: 'sz', id: 'gone', title: 't' });
     await n.api('POST', '/v1/dismiss', { body: { app: 'sz', id: 'gone' } });
     expect(await snooze({ app: 'sz', id: 'gone', minutes: 5 })).toMatchObject({
       status: 400,
-      json: { error: 'the notification was already dismissed' },
+      json: { error: 'the notification was already dismissed', code: 'already_dismissed' },
     });
     expect((await snooze({ app: 'sz', id: 'a', minutes: 43200 })).status).toBe(200);
-    expect((await n.api('POST', '/v1/unsnooze', { body: { app: 'sz' } })).json).toEqual({ error: 'missing field: id' });
+    expect((await n.api('POST', '/v1/unsnooze', { body: { app: 'sz' } })).json).toEqual({
+      error: 'missing field: id',
+      code: 'missing_field',
+      field: 'id',
+    });
     expect((await n.api('POST', '/v1/unsnooze', { body: { app: 'sz', id: 'nope' } })).status).toBe(404);
   });
 

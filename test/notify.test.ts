@@ -108,7 +108,7 @@ describe('POST /v1/notify', () => {
 
   describe('required fields and types', () => {
     test('app missing or empty is 400 naming app', async () => {
-      expect((await notify({ title: 't' })).json).toEqual({ error: 'missing field: app' });
+      expect((await notify({ title: 't' })).json).toEqual({ error: 'missing field: app', code: 'missing_field', field: 'app' });
       const empty = await notify({ app: ' ', title: 't' });
       expect(empty.status).toBe(400);
       expect(empty.json.error).toMatch(/^invalid field: app/);
@@ -326,7 +326,7 @@ describe('POST /v1/notify', () => {
     ])('%s over %i bytes', async (field, limit, make) => {
       const over = await notify({ app: 'sizes', title: 't', ...make(multiByte(limit + 1)) });
       expect(over.status).toBe(413);
-      expect(over.json).toEqual({ error: `${field} is too large (at most ${limit} bytes)` });
+      expect(over.json).toEqual({ error: `${field} is too large (at most ${limit} bytes)`, code: 'field_too_large', field });
     });
 
     test('a title of exactly 1024 bytes is fine; one byte more is not', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createCanvas, loadImage } from 'canvas';
 import { type DaemonProcess, startDaemon } from './helpers/daemon.js';
-import type { Reply } from './helpers/http.js';
+import { apiError, type Reply } from './helpers/http.js';
 import { IMAGES } from './helpers/support.js';
 import { COMPONENTS_DOCUMENT_KEYS } from './helpers/components.js';
 
@@ -109,7 +109,7 @@ describe('previews and lookups', () => {
       status,
       type: expect.stringMatching(/^application\/json/),
     });
-    if (typeof message === 'string') expect(reply.json).toEqual({ error: message });
+    if (typeof message === 'string') expect(reply.json).toEqual(apiError(message));
     else expect(reply.json.error).toMatch(message);
   };
 

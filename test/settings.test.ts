@@ -178,26 +178,40 @@ describe('the settings table on the built daemon', () => {
     // A good key sent with it (sorted before or after it) is not applied either.
     const other = key === 'muteAllSounds' ? { voiceSpeed: before.voiceSpeed === 2 ? 1 : 2 } : { muteAllSounds: !before.muteAllSounds };
     const reply = await daemon.api('PUT', '/v1/settings', { body: { ...other, [key]: value } });
-    expect([reply.status, reply.json]).toEqual([400, { error: `invalid value for ${key}: ${why}` }]);
+    expect([reply.status, reply.json]).toEqual([
+      400,
+      { error: `invalid value for ${key}: ${why}`, code: 'invalid_setting', field: key, reason: why },
+    ]);
     expect((await daemon.api('GET', '/v1/settings')).json.settings).toEqual(before);
     expect(await settingsFile(daemon)).toEqual(stored);
   });
 
   test('keys are checked in sorted order: the first bad one is named', async () => {
     const reply = await daemon.api('PUT', '/v1/settings', { body: { voiceSpeed: 9, historyCapPerApp: -1, muteAllSounds: 'x' } });
-    expect(reply.json).toEqual({ error: 'invalid value for historyCapPerApp: an integer from 1 to 100000' });
+    expect(reply.json).toEqual({
+      error: 'invalid value for historyCapPerApp: an integer from 1 to 100000',
+      code: 'invalid_setting',
+      field: 'historyCapPerApp',
+      reason: 'an integer from 1 to 100000',
+    });
   });
 
   test('an unknown key, an empty body or a body that is not an object is a 400 and changes nothing', async () => {
     const before = (await daemon.api('GET', '/v1/settings')).json.settings;
     const unknown = await daemon.api('PUT', '/v1/settings', { body: { muteAllSounds: !before.muteAllSounds, colour: 'blue' } });
-    expect([unknown.status, unknown.json]).toEqual([400, { error: `unknown setting: colour (known: ${KEYS.join(', ')})` }]);
+    expect([unknown.status, unknown.json]).toEqual([
+      400,
+      { error: `unknown setting: colour (known: ${KEYS.join(', ')})`, code: 'unknown_setting', field: 'colour' },
+    ]);
     for (const body of [{}, undefined]) {
       const empty = await daemon.api('PUT', '/v1/settings', { body });
-      expect([empty.status, empty.json]).toEqual([400, { error: 'no settings given; send an object such as {"muteAllSounds":true}' }]);
+      expect([empty.status, empty.json]).toEqual([
+        400,
+        { error: 'no settings given; send an object such as {"muteAllSounds":true}', code: 'no_settings_given' },
+      ]);
     }
     const list = await daemon.api('PUT', '/v1/settings', { body: [{ muteAllSounds: true }] });
-    expect([list.status, list.json]).toEqual([400, { error: 'invalid JSON: the body must be a JSON object' }]);
+    expect([list.status, list.json]).toEqual([400, { error: 'invalid JSON: the body must be a JSON object', code: 'body_not_object' }]);
     expect((await daemon.api('GET', '/v1/settings')).json.settings).toEqual(before);
   });
 
@@ -287,7 +301,7 @@ describe('the port setting', () => {
       const reply = await daemon.api('PUT', '/v1/settings', { body: { port: busy, muteAllSounds: true } });
       expect([reply.status, reply.json]).toEqual([
         409,
-        { error: `port ${busy} is in use by another program; Notifier stays on ${daemon.port}` },
+        { error: `port ${busy} is in use by another program; Notifier stays on ${daemon.port}`, code: 'port_in_use', field: 'port' },
       ]);
       expect((await daemon.api('GET', '/v1/settings')).json.settings).toMatchObject({ port: daemon.port, muteAllSounds: false });
       expect((await readFile(path.join(daemon.supportDir, 'port'), 'utf8')).trim()).toBe(String(daemon.port));

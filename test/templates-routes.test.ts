@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { safeFileName } from '../daemon/store/safe-name.js';
 import { startDaemon, tempFolder, useDaemon } from './helpers/daemon.js';
-import type { Reply } from './helpers/http.js';
+import { apiError, type Reply } from './helpers/http.js';
 import { type Running, answerQuestion, channel, eventually, startInProcess } from './helpers/in-process.js';
 import { WRITTEN_OUT_DEFAULTS, writeSupportFile } from './helpers/support.js';
 
@@ -42,7 +42,7 @@ describe('template routes', () => {
   };
   const expectError = (reply: Reply, status: number, message: string | RegExp) => {
     expect(reply.status).toBe(status);
-    if (typeof message === 'string') expect(reply.json).toEqual({ error: message });
+    if (typeof message === 'string') expect(reply.json).toEqual(apiError(message));
     else expect(reply.json.error).toMatch(message);
   };
   const latest = async (app: string) => (await api('GET', `/v1/history?${q({ app, limit: '1' })}`)).json.items[0];
@@ -843,7 +843,7 @@ describe('the follow-up route and the manifest limit', () => {
       for (let i = 0; i < 200; i++) await writeSupportFile(supportDir, `manifests/app-${i}.json`, { app: `app-${i}` });
       const daemon = await startDaemon({ supportDir });
       const reply = await daemon.api('PUT', '/v1/templates/follow-up', { body: { app: 'one-too-many', after: 10, command: 'ls' } });
-      expect([reply.status, reply.json]).toEqual([429, { error: 'too many manifests (at most 200)' }]);
+      expect([reply.status, reply.json]).toEqual([429, { error: 'too many manifests (at most 200)', code: 'too_many_manifests' }]);
       expect((await daemon.api('GET', '/v1/templates?app=one-too-many')).json.items).toEqual([]);
       // An app that has a manifest already is not new: its default template is created.
       expect((await daemon.api('PUT', '/v1/templates/follow-up', { body: { app: 'app-7', after: 10, command: 'ls' } })).json).toMatchObject(

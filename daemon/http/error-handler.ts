@@ -1,8 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, errors } from '../../protocol/errors.js';
+import { ApiError, errorBody, errors } from '../../protocol/errors.js';
 import { log } from '../log.js';
 import { sendJSON } from './routes.js';
 
+/** The caller's error as it is; anything else is a bug of ours: logged, and a 500 without details. */
 function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   log.error(`unexpected error: ${(error as Error)?.stack ?? String(error)}`);
@@ -10,16 +11,22 @@ function asApiError(error: unknown): ApiError {
 }
 
 /**
- * The one place an error becomes a reply: `{"error": message}` with its status. When the request body was not
- * read (a refusal from the guard, a body announced too large), the connection is closed after the reply so
- * the unread body is never read.
+ * The one place an error becomes an answer, on `/v1` and `/app/api` alike: `{"error": message, "code", "field"?,
+ * "reason"?}` with its status, never cached. When the request body was not read (a refusal from a door, a body
+ * announced too large), the connection is closed after the answer so the unread body is never read.
  */
-export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
-  const { status, message } = asApiError(error);
+export function sendError(req: Request, res: Response, error: unknown): void {
+  const failure = asApiError(error);
   if (res.headersSent) {
     res.destroy();
     return;
   }
   if (!req.complete) res.setHeader('Connection', 'close');
-  sendJSON(res, status, { error: message });
+  res.setHeader('Cache-Control', 'no-store');
+  sendJSON(res, failure.status, errorBody(failure));
+}
+
+/** Express's error middleware for `/v1`. */
+export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+  sendError(req, res, error);
 }

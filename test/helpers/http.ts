@@ -1,3 +1,4 @@
+import { expect } from '@jest/globals';
 import net from 'node:net';
 import http from 'node:http';
 
@@ -68,3 +69,10 @@ export function request(port: number, method: string, path: string, options: Req
     req.end(payload);
   });
 }
+
+/**
+ * The daemon's error body with this message (docs/api/README.md#errors): `error` exactly, a stable `code`, and
+ * where the error names a field, `field` and `reason` (checked by the tests of the routes that name them).
+ */
+export const apiError = (message: string) =>
+  expect.objectContaining({ error: message, code: expect.stringMatching(/^[a-z][a-z0-9_]*$/) }) as unknown as { error: string };

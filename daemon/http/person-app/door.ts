@@ -6,8 +6,7 @@
 
 import type { Request, Response } from 'express';
 import { APP_CSRF_HEADER, APP_CSRF_PARAM, APP_SESSION_COOKIE } from '../../../protocol/app-api.js';
-import { ApiError, errors } from '../../../protocol/errors.js';
-import { log } from '../../log.js';
+import { errors } from '../../../protocol/errors.js';
 import { isLoopbackHost, refuseDuplicateHost } from '../guard.js';
 import { csrfMatches, type Session, type Sessions } from './sessions.js';
 
@@ -99,31 +98,4 @@ export function admitApiRequest(req: Request, sessions: Sessions): Session {
   if (CHANGES.has(req.method) && !sendsJsonOrNothing(req)) throw errors.appJsonOnly();
   sessions.touch(session); // only a request that opened the door counts as use
   return session;
-}
-
-/** An `/app/api` error: the daemon's error shape with its stable code, and the field it names. */
-export function sendApiError(req: Request, res: Response, error: unknown): void {
-  let failure: ApiError;
-  if (error instanceof ApiError) failure = error;
-  else {
-    log.error(`unexpected error in the person's app: ${(error as Error)?.stack ?? String(error)}`);
-    failure = errors.internal();
-  }
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  if (!req.complete) res.setHeader('Connection', 'close');
-  const body = JSON.stringify({
-    error: failure.message,
-    code: failure.code,
-    ...(failure.field !== undefined ? { field: failure.field } : {}),
-    ...(failure.reason !== undefined ? { reason: failure.reason } : {}),
-  });
-  res.writeHead(failure.status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    'Cache-Control': 'no-store',
-  });
-  res.end(body);
 }

@@ -21,7 +21,8 @@ import { type AppContext, routeFinder } from './api-route.js';
 import { composeRoutes } from './compose-routes.js';
 import { firstRunRoutes } from './first-run-routes.js';
 import { designerRoutes } from './designer-routes.js';
-import { admitApiRequest, checkHost, sendApiError, setSecurityHeaders } from './door.js';
+import { sendError } from '../error-handler.js';
+import { admitApiRequest, checkHost, setSecurityHeaders } from './door.js';
 import { EventHub } from './events.js';
 import { historyRoutes } from './history-routes.js';
 import { relayRoutes } from './relay-routes.js';
@@ -162,7 +163,7 @@ export class PersonApp {
       if (isPagePath(req.path)) return await sendPage(req, res, this.sessions, this.options.appDir);
       if (!(await sendBuiltFile(req, res, this.options.appDir))) sendNotFound(res);
     } catch (error) {
-      if (api || !res.headersSent) sendApiError(req, res, error);
+      if (api || !res.headersSent) sendError(req, res, error);
       else next(error);
     }
   }
