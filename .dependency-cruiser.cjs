@@ -39,6 +39,25 @@ module.exports = {
       to: { path: '^(cli|tray|relay|bench|test)/' },
     },
     {
+      name: 'tray-speaks-through-the-channel',
+      comment:
+        'The tray companion is a client of the private channel: it imports daemon/control (the channel), daemon/present (the words and looks it shares with banners) and daemon/integrations/dbus-bus.ts (where every D-Bus connection is made), never the core.',
+      severity: 'error',
+      from: { path: '^tray/' },
+      to: {
+        path: '^daemon/',
+        pathNot: ['^daemon/(control|present)/', '^daemon/integrations/dbus-bus\\.ts$', '^daemon/(log|version|support-dir)\\.ts$'],
+      },
+    },
+    {
+      name: 'cli-never-imports-the-core',
+      comment:
+        "The command-line tool and the agent server are clients of the daemon's HTTP API and private channel. What they share with the daemon lives in protocol/, common/, or a named daemon module outside core/, http/ and store/ (the support folder, the presenters' names, the login service, and daemon.ts for `notifier daemon`).",
+      severity: 'error',
+      from: { path: '^cli/' },
+      to: { path: '^daemon/(core|http|store)/' },
+    },
+    {
       name: 'relay-never-imports-the-daemon',
       comment: 'The relay is a separate service: it shares only the wire contract (protocol/).',
       severity: 'error',

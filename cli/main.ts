@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { type Command as CommandType, Command, Option } from 'commander';
 import { explainNativePart, nativePartOf } from '../common/native-parts.js';
 import { log } from '../daemon/log.js';
-import { PRESENTER_NAMES, type PresenterName } from '../daemon/present/choose.js';
+import { PRESENTER_NAMES } from '../daemon/present/choose.js';
+import type { DaemonOptions } from './daemon-command.js';
 import { VERSION } from '../daemon/version.js';
 import { parsePort as parseClientPort } from './args.js';
 import { registerAppCommands } from './commands/apps.js';
@@ -67,31 +68,15 @@ program
   )
   .addOption(new Option('--presenter <name>', 'how banners are shown').choices(PRESENTER_NAMES).default('auto').env('NOTIFIER_PRESENTER'))
   .addOption(new Option('--no-tray', 'do not start the tray companion (it starts when there is a desktop session)').env('NOTIFIER_NO_TRAY'))
-  .action(async (options: { supportDir?: string; port?: number; presenter: PresenterName; tray: boolean }) => {
-    const { startDaemon } = await import('../daemon/daemon.js').catch((error: Error) => {
+  .action(async (options: DaemonOptions) => {
+    // The service (Express, node-canvas, the presenters) loads with this command only.
+    const { runDaemon } = await import('./daemon-command.js').catch((error: Error) => {
       const part = nativePartOf(error);
       if (!part) throw error;
       explainNativePart('notifier', part, error);
       process.exit(1);
     });
-    const { tray, ...rest } = options;
-    const trayScript = fileURLToPath(new URL('../tray/main.js', import.meta.url));
-    const daemon = await startDaemon({ ...rest, ...(tray ? { trayScript } : {}), onQuit: () => process.exit(0) }).catch((error: Error) => {
-      log.error(`Notifier could not start: ${error.message}`);
-      process.exit(1);
-    });
-    const shutdown = (signal: string): void => {
-      log.info(`${signal}: stopping`);
-      daemon.stop().then(
-        () => process.exit(0),
-        (error: Error) => {
-          log.error(`stop failed: ${error.message}`);
-          process.exit(1);
-        },
-      );
-    };
-    process.once('SIGINT', () => shutdown('SIGINT'));
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    await runDaemon(options, fileURLToPath(new URL('../tray/main.js', import.meta.url)));
   });
 
 // `notifier service install | uninstall | status`: the service runs this very file (dist/cli/main.js).

@@ -1,7 +1,7 @@
-// `notifier service install | uninstall | status` (daemon/login-service.ts does the work).
+// `notifier service install | uninstall | status` (daemon/integrations/login-service.ts does the work).
 
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { ServiceAction, ServiceOptions } from '../daemon/login-service.js';
+import { defaultServiceContext, runService, type ServiceAction, type ServiceOptions } from '../daemon/integrations/login-service.js';
 import { PRESENTER_NAMES } from '../daemon/present/choose.js';
 
 /** A port for the daemon to listen on: 0 to 65535 (0: any free port). */
@@ -15,9 +15,8 @@ export function registerServiceCommand(program: Command, mainScript: string): vo
   const service = program
     .command('service')
     .description('run Notifier in the background: a systemd user service (Linux) or a launchd agent (macOS)');
-  // Loaded by the action only: the other commands start without it (docs/performance.md, bench:cli).
+  // The login service imports Node's own modules only: loading it costs the other commands next to nothing.
   const act = (action: ServiceAction) => async (options: ServiceOptions) => {
-    const { defaultServiceContext, runService } = await import('../daemon/login-service.js');
     process.exitCode = await runService(action, options, defaultServiceContext(mainScript));
   };
   service

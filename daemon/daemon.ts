@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
-import { defaultServiceContext, launchesAtLogin, type ServiceContext, setLaunchAtLogin } from './login-service.js';
+import { defaultServiceContext, launchesAtLogin, type ServiceContext, setLaunchAtLogin } from './integrations/login-service.js';
 import { openChannel } from './control/channel.js';
 import { NotifierCore } from './core/notifier.js';
 import type { SpeechEngine } from './core/voice/voice.js';

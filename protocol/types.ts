@@ -207,6 +207,9 @@ export interface Manifest {
 
 /** How banners gather into stacks: the global `stacking` setting and an app's own. */
 export const STACKING_LEVELS = ['byApp', 'byIssuer', 'bySender', 'never'] as const;
+export type StackingLevel = (typeof STACKING_LEVELS)[number];
+/** The stacking a computer starts with (docs/api/notifications.md#n44). */
+export const DEFAULT_STACKING: StackingLevel = 'bySender';
 
 /** What importing a template bundle does when the app already has a template of that name. */
 export const ON_CONFLICT = ['keepBoth', 'replace', 'fail'] as const;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createCanvas, loadImage } from 'canvas';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { APP_PAGES } from '../protocol/app-api.js';
-import { desktopEntry } from '../daemon/login-service.js';
+import { desktopEntry } from '../daemon/integrations/login-service.js';
 import { axeViolations, signIn, startBrowser, startWebApp, watchProblems } from './helpers/app-pages.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/chromium.js';
 import { type AppDaemon, BUILT_APP, startAppDaemon } from './helpers/app.js';

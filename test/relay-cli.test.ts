@@ -63,6 +63,9 @@ describe('notifier relay, as people meet it', () => {
       {
         error:
           'invalid field: relayURL (the address needs https:// (or http:// for a relay on this computer): did you mean https://relay.example.org?)',
+        code: 'invalid_field',
+        field: 'relayURL',
+        reason: 'the address needs https:// (or http:// for a relay on this computer): did you mean https://relay.example.org?',
       },
     ]);
   });
@@ -71,7 +74,10 @@ describe('notifier relay, as people meet it', () => {
     const nowhere = `http://127.0.0.1:${await freePort()}`;
     const result = await relayCLI('pair', nowhere);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toEqual({ error: `cannot reach the relay at ${nowhere} (connection refused)` });
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: `cannot reach the relay at ${nowhere} (connection refused)`,
+      code: 'relay_unreachable',
+    });
   });
 
   test('relay instructions say where the 6-digit code really is: on the banner that asks, and in the tray menu', async () => {

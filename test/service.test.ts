@@ -6,7 +6,14 @@ import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
-import { desktopExecQuote, launchdPlist, runService, systemdQuote, systemdUnit, type ServiceContext } from '../daemon/login-service.js';
+import {
+  desktopExecQuote,
+  launchdPlist,
+  runService,
+  systemdQuote,
+  systemdUnit,
+  type ServiceContext,
+} from '../daemon/integrations/login-service.js';
 import { CLI, tempFolder } from './helpers/daemon.js';
 
 let root: string;

@@ -7,7 +7,7 @@ import { chmod, mkdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/p
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { systemdQuote } from '../daemon/login-service.js';
+import { systemdQuote } from '../daemon/integrations/login-service.js';
 import { CLI, type DaemonProcess, startDaemon, tempFolder } from './helpers/daemon.js';
 import { freePort, request } from './helpers/http.js';
 import { eventually, startInProcess } from './helpers/in-process.js';

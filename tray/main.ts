@@ -11,7 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { channelPath } from '../daemon/control/channel.js';
-import { codeHint, type PendingConnector, questionFor, whereFrom } from '../daemon/core/relay/connectors.js';
+import { codeHint, type PendingConnector, questionFor, whereFrom } from '../daemon/present/connector-question.js';
 import type { Question } from '../daemon/present/presenter.js';
 import { openOnDesktop } from '../daemon/present/opener.js';
 import type { StartTray, TrayEntry, TrayStatus } from './backend.js';

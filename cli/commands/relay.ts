@@ -3,6 +3,7 @@
 // banner or in the tray.
 
 import { type Command, Argument, Option } from 'commander';
+import { relayAddressProblem } from '../../protocol/relay/address.js';
 import { INSTRUCTION_CLIENTS, RELAY_CLIENTS } from '../../protocol/schemas/relay.js';
 import { UsageError } from '../args.js';
 import { type Context, act, ask, send } from './common.js';
@@ -23,9 +24,7 @@ export function registerRelayCommands(program: Command): void {
       ),
     async (context) => {
       const relayURL = context.args[0] as string;
-      // The daemon would refuse it too; here the person is told what to type, and nothing is sent. Loaded here
-      // only: the other commands start without it (docs/performance.md, "bench:cli").
-      const { relayAddressProblem } = await import('../../daemon/core/relay/relay-calls.js');
+      // The daemon would refuse it too; here the person is told what to type, and nothing is sent.
       const problem = relayAddressProblem(relayURL);
       if (problem !== null) throw new UsageError(`${relayURL} is not a relay's address: ${problem}`);
       const pairingSecret = context.opts.pairingSecret as string | undefined;

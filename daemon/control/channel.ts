@@ -3,7 +3,7 @@ import { chmod, unlink } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Approvals } from '../core/actions/approvals.js';
+import type { Approvals } from '../core/approvals/approvals.js';
 import type { ConnectorApprovals } from '../core/relay/connectors.js';
 import type { QuietStatus } from '../core/settings/quiet-hours.js';
 import { log } from '../log.js';

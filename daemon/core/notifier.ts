@@ -6,9 +6,9 @@ import type { Presenter } from '../present/presenter.js';
 import { Store } from '../store/store.js';
 import { ActionRunner } from './actions/action-runner.js';
 import { Actions } from './actions/actions.js';
-import { appIsKnown, deleteAppFiles } from './apps/app-removal.js';
+import { appIsKnown, deleteAppFiles } from './app-admin/app-removal.js';
 import { AppRegistry } from './apps/app-registry.js';
-import { Approvals } from './actions/approvals.js';
+import { Approvals } from './approvals/approvals.js';
 import { Banners, lifetimeOf } from './notifications/banners.js';
 import { BannerDrawing } from './notifications/banner-drawing.js';
 import { Assets } from './templates/assets.js';
@@ -29,7 +29,7 @@ import { queryWords } from '../../protocol/search-text.js';
 import { QuietHours, type QuietStatus } from './settings/quiet-hours.js';
 import { type RelayHost, RelayService, type RelayServiceOptions } from './relay/relay-service.js';
 import { ENGINE_VOICE, Settings } from './settings/settings.js';
-import { stackKey, type StackingLevel } from './notifications/stacking.js';
+import { stackKey } from './notifications/stacking.js';
 import {
   SPEECH_APP_MUTED,
   SPEECH_APP_OFF,
@@ -47,6 +47,7 @@ import {
   type HistoryRecord,
   type Notification,
   type SpeakRequest,
+  type StackingLevel,
 } from '../../protocol/types.js';
 import { findSpeechEngine, type SpeechEngine, Voice } from './voice/voice.js';
 import { VoiceSetup } from './voice/voice-setup.js';

@@ -5,7 +5,7 @@ import type { HistoryRecord } from '../../protocol/types.js';
 import { log } from '../log.js';
 import type { Presenter, PresenterEvent } from '../present/presenter.js';
 import type { Actions } from './actions/actions.js';
-import type { Approvals } from './actions/approvals.js';
+import type { Approvals } from './approvals/approvals.js';
 import type { FollowUps } from './actions/follow-ups.js';
 import type { History } from './history/history.js';
 import type { Banners } from './notifications/banners.js';

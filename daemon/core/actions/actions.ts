@@ -2,7 +2,7 @@ import { NO_APPLICATION } from '../../present/opener.js';
 import type { Presenter } from '../../present/presenter.js';
 import type { ActionRunner, RunContext } from './action-runner.js';
 import type { AppRegistry } from '../apps/app-registry.js';
-import { type Approvals, codeOf, type QuestionFacts } from './approvals.js';
+import { type Approvals, codeOf, type QuestionFacts } from '../approvals/approvals.js';
 import { type CallbackBody, type Outcome, isLoopback, sendCallback } from './callbacks.js';
 import { fillTokens } from '../../../protocol/fields.js';
 import { buttonKind, isOpenableLink } from '../../../protocol/notification-rules.js';

@@ -11,7 +11,8 @@ import type { CardPictures } from '../templates/cards.js';
 import type { Designs } from '../templates/designs.js';
 import type { Timers } from '../timers.js';
 import { type Banners, bannerFor, groupOf } from './banners.js';
-import { stackKey, type StackingLevel } from './stacking.js';
+import { stackKey } from './stacking.js';
+import type { StackingLevel } from '../../../protocol/types.js';
 
 /** docs/api/notifications.md#n48: how long the short banner saying what went wrong stays. */
 const PROBLEM_BANNER_SECONDS = 10;

@@ -1,16 +1,11 @@
-import type { HistoryRecord, Manifest } from '../../../protocol/types.js';
+import type { HistoryRecord, Manifest, StackingLevel } from '../../../protocol/types.js';
 
 /**
  * docs/api/notifications.md#n44: how banners on screen are gathered into stacks. `bySender` (the default): one stack per
  * app and `group`; `byIssuer`: one per app; `byApp`: one per product (the manifest's `family`, else the app id up
- * to its first dot, so `acme.build` and `acme.deploy` stack together); `never`: no stacks.
+ * to its first dot, so `acme.build` and `acme.deploy` stack together); `never`: no stacks. The stack a record
+ * belongs to at a level; null at `never`.
  */
-export { STACKING_LEVELS } from '../../../protocol/types.js';
-import { STACKING_LEVELS } from '../../../protocol/types.js';
-export type StackingLevel = (typeof STACKING_LEVELS)[number];
-export const DEFAULT_STACKING: StackingLevel = 'bySender';
-
-/** The stack a record belongs to at a level; null at `never`. */
 export function stackKey(record: HistoryRecord, level: StackingLevel, manifest: Manifest | undefined): string | null {
   switch (level) {
     case 'never':

@@ -3,29 +3,16 @@
 // exactly Approve and Deny, and an entry in the tray — and only the person's answer there decides it. No route,
 // command or tool approves, and none returns the 6-digit code.
 
-import { OWN_APP } from '../../../protocol/app-api.js'; // the questions are asked in Notifier's name, never the agent's
 import type { ConsentFrame } from '../../../protocol/relay/consent.js';
 import { log } from '../../log.js';
-import type { Presenter, Question } from '../../present/presenter.js';
+import { type PendingConnector, questionFor } from '../../present/connector-question.js';
+import type { Presenter } from '../../present/presenter.js';
 
 /** The person's answer to a request, as the relay takes it. */
 export type Decision = 'approve' | 'deny';
 
 /** What the relay said to a decision: taken, already closed there (409, 410: nothing left to decide), or failed. */
 export type DecisionResult = { taken: true } | { taken: false; closed: boolean; problem: string };
-
-/** A request as the tray shows it (over the private channel): with the 6-digit code. */
-export interface PendingConnector {
-  id: string;
-  clientName: string;
-  redirectHost: string;
-  flow: 'code' | 'device';
-  userCode?: string;
-  code: string;
-  expiresAt: string;
-  /** What went wrong with the person's last answer, until they answer again. */
-  problem?: string;
-}
 
 /** A request as `GET /v1/relay/connectors` lists it: never the code (RL43). */
 export type ListedConnector = Omit<PendingConnector, 'code' | 'problem'>;
@@ -34,44 +21,6 @@ export interface ConnectorHost {
   presenter: Pick<Presenter, 'ask' | 'withdraw'>;
   /** Sends the decision to the relay (POST /v1/device/consent). */
   decide(id: string, decision: Decision): Promise<DecisionResult>;
-}
-
-/** RL41: the banner's two buttons, and nothing else. */
-export const CONSENT_ANSWERS = { allow: 'Approve', deny: 'Deny' } as const;
-
-/** The 6 digits as the person reads them: `123 456`. */
-export const spacedCode = (code: string): string => `${code.slice(0, 3)} ${code.slice(3)}`;
-
-/** RL41: where the browser goes once the person answered (browser flow), or the agent's own code (device flow). */
-export function whereFrom(request: PendingConnector): string {
-  return request.flow === 'device'
-    ? `An agent without a browser asks; check that it shows the code ${request.userCode}.`
-    : `Your browser then returns to ${request.redirectHost || 'its own site'}.`;
-}
-
-/** RL41: the 6-digit code, for a person who would rather type it on the relay's page than press Approve here. */
-export function codeHint(request: PendingConnector): string {
-  const page = request.flow === 'device' ? "the relay's activation page" : 'the page in your browser';
-  return `Or type ${spacedCode(request.code)} on ${page}.`;
-}
-
-/** RL41: what the banner asks, and its detail: the return host, that nothing else is granted, and the code. */
-export function questionFor(request: PendingConnector): Question {
-  const granted = 'Nothing else is granted: it can only send you notifications and read your replies to them.';
-  const text =
-    request.flow === 'device'
-      ? `Approve ${request.clientName} to send you notifications? Code ${request.userCode}`
-      : `Let ${request.clientName} send you notifications?`;
-  const problem = request.problem ? `⚠ ${request.problem}` : '';
-  return {
-    id: request.id,
-    app: OWN_APP,
-    kind: 'connector',
-    text,
-    detail: [problem, whereFrom(request), granted, codeHint(request)].filter(Boolean).join('\n'),
-    private: true,
-    answers: CONSENT_ANSWERS,
-  };
 }
 
 /**

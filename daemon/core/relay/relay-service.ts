@@ -20,7 +20,8 @@ import { ConnectorApprovals, type Decision, type DecisionResult, type ListedConn
 import { cloudAppId, Deliveries } from './deliveries.js';
 import { instructionsFor, type InstructionsClient } from './instructions.js';
 import { Outbox } from './outbox.js';
-import { callRelay, expectSuccess, mcpAddress, relayAddress, relayAddressProblem, streamAddress, type RelayCall } from './relay-calls.js';
+import { relayAddress, relayAddressProblem } from '../../../protocol/relay/address.js';
+import { callRelay, expectSuccess, mcpAddress, streamAddress, type RelayCall } from './relay-calls.js';
 import { RelaySocket, type SocketState } from './socket.js';
 import { watchWakeUps } from './wake.js';
 

@@ -14,8 +14,7 @@ import { log } from '../../log.js';
 import { soundChoices } from '../../present/sound.js';
 import type { Document, Store } from '../../store/store.js';
 import { checkChange, describeRule, LANG_RULE_PATTERN, ruleProblem, type SettingRule, VOICE_RULE_PATTERN } from './setting-rules.js';
-import { DEFAULT_STACKING, STACKING_LEVELS, type StackingLevel } from '../notifications/stacking.js';
-import { CORNERS } from '../../../protocol/types.js';
+import { CORNERS, DEFAULT_STACKING, STACKING_LEVELS, type StackingLevel } from '../../../protocol/types.js';
 import type { VoiceEntry } from '../voice/voice-setup.js';
 
 // The person's global settings (GET/PUT /v1/settings, docs/api/settings.md#s1): one table says what each key is; the

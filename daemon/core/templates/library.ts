@@ -9,7 +9,7 @@ import { ApiError, errors } from '../../../protocol/errors.js';
 import { FOLLOW_UP_AFTER_SECONDS, MAX_APPS } from '../../../protocol/limits.js';
 import type { AppRegistry } from '../apps/app-registry.js';
 import type { Assets } from './assets.js';
-import { type Approvals, codeOf } from '../actions/approvals.js';
+import { type Approvals, codeOf } from '../approvals/approvals.js';
 import type { Designs } from './designs.js';
 import { appIdProblem, validateManifest } from './manifest-rules.js';
 import { buttonKind, normalizeButton, parseDuration } from '../../../protocol/notification-rules.js';

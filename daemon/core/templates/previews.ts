@@ -14,7 +14,7 @@ import { coerceFields, formatSample, resolveFields } from '../../../protocol/fie
 import { sniffImage } from '../media/image-sniff.js';
 import { readSource } from '../media/images.js';
 import { buttonKind } from '../../../protocol/notification-rules.js';
-import { applyTemplateDefaults } from '../notifications/notify.js';
+import { applyTemplateDefaults } from './template-defaults.js';
 import type { Button, Manifest, Notification } from '../../../protocol/types.js';
 import { localPath } from '../../paths.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { APP_PAGES, type AppPage } from '../../../protocol/app-api.js';
 import { errors } from '../../../protocol/errors.js';
-import { approvalsView } from '../../core/actions/approvals-view.js';
+import { approvalsView } from '../../core/approvals/approvals-view.js';
 import { type DetailSources } from '../../core/history/details.js';
 import { HistoryPages } from '../../core/history/history-pages.js';
 import { RowMaker } from '../../core/history/rows.js';

@@ -4,7 +4,7 @@ import {
   appSettingsView,
   changeAppSettings,
   readAppSettingsChange,
-} from '../../core/apps/app-settings.js';
+} from '../../core/app-admin/app-settings.js';
 import { checkCallbackURL, checkLocalAppId } from '../../../protocol/notification-rules.js';
 import type { AppRegistration } from '../../../protocol/types.js';
 import { errors } from '../../../protocol/errors.js';

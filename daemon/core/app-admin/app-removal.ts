@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Store } from '../../store/store.js';
-import type { AppRegistry } from './app-registry.js';
-import type { Approvals } from '../actions/approvals.js';
+import type { AppRegistry } from '../apps/app-registry.js';
+import type { Approvals } from '../approvals/approvals.js';
 import type { Assets } from '../templates/assets.js';
 import type { CardPictures } from '../templates/cards.js';
 import { templatePath, type Designs } from '../templates/designs.js';

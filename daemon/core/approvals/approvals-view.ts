@@ -2,12 +2,12 @@
 // the same questions and connector requests the private channel gives the tray, with their facts as data.
 
 import type { ApprovalQuestion, ApprovalsAnswer, ConnectorRequest, Grant, QuestionKind } from '../../../protocol/app-api.js';
-import type { PendingConnector } from '../relay/connectors.js';
 import type { Approvals, OpenQuestion } from './approvals.js';
 
 export interface ApprovalSources {
   approvals: Pick<Approvals, 'openQuestions' | 'list'>;
-  connectors: { forPerson(): PendingConnector[] };
+  /** The cloud relay's connector requests waiting for the person (daemon/core/relay/connectors.ts). */
+  connectors: { forPerson(): ConnectorRequest[] };
   appName(app: string): string;
 }
 
@@ -48,12 +48,10 @@ export function grantsOf(approvals: Pick<Approvals, 'list'>, appName: (app: stri
   return granted;
 }
 
-const connectorOf = (request: PendingConnector): ConnectorRequest => ({ ...request });
-
 export function approvalsView(sources: ApprovalSources): ApprovalsAnswer {
   return {
     questions: sources.approvals.openQuestions().map((open) => questionOf(open, sources.appName)),
     granted: grantsOf(sources.approvals, sources.appName),
-    connectors: sources.connectors.forPerson().map(connectorOf),
+    connectors: sources.connectors.forPerson().map((request) => ({ ...request })),
   };
 }

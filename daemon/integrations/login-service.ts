@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { lstat, mkdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { APP_PAGE_TITLES, APP_PAGES, type AppPage } from '../protocol/app-api.js';
+import { APP_PAGE_TITLES, APP_PAGES, type AppPage } from '../../protocol/app-api.js';
 
 export const SYSTEMD_UNIT_NAME = 'notifier.service';
 export const LAUNCHD_LABEL = 'org.notifier.daemon';

@@ -1,9 +1,9 @@
 import { errors } from '../../../protocol/errors.js';
 import { REGISTER_FIELD_BYTES, REGISTER_TIMEOUT_RANGE, SPEECH_SPEED } from '../../../protocol/limits.js';
 import { checkChange, describeRule, LANG_RULE_PATTERN, type SettingRule, VOICE_RULE_PATTERN } from '../settings/setting-rules.js';
-import { STACKING_LEVELS } from '../notifications/stacking.js';
-import type { AppRegistry } from './app-registry.js';
-import type { Approvals } from '../actions/approvals.js';
+import { STACKING_LEVELS } from '../../../protocol/types.js';
+import type { AppRegistry } from '../apps/app-registry.js';
+import type { Approvals } from '../approvals/approvals.js';
 import { soundChoices } from '../../present/sound.js';
 import { type AppPreferences, type AppRegistration, CORNERS } from '../../../protocol/types.js';
 
