@@ -3,13 +3,13 @@ import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { defaultServiceContext, launchesAtLogin, type ServiceContext, setLaunchAtLogin } from './integrations/login-service.js';
 import { openChannel } from './control/channel.js';
-import { NotifierCore } from './core/notifier.js';
+import { type Core, openCore } from './core/core.js';
 import type { SpeechEngine } from './core/voice/voice.js';
 import { startTray } from './tray-process.js';
 import { ApiError, errorBody, errors } from '../protocol/errors.js';
-import { API_ROUTES } from './http/api.js';
+import { V1_ROUTES } from './http/api.js';
 import { createApp } from './http/app.js';
-import { PersonApp } from './http/person-app/index.js';
+import { PersonApp } from './http/window/person-app.js';
 import type { AppPage } from '../protocol/app-api.js';
 import { fileURLToPath } from 'node:url';
 import { MAX_HEADER_BYTES } from '../protocol/limits.js';
@@ -55,7 +55,7 @@ export interface Daemon {
   readonly channelPath: string;
   readonly supportDir: string;
   readonly token: string;
-  readonly core: NotifierCore;
+  readonly core: Core;
   stop(): Promise<void>;
 }
 
@@ -67,7 +67,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
   try {
     const token = await loadOrCreateToken(supportDir);
     const presenter = await pickPresenter(options.presenter ?? 'auto');
-    const core = await NotifierCore.open({
+    const core = await openCore({
       supportDir,
       presenter,
       ...(options.speech === undefined ? {} : { speech: options.speech }),
@@ -75,7 +75,6 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
     });
     let port = 0;
     const personApp = new PersonApp(core, { appDir: options.appDir ?? defaultAppDir(), supportDir, port: () => port });
-    core.openApp = (page) => personApp.open(page);
     const app = createApp(core, token, personApp);
     const newServer = (): http.Server => {
       const created = http.createServer(
@@ -96,16 +95,16 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       approvals: core.approvals,
       connectors: core.relay.connectors,
       recent: async (limit) =>
-        (await core.records({ limit })).map(({ app, id, notification, deliveredAt }) => ({
+        (await core.records.list({ limit })).map(({ app, id, notification, deliveredAt }) => ({
           app,
-          appName: core.appName(app),
+          appName: core.names.name(app),
           id,
           title: notification.title ?? '',
           deliveredAt,
         })),
-      onNotification: (listener) => core.onDelivery(listener),
+      onNotification: (listener) => core.notifications.onDelivery(listener),
       show: (app, id) =>
-        core.reshow(app, id).then(
+        core.screen.reshow(app, id).then(
           () => true,
           (error: Error) => {
             if (error instanceof ApiError && error.status === 404) return false;
@@ -124,7 +123,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
           });
         });
       },
-      quiet: (minutes) => core.setQuiet(minutes),
+      quiet: (minutes) => core.quietHours.quietFor(minutes),
       quietStatus: () => core.quietHours.status(),
       onQuietChange: (listener) => core.quietHours.onChange(listener),
       quit: () => {
@@ -259,7 +258,7 @@ function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Socket): v
 }
 
 /** The methods the routes take, for the `Allow` of a CONNECT's 405 (docs/api/README.md#g8). */
-const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'DELETE'].filter((method) => API_ROUTES.some((route) => route.method === method)).join(', ');
+const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'DELETE'].filter((method) => V1_ROUTES.some((route) => route.method === method)).join(', ');
 
 /** An error written straight on the socket (no request object to answer through), then the connection closes. */
 function answerRaw(socket: Socket, error: ApiError, allow?: string): void {

@@ -2,7 +2,11 @@
 // of their answers. Most are `/v1/relay` routes answered by their own handler (docs/api/relay-connection.md), so a
 // refusal here is the API's, word for word; usage adds the relay's limits, which `/v1/relay/usage` leaves out.
 
-const part = encodeURIComponent;
+import { pathOf } from './app-api.js';
+
+/** The patterns of the relay page's routes that name a key or a subscription. */
+export const RELAY_KEY_PATTERN = '/app/api/relay/keys/{id}';
+export const RELAY_SUBSCRIPTION_PATTERN = '/app/api/relay/subscriptions/{id}';
 
 export const relayPaths = {
   /** `GET`: paired or not, online or not (RL4). */
@@ -14,7 +18,7 @@ export const relayPaths = {
   /** `GET` the keys; `POST {name, client?}` makes one, shown once (RL6). */
   keys: '/app/api/relay/keys',
   /** `DELETE`: revokes a key or a connector (RL6). */
-  key: (id: string): string => `/app/api/relay/keys/${part(id)}`,
+  key: (id: string): string => pathOf(RELAY_KEY_PATTERN, { id }),
   /** `GET`: the approved connectors and the requests waiting, without their codes (RL7). */
   connectors: '/app/api/relay/connectors',
   /** `GET`: today's use, with the relay's limits (RL8, docs/relay-api.md#ra26). */
@@ -22,7 +26,7 @@ export const relayPaths = {
   /** `GET`: the reply-event subscriptions (RL9). */
   events: '/app/api/relay/events',
   /** `DELETE`: ends one subscription (RL9). */
-  subscription: (id: string): string => `/app/api/relay/subscriptions/${part(id)}`,
+  subscription: (id: string): string => pathOf(RELAY_SUBSCRIPTION_PATTERN, { id }),
 } as const;
 
 /** The agent clients a key can be made for (`client` of `POST /v1/relay/keys`). */

@@ -2,7 +2,7 @@
 // routes answer through a `/v1` route's own handler (fromV1), so their answers are those documented in
 // docs/api/settings.md, docs/api/apps.md and docs/api/voice.md; the types here are what the page reads of them.
 
-const part = encodeURIComponent;
+import { pathOf } from './app-api.js';
 
 export const settingsPaths = {
   /** GET and PUT: `GET /v1/settings`, `PUT /v1/settings`. */
@@ -13,13 +13,16 @@ export const settingsPaths = {
   appSettings: '/app/api/settings/apps',
   /** GET: each app's newest notification (the page's own route). */
   lastNotifications: '/app/api/settings/apps/last',
-  /** DELETE: `DELETE /v1/apps/{id}`. */
-  app: (app: string): string => `/app/api/settings/apps/${part(app)}`,
+  /** DELETE: `DELETE /v1/apps/{id}` (the route's pattern: `appPattern`). */
+  app: (app: string): string => pathOf(SETTINGS_APP_PATTERN, { id: app }),
   /** GET: `GET /v1/voice`. */
   voice: '/app/api/settings/voice',
   /** POST: says the sample sentence with the settings' voice (the page's own route). */
   voiceTest: '/app/api/settings/voice/test',
 } as const;
+
+/** The pattern of `settingsPaths.app`: one app, removed. */
+export const SETTINGS_APP_PATTERN = '/app/api/settings/apps/{id}';
 
 /** What "Test voice" says. */
 export const VOICE_SAMPLE = 'This is how Notifier reads your notifications aloud.';

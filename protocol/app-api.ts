@@ -65,42 +65,76 @@ export const OWN_APP_NAME = 'Notifier';
 export const HOW_TO_OPEN_NOTIFIER =
   'To open Notifier, click its icon in the system tray and choose Open Notifier, or start Notifier from your list of apps.';
 
-const part = encodeURIComponent;
+/**
+ * The routes of the person-only API, as patterns: `{name}` stands for one part of the path, percent-encoded. The
+ * daemon's routes stand at these very patterns, and the window builds its paths from them (appPaths), so neither
+ * writes a path of the API again.
+ */
+export const APP_API = {
+  session: '/app/api/session',
+  apps: '/app/api/apps',
+  appIcon: '/app/api/apps/{app}/icon',
+  history: '/app/api/history',
+  historyExport: '/app/api/history/export',
+  historyReadAll: '/app/api/history/read-all',
+  notification: '/app/api/history/{app}/{id}',
+  card: '/app/api/history/{app}/{id}/card.png',
+  read: '/app/api/history/{app}/{id}/read',
+  reply: '/app/api/history/{app}/{id}/reply',
+  press: '/app/api/history/{app}/{id}/press',
+  reshow: '/app/api/history/{app}/{id}/reshow',
+  dismiss: '/app/api/history/{app}/{id}/dismiss',
+  snooze: '/app/api/history/{app}/{id}/snooze',
+  unsnooze: '/app/api/history/{app}/{id}/unsnooze',
+  approvals: '/app/api/approvals',
+  question: '/app/api/approvals/questions/{id}',
+  revoke: '/app/api/approvals/revoke',
+  connector: '/app/api/approvals/connectors/{id}',
+  composeTemplates: '/app/api/compose/templates',
+  compose: '/app/api/compose',
+  preview: '/app/api/preview',
+  events: '/app/api/events',
+} as const;
 
-/** The paths of the app and its API. Path parts (an app id, a notification id) are percent-encoded here. */
+/** A pattern's path with its parts filled in, each percent-encoded: `pathOf('/a/{id}', {id: 'x/y'})` is `/a/x%2Fy`. */
+export function pathOf(pattern: string, parts: Readonly<Record<string, string>>): string {
+  return pattern.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(parts[name] ?? ''));
+}
+
+/** The paths of the app and its API, as the window asks for them. */
 export const appPaths = {
   /** `GET /app/signin?code=…`: trades a one-time sign-in code for a session. */
   signin: '/app/signin',
   /** A page of the app: `/app/history`. */
   page: (page: AppPage): string => `/app/${page}`,
   /** The details of one notification, as a page the app shows: `/app/history/<app>/<id>`. */
-  notificationPage: (app: string, id: string): string => `/app/history/${part(app)}/${part(id)}`,
+  notificationPage: (app: string, id: string): string => pathOf('/app/history/{app}/{id}', { app, id }),
   /** The built front end's files. */
   assets: '/app/assets/',
 
-  session: '/app/api/session',
-  apps: '/app/api/apps',
-  appIcon: (app: string): string => `/app/api/apps/${part(app)}/icon`,
-  history: '/app/api/history',
-  historyExport: '/app/api/history/export',
-  historyReadAll: '/app/api/history/read-all',
-  notification: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}`,
-  card: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/card.png`,
-  read: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/read`,
-  reply: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/reply`,
-  press: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/press`,
-  reshow: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/reshow`,
-  dismiss: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/dismiss`,
-  snooze: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/snooze`,
-  unsnooze: (app: string, id: string): string => `/app/api/history/${part(app)}/${part(id)}/unsnooze`,
-  approvals: '/app/api/approvals',
-  question: (id: string): string => `/app/api/approvals/questions/${part(id)}`,
-  revoke: '/app/api/approvals/revoke',
-  connector: (id: string): string => `/app/api/approvals/connectors/${part(id)}`,
-  composeTemplates: '/app/api/compose/templates',
-  compose: '/app/api/compose',
-  preview: '/app/api/preview',
-  events: '/app/api/events',
+  session: APP_API.session,
+  apps: APP_API.apps,
+  appIcon: (app: string): string => pathOf(APP_API.appIcon, { app }),
+  history: APP_API.history,
+  historyExport: APP_API.historyExport,
+  historyReadAll: APP_API.historyReadAll,
+  notification: (app: string, id: string): string => pathOf(APP_API.notification, { app, id }),
+  card: (app: string, id: string): string => pathOf(APP_API.card, { app, id }),
+  read: (app: string, id: string): string => pathOf(APP_API.read, { app, id }),
+  reply: (app: string, id: string): string => pathOf(APP_API.reply, { app, id }),
+  press: (app: string, id: string): string => pathOf(APP_API.press, { app, id }),
+  reshow: (app: string, id: string): string => pathOf(APP_API.reshow, { app, id }),
+  dismiss: (app: string, id: string): string => pathOf(APP_API.dismiss, { app, id }),
+  snooze: (app: string, id: string): string => pathOf(APP_API.snooze, { app, id }),
+  unsnooze: (app: string, id: string): string => pathOf(APP_API.unsnooze, { app, id }),
+  approvals: APP_API.approvals,
+  question: (id: string): string => pathOf(APP_API.question, { id }),
+  revoke: APP_API.revoke,
+  connector: (id: string): string => pathOf(APP_API.connector, { id }),
+  composeTemplates: APP_API.composeTemplates,
+  compose: APP_API.compose,
+  preview: APP_API.preview,
+  events: APP_API.events,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------

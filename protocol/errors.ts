@@ -100,7 +100,6 @@ export const errors = {
   // Apps, their settings and the global settings
   tooManyApps: () => new ApiError(429, 'too_many_apps', `too many apps (at most ${MAX_APPS})`),
   unknownApp: (app: string) => new ApiError(404, 'unknown_app', `unknown app: ${app}`),
-  invalidAppId: (raw: string) => new ApiError(400, 'invalid_app_id', `invalid app id: ${raw} (bad percent-encoding)`),
   appIdRequired: () => new ApiError(400, 'app_id_required', 'app id is required: DELETE /v1/apps/{id}'),
   permissionNotGrantable: (key: string) =>
     new ApiError(

@@ -5,8 +5,8 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JsonSchema } from '../protocol/schemas/json-schema.js';
 import { SHARED_SCHEMAS } from '../protocol/schemas/components.js';
-import { API_ROUTES } from '../daemon/http/api.js';
-import { type ApiRoute, type Example, isPngReply } from '../daemon/http/api-route.js';
+import { V1_ROUTES as API_ROUTES } from '../daemon/http/api.js';
+import { type Contract as ApiRoute, type Example, isFileReply } from '../daemon/http/route.js';
 import { openApiDocument, openApiText } from '../daemon/http/openapi.js';
 import { validator } from '../daemon/http/validate.js';
 import { ROOT, tempFolderSync, useDaemon } from './helpers/daemon.js';
@@ -78,7 +78,7 @@ function querySchema(route: ApiRoute): JsonSchema {
 }
 
 function requestPath(route: ApiRoute, example: Example): string {
-  const target = example.id === undefined ? route.path : route.path.replace('{id}', encodeURIComponent(example.id));
+  const target = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(example.params?.[name] ?? ''));
   const query = new URLSearchParams(
     Object.entries(example.query ?? {}).map(([key, value]): [string, string] => [key, String(value)]),
   ).toString();
@@ -126,7 +126,7 @@ describe('the OpenAPI document', () => {
     for (const schema of Object.values(SHARED_SCHEMAS)) validator(schema);
     for (const route of API_ROUTES) {
       if (route.body) validator(route.body);
-      if (!isPngReply(route.reply)) validator(route.reply);
+      if (!isFileReply(route.reply)) validator(route.reply);
       validator(querySchema(route));
     }
   });
@@ -137,7 +137,7 @@ describe('the OpenAPI document', () => {
       for (const example of route.examples) {
         const what = `${name(route)}: ${example.summary}`;
         expect([what, example.body !== undefined]).toEqual([what, route.body !== undefined]);
-        expect([what, example.id !== undefined]).toEqual([what, route.idParameter !== undefined]);
+        expect([what, Object.keys(example.params ?? {}).sort()]).toEqual([what, Object.keys(route.params ?? {}).sort()]);
         if (route.body) check(route.body, example.body, `${what}: body`);
         check(querySchema(route), example.query ?? {}, `${what}: query`);
       }
@@ -192,7 +192,7 @@ describe('every example request', () => {
           example.body === undefined ? {} : { body: example.body },
         );
         expect([what, reply.status, reply.status === 200 ? '' : reply.text]).toEqual([what, 200, '']);
-        if (isPngReply(route.reply)) {
+        if (isFileReply(route.reply)) {
           expect([what, reply.headers['content-type']]).toEqual([what, 'image/png']);
           expect(reply.raw.subarray(1, 4).toString()).toBe('PNG');
         } else {

@@ -213,7 +213,8 @@ describe('GET and PUT /v1/settings/quiet-hours', () => {
     ];
     for (const [body, message] of refusals) {
       const reply = await n.api('PUT', '/v1/settings/quiet-hours', { body });
-      expect([reply.status, reply.json]).toEqual([400, { error: message }]);
+      const code = message.startsWith('invalid JSON') ? 'body_not_object' : 'invalid_quiet_hours';
+      expect([reply.status, reply.json]).toEqual([400, { error: message, code }]);
     }
     const after = (await n.api('GET', '/v1/settings/quiet-hours')).json;
     expect([after.windows, after.adHoc]).toEqual([before.windows, undefined]);

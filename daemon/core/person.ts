@@ -10,28 +10,23 @@ import type { FollowUps } from './actions/follow-ups.js';
 import type { History } from './history/history.js';
 import type { Banners } from './notifications/banners.js';
 import type { ReplyQueue } from './notifications/replies.js';
+import type { Screen } from './notifications/screen.js';
 import type { ConnectorApprovals } from './relay/connectors.js';
 import type { Designs } from './templates/designs.js';
 import { idOf, type LiveButton, liveButtons } from './templates/live-actions.js';
+import { timestamp } from './timers.js';
 
-/**
- * What the person's side needs of the service. NotifierCore provides it; naming it here keeps this file from
- * importing the core that wires it (no import cycle).
- */
+/** What the person's side needs of the service (the core gives it). */
 export interface PersonHost {
   readonly approvals: Pick<Approvals, 'answer'>;
-  readonly relay: { readonly connectors: Pick<ConnectorApprovals, 'isAsking' | 'answer'> };
+  readonly connectors: Pick<ConnectorApprovals, 'isAsking' | 'answer'>;
   readonly banners: Pick<Banners, 'forget' | 'collapsedWith'>;
   readonly designs: Pick<Designs, 'template'>;
   readonly history: Pick<History, 'get' | 'update'>;
   readonly followUps: Pick<FollowUps, 'cancel'>;
   readonly presenter: Pick<Presenter, 'open'>;
   readonly replies: Pick<ReplyQueue, 'add'>;
-  snooze(app: string, id: string, minutes: number): Promise<string>;
-  endBanner(app: string, id: string, actionUsed: string): Promise<void>;
-  note(app: string, id: string, actionNote: string): Promise<void>;
-  showProblem(app: string, id: string, problem: string): void;
-  timestamp(): string;
+  readonly screen: Pick<Screen, 'snooze' | 'end' | 'note' | 'showProblem'>;
 }
 
 /**
@@ -58,7 +53,7 @@ export class PersonSide {
   handle(event: PresenterEvent): void {
     if (event.type === 'answered') {
       // The display's own Allow/Deny (a connector's Approve/Deny): the same answer the private channel carries.
-      const { connectors } = this.core.relay;
+      const { connectors } = this.core;
       const answered = connectors.isAsking(event.questionId)
         ? connectors.answer(event.questionId, event.allow)
         : this.core.approvals.answer(event.questionId, event.allow);
@@ -80,7 +75,7 @@ export class PersonSide {
     }
     switch (event.type) {
       case 'snoozed':
-        return this.core.snooze(app, id, event.minutes).then(() => undefined);
+        return this.core.screen.snooze(app, id, event.minutes).then(() => undefined);
       case 'closed':
         return this.closed(app, id, event.reason);
       case 'clicked':
@@ -103,7 +98,7 @@ export class PersonSide {
     for (const key of collapsed) this.core.banners.forget(key.app, key.id);
     this.core.banners.forget(app, id);
     const actionUsed = reason === 'expired' ? 'timeout' : 'close';
-    await Promise.all([{ app, id }, ...collapsed].map((key) => this.core.endBanner(key.app, key.id, actionUsed)));
+    await Promise.all([{ app, id }, ...collapsed].map((key) => this.core.screen.end(key.app, key.id, actionUsed)));
   }
 
   /**
@@ -121,10 +116,10 @@ export class PersonSide {
         () => null,
         (error: Error) => error.message,
       );
-      if (failure) await this.core.note(app, id, `open: ${failure}`);
+      if (failure) await this.core.screen.note(app, id, `open: ${failure}`);
     }
-    await this.core.endBanner(app, id, 'open');
-    if (failure) this.core.showProblem(app, id, `Could not open the link: ${failure}`);
+    await this.core.screen.end(app, id, 'open');
+    if (failure) this.core.screen.showProblem(app, id, `Could not open the link: ${failure}`);
   }
 
   /**
@@ -137,14 +132,14 @@ export class PersonSide {
     const { record, live } = found;
     const { button } = live;
     if (buttonKind(button) === 'reply') return; // the display collects the text and reports a `replied` event
-    if (live.snoozeMinutes !== undefined) return void (await this.core.snooze(app, id, live.snoozeMinutes));
+    if (live.snoozeMinutes !== undefined) return void (await this.core.screen.snooze(app, id, live.snoozeMinutes));
     const key = `${app}\u0000${id}`;
     if (this.busy.has(key)) return;
     this.core.followUps.cancel(app, id);
     this.busy.add(key);
     try {
       const outcome = await this.actions.perform({ record, button, ...(live.template !== undefined ? { template: live.template } : {}) });
-      if (outcome.ok) await this.core.endBanner(app, id, button.label);
+      if (outcome.ok) await this.core.screen.end(app, id, button.label);
       else await this.failed(app, id, button.label, outcome.reason);
     } finally {
       this.busy.delete(key);
@@ -153,8 +148,8 @@ export class PersonSide {
 
   /** An action that could not do its job: History's `actionNote`, and the person sees it (docs/desktop.md). */
   private async failed(app: string, id: string, label: string, reason: string): Promise<void> {
-    await this.core.note(app, id, `${label}: ${reason}`);
-    this.core.showProblem(app, id, `${label} did not work: ${reason}`);
+    await this.core.screen.note(app, id, `${label}: ${reason}`);
+    this.core.screen.showProblem(app, id, `${label} did not work: ${reason}`);
   }
 
   /**
@@ -169,14 +164,14 @@ export class PersonSide {
     const { record } = found;
     const { button } = found.live;
     this.core.followUps.cancel(app, id);
-    const repliedAt = this.core.timestamp();
+    const repliedAt = timestamp();
     const title = record.notification.title;
     // Both changes are made in this same tick, so they reach the disk in one batch and are seen together.
     await Promise.all([
       this.core.history.update(app, id, (current) => ({ ...current, reply: text, repliedAt })),
       this.core.replies.add({ notificationId: id, app, ...(title ? { title } : {}), text, repliedAt }),
     ]);
-    await this.core.endBanner(app, id, button.label);
+    await this.core.screen.end(app, id, button.label);
     // The reply is taken; its callback (which may wait for the person to approve its host) goes on by itself.
     void this.actions
       .postReply({ record, button, replyText: text })

@@ -45,3 +45,6 @@ export class Timers<Kind extends string = TimerKind> {
     this.timers.clear();
   }
 }
+
+/** Now, as records and answers write a time: ISO 8601 in UTC. */
+export const timestamp = (): string => new Date().toISOString();

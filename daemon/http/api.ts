@@ -1,4 +1,4 @@
-import type { ApiRoute } from './api-route.js';
+import type { Route } from './route.js';
 import { appRoutes } from './routes/apps.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { assetRoutes } from './routes/assets.js';
@@ -16,13 +16,26 @@ import { replyRoutes } from './routes/replies.js';
 import { settingsRoutes } from './routes/settings.js';
 import { templateRoutes } from './routes/templates.js';
 import { voiceRoutes } from './routes/voice.js';
+import type { Services } from './services.js';
+import { approvalRoutes as windowApprovalRoutes } from './window-routes/approvals.js';
+import { composeRoutes } from './window-routes/compose.js';
+import { designerRoutes } from './window-routes/designer.js';
+import { eventRoutes } from './window-routes/events.js';
+import { firstRunRoutes } from './window-routes/first-run.js';
+import { historyRoutes as windowHistoryRoutes } from './window-routes/history.js';
+import { relayRoutes as windowRelayRoutes } from './window-routes/relay.js';
+import { sessionRoutes } from './window-routes/session.js';
+import { settingsRoutes as windowSettingsRoutes } from './window-routes/settings.js';
+
+// Every route of the daemon, one list per door; a route's file is named after its family
+// (docs/architecture.md, "One route model", lists where each is).
 
 /**
- * Every route of the service with its contract: the app serves these, and the OpenAPI document describes these.
- * The order is the one the API test sends their examples in (a notification is sent before it is snoozed, a
+ * `/v1`: the routes programs call with the API token (and the open health check). The OpenAPI document describes
+ * these. The order is the one the API test sends their examples in (a notification is sent before it is snoozed, a
  * manifest is saved before a template becomes its default).
  */
-export const API_ROUTES: readonly ApiRoute[] = [
+export const V1_ROUTES: readonly Route<Services>[] = [
   ...healthRoutes(),
   ...notificationRoutes(),
   ...bannerRoutes(),
@@ -39,5 +52,21 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...voiceRoutes(),
   ...mcpRoutes(),
   ...relayRoutes(),
-  ...openApiRoutes(() => API_ROUTES),
+  ...openApiRoutes(() => V1_ROUTES),
 ];
+
+/** `/app/api`: the person's window, behind its session. */
+export const WINDOW_ROUTES: readonly Route<Services>[] = [
+  ...sessionRoutes(),
+  ...windowHistoryRoutes(),
+  ...windowApprovalRoutes(),
+  ...composeRoutes(),
+  ...firstRunRoutes(),
+  ...windowSettingsRoutes(),
+  ...windowRelayRoutes(),
+  ...designerRoutes(),
+  ...eventRoutes(),
+];
+
+/** Every route the router answers. */
+export const ROUTES: readonly Route<Services>[] = [...V1_ROUTES, ...WINDOW_ROUTES];

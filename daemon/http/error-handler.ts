@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError, errorBody, errors } from '../../protocol/errors.js';
 import { log } from '../log.js';
-import { sendJSON } from './routes.js';
+import { sendJSON } from './json-answer.js';
 
 /** The caller's error as it is; anything else is a bug of ours: logged, and a 500 without details. */
 function asApiError(error: unknown): ApiError {

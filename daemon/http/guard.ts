@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
 import { errors } from '../../protocol/errors.js';
 
 // The guard in front of every route (docs/api/README.md#g7, #g8, #g9). It runs on the request head alone, before
@@ -61,24 +61,19 @@ function targetIsElsewhere(target: string, localPort: number | undefined): boole
   return url.protocol !== 'http:' || !isLoopbackHost(url.host) || Number(url.port || 80) !== localPort;
 }
 
-export function guard(token: string) {
+/**
+ * The door of `/v1` (docs/api/README.md#g7, #g8): one loopback `Host`, a request line naming this daemon, no
+ * `Origin`, one `Authorization` holding the token — unless the route is open (the health check). It reads the
+ * request head only: a refused request's body is never read.
+ */
+export function tokenDoor(token: string): (req: Request, tokenRequired: boolean) => void {
   const expected = Buffer.from(token);
-  return (req: Request, _res: Response, next: NextFunction): void => {
+  return (req, tokenRequired) => {
     refuseDuplicateHost(req);
-    if (targetIsElsewhere(req.originalUrl, req.socket.localPort)) {
-      throw errors.forbiddenTarget();
-    }
-    if (!isLoopbackHost(req.headers.host)) {
-      throw errors.forbiddenHost();
-    }
-    if (req.headers.origin !== undefined) {
-      throw errors.forbiddenOrigin();
-    }
+    if (targetIsElsewhere(req.originalUrl, req.socket.localPort)) throw errors.forbiddenTarget();
+    if (!isLoopbackHost(req.headers.host)) throw errors.forbiddenHost();
+    if (req.headers.origin !== undefined) throw errors.forbiddenOrigin();
     refuseDuplicateAuthorization(req);
-    const open = req.method === 'GET' && req.path === '/v1/health';
-    if (!open && !tokenMatches(req.headers.authorization, expected)) {
-      throw errors.unauthorized();
-    }
-    next();
+    if (tokenRequired && !tokenMatches(req.headers.authorization, expected)) throw errors.unauthorized();
   };
 }

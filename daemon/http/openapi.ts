@@ -1,12 +1,13 @@
-// The OpenAPI 3.1 document of the API, made from the route list alone (no core, no running daemon): the build
-// writes it to docs/api/openapi.json and GET /v1/openapi.json serves it.
+// The OpenAPI 3.1 document of the API, made from the routes' contracts alone (no core, no running daemon): the build
+// writes it to docs/api/openapi.json and GET /v1/openapi.json serves it. It describes the `/v1` routes, the ones
+// programs call; the person's window's `/app/api` is its own (docs/app.md#the-api).
 
 import { DEFAULT_PORT, MAX_BODY_BYTES } from '../../protocol/limits.js';
 import { SHARED_SCHEMAS } from '../../protocol/schemas/components.js';
 import { errorSchema } from '../../protocol/schemas/common.js';
 import type { JsonSchema } from '../../protocol/schemas/json-schema.js';
 import { VERSION } from '../version.js';
-import { type ApiRoute, type Example, TAGS, isPngReply } from './api-route.js';
+import { type Contract, type Example, TAGS, isFileReply } from './route.js';
 
 /** The guard's refusals, which every route can answer, and what reading a JSON body can refuse. */
 const GUARD_ERRORS: Record<number, string> = {
@@ -40,7 +41,7 @@ function referencing() {
 }
 
 /** `GET /v1/history/search` -> `getHistorySearch`. */
-function operationId(route: ApiRoute): string {
+function operationId(route: Contract): string {
   const words = route.path
     .replace(/^\/v1\//, '')
     .split(/[^A-Za-z0-9]+/)
@@ -68,8 +69,9 @@ function examplesOf(examples: readonly Example[], value: (example: Example) => u
   return named.length > 0 ? { examples: Object.fromEntries(named) } : {};
 }
 
-function errorResponses(route: ApiRoute, refer: Refer) {
-  const common: Record<number, string> = { ...GUARD_ERRORS, ...(route.open ? {} : TOKEN_ERROR), ...(route.body ? BODY_ERRORS : {}) };
+function errorResponses(route: Contract, refer: Refer) {
+  const open = route.door === 'open';
+  const common: Record<number, string> = { ...GUARD_ERRORS, ...(open ? {} : TOKEN_ERROR), ...(route.body ? BODY_ERRORS : {}) };
   const statuses = [...new Set([...Object.keys(route.errors), ...Object.keys(common)].map(Number))].sort((a, b) => a - b);
   return statuses.map((status) => {
     const when = [route.errors[status], common[status]].filter(Boolean).join('; or ');
@@ -77,20 +79,16 @@ function errorResponses(route: ApiRoute, refer: Refer) {
   });
 }
 
-function operation(route: ApiRoute, refer: Refer) {
+function operation(route: Contract, refer: Refer) {
   const parameters = [
-    ...(route.idParameter === undefined
-      ? []
-      : [
-          {
-            name: 'id',
-            in: 'path',
-            required: true,
-            description: route.idParameter,
-            schema: { type: 'string' },
-            ...examplesOf(route.examples, (example) => example.id),
-          },
-        ]),
+    ...Object.entries(route.params ?? {}).map(([name, parameter]) => ({
+      name,
+      in: 'path',
+      required: true,
+      description: parameter.description,
+      schema: { type: 'string' },
+      ...examplesOf(route.examples, (example) => example.params?.[name]),
+    })),
     ...(route.query ?? []).map((parameter) => ({
       name: parameter.name,
       in: 'query',
@@ -100,15 +98,18 @@ function operation(route: ApiRoute, refer: Refer) {
       ...examplesOf(route.examples, (example) => example.query?.[parameter.name]),
     })),
   ];
-  const success = isPngReply(route.reply)
-    ? { description: route.reply.png, content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } }
+  const success = isFileReply(route.reply)
+    ? {
+        description: route.reply.file,
+        content: { [route.reply.contentType]: { schema: { type: 'string', contentMediaType: route.reply.contentType } } },
+      }
     : { description: 'done', content: { 'application/json': { schema: refer(route.reply) } } };
   return {
     tags: [route.tag],
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     operationId: operationId(route),
-    ...(route.open ? { security: [] } : {}),
+    ...(route.door === 'open' ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body
       ? {
@@ -122,17 +123,18 @@ function operation(route: ApiRoute, refer: Refer) {
   };
 }
 
-export function openApiDocument(routes: readonly ApiRoute[]) {
+export function openApiDocument(contracts: readonly Contract[]) {
   const { refer, component } = referencing();
+  const routes = contracts.filter((route) => route.door !== 'session');
   const paths = [...new Set(routes.map((route) => route.path))].sort();
-  const byMethod = (a: ApiRoute, b: ApiRoute) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method);
+  const byMethod = (a: Contract, b: Contract) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method);
   return {
     openapi: '3.1.0',
     info: {
       title: 'Notifier local API',
       version: VERSION,
       description:
-        'A local desktop notification service. It listens on 127.0.0.1 only; every route but GET /v1/health needs the bearer token kept in the support folder. Errors are {"error": "<message>"}, the message naming the field.',
+        'A local desktop notification service. It listens on 127.0.0.1 only; every route but GET /v1/health needs the bearer token kept in the support folder. Errors are {"error": "<message>", "code": "<code>"}, the message naming the field (and field and reason giving it as data).',
     },
     servers: [
       {
@@ -141,7 +143,9 @@ export function openApiDocument(routes: readonly ApiRoute[]) {
       },
     ],
     security: [{ bearer: [] }],
-    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    tags: Object.entries(TAGS)
+      .filter(([name]) => routes.some((route) => route.tag === name))
+      .map(([name, description]) => ({ name, description })),
     paths: Object.fromEntries(
       paths.map((path) => [
         path,
@@ -167,4 +171,4 @@ export function openApiDocument(routes: readonly ApiRoute[]) {
 }
 
 /** The document as docs/api/openapi.json holds it: two-space indents, a final newline. */
-export const openApiText = (routes: readonly ApiRoute[]): string => `${JSON.stringify(openApiDocument(routes), null, 2)}\n`;
+export const openApiText = (routes: readonly Contract[]): string => `${JSON.stringify(openApiDocument(routes), null, 2)}\n`;

@@ -3,7 +3,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { API_ROUTES } from './api.js';
+import { V1_ROUTES } from './api.js';
 import { openApiText } from './openapi.js';
 
 const target = process.argv[2];
@@ -12,4 +12,4 @@ if (!target) {
   process.exit(2);
 }
 mkdirSync(path.dirname(target), { recursive: true });
-writeFileSync(target, openApiText(API_ROUTES));
+writeFileSync(target, openApiText(V1_ROUTES));

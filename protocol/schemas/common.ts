@@ -2,10 +2,15 @@
 
 import { flag, object, text, type JsonSchema } from './json-schema.js';
 
-/** Every refusal: the status says what kind, the message names the field and why. */
+/** Every refusal (protocol/errors.ts, ErrorBody): the status says what kind, the message names the field and why. */
 export const errorSchema = object(
-  { error: text('what was wrong, naming the field: "missing field: app", "invalid field: timeout (...)"') },
-  ['error'],
+  {
+    error: text('what was wrong, naming the field: "missing field: app", "invalid field: timeout (...)"'),
+    code: text('the stable name of the refusal, for programs: missing_field, invalid_field, unauthorized, ...'),
+    field: text('the field at fault, when there is one: app, buttons[0].url'),
+    reason: text('what the field must be, when the message says it'),
+  },
+  ['error', 'code'],
 );
 
 export const okSchema = object({ ok: { const: true } }, ['ok']);

@@ -5,9 +5,9 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, test } from '@jest/globals';
 import type { Request, Response } from 'express';
 import type { RowMaker } from '../../daemon/core/history/rows.js';
-import type { NotifierCore } from '../../daemon/core/notifier.js';
-import { EventHub, STALLED_STREAM_BYTES } from '../../daemon/http/person-app/events.js';
-import type { Session, Sessions } from '../../daemon/http/person-app/sessions.js';
+import type { Core } from '../../daemon/core/core.js';
+import { EventHub, STALLED_STREAM_BYTES } from '../../daemon/http/window/events.js';
+import type { Session, Sessions } from '../../daemon/http/window/sessions.js';
 
 const never = () => () => undefined;
 
@@ -17,7 +17,7 @@ const core = {
   readState: { onChange: never, unreadCount: () => 0 },
   approvals: { onChange: never, openQuestions: () => [] },
   relay: { connectors: { onChange: never } },
-} as unknown as NotifierCore;
+} as unknown as Core;
 const sessions = { onEnd: never, isOpen: () => true } as unknown as Sessions;
 
 /** A response whose reader never reads: everything written stays buffered. */

@@ -9,7 +9,7 @@ import { HistoryPages } from '../../daemon/core/history/history-pages.js';
 import { RowMaker } from '../../daemon/core/history/rows.js';
 import { ReadState } from '../../daemon/core/history/read-state.js';
 import { ImageCache } from '../../daemon/core/media/images.js';
-import { SESSION_IDLE_MS, SIGNIN_CODE_MS, Sessions, SignInCodes, csrfMatches } from '../../daemon/http/person-app/sessions.js';
+import { SESSION_IDLE_MS, SIGNIN_CODE_MS, Sessions, SignInCodes, csrfMatches } from '../../daemon/http/window/sessions.js';
 import { log } from '../../daemon/log.js';
 import { Store } from '../../daemon/store/store.js';
 import type { HistoryRecord } from '../../protocol/types.js';

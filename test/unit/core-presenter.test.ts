@@ -1,8 +1,8 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from '@jest/globals';
-import { NotifierCore } from '../../daemon/core/notifier.js';
-import type { NotificationInput } from '../../daemon/core/notifications/notify.js';
+import { type Core, openCore as assemble } from '../../daemon/core/core.js';
+import type { NotificationInput } from '../../daemon/core/notifications/checks.js';
 import { log } from '../../daemon/log.js';
 import type { Banner, BannerKey, Presenter } from '../../daemon/present/presenter.js';
 import { TestPresenter } from '../../daemon/present/test-presenter.js';
@@ -13,12 +13,12 @@ import { validateTemplate } from '../../templates-renderer/validate.js';
 // person acts on a banner. (Pressing buttons and replying come with the lifecycle work.)
 
 log.setQuiet(true);
-const opened: Array<{ core: NotifierCore; folder: string }> = [];
+const opened: Array<{ core: Core; folder: string }> = [];
 
 async function openCore(presenter: Presenter = new TestPresenter(), folder?: string) {
   const supportDir = folder ?? (await tempFolder('notifier-core-'));
   // No speech engine here: what speech does is tested in test/lifecycle.test.ts and test/unit/voice.test.ts.
-  const core = await NotifierCore.open({ supportDir, presenter, speech: null });
+  const core = await assemble({ supportDir, presenter, speech: null });
   await core.history.ready;
   opened.push({ core, folder: supportDir });
   return { core, supportDir };
@@ -41,7 +41,7 @@ describe('what the presenter is asked to draw', () => {
   test('a notification becomes a banner with its texts, buttons, link and urgency', async () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
-    await core.notify(
+    await core.notifications.notify(
       note({
         id: 'n1',
         subtitle: 'sub',
@@ -79,12 +79,12 @@ describe('what the presenter is asked to draw', () => {
   test('lifetime and sound follow the notification, then the app defaults (docs/api/notifications.md#n11, #n12)', async () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
-    await core.notify(note({ id: 't', timeout: 12 }));
-    await core.notify(note({ id: 'np', persistent: false }));
-    await core.notify(note({ id: 'quiet', sound: 'none' }));
-    await core.register({ app: 'defaults', defaults: { timeout: 30, sound: 'Ping' } });
-    await core.notify(note({ app: 'defaults', id: 'd' }));
-    await core.notify(note({ id: 'hidden', showSubtitle: false, subtitle: 'not shown' }));
+    await core.notifications.notify(note({ id: 't', timeout: 12 }));
+    await core.notifications.notify(note({ id: 'np', persistent: false }));
+    await core.notifications.notify(note({ id: 'quiet', sound: 'none' }));
+    await core.appAdmin.register({ app: 'defaults', defaults: { timeout: 30, sound: 'Ping' } });
+    await core.notifications.notify(note({ app: 'defaults', id: 'd' }));
+    await core.notifications.notify(note({ id: 'hidden', showSubtitle: false, subtitle: 'not shown' }));
     expect(presenter.banner('core', 't')!.expireSeconds).toBe(12);
     expect(presenter.banner('core', 'np')!.expireSeconds).toBe(8);
     expect(presenter.banner('core', 'quiet')!.sound).toBeNull();
@@ -95,8 +95,8 @@ describe('what the presenter is asked to draw', () => {
   test('a reused id replaces the banner in place: `replace`, never a second `show`', async () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
-    await core.notify(note({ id: 'same', title: 'Building' }));
-    await core.notify(note({ id: 'same', title: 'Built' }));
+    await core.notifications.notify(note({ id: 'same', title: 'Building' }));
+    await core.notifications.notify(note({ id: 'same', title: 'Built' }));
     expect(presenter.calls.map((call) => call.call)).toEqual(['show', 'replace']);
     expect(presenter.onScreen.size).toBe(1);
     expect(presenter.banner('core', 'same')!.title).toBe('Built');
@@ -105,17 +105,17 @@ describe('what the presenter is asked to draw', () => {
   test('dismiss closes the banner on the display; showing the id again is a new `show`', async () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
-    await core.notify(note({ id: 'd' }));
-    await core.dismiss('core', 'd');
+    await core.notifications.notify(note({ id: 'd' }));
+    await core.screen.dismiss('core', 'd');
     expect(presenter.onScreen.size).toBe(0);
-    await core.notify(note({ id: 'd' }));
+    await core.notifications.notify(note({ id: 'd' }));
     expect(presenter.calls.map((call) => call.call)).toEqual(['show', 'close', 'show']);
   });
 
   test('presentation voice without a speech engine shows a banner, so nothing is lost', async () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
-    await core.notify(note({ id: 'v', presentation: 'voice', speak: true }));
+    await core.notifications.notify(note({ id: 'v', presentation: 'voice', speak: true }));
     expect(presenter.banner('core', 'v')).toBeDefined();
   });
 
@@ -126,13 +126,13 @@ describe('what the presenter is asked to draw', () => {
       }
     }
     const { core } = await openCore(new BrokenPresenter());
-    await expect(core.notify(note({ id: 'b' }))).resolves.toBe('b');
+    await expect(core.notifications.notify(note({ id: 'b' }))).resolves.toBe('b');
     expect(core.history.get('core', 'b')).toBeDefined();
   });
 });
 
 describe("the person's side", () => {
-  const ending = (core: NotifierCore, id: string) => {
+  const ending = (core: Core, id: string) => {
     const record = core.history.get('core', id)!;
     return { dismissedAt: record.dismissedAt, actionUsed: record.actionUsed };
   };
@@ -140,8 +140,8 @@ describe("the person's side", () => {
   test('closing a banner dismisses it with actionUsed close; a banner that expired records timeout', async () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
-    await core.notify(note({ id: 'closed' }));
-    await core.notify(note({ id: 'expired', timeout: 5 }));
+    await core.notifications.notify(note({ id: 'closed' }));
+    await core.notifications.notify(note({ id: 'expired', timeout: 5 }));
     presenter.closeByPerson('core', 'closed');
     presenter.closeByPerson('core', 'expired', 'expired');
     await waitFor(() => (core.history.get('core', 'expired')!.dismissedAt ? true : undefined), 'the dismissal');
@@ -153,7 +153,7 @@ describe("the person's side", () => {
   test('a click on the banner records open and closes it', async () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
-    await core.notify(note({ id: 'clicked', url: 'https://example.com' }));
+    await core.notifications.notify(note({ id: 'clicked', url: 'https://example.com' }));
     presenter.click('core', 'clicked');
     await waitFor(() => (core.history.get('core', 'clicked')!.dismissedAt ? true : undefined), 'the click');
     expect(ending(core, 'clicked').actionUsed).toBe('open');
@@ -165,9 +165,9 @@ describe('after a restart', () => {
   test('the newest undismissed banners come back, quietly, and dismissed ones do not', async () => {
     const folder = await tempFolder('notifier-core-');
     const first = new TestPresenter();
-    const core = await NotifierCore.open({ supportDir: folder, presenter: first, speech: null });
-    for (let n = 1; n <= 9; n++) await core.notify(note({ id: `n${n}` }));
-    await core.dismiss('core', 'n9');
+    const core = await assemble({ supportDir: folder, presenter: first, speech: null });
+    for (let n = 1; n <= 9; n++) await core.notifications.notify(note({ id: `n${n}` }));
+    await core.screen.dismiss('core', 'n9');
     await core.close();
 
     const second = new TestPresenter();
@@ -184,7 +184,7 @@ describe('what is on screen never outgrows History', () => {
     await writeFile(path.join(folder, 'settings.json'), JSON.stringify({ historyCapPerApp: 2 }));
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter, folder);
-    for (const id of ['a', 'b', 'c']) await core.notify(note({ id }));
+    for (const id of ['a', 'b', 'c']) await core.notifications.notify(note({ id }));
     expect([...presenter.onScreen.values()].map((banner) => banner.key.id).sort()).toEqual(['b', 'c']);
     expect(core.banners.isOnScreen('core', 'a')).toBe(false);
   });
@@ -194,9 +194,9 @@ describe('keys', () => {
   test('banners of different apps with the same id are different banners', async () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
-    await core.notify(note({ app: 'a', id: 'x' }));
-    await core.notify(note({ app: 'b', id: 'x' }));
-    await core.dismissAll({ app: 'a' });
+    await core.notifications.notify(note({ app: 'a', id: 'x' }));
+    await core.notifications.notify(note({ app: 'b', id: 'x' }));
+    await core.screen.dismissAll({ app: 'a' });
     const keys: BannerKey[] = [...presenter.onScreen.values()].map((banner) => banner.key);
     expect(keys).toEqual([{ app: 'b', id: 'x' }]);
   });
@@ -214,7 +214,7 @@ describe('stacks on a display that draws none (docs/desktop.md, stacks)', () => 
   test("one passive banner per stack: the newest, in the slot of the one before, with the others' count", async () => {
     const presenter = freedesktop();
     const { core } = await openCore(presenter);
-    for (const n of [1, 2, 3]) await core.notify(note({ id: `p${n}`, title: `P${n}` }));
+    for (const n of [1, 2, 3]) await core.notifications.notify(note({ id: `p${n}`, title: `P${n}` }));
     expect(drawn(presenter)).toEqual(['P3 +2']);
     const last = presenter.calls.at(-1)!;
     expect(last).toMatchObject({
@@ -222,36 +222,36 @@ describe('stacks on a display that draws none (docs/desktop.md, stacks)', () => 
       key: { app: 'core', id: 'p3' },
       banner: { replaces: { app: 'core', id: 'p2' }, more: 2 },
     });
-    expect(core.stacks()[0]).toMatchObject({ count: 3 });
+    expect(core.stacks.list()[0]).toMatchObject({ count: 3 });
     expect(core.banners.list()).toHaveLength(3);
   });
 
   test('a banner with buttons is drawn on its own; another group, or stacking never, is not collapsed', async () => {
     const presenter = freedesktop();
     const { core } = await openCore(presenter);
-    await core.notify(note({ id: 'q', title: 'Q', buttons: [{ label: 'Yes' }] }));
-    await core.notify(note({ id: 'p1', title: 'P1' }));
-    await core.notify(note({ id: 'p2', title: 'P2' }));
-    await core.notify(note({ id: 'g1', title: 'G1', group: 'other' }));
+    await core.notifications.notify(note({ id: 'q', title: 'Q', buttons: [{ label: 'Yes' }] }));
+    await core.notifications.notify(note({ id: 'p1', title: 'P1' }));
+    await core.notifications.notify(note({ id: 'p2', title: 'P2' }));
+    await core.notifications.notify(note({ id: 'g1', title: 'G1', group: 'other' }));
     expect(drawn(presenter).sort()).toEqual(['G1', 'P2 +1', 'Q']);
     await core.settings.change({ stacking: 'never' });
-    await core.notify(note({ id: 'n1', title: 'N1', group: 'third' }));
-    await core.notify(note({ id: 'n2', title: 'N2', group: 'third' }));
+    await core.notifications.notify(note({ id: 'n1', title: 'N1', group: 'third' }));
+    await core.notifications.notify(note({ id: 'n2', title: 'N2', group: 'third' }));
     expect(drawn(presenter).sort()).toEqual(['G1', 'N1', 'N2', 'P2 +1', 'Q']);
   });
 
   test('dismissing the drawn banner shows the next newest in its slot; dismissing a hidden one lowers the count', async () => {
     const presenter = freedesktop();
     const { core } = await openCore(presenter);
-    for (const n of [1, 2, 3, 4]) await core.notify(note({ id: `p${n}`, title: `P${n}` }));
-    await core.dismiss('core', 'p1');
+    for (const n of [1, 2, 3, 4]) await core.notifications.notify(note({ id: `p${n}`, title: `P${n}` }));
+    await core.screen.dismiss('core', 'p1');
     await Promise.resolve();
     expect(drawn(presenter)).toEqual(['P4 +2']);
-    await core.dismiss('core', 'p4');
+    await core.screen.dismiss('core', 'p4');
     await Promise.resolve();
     expect(drawn(presenter)).toEqual(['P3 +1']);
     expect(presenter.calls.at(-1)).toMatchObject({ call: 'replace', key: { id: 'p3' }, banner: { replaces: { id: 'p4' }, sound: null } });
-    await core.dismissAll({ app: 'core' });
+    await core.screen.dismissAll({ app: 'core' });
     await Promise.resolve();
     expect(drawn(presenter)).toEqual([]);
     expect(presenter.calls.at(-1)).toMatchObject({ call: 'close', key: { id: 'p3' } });
@@ -260,12 +260,12 @@ describe('stacks on a display that draws none (docs/desktop.md, stacks)', () => 
   test('the person closing the drawn banner closes every banner it stands for; its expiry closes only itself', async () => {
     const presenter = freedesktop();
     const { core } = await openCore(presenter);
-    for (const n of [1, 2, 3]) await core.notify(note({ id: `p${n}`, title: `P${n}` }));
+    for (const n of [1, 2, 3]) await core.notifications.notify(note({ id: `p${n}`, title: `P${n}` }));
     presenter.closeByPerson('core', 'p3');
     await waitFor(() => (core.history.get('core', 'p1')?.actionUsed === 'close' ? true : undefined), 'the stack closed');
     expect(core.banners.list()).toEqual([]);
     expect(drawn(presenter)).toEqual([]);
-    for (const n of [4, 5]) await core.notify(note({ id: `p${n}`, title: `P${n}` }));
+    for (const n of [4, 5]) await core.notifications.notify(note({ id: `p${n}`, title: `P${n}` }));
     presenter.closeByPerson('core', 'p5', 'expired');
     await waitFor(() => (core.history.get('core', 'p5')?.actionUsed === 'timeout' ? true : undefined), 'the expiry');
     await Promise.resolve();
@@ -275,13 +275,13 @@ describe('stacks on a display that draws none (docs/desktop.md, stacks)', () => 
   test('a display that draws stacks gets every banner', async () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
-    for (const n of [1, 2, 3]) await core.notify(note({ id: `p${n}`, title: `P${n}` }));
+    for (const n of [1, 2, 3]) await core.notifications.notify(note({ id: `p${n}`, title: `P${n}` }));
     expect(drawn(presenter)).toEqual(['P1', 'P2', 'P3']);
   });
 });
 
 describe('a saved template on the live banner', () => {
-  const saveTemplate = async (core: NotifierCore, template: Record<string, unknown>) => {
+  const saveTemplate = async (core: Core, template: Record<string, unknown>) => {
     const { template: valid, errors } = validateTemplate({ app: 'core', ...template });
     if (!valid) throw new Error(JSON.stringify(errors));
     await core.designs.putTemplate(valid);
@@ -303,7 +303,7 @@ describe('a saved template on the live banner', () => {
         { add: { id: 'later', label: 'Later', kind: 'snooze', snoozeMinutes: 30 } },
       ],
     });
-    await core.notify(
+    await core.notifications.notify(
       note({
         id: 't',
         template: 'build',
@@ -322,8 +322,10 @@ describe('a saved template on the live banner', () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
     await saveTemplate(core, { name: 'v1', layout: 'compact' });
-    await core.notify(note({ id: 'builtin', subtitle: 'sub', body: 'body', showSubtitle: false, showBody: false }));
-    await core.notify(note({ id: 'saved', template: 'v1', subtitle: 'sub', body: 'body', showSubtitle: false, showBody: false }));
+    await core.notifications.notify(note({ id: 'builtin', subtitle: 'sub', body: 'body', showSubtitle: false, showBody: false }));
+    await core.notifications.notify(
+      note({ id: 'saved', template: 'v1', subtitle: 'sub', body: 'body', showSubtitle: false, showBody: false }),
+    );
     expect(presenter.banner('core', 'builtin')).not.toHaveProperty('subtitle');
     expect(presenter.banner('core', 'builtin')).not.toHaveProperty('body');
     expect(presenter.banner('core', 'saved')).toMatchObject({ subtitle: 'sub', body: 'body' });
@@ -335,7 +337,7 @@ describe('what the person sees after acting (docs/desktop.md, failures)', () => 
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
     presenter.openFails = 'no browser';
-    await core.notify(note({ id: 'f', buttons: [{ label: 'Docs', url: 'https://example.com/docs' }] }));
+    await core.notifications.notify(note({ id: 'f', buttons: [{ label: 'Docs', url: 'https://example.com/docs' }] }));
     presenter.press('core', 'f', 'docs');
     await waitFor(() => (core.history.get('core', 'f')?.actionNote ? true : undefined), 'the note');
     expect(core.history.get('core', 'f')!.actionNote).toBe('Docs: no browser');
@@ -345,7 +347,7 @@ describe('what the person sees after acting (docs/desktop.md, failures)', () => 
   test('what the display could not do (no reply window): History keeps the note and the banner says why', async () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
-    await core.notify(note({ id: 'r', buttons: [{ label: 'Answer', reply: {} }] }));
+    await core.notifications.notify(note({ id: 'r', buttons: [{ label: 'Answer', reply: {} }] }));
     presenter.failToAct('core', 'r', 'Answer', 'no reply window program is installed');
     await waitFor(() => presenter.banner('core', 'r')?.problem, 'the banner saying why');
     expect(presenter.banner('core', 'r')!.problem).toBe('Answer did not work: no reply window program is installed');
@@ -356,7 +358,7 @@ describe('what the person sees after acting (docs/desktop.md, failures)', () => 
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
     presenter.openFails = 'no browser';
-    await core.notify(note({ id: 'c', body: 'text', url: 'https://example.com' }));
+    await core.notifications.notify(note({ id: 'c', body: 'text', url: 'https://example.com' }));
     presenter.click('core', 'c');
     await waitFor(() => (core.history.get('core', 'c')?.actionUsed === 'open' ? true : undefined), 'the click');
     await waitFor(() => (presenter.banner('core', 'c\u0000problem') ? true : undefined), 'the short banner');
@@ -372,7 +374,7 @@ describe('what the person sees after acting (docs/desktop.md, failures)', () => 
   test('a reply closes its banner once it is stored', async () => {
     const presenter = new TestPresenter();
     const { core } = await openCore(presenter);
-    await core.notify(note({ id: 'r', buttons: [{ label: 'Answer', reply: {} }] }));
+    await core.notifications.notify(note({ id: 'r', buttons: [{ label: 'Answer', reply: {} }] }));
     presenter.reply('core', 'r', 'answer', 'Yes');
     await waitFor(() => (core.history.get('core', 'r')?.actionUsed === 'Answer' ? true : undefined), 'the banner to close');
     expect(core.history.get('core', 'r')).toMatchObject({ reply: 'Yes' });
@@ -383,13 +385,13 @@ describe('what the person sees after acting (docs/desktop.md, failures)', () => 
     const presenter = new TestPresenter();
     const supportDir = await tempFolder('notifier-core-');
     const engine = { name: 'fake', synthesize: async () => undefined };
-    const core = await NotifierCore.open({ supportDir, presenter, speech: engine });
+    const core = await assemble({ supportDir, presenter, speech: engine });
     opened.push({ core, folder: supportDir });
     await core.history.ready;
     (core.voice as { playerName: () => string | null }).playerName = () => null;
-    await core.notify(note({ id: 'v', presentation: 'voice' }));
+    await core.notifications.notify(note({ id: 'v', presentation: 'voice' }));
     expect(presenter.banner('core', 'v')).toBeDefined();
     expect(core.history.get('core', 'v')!.speech).toMatchObject({ suppressed: 'unavailable' });
-    expect(await core.voiceStatus()).toMatchObject({ audioPlayer: null });
+    expect(await core.speech.status()).toMatchObject({ audioPlayer: null });
   });
 });

@@ -38,7 +38,6 @@ const SAMPLES: { [K in keyof Catalogue]: Parameters<Catalogue[K]> } = {
   noSuchFile: ['~/missing.png'],
   tooManyApps: [],
   unknownApp: ['build'],
-  invalidAppId: ['%E0'],
   appIdRequired: [],
   permissionNotGrantable: ['revokeCommands'],
   noSettingsGiven: ['{"muteAllSounds":true}'],

@@ -4,6 +4,7 @@ import { checkChange, describeRule, LANG_RULE_PATTERN, type SettingRule, VOICE_R
 import { STACKING_LEVELS } from '../../../protocol/types.js';
 import type { AppRegistry } from '../apps/app-registry.js';
 import type { Approvals } from '../approvals/approvals.js';
+import type { AppNames } from '../templates/app-names.js';
 import { soundChoices } from '../../present/sound.js';
 import { type AppPreferences, type AppRegistration, CORNERS } from '../../../protocol/types.js';
 
@@ -97,7 +98,7 @@ const REVOKE_KEYS = new Set(['revokeCommands', 'revokeCallbackHost']);
 export interface AppSettingsParts {
   apps: AppRegistry;
   approvals: Approvals;
-  appName(app: string): string;
+  names: Pick<AppNames, 'name'>;
 }
 
 /** The settings part of one change: defaults, preferences and what to revoke. */
@@ -156,7 +157,7 @@ export function appSettingsView(app: string, parts: AppSettingsParts) {
   const host = callbackHost(registration.callbackURL);
   return {
     app,
-    appName: parts.appName(app),
+    appName: parts.names.name(app),
     ...(registration.bundleId ? { bundleId: registration.bundleId } : {}),
     ...(registration.callbackURL ? { callbackURL: registration.callbackURL } : {}),
     settings: {

@@ -1,10 +1,11 @@
 // Drawing a record's banner (docs/api/notifications.md#n47, #n48): the banner the presenter shows for a stored
 // record — its sound unless sounds are off, its card picture, its template's buttons, in its stack, timed — and
-// the short banner that says what went wrong when an action failed. The core decides when; this decides what.
+// the short banner that says what went wrong when an action failed. The screen decides when, and the delivery
+// rules whether it sounds; this decides what.
 
 import { log } from '../../log.js';
 import type { Banner, Presenter } from '../../present/presenter.js';
-import type { HistoryRecord, Notification } from '../../../protocol/types.js';
+import type { HistoryRecord } from '../../../protocol/types.js';
 import type { AppRegistry } from '../apps/app-registry.js';
 import type { History } from '../history/history.js';
 import type { CardPictures } from '../templates/cards.js';
@@ -19,9 +20,8 @@ const PROBLEM_BANNER_SECONDS = 10;
 /** Its key: the notification's own id with this after it, so it never takes the notification's place. */
 const PROBLEM_KEY_SUFFIX = '\u0000problem';
 
-/** What drawing needs of the core (NotifierCore provides it). */
+/** What drawing needs (the screen provides it). */
 export interface DrawingHost {
-  readonly settings: { readonly muteAllSounds: boolean };
   readonly cards: Pick<CardPictures, 'get'>;
   readonly designs: Pick<Designs, 'template' | 'manifest'>;
   readonly apps: Pick<AppRegistry, 'get'>;
@@ -31,8 +31,6 @@ export interface DrawingHost {
   appName(app: string): string;
   /** The app's icon file, if it has one (sent as the banner's app icon). */
   appIcon(app: string): string | undefined;
-  /** Quiet hours silence this notification's sounds now. */
-  soundsQuiet(notification: Notification): boolean;
   stackingOf(app: string): StackingLevel;
   /** A banner's time is up. */
   expired(app: string, id: string): void;
@@ -44,10 +42,13 @@ export class BannerDrawing {
     private readonly timers: Pick<Timers, 'after'>,
   ) {}
 
-  /** Draws a record's banner (in place when it is up), in its stack, timed; `problem` says what went wrong on it. */
-  draw(record: HistoryRecord, options: { sound: boolean; problem?: string }): void {
+  /**
+   * Draws a record's banner (in place when it is up), with its sound or not as decided, in its stack (as decided,
+   * else its app's), timed; `problem` says what went wrong on it.
+   */
+  draw(record: HistoryRecord, options: { sound: boolean; stacking?: StackingLevel; problem?: string }): void {
     const { host } = this;
-    const sound = options.sound && !host.settings.muteAllSounds && !host.soundsQuiet(record.notification);
+    const { sound } = options;
     const card = host.cards.get(record.app, record.id);
     const template = host.designs.template(record.app, record.notification.template);
     const appIcon = host.appIcon(record.app);
@@ -58,7 +59,7 @@ export class BannerDrawing {
       ...(template ? { template } : {}),
     });
     if (options.problem) banner.problem = options.problem;
-    const stack = stackKey(record, host.stackingOf(record.app), host.designs.manifest(record.app));
+    const stack = stackKey(record, options.stacking ?? host.stackingOf(record.app), host.designs.manifest(record.app));
     host.banners.show(banner, { group: groupOf(record), stack }, () => host.expired(record.app, record.id));
   }
 

@@ -12,7 +12,7 @@ import { cutUTF8 } from '../../../protocol/text.js';
 import { HELD, type HistoryRecord } from '../../../protocol/types.js';
 import { log } from '../../log.js';
 import type { Document, Store } from '../../store/store.js';
-import type { NotificationInput } from '../notifications/notify.js';
+import type { NotificationInput } from '../notifications/checks.js';
 import { SPEECH_APP_MUTED, SPEECH_APP_OFF, SPEECH_MUTED, SPEECH_QUIET, SPEECH_UNAVAILABLE } from '../voice/speech.js';
 
 /** RL31: a relay id seen in the last 24 hours is never shown twice. */

@@ -14,7 +14,7 @@ import { secretStore, SecretUnavailable, type SecretPlace, type SecretStore } fr
 import { log } from '../../log.js';
 import type { Presenter } from '../../present/presenter.js';
 import type { Document, Store } from '../../store/store.js';
-import type { NotificationInput } from '../notifications/notify.js';
+import type { NotificationInput } from '../notifications/checks.js';
 import type { ReplyRecord } from '../notifications/replies.js';
 import { ConnectorApprovals, type Decision, type DecisionResult, type ListedConnector } from './connectors.js';
 import { cloudAppId, Deliveries } from './deliveries.js';

@@ -9,9 +9,9 @@ import { checkCallbackURL, checkLocalAppId } from '../../../protocol/notificatio
 import type { AppRegistration } from '../../../protocol/types.js';
 import { errors } from '../../../protocol/errors.js';
 import { REGISTER_FIELD_BYTES } from '../../../protocol/limits.js';
-import { bodyObject, bodyText, queryText } from '../params.js';
-import { pathParameter } from '../routes.js';
-import { onlyApp, type ApiRoute } from '../api-route.js';
+import type { Core } from '../../core/core.js';
+import { bodyText } from '../params.js';
+import { onlyApp, type Route } from '../route.js';
 import { REGISTRATION_KEYS, registerSchema } from '../../../protocol/schemas/register.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
 import {
@@ -22,6 +22,8 @@ import {
   removedAppSchema,
 } from '../../../protocol/schemas/apps.js';
 import { validator } from '../validate.js';
+
+type Services = Pick<Core, 'apps' | 'approvals' | 'names' | 'appAdmin'>;
 
 const checkRegistration = validator<AppRegistration>(registerSchema);
 
@@ -39,10 +41,11 @@ function readRegistration(body: Record<string, unknown>): AppRegistration {
   return known as unknown as AppRegistration;
 }
 
-export function appRoutes(): ApiRoute[] {
+export function appRoutes(): Route<Services>[] {
   return [
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/register',
       summary: 'Register an app',
       description:
@@ -67,40 +70,43 @@ export function appRoutes(): ApiRoute[] {
         },
         { summary: 'Just a name', body: { app: 'com.example.retired', appName: 'Old tool' } },
       ],
-      handler: (core) => async (req) => {
-        await core.register(readRegistration(bodyObject(req)));
+      handle: async ({ services, body }) => {
+        await services.appAdmin.register(readRegistration(body));
         return { ok: true };
       },
     },
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/apps',
       summary: 'The registered apps',
       tag: 'Apps',
       reply: appsSchema,
       errors: {},
       examples: [{ summary: 'Every app' }],
-      handler: (core) => () => ({ apps: core.apps.list() }),
+      handle: ({ services }) => ({ apps: services.apps.list() }),
     },
     {
       method: 'DELETE',
+      door: 'token',
       path: '/v1/apps/{id}',
       summary: 'Remove an app and everything kept of it',
       description:
         'Its banners close, and its History, pictures, replies, templates, manifest, assets, approvals and registration are deleted.',
       tag: 'Apps',
-      idParameter: 'the app id, percent-encoded',
+      params: { id: { description: 'the app id, percent-encoded', rest: true } },
       reply: removedAppSchema,
       errors: { 400: 'the id is empty, holds a /, or is badly percent-encoded', 404: 'the service knows nothing of the app' },
-      examples: [{ summary: 'A retired app', id: 'com.example.retired' }],
-      handler: (core) => async (_req, res) => {
-        const app = appIdOf(pathParameter(res));
-        await core.removeApp(app);
+      examples: [{ summary: 'A retired app', params: { id: 'com.example.retired' } }],
+      handle: async ({ services, params }) => {
+        const app = appIdOf(params.id!);
+        await services.appAdmin.remove(app);
         return { ok: true, deleted: app };
       },
     },
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/apps/settings',
       summary: "Apps' settings",
       description: 'One app, or every registered app and the lists the choices come from; schema describes each key.',
@@ -109,18 +115,11 @@ export function appRoutes(): ApiRoute[] {
       reply: appSettingsListSchema,
       errors: { 404: 'the app is not registered' },
       examples: [{ summary: 'Every app' }, { summary: 'One app', query: { app: 'com.example.build' } }],
-      handler: (core) => (req) => {
-        const app = queryText(req, 'app') || undefined;
-        const apps = app === undefined ? core.apps.list().map((registration) => registration.app) : [app];
-        return {
-          apps: apps.map((id) => appSettingsView(id, core)),
-          schema: appSettingsSchema(),
-          ...(app === undefined ? { options: appSettingsOptions() } : {}),
-        };
-      },
+      handle: ({ services, query }) => appSettingsList(services, query.app as string | undefined),
     },
     {
       method: 'PUT',
+      door: 'token',
       path: '/v1/apps/settings',
       summary: "Change an app's settings",
       description: 'All or nothing. The revoke keys only take permissions away: nothing here grants one.',
@@ -133,25 +132,31 @@ export function appRoutes(): ApiRoute[] {
         404: 'the app is not registered',
       },
       examples: [{ summary: 'Speech and quiet hours', body: { app: 'com.example.build', urgentBreaksQuiet: true, voice: 'en-gb' } }],
-      handler: (core) => async (req) => {
-        const body = bodyObject(req);
-        const app = bodyText(body, 'app');
-        const change = readAppSettingsChange(body);
-        await changeAppSettings(core, app, change);
-        return { ok: true, applied: change.applied, app: appSettingsView(app, core) };
-      },
+      handle: ({ services, body }) => changeAppSettingsFrom(services, body),
     },
   ];
 }
 
-/** docs/api/apps.md#delete-v1-apps-id: the id is percent-decoded; empty or holding a `/` it names no app. */
-function appIdOf(raw: string): string {
-  let app: string;
-  try {
-    app = decodeURIComponent(raw);
-  } catch {
-    throw errors.invalidAppId(raw);
-  }
+/** docs/api/apps.md#delete-v1-apps-id: the id (percent-decoded by the router); empty or holding a `/` it names no app. */
+export function appIdOf(app: string): string {
   if (app === '' || app.includes('/')) throw errors.appIdRequired();
   return app;
+}
+
+/** GET /v1/apps/settings: one app, or every registered app and the lists the choices come from (the window's Settings too). */
+export function appSettingsList(services: Services, app: string | undefined) {
+  const apps = app === undefined ? services.apps.list().map((registration) => registration.app) : [app];
+  return {
+    apps: apps.map((id) => appSettingsView(id, services)),
+    schema: appSettingsSchema(),
+    ...(app === undefined ? { options: appSettingsOptions() } : {}),
+  };
+}
+
+/** PUT /v1/apps/settings: all or nothing (the window's Settings too). */
+export async function changeAppSettingsFrom(services: Services, body: Record<string, unknown>) {
+  const app = bodyText(body, 'app');
+  const change = readAppSettingsChange(body);
+  await changeAppSettings(services, app, change);
+  return { ok: true, applied: change.applied, app: appSettingsView(app, services) };
 }

@@ -6,14 +6,14 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type AssetKind, RIVE_EXTENSION, assetKindOf, isPlainFileName } from '../../core/templates/assets.js';
 import { sniffImage } from '../../core/media/image-sniff.js';
-import type { NotifierCore } from '../../core/notifier.js';
+import type { Core } from '../../core/core.js';
 import { fillTokens } from '../../../protocol/fields.js';
 import type { Component } from '../../../templates-renderer/model.js';
 import { validateTemplate } from '../../../templates-renderer/validate.js';
 import { errors } from '../../../protocol/errors.js';
 import { ASSET_LIMITS } from '../../../protocol/limits.js';
-import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
-import { APP_QUERY, type ApiRoute } from '../api-route.js';
+import { bodyText, optionalBodyText } from '../params.js';
+import { APP_QUERY, type Route } from '../route.js';
 import { text } from '../../../protocol/schemas/json-schema.js';
 import {
   SIMULATIONS,
@@ -31,12 +31,14 @@ type RiveComponent = Extract<Component, { type: 'rive' }>;
 /** docs/api/templates.md#t29: an input bound to the pointer (written by hovering and pressing, not by fields). */
 const POINTER_VALUES = new Set(['hover', 'pressed']);
 
+type Services = Pick<Core, 'assets' | 'designs'>;
+
 /**
  * POST /v1/assets: exactly one of `path` and `base64` (which needs `name`); the kind from the name's extension. A
  * `kind` may name it for a name without a known extension, which then gets the kind's (`.riv`, or the picture's
  * format); a kind the extension contradicts is refused, so a stored file's name always tells its kind.
  */
-async function addAsset(core: NotifierCore, body: Record<string, unknown>) {
+export async function addAsset(services: Services, body: Record<string, unknown>) {
   const app = bodyText(body, 'app');
   const source = optionalBodyText(body, 'path');
   const base64 = optionalBodyText(body, 'base64');
@@ -48,7 +50,7 @@ async function addAsset(core: NotifierCore, body: Record<string, unknown>) {
   const kind = readKind(optionalBodyText(body, 'kind'), given);
   const bytes = base64 !== undefined ? Buffer.from(base64, 'base64') : await readSourceFile(source!);
   const file = withExtension(given, kind, bytes);
-  const stored = await core.assets.add(app, file, bytes, kind);
+  const stored = await services.assets.add(app, file, bytes, kind);
   if (kind === 'rive') {
     const id = file.slice(0, -RIVE_EXTENSION.length);
     return {
@@ -108,13 +110,33 @@ async function readSourceFile(given: string): Promise<Buffer> {
   return readFile(file);
 }
 
+/** GET /v1/assets (the Designer's too): an app's files, each with the templates that name it. */
+export async function assetList(services: Services, app: string) {
+  const manifest = services.designs.manifest(app);
+  const assets = await services.assets.list(app, manifest, services.designs.templatesOf(app));
+  return {
+    app,
+    folder: services.assets.folder(app),
+    limits: ASSET_LIMITS,
+    assets: assets.map((asset) => (asset.kind === 'rive' ? { ...asset, component: { type: 'rive', asset: asset.id } } : asset)),
+  };
+}
+
+/** DELETE /v1/assets (the Designer's too): the answer names the templates that still use it. */
+export async function removeAsset(services: Services, app: string, file: string) {
+  if (!isPlainFileName(file) || !assetKindOf(file)) throw errors.notAnAssetName(file);
+  const stillReferencedBy = services.assets.usedBy(app, file, services.designs.templatesOf(app));
+  if (!(await services.assets.remove(app, file))) throw errors.noSuchAsset(file);
+  return { ok: true, deleted: file, stillReferencedBy };
+}
+
 /** POST /v1/rive/check: the component's file and header, and what its bindings would write. */
-async function checkRive(core: NotifierCore, body: Record<string, unknown>) {
+async function checkRive(services: Services, body: Record<string, unknown>) {
   const app = bodyText(body, 'app');
   const rive = readRiveComponent(body.component, app);
   const fields = readFields(body.fields);
   const simulate = readSimulate(body.simulate);
-  const header = await core.assets.checkRive(app, rive, core.designs.manifest(app));
+  const header = await services.assets.checkRive(app, rive, services.designs.manifest(app));
   const applied: Record<string, string> = {};
   const pointerWrites: string[] = [];
   for (const [input, binding] of Object.entries(rive.inputBindings ?? {})) {
@@ -188,10 +210,11 @@ function readSimulate(value: unknown): string[] {
 /** A picture of one orange pixel, as PNG. */
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP438AAAAQBAYDFKhhdAAAAAElFTkSuQmCC';
 
-export function assetRoutes(): ApiRoute[] {
+export function assetRoutes(): Route<Services>[] {
   return [
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/assets',
       summary: "An app's Rive files and images",
       description: 'Each with the templates that name it; a Rive file also with the component that shows it.',
@@ -200,20 +223,11 @@ export function assetRoutes(): ApiRoute[] {
       reply: assetsSchema,
       errors: { 400: 'app is missing' },
       examples: [{ summary: 'The build app', query: { app: 'com.example.build' } }],
-      handler: (core) => async (req) => {
-        const app = queryText(req, 'app', { required: true });
-        const manifest = core.designs.manifest(app);
-        const assets = await core.assets.list(app, manifest, core.designs.templatesOf(app));
-        return {
-          app,
-          folder: core.assets.folder(app),
-          limits: ASSET_LIMITS,
-          assets: assets.map((asset) => (asset.kind === 'rive' ? { ...asset, component: { type: 'rive', asset: asset.id } } : asset)),
-        };
-      },
+      handle: ({ services, query }) => assetList(services, query.app as string),
     },
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/assets',
       summary: 'Add a Rive file or an image',
       description:
@@ -226,10 +240,11 @@ export function assetRoutes(): ApiRoute[] {
         413: 'the file is larger than 10 MB, or the app has as many files of the kind as it may',
       },
       examples: [{ summary: 'A logo as base64', body: { app: 'com.example.build', name: 'logo.png', base64: PIXEL_PNG } }],
-      handler: (core) => (req) => addAsset(core, bodyObject(req)),
+      handle: ({ services, body }) => addAsset(services, body),
     },
     {
       method: 'DELETE',
+      door: 'token',
       path: '/v1/assets',
       summary: 'Remove a Rive file or an image',
       description: 'The reply names the templates that still use it.',
@@ -238,17 +253,11 @@ export function assetRoutes(): ApiRoute[] {
       reply: removedAssetSchema,
       errors: { 400: 'app or file is missing, or file is not a Rive file or an image name', 404: 'no such asset' },
       examples: [{ summary: 'The logo', query: { app: 'com.example.build', file: 'logo.png' } }],
-      handler: (core) => async (req) => {
-        const app = queryText(req, 'app', { required: true });
-        const file = queryText(req, 'file', { required: true });
-        if (!isPlainFileName(file) || !assetKindOf(file)) throw errors.notAnAssetName(file);
-        const stillReferencedBy = core.assets.usedBy(app, file, core.designs.templatesOf(app));
-        if (!(await core.assets.remove(app, file))) throw errors.noSuchAsset(file);
-        return { ok: true, deleted: file, stillReferencedBy };
-      },
+      handle: ({ services, query }) => removeAsset(services, query.app as string, query.file as string),
     },
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/rive/check',
       summary: 'Check a rive component',
       description:
@@ -268,7 +277,7 @@ export function assetRoutes(): ApiRoute[] {
           },
         },
       ],
-      handler: (core) => (req) => checkRive(core, bodyObject(req)),
+      handle: ({ services, body }) => checkRive(services, body),
     },
   ];
 }

@@ -2,10 +2,31 @@
 
 import { validateManifest } from '../../core/templates/manifest-rules.js';
 import { errors } from '../../../protocol/errors.js';
-import { queryText } from '../params.js';
-import { APP_QUERY, type ApiRoute } from '../api-route.js';
+import type { Core } from '../../core/core.js';
+import { APP_QUERY, type Route } from '../route.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
 import { manifestSchema, manifestsSchema } from '../../../protocol/schemas/manifests.js';
+
+type Services = Pick<Core, 'library' | 'designs'>;
+
+/** GET /v1/manifest (the Designer's too): 404 when the app has none. */
+export function manifestOf(services: Services, app: string) {
+  const manifest = services.designs.manifest(app);
+  if (!manifest) throw errors.noManifest(app);
+  return manifest;
+}
+
+/** PUT /v1/manifest (the Designer's too): any body that is not a manifest is `invalid manifest: ...` (docs/api/templates.md#t22); no body at all lacks its app. */
+export async function saveManifest(services: Services, body: unknown): Promise<{ ok: true }> {
+  await services.library.saveManifest(validateManifest(body === undefined ? {} : body));
+  return { ok: true };
+}
+
+/** DELETE /v1/manifest (the Designer's too). */
+export async function removeManifest(services: Services, app: string): Promise<{ ok: true }> {
+  await services.library.removeManifest(app);
+  return { ok: true };
+}
 
 const BUILD_MANIFEST = {
   app: 'com.example.build',
@@ -18,10 +39,11 @@ const BUILD_MANIFEST = {
   actions: [{ id: 'open', label: 'Open', kind: 'url', url: 'https://ci.example.com' }],
 };
 
-export function manifestRoutes(): ApiRoute[] {
+export function manifestRoutes(): Route<Services>[] {
   return [
     {
       method: 'PUT',
+      door: 'token',
       path: '/v1/manifest',
       summary: "Save an app's manifest",
       description: "Every problem is reported at once. Declared Rive files are copied into the app's asset folder.",
@@ -33,15 +55,11 @@ export function manifestRoutes(): ApiRoute[] {
         { summary: 'Fields, samples and an action', body: BUILD_MANIFEST },
         { summary: 'The least there is', body: { app: 'com.example.old' } },
       ],
-      handler: (core) => async (req) => {
-        // Any body that is not a manifest is `invalid manifest: ...` (docs/api/templates.md#t22); no body at all
-        // lacks its app.
-        await core.library.saveManifest(validateManifest(req.body === undefined ? {} : (req.body as unknown)));
-        return { ok: true };
-      },
+      handle: ({ services, req }) => saveManifest(services, req.body),
     },
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/manifest',
       summary: "An app's manifest",
       description: 'In its normalised form: appName, version, fields, actions and assets always present.',
@@ -50,25 +68,22 @@ export function manifestRoutes(): ApiRoute[] {
       reply: manifestSchema,
       errors: { 400: 'app is missing', 404: 'the app has no manifest' },
       examples: [{ summary: 'The build app', query: { app: 'com.example.build' } }],
-      handler: (core) => (req) => {
-        const app = queryText(req, 'app', { required: true });
-        const manifest = core.designs.manifest(app);
-        if (!manifest) throw errors.noManifest(app);
-        return manifest;
-      },
+      handle: ({ services, query }) => manifestOf(services, query.app as string),
     },
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/manifests',
       summary: 'Every manifest',
       tag: 'Manifests',
       reply: manifestsSchema,
       errors: {},
       examples: [{ summary: 'All of them' }],
-      handler: (core) => () => ({ items: core.designs.allManifests() }),
+      handle: ({ services }) => ({ items: services.designs.allManifests() }),
     },
     {
       method: 'DELETE',
+      door: 'token',
       path: '/v1/manifest',
       summary: "Remove an app's manifest",
       description: 'The Rive files it declared go with it.',
@@ -77,10 +92,7 @@ export function manifestRoutes(): ApiRoute[] {
       reply: okSchema,
       errors: { 400: 'app is missing', 404: 'the app has no manifest' },
       examples: [{ summary: 'An old one', query: { app: 'com.example.old' } }],
-      handler: (core) => async (req) => {
-        await core.library.removeManifest(queryText(req, 'app', { required: true }));
-        return { ok: true };
-      },
+      handle: ({ services, query }) => removeManifest(services, query.app as string),
     },
   ];
 }

@@ -1,29 +1,34 @@
 // docs/api/mcp.md: GET /v1/mcp (where the agent server is installed) and POST /v1/mcp/install.
 
-import { McpInstaller, readInstallRequest } from '../../integrations/mcp-install.js';
-import type { NotifierCore } from '../../core/notifier.js';
-import { bodyObject } from '../params.js';
-import type { ApiRoute } from '../api-route.js';
 import { mcpInstallReplySchema, mcpInstallSchema, mcpStatusSchema } from '../../../protocol/schemas/mcp.js';
+import type { Core } from '../../core/core.js';
+import { McpInstaller, readInstallRequest } from '../../integrations/mcp-install.js';
+import type { Route } from '../route.js';
 
-const installerOf = (core: NotifierCore): McpInstaller => new McpInstaller(core.store.root, (registration) => core.register(registration));
+type Services = Pick<Core, 'store' | 'appAdmin'>;
 
-export function mcpRoutes(): ApiRoute[] {
+/** The installer registers the agent as an app, as POST /v1/register would. */
+const installerOf = ({ store, appAdmin }: Services): McpInstaller =>
+  new McpInstaller(store.root, (registration) => appAdmin.register(registration));
+
+export function mcpRoutes(): Route<Services>[] {
   return [
     {
       method: 'GET',
       path: '/v1/mcp',
+      door: 'token',
       summary: 'Where the agent server is installed',
       description: 'The notifier-mcp program, each agent client and whether its configuration names it, and the notifier launcher.',
       tag: 'MCP',
       reply: mcpStatusSchema,
       errors: {},
       examples: [{ summary: 'Every client' }],
-      handler: (core) => () => installerOf(core).status(),
+      handle: ({ services }) => installerOf(services).status(),
     },
     {
       method: 'POST',
       path: '/v1/mcp/install',
+      door: 'token',
       summary: "Add the agent server to an agent client's configuration",
       description:
         "The file's previous content is kept as <file>.bak. The agent is registered as an app (agent.<slug>), so its banners show who sent them; generic writes nothing and answers what to write.",
@@ -40,7 +45,7 @@ export function mcpRoutes(): ApiRoute[] {
         { summary: 'Claude Code', body: { client: 'claudeCode' } },
         { summary: 'Any other client', body: { client: 'generic', name: 'Build agent' } },
       ],
-      handler: (core) => (req) => installerOf(core).install(readInstallRequest(bodyObject(req))),
+      handle: ({ services, body }) => installerOf(services).install(readInstallRequest(body)),
     },
   ];
 }

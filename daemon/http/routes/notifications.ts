@@ -1,14 +1,17 @@
-import type { NotificationInput } from '../../core/notifications/notify.js';
-import { checkLocalAppId, normalizeSpeak } from '../../../protocol/notification-rules.js';
-import type { SpeakInput } from '../../core/notifier.js';
 import { errors } from '../../../protocol/errors.js';
-import { bodyObject, bodyText, optionalBodyText } from '../params.js';
-import type { ApiRoute } from '../api-route.js';
-import { NOTIFICATION_KEYS, notificationSchema } from '../../../protocol/schemas/notification.js';
+import { checkLocalAppId, normalizeSpeak } from '../../../protocol/notification-rules.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
+import { NOTIFICATION_KEYS, notificationSchema } from '../../../protocol/schemas/notification.js';
 import { composeSchema, dismissAllSchema, dismissSchema, notifyReplySchema, speakSchema } from '../../../protocol/schemas/notifications.js';
-import { validator } from '../validate.js';
+import type { NotificationInput } from '../../core/notifications/checks.js';
+import type { SpeakInput } from '../../core/notifications/notifications.js';
 import { log } from '../../log.js';
+import { bodyText, optionalBodyText } from '../params.js';
+import type { Route } from '../route.js';
+import type { Services as AllServices } from '../services.js';
+import { validator } from '../validate.js';
+
+type Services = Pick<AllServices, 'notifications' | 'screen' | 'openApp'>;
 
 const checkNotification = validator<NotificationInput & { actions?: NotificationInput['buttons'] }>(notificationSchema);
 
@@ -59,10 +62,11 @@ function readSpeak(body: Record<string, unknown>): SpeakInput {
   return { app, text, ...(id ? { id } : {}), speak };
 }
 
-export function notificationRoutes(): ApiRoute[] {
+export function notificationRoutes(): Route<Services>[] {
   return [
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/notify',
       summary: 'Show a notification',
       description:
@@ -111,10 +115,11 @@ export function notificationRoutes(): ApiRoute[] {
           body: { app: 'com.example.build', title: 'Build 45 running', branch: 'main', percent: 40, timeout: 30 },
         },
       ],
-      handler: (core) => async (req) => ({ ok: true, id: await core.notify(readNotification(bodyObject(req))) }),
+      handle: async ({ services, body }) => ({ ok: true, id: await services.notifications.notify(readNotification(body)) }),
     },
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/dismiss',
       summary: 'Close a banner',
       description: 'Its History record is marked dismissed. An id that is not on screen is not an error.',
@@ -123,14 +128,14 @@ export function notificationRoutes(): ApiRoute[] {
       reply: okSchema,
       errors: { 400: 'app or id is missing' },
       examples: [{ summary: 'One banner', body: { app: 'com.example.build', id: 'build-42' } }],
-      handler: (core) => async (req) => {
-        const body = bodyObject(req);
-        await core.dismiss(bodyText(body, 'app'), bodyText(body, 'id'));
+      handle: async ({ services, body }) => {
+        await services.screen.dismiss(bodyText(body, 'app'), bodyText(body, 'id'));
         return { ok: true };
       },
     },
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/dismissAll',
       summary: "Close every banner, one app's, or one stack's",
       description: 'No body closes every banner. Records stay in History.',
@@ -139,17 +144,17 @@ export function notificationRoutes(): ApiRoute[] {
       reply: okSchema,
       errors: { 400: 'group without app' },
       examples: [{ summary: 'One stack of one app', body: { app: 'com.example.build', group: 'releases' } }],
-      handler: (core) => async (req) => {
-        const body = bodyObject(req);
+      handle: async ({ services, body }) => {
         const app = optionalBodyText(body, 'app') || undefined;
         const group = optionalBodyText(body, 'group') || undefined;
         if (group !== undefined && app === undefined) throw errors.invalidField('group', 'needs app: a stack belongs to one app');
-        await core.dismissAll({ app, group });
+        await services.screen.dismissAll({ app, group });
         return { ok: true };
       },
     },
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/speak',
       summary: 'Say a text aloud',
       description: 'Spoken by the voice engine and kept in History; where speech cannot play, it is shown as a banner instead.',
@@ -161,12 +166,13 @@ export function notificationRoutes(): ApiRoute[] {
         429: 'the app is new and 200 apps are registered already',
       },
       examples: [{ summary: 'A sentence', body: { app: 'com.example.build', text: 'Build 42 passed', voice: 'en-gb', speed: 1.2 } }],
-      handler: (core) => async (req) => ({ ok: true, id: await core.speak(readSpeak(bodyObject(req))) }),
+      handle: async ({ services, body }) => ({ ok: true, id: await services.notifications.speak(readSpeak(body)) }),
     },
     {
       // docs/api/notifications.md#post-v1-compose: opens the person's app at Compose (docs/app.md), and nothing
       // else; without a desktop session nothing opens and it still answers `{ok: true}` (the log says why).
       method: 'POST',
+      door: 'token',
       path: '/v1/compose',
       summary: "Open the composer: the person's app at Compose",
       description:
@@ -176,8 +182,8 @@ export function notificationRoutes(): ApiRoute[] {
       reply: okSchema,
       errors: {},
       examples: [{ summary: 'Open it', body: {}, notSent: 'it would open a window on the desktop of the computer running the test' }],
-      handler: (core) => async () => {
-        const opened = await core.openApp('compose');
+      handle: async ({ services }) => {
+        const opened = await services.openApp('compose');
         if (!opened.ok) log.info(`POST /v1/compose: Compose was not opened (${opened.error})`);
         return { ok: true };
       },

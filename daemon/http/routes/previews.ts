@@ -2,8 +2,8 @@
 // by the same code as real banners (daemon/core/previews.ts). docs/api/templates.md#post-v1-preview and
 // #get-v1-preview give the messages.
 
-import type { Request, Response } from 'express';
-import type { NotifierCore } from '../../core/notifier.js';
+import type { Response } from 'express';
+import type { Core } from '../../core/core.js';
 import { type PreviewOptions, drawCard, sampleNotification } from '../../core/templates/previews.js';
 import type { Notification } from '../../../protocol/types.js';
 import { CONFIRMATION_KINDS, CONFIRMATION_STRINGS, type Confirmation } from '../../../templates-renderer/confirmation.js';
@@ -11,11 +11,12 @@ import type { Template } from '../../../templates-renderer/model.js';
 import { SCALE_RANGE, STACK_COUNT_RANGE } from '../../../protocol/limits.js';
 import { templateErrorMessage, validateTemplate } from '../../../templates-renderer/validate.js';
 import { ApiError, errors } from '../../../protocol/errors.js';
-import { bodyObject, queryText } from '../params.js';
-import { APP_QUERY, type ApiRoute } from '../api-route.js';
-import { flag, text } from '../../../protocol/schemas/json-schema.js';
+import { APP_QUERY, query, type Route } from '../route.js';
+import { flag } from '../../../protocol/schemas/json-schema.js';
 import { appearance, pngReply, previewQueryData, previewSchema, scale, stackCount } from '../../../protocol/schemas/previews.js';
 import { readNotification } from './notifications.js';
+
+type Services = Pick<Core, 'designs' | 'history' | 'names'>;
 
 const BUILTIN_DEFAULT = 'builtin.imageLeft';
 
@@ -139,18 +140,18 @@ function readQueryData(value: string | undefined): 'sample' | 'last' {
   throw errors.invalidField('data', '"sample" or "last"');
 }
 
-/** GET /v1/preview's query: the manifest's sample data, or the app's last notification. */
-function readGet(req: Request): PreviewRequest {
-  const template = queryText(req, 'template') || undefined;
+/** GET /v1/preview's query, read by its contract: the manifest's sample data, or the app's last notification. */
+function readGet(query: Readonly<Record<string, unknown>>): PreviewRequest {
+  const template = query.template as string | undefined;
   return {
-    app: queryText(req, 'app', { required: true }),
+    app: query.app as string,
     ...(template ? { template } : {}),
-    data: readQueryData(queryText(req, 'data')),
+    data: query.data as 'sample' | 'last',
     options: {
-      appearance: readAppearance(queryText(req, 'appearance')),
-      scale: readScale(queryText(req, 'scale')),
-      stackCount: readStackCount(queryText(req, 'stackCount')),
-      stackExpanded: readFlag(queryText(req, 'stackExpanded'), 'stackExpanded'),
+      appearance: query.appearance as PreviewOptions['appearance'],
+      scale: query.scale as number,
+      stackCount: query.stackCount as number,
+      stackExpanded: query.stackExpanded as boolean,
       replying: false,
     },
   };
@@ -160,13 +161,13 @@ function readGet(req: Request): PreviewRequest {
 // Drawing
 
 /** The data as a notification: the manifest's samples, the app's last notification, or one written inline. */
-async function notificationOf(core: NotifierCore, request: PreviewRequest): Promise<{ notification: Notification; deliveredAt: string }> {
+async function notificationOf(services: Services, request: PreviewRequest): Promise<{ notification: Notification; deliveredAt: string }> {
   const now = new Date().toISOString();
   if (request.data === 'sample')
-    return { notification: sampleNotification(request.app, core.designs.manifest(request.app)), deliveredAt: now };
+    return { notification: sampleNotification(request.app, services.designs.manifest(request.app)), deliveredAt: now };
   if (request.data === 'last') {
-    await core.history.load(request.app);
-    const last = core.history.query({ app: request.app, limit: 1 })[0];
+    await services.history.load(request.app);
+    const last = services.history.query({ app: request.app, limit: 1 })[0];
     if (!last) throw errors.nothingDelivered(request.app);
     return { notification: last.notification, deliveredAt: last.deliveredAt };
   }
@@ -183,24 +184,30 @@ async function notificationOf(core: NotifierCore, request: PreviewRequest): Prom
 }
 
 /** The template asked for, the app's default, else builtin.imageLeft; a name that names none is 404, the caller's mistake. */
-function templateOf(core: NotifierCore, request: PreviewRequest): Template {
+function templateOf(services: Services, request: PreviewRequest): Template {
   if (typeof request.template === 'object') return request.template;
-  const name = request.template ?? core.designs.manifest(request.app)?.defaultTemplate ?? BUILTIN_DEFAULT;
+  const name = request.template ?? services.designs.manifest(request.app)?.defaultTemplate ?? BUILTIN_DEFAULT;
   const found =
-    core.designs.templateOrBuiltin(request.app, name) ??
-    (request.template === undefined ? core.designs.templateOrBuiltin(request.app, BUILTIN_DEFAULT) : undefined);
+    services.designs.templateOrBuiltin(request.app, name) ??
+    (request.template === undefined ? services.designs.templateOrBuiltin(request.app, BUILTIN_DEFAULT) : undefined);
   if (!found) throw errors.templateNotFound(name);
   return found;
 }
 
-export async function sendPreview(core: NotifierCore, request: PreviewRequest, res: Response): Promise<void> {
-  const template = templateOf(core, request);
-  const { notification, deliveredAt } = await notificationOf(core, request);
-  const manifest = core.designs.manifest(request.app);
-  const appIcon = core.appIcon(request.app);
+export async function sendPreview(services: Services, request: PreviewRequest, res: Response): Promise<void> {
+  const template = templateOf(services, request);
+  const { notification, deliveredAt } = await notificationOf(services, request);
+  const manifest = services.designs.manifest(request.app);
+  const appIcon = services.names.icon(request.app);
   const { png } = await drawCard(
     template,
-    { notification, deliveredAt, appName: core.appName(request.app), ...(appIcon ? { appIcon } : {}), ...(manifest ? { manifest } : {}) },
+    {
+      notification,
+      deliveredAt,
+      appName: services.names.name(request.app),
+      ...(appIcon ? { appIcon } : {}),
+      ...(manifest ? { manifest } : {}),
+    },
     request.options,
   );
   res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length, 'Cache-Control': 'no-store' });
@@ -213,16 +220,17 @@ const PREVIEW_ERRORS = {
   500: 'the drawing failed',
 };
 
-export function previewRoutes(): ApiRoute[] {
+export function previewRoutes(): Route<Services>[] {
   return [
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/preview',
       summary: 'Draw a template as a PNG',
       description: 'Drawn by the same code as the card pictures of real banners, with sample, last or given data and every option.',
       tag: 'Previews',
       body: previewSchema,
-      reply: { png: pngReply },
+      reply: { file: pngReply, contentType: 'image/png' },
       errors: PREVIEW_ERRORS,
       examples: [
         {
@@ -246,10 +254,11 @@ export function previewRoutes(): ApiRoute[] {
           body: { app: 'com.example.build', template: 'builtin.compact', stackCount: 3, stackExpanded: true },
         },
       ],
-      handler: (core) => (req, res) => sendPreview(core, readPost(bodyObject(req)), res),
+      handle: ({ services, body, res }) => sendPreview(services, readPost(body), res),
     },
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/preview',
       summary: "Draw a template as a PNG with the manifest's samples or the app's last notification",
       description:
@@ -257,21 +266,24 @@ export function previewRoutes(): ApiRoute[] {
       tag: 'Previews',
       query: [
         APP_QUERY,
-        { name: 'template', schema: text(), description: "a template's name; default: the app's default, else builtin.imageLeft" },
-        {
-          name: 'data',
-          schema: previewQueryData,
-          description: "sample (the manifest's samples, the default) or last (the app's newest History notification)",
-        },
-        { name: 'appearance', schema: appearance, description: 'light or dark' },
-        { name: 'scale', schema: scale, description: "the picture's scale" },
-        { name: 'stackCount', schema: stackCount, description: 'draw the top card of a stack' },
-        { name: 'stackExpanded', schema: flag(), description: 'the stack open as a list (true, 1, yes / false, 0, no)' },
+        query.text('template', "a template's name; default: the app's default, else builtin.imageLeft"),
+        query.read(
+          'data',
+          "sample (the manifest's samples, the default) or last (the app's newest History notification)",
+          previewQueryData,
+          readQueryData,
+        ),
+        query.read('appearance', 'light or dark', appearance, readAppearance),
+        query.read('scale', "the picture's scale", scale, readScale),
+        query.read('stackCount', 'draw the top card of a stack', stackCount, readStackCount),
+        query.read('stackExpanded', 'the stack open as a list (true, 1, yes / false, 0, no)', flag(), (text: string | undefined) =>
+          readFlag(text, 'stackExpanded'),
+        ),
       ],
-      reply: { png: pngReply },
+      reply: { file: pngReply, contentType: 'image/png' },
       errors: PREVIEW_ERRORS,
       examples: [{ summary: 'A built-in layout at scale 2', query: { app: 'com.example.build', template: 'builtin.hero', scale: 2 } }],
-      handler: (core) => (req, res) => sendPreview(core, readGet(req), res),
+      handle: ({ services, query, res }) => sendPreview(services, readGet(query), res),
     },
   ];
 }

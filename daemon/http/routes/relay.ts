@@ -21,14 +21,13 @@ import {
   relayUsageSchema,
 } from '../../../protocol/schemas/relay.js';
 import { oneOfText } from '../../../protocol/schemas/json-schema.js';
-import type { ApiRoute, Example } from '../api-route.js';
-import { bodyObject, queryText } from '../params.js';
-import { pathParameter, sendJSON } from '../routes.js';
+import type { Core } from '../../core/core.js';
+import { query, type Example, type Route } from '../route.js';
 import { validator } from '../validate.js';
 
-const readPair = validator<{ relayURL: string; pairingSecret?: string }>(relayPairSchema);
-const readUnpair = validator<{ force?: boolean }>(relayUnpairSchema);
-const readKey = validator<{ name: string; client?: string }>(relayKeyCreateSchema);
+export const readPair = validator<{ relayURL: string; pairingSecret?: string }>(relayPairSchema);
+export const readUnpair = validator<{ force?: boolean }>(relayUnpairSchema);
+export const readKey = validator<{ name: string; client?: string }>(relayKeyCreateSchema);
 
 /** Why the examples of routes that need a paired relay are not sent by the OpenAPI test. */
 const NEEDS_RELAY = 'it needs a computer paired with a running relay: test/relay-desktop.test.ts sends it to one';
@@ -41,10 +40,13 @@ const RELAY_ERRORS = {
   503: 'the device token cannot be read now: the keyring that holds it is locked or not running',
 } as const;
 
-export function relayRoutes(): ApiRoute[] {
+type Services = Pick<Core, 'relay'>;
+
+export function relayRoutes(): Route<Services>[] {
   return [
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/relay/status',
       summary: 'Whether this computer is paired with a relay, and its socket',
       description: 'Never fails, paired or not. It never shows the device token or a connector code.',
@@ -52,10 +54,11 @@ export function relayRoutes(): ApiRoute[] {
       reply: relayStatusSchema,
       errors: {},
       examples: [{ summary: 'The relay' }],
-      handler: (core) => () => core.relay.status(),
+      handle: ({ services, body, query, params, req, res }) => services.relay.status(),
     },
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/relay/pair',
       summary: 'Pair this computer with a relay',
       description:
@@ -75,10 +78,11 @@ export function relayRoutes(): ApiRoute[] {
           body: { relayURL: 'https://relay.example.org', pairingSecret: 'correct horse' },
         }),
       ],
-      handler: (core) => (req) => core.relay.pair(readPair(bodyObject(req))),
+      handle: ({ services, body, query, params, req, res }) => services.relay.pair(readPair(body)),
     },
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/relay/unpair',
       summary: 'Unpair this computer from its relay',
       description:
@@ -88,20 +92,22 @@ export function relayRoutes(): ApiRoute[] {
       reply: relayUnpairReplySchema,
       errors: { 400: 'force is not true or false', ...RELAY_ERRORS },
       examples: [onRelay({ summary: 'Unpair', body: {} })],
-      handler: (core) => (req) => core.relay.unpair(readUnpair(bodyObject(req)).force === true),
+      handle: ({ services, body, query, params, req, res }) => services.relay.unpair(readUnpair(body).force === true),
     },
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/relay/keys',
       summary: "The relay's agent keys of this computer",
       tag: 'Relay',
       reply: relayKeysSchema,
       errors: RELAY_ERRORS,
       examples: [onRelay({ summary: 'Every key' })],
-      handler: (core) => () => core.relay.listKeys(),
+      handle: ({ services, body, query, params, req, res }) => services.relay.listKeys(),
     },
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/relay/keys',
       summary: 'Make an agent key',
       description: 'Answers 201 with the key, shown this once, and an MCP client configuration that carries it.',
@@ -117,25 +123,27 @@ export function relayRoutes(): ApiRoute[] {
         503: RELAY_ERRORS[503],
       },
       examples: [onRelay({ summary: 'A key for Claude Code', body: { name: 'claude-code', client: 'claude' } })],
-      handler: (core) => async (req, res) => {
-        const { name, client } = readKey(bodyObject(req));
-        sendJSON(res, 201, await core.relay.createKey(name, client));
+      handle: ({ services, body }) => {
+        const { name, client } = readKey(body);
+        return services.relay.createKey(name, client);
       },
     },
     {
       method: 'DELETE',
+      door: 'token',
       path: '/v1/relay/keys/{id}',
       summary: 'Revoke an agent key',
       description: 'The key stops working at once; its app and History stay (remove them with DELETE /v1/apps/{id}).',
       tag: 'Relay',
-      idParameter: "the key's id: 8 hex digits",
+      params: { id: { description: "the key's id: 8 hex digits", rest: true } },
       reply: relayKeyRevokedSchema,
       errors: { 400: 'the id is not 8 hex digits', 404: 'the relay has no such key', ...RELAY_ERRORS },
-      examples: [onRelay({ summary: 'One key', id: '0a1b2c3d' })],
-      handler: (core) => (_req, res) => core.relay.revokeKey(pathParameter(res)),
+      examples: [onRelay({ summary: 'One key', params: { id: '0a1b2c3d' } })],
+      handle: ({ services, body, query, params, req, res }) => services.relay.revokeKey(params.id!),
     },
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/relay/connectors',
       summary: 'Connectors approved, and requests waiting for the person',
       description:
@@ -144,20 +152,22 @@ export function relayRoutes(): ApiRoute[] {
       reply: relayConnectorsSchema,
       errors: RELAY_ERRORS,
       examples: [onRelay({ summary: 'Connectors' })],
-      handler: (core) => () => core.relay.listConnectors(),
+      handle: ({ services, body, query, params, req, res }) => services.relay.listConnectors(),
     },
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/relay/usage',
       summary: "Today's use of the relay by this computer",
       tag: 'Relay',
       reply: relayUsageSchema,
       errors: RELAY_ERRORS,
       examples: [onRelay({ summary: 'Today' })],
-      handler: (core) => () => core.relay.usage(),
+      handle: ({ services, body, query, params, req, res }) => services.relay.usage(),
     },
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/relay/events',
       summary: "Connectors' reply-event subscriptions",
       description: 'Each with the host its webhooks go to; never the address’s path or the signing secret.',
@@ -165,32 +175,34 @@ export function relayRoutes(): ApiRoute[] {
       reply: relayEventsSchema,
       errors: RELAY_ERRORS,
       examples: [onRelay({ summary: 'Subscriptions' })],
-      handler: (core) => () => core.relay.events(),
+      handle: ({ services, body, query, params, req, res }) => services.relay.events(),
     },
     {
       method: 'DELETE',
+      door: 'token',
       path: '/v1/relay/events/subscriptions/{id}',
       summary: 'End a reply-event subscription',
       tag: 'Relay',
-      idParameter: "the subscription's id: sub_ and 20 hex digits",
+      params: { id: { description: "the subscription's id: sub_ and 20 hex digits", rest: true } },
       reply: relaySubscriptionEndedSchema,
       errors: { 400: 'the id is not sub_ and 20 hex digits', ...RELAY_ERRORS },
-      examples: [onRelay({ summary: 'One subscription', id: 'sub_0123456789abcdef0123' })],
-      handler: (core) => (_req, res) => core.relay.endSubscription(pathParameter(res)),
+      examples: [onRelay({ summary: 'One subscription', params: { id: 'sub_0123456789abcdef0123' } })],
+      handle: ({ services, body, query, params, req, res }) => services.relay.endSubscription(params.id!),
     },
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/relay/instructions',
       summary: 'How to connect an agent to this computer through the relay',
       tag: 'Relay',
-      query: [{ name: 'client', schema: oneOfText(INSTRUCTION_CLIENTS), required: true, description: 'chatgpt, claude, codex or device' }],
+      query: [query.text('client', 'chatgpt, claude, codex or device', { required: true, schema: oneOfText(INSTRUCTION_CLIENTS) })],
       reply: relayInstructionsSchema,
       errors: { 400: 'client is missing or not one of chatgpt, claude, codex, device', 409: RELAY_ERRORS[409] },
       examples: [onRelay({ summary: 'Claude Code', query: { client: 'claude' } })],
-      handler: (core) => (req) => {
-        const client = queryText(req, 'client', { required: true });
+      handle: ({ services, body, query, params, req, res }) => {
+        const client = query.client as string;
         if (!(INSTRUCTION_CLIENTS as readonly string[]).includes(client)) throw errors.invalidChoice('client', INSTRUCTION_CLIENTS);
-        return core.relay.instructions(client as (typeof INSTRUCTION_CLIENTS)[number]);
+        return services.relay.instructions(client as (typeof INSTRUCTION_CLIENTS)[number]);
       },
     },
   ];

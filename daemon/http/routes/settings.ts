@@ -1,6 +1,5 @@
-import type { NotifierCore } from '../../core/notifier.js';
-import { bodyObject } from '../params.js';
-import type { ApiRoute } from '../api-route.js';
+import type { Core } from '../../core/core.js';
+import type { Route } from '../route.js';
 import {
   changedSettingsSchema,
   changeQuietHoursSchema,
@@ -11,16 +10,25 @@ import {
 
 // docs/api/settings.md: the global settings (#s1) and quiet hours (#s8); docs/settings.md explains them.
 
-/** GET /v1/settings: every value as it is now, the schema of every key, and the lists to choose from. */
-async function settingsView(core: NotifierCore) {
-  const [settings, voices] = await Promise.all([core.settings.current(), core.voiceSetup.voices()]);
-  return { settings, schema: core.settings.schema(), options: core.settings.options(voices) };
+type Services = Pick<Core, 'settings' | 'voiceSetup' | 'quietHours'>;
+
+/** GET /v1/settings (the window's Settings too): every value as it is now, the schema of every key, and the lists to choose from. */
+export async function settingsView(services: Services) {
+  const [settings, voices] = await Promise.all([services.settings.current(), services.voiceSetup.voices()]);
+  return { settings, schema: services.settings.schema(), options: services.settings.options(voices) };
 }
 
-export function settingsRoutes(): ApiRoute[] {
+/** PUT /v1/settings (the window's Settings too): all or nothing, a 400 names the first bad key (in sorted order). */
+export async function changeSettings(services: Services, body: Record<string, unknown>) {
+  const { applied, note } = await services.settings.change(body);
+  return { ...(await settingsView(services)), applied, ...(note ? { note } : {}) };
+}
+
+export function settingsRoutes(): Route<Services>[] {
   return [
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/settings',
       summary: 'The global settings',
       description: 'Every value as it is now, the schema of every key, and the lists to choose from.',
@@ -28,10 +36,11 @@ export function settingsRoutes(): ApiRoute[] {
       reply: settingsSchema,
       errors: {},
       examples: [{ summary: 'Everything' }],
-      handler: (core) => () => settingsView(core),
+      handle: ({ services }) => settingsView(services),
     },
     {
       method: 'PUT',
+      door: 'token',
       path: '/v1/settings',
       summary: 'Change settings',
       description: 'All or nothing: every key is checked first, in sorted order. Each takes effect at once; port moves the server.',
@@ -45,14 +54,11 @@ export function settingsRoutes(): ApiRoute[] {
         501: 'launchAtLogin on a system without service support (Windows)',
       },
       examples: [{ summary: 'A smaller History and a shorter tooltip', body: { historyCapPerApp: 500, tooltipLevel: 'nameOnly' } }],
-      // All or nothing: a 400 names the first bad key (in sorted order) and changes nothing.
-      handler: (core) => async (req) => {
-        const { applied, note } = await core.settings.change(bodyObject(req));
-        return { ...(await settingsView(core)), applied, ...(note ? { note } : {}) };
-      },
+      handle: ({ services, body }) => changeSettings(services, body),
     },
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/settings/quiet-hours',
       summary: 'Quiet hours',
       description: 'The scheduled windows, the one-off quiet period, and what is silenced now.',
@@ -60,10 +66,11 @@ export function settingsRoutes(): ApiRoute[] {
       reply: quietHoursSchema,
       errors: {},
       examples: [{ summary: 'The schedule and the state' }],
-      handler: (core) => () => core.quietHours.reply(),
+      handle: ({ services }) => services.quietHours.reply(),
     },
     {
       method: 'PUT',
+      door: 'token',
       path: '/v1/settings/quiet-hours',
       summary: 'Change quiet hours',
       description: 'Applies windows (replacing the schedule), then resume, then adHoc; a 400 changes nothing.',
@@ -81,7 +88,7 @@ export function settingsRoutes(): ApiRoute[] {
         },
         { summary: 'Sound again now', body: { resume: true } },
       ],
-      handler: (core) => (req) => core.quietHours.update(bodyObject(req)),
+      handle: ({ services, body }) => services.quietHours.update(body),
     },
   ];
 }

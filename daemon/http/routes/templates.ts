@@ -1,16 +1,15 @@
 // docs/api/templates.md#get-v1-templates and the routes after it: list, save, delete, duplicate, rename, default,
 // follow-up, export and import.
 
-import type { Request } from 'express';
-import type { NotifierCore } from '../../core/notifier.js';
+import type { Core } from '../../core/core.js';
 import { ON_CONFLICT, type OnConflict } from '../../core/templates/template-bundles.js';
 import type { FollowUpRequest } from '../../core/templates/library.js';
 import { isBuiltinName, templateNameProblem } from '../../../templates-renderer/names.js';
 import { issueText, templateErrorMessage, validateTemplate } from '../../../templates-renderer/validate.js';
 import { errors } from '../../../protocol/errors.js';
 import { MANIFEST_LIMITS } from '../../../protocol/limits.js';
-import { bodyObject, bodyText, optionalBodyText, queryText } from '../params.js';
-import { APP_QUERY, onlyApp, type ApiRoute } from '../api-route.js';
+import { bodyText, optionalBodyText } from '../params.js';
+import { APP_QUERY, onlyApp, query, type Route } from '../route.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
 import { text } from '../../../protocol/schemas/json-schema.js';
 import {
@@ -47,9 +46,10 @@ const BUILD_TEMPLATE = {
 const TITLE_ONLY_BUNDLE =
   'UEsDBBQAAAAIAFYxeF0GS/9rgwAAAKMAAAALAAAAYnVuZGxlLmpzb24lzU0OwiAQBeB9T0FYCwFsa8LOO7jSuMB2mpDwFxiNxnh3oSxn3pf3vgMhdIvZG6Sa0BDRbhYygk/OINBDy1+Qi42hArnfJqWGl+g5vE2VwB9P69aug/HQYrTogMXgPv2/ZKiN63kfUkLNTEqmxouYtRR6nPjpOF07NaUAlupu9+H3B1BLAwQUAAAACABWMXhd4VP3JkoBAADUAgAADQAAAHRlbXBsYXRlLmpzb25lkj9PwzAQxfd+isozVAV1qBiR2DIBYkEMTnJNLfmfkrOaUOW7c3cOaQJLq/d7F9+7s6+b7VZ57UA9bRUatHAfvB3UHXMdI+MquB302kULuzIZW2fX6iEk/IC2M8FT3aPQpjU1CT6XVBsuHakHtkhWwS4luW/mGxh9CuGeCYMS8XX76F/VyVi7rmo0Zz1OKuq6Nr7hXocJXUyNZwKH/Z7AKGErsBIon5szE5YJ8jZk1N+wRPezplgrzcNEzYuYxpui/2XamoaJwhAL0BJzNm+5l41cDB48zmsVjEPMlwY9zgcQL42fjlBXGWFcuh0ONNQ83WSM8s+/sk7ObXXs4MVFHKga2wT5RVRIl/2abL6OXE0BWs3h8lLLhBj8ws8PhZsapxso4JQDq+5MO0tljrLowvw51KvOzN6Ngw7pIS4Np3uuLYyXTMfN+ANQSwECFAAUAAAACABWMXhdBkv/a4MAAACjAAAACwAAAAAAAAAAAAAAAAAAAAAAYnVuZGxlLmpzb25QSwECFAAUAAAACABWMXhd4VP3JkoBAADUAgAADQAAAAAAAAAAAAAAAACsAAAAdGVtcGxhdGUuanNvblBLBQYAAAAAAgACAHQAAAAhAgAAAAA=';
 
-/** PUT /v1/templates: the name rules (scratch names allowed), then every problem of the template at once. */
-async function saveTemplate(core: NotifierCore, req: Request) {
-  const body = bodyObject(req);
+type Services = Pick<Core, 'designs' | 'library' | 'bundles'>;
+
+/** PUT /v1/templates (the Designer's too): the name rules (scratch names allowed), then every problem of the template at once. */
+export async function saveTemplate(services: Services, body: Record<string, unknown>) {
   const app = bodyText(body, 'app');
   // An app id is at most 128 bytes wherever it is given (notify, manifests): a longer one could never send.
   if (Buffer.byteLength(app, 'utf8') > MANIFEST_LIMITS.appBytes)
@@ -57,7 +57,7 @@ async function saveTemplate(core: NotifierCore, req: Request) {
   const name = bodyText(body, 'name');
   const nameProblem = templateNameProblem(name, { allowScratch: true });
   if (nameProblem) throw errors.invalidTemplateName(nameProblem);
-  const manifest = core.designs.manifest(app);
+  const manifest = services.designs.manifest(app);
   const {
     template,
     errors: problems,
@@ -67,8 +67,15 @@ async function saveTemplate(core: NotifierCore, req: Request) {
     ...(manifest ? { offeredActions: manifest.actions } : {}),
   });
   if (!template || problems.length > 0) throw errors.invalidTemplate(templateErrorMessage(problems));
-  await core.designs.putTemplate(template);
+  await services.designs.putTemplate(template);
   return { ok: true, ...(warnings.length > 0 ? { warnings: warnings.map(issueText) } : {}) };
+}
+
+/** DELETE /v1/templates (the Designer's too): a built-in layout is read-only; 404 for no such template. */
+export async function deleteTemplate(services: Services, app: string, name: string) {
+  if (isBuiltinName(name)) throw errors.builtinReadOnly(name);
+  if (!(await services.designs.deleteTemplate(app, name))) throw errors.templateNotFound();
+  return { ok: true };
 }
 
 /** The body of PUT /v1/templates/follow-up with its types checked (the rules are the library's). */
@@ -98,10 +105,11 @@ function readOnConflict(body: Record<string, unknown>): OnConflict {
   return value as OnConflict;
 }
 
-export function templateRoutes(): ApiRoute[] {
+export function templateRoutes(): Route<Services>[] {
   return [
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/templates',
       summary: 'The saved templates',
       description:
@@ -111,10 +119,11 @@ export function templateRoutes(): ApiRoute[] {
       reply: templatesSchema,
       errors: {},
       examples: [{ summary: "One app's templates", query: { app: 'com.example.build' } }],
-      handler: (core) => (req) => ({ items: core.designs.listTemplates(queryText(req, 'app') || undefined) }),
+      handle: ({ services, body, query, params, req, res }) => ({ items: services.designs.listTemplates(query.app as string | undefined) }),
     },
     {
       method: 'PUT',
+      door: 'token',
       path: '/v1/templates',
       summary: 'Save a template',
       description: 'Checked whole: every problem is reported at once. Tokens the manifest does not declare and unknown keys are warnings.',
@@ -134,28 +143,24 @@ export function templateRoutes(): ApiRoute[] {
           },
         },
       ],
-      handler: (core) => (req) => saveTemplate(core, req),
+      handle: ({ services, body, query, params, req, res }) => saveTemplate(services, body),
     },
     {
       method: 'DELETE',
+      door: 'token',
       path: '/v1/templates',
       summary: 'Delete a template',
       description: 'A manifest naming it as its default keeps the name; notifications then use the built-in layout.',
       tag: 'Templates',
-      query: [APP_QUERY, { name: 'name', schema: text(), required: true, description: 'the template' }],
+      query: [APP_QUERY, query.text('name', 'the template', { required: true })],
       reply: okSchema,
       errors: { 400: 'app or name is missing, or the name is a built-in layout', 404: 'no such template' },
       examples: [{ summary: 'An old template', query: { app: 'com.example.build', name: 'old' } }],
-      handler: (core) => async (req) => {
-        const app = queryText(req, 'app', { required: true });
-        const name = queryText(req, 'name', { required: true });
-        if (isBuiltinName(name)) throw errors.builtinReadOnly(name);
-        if (!(await core.designs.deleteTemplate(app, name))) throw errors.templateNotFound();
-        return { ok: true };
-      },
+      handle: ({ services, query }) => deleteTemplate(services, query.app as string, query.name as string),
     },
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/templates/duplicate',
       summary: 'Copy a template',
       description:
@@ -165,18 +170,18 @@ export function templateRoutes(): ApiRoute[] {
       reply: duplicatedTemplateSchema,
       errors: { 400: 'app or name is missing', 404: 'no such template', 409: 'newName is taken' },
       examples: [{ summary: 'A copy to change', body: { app: 'com.example.build', name: 'build' } }],
-      handler: (core) => async (req) => {
-        const body = bodyObject(req);
+      handle: async ({ services, body, query, params, req, res }) => {
         const app = bodyText(body, 'app');
         const name = bodyText(body, 'name');
         const newName = optionalBodyText(body, 'newName');
         const toApp = optionalBodyText(body, 'toApp') || app;
-        const copy = await core.library.duplicate(app, name, newName, toApp);
+        const copy = await services.library.duplicate(app, name, newName, toApp);
         return { ok: true, ...copy, copiedFrom: { app, name } };
       },
     },
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/templates/rename',
       summary: 'Rename a template',
       description: "The manifest's default follows; approvals of its code stay with the old name.",
@@ -189,13 +194,13 @@ export function templateRoutes(): ApiRoute[] {
         409: 'newName is taken',
       },
       examples: [{ summary: 'The copy gets a name', body: { app: 'com.example.build', name: 'build copy', newName: 'build-wide' } }],
-      handler: (core) => (req) => {
-        const body = bodyObject(req);
-        return core.library.rename(bodyText(body, 'app'), bodyText(body, 'name'), bodyText(body, 'newName'));
+      handle: ({ services, body, query, params, req, res }) => {
+        return services.library.rename(bodyText(body, 'app'), bodyText(body, 'name'), bodyText(body, 'newName'));
       },
     },
     {
       method: 'PUT',
+      door: 'token',
       path: '/v1/templates/default',
       summary: "Set the app's default template",
       description: 'Kept in its manifest; no name clears it.',
@@ -204,15 +209,15 @@ export function templateRoutes(): ApiRoute[] {
       reply: defaultTemplateReplySchema,
       errors: { 400: 'app is missing, or the app has no manifest', 404: 'no such template' },
       examples: [{ summary: 'The build template', body: { app: 'com.example.build', name: 'build' } }],
-      handler: (core) => async (req) => {
-        const body = bodyObject(req);
+      handle: async ({ services, body, query, params, req, res }) => {
         const app = bodyText(body, 'app');
         const name = optionalBodyText(body, 'name') || undefined;
-        return { ok: true, app, defaultTemplate: await core.library.setDefault(app, name) };
+        return { ok: true, app, defaultTemplate: await services.library.setDefault(app, name) };
       },
     },
     {
       method: 'PUT',
+      door: 'token',
       path: '/v1/templates/follow-up',
       summary: "Set a template's follow-up",
       description:
@@ -232,10 +237,11 @@ export function templateRoutes(): ApiRoute[] {
         },
         { summary: 'Off', body: { app: 'com.example.build', template: 'build', enabled: false } },
       ],
-      handler: (core) => (req) => core.library.setFollowUp(readFollowUp(bodyObject(req))),
+      handle: ({ services, body, query, params, req, res }) => services.library.setFollowUp(readFollowUp(body)),
     },
     {
       method: 'GET',
+      door: 'token',
       path: '/v1/templates/export',
       summary: 'Pack a template as a .notifiertemplate bundle',
       description: 'A zip of the template and its Rive files, answered as base64 or written to path.',
@@ -251,15 +257,12 @@ export function templateRoutes(): ApiRoute[] {
         { summary: 'As base64', query: { app: 'com.example.build', name: 'build' } },
         { summary: 'To a file in the home folder', query: { app: 'com.example.build', name: 'build', path: '~/build.notifiertemplate' } },
       ],
-      handler: (core) => (req) =>
-        core.bundles.export(
-          queryText(req, 'app', { required: true }),
-          queryText(req, 'name', { required: true }),
-          queryText(req, 'path') || undefined,
-        ),
+      handle: ({ services, body, query, params, req, res }) =>
+        services.bundles.export(query.app as string, query.name as string, query.path as string | undefined),
     },
     {
       method: 'POST',
+      door: 'token',
       path: '/v1/templates/import',
       summary: 'Install a .notifiertemplate bundle',
       description:
@@ -273,12 +276,11 @@ export function templateRoutes(): ApiRoute[] {
         413: 'the bundle is too large',
       },
       examples: [{ summary: 'For another app', body: { base64: TITLE_ONLY_BUNDLE, app: 'com.example.chat', onConflict: 'keepBoth' } }],
-      handler: (core) => (req) => {
-        const body = bodyObject(req);
+      handle: ({ services, body, query, params, req, res }) => {
         const path = optionalBodyText(body, 'path');
         const base64 = optionalBodyText(body, 'base64');
         const app = optionalBodyText(body, 'app') || undefined;
-        return core.bundles.import({
+        return services.bundles.import({
           ...(path !== undefined ? { path } : {}),
           ...(base64 !== undefined ? { base64 } : {}),
           ...(app ? { app } : {}),

@@ -1,25 +1,37 @@
 import { errors } from '../../../protocol/errors.js';
-import { bodyObject } from '../params.js';
-import type { ApiRoute } from '../api-route.js';
 import { INSTALL_ACTIONS, voiceInstallReplySchema, voiceInstallSchema, voiceStatusSchema } from '../../../protocol/schemas/voice.js';
+import type { Core } from '../../core/core.js';
+import type { Route } from '../route.js';
+
+type Services = Pick<Core, 'speech' | 'voiceSetup'>;
+
+/** POST /v1/voice/install's action, done (docs/api/voice.md#post-v1-voice-install); the window's Voice setting takes the same. */
+export function installVoice(services: Services, action: unknown) {
+  if (action === 'install') return services.voiceSetup.install();
+  if (action === 'cancel') return services.voiceSetup.cancel();
+  if (action === 'useExisting') return services.voiceSetup.useExisting();
+  throw errors.invalidChoice('action', INSTALL_ACTIONS);
+}
 
 /** GET /v1/voice and POST /v1/voice/install (docs/api/voice.md#get-v1-voice, #post-v1-voice-install). */
-export function voiceRoutes(): ApiRoute[] {
+export function voiceRoutes(): Route<Services>[] {
   return [
     {
       method: 'GET',
       path: '/v1/voice',
+      door: 'token',
       summary: 'The voice engine',
       description: "Which engine this computer has, its voices, and the installation's state.",
       tag: 'Voice',
       reply: voiceStatusSchema,
       errors: {},
       examples: [{ summary: 'Its state' }],
-      handler: (core) => () => core.voiceStatus(),
+      handle: ({ services }) => services.speech.status(),
     },
     {
       method: 'POST',
       path: '/v1/voice/install',
+      door: 'token',
       summary: 'Install, cancel, or take an installed engine into use',
       description:
         'install runs apt-get (only when the service runs as root; it answers at once, GET /v1/voice shows progress); cancel stops it; useExisting takes an espeak-ng installed by the person into use.',
@@ -40,13 +52,7 @@ export function voiceRoutes(): ApiRoute[] {
             'it would install a system package on the computer running the tests, and where an engine is installed (as the tests need) it answers 409',
         },
       ],
-      handler: (core) => (req) => {
-        const action = bodyObject(req).action;
-        if (action === 'install') return core.voiceSetup.install();
-        if (action === 'cancel') return core.voiceSetup.cancel();
-        if (action === 'useExisting') return core.voiceSetup.useExisting();
-        throw errors.invalidChoice('action', INSTALL_ACTIONS);
-      },
+      handle: ({ services, body }) => installVoice(services, body.action),
     },
   ];
 }

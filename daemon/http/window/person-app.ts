@@ -6,29 +6,22 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { APP_PAGES, type AppPage } from '../../../protocol/app-api.js';
+import { recordKey } from '../../../protocol/record-key.js';
 import { errors } from '../../../protocol/errors.js';
-import { approvalsView } from '../../core/approvals/approvals-view.js';
+import { approvalsView as approvalsOf } from '../../core/approvals/approvals-view.js';
 import { type DetailSources } from '../../core/history/details.js';
 import { HistoryPages } from '../../core/history/history-pages.js';
 import { RowMaker } from '../../core/history/rows.js';
-import type { NotifierCore, OpenResult } from '../../core/notifier.js';
+import type { Core, OpenResult } from '../../core/core.js';
+import type { WindowParts } from './parts.js';
 import { outcomesOf } from '../../core/relay/deliveries.js';
 import { log } from '../../log.js';
 import { hasDesktopSession, openAppWindow } from '../../present/opener.js';
-import { jsonBody } from '../body.js';
-import { approvalRoutes } from './approval-routes.js';
-import { type AppContext, routeFinder } from './api-route.js';
-import { composeRoutes } from './compose-routes.js';
-import { firstRunRoutes } from './first-run-routes.js';
-import { designerRoutes } from './designer-routes.js';
 import { sendError } from '../error-handler.js';
 import { admitApiRequest, checkHost, setSecurityHeaders } from './door.js';
+import type { Session } from './sessions.js';
 import { EventHub } from './events.js';
-import { historyRoutes } from './history-routes.js';
-import { relayRoutes } from './relay-routes.js';
 import { escapeHtml, isPagePath, SERVER_PAGE_CSS_PATH, sendBuiltFile, sendNotFound, sendPage, sendServerPageCss, signIn } from './pages.js';
-import { sessionRoutes } from './session-routes.js';
-import { settingsRoutes } from './settings-routes.js';
 import { Sessions, SignInCodes } from './sessions.js';
 import { isRelayed } from '../../core/history/rows.js';
 
@@ -59,63 +52,71 @@ function forwardingPage(link: string): string {
 export class PersonApp {
   readonly codes = new SignInCodes();
   readonly sessions = new Sessions();
-  private readonly context: AppContext;
-  private readonly findRoute = routeFinder([
-    ...sessionRoutes(),
-    ...historyRoutes(),
-    ...approvalRoutes(),
-    ...composeRoutes(),
-    ...firstRunRoutes(() => this.options),
-    ...settingsRoutes(),
-    ...relayRoutes(),
-    ...designerRoutes(),
-    { method: 'GET', path: '/app/api/events', handle: ({ req, res, session, context }) => context.events.subscribe(req, res, session) },
-  ]);
+  /** The window's own parts, which its routes are given beside the core's. */
+  readonly parts: WindowParts;
   private readonly stale: Promise<void>;
 
   constructor(
-    private readonly core: NotifierCore,
+    core: Core,
     private readonly options: PersonAppOptions,
   ) {
     // The notifications whose questions wait now, kept as the questions change (a waiting filter asks for each row).
     let asking = new Set<string>();
     const questionsChanged = (): void => {
-      asking = new Set(core.approvals.openQuestions().map(({ grant, notificationId }) => `${grant.app}\u0000${notificationId}`));
+      asking = new Set(core.approvals.openQuestions().map(({ grant, notificationId }) => recordKey(grant.app, notificationId ?? '')));
     };
     questionsChanged();
     core.approvals.onChange(questionsChanged);
     const rows = new RowMaker({
-      appName: (app) => core.appName(app),
+      appName: (app) => core.names.name(app),
       isRead: (record) => core.readState.isRead(record),
       template: (app, name) => core.designs.template(app, name),
-      asking: (app, id) => asking.has(`${app}\u0000${id}`),
+      asking: (app, id) => asking.has(recordKey(app, id)),
       now: Date.now,
     });
     const pages = new HistoryPages(core.history, rows, {
       isRead: (record) => core.readState.isRead(record),
       unreadCount: (app) => core.readState.unreadCount(app),
-      appName: (app) => core.appName(app),
+      appName: (app) => core.names.name(app),
       now: Date.now,
     });
     core.readState.onChange(() => pages.readChanged());
     core.approvals.onChange(() => pages.questionsChanged());
-    const approvals = () =>
-      approvalsView({ approvals: core.approvals, connectors: core.relay.connectors, appName: (app) => core.appName(app) });
+    const approvalsView = () =>
+      approvalsOf({ approvals: core.approvals, connectors: core.relay.connectors, appName: (app) => core.names.name(app) });
     const details: DetailSources = {
       rows,
-      questions: (app, id) => approvals().questions.filter((question) => question.app === app && question.notificationId === id),
+      questions: (app, id) => approvalsView().questions.filter((question) => question.app === app && question.notificationId === id),
       hasCard: (record) => core.cards.hasCard(record),
       callbackURL: (app) => core.apps.get(app)?.callbackURL,
       receipts: (record) => (isRelayed(record) ? outcomesOf(record) : undefined),
     };
-    const events = new EventHub(core, rows, this.sessions, approvals);
-    this.context = { core, rows, pages, details, sessions: this.sessions, events, approvals };
+    const events = new EventHub(core, rows, this.sessions, approvalsView);
+    this.parts = {
+      rows,
+      pages,
+      details,
+      sessions: this.sessions,
+      events,
+      approvalsView,
+      place: () => this.options,
+      openApp: (page) => this.open(page),
+    };
     this.stale = this.removeStaleForwardingFiles();
   }
 
-  /** The middleware that answers every `/app` path (and leaves the rest to `/v1`'s guard). */
-  readonly handler: RequestHandler = (req, res, next) => {
-    if (req.path !== '/app' && !req.path.startsWith('/app/')) return next();
+  /** The door of `/app/api`, run by the router before a window's route is looked for: the session it admits. */
+  admit(req: Request, res: Response): Session {
+    setSecurityHeaders(res);
+    checkHost(req);
+    return admitApiRequest(req, this.sessions);
+  }
+
+  /** The middleware that answers the window's pages and files under `/app` (its API is the router's). */
+  readonly pages: RequestHandler = (req, res, next) => {
+    const page = req.path === '/app' || req.path.startsWith('/app/');
+    const api = req.path === '/app/api' || req.path.startsWith('/app/api/');
+    if (!page || api) return next();
     void this.answer(req, res, next);
   };
 
@@ -144,16 +145,14 @@ export class PersonApp {
 
   /** The daemon stops: event streams end, codes end and their files go. Sessions end with the process. */
   close(): void {
-    this.context.events.close();
+    this.parts.events.close();
     this.codes.clear();
   }
 
   private async answer(req: Request, res: Response, next: NextFunction): Promise<void> {
     setSecurityHeaders(res);
-    const api = req.path === '/app/api' || req.path.startsWith('/app/api/');
     try {
       checkHost(req);
-      if (api) return await this.answerApi(req, res);
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.setHeader('Allow', 'GET, HEAD');
         throw errors.methodNotAllowed(req.path, 'GET, HEAD');
@@ -163,25 +162,9 @@ export class PersonApp {
       if (isPagePath(req.path)) return await sendPage(req, res, this.sessions, this.options.appDir);
       if (!(await sendBuiltFile(req, res, this.options.appDir))) sendNotFound(res);
     } catch (error) {
-      if (api || !res.headersSent) sendError(req, res, error);
+      if (!res.headersSent) sendError(req, res, error);
       else next(error);
     }
-  }
-
-  /** Admitted (session, same origin, CSRF), its body read, its route found and answered. */
-  private async answerApi(req: Request, res: Response): Promise<void> {
-    const session = admitApiRequest(req, this.sessions);
-    const { route, params } = this.findRoute(req, res);
-    await new Promise<void>((resolve, reject) => jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
-    const reply = await route.handle({ req, res, params, session, context: this.context });
-    if (res.headersSent) return;
-    const body = JSON.stringify(reply);
-    res.writeHead(200, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
-      'Cache-Control': 'no-store',
-    });
-    res.end(body);
   }
 
   /** Forwarding files a crash left behind (their codes died with it). */

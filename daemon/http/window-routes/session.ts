@@ -3,13 +3,19 @@
 // here: the page has it from the sign-in alone (docs/app.md#the-three-doors).
 
 import os from 'node:os';
-import type { AppSummary } from '../../../protocol/app-api.js';
+import { APP_API, type AppSummary } from '../../../protocol/app-api.js';
 import { errors } from '../../../protocol/errors.js';
 import { MAX_IMAGE_BYTES } from '../../../protocol/limits.js';
+import { appsAnswerSchema, sessionAnswerSchema } from '../../../protocol/schemas/app-api.js';
+import { okSchema } from '../../../protocol/schemas/common.js';
 import { readSource } from '../../core/media/images.js';
 import { sniffImage } from '../../core/media/image-sniff.js';
-import { endedCookieHeader, sessionCookie } from './door.js';
-import type { AppContext, AppRoute } from './api-route.js';
+import type { Route } from '../route.js';
+import type { Services as AllServices } from '../services.js';
+import { endedCookieHeader, sessionCookie } from '../window/door.js';
+import { windowRoute } from './window-route.js';
+
+type Services = Pick<AllServices, 'history' | 'apps' | 'names' | 'readState' | 'designs' | 'sessions'>;
 
 /** An icon the app page can show: a file on this computer or a data: URI (never fetched from the network here). */
 async function iconBytes(icon: string | undefined): Promise<Buffer | null> {
@@ -29,14 +35,13 @@ const IMAGE_TYPES: Record<string, string> = {
   avif: 'image/avif',
 };
 
-function appsOf(context: AppContext): AppSummary[] {
-  const { core } = context;
+function appsOf(core: Services): AppSummary[] {
   const ids = new Set([...core.history.appIds(), ...core.apps.list().map((registration) => registration.app)]);
   return [...ids]
     .map((app) => ({
       app,
-      appName: core.appName(app),
-      hasIcon: core.appIcon(app) !== undefined,
+      appName: core.names.name(app),
+      hasIcon: core.names.icon(app) !== undefined,
       count: core.history.recordsOf(app).length,
       unread: core.readState.unreadCount(app),
       templates: core.designs.listTemplates(app).map((template) => template.name),
@@ -44,31 +49,44 @@ function appsOf(context: AppContext): AppSummary[] {
     .sort((a, b) => a.appName.localeCompare(b.appName));
 }
 
-export function sessionRoutes(): AppRoute[] {
+export function sessionRoutes(): Route<Services>[] {
   return [
-    { method: 'GET', path: '/app/api/session', handle: () => ({ computerName: os.hostname() }) },
-    {
+    windowRoute({
+      method: 'GET',
+      path: APP_API.session,
+      summary: "The session: this computer's name (never the session's CSRF value)",
+      reply: sessionAnswerSchema,
+      handle: () => ({ computerName: os.hostname() }),
+    }),
+    windowRoute({
       method: 'DELETE',
-      path: '/app/api/session',
-      handle: ({ req, res, context }) => {
-        context.sessions.end(sessionCookie(req)!);
+      path: APP_API.session,
+      summary: 'Sign out',
+      reply: okSchema,
+      handle: ({ services, req, res }) => {
+        services.sessions.end(sessionCookie(req)!);
         res.setHeader('Set-Cookie', endedCookieHeader());
         return { ok: true };
       },
-    },
-    {
+    }),
+    windowRoute({
       method: 'GET',
-      path: '/app/api/apps',
-      handle: async ({ context }) => {
-        await context.core.history.ready;
-        return { apps: appsOf(context) };
+      path: APP_API.apps,
+      summary: 'The apps History knows, with their names, icons, counts and templates',
+      reply: appsAnswerSchema,
+      handle: async ({ services }) => {
+        await services.history.ready;
+        return { apps: appsOf(services) };
       },
-    },
-    {
+    }),
+    windowRoute({
       method: 'GET',
-      path: '/app/api/apps/:app/icon',
-      handle: async ({ res, params, context }) => {
-        const bytes = await iconBytes(context.core.appIcon(params.app!));
+      path: APP_API.appIcon,
+      summary: "An app's icon",
+      params: { app: { description: 'the app' } },
+      reply: { file: 'the picture', contentType: 'image/png' },
+      handle: async ({ services, params, res }) => {
+        const bytes = await iconBytes(services.names.icon(params.app!));
         if (!bytes) throw errors.noIcon(params.app!);
         res.writeHead(200, {
           'Content-Type': IMAGE_TYPES[sniffImage(bytes)!] ?? 'application/octet-stream',
@@ -77,6 +95,6 @@ export function sessionRoutes(): AppRoute[] {
         });
         res.end(bytes);
       },
-    },
+    }),
   ];
 }

@@ -1,6 +1,5 @@
-// POST /v1/notify, the part that needs no I/O: check the notification against its rules in the order
-// docs/api/notifications.md#n34 gives, and draw it through its template. The caller (NotifierCore) then
-// registers the app, caches the picture, stores the record and shows the banner.
+// POST /v1/notify, the part of the prepare step that needs no I/O: check the notification against its rules in the
+// order docs/api/notifications.md#n34 gives, and draw it through its template (prepare.ts calls it).
 
 import { errors } from '../../../protocol/errors.js';
 import { MAX_BUTTONS, NOTIFY_FIELD_BYTES } from '../../../protocol/limits.js';
@@ -18,7 +17,7 @@ export type NotificationInput = Omit<Notification, 'id' | 'speak' | 'followUp' |
 };
 
 /** Checks a notification and draws it; throws the service's 400 or 413 for the first problem found. */
-export function prepareNotification(input: NotificationInput, id: string, designs: Designs, context: DrawContext): Notification {
+export function checkNotification(input: NotificationInput, id: string, designs: Designs, context: DrawContext): Notification {
   const template = designs.chooseTemplate(input as Notification);
   requireTitle(input, template);
   const speak = normalizeSpeak(input.speak);

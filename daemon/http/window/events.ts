@@ -8,7 +8,7 @@ import { APP_EVENTS_KEEPALIVE_MS, type AppEventName, type AppEvents } from '../.
 import type { HistoryEvent } from '../../core/history/history.js';
 import type { ReadChange } from '../../core/history/read-state.js';
 import type { RowMaker } from '../../core/history/rows.js';
-import type { NotifierCore } from '../../core/notifier.js';
+import type { Core } from '../../core/core.js';
 import type { Session, Sessions } from './sessions.js';
 
 /** How soon a browser reconnects after the stream broke. */
@@ -44,7 +44,7 @@ export class EventHub {
   private readonly stops: Array<() => void> = [];
 
   constructor(
-    private readonly core: NotifierCore,
+    private readonly core: Core,
     private readonly rows: RowMaker,
     private readonly sessions: Sessions,
     approvals: () => AppEvents['approvals'],

@@ -4,26 +4,28 @@
 
 import path from 'node:path';
 import { type FirstRunAnswer, firstRunPaths } from '../../../protocol/app-api-first-run.js';
-import type { AppRoute } from './api-route.js';
+import { firstRunSchema } from '../../../protocol/schemas/app-api.js';
+import type { Route } from '../route.js';
+import type { Services as AllServices } from '../services.js';
+import { windowRoute } from './window-route.js';
 
 /** The API token's file in the support folder (daemon/support-dir.ts, loadOrCreateToken: 0600). */
 const TOKEN_FILE = 'token';
 
-export interface DaemonPlace {
-  supportDir: string;
-  port: () => number;
-}
+type Services = Pick<AllServices, 'place'>;
 
-/** `place` is read when asked: the port can move with a setting. */
-export function firstRunRoutes(place: () => DaemonPlace): AppRoute[] {
+export function firstRunRoutes(): Route<Services>[] {
   return [
-    {
+    windowRoute({
       method: 'GET',
       path: firstRunPaths.firstRun,
-      handle: (): FirstRunAnswer => {
-        const { supportDir, port } = place();
+      summary: 'Where a script reaches this daemon: its port and the file of its token',
+      reply: firstRunSchema,
+      // The place is read when asked: the port can move with a setting.
+      handle: ({ services }): FirstRunAnswer => {
+        const { supportDir, port } = services.place();
         return { port: port(), tokenFile: path.join(path.resolve(supportDir), TOKEN_FILE) };
       },
-    },
+    }),
   ];
 }

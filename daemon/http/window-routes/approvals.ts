@@ -1,0 +1,77 @@
+// `/app/api/approvals…` (docs/app.md#approvals): what waits for the person's approval, what they granted, and the
+// connector requests of the cloud relay with their codes. An answer here is the same answer as on a banner or in
+// the tray (the private channel): whichever comes first wins, and every view hears of it.
+
+import { APP_API, GRANT_KINDS, type GrantKind } from '../../../protocol/app-api.js';
+import { ApiError, errors } from '../../../protocol/errors.js';
+import { approvalsAnswerSchema } from '../../../protocol/schemas/app-api.js';
+import { okSchema } from '../../../protocol/schemas/common.js';
+import { log } from '../../log.js';
+import { bodyFlag, bodyText } from '../params.js';
+import type { PathParameter, Route } from '../route.js';
+import type { Services as AllServices } from '../services.js';
+import { windowRoute } from './window-route.js';
+
+type Services = Pick<AllServices, 'approvals' | 'relay' | 'approvalsView'>;
+
+const ID: Readonly<Record<string, PathParameter>> = { id: { description: "the question's or the request's id" } };
+
+/** Withdraws one grant; false when there was none. */
+function revoke({ approvals }: Services, kind: GrantKind, app: string, body: Record<string, unknown>): Promise<boolean> {
+  if (kind === 'commands') return approvals.revokeCommands(app);
+  if (kind === 'callbackHost') return approvals.revokeHost(app, bodyText(body, 'host'));
+  return approvals.revokeTemplate(app, bodyText(body, 'template'));
+}
+
+export function approvalRoutes(): Route<Services>[] {
+  return [
+    windowRoute({
+      method: 'GET',
+      path: APP_API.approvals,
+      summary: 'What waits for the person, what they granted, and the connector requests',
+      reply: approvalsAnswerSchema,
+      handle: ({ services }) => services.approvalsView(),
+    }),
+    windowRoute({
+      method: 'POST',
+      path: APP_API.question,
+      summary: 'Allow or deny what a question asks',
+      params: ID,
+      reply: okSchema,
+      handle: async ({ services, params, body }) => {
+        const allow = bodyFlag(body, 'allow');
+        if (!(await services.approvals.answer(params.id!, allow))) throw errors.noSuchQuestion();
+        return { ok: true };
+      },
+    }),
+    windowRoute({
+      method: 'POST',
+      path: APP_API.revoke,
+      summary: 'Take back something the person granted',
+      reply: okSchema,
+      handle: async ({ services, body }) => {
+        const kind = bodyText(body, 'kind') as GrantKind;
+        if (!GRANT_KINDS.includes(kind)) throw errors.invalidChoice('kind', GRANT_KINDS);
+        const app = bodyText(body, 'app');
+        if (!(await revoke(services, kind, app, body))) throw errors.noApproval(`${app} / ${body.host ?? body.template ?? kind}`);
+        return { ok: true };
+      },
+    }),
+    windowRoute({
+      method: 'POST',
+      path: APP_API.connector,
+      summary: "Approve or deny a connector's request",
+      params: ID,
+      reply: okSchema,
+      handle: async ({ services, params, body }) => {
+        const approve = bodyFlag(body, 'approve');
+        const answered = await services.relay.connectors.answer(params.id!, approve).catch((error: Error) => {
+          log.error(`could not send an answer to the relay: ${error.message}`);
+          throw error instanceof ApiError ? error : errors.relayFailed(error.message);
+        });
+        if (!answered) throw errors.noSuchConnectorRequest();
+        return { ok: true };
+      },
+    }),
+  ];
+}

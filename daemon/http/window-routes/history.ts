@@ -1,0 +1,296 @@
+// `/app/api/history…` (docs/app.md#the-api): History as the person's notification centre — the list in windows,
+// a notification's details and card, read and unread, and what the person does to a notification: reply, press
+// a button, show it again, dismiss, snooze, delete, export. Replies and presses take the same path as on a banner.
+
+import { APP_API, APP_HISTORY_LIMIT, EXPORT_FORMATS, HISTORY_STATES, type HistoryPage } from '../../../protocol/app-api.js';
+import { errors } from '../../../protocol/errors.js';
+import { buttonKind } from '../../../protocol/notification-rules.js';
+import {
+  historyPageSchema,
+  notificationDetailsSchema,
+  readAnswerSchema,
+  reshowAnswerSchema,
+  snoozeAnswerSchema,
+} from '../../../protocol/schemas/app-api.js';
+import { okSchema } from '../../../protocol/schemas/common.js';
+import type { HistoryRecord } from '../../../protocol/types.js';
+import { detailsOf } from '../../core/history/details.js';
+import type { PageQuery } from '../../core/history/history-pages.js';
+import { idOf } from '../../core/templates/live-actions.js';
+import { log } from '../../log.js';
+import { bodyFlag } from '../params.js';
+import { query, type Call, type PathParameter, type QueryParameter, type Route } from '../route.js';
+import { snoozeMinutes } from '../routes/banners.js';
+import type { Services as AllServices } from '../services.js';
+import { historyCsv } from './export.js';
+import { windowRoute } from './window-route.js';
+
+type Services = Pick<
+  AllServices,
+  'history' | 'readState' | 'records' | 'screen' | 'person' | 'cards' | 'names' | 'rows' | 'pages' | 'details' | 'events'
+>;
+
+/** The path of one notification: its app and id. */
+const ITEM: Readonly<Record<string, PathParameter>> = {
+  app: { description: 'the app that sent it' },
+  id: { description: "the notification's id" },
+};
+
+/** The search and filters of the list (and of the export). */
+const FILTERS: QueryParameter[] = [
+  query.text('q', 'every word must occur, case and accents ignored'),
+  query.choice('state', HISTORY_STATES, 'all, unread, waiting, replied or failed', { default: 'all' }),
+  query.text('app', 'only this app'),
+  query.date('from', 'from this date (its start, local time) or date-time'),
+  query.date('to', 'up to this date (its end, local time) or date-time'),
+];
+
+/** The filters as the pages take them. */
+const pageQuery = ({ q, state, app, from, to }: Readonly<Record<string, unknown>>): PageQuery =>
+  ({ q: q ?? '', state, ...(app ? { app } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) }) as PageQuery;
+
+/** The record a path names (its app's History loaded first); 404 when there is none. */
+const recordOf = ({ services, params }: Call<Services>): Promise<HistoryRecord> => services.screen.requireRecord(params.app!, params.id!);
+
+/** The text of a reply: a string with something in it besides white space. */
+function replyText(body: Record<string, unknown>): string {
+  const text = body.text;
+  if (text === undefined || text === null) throw errors.missingField('text');
+  if (typeof text !== 'string') throw errors.invalidField('text', 'must be a string');
+  if (text.trim() === '') throw errors.missingField('text', 'only white space');
+  return text;
+}
+
+/** The action a press names: a button of the notification that takes no text. */
+function actionIdOf(body: Record<string, unknown>): string {
+  const actionId = body.actionId;
+  if (actionId === undefined || actionId === null || actionId === '') throw errors.missingField('actionId');
+  if (typeof actionId !== 'string') throw errors.invalidField('actionId', 'must be a string');
+  return actionId;
+}
+
+const unreadNow = (services: Services) => services.readState.unreadCount();
+
+/** The person did something to this notification in the app: it is read. */
+const markRead = (services: Services, record: HistoryRecord): Promise<void> => services.readState.mark(record, true);
+
+/** `notifier-history-2025-01-31.json` */
+const exportName = (format: string): string => `notifier-history-${new Date().toISOString().slice(0, 10)}.${format}`;
+
+export function historyRoutes(): Route<Services>[] {
+  return [
+    windowRoute({
+      method: 'GET',
+      path: APP_API.history,
+      summary: 'A window of History: the rows that match, newest first, with the total and the unread count',
+      query: [
+        ...FILTERS,
+        query.whole('offset', 'skip this many', { min: 0, default: 0 }),
+        query.whole('limit', 'at most this many', { min: 1, max: APP_HISTORY_LIMIT.max, default: APP_HISTORY_LIMIT.default }),
+      ],
+      reply: historyPageSchema,
+      errors: { 400: 'a filter, offset or limit cannot be read' },
+      handle: async ({ services, query }): Promise<HistoryPage> => {
+        await services.history.ready;
+        const { total, records } = services.pages.page(pageQuery(query), query.offset as number, query.limit as number);
+        return { seq: services.events.seq, total, unread: unreadNow(services), items: records.map((record) => services.rows.row(record)) };
+      },
+    }),
+    windowRoute({
+      method: 'GET',
+      path: APP_API.historyExport,
+      summary: 'Every record that matches, as a JSON or CSV download',
+      query: [query.choice('format', EXPORT_FORMATS, 'json (the default) or csv', { default: 'json' }), ...FILTERS],
+      reply: { file: 'the records, with their read state', contentType: 'application/json' },
+      handle: async ({ services, query, res }) => {
+        const format = query.format as string;
+        await services.history.ready;
+        const records = services.pages.all(pageQuery(query));
+        const isRead = (record: HistoryRecord) => services.readState.isRead(record);
+        const body =
+          format === 'csv'
+            ? historyCsv(records, (record) => services.rows.row(record))
+            : `${JSON.stringify({ exportedAt: new Date().toISOString(), count: records.length, items: records.map((record) => ({ ...record, read: isRead(record) })) }, null, 2)}\n`;
+        res.writeHead(200, {
+          'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+          'Content-Disposition': `attachment; filename="${exportName(format)}"`,
+          'Content-Length': Buffer.byteLength(body),
+          'Cache-Control': 'no-store',
+        });
+        res.end(body);
+      },
+    }),
+    windowRoute({
+      method: 'POST',
+      path: APP_API.historyReadAll,
+      summary: "Mark every record read, or one app's",
+      reply: readAnswerSchema,
+      handle: async ({ services, body }) => {
+        const app = body.app === undefined || body.app === null ? undefined : body.app;
+        if (app !== undefined && (typeof app !== 'string' || app === '')) throw errors.invalidField('app', 'an app id');
+        await services.history.ready;
+        await services.readState.markAllRead(app);
+        return { ok: true, unread: unreadNow(services) };
+      },
+    }),
+    windowRoute({
+      method: 'DELETE',
+      path: APP_API.history,
+      summary: "Clear History, or one app's",
+      query: [query.text('app', "only this app's records")],
+      reply: okSchema,
+      handle: async ({ services, query }) => {
+        const app = query.app as string | undefined;
+        await services.records.clear(app);
+        if (app === undefined) services.events.everythingRemoved();
+        return { ok: true };
+      },
+    }),
+    windowRoute({
+      method: 'GET',
+      path: APP_API.notification,
+      summary: "A notification's details; opening them reads it",
+      params: ITEM,
+      reply: notificationDetailsSchema,
+      handle: async (call) => {
+        const record = await recordOf(call);
+        await markRead(call.services, record); // opening it is reading it
+        return detailsOf(call.services.history.get(record.app, record.id) ?? record, call.services.details);
+      },
+    }),
+    windowRoute({
+      method: 'DELETE',
+      path: APP_API.notification,
+      summary: 'Delete one record; its banner closes',
+      params: ITEM,
+      reply: okSchema,
+      handle: async ({ services, params }) => {
+        await services.records.remove(params.app!, params.id!);
+        return { ok: true };
+      },
+    }),
+    windowRoute({
+      method: 'GET',
+      path: APP_API.card,
+      summary: "A notification's card picture, light or dark",
+      params: ITEM,
+      query: [query.choice('theme', ['light', 'dark'], 'light (the default) or dark', { default: 'light' })],
+      reply: { file: 'the card', contentType: 'image/png' },
+      handle: async (call) => {
+        const record = await recordOf(call);
+        const { cards, names } = call.services;
+        if (!cards.hasCard(record)) throw errors.noCard();
+        const png = await cards
+          .render(record, names.name(record.app), names.icon(record.app), call.query.theme as 'light' | 'dark')
+          .catch((error: Error) => Promise.reject(errors.previewFailed(error.message)));
+        if (!png) throw errors.noCard();
+        call.res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length, 'Cache-Control': 'no-store' });
+        call.res.end(png);
+      },
+    }),
+    windowRoute({
+      method: 'POST',
+      path: APP_API.read,
+      summary: 'Mark a notification read or unread',
+      params: ITEM,
+      reply: readAnswerSchema,
+      handle: async (call) => {
+        const read = bodyFlag(call.body, 'read');
+        const record = await recordOf(call);
+        await call.services.readState.mark(record, read);
+        return { ok: true, unread: unreadNow(call.services) };
+      },
+    }),
+    windowRoute({
+      method: 'POST',
+      path: APP_API.reply,
+      summary: 'Reply, as typed on the banner',
+      params: ITEM,
+      reply: okSchema,
+      handle: async (call) => {
+        const text = replyText(call.body);
+        const record = await recordOf(call);
+        const { rows, person } = call.services;
+        const reply = rows.replyButton(record);
+        if (!reply) {
+          const hasReplyButton = rows.buttons(record).some((live) => buttonKind(live.button) === 'reply');
+          throw hasReplyButton ? errors.replyExpired() : errors.takesNoReply();
+        }
+        // Exactly as typed on the banner: the same path stores it, wakes GET /v1/replies/wait and closes the banner.
+        await person.act({ type: 'replied', key: { app: record.app, id: record.id }, actionId: idOf(reply), text });
+        return { ok: true };
+      },
+    }),
+    windowRoute({
+      method: 'POST',
+      path: APP_API.press,
+      summary: 'Press a button, as on the banner',
+      params: ITEM,
+      reply: okSchema,
+      handle: async (call) => {
+        const actionId = actionIdOf(call.body);
+        const record = await recordOf(call);
+        const live = call.services.rows.buttons(record).find((candidate) => idOf(candidate) === actionId);
+        if (!live) throw errors.noSuchButton(actionId);
+        if (buttonKind(live.button) === 'reply') throw errors.invalidField('actionId', 'a reply button takes text: send it to …/reply');
+        // As pressed on the banner, with the same approval rules: an action that waits for the person's approval
+        // goes on after this answer.
+        call.services.person
+          .act({ type: 'button', key: { app: record.app, id: record.id }, actionId })
+          .catch((error: Error) => log.error(`[${record.app}] ${record.id}: the button pressed in the app failed: ${error.message}`));
+        return { ok: true };
+      },
+    }),
+    windowRoute({
+      method: 'POST',
+      path: APP_API.reshow,
+      summary: 'Show a notification again',
+      params: ITEM,
+      reply: reshowAnswerSchema,
+      handle: async (call) => {
+        const record = await recordOf(call);
+        const { screen, history } = call.services;
+        const id = await screen.reshow(record.app, record.id);
+        const shown = history.get(record.app, id);
+        if (shown) await markRead(call.services, shown); // shown again by the person: no news to them
+        return { ok: true, id };
+      },
+    }),
+    windowRoute({
+      method: 'POST',
+      path: APP_API.dismiss,
+      summary: "Close a notification's banner",
+      params: ITEM,
+      reply: okSchema,
+      handle: async (call) => {
+        const record = await recordOf(call);
+        await call.services.screen.dismiss(record.app, record.id);
+        return { ok: true };
+      },
+    }),
+    windowRoute({
+      method: 'POST',
+      path: APP_API.snooze,
+      summary: 'Snooze a banner for some minutes',
+      params: ITEM,
+      reply: snoozeAnswerSchema,
+      handle: async (call) => {
+        const minutes = snoozeMinutes(call.body);
+        const record = await recordOf(call);
+        return { ok: true, until: await call.services.screen.snooze(record.app, record.id, minutes) };
+      },
+    }),
+    windowRoute({
+      method: 'POST',
+      path: APP_API.unsnooze,
+      summary: 'Bring a snoozed banner back now',
+      params: ITEM,
+      reply: okSchema,
+      handle: async (call) => {
+        const record = await recordOf(call);
+        await call.services.screen.unsnooze(record.app, record.id);
+        return { ok: true };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,5 @@
+// One notification among all of them: its app and its id, which only together name it (two apps may use the same
+// id). The key maps and sets hold it by, in the daemon and in the person's window alike.
+
+/** `app` and `id` joined by a character neither can hold in a key (U+0000). */
+export const recordKey = (app: string, id: string): string => `${app}\u0000${id}`;
