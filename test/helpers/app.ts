@@ -11,6 +11,7 @@ import { channelPath } from '../../daemon/control/channel.js';
 import { ROOT, startDaemon, tempFolder, waitFor, type DaemonProcess, type StartOptions } from './daemon.js';
 import { request, type Reply, type RequestOptions } from './http.js';
 import { channel } from './in-process.js';
+import { checkWindowAnswer } from './window-contract.js';
 import { sessionCsrf } from '../../bench/rigs/person-app.js';
 
 /** The built front end, when it is built (the front end's own tests use it). */
@@ -161,9 +162,9 @@ export async function startAppDaemon(options: AppDaemonOptions = {}): Promise<Ap
     cookie,
     csrf,
     events: () => openEventStream(daemon.port, { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin', [APP_CSRF_HEADER]: csrf }),
-    call: (method, route, body, headers = {}) => {
+    call: async (method, route, body, headers = {}) => {
       const change = method !== 'GET' && method !== 'HEAD';
-      return request(daemon.port, method, route, {
+      const reply = await request(daemon.port, method, route, {
         token: null,
         ...(body === undefined ? {} : { body }),
         headers: {
@@ -174,6 +175,8 @@ export async function startAppDaemon(options: AppDaemonOptions = {}): Promise<Ap
           ...headers,
         },
       });
+      checkWindowAnswer(method, route, reply); // every answer the window gets keeps to its route's contract
+      return reply;
     },
   });
   return {
