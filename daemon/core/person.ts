@@ -15,6 +15,7 @@ import type { ConnectorApprovals } from './relay/connectors.js';
 import type { Designs } from './templates/designs.js';
 import { idOf, type LiveButton, liveButtons } from './templates/live-actions.js';
 import { timestamp } from './timers.js';
+import { recordKey } from '../../protocol/record-key.js';
 
 /** What the person's side needs of the service (the core gives it). */
 export interface PersonHost {
@@ -133,7 +134,7 @@ export class PersonSide {
     const { button } = live;
     if (buttonKind(button) === 'reply') return; // the display collects the text and reports a `replied` event
     if (live.snoozeMinutes !== undefined) return void (await this.core.screen.snooze(app, id, live.snoozeMinutes));
-    const key = `${app}\u0000${id}`;
+    const key = recordKey(app, id);
     if (this.busy.has(key)) return;
     this.core.followUps.cancel(app, id);
     this.busy.add(key);

@@ -17,6 +17,7 @@ import {
 } from './presenter.js';
 import { askForReply, type ReplyRequest } from './prompt.js';
 import { playSound } from './sound.js';
+import { recordKey } from '../../protocol/record-key.js';
 
 const SERVICE = 'org.freedesktop.Notifications';
 const PATH = '/org/freedesktop/Notifications';
@@ -35,7 +36,7 @@ const SNOOZE_ACTION = 'snooze:';
 
 type Shown = { kind: 'banner'; key: BannerKey; banner: Banner } | { kind: 'question'; question: Question };
 
-const keyOf = (key: BannerKey): string => `${key.app}\u0000${key.id}`;
+const keyOf = (key: BannerKey): string => recordKey(key.app, key.id);
 /**
  * Servers known to draw the `value` hint as a progress bar (it is no capability a server advertises): dunst, KDE
  * Plasma and notify-osd, by the name `GetServerInformation` gives. Elsewhere the progress is a line of text.

@@ -15,6 +15,7 @@ import {
   SNOOZE_CHOICES,
   answerLabels,
 } from './presenter.js';
+import { recordKey } from '../../protocol/record-key.js';
 
 // Banners on macOS (Notification Center, through the terminal-notifier 1.7.2 that node-notifier 10.0.1 ships) and
 // on Windows 8+ (toasts, through SnoreToast 0.7.0), over node-notifier's API. Every banner is one child process
@@ -153,7 +154,7 @@ type Activation =
   | { kind: 'replied'; text: string }
   | { kind: 'closed'; reason: 'dismissed' | 'expired' };
 
-const keyOf = (key: BannerKey): string => `${key.app}\u0000${key.id}`;
+const keyOf = (key: BannerKey): string => recordKey(key.app, key.id);
 const hash = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
 /** terminal-notifier's group for a banner: stable for its app and id, so a new one replaces the old (never the reserved 'ALL'). */

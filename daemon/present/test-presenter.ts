@@ -1,6 +1,7 @@
 import type { Banner, BannerKey, OpenTarget, Presenter, PresenterListener, Question } from './presenter.js';
+import { recordKey } from '../../protocol/record-key.js';
 
-const keyOf = (key: BannerKey): string => `${key.app}\u0000${key.id}`;
+const keyOf = (key: BannerKey): string => recordKey(key.app, key.id);
 
 /**
  * An in-process presenter for tests of the core: it keeps what would be on screen and lets the test act as the

@@ -5,6 +5,7 @@ import type { History } from '../history/history.js';
 import { buttonKind, normalizeButton } from '../../../protocol/notification-rules.js';
 import type { Timers } from '../timers.js';
 import { type Button, FOLLOW_UP_KINDS, type FollowUp, type HistoryRecord } from '../../../protocol/types.js';
+import { recordKey } from '../../../protocol/record-key.js';
 
 type FollowUpRecord = NonNullable<HistoryRecord['followUp']>;
 
@@ -34,14 +35,14 @@ export class FollowUps {
     if (record.followUp) return; // docs/api/notifications.md#n24: it already ran (or tried to)
     const followUp = this.effective(record);
     if (!followUp || followUp.enabled === false || followUp.after === undefined) return;
-    const key = keyOf(record.app, record.id);
+    const key = recordKey(record.app, record.id);
     this.armedAt.set(key, Date.now());
     const template = this.templateOrigin(record, followUp);
     this.timers.after('followUp', key, followUp.after * 1000, () => void this.fire(record.app, record.id, followUp, template));
   }
 
   cancel(app: string, id: string): void {
-    const key = keyOf(app, id);
+    const key = recordKey(app, id);
     this.timers.cancel('followUp', key);
     this.armedAt.delete(key);
   }
@@ -59,7 +60,7 @@ export class FollowUps {
   }
 
   private async fire(app: string, id: string, followUp: FollowUp, template: string | undefined): Promise<void> {
-    const key = keyOf(app, id);
+    const key = recordKey(app, id);
     const unattendedSeconds = Math.round((Date.now() - (this.armedAt.get(key) ?? Date.now())) / 1000);
     this.armedAt.delete(key);
     const record = this.history.get(app, id);
@@ -108,5 +109,3 @@ export class FollowUps {
     await this.history.update(app, id, (record) => ({ ...record, followUp }));
   }
 }
-
-const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;

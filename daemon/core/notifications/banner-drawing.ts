@@ -14,6 +14,7 @@ import type { Timers } from '../timers.js';
 import { type Banners, bannerFor, groupOf } from './banners.js';
 import { stackKey } from './stacking.js';
 import type { StackingLevel } from '../../../protocol/types.js';
+import { recordKey } from '../../../protocol/record-key.js';
 
 /** docs/api/notifications.md#n48: how long the short banner saying what went wrong stays. */
 const PROBLEM_BANNER_SECONDS = 10;
@@ -91,7 +92,7 @@ export class BannerDrawing {
     };
     const shown = host.presenter.show(banner).catch((error: Error) => log.warn(`could not show what went wrong: ${error.message}`));
     if (!host.presenter.handlesExpiry) {
-      const timerKey = `${key.app}\u0000${key.id}`;
+      const timerKey = recordKey(key.app, key.id);
       this.timers.after('expire', timerKey, PROBLEM_BANNER_SECONDS * 1000, () => void shown.then(() => host.presenter.close(key)));
     }
   }

@@ -2,12 +2,12 @@
 // their id meanwhile: a newer notification with the same id takes the place of the older, and a dismissal made
 // before the banner could be shown is kept, so the notification arrives already closed.
 
+import { recordKey } from '../../../protocol/record-key.js';
+
 /** One notification on its way in. */
 export interface Arriving {
   dismissedAt?: string;
 }
-
-const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 
 export class InFlight {
   private readonly arriving = new Map<string, Arriving>();
@@ -15,21 +15,21 @@ export class InFlight {
   /** A notification starts its way in; an older one with its id is superseded. */
   begin(app: string, id: string): Arriving {
     const entry: Arriving = {};
-    this.arriving.set(keyOf(app, id), entry);
+    this.arriving.set(recordKey(app, id), entry);
     return entry;
   }
 
   /** Whether this notification is still the one with its id (else a newer one took its place), and ends its way in. */
   finish(app: string, id: string, entry: Arriving): boolean {
-    if (this.arriving.get(keyOf(app, id)) !== entry) return false;
-    this.arriving.delete(keyOf(app, id));
+    if (this.arriving.get(recordKey(app, id)) !== entry) return false;
+    this.arriving.delete(recordKey(app, id));
     return true;
   }
 
   /** A dismissal of a notification on its way in (one id, or every one of an app, or all): it arrives dismissed. */
   dismiss(at: string, app?: string, id?: string): void {
     for (const [key, entry] of this.arriving) {
-      const matches = app === undefined || (id === undefined ? key.startsWith(`${app}\u0000`) : key === keyOf(app, id));
+      const matches = app === undefined || (id === undefined ? key.startsWith(`${app}\u0000`) : key === recordKey(app, id));
       if (matches) entry.dismissedAt ??= at;
     }
   }

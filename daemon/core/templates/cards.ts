@@ -12,6 +12,7 @@ import { safeFileName } from '../../store/safe-name.js';
 import type { Designs } from './designs.js';
 import { drawCard } from './previews.js';
 import type { HistoryRecord } from '../../../protocol/types.js';
+import { recordKey } from '../../../protocol/record-key.js';
 
 /** How many card pictures of one app stay on disk (a banner on screen needs its file; older ones are long gone). */
 const CARDS_KEPT = 50;
@@ -28,7 +29,7 @@ export class CardPictures {
 
   /** The card picture of a banner drawn earlier, if any. */
   get(app: string, id: string): string | undefined {
-    return this.byBanner.get(`${app}\u0000${id}`);
+    return this.byBanner.get(recordKey(app, id));
   }
 
   /** Whether a record is drawn as a card: it names a template or a layout (its own, or its app's default template). */
@@ -65,7 +66,7 @@ export class CardPictures {
       const file = path.join(folder, `${createHash('sha256').update(png).digest('hex').slice(0, 32)}.png`);
       await mkdir(folder, { recursive: true, mode: 0o700 });
       await writeFile(file, png, { mode: 0o600 });
-      this.byBanner.set(`${record.app}\u0000${record.id}`, file);
+      this.byBanner.set(recordKey(record.app, record.id), file);
       void this.prune(folder);
       return file;
     } catch (error) {
@@ -75,7 +76,7 @@ export class CardPictures {
   }
 
   forget(app: string, id: string): void {
-    this.byBanner.delete(`${app}\u0000${id}`);
+    this.byBanner.delete(recordKey(app, id));
   }
 
   /** An app removed: its pictures go. */

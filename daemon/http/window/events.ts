@@ -10,6 +10,7 @@ import type { ReadChange } from '../../core/history/read-state.js';
 import type { RowMaker } from '../../core/history/rows.js';
 import type { Core } from '../../core/core.js';
 import type { Session, Sessions } from './sessions.js';
+import { recordKey } from '../../../protocol/record-key.js';
 
 /** How soon a browser reconnects after the stream broke. */
 const RETRY_MS = 2000;
@@ -25,8 +26,6 @@ interface Client {
   session: Session;
   keepAlive: NodeJS.Timeout;
 }
-
-const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 
 export class EventHub {
   private readonly clients = new Set<Client>();
@@ -159,7 +158,7 @@ export class EventHub {
   private askingNow(): Set<string> {
     const keys = new Set<string>();
     for (const open of this.core.approvals.openQuestions()) {
-      if (open.notificationId) keys.add(keyOf(open.grant.app, open.notificationId));
+      if (open.notificationId) keys.add(recordKey(open.grant.app, open.notificationId));
     }
     return keys;
   }
