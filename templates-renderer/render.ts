@@ -7,17 +7,10 @@
 import { type CanvasRenderingContext2D, type Image, createCanvas, loadImage } from 'canvas';
 import { resolveBinding } from '../protocol/fields.js';
 import { builtinTemplate, shownPart } from './builtins.js';
-import {
-  type DrawnAction,
-  type Prepared,
-  type Scene,
-  drawButton,
-  neededSymbols,
-  place,
-  prepare,
-  roundRect,
-  symbolKey,
-} from './components.js';
+import { drawButton } from './buttons.js';
+import { neededSymbols, prepare } from './components.js';
+import { place, roundRect } from './paint.js';
+import { type DrawnAction, type Prepared, type Scene, symbolKey } from './scene.js';
 import { type Confirmation, type Question, questionOf } from './confirmation.js';
 import { type Frame, type GridItem, solveGrid } from './grid.js';
 import type { Cell, Grid, Template } from './model.js';

@@ -10,6 +10,20 @@ import { ApiError } from '../protocol/errors.js';
 import { checkFollowUp, isOpenableLink, normalizeButton, slug, type FollowUpInput } from '../protocol/notification-rules.js';
 import type { Button, ButtonKind, FollowUp } from '../protocol/types.js';
 import type { Cell, Component, Grid, Issue, Size, Template, TemplateAction } from './model.js';
+import { offeredByTemplate, readAction, readActionOrId, readActionRule, readButton } from './validate-actions.js';
+import {
+  Context,
+  inSchemaOrder,
+  isPlainObject,
+  join,
+  readList,
+  readObject,
+  Report,
+  tokensIn,
+  type Json,
+  type ReaderFn,
+  type ValidationResult,
+} from './validate-kit.js';
 import {
   COLOR_ROLES,
   COMPONENT_TYPES,
@@ -44,13 +58,6 @@ export interface ValidateOptions {
   offeredActions?: readonly Button[];
 }
 
-export interface ValidationResult {
-  /** The normalised template; present only when there are no errors. */
-  template?: Template;
-  errors: Issue[];
-  warnings: Issue[];
-}
-
 /** Validates and normalises a template; every problem is reported, none stops the others from being found. */
 export function validateTemplate(input: unknown, options: ValidateOptions = {}): ValidationResult {
   const report = new Report();
@@ -61,7 +68,7 @@ export function validateTemplate(input: unknown, options: ValidateOptions = {}):
   const raw: Json = { ...input };
   if (options.app !== undefined && (raw.app === undefined || raw.app === null)) raw.app = options.app;
 
-  const context = new Context();
+  const context = new Context(READERS);
   const template = readObject(TEMPLATE, raw, '', 'template', report, context) as unknown as Template;
 
   // layoutVersion: 2 with a grid, else 1; anything else is an error (docs/api/templates.md#t7).
@@ -141,7 +148,7 @@ export function validateFollowUp(
     report.error('followUp', 'followUp must be an object with after and actionRef or action');
     return report.result();
   }
-  const read = readObject(spec, input, 'followUp', 'followUp', report, new Context());
+  const read = readObject(spec, input, 'followUp', 'followUp', report, new Context(READERS));
   if (report.errors.length > 0) return report.result();
 
   const followUp = { ...read } as FollowUpInput;
@@ -204,13 +211,6 @@ export function isValidColor(value: string, hexOnly = false): boolean {
   return /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(value);
 }
 
-/** The distinct `{tokens}` of a text, in order of first appearance. */
-export function tokensIn(text: string): string[] {
-  const found: string[] = [];
-  for (const match of text.matchAll(TOKEN_PATTERN)) if (!found.includes(match[1]!)) found.push(match[1]!);
-  return found;
-}
-
 /**
  * A template link: with no token it must be an openable link (http, https with a host, or mailto); with tokens,
  * the text before the first token must be empty or start an http, https or mailto link.
@@ -224,262 +224,7 @@ export function isTemplateLink(link: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Collecting problems
-
-type Json = Record<string, unknown>;
-
-const isPlainObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-class Report {
-  readonly errors: Issue[] = [];
-  readonly warnings: Issue[] = [];
-  /** The cell being read: problems inside it carry its id. */
-  cellId: string | undefined;
-
-  error(path: string, message: string, cellId = this.cellId): void {
-    this.add(this.errors, { severity: 'error', path, ...(cellId !== undefined ? { cellId } : {}), message });
-  }
-
-  warn(path: string, message: string, cellId = this.cellId): void {
-    this.add(this.warnings, { severity: 'warning', path, ...(cellId !== undefined ? { cellId } : {}), message });
-  }
-
-  private add(list: Issue[], issue: Issue): void {
-    if (!list.some((known) => known.path === issue.path && known.message === issue.message && known.cellId === issue.cellId))
-      list.push(issue);
-  }
-
-  /** An `invalid field: <path> (<why>)` thrown by the shared notification rules, as an issue of that path. */
-  fromApiError(error: unknown, fallbackPath: string): void {
-    if (!(error instanceof ApiError)) throw error;
-    if (error.code === 'invalid_field') this.error(error.field!, error.reason ?? 'invalid value');
-    else this.error(fallbackPath, error.message);
-  }
-
-  absorb(other: { errors: Issue[]; warnings: Issue[] }): void {
-    for (const issue of other.errors) this.add(this.errors, issue);
-    for (const issue of other.warnings) this.add(this.warnings, issue);
-  }
-
-  result(template?: Template): ValidationResult {
-    return { ...(template && this.errors.length === 0 ? { template } : {}), errors: this.errors, warnings: this.warnings };
-  }
-}
-
-/** What one template's reading shares between its parts: the grid the cells must fit, the ids seen... */
-class Context {
-  rows: number | undefined;
-  cols: number | undefined;
-  readonly cellIds = new Set<string>();
-  readonly owner = new Map<number, string>();
-  readonly overlaps = new Set<string>();
-  /** The grid as sent, for the rowSizes / colSizes counts. */
-  gridInput: Json | undefined;
-  followUp: unknown;
-}
-
-const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
-
-// ---------------------------------------------------------------------------------------------------------------
-// Reading by the description
-
-/** An object of the format: aliases, unknown keys, each property in order, defaults, "one of these is needed". */
-function readObject(
-  spec: ObjectSpec,
-  input: Json,
-  path: string,
-  key: string,
-  report: Report,
-  context: Context,
-  beforeProperty?: (name: string, out: Json) => void,
-): Json {
-  const raw: Json = { ...input };
-  for (const [alias, target] of Object.entries(spec.aliases ?? {})) {
-    if (raw[alias] === undefined) continue;
-    const value = raw[alias];
-    delete raw[alias];
-    const [head, tail] = target.split('.') as [string, string | undefined];
-    if (tail === undefined) {
-      if (raw[head] === undefined) raw[head] = value;
-      else if (raw[head] !== value) report.warn(join(path, alias), `${alias} is another name for ${head}; ${head} is used`);
-    } else {
-      const inner = raw[head] === undefined ? {} : raw[head];
-      if (!isPlainObject(inner)) continue;
-      if (inner[tail] === undefined) raw[head] = { ...inner, [tail]: value };
-      else if (inner[tail] !== value)
-        report.warn(join(path, alias), `${alias} is another name for ${head}.${tail}; ${head}.${tail} is used`);
-    }
-  }
-  for (const name of Object.keys(raw)) {
-    if (Object.hasOwn(spec.properties, name)) continue;
-    const misplaced = spec.misplaced && Object.hasOwn(spec.misplaced, name) ? spec.misplaced[name] : undefined;
-    report.warn(join(path, name), misplaced ? `'${name}' is ignored: ${misplaced}` : `unknown key '${name}' is ignored`);
-  }
-  const out: Json = {};
-  for (const [name, property] of Object.entries(spec.properties)) {
-    beforeProperty?.(name, out);
-    const value = raw[name];
-    const at = join(path, name);
-    if (value === undefined || value === null) {
-      if (property.required) report.error(at, property.requiredMessage ?? `${name} is required`);
-      else if (property.default !== undefined && !property.computedDefault) out[name] = structuredClone(property.default);
-      continue;
-    }
-    const read = readValue(property, value, at, name, path, report, context);
-    if (read !== undefined) out[name] = read;
-  }
-  for (const rule of spec.needsOneOf ?? []) {
-    const given = rule.keys.some((name) => {
-      const value = raw[name];
-      return value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
-    });
-    if (!given) report.error(path || key, rule.message);
-  }
-  return inSchemaOrder(spec, out);
-}
-
-/** The object's keys in the order the description lists them (values worked out later go in their place). */
-function inSchemaOrder(spec: ObjectSpec, object: Json): Json {
-  const out: Json = {};
-  for (const name of Object.keys(spec.properties)) if (object[name] !== undefined) out[name] = object[name];
-  return out;
-}
-
-/** One value: its named rule, else its JSON type, enum, blank text and range. undefined when it is not usable. */
-function readValue(
-  spec: PropertySpec,
-  value: unknown,
-  path: string,
-  key: string,
-  parentPath: string,
-  report: Report,
-  context: Context,
-): unknown {
-  if (spec.reader) return READERS[spec.reader](spec, value, path, key, report, context);
-  if (spec.ref && !spec.items && !spec.values) {
-    const definition = DEFINITIONS[spec.ref];
-    if (isObjectSpec(definition)) {
-      if (!isPlainObject(value)) {
-        report.error(path, `${key} must be an object`);
-        return undefined;
-      }
-      return readObject(definition, value, path, key, report, context);
-    }
-  }
-  if (!hasType(spec, value)) {
-    report.error(path, typeMessage(spec, key));
-    return undefined;
-  }
-  if (typeof value === 'string') return readText(spec, value, path, key, report);
-  if (typeof value === 'number') return inRange(spec, value, path, key, parentPath, report) ? value : undefined;
-  if (Array.isArray(value)) return readList(spec, value, path, key, report, context);
-  if (isPlainObject(value) && spec.values) {
-    const out: Json = {};
-    for (const [name, item] of Object.entries(value)) {
-      const read = readValue(spec.values, item, `${path}.${name}`, name, path, report, context);
-      // defineProperty: a key such as __proto__ stays a plain key.
-      if (read !== undefined) Object.defineProperty(out, name, { value: read, enumerable: true, writable: true, configurable: true });
-    }
-    return out;
-  }
-  return value;
-}
-
-function hasType(spec: PropertySpec, value: unknown): boolean {
-  if (spec.type === 'any') return true;
-  const types: readonly JsonType[] = typeof spec.type === 'string' ? [spec.type] : spec.type;
-  return types.some((type) => {
-    switch (type) {
-      case 'string':
-        return typeof value === 'string';
-      case 'integer':
-        return typeof value === 'number' && Number.isInteger(value);
-      case 'number':
-        return typeof value === 'number' && Number.isFinite(value);
-      case 'boolean':
-        return typeof value === 'boolean';
-      case 'array':
-        return Array.isArray(value);
-      case 'object':
-        return isPlainObject(value);
-    }
-  });
-}
-
-function typeMessage(spec: PropertySpec, key: string): string {
-  const types: readonly JsonType[] = spec.type === 'any' ? [] : typeof spec.type === 'string' ? [spec.type] : spec.type;
-  const words: Record<JsonType, string> = {
-    string: 'a text',
-    integer: 'a whole number',
-    number: 'a number',
-    boolean: 'true or false',
-    array: 'a list',
-    object: 'an object',
-  };
-  return `${key} must be ${types.map((type) => words[type]).join(' or ')}`;
-}
-
-function readText(spec: PropertySpec, value: string, path: string, key: string, report: Report): string | undefined {
-  if (spec.enum) {
-    if (value === '' && spec.allowEmpty) return value;
-    const aliases = spec.enumAliases ?? {};
-    const canonical = spec.enum.includes(value) ? value : Object.hasOwn(aliases, value) ? aliases[value] : undefined;
-    if (canonical === undefined) {
-      report.error(path, `${key} must be one of ${spec.enum.join(', ')} (got '${value}')`);
-      return undefined;
-    }
-    return canonical;
-  }
-  if (spec.nonBlank && value.trim() === '') {
-    report.error(path, spec.requiredMessage ?? `${key} is required`);
-    return undefined;
-  }
-  return value;
-}
-
-function inRange(spec: PropertySpec, value: number, path: string, key: string, parentPath: string, report: Report): boolean {
-  const { minimum: min, maximum: max, exclusiveMinimum: above } = spec;
-  const ok = (min === undefined || value >= min) && (max === undefined || value <= max) && (above === undefined || value > above);
-  if (ok) return true;
-  report.error(spec.reportAtObject ? parentPath : path, spec.rangeMessage ?? rangeMessage(spec, key));
-  return false;
-}
-
-function rangeMessage(spec: PropertySpec, key: string): string {
-  if (spec.minimum !== undefined && spec.maximum !== undefined) return `${key} must be ${spec.minimum} to ${spec.maximum}`;
-  if (spec.exclusiveMinimum !== undefined) return `${key} must be greater than ${spec.exclusiveMinimum}`;
-  if (spec.minimum === 0) return `${key} must be 0 or greater`;
-  if (spec.minimum !== undefined) return `${key} must be at least ${spec.minimum}`;
-  return `${key} must be at most ${spec.maximum}`;
-}
-
-function readList(
-  spec: PropertySpec,
-  value: unknown[],
-  path: string,
-  key: string,
-  report: Report,
-  context: Context,
-): unknown[] | undefined {
-  let items = value;
-  if (spec.maxItems !== undefined && value.length > spec.maxItems) {
-    report.error(path, spec.maxItemsMessage ?? `${key} has more than ${spec.maxItems} entries`);
-    items = value.slice(0, spec.maxItems);
-  }
-  if (!spec.items) return [...items];
-  const out: unknown[] = [];
-  items.forEach((item, index) => {
-    const read = readValue(spec.items!, item, `${path}[${index}]`, `${key}[${index}]`, path, report, context);
-    // An item that cannot be read is left out (and reported); the others are still checked.
-    if (read !== undefined) out.push(read);
-  });
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // The named rules (schema.ts `Reader`)
-
-type ReaderFn = (spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context) => unknown;
 
 const READERS: Record<NonNullable<PropertySpec['reader']>, ReaderFn> = {
   size: readSize,
@@ -748,153 +493,6 @@ function readComponent(
   }
   const component = readObject(COMPONENTS[type as Component['type']], rest, path, key, report, context);
   return { type, ...component } as unknown as Component;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Actions (docs/api/templates.md#t11), with the button rules of docs/api/notifications.md#n18 (normalizeButton)
-
-const KIND_FIELDS = ['url', 'callback', 'command', 'script', 'shortcut', 'openApp', 'reply'] as const;
-
-function readActionOrId(
-  spec: PropertySpec,
-  value: unknown,
-  path: string,
-  key: string,
-  report: Report,
-  context: Context,
-): TemplateAction | string | undefined {
-  if (typeof value === 'string') {
-    if (value.trim() === '') {
-      report.error(path, `${key} must be an action object or the id of an action`);
-      return undefined;
-    }
-    return value;
-  }
-  return readAction(value, path, key, report, context);
-}
-
-function readAction(value: unknown, path: string, key: string, report: Report, context: Context): TemplateAction | undefined {
-  if (!isPlainObject(value)) {
-    report.error(path, `${key} must be an action object with a label and a kind`);
-    return undefined;
-  }
-  const errorsBefore = report.errors.length;
-  const read = readObject(objectDefinition('action'), value, path, key, report, context);
-  if (report.errors.length > errorsBefore) return undefined;
-
-  const label = read.label as string;
-  const kind = (read.kind as ActionKind | undefined) ?? inferKind(read);
-  if (kind === undefined) {
-    report.error(`${path}.kind`, "an action needs a 'kind'");
-    return undefined;
-  }
-  if (value.style === 'prominent') report.warn(`${path}.style`, 'prominent is drawn as the default style');
-
-  const given = KIND_FIELDS.filter((field) => read[field] !== undefined);
-  if (kind === 'dismiss' || kind === 'snooze') {
-    for (const field of given) {
-      report.warn(`${path}.${field}`, `${field} is not used by a ${kind} action`);
-      delete read[field];
-    }
-    if ('input' in read) {
-      report.warn(`${path}.input`, `input is not used by a ${kind} action`);
-      delete read.input;
-    }
-  } else {
-    const field = kind as ButtonKind;
-    const text = read[field];
-    if (typeof text === 'string' && text.trim() === '') {
-      report.error(`${path}.${field}`, `a ${field} action needs its ${field}`);
-      return undefined;
-    }
-  }
-  if (read.snoozeMinutes !== undefined && kind !== 'snooze') {
-    report.warn(`${path}.snoozeMinutes`, 'snoozeMinutes is only read by a snooze action');
-    delete read.snoozeMinutes;
-  }
-  const { kind: _kind, snoozeMinutes, symbol, ...fields } = read;
-  void _kind;
-  let button: Button;
-  if (kind === 'dismiss' || kind === 'snooze')
-    button = { ...(fields as unknown as Button), id: (fields.id as string | undefined) || slug(label) };
-  else {
-    const normalized = normalizeWithLinkTokens({ ...(fields as unknown as Button), kind }, path, report);
-    if (!normalized) return undefined;
-    button = normalized;
-  }
-  return {
-    ...button,
-    id: button.id!,
-    kind,
-    ...(snoozeMinutes !== undefined ? { snoozeMinutes: snoozeMinutes as number } : {}),
-    ...(symbol !== undefined ? { symbol: symbol as string } : {}),
-  };
-}
-
-function inferKind(action: Json): ActionKind | undefined {
-  return KIND_INFERENCE_ORDER.find((field) => action[field] !== undefined);
-}
-
-/**
- * normalizeButton (docs/api/notifications.md#n18) with the template's link rule: a url with `{tokens}` was checked
- * already (isTemplateLink) and cannot be parsed before its tokens are filled, so a stand-in link goes through the
- * shared rules.
- */
-function normalizeWithLinkTokens(button: Button & { kind?: string }, path: string, report: Report): Button | undefined {
-  const url = button.url;
-  const standIn = url !== undefined && tokensIn(url).length > 0 ? { ...button, url: 'https://example.com/' } : button;
-  try {
-    const normalized = normalizeButton(standIn, path);
-    return url === undefined ? normalized : { ...normalized, url };
-  } catch (error) {
-    report.fromApiError(error, path);
-    return undefined;
-  }
-}
-
-function readActionRule(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): unknown {
-  if (!isPlainObject(value)) {
-    report.error(path, "a rule must be an object with a 'match' or an 'add'");
-    return undefined;
-  }
-  const rule = readObject(objectDefinition('actionRule'), value, path, key, report, context);
-  const match = typeof rule.match === 'string' && rule.match.trim() !== '';
-  if (match && rule.hide === true && (rule.relabel !== undefined || rule.style !== undefined || rule.position !== undefined)) {
-    report.warn(path, 'hide: true removes the action, so relabel, style and position have no effect');
-  }
-  const changes = ['hide', 'relabel', 'style', 'position', 'symbol', 'add'].some((name) => rule[name] !== undefined);
-  if (match && !changes)
-    report.warn(path, `the rule matches '${rule.match as string}' but changes nothing (set hide, relabel, style, symbol, position or add)`);
-  return rule;
-}
-
-function readButton(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): Button | undefined {
-  if (!isPlainObject(value)) {
-    report.error(path, 'a button must be an object with a label');
-    return undefined;
-  }
-  const errorsBefore = report.errors.length;
-  const read = readObject(objectDefinition('button'), value, path, key, report, context);
-  if (report.errors.length > errorsBefore) return undefined;
-  const button = normalizeWithLinkTokens(read as unknown as Button, path, report);
-  if (button?.command !== undefined) {
-    report.warn(
-      `${path}.command`,
-      "a default button that runs a shell command is the template's own code: the person confirms it once, and again when it changes; prefer an actionRules 'add'",
-    );
-  }
-  return button;
-}
-
-/** Every button and action the template itself offers: legacy buttons, rule adds, inline component actions. */
-function offeredByTemplate(template: Template): Button[] {
-  const offered: Button[] = [...(Array.isArray(template.buttons) ? template.buttons : [])];
-  for (const rule of Array.isArray(template.actionRules) ? template.actionRules : []) if (rule?.add) offered.push(rule.add);
-  for (const cell of Array.isArray(template.cells) ? template.cells : []) {
-    const component = cell?.component;
-    if (component && 'action' in component && isPlainObject(component.action)) offered.push(component.action as TemplateAction);
-  }
-  return offered;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -13,10 +13,10 @@ import {
   isValidColor,
   parseSize,
   templateErrorMessage,
-  tokensIn,
   validateFollowUp,
   validateTemplate,
 } from '../../templates-renderer/validate.js';
+import { tokensIn } from '../../templates-renderer/validate-kit.js';
 import { WRITTEN_OUT_DEFAULTS } from '../helpers/support.js';
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { createCanvas } from 'canvas';
-import { type Scene, prepare } from '../../templates-renderer/components.js';
+import { prepare } from '../../templates-renderer/components.js';
+import type { Scene } from '../../templates-renderer/scene.js';
 import type { Template } from '../../templates-renderer/model.js';
 import { themeFor } from '../../templates-renderer/theme.js';
 import { validateTemplate } from '../../templates-renderer/validate.js';

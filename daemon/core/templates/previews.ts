@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import { type Image, loadImage } from 'canvas';
 import { builtinForNotification } from '../../../templates-renderer/builtins.js';
 import type { Template } from '../../../templates-renderer/model.js';
-import type { DrawnAction } from '../../../templates-renderer/components.js';
+import type { DrawnAction } from '../../../templates-renderer/scene.js';
 import { type Rendered, type RenderInput, renderBanner } from '../../../templates-renderer/render.js';
 import { errors } from '../../../protocol/errors.js';
 import { MAX_BUTTONS, MAX_IMAGE_BYTES } from '../../../protocol/limits.js';
