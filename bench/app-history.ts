@@ -29,8 +29,8 @@ import {
   verdict,
   type RunningDaemon,
 } from './lib.js';
-import { generateHistory, QUERIES } from './rigs/history-data.js';
-import { sessionCsrf } from './rigs/person-app.js';
+import { generateHistory, QUERIES } from '../rigs/history-data.js';
+import { sessionCsrf } from '../rigs/person-app.js';
 import { APP_CSRF_HEADER } from '../protocol/app-api.js';
 
 const APP_COUNT = Number(option('apps') ?? 200);

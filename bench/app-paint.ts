@@ -33,9 +33,9 @@ import {
   verdict,
   type RunningDaemon,
 } from './lib.js';
-import { launchChromium } from './rigs/chromium.js';
-import { generateHistory, QUERIES } from './rigs/history-data.js';
-import { signInLink, writeSilentBrowser } from './rigs/person-app.js';
+import { launchChromium } from '../rigs/chromium.js';
+import { generateHistory, QUERIES } from '../rigs/history-data.js';
+import { signInLink, writeSilentBrowser } from '../rigs/person-app.js';
 import { APP_CSRF_HEADER, APP_CSRF_STORAGE } from '../protocol/app-api.js';
 
 const RUNS = Number(option('runs') ?? 15);

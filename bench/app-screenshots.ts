@@ -11,9 +11,9 @@ import path from 'node:path';
 import { createCanvas, loadImage } from 'canvas';
 import type { Page } from 'playwright-core';
 import { makeTempFolder, request, ROOT, runBenchmark, sleep, startDaemon, stopChild, type RunningDaemon } from './lib.js';
-import { channel } from './rigs/channel.js';
-import { launchChromium } from './rigs/chromium.js';
-import { signInLink, writeSilentBrowser } from './rigs/person-app.js';
+import { channel } from '../rigs/channel.js';
+import { launchChromium } from '../rigs/chromium.js';
+import { signInLink, writeSilentBrowser } from '../rigs/person-app.js';
 import { channelPath } from '../daemon/control/channel.js';
 import { APP_CSRF_HEADER, APP_CSRF_STORAGE } from '../protocol/app-api.js';
 

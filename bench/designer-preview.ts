@@ -28,8 +28,8 @@ import {
   stopChild,
   verdict,
 } from './lib.js';
-import { launchChromium } from './rigs/chromium.js';
-import { signInLink, writeSilentBrowser } from './rigs/person-app.js';
+import { launchChromium } from '../rigs/chromium.js';
+import { signInLink, writeSilentBrowser } from '../rigs/person-app.js';
 
 const RUNS = Number(option('runs') ?? 40);
 /** The target: keystroke -> new preview on screen, p50. */

@@ -4,7 +4,7 @@
 // next to a same-run baseline (`node -e 0`, the daemon on an empty support folder). The daemon runs pinned to
 // CPU 0; this process (which generates the data and sends the searches) to CPU 1.
 
-import { generateHistory, QUERIES } from './rigs/history-data.js';
+import { generateHistory, QUERIES } from '../rigs/history-data.js';
 import {
   CPU_TICK_MS,
   LOAD_CPU,

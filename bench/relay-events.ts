@@ -40,9 +40,9 @@ import {
   stopChild,
   verdict,
 } from './lib.js';
-import { createDatabase, startPostgres } from './rigs/postgres.js';
-import { makeKey } from './rigs/relay.js';
-import { ConnectProxy, makeCertificates, modernRequest, newWebhookSecret, WebhookReceiver, type Certificates } from './rigs/webhooks.js';
+import { createDatabase, startPostgres } from '../rigs/postgres.js';
+import { makeKey } from '../rigs/relay.js';
+import { ConnectProxy, makeCertificates, modernRequest, newWebhookSecret, WebhookReceiver, type Certificates } from '../rigs/webhooks.js';
 
 const ROUNDS = Number(option('rounds') ?? 300);
 const WARMUP = Number(option('warmup') ?? 30);

@@ -29,7 +29,7 @@ import {
   stopChild,
   verdict,
 } from './lib.js';
-import { createDatabase, startPostgres } from './rigs/postgres.js';
+import { createDatabase, startPostgres } from '../rigs/postgres.js';
 
 const ROUNDS = Number(option('rounds') ?? 500);
 const WARMUP = Number(option('warmup') ?? 50);

@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import type { Outbound } from '../relay/core/outbound.js';
 import { eventBody, eventId } from '../relay/core/reply-events.js';
 import { sendWebhook } from '../relay/core/webhooks.js';
-import { listeningPort, makeKey, pairDevice, relayMain, type RelayCall } from './rigs/relay.js';
+import { listeningPort, makeKey, pairDevice, relayMain, type RelayCall } from '../rigs/relay.js';
 import { makeTempFolder, option, request, ROOT, SERVER_CPU, spawnPinned } from './lib.js';
 
 /** Limits out of the way: a benchmark measures the relay's work, not its refusals. */

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type WebSocket from 'ws';
 import { NOTIFY_BODIES, connectDevice, pairWithKey, startRelayNode, UNLIMITED, type RelayNode } from './relay-lib.js';
-import { createDatabase, serverCpuMs, startPostgres, type PostgresServer } from './rigs/postgres.js';
+import { createDatabase, serverCpuMs, startPostgres, type PostgresServer } from '../rigs/postgres.js';
 import {
   LOAD_CPU,
   SERVER_CPU,

@@ -24,9 +24,9 @@ import {
   stopChild,
   verdict,
 } from './lib.js';
-import { startDesktop } from './rigs/desktop.js';
-import { waitFor } from './rigs/wait.js';
-import { monitorNotify, wallClockMs as now } from './rigs/notify-monitor.js';
+import { startDesktop } from '../rigs/desktop.js';
+import { waitFor } from '../rigs/wait.js';
+import { monitorNotify, wallClockMs as now } from '../rigs/notify-monitor.js';
 
 const ROUNDS = Number(option('rounds') ?? 300);
 const WARM_UP = 30;

@@ -11,7 +11,7 @@ import { channelPath } from '../../daemon/control/channel.js';
 import { ROOT, startDaemon, tempFolder, waitFor, type DaemonProcess, type StartOptions } from './daemon.js';
 import { request, type Reply, type RequestOptions } from './http.js';
 import { channel } from './in-process.js';
-import { sessionCsrf } from '../../bench/rigs/person-app.js';
+import { sessionCsrf } from '../../rigs/person-app.js';
 
 /** The built front end, when it is built (the front end's own tests use it). */
 export const BUILT_APP = path.join(ROOT, 'dist', 'app');
