@@ -6,8 +6,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defineBenchmark } from './lib.js';
-import { failed, runLoad, type LoadResult, type Measured } from './kit/load.js';
-import { int, ms, printTable, ratio, verdict } from './kit/print.js';
+import { describeAnswers, failed, loadCells, runLoad, type Measured } from './kit/load.js';
+import { int, printTable, ratio, verdict } from './kit/print.js';
 
 const TARGET_RATIO = 0.5;
 const HISTORY_CAP = 1000;
@@ -36,25 +36,11 @@ const MESSAGES: Record<string, { title: string; body: string }[]> = {
 function row(name: string, result: Measured, baseline: Measured): string[] {
   return [
     name,
-    int(result.requestsPerSecond),
-    ms(result.latencyP50),
-    ms(result.latencyP99),
-    ms(result.latencyMax),
+    ...loadCells(result),
     int(result.completed),
     `${Math.round(result.serverCpuPercent ?? NaN)}%`,
     ratio(result.requestsPerSecond / baseline.requestsPerSecond),
   ];
-}
-
-function describeAnswers(result: LoadResult): string {
-  const codes = Object.entries(result.statusCodes)
-    .map(([code, count]) => `${code}: ${int(count)}`)
-    .join(', ');
-  return (
-    `measured ${int(result.ok2xx)} 2xx of ${int(result.completed)} answers, non-2xx ${int(result.non2xx)}, ` +
-    `errors ${int(result.errors)}, timeouts ${int(result.timeouts)}; warm-up ${int(result.warmupCompleted)} answers, ` +
-    `non-2xx ${int(result.warmupNon2xx)}, errors ${int(result.warmupErrors)}; by status: ${codes || 'none'}`
-  );
 }
 
 /** The records each app's History holds afterwards, and the size of its files. */

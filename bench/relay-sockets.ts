@@ -9,7 +9,8 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { loadConfig } from '../relay/config.js';
-import { Credentials, newAgentKey, newDeviceToken } from '../relay/core/credentials.js';
+import { Credentials, newDeviceToken } from '../relay/core/credentials.js';
+import { createKey } from '../relay/core/keys.js';
 import { openStore } from '../relay/store/open.js';
 import { defineBenchmark } from './lib.js';
 import { int, printTable, verdict } from './kit/print.js';
@@ -27,7 +28,7 @@ interface Seeded {
   keys: string[];
 }
 
-/** `count` paired computers (and one key of the first), written into a fresh embedded database. */
+/** `count` paired computers (and two keys of the first), written into a fresh embedded database. */
 async function seed(count: number): Promise<Seeded> {
   const dataDir = await makeTempFolder('notifier-bench-sockets-');
   const store = await openStore(loadConfig({ RELAY_DATA_DIR: dataDir }));
@@ -56,27 +57,7 @@ async function seed(count: number): Promise<Seeded> {
   });
   const keys: string[] = [];
   await store.withDeviceLock(devices[0]!.deviceId, async (tx) => {
-    for (const id of ['0000aaaa', '0000bbbb']) {
-      const { key, hash } = newAgentKey(devices[0]!.deviceId, id);
-      await tx.db
-        .insertInto('agent_keys')
-        .values({
-          device_id: devices[0]!.deviceId,
-          id,
-          name: `bench-${id}`,
-          client: 'other',
-          scope: 'notify',
-          kind: 'static',
-          secret_hash: hash,
-          display_name: null,
-          oauth_client: null,
-          created_at: now,
-          revoked_at: null,
-          last_used_at: null,
-        })
-        .execute();
-      keys.push(key);
-    }
+    for (const name of ['bench-a', 'bench-b']) keys.push((await createKey(tx, devices[0]!.deviceId, { name }, now)).key);
   });
   // The store's checkpoint thread never keeps a process alive by itself (relay/store/checkpointer.ts), and nothing
   // else of this process is running yet: a timer keeps it alive until the thread has closed.

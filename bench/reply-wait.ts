@@ -20,7 +20,7 @@ import { log } from '../daemon/log.js';
 import { TestPresenter } from '../daemon/present/test-presenter.js';
 import { defineBenchmark, type Run } from './lib.js';
 import type { RunningDaemon } from './kit/daemon.js';
-import { failed, runLoad, type LoadResult, type LoadSpec, type Measured } from './kit/load.js';
+import { describeAnswers, failed, loadCells, runLoad, type LoadSpec, type Measured } from './kit/load.js';
 import type { ReadOptions } from './kit/options.js';
 import { int, median, ms, percentile, printTable, ratio, verdict } from './kit/print.js';
 import { memoryMiB } from './kit/proc.js';
@@ -353,21 +353,10 @@ async function openFileLimit(pid: number | 'self'): Promise<number> {
   return soft === 'unlimited' ? Infinity : Number(soft);
 }
 
-function describeAnswers(result: LoadResult): string {
-  return (
-    `${int(result.ok2xx)} 2xx of ${int(result.completed)} measured answers, non-2xx ${int(result.non2xx)}, ` +
-    `errors ${int(result.errors)}, timeouts ${int(result.timeouts)}; warm-up ${int(result.warmupCompleted)} answers, ` +
-    `non-2xx ${int(result.warmupNon2xx)}, errors ${int(result.warmupErrors)}`
-  );
-}
-
 function loadRow(name: string, result: Measured, baseline: Measured, rss: number): string[] {
   return [
     name,
-    int(result.requestsPerSecond),
-    ms(result.latencyP50),
-    ms(result.latencyP99),
-    ms(result.latencyMax),
+    ...loadCells(result),
     `${Math.round(result.serverCpuPercent ?? NaN)}%`,
     `${rss.toFixed(1)} MiB`,
     ratio(result.requestsPerSecond / baseline.requestsPerSecond),

@@ -3,6 +3,7 @@
 
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { int, ms } from './print.js';
 import { cpuMs } from './proc.js';
 import { BENCH_DIST, exited, firstLine, LOAD_CPU, SERVER_CPU, spawnPinned, stopChild } from './processes.js';
 
@@ -48,6 +49,26 @@ export type Load = Pick<LoadSpec, 'connections' | 'warmupSeconds' | 'durationSec
 /** Requests of a load that were not answered 2xx (warm-up included): failed, refused or timed out. */
 export const failed = (result: LoadResult): number =>
   result.non2xx + result.warmupNon2xx + result.errors + result.warmupErrors + result.timeouts;
+
+/** What a load's answers were, warm-up and measurement apart: how many were 2xx, and by status. */
+export function describeAnswers(result: LoadResult): string {
+  const codes = Object.entries(result.statusCodes)
+    .map(([code, count]) => `${code}: ${int(count)}`)
+    .join(', ');
+  return (
+    `measured ${int(result.ok2xx)} 2xx of ${int(result.completed)} answers, non-2xx ${int(result.non2xx)}, ` +
+    `errors ${int(result.errors)}, timeouts ${int(result.timeouts)}; warm-up ${int(result.warmupCompleted)} answers, ` +
+    `non-2xx ${int(result.warmupNon2xx)}, errors ${int(result.warmupErrors)}; by status: ${codes || 'none'}`
+  );
+}
+
+/** A load's rate and latencies as table cells: req/s, p50, p99, max. */
+export const loadCells = (result: LoadResult): string[] => [
+  int(result.requestsPerSecond),
+  ms(result.latencyP50),
+  ms(result.latencyP99),
+  ms(result.latencyMax),
+];
 
 /** Runs the load generator against a server; `serverPid` adds the server's CPU use during the whole run. */
 export async function runLoad(spec: LoadSpec, serverPid?: number): Promise<Measured> {
