@@ -36,10 +36,12 @@ import { NOTIFY_BODIES, connectDevice, pairWithKey, type RelayNode } from './kit
  * cold: PostgreSQL's autovacuum at its default, once a minute. Without it, autovacuum looks at the tables every
  * second (WARM_SETTINGS), so a run of seconds on a new database measures a relay whose tables have statistics, as
  * every relay's have after its first minute or so: until the first ANALYZE, PostgreSQL plans the relay's named
- * statements for near-empty tables and keeps those plans (docs/performance-history.md, "Plans on a new database").
- * inStep: the connections walk the computers in step (bursts to one computer at a time), as before issue 21's third
- * stop. floor: bench/pg-floor-server.ts on the server CPU under the same load — Express taking the body and one
- * INSERT per notification, durable and with synchronous_commit off — to show how far this machine lets any relay go.
+ * statements for near-empty tables and keeps those plans (docs/performance-history.md, "NOTIFY only where the
+ * socket is, and plans on a new database"). inStep: each connection walks the computers from the first, in step, so
+ * requests come in bursts to one computer at a time; by default each request goes to the next computer, as
+ * independent agents' do. floor: bench/pg-floor-server.ts on the server CPU under the same load — Express taking the
+ * body and one INSERT per notification, durable and with synchronous_commit off — to show how far this machine lets
+ * any relay go.
  */
 const OPTIONS = {
   duration: 10,

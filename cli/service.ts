@@ -15,7 +15,8 @@ export function registerServiceCommand(program: Command, mainScript: string): vo
   const service = program
     .command('service')
     .description('run Notifier in the background: a systemd user service (Linux) or a launchd agent (macOS)');
-  // Loaded by the action only: the other commands start without it (docs/performance.md, bench:cli).
+  // Loaded by the action only: the other commands start without it (docs/performance-history.md, "bench:cli:
+  // `notifier health` cold starts").
   const act = (action: ServiceAction) => async (options: ServiceOptions) => {
     const { defaultServiceContext, runService } = await import('../daemon/login-service.js');
     process.exitCode = await runService(action, options, defaultServiceContext(mainScript));

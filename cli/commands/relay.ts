@@ -24,7 +24,8 @@ export function registerRelayCommands(program: Command): void {
     async (context) => {
       const relayURL = context.args[0] as string;
       // The daemon would refuse it too; here the person is told what to type, and nothing is sent. Loaded here
-      // only: the other commands start without it (docs/performance.md, "bench:cli").
+      // only: the other commands start without it (docs/performance-history.md, "bench:cli: `notifier health` cold
+      // starts").
       const { relayAddressProblem } = await import('../../daemon/core/relay/relay-calls.js');
       const problem = relayAddressProblem(relayURL);
       if (problem !== null) throw new UsageError(`${relayURL} is not a relay's address: ${problem}`);
