@@ -86,6 +86,14 @@ module.exports = {
       from: { path: '^(protocol|daemon|cli|tray|templates-renderer|relay|app)/' },
       to: { path: '^(test|bench)/' },
     },
+    {
+      name: 'product-code-never-imports-the-harness',
+      comment:
+        'rigs/ is the harness the tests and the benchmarks share (PostgreSQL, Chromium, D-Bus, the desktop, the relay as a process): it starts what the product is tested on, and nothing that ships imports it.',
+      severity: 'error',
+      from: { path: '^(protocol|common|daemon|cli|tray|templates-renderer|relay|app)/' },
+      to: { path: '^rigs/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -16,7 +16,7 @@ const config: Config = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 30_000,
   // One private PostgreSQL server for the run: the relay's tests run on it as well as on SQLite.
-  globalSetup: '<rootDir>/bench/rigs/postgres.ts',
+  globalSetup: '<rootDir>/rigs/postgres.ts',
   globalTeardown: '<rootDir>/test/helpers/postgres-teardown.ts',
 };
 

@@ -5,69 +5,24 @@
 // POST /v1/notify -> its row on the event stream, each next to GET /v1/health on the same daemon in the same run.
 // The daemon runs pinned to CPU 0; this process to CPU 1.
 
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
-import path from 'node:path';
-import { channelPath } from '../daemon/control/channel.js';
-import {
-  LOAD_CPU,
-  describeMachine,
-  int,
-  makeTempFolder,
-  ms,
-  option,
-  percentile,
-  pinSelf,
-  printTable,
-  ratio,
-  request,
-  runBenchmark,
-  sleep,
-  startDaemon,
-  stopChild,
-  verdict,
-  type RunningDaemon,
-} from './lib.js';
-import { generateHistory, QUERIES } from './rigs/history-data.js';
-import { sessionCsrf } from './rigs/person-app.js';
 import { APP_CSRF_HEADER } from '../protocol/app-api.js';
+import { generateHistory, QUERIES } from '../rigs/history-data.js';
+import { sessionCsrf, signInLink } from '../rigs/person-app.js';
+import { defineBenchmark } from './lib.js';
+import type { RunningDaemon } from './kit/daemon.js';
+import { request } from './kit/http.js';
+import { int, ms, percentile, printTable, ratio, verdict } from './kit/print.js';
+import { sleep } from './kit/processes.js';
 
-const APP_COUNT = Number(option('apps') ?? 200);
-const RECORDS_PER_APP = Number(option('records') ?? 1000);
-const QUERY_COUNT = Number(option('queries') ?? 200);
 const NOTIFY_COUNT = 100;
 const WINDOW = 100;
 /** docs/app.md: a search answered p50 well under 100 ms at 200,000 records. */
 const TARGET_SEARCH_P50_MS = 100;
 
-/** Asks the daemon for a window over the private channel, as the tray does. */
-function openOverChannel(supportDir: string): Promise<{ ok: boolean; error?: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(channelPath(supportDir), () => socket.write('{"op":"open","page":"history"}\n'));
-    let text = '';
-    socket.on('data', (chunk) => {
-      text += chunk.toString();
-      if (text.includes('\n')) {
-        socket.end();
-        resolve(JSON.parse(text));
-      }
-    });
-    socket.on('error', reject);
-  });
-}
-
-/** Signs in as the person: the stand-in browser is handed the forwarding file, which holds the sign-in link. */
-async function signIn(daemon: RunningDaemon, supportDir: string, opened: string): Promise<Record<string, string>> {
-  const answer = await openOverChannel(supportDir);
-  if (!answer.ok) throw new Error(`open was refused: ${answer.error}`);
-  let argument = '';
-  for (let tries = 0; argument === '' && tries < 500; tries++) {
-    argument = (await readFile(opened, 'utf8').catch(() => '')).trim();
-    if (argument === '') await sleep(10);
-  }
-  const file = new URL(argument.slice('--app='.length)).pathname;
-  const link = new URL(/url=([^"]+)"/.exec(await readFile(file, 'utf8'))![1]!);
+/** Signs in as the person: the sign-in link the private channel's `open` mints, followed for its cookie. */
+async function signIn(daemon: RunningDaemon): Promise<Record<string, string>> {
+  const link = new URL(await signInLink(daemon.supportDir));
   const signedIn = await new Promise<http.IncomingMessage>((resolve, reject) =>
     http.get(`${daemon.baseUrl}${link.pathname}${link.search}`, resolve).on('error', reject),
   );
@@ -110,11 +65,7 @@ async function notifyToRow(daemon: RunningDaemon, session: Record<string, string
   for (let index = 0; index < NOTIFY_COUNT; index++) {
     const id = `bench-${index}`;
     const started = performance.now();
-    await request(`${daemon.baseUrl}/v1/notify`, {
-      method: 'POST',
-      headers: { ...daemon.auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ app: 'app-000', id, title: `Live ${index}`, body: 'on the stream' }),
-    });
+    await daemon.call('POST', '/v1/notify', { app: 'app-000', id, title: `Live ${index}`, body: 'on the stream' });
     while (!rows.has(id)) await sleep(1);
     samples.push(rows.get(id)! - started);
   }
@@ -122,89 +73,80 @@ async function notifyToRow(daemon: RunningDaemon, session: Record<string, string
   return samples;
 }
 
-await runBenchmark(async () => {
-  pinSelf(LOAD_CPU);
-  console.log("Notifier benchmark: the person's app's History at scale");
-  console.log(describeMachine());
+await defineBenchmark({
+  title: "Notifier benchmark: the person's app's History at scale",
+  options: { apps: 200, records: 1000, queries: 200 },
+  async measure({ options: { apps, records, queries: queryCount }, tempFolder, startDaemon }) {
+    const supportDir = await tempFolder('notifier-bench-app-');
+    const generated = await generateHistory(supportDir, { apps, recordsPerApp: records });
+    const total = apps * records;
+    console.log(
+      `generated ${apps} apps x ${records} records = ${int(total)} records, ` +
+        `${(generated.bytes / 1024 / 1024).toFixed(1)} MiB of History files, in ${ms(generated.ms)}\n`,
+    );
 
-  const folder = await makeTempFolder('notifier-bench-app-');
-  const supportDir = path.join(folder, 'support');
-  const bin = path.join(folder, 'bin');
-  const opened = path.join(folder, 'opened.txt');
-  await mkdir(bin, { recursive: true });
-  await writeFile(path.join(bin, 'chromium'), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`);
-  await chmod(path.join(bin, 'chromium'), 0o755);
-  const generated = await generateHistory(supportDir, { apps: APP_COUNT, recordsPerApp: RECORDS_PER_APP });
-  const total = APP_COUNT * RECORDS_PER_APP;
-  console.log(
-    `generated ${APP_COUNT} apps x ${RECORDS_PER_APP} records = ${int(total)} records, ` +
-      `${(generated.bytes / 1024 / 1024).toFixed(1)} MiB of History files, in ${ms(generated.ms)}\n`,
-  );
+    const daemon = await startDaemon({ supportDir, personApp: true });
+    const session = await signIn(daemon);
+    const history = (query: string) => `${daemon.baseUrl}/app/api/history?${query}`;
+    // History loads in the background after the daemon answers: the first full list waits until it is all in.
+    const loaded = await timed(history('limit=1'), session);
+    console.log(`signed in; History loaded (first list answered) ${ms(loaded.ms)} after health`);
+    const everything = JSON.parse((await timed(history(`limit=${WINDOW}`), session)).body) as { total: number };
+    if (everything.total !== total) throw new Error(`the list has ${everything.total} records, not ${total}`);
 
-  const daemon = await startDaemon(supportDir, [], {
-    env: { ...process.env, DISPLAY: ':bench', PATH: `${bin}${path.delimiter}${process.env.PATH}`, NOTIFIER_NO_TRAY: '1' },
-  });
-  const session = await signIn(daemon, supportDir, opened);
-  const history = (query: string) => `${daemon.baseUrl}/app/api/history?${query}`;
-  // History loads in the background after the daemon answers: the first full list waits until it is all in.
-  const loaded = await timed(history('limit=1'), session);
-  console.log(`signed in; History loaded (first list answered) ${ms(loaded.ms)} after health`);
-  const everything = JSON.parse((await timed(history(`limit=${WINDOW}`), session)).body) as { total: number };
-  if (everything.total !== total) throw new Error(`the list has ${everything.total} records, not ${total}`);
+    const queries = Object.values(QUERIES).flat();
+    const samples: Record<string, number[]> = { health: [], landing: [], search: [], scroll: [], filtered: [] };
+    const found: number[] = [];
+    for (let index = 0; index < queryCount; index++) {
+      samples.health!.push((await timed(`${daemon.baseUrl}/v1/health`, {})).ms);
+      // The landing page: the newest rows of everything, and the unread ones.
+      samples.landing!.push((await timed(history(index % 2 === 0 ? `limit=${WINDOW}` : `state=unread&limit=${WINDOW}`), session)).ms);
+      // A new search each time: the person types; nothing kept helps.
+      const q = encodeURIComponent(queries[index % queries.length]!);
+      const search = await timed(history(`q=${q}&limit=${WINDOW}`), session);
+      samples.search!.push(search.ms);
+      found.push((JSON.parse(search.body) as { total: number }).total);
+      // The next window of that search: the person scrolls.
+      samples.scroll!.push((await timed(history(`q=${q}&offset=${WINDOW}&limit=${WINDOW}`), session)).ms);
+      // A search with filters (unread, one month), always new.
+      const filtered = `q=${encodeURIComponent(queries[(index + 7) % queries.length]!)}&state=unread&from=2000-01-01&limit=${WINDOW}`;
+      samples.filtered!.push((await timed(history(filtered), session)).ms);
+    }
+    const row = (name: string, values: number[], baseline = samples.health!) => [
+      name,
+      String(values.length),
+      ms(percentile(values, 50)),
+      ms(percentile(values, 90)),
+      ms(percentile(values, 99)),
+      ratio(percentile(values, 50) / percentile(baseline, 50)),
+    ];
+    console.log(`(a) GET /app/api/history at ${int(total)} records, ${queryCount} rounds, ${WINDOW} rows a window`);
+    printTable(
+      [
+        ['request', 'n', 'p50', 'p90', 'p99', 'p50 / health'],
+        row('GET /v1/health (baseline)', samples.health!),
+        row('no search: everything, or the unread', samples.landing!),
+        row('a new two-word search, first window', samples.search!),
+        row('the next window of the same search', samples.scroll!),
+        row('a new search, unread, from a date', samples.filtered!),
+      ],
+      '    ',
+    );
+    console.log(`    matches per search: ${Math.min(...found)} to ${int(Math.max(...found))}`);
+    const searchP50 = percentile(samples.search!, 50);
+    console.log(`    target: a new search p50 < ${ms(TARGET_SEARCH_P50_MS)}: ${verdict(searchP50 < TARGET_SEARCH_P50_MS)}\n`);
 
-  const queries = Object.values(QUERIES).flat();
-  const samples: Record<string, number[]> = { health: [], landing: [], search: [], scroll: [], filtered: [] };
-  const found: number[] = [];
-  for (let index = 0; index < QUERY_COUNT; index++) {
-    samples.health!.push((await timed(`${daemon.baseUrl}/v1/health`, {})).ms);
-    // The landing page: the newest rows of everything, and the unread ones.
-    samples.landing!.push((await timed(history(index % 2 === 0 ? `limit=${WINDOW}` : `state=unread&limit=${WINDOW}`), session)).ms);
-    // A new search each time: the person types; nothing kept helps.
-    const q = encodeURIComponent(queries[index % queries.length]!);
-    const search = await timed(history(`q=${q}&limit=${WINDOW}`), session);
-    samples.search!.push(search.ms);
-    found.push((JSON.parse(search.body) as { total: number }).total);
-    // The next window of that search: the person scrolls.
-    samples.scroll!.push((await timed(history(`q=${q}&offset=${WINDOW}&limit=${WINDOW}`), session)).ms);
-    // A search with filters (unread, one month), always new.
-    const filtered = `q=${encodeURIComponent(queries[(index + 7) % queries.length]!)}&state=unread&from=2000-01-01&limit=${WINDOW}`;
-    samples.filtered!.push((await timed(history(filtered), session)).ms);
-  }
-  const row = (name: string, values: number[], baseline = samples.health!) => [
-    name,
-    String(values.length),
-    ms(percentile(values, 50)),
-    ms(percentile(values, 90)),
-    ms(percentile(values, 99)),
-    ratio(percentile(values, 50) / percentile(baseline, 50)),
-  ];
-  console.log(`(a) GET /app/api/history at ${int(total)} records, ${QUERY_COUNT} rounds, ${WINDOW} rows a window`);
-  printTable(
-    [
-      ['request', 'n', 'p50', 'p90', 'p99', 'p50 / health'],
-      row('GET /v1/health (baseline)', samples.health!),
-      row('no search: everything, or the unread', samples.landing!),
-      row('a new two-word search, first window', samples.search!),
-      row('the next window of the same search', samples.scroll!),
-      row('a new search, unread, from a date', samples.filtered!),
-    ],
-    '    ',
-  );
-  console.log(`    matches per search: ${Math.min(...found)} to ${int(Math.max(...found))}`);
-  const searchP50 = percentile(samples.search!, 50);
-  console.log(`    target: a new search p50 < ${ms(TARGET_SEARCH_P50_MS)}: ${verdict(searchP50 < TARGET_SEARCH_P50_MS)}\n`);
-
-  const live = await notifyToRow(daemon, session);
-  const liveHealth: number[] = [];
-  for (let index = 0; index < NOTIFY_COUNT; index++) liveHealth.push((await timed(`${daemon.baseUrl}/v1/health`, {})).ms);
-  console.log(`(b) POST /v1/notify -> its row on GET /app/api/events, ${NOTIFY_COUNT} notifications one after another`);
-  printTable(
-    [
-      ['measured', 'n', 'p50', 'p90', 'p99', 'p50 / health'],
-      row('GET /v1/health (baseline)', liveHealth, liveHealth),
-      row('notify -> row event', live, liveHealth),
-    ],
-    '    ',
-  );
-  await stopChild(daemon.child);
+    const live = await notifyToRow(daemon, session);
+    const liveHealth: number[] = [];
+    for (let index = 0; index < NOTIFY_COUNT; index++) liveHealth.push((await timed(`${daemon.baseUrl}/v1/health`, {})).ms);
+    console.log(`(b) POST /v1/notify -> its row on GET /app/api/events, ${NOTIFY_COUNT} notifications one after another`);
+    printTable(
+      [
+        ['measured', 'n', 'p50', 'p90', 'p99', 'p50 / health'],
+        row('GET /v1/health (baseline)', liveHealth, liveHealth),
+        row('notify -> row event', live, liveHealth),
+      ],
+      '    ',
+    );
+  },
 });

@@ -16,34 +16,20 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import {
-  describeMachine,
-  int,
-  makeTempFolder,
-  ms,
-  option,
-  percentile,
-  printTable,
-  ratio,
-  request,
-  ROOT,
-  runBenchmark,
-  startDaemon,
-  stopChild,
-  verdict,
-  type RunningDaemon,
-} from './lib.js';
-import { launchChromium } from './rigs/chromium.js';
-import { generateHistory, QUERIES } from './rigs/history-data.js';
-import { signInLink, writeSilentBrowser } from './rigs/person-app.js';
 import { APP_CSRF_HEADER, APP_CSRF_STORAGE } from '../protocol/app-api.js';
+import { generateHistory, QUERIES } from '../rigs/history-data.js';
+import { signInLink } from '../rigs/person-app.js';
+import { defineBenchmark, type Run } from './lib.js';
+import type { RunningDaemon } from './kit/daemon.js';
+import type { ReadOptions } from './kit/options.js';
+import { FRAME_DRAWN, painted } from './kit/paint.js';
+import { int, ms, percentile, printTable, ratio, verdict } from './kit/print.js';
+import { ROOT } from './kit/processes.js';
 
-const RUNS = Number(option('runs') ?? 15);
-const NOTIFIES = Number(option('notifies') ?? 60);
-const APP_COUNT = Number(option('apps') ?? 200);
-const RECORDS_PER_APP = Number(option('records') ?? 1000);
 /** `--only a,c`: some of the measurements. */
-const ONLY = (option('only') ?? 'a,b,c,d').split(',');
+const OPTIONS = { runs: 15, notifies: 60, apps: 200, records: 1000, only: 'a,b,c,d' };
+/** What each measurement is given: the options, Chromium, and the run to start daemons with. */
+type Paint = Run<ReadOptions<typeof OPTIONS>> & { chromium: Browser };
 /** The issue's targets. */
 const TARGET_SIGNIN_MS = 300;
 const TARGET_NOTIFY_MS = 100;
@@ -60,7 +46,7 @@ const ROWS = 50;
  */
 const MARKER = `
 window.__notifierMark = (test) => new Promise((resolve) => {
-  const drawn = () => requestAnimationFrame(() => setTimeout(() => resolve(performance.timeOrigin + performance.now()), 0));
+  const drawn = () => (${FRAME_DRAWN})().then(resolve);
   if (test()) return drawn();
   const observer = new MutationObserver(() => {
     if (!test()) return;
@@ -70,19 +56,6 @@ window.__notifierMark = (test) => new Promise((resolve) => {
   observer.observe(document, { childList: true, subtree: true, characterData: true });
 });`;
 
-interface AppUnderTest {
-  daemon: RunningDaemon;
-  supportDir: string;
-}
-
-/** A daemon (pinned, headless banners, no tray) whose private channel can open the app. */
-async function startApp(supportDir: string): Promise<AppUnderTest> {
-  const bin = await makeTempFolder('notifier-bench-bin-');
-  await writeSilentBrowser(bin);
-  const env = { ...process.env, DISPLAY: ':0', NOTIFIER_NO_TRAY: '1', PATH: `${bin}${path.delimiter}${process.env.PATH}` };
-  return { daemon: await startDaemon(supportDir, [], { env }), supportDir };
-}
-
 async function newContext(browser: Browser, height = 800): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height } });
   await context.addInitScript({ content: MARKER });
@@ -90,9 +63,9 @@ async function newContext(browser: Browser, height = 800): Promise<BrowserContex
 }
 
 /** Signs in at History in a fresh context (no cookie yet): the page, once its first rows are painted. */
-async function signedIn(browser: Browser, app: AppUnderTest, height = 800): Promise<Page> {
+async function signedIn(browser: Browser, daemon: RunningDaemon, height = 800): Promise<Page> {
   const page = await (await newContext(browser, height)).newPage();
-  await page.goto(await signInLink(app.supportDir));
+  await page.goto(await signInLink(daemon.supportDir));
   await page.waitForURL((url) => url.pathname === '/app/history');
   await page.locator('.rows .row-title').first().waitFor();
   return page;
@@ -108,18 +81,6 @@ async function blankServer(): Promise<{ url: string; close(): Promise<void> }> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-/** How long a page may take to show what is measured before the benchmark gives up (rather than hang). */
-const PAINT_TIMEOUT_MS = 30_000;
-
-/** Resolves with the page's wall-clock time of the frame, or fails after PAINT_TIMEOUT_MS. */
-function painted(mark: Promise<unknown>, what: string): Promise<number> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} was not painted within ${PAINT_TIMEOUT_MS / 1000} s`)), PAINT_TIMEOUT_MS);
-  });
-  return Promise.race([mark as Promise<number>, late]).finally(() => clearTimeout(timer));
 }
 
 /** Milliseconds from `navigate` starting to the frame in which `test` (page code, as text) first held. */
@@ -138,11 +99,7 @@ async function timeToPaint(browser: Browser, url: () => Promise<string>, test: s
 }
 
 async function notify(daemon: RunningDaemon, body: Record<string, unknown>): Promise<void> {
-  const answer = await request(`${daemon.baseUrl}/v1/notify`, {
-    method: 'POST',
-    headers: { ...daemon.auth, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const answer = await daemon.call('POST', '/v1/notify', body);
   if (answer.status !== 200) throw new Error(`notify answered ${answer.status}: ${answer.body}`);
 }
 
@@ -159,10 +116,10 @@ function line(name: string, samples: number[], baseline: number[], target: numbe
 }
 
 /** (a) In the person's window (1280x800: the rows that fit, and a few more in the document), and in one tall enough for all 50. */
-async function signInToRows(browser: Browser): Promise<string[][]> {
-  const app = await startApp(await makeTempFolder('notifier-bench-app-'));
+async function signInToRows({ chromium: browser, startDaemon, options }: Paint): Promise<string[][]> {
+  const daemon = await startDaemon({ personApp: true });
   for (let index = 0; index < ROWS; index++)
-    await notify(app.daemon, { app: `app-${index % 5}`, title: `Notification ${index}`, body: 'A line.' });
+    await notify(daemon, { app: `app-${index % 5}`, title: `Notification ${index}`, body: 'A line.' });
   const blank = await blankServer();
   const windows = [
     { name: `(a) sign-in link -> History of ${ROWS} painted (1280x800)`, height: 800 },
@@ -174,9 +131,9 @@ async function signInToRows(browser: Browser): Promise<string[][]> {
     const rowsPainted = `document.querySelectorAll('.rows .row-title').length >= Math.min(${ROWS}, Math.floor((innerHeight - 130) / 64))`;
     const blankSamples: number[] = [];
     const signInSamples: number[] = [];
-    for (let run = 0; run < RUNS + 1; run++) {
+    for (let run = 0; run < options.runs + 1; run++) {
       const blankMs = await timeToPaint(browser, async () => blank.url, `document.querySelector('h1') !== null`, height);
-      const signInMs = await timeToPaint(browser, () => signInLink(app.supportDir), rowsPainted, height);
+      const signInMs = await timeToPaint(browser, () => signInLink(daemon.supportDir), rowsPainted, height);
       if (run === 0) continue; // the first of each warms Chromium up
       blankSamples.push(blankMs);
       signInSamples.push(signInMs);
@@ -184,25 +141,25 @@ async function signInToRows(browser: Browser): Promise<string[][]> {
     rows.push(line(name, signInSamples, blankSamples, TARGET_SIGNIN_MS));
   }
   await blank.close();
-  await stopChild(app.daemon.child);
+  await daemon.stop();
   return rows;
 }
 
 /** (b) */
-async function notifyToRow(browser: Browser): Promise<string[]> {
-  const app = await startApp(await makeTempFolder('notifier-bench-app-'));
-  await notify(app.daemon, { app: 'bench', title: 'The first one' });
-  const page = await signedIn(browser, app);
+async function notifyToRow({ chromium: browser, startDaemon, options }: Paint): Promise<string[]> {
+  const daemon = await startDaemon({ personApp: true });
+  await notify(daemon, { app: 'bench', title: 'The first one' });
+  const page = await signedIn(browser, daemon);
   const rowSamples: number[] = [];
   const postSamples: number[] = [];
-  for (let run = 0; run < NOTIFIES + 3; run++) {
+  for (let run = 0; run < options.notifies + 3; run++) {
     const title = `Arrived ${run}`;
     const shown = page.evaluate(
       `window.__notifierMark(() => [...document.querySelectorAll('.rows .row-title')].some((link) => link.textContent === ${JSON.stringify(title)}))`,
     );
     await page.evaluate('0'); // the marker is set before the notification leaves
     const started = Date.now();
-    await notify(app.daemon, { app: 'bench', title, body: 'Something happened.' });
+    await notify(daemon, { app: 'bench', title, body: 'Something happened.' });
     const answered = Date.now();
     const paintedAt = await painted(shown, title);
     if (run < 3) continue;
@@ -210,18 +167,24 @@ async function notifyToRow(browser: Browser): Promise<string[]> {
     postSamples.push(answered - started);
   }
   await page.context().close();
-  await stopChild(app.daemon.child);
+  await daemon.stop();
   return line('(b) POST /v1/notify -> row on screen', rowSamples, postSamples, TARGET_NOTIFY_MS);
 }
 
 /** (c) */
-async function searchAtScale(browser: Browser): Promise<{ row: string[]; generated: string }> {
-  const supportDir = await makeTempFolder('notifier-bench-history-');
-  const written = await generateHistory(supportDir, { apps: APP_COUNT, recordsPerApp: RECORDS_PER_APP });
-  const app = await startApp(supportDir);
+async function searchAtScale({
+  chromium: browser,
+  startDaemon,
+  tempFolder,
+  options,
+}: Paint): Promise<{ row: string[]; generated: string }> {
+  const records = int(options.apps * options.records);
+  const supportDir = await tempFolder('notifier-bench-history-');
+  const written = await generateHistory(supportDir, { apps: options.apps, recordsPerApp: options.records });
+  const daemon = await startDaemon({ supportDir, personApp: true });
   // History loads in the background after the daemon answers; a search of every app waits until it is all in.
-  await request(`${app.daemon.baseUrl}/v1/history/search?q=startup%20probe`, { headers: app.daemon.auth });
-  const page = await signedIn(browser, app);
+  await daemon.call('GET', '/v1/history/search?q=startup%20probe');
+  const page = await signedIn(browser, daemon);
   const box = page.getByRole('searchbox', { name: 'Search' });
   const queries = Object.values(QUERIES).flat();
   const paintedSamples: number[] = [];
@@ -252,7 +215,7 @@ async function searchAtScale(browser: Browser): Promise<{ row: string[]; generat
     await box.fill(query);
     const paintedAt = await painted(shown, `the search "${query}"`);
     await box.fill('');
-    await page.getByText(`${int(APP_COUNT * RECORDS_PER_APP)} notifications`).waitFor();
+    await page.getByText(`${records} notifications`).waitFor();
     return { painted: paintedAt - started, fetched: expected.ms };
   };
   await measure(queries[0]!); // warms the page up
@@ -262,10 +225,10 @@ async function searchAtScale(browser: Browser): Promise<{ row: string[]; generat
     fetched.push(sample.fetched);
   }
   await page.context().close();
-  await stopChild(app.daemon.child);
+  await daemon.stop();
   return {
-    row: line(`(c) search at ${int(APP_COUNT * RECORDS_PER_APP)} records -> painted`, paintedSamples, fetched, TARGET_SEARCH_MS),
-    generated: `${int(APP_COUNT * RECORDS_PER_APP)} records, ${(written.bytes / 1024 / 1024).toFixed(1)} MiB of History files`,
+    row: line(`(c) search at ${records} records -> painted`, paintedSamples, fetched, TARGET_SEARCH_MS),
+    generated: `${records} records, ${(written.bytes / 1024 / 1024).toFixed(1)} MiB of History files`,
   };
 }
 
@@ -302,25 +265,25 @@ async function scriptSize(): Promise<string[]> {
   ];
 }
 
-await runBenchmark(async () => {
-  console.log("Notifier benchmark: the person's app in Chromium");
-  console.log(describeMachine());
-  const browser = await launchChromium();
-  try {
+await defineBenchmark({
+  title: "Notifier benchmark: the person's app in Chromium",
+  options: OPTIONS,
+  pin: false,
+  needs: { chromium: true },
+  async measure(run) {
+    const only = run.options.only.split(',');
     const rows: string[][] = [];
-    if (ONLY.includes('a')) rows.push(...(await signInToRows(browser)));
-    if (ONLY.includes('b')) rows.push(await notifyToRow(browser));
-    if (ONLY.includes('c')) {
-      const search = await searchAtScale(browser);
+    if (only.includes('a')) rows.push(...(await signInToRows(run)));
+    if (only.includes('b')) rows.push(await notifyToRow(run));
+    if (only.includes('c')) {
+      const search = await searchAtScale(run);
       console.log(`History for (c): ${search.generated}, written straight into the support folder`);
       rows.push(search.row);
     }
-    if (ONLY.includes('d')) rows.push(await scriptSize());
+    if (only.includes('d')) rows.push(await scriptSize());
     console.log('');
     printTable([['measured', 'p50', 'p90', 'baseline p50', 'p50 / baseline', 'target'], ...rows]);
     console.log('\nbaselines: (a) a blank page loaded in the same Chromium; (b) the POST /v1/notify round trip; (c) the same search');
     console.log('fetched by the page (the daemon and the network alone); (d) Preact, its hooks and signals, gzipped alike.');
-  } finally {
-    await browser.close();
-  }
+  },
 });

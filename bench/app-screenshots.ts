@@ -3,19 +3,20 @@
 // a failed callback, a snoozed and a held one), signed in through the private channel in headless Chromium. Look at
 // every picture after making them.
 //   npm run screenshots            (writes docs/screenshots/<page>-<light|dark>.png)
-// Not a benchmark: it lives in bench/ because it is built and run like one (bench/lib.ts cleans up after it).
+// Not a benchmark: it lives in bench/ because it is built and run like one (bench/lib.ts starts and cleans up).
 
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createCanvas, loadImage } from 'canvas';
 import type { Page } from 'playwright-core';
-import { makeTempFolder, request, ROOT, runBenchmark, sleep, startDaemon, stopChild, type RunningDaemon } from './lib.js';
-import { channel } from './rigs/channel.js';
-import { launchChromium } from './rigs/chromium.js';
-import { signInLink, writeSilentBrowser } from './rigs/person-app.js';
 import { channelPath } from '../daemon/control/channel.js';
 import { APP_CSRF_HEADER, APP_CSRF_STORAGE } from '../protocol/app-api.js';
+import { channel } from '../rigs/channel.js';
+import { signInLink } from '../rigs/person-app.js';
+import { defineBenchmark } from './lib.js';
+import type { RunningDaemon } from './kit/daemon.js';
+import { ROOT, sleep } from './kit/processes.js';
 
 const OUT = path.join(ROOT, 'docs', 'screenshots');
 const WINDOW = { width: 1200, height: 760 };
@@ -48,11 +49,7 @@ async function iconOf(symbol: string, colour: string): Promise<string> {
 }
 
 async function api(daemon: RunningDaemon, method: string, route: string, body?: unknown): Promise<any> {
-  const answer = await request(`${daemon.baseUrl}${route}`, {
-    method,
-    headers: { ...daemon.auth, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const answer = await daemon.call(method, route, body);
   if (answer.status >= 400) throw new Error(`${method} ${route}: ${answer.status} ${answer.body}`);
   return JSON.parse(answer.body);
 }
@@ -192,17 +189,16 @@ async function shoot(page: Page, name: string): Promise<void> {
   console.log(`wrote docs/screenshots/${name}.png`);
 }
 
-await runBenchmark(async () => {
-  const supportDir = await makeTempFolder('notifier-screenshots-');
-  const bin = await makeTempFolder('notifier-screenshots-bin-');
-  await writeSilentBrowser(bin);
-  const env = { ...process.env, DISPLAY: ':0', NOTIFIER_NO_TRAY: '1', PATH: `${bin}${path.delimiter}${process.env.PATH}` };
-  await writeEarlier(supportDir);
-  const daemon = await startDaemon(supportDir, [], { env });
-  const ids = await fill(daemon);
-  await mkdir(OUT, { recursive: true });
-  const browser = await launchChromium();
-  try {
+await defineBenchmark({
+  title: "Notifier: screenshots of the person's app (docs/screenshots/)",
+  pin: false,
+  needs: { chromium: true },
+  async measure({ tempFolder, startDaemon, chromium: browser }) {
+    const supportDir = await tempFolder('notifier-screenshots-');
+    await writeEarlier(supportDir);
+    const daemon = await startDaemon({ supportDir, personApp: true });
+    const ids = await fill(daemon);
+    await mkdir(OUT, { recursive: true });
     let first = true;
     for (const theme of ['light', 'dark'] as const) {
       const context = await browser.newContext({ viewport: WINDOW, colorScheme: theme, deviceScaleFactor: 1 });
@@ -246,8 +242,5 @@ await runBenchmark(async () => {
       await shoot(page, `relay-${theme}`);
       await context.close();
     }
-  } finally {
-    await browser.close();
-    await stopChild(daemon.child);
-  }
+  },
 });

@@ -12,26 +12,10 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as esbuild from 'esbuild';
-import {
-  DAEMON_MAIN,
-  LOAD_CPU,
-  describeMachine,
-  makeTempFolder,
-  median,
-  ms,
-  onCpu,
-  option,
-  percentile,
-  pinSelf,
-  printTable,
-  ratio,
-  runBenchmark,
-  startDaemon,
-  stopChild,
-  verdict,
-} from './lib.js';
+import { defineBenchmark } from './lib.js';
+import { median, ms, percentile, printTable, ratio, verdict } from './kit/print.js';
+import { DAEMON_MAIN, LOAD_CPU, onCpu } from './kit/processes.js';
 
-const RUNS = Number(option('runs') ?? 30);
 const WARM_UP = 3;
 const TARGET_MS = 150;
 
@@ -81,14 +65,13 @@ function timeRun(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   });
 }
 
-await runBenchmark(async () => {
-  pinSelf(LOAD_CPU);
-  console.log(`bench:cli — ${describeMachine()}`);
-  const supportDir = await makeTempFolder('notifier-bench-cli-');
-  const daemon = await startDaemon(supportDir);
-  try {
-    const env = { ...process.env, NOTIFIER_SUPPORT_DIR: supportDir };
-    const bundle = await bundleTool(await makeTempFolder('notifier-bench-cli-bundle-'));
+await defineBenchmark({
+  title: 'Notifier benchmark: `notifier health` cold starts',
+  options: { runs: 30 },
+  needs: { daemon: true },
+  async measure({ options: { runs }, daemon, tempFolder }) {
+    const env = { ...process.env, NOTIFIER_SUPPORT_DIR: daemon.supportDir };
+    const bundle = await bundleTool(await tempFolder('notifier-bench-cli-bundle-'));
     const kinds: Kind[] = [
       { name: 'node -e 0 (baseline)', args: ['-e', '0'] },
       { name: 'node -e "import(\'commander\')"', args: ['--input-type=module', '-e', "await import('commander')"] },
@@ -98,14 +81,14 @@ await runBenchmark(async () => {
       { name: 'notifier health, bundled (comparison)', args: [bundle, 'health'] },
     ];
     const times = kinds.map(() => [] as number[]);
-    for (let round = 0; round < WARM_UP + RUNS; round++) {
+    for (let round = 0; round < WARM_UP + runs; round++) {
       for (const [index, kind] of kinds.entries()) {
         const elapsed = await timeRun(kind.args, env);
         if (round >= WARM_UP) times[index]!.push(elapsed);
       }
     }
     const baseline = median(times[0]!);
-    console.log(`\n${RUNS} cold starts of each (after ${WARM_UP} warm-up rounds), taking turns; the daemon answers GET /v1/health`);
+    console.log(`\n${runs} cold starts of each (after ${WARM_UP} warm-up rounds), taking turns; the daemon answers GET /v1/health`);
     printTable(
       [
         ['process', 'median', 'p90', 'median vs baseline', 'median - baseline'],
@@ -124,7 +107,5 @@ await runBenchmark(async () => {
     );
     const health = median(times[3]!);
     console.log(`  target: notifier health under ${TARGET_MS} ms wall (median) -> ${verdict(health < TARGET_MS)}`);
-  } finally {
-    await stopChild(daemon.child);
-  }
+  },
 });

@@ -14,29 +14,15 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { APP_CSRF_HEADER, APP_CSRF_STORAGE } from '../protocol/app-api.js';
 import { designerPaths } from '../protocol/app-api-designer.js';
-import {
-  describeMachine,
-  makeTempFolder,
-  ms,
-  option,
-  percentile,
-  printTable,
-  ratio,
-  ROOT,
-  runBenchmark,
-  startDaemon,
-  stopChild,
-  verdict,
-} from './lib.js';
-import { launchChromium } from './rigs/chromium.js';
-import { signInLink, writeSilentBrowser } from './rigs/person-app.js';
+import { signInLink } from '../rigs/person-app.js';
+import { defineBenchmark } from './lib.js';
+import { FRAME_DRAWN, painted } from './kit/paint.js';
+import { ms, percentile, printTable, ratio, verdict } from './kit/print.js';
+import { ROOT } from './kit/processes.js';
 
-const RUNS = Number(option('runs') ?? 40);
 /** The issue's target: keystroke -> new preview on screen, p50. */
 const TARGET_KEYSTROKE_MS = 150;
 const BUDGET_GZIP_BYTES = 80 * 1024;
-/** How long a picture may take before the benchmark gives up (rather than hang). */
-const PAINT_TIMEOUT_MS = 30_000;
 
 /** A 3x3 card, every cell used; the last cell shows `extra.note`, which each keystroke changes. On one line. */
 const CARD = {
@@ -61,7 +47,7 @@ const SAMPLE = { title: 'Build 812 passed', body: 'All 1,204 tests passed in 3 m
 /** In the page: resolves with the wall-clock time of the frame after the preview shows a picture other than `old`. */
 const MARKER = `
 window.__newPicture = (old) => new Promise((resolve) => {
-  const drawn = () => requestAnimationFrame(() => setTimeout(() => resolve(performance.timeOrigin + performance.now()), 0));
+  const drawn = () => (${FRAME_DRAWN})().then(resolve);
   const check = () => {
     const img = document.querySelector('img[alt="Preview"]');
     if (!img || img.src === old) return false;
@@ -73,18 +59,10 @@ window.__newPicture = (old) => new Promise((resolve) => {
   observer.observe(document, { subtree: true, attributes: true, attributeFilter: ['src'], childList: true });
 });`;
 
-function painted(mark: Promise<unknown>): Promise<number> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no new preview within ${PAINT_TIMEOUT_MS / 1000} s`)), PAINT_TIMEOUT_MS);
-  });
-  return Promise.race([mark as Promise<number>, late]).finally(() => clearTimeout(timer));
-}
-
 const previewSrc = (page: Page): Promise<string> => page.evaluate(`document.querySelector('img[alt="Preview"]')?.src ?? ''`);
 
 /** (a) */
-async function keystrokeToPicture(page: Page): Promise<{ keystroke: number[]; fetch: number[] }> {
+async function keystrokeToPicture(page: Page, runs: number): Promise<{ keystroke: number[]; fetch: number[] }> {
   const editor = page.getByRole('textbox', { name: 'Template', exact: true });
   await editor.click();
   await page.keyboard.press('Control+A');
@@ -98,12 +76,12 @@ async function keystrokeToPicture(page: Page): Promise<{ keystroke: number[]; fe
   for (let step = 0; step < 3; step++) await page.keyboard.press('ArrowLeft');
   const keystroke: number[] = [];
   const fetch: number[] = [];
-  for (let run = 0; run < RUNS + 2; run++) {
+  for (let run = 0; run < runs + 2; run++) {
     const old = await previewSrc(page);
     const shown = page.evaluate(`window.__newPicture(${JSON.stringify(old)})`);
     const started = Date.now();
     await page.keyboard.press(run % 2 === 0 ? 'w' : 'Backspace'); // a letter typed, then taken back
-    const at = await painted(shown).catch(async (error: Error) => {
+    const at = await painted(shown, 'the new preview').catch(async (error: Error) => {
       throw new Error(
         `${error.message} (key ${run}; the editor holds ${await editor.innerText()}; the page says ${await page.locator('#designer-problems').innerText()})`,
       );
@@ -154,22 +132,18 @@ async function chunkSizes(): Promise<string[][]> {
   ];
 }
 
-await runBenchmark(async () => {
-  console.log("Notifier benchmark: the Designer's live preview in Chromium");
-  console.log(describeMachine());
-  const supportDir = await makeTempFolder('notifier-bench-designer-');
-  const bin = await makeTempFolder('notifier-bench-bin-');
-  await writeSilentBrowser(bin);
-  const env = { ...process.env, DISPLAY: ':0', NOTIFIER_NO_TRAY: '1', PATH: `${bin}${path.delimiter}${process.env.PATH}` };
-  const daemon = await startDaemon(supportDir, [], { env });
-  const browser = await launchChromium();
-  try {
+await defineBenchmark({
+  title: "Notifier benchmark: the Designer's live preview in Chromium",
+  options: { runs: 40 },
+  pin: false,
+  needs: { daemon: { personApp: true }, chromium: true },
+  async measure({ options, daemon, chromium: browser }) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
     await context.addInitScript({ content: MARKER });
     const page = await context.newPage();
-    await page.goto(await signInLink(supportDir, 'designer'));
+    await page.goto(await signInLink(daemon.supportDir, 'designer'));
     await page.getByRole('img', { name: 'Preview', exact: true }).waitFor();
-    const { keystroke, fetch } = await keystrokeToPicture(page);
+    const { keystroke, fetch } = await keystrokeToPicture(page, options.runs);
     const p50 = percentile(keystroke, 50);
     const baseline = percentile(fetch, 50);
     console.log('');
@@ -188,8 +162,5 @@ await runBenchmark(async () => {
     console.log("The keystroke includes the editor's debounce (40 ms), the request, decoding the picture and the frame.\n");
     printTable([['chunk', 'gzipped', 'loaded by'], ...(await chunkSizes())]);
     await context.close();
-  } finally {
-    await browser.close();
-    await stopChild(daemon.child);
-  }
+  },
 });

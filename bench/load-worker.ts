@@ -4,7 +4,7 @@
 // and prints one LoadResult as JSON on stdout.
 
 import autocannon from 'autocannon';
-import type { LoadResult, LoadSpec } from './lib.js';
+import type { LoadResult, LoadSpec } from './kit/load.js';
 
 const spec = JSON.parse(process.argv[2] ?? '') as LoadSpec;
 

@@ -10,16 +10,10 @@ import http from 'node:http';
 import { startDaemon } from '../daemon/daemon.js';
 import { log } from '../daemon/log.js';
 import type { Banner, BannerKey, OpenTarget, Presenter, Question } from '../daemon/present/presenter.js';
-import { describeMachine, int, makeTempFolder, option, printTable, ratio, runBenchmark, sleep } from './lib.js';
+import { defineBenchmark } from './lib.js';
+import { int, printTable, ratio } from './kit/print.js';
+import { sleep } from './kit/processes.js';
 
-const DURATION_S = Number(option('duration') ?? 180);
-const INTERVAL_S = Number(option('interval') ?? 15);
-const WARMUP_S = Number(option('warmup') ?? 10);
-/** `freedesktop` (default): a display like dunst's, drawing nothing; `headless`: the headless presenter. */
-const DISPLAY = option('display') ?? 'freedesktop';
-const CONNECTIONS = Number(option('connections') ?? 16);
-/** historyCapPerApp for the run: small, so what stays in memory is not History's own records. */
-const HISTORY_CAP = Number(option('cap') ?? 50);
 /** The target: the live heap at the end at most this much above the first sample. */
 const TARGET_GROWTH = 1.1;
 
@@ -71,33 +65,39 @@ function liveHeapMiB(): number {
   return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
-await runBenchmark(async () => {
-  if (!gc) throw new Error('run with node --expose-gc (npm run bench:memory does)');
-  log.setQuiet(true);
-  const supportDir = await makeTempFolder('notifier-soak-');
-  const presenter = DISPLAY === 'headless' ? 'headless' : new FreedesktopLikeDisplay();
-  const daemon = await startDaemon({ supportDir, port: 0, presenter, speech: null });
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const post = (method: string, path: string, body: unknown): Promise<number> =>
-    new Promise((resolve, reject) => {
-      const request = http.request(
-        `http://127.0.0.1:${daemon.port}${path}`,
-        { method, agent, headers: { authorization: `Bearer ${daemon.token}`, 'content-type': 'application/json' } },
-        (response) => {
-          response.resume();
-          response.on('end', () => resolve(response.statusCode ?? 0));
-        },
-      );
-      request.on('error', reject);
-      request.end(JSON.stringify(body));
-    });
-  try {
-    console.log(`bench:memory — ${describeMachine()}`);
+await defineBenchmark({
+  title: "Notifier benchmark: the daemon's live heap over a long stream of notifications",
+  // display: `freedesktop`, a display like dunst's, drawing nothing; or `headless`, the headless presenter. cap: the
+  // run's historyCapPerApp, small, so what stays in memory is not History's own records.
+  options: { duration: 180, interval: 15, warmup: 10, display: 'freedesktop', connections: 16, cap: 50 },
+  pin: false,
+  async measure({ options: { duration, interval, warmup, display, connections, cap }, tempFolder, atEnd }) {
+    if (!gc) throw new Error('run with node --expose-gc (npm run bench:memory does)');
+    log.setQuiet(true);
+    const supportDir = await tempFolder('notifier-soak-');
+    const presenter = display === 'headless' ? 'headless' : new FreedesktopLikeDisplay();
+    const daemon = await startDaemon({ supportDir, port: 0, presenter, speech: null });
+    atEnd(() => daemon.stop());
+    const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+    atEnd(() => agent.destroy());
+    const post = (method: string, path: string, body: unknown): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const request = http.request(
+          `http://127.0.0.1:${daemon.port}${path}`,
+          { method, agent, headers: { authorization: `Bearer ${daemon.token}`, 'content-type': 'application/json' } },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode ?? 0));
+          },
+        );
+        request.on('error', reject);
+        request.end(JSON.stringify(body));
+      });
     console.log(
-      `${DURATION_S} s of POST /v1/notify over ${CONNECTIONS} connections, ${DISPLAY} display, historyCapPerApp ${HISTORY_CAP}, ` +
-        `${APPS.length} apps; live heap after a full GC every ${INTERVAL_S} s (baseline: the sample after ${WARMUP_S} s of warm-up)`,
+      `${duration} s of POST /v1/notify over ${connections} connections, ${display} display, historyCapPerApp ${cap}, ` +
+        `${APPS.length} apps; live heap after a full GC every ${interval} s (baseline: the sample after ${warmup} s of warm-up)`,
     );
-    if ((await post('PUT', '/v1/settings', { historyCapPerApp: HISTORY_CAP })) !== 200) throw new Error('could not set historyCapPerApp');
+    if ((await post('PUT', '/v1/settings', { historyCapPerApp: cap })) !== 200) throw new Error('could not set historyCapPerApp');
 
     let sent = 0;
     let failed = 0;
@@ -108,7 +108,7 @@ await runBenchmark(async () => {
         if (status !== 200) failed++;
       }
     };
-    const senders = Array.from({ length: CONNECTIONS }, sender);
+    const senders = Array.from({ length: connections }, sender);
     const started = performance.now();
     const rows = [['after', 'notifications', 'per second', 'on screen', 'History', 'live heap', 'vs baseline']];
     let baseline = NaN;
@@ -131,11 +131,11 @@ await runBenchmark(async () => {
       console.log(rows.at(-1)!.join('  '));
       return heap;
     };
-    await sleep(WARMUP_S * 1000);
-    baseline = sample(`${WARMUP_S} s (baseline)`);
+    await sleep(warmup * 1000);
+    baseline = sample(`${warmup} s (baseline)`);
     rows[rows.length - 1]![6] = ratio(1);
     let end = baseline;
-    for (let at = WARMUP_S + INTERVAL_S; at <= DURATION_S; at += INTERVAL_S) {
+    for (let at = warmup + interval; at <= duration; at += interval) {
       await sleep(started + at * 1000 - performance.now());
       end = sample(`${at} s`);
     }
@@ -149,8 +149,5 @@ await runBenchmark(async () => {
     console.log(
       `live heap at the end ${ratio(growth)} the baseline; target at most ${ratio(TARGET_GROWTH)}: ${growth <= TARGET_GROWTH ? 'met' : 'MISSED'}`,
     );
-  } finally {
-    agent.destroy();
-    await daemon.stop();
-  }
+  },
 });

@@ -5,30 +5,10 @@
 
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  LOAD_CPU,
-  describeMachine,
-  int,
-  makeTempFolder,
-  measureHelloExpress,
-  ms,
-  option,
-  pinSelf,
-  printTable,
-  ratio,
-  runBenchmark,
-  runLoad,
-  startDaemon,
-  stopChild,
-  verdict,
-  type LoadResult,
-  type LoadSpec,
-} from './lib.js';
+import { defineBenchmark } from './lib.js';
+import { describeAnswers, failed, loadCells, runLoad, type Measured } from './kit/load.js';
+import { int, printTable, ratio, verdict } from './kit/print.js';
 
-const DURATION_S = Number(option('duration') ?? 10);
-const WARMUP_S = Number(option('warmup') ?? 2);
-const CONNECTIONS = Number(option('connections') ?? 16);
-const CPU_PROFILE_DIR = option('cpu-prof');
 const TARGET_RATIO = 0.5;
 const HISTORY_CAP = 1000;
 
@@ -53,56 +33,18 @@ const MESSAGES: Record<string, { title: string; body: string }[]> = {
   ],
 };
 
-type Measured = LoadResult & { serverCpuPercent?: number };
-
 function row(name: string, result: Measured, baseline: Measured): string[] {
   return [
     name,
-    int(result.requestsPerSecond),
-    ms(result.latencyP50),
-    ms(result.latencyP99),
-    ms(result.latencyMax),
+    ...loadCells(result),
     int(result.completed),
     `${Math.round(result.serverCpuPercent ?? NaN)}%`,
     ratio(result.requestsPerSecond / baseline.requestsPerSecond),
   ];
 }
 
-function describeAnswers(result: LoadResult): string {
-  const codes = Object.entries(result.statusCodes)
-    .map(([code, count]) => `${code}: ${int(count)}`)
-    .join(', ');
-  return (
-    `measured ${int(result.ok2xx)} 2xx of ${int(result.completed)} answers, non-2xx ${int(result.non2xx)}, ` +
-    `errors ${int(result.errors)}, timeouts ${int(result.timeouts)}; warm-up ${int(result.warmupCompleted)} answers, ` +
-    `non-2xx ${int(result.warmupNon2xx)}, errors ${int(result.warmupErrors)}; by status: ${codes || 'none'}`
-  );
-}
-
-function measureBaseline(): Promise<Measured> {
-  return measureHelloExpress({ connections: CONNECTIONS, warmupSeconds: WARMUP_S, durationSeconds: DURATION_S });
-}
-
-async function measureNotify(): Promise<{ result: Measured; recordsPerApp: Record<string, number>; historyBytes: number }> {
-  const supportDir = await makeTempFolder('notifier-bench-notify-');
-  const nodeArgs = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [];
-  const daemon = await startDaemon(supportDir, nodeArgs);
-  const spec: LoadSpec = {
-    url: `${daemon.baseUrl}/v1/notify`,
-    connections: CONNECTIONS,
-    warmupSeconds: WARMUP_S,
-    durationSeconds: DURATION_S,
-    headers: { ...daemon.auth, 'content-type': 'application/json' },
-    requests: APPS.flatMap((app) =>
-      MESSAGES[app]!.map((message) => ({ method: 'POST', path: '/v1/notify', body: JSON.stringify({ app, ...message }) })),
-    ),
-  };
-  let result: Measured;
-  try {
-    result = await runLoad(spec, daemon.pid);
-  } finally {
-    await stopChild(daemon.child); // SIGTERM: the daemon settles its writes (and writes the CPU profile)
-  }
+/** The records each app's History holds afterwards, and the size of its files. */
+async function historyOnDisk(supportDir: string): Promise<{ recordsPerApp: Record<string, number>; historyBytes: number }> {
   const recordsPerApp: Record<string, number> = {};
   let historyBytes = 0;
   const historyDir = path.join(supportDir, 'history');
@@ -113,48 +55,62 @@ async function measureNotify(): Promise<{ result: Measured; recordsPerApp: Recor
     recordsPerApp[file.app] = file.records.length;
     historyBytes += Buffer.byteLength(text);
   }
-  return { result, recordsPerApp, historyBytes };
+  return { recordsPerApp, historyBytes };
 }
 
-await runBenchmark(async () => {
-  pinSelf(LOAD_CPU);
-  console.log('Notifier benchmark: POST /v1/notify throughput');
-  console.log(describeMachine());
-  console.log(`${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s measured, per server\n`);
+await defineBenchmark({
+  title: 'Notifier benchmark: POST /v1/notify throughput',
+  options: { duration: 10, warmup: 2, connections: 16, cpuProf: '' },
+  needs: { helloWorld: true },
+  async measure({ options, helloWorld: baseline, startDaemon }) {
+    const { connections, cpuProf } = options;
+    console.log(`    ${describeAnswers(baseline)}`);
+    console.log('daemon: POST /v1/notify, 4 apps, persistence on ...');
+    const daemon = await startDaemon({ nodeArgs: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProf)}`] : [] });
+    const notify = await runLoad(
+      {
+        url: `${daemon.baseUrl}/v1/notify`,
+        connections,
+        warmupSeconds: options.warmup,
+        durationSeconds: options.duration,
+        headers: { ...daemon.auth, 'content-type': 'application/json' },
+        requests: APPS.flatMap((app) =>
+          MESSAGES[app]!.map((message) => ({ method: 'POST', path: '/v1/notify', body: JSON.stringify({ app, ...message }) })),
+        ),
+      },
+      daemon.pid,
+    );
+    await daemon.stop(); // the daemon settles its writes (and writes the CPU profile)
+    const { recordsPerApp, historyBytes } = await historyOnDisk(daemon.supportDir);
+    console.log(`    ${describeAnswers(notify)}`);
 
-  console.log('1/2 baseline: Express 5 hello-world (GET /) ...');
-  const baseline = await measureBaseline();
-  console.log(`    ${describeAnswers(baseline)}`);
-  console.log('2/2 daemon: POST /v1/notify, 4 apps, persistence on ...');
-  const { result: notify, recordsPerApp, historyBytes } = await measureNotify();
-  console.log(`    ${describeAnswers(notify)}`);
+    // Each connection cycles through 2 messages per app, so every app got a quarter of the answers (give or take
+    // one cycle per connection); its History holds that many records, or the cap.
+    const answered = notify.warmupCompleted + notify.completed;
+    const share = Math.floor(answered / APPS.length);
+    const sane =
+      failed(notify) === 0 &&
+      APPS.every((app) => {
+        const stored = recordsPerApp[app] ?? 0;
+        return stored <= HISTORY_CAP && stored >= Math.min(HISTORY_CAP, share - 2 * connections);
+      });
+    const perApp = Object.entries(recordsPerApp)
+      .map(([app, n]) => `${app} ${n}`)
+      .join(', ');
+    console.log(
+      `    History afterwards: ${perApp} records (cap ${HISTORY_CAP} per app), ` +
+        `${(historyBytes / 1024 / APPS.length).toFixed(0)} KiB per file: each write of an app's History rewrites that much`,
+    );
+    console.log(`    answers sane (all 2xx, no errors, each app's History holds its share or the cap): ${sane ? 'yes' : 'NO'}\n`);
 
-  // Each connection cycles through 2 messages per app, so every app got a quarter of the answers (give or take
-  // one cycle per connection); its History holds that many records, or the cap.
-  const answered = notify.warmupCompleted + notify.completed;
-  const share = Math.floor(answered / APPS.length);
-  const sane =
-    notify.non2xx + notify.warmupNon2xx + notify.errors + notify.warmupErrors + notify.timeouts === 0 &&
-    APPS.every((app) => {
-      const stored = recordsPerApp[app] ?? 0;
-      return stored <= HISTORY_CAP && stored >= Math.min(HISTORY_CAP, share - 2 * CONNECTIONS);
-    });
-  const perApp = Object.entries(recordsPerApp)
-    .map(([app, n]) => `${app} ${n}`)
-    .join(', ');
-  console.log(
-    `    History afterwards: ${perApp} records (cap ${HISTORY_CAP} per app), ` +
-      `${(historyBytes / 1024 / APPS.length).toFixed(0)} KiB per file: each write of an app's History rewrites that much`,
-  );
-  console.log(`    answers sane (all 2xx, no errors, each app's History holds its share or the cap): ${sane ? 'yes' : 'NO'}\n`);
-
-  printTable([
-    ['server', 'req/s', 'p50', 'p99', 'max', 'requests', 'server CPU', 'vs baseline'],
-    row('Express hello-world (baseline)', baseline, baseline),
-    row('daemon POST /v1/notify', notify, baseline),
-  ]);
-  console.log('(latencies have 1 ms resolution; server CPU: share of one core used during warm-up + measurement)');
-  const achieved = notify.requestsPerSecond / baseline.requestsPerSecond;
-  console.log(`\nnotify / baseline = ${achieved.toFixed(2)} (target >= ${TARGET_RATIO}): ${verdict(achieved >= TARGET_RATIO)}`);
-  if (CPU_PROFILE_DIR) console.log(`CPU profile of the daemon written to ${path.resolve(CPU_PROFILE_DIR)}`);
+    printTable([
+      ['server', 'req/s', 'p50', 'p99', 'max', 'requests', 'server CPU', 'vs baseline'],
+      row('Express hello-world (baseline)', baseline, baseline),
+      row('daemon POST /v1/notify', notify, baseline),
+    ]);
+    console.log('(latencies have 1 ms resolution; server CPU: share of one core used during warm-up + measurement)');
+    const achieved = notify.requestsPerSecond / baseline.requestsPerSecond;
+    console.log(`\nnotify / baseline = ${achieved.toFixed(2)} (target >= ${TARGET_RATIO}): ${verdict(achieved >= TARGET_RATIO)}`);
+    if (cpuProf) console.log(`CPU profile of the daemon written to ${path.resolve(cpuProf)}`);
+  },
 });

@@ -3,49 +3,28 @@
 // dbus-monitor stamps every Notify call with the time it crossed the bus; the benchmark stamps the moment it
 // sent the request. Both are wall-clock times of this machine. Baseline in the same run: GET /v1/health.
 
-import {
-  LOAD_CPU,
-  describeMachine,
-  makeTempFolder,
-  ms,
-  option,
-  percentile,
-  pinSelf,
-  printPercentiles,
-  request,
-  runBenchmark,
-  startDaemon,
-  stopChild,
-  verdict,
-} from './lib.js';
-import { startDesktop } from './rigs/desktop.js';
-import { monitorNotify, wallClockMs as now } from './rigs/notify-monitor.js';
+import { monitorNotify, wallClockMs as now } from '../rigs/notify-monitor.js';
+import { defineBenchmark } from './lib.js';
+import { request } from './kit/http.js';
+import { ms, percentile, printPercentiles, verdict } from './kit/print.js';
 
-const ROUNDS = Number(option('rounds') ?? 300);
 const WARM_UP = 30;
 const TARGET_P50_MS = 10;
 
-await runBenchmark(async () => {
-  pinSelf(LOAD_CPU);
-  console.log('Notifier benchmark: POST /v1/notify -> Notify on the session bus (dunst on Xvfb)');
-  console.log(describeMachine());
-  const desktop = await startDesktop();
-  try {
+await defineBenchmark({
+  title: 'Notifier benchmark: POST /v1/notify -> Notify on the session bus (dunst on Xvfb)',
+  options: { rounds: 300 },
+  needs: { desktop: true, daemon: { onDesktop: true } },
+  async measure({ options: { rounds }, desktop, daemon, atEnd }) {
     const monitor = await monitorNotify(desktop.env);
-
-    const supportDir = await makeTempFolder('notifier-bench-bus-');
-    const daemon = await startDaemon(supportDir, [], { presenter: 'dbus', args: ['--no-tray'], env: { ...process.env, ...desktop.env } });
+    atEnd(() => monitor.stop());
     const post = (title: string, id: string) =>
-      request(`${daemon.baseUrl}/v1/notify`, {
-        method: 'POST',
-        headers: { ...daemon.auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ app: 'bench', id, title, body: 'measured on its way to the bus', timeout: 2 }),
-      });
+      daemon.call('POST', '/v1/notify', { app: 'bench', id, title, body: 'measured on its way to the bus', timeout: 2 });
 
     const health: number[] = [];
     const answered: number[] = [];
     const onBus: number[] = [];
-    for (let round = -WARM_UP; round < ROUNDS; round++) {
+    for (let round = -WARM_UP; round < rounds; round++) {
       const title = `bench round ${round}`;
       const started = now();
       const answer = await post(title, `r${round % 50}`);
@@ -61,10 +40,8 @@ await runBenchmark(async () => {
       }
       if (round % 50 === 49) await desktop.dunstctl('close-all');
     }
-    await stopChild(daemon.child);
-    monitor.stop();
 
-    console.log(`\n${ROUNDS} sequential notifications after ${WARM_UP} unmeasured ones, reused ids (in-place replaces) mixed in\n`);
+    console.log(`\n${rounds} sequential notifications after ${WARM_UP} unmeasured ones, reused ids (in-place replaces) mixed in\n`);
     printPercentiles([
       ['GET /v1/health round trip (baseline)', health],
       ['POST /v1/notify answered (durable)', answered],
@@ -72,7 +49,5 @@ await runBenchmark(async () => {
     ]);
     const p50 = percentile(onBus, 50);
     console.log(`\nnotify -> Notify p50 = ${ms(p50)} (target < ${TARGET_P50_MS} ms): ${verdict(p50 < TARGET_P50_MS)}`);
-  } finally {
-    await desktop.stop();
-  }
+  },
 });

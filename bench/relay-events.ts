@@ -17,43 +17,29 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type WebSocket from 'ws';
 import { Outbound } from '../relay/core/outbound.js';
-import { connectDevice, pairWithKey, sendBaselineEvent, startRelayNode, UNLIMITED, type Frame, type RelayNode } from './relay-lib.js';
-import {
-  BENCH_DIST,
-  LOAD_CPU,
-  SERVER_CPU,
-  cpuMs,
-  describeMachine,
-  firstLine,
-  int,
-  makeTempFolder,
-  ms,
-  option,
-  percentile,
-  pinSelf,
-  printLatencies,
-  printTable,
-  ratio,
-  runBenchmark,
-  sleep,
-  spawnPinned,
-  stopChild,
-  verdict,
-} from './lib.js';
-import { createDatabase, startPostgres } from './rigs/postgres.js';
-import { makeKey } from './rigs/relay.js';
-import { ConnectProxy, makeCertificates, modernRequest, newWebhookSecret, WebhookReceiver, type Certificates } from './rigs/webhooks.js';
+import { makeKey } from '../rigs/relay.js';
+import { ConnectProxy, makeCertificates, modernRequest, newWebhookSecret, WebhookReceiver, type Certificates } from '../rigs/webhooks.js';
+import { defineBenchmark } from './lib.js';
+import { int, ms, percentile, printLatencies, printTable, ratio, verdict } from './kit/print.js';
+import { cpuMs } from './kit/proc.js';
+import { BENCH_DIST, firstLine, SERVER_CPU, sleep, spawnPinned, stopChild } from './kit/processes.js';
+import { connectDevice, pairWithKey, sendBaselineEvent, type Frame, type RelayNode } from './kit/relay.js';
 
-const ROUNDS = Number(option('rounds') ?? 300);
-const WARMUP = Number(option('warmup') ?? 30);
-const REPLIES = Number(option('replies') ?? 100);
-const IDLE_S = Number(option('idle') ?? 10);
 const CONNECTORS = 4;
 const SUBSCRIPTIONS_EACH = 5;
 const TARGET_P50_MS = 100;
 const HOSTS = ['hooks.example.com', 'agent.example.org', 'elsewhere.example.net'];
 
+/** The options: replies latency rounds (after `warmup`), events per connector in the throughput runs, seconds of waiting measured. */
+interface Counts {
+  rounds: number;
+  warmup: number;
+  replies: number;
+  idle: number;
+}
+
 interface Rig {
+  counts: Counts;
   certificates: Certificates;
   receiver: WebhookReceiver;
   proxy: ConnectProxy;
@@ -106,8 +92,9 @@ async function measureLatency(rig: Rig, socketNode: RelayNode, agentNode: RelayN
   const hook = newHook(rig, HOSTS[0]);
   await subscribe(agentNode, device.key, hook);
   const { socket, rid } = await computer(socketNode, device.token);
+  const { rounds, warmup } = rig.counts;
   const samples: number[] = [];
-  for (let i = 0; i < WARMUP + ROUNDS; i++) {
+  for (let i = 0; i < warmup + rounds; i++) {
     const nid = `lat-${i}`;
     const sent = await agentNode.call('POST', '/v1/notify', {
       token: device.key,
@@ -120,7 +107,7 @@ async function measureLatency(rig: Rig, socketNode: RelayNode, agentNode: RelayN
     reply(socket, id);
     const request = await arrived;
     if (request.verified !== true) throw new Error(`a webhook did not verify: ${request.verified}`);
-    if (i >= WARMUP) samples.push(request.at - started);
+    if (i >= warmup) samples.push(request.at - started);
   }
   socket.close();
   return samples;
@@ -129,12 +116,13 @@ async function measureLatency(rig: Rig, socketNode: RelayNode, agentNode: RelayN
 async function measureBaselineLatency(rig: Rig): Promise<number[]> {
   const outbound = new Outbound({ proxy: new URL(rig.proxy.url), noProxy: [], extraCA: [rig.certificates.ca] });
   const hook = newHook(rig, HOSTS[0]);
+  const { rounds, warmup } = rig.counts;
   const samples: number[] = [];
-  for (let i = 0; i < WARMUP + ROUNDS; i++) {
+  for (let i = 0; i < warmup + rounds; i++) {
     const arrived = rig.receiver.waitFor((request) => request.path === hook.path && request.json?.cursor === String(i), `baseline ${i}`);
     const started = performance.now();
     await sendBaselineEvent(outbound, hook, i);
-    if (i >= WARMUP) samples.push((await arrived).at - started);
+    if (i >= warmup) samples.push((await arrived).at - started);
   }
   outbound.close();
   return samples;
@@ -142,25 +130,26 @@ async function measureBaselineLatency(rig: Rig): Promise<number[]> {
 
 // --- Throughput ---------------------------------------------------------------------------------------------------
 
-/** Connectors whose REPLIES notifications each were answered, with their subscriptions (not yet replaying). */
+/** Connectors whose `replies` notifications each were answered, with their subscriptions (not yet replaying). */
 async function prepareLoad(rig: Rig, node: RelayNode): Promise<{ renew: () => Promise<void>; paths: string[]; done: () => void }> {
   const device = await pairWithKey(node);
   const keys = [device.key];
   for (let i = 1; i < CONNECTORS; i++) keys.push(await makeKey(node.call, device.token, `bench-load-${i}`));
   const { socket, rid } = await computer(node, device.token);
+  const { replies } = rig.counts;
   for (const [k, key] of keys.entries()) {
-    for (let i = 0; i < REPLIES; i++) {
+    for (let i = 0; i < replies; i++) {
       const nid = `load-${k}-${i}`;
       await node.call('POST', '/v1/notify', { token: key, body: { title: 'Deploy?', notificationId: nid, expectReply: true } });
       reply(socket, await rid(nid));
     }
-    const last = `load-${k}-${REPLIES - 1}`;
+    const last = `load-${k}-${replies - 1}`;
     while (!(await node.call('GET', `/v1/receipts/${last}`, { token: key })).json?.replied) await sleep(20);
   }
   const subscriptions = keys.flatMap((key) => Array.from({ length: SUBSCRIPTIONS_EACH }, () => ({ key, hook: newHook(rig) })));
   for (const { key, hook } of subscriptions) await subscribe(node, key, hook);
   return {
-    // Subscribing again with cursor 0 replays every reply: REPLIES events queued for each subscription at once.
+    // Subscribing again with cursor 0 replays every reply: `replies` events queued for each subscription at once.
     renew: async () => void (await Promise.all(subscriptions.map(({ key, hook }) => subscribe(node, key, hook, '0')))),
     paths: subscriptions.map(({ hook }) => hook.path),
     done: () => socket.close(),
@@ -186,7 +175,7 @@ interface Throughput {
 
 async function measureThroughput(rig: Rig, node: RelayNode): Promise<Throughput> {
   const load = await prepareLoad(rig, node);
-  const total = load.paths.length * REPLIES;
+  const total = load.paths.length * rig.counts.replies;
   const cpuBefore = await cpuMs(node.pid);
   const started = performance.now();
   await load.renew();
@@ -201,7 +190,7 @@ async function measureThroughput(rig: Rig, node: RelayNode): Promise<Throughput>
 /** bench/webhook-send-baseline.ts, pinned where the relay runs: as many signed events, 32 at a time. */
 async function measureBaselineThroughput(rig: Rig): Promise<Throughput> {
   const hooks = Array.from({ length: CONNECTORS * SUBSCRIPTIONS_EACH }, () => newHook(rig));
-  const total = hooks.length * REPLIES;
+  const total = hooks.length * rig.counts.replies;
   const job = { proxy: rig.proxy.url, caFile: rig.certificates.caFile, hooks, total, concurrency: 32 };
   const child = spawnPinned(
     SERVER_CPU,
@@ -232,47 +221,43 @@ async function measureFailing(rig: Rig, node: RelayNode): Promise<{ firstAttempt
     const firstAttempts = await waitForEvents(rig, load.paths, load.paths.length);
     await sleep(500); // the outcomes are written
     const before = await cpuMs(node.pid);
-    await sleep(IDLE_S * 1000);
+    await sleep(rig.counts.idle * 1000);
     const idleCpuMs = (await cpuMs(node.pid)) - before;
     load.done();
-    return { firstAttemptsMs: firstAttempts - started, waiting: load.paths.length * REPLIES, idleCpuMs };
+    return { firstAttemptsMs: firstAttempts - started, waiting: load.paths.length * rig.counts.replies, idleCpuMs };
   } finally {
     rig.receiver.answer = echo;
   }
 }
 
-await runBenchmark(async () => {
-  console.log('starting a private PostgreSQL server ...');
-  const postgres = await startPostgres();
-  pinSelf(LOAD_CPU);
-  const folder = await makeTempFolder('notifier-bench-events-');
-  const certificates = await makeCertificates(folder, HOSTS);
-  const receiver = await WebhookReceiver.start(certificates);
-  const proxy = await ConnectProxy.start(receiver.port, HOSTS);
-  const rig: Rig = {
-    certificates,
-    receiver,
-    proxy,
-    env: { ...UNLIMITED, HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: certificates.caFile },
-  };
-  console.log('Notifier relay benchmark: reply events (reply -> signed webhook, over TLS through a CONNECT proxy)');
-  console.log(describeMachine());
-  try {
-    console.log(`\nlatency: ${ROUNDS} replies one at a time after ${WARMUP} warm-up rounds, per scenario`);
+await defineBenchmark({
+  title: 'Notifier relay benchmark: reply events (reply -> signed webhook, over TLS through a CONNECT proxy)',
+  options: { rounds: 300, warmup: 30, replies: 100, idle: 10 },
+  needs: { postgres: true },
+  async measure({ options, tempFolder, startRelay, newDatabase, atEnd }) {
+    const { rounds, warmup, idle, replies } = options;
+    const certificates = await makeCertificates(await tempFolder('notifier-bench-events-'), HOSTS);
+    const receiver = await WebhookReceiver.start(certificates);
+    atEnd(() => receiver.close());
+    const proxy = await ConnectProxy.start(receiver.port, HOSTS);
+    atEnd(() => proxy.close());
+    const env = { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: certificates.caFile };
+    const rig: Rig = { counts: options, certificates, receiver, proxy, env };
+    console.log(`\nlatency: ${rounds} replies one at a time after ${warmup} warm-up rounds, per scenario`);
     console.log('1/4 baseline: this process sends the signed request itself ...');
     const baseline = await measureBaselineLatency(rig);
     console.log('2/4 one relay node, embedded database ...');
-    const embedded = await startRelayNode(rig.env);
+    const embedded = await startRelay({ env: rig.env });
     const oneNode = await measureLatency(rig, embedded, embedded);
     console.log('3/4 one relay node, PostgreSQL ...');
-    const single = await startRelayNode({ ...rig.env, DATABASE_URL: await createDatabase(postgres.baseUrl) });
+    const single = await startRelay({ env: rig.env, database: 'postgres' });
     const onePg = await measureLatency(rig, single, single);
     console.log('4/4 two relay nodes on one PostgreSQL: socket on A, subscribed through B ...');
-    const shared = { ...rig.env, DATABASE_URL: await createDatabase(postgres.baseUrl), RELAY_SECRET: randomBytes(32).toString('hex') };
-    const a = await startRelayNode(shared);
-    const b = await startRelayNode(shared);
+    const shared = { ...rig.env, DATABASE_URL: await newDatabase(), RELAY_SECRET: randomBytes(32).toString('hex') };
+    const a = await startRelay({ env: shared });
+    const b = await startRelay({ env: shared });
     const crossNode = await measureLatency(rig, a, b);
-    await Promise.all([stopChild(a.child), stopChild(b.child)]);
+    await Promise.all([a.stop(), b.stop()]);
 
     console.log('');
     printLatencies([
@@ -290,16 +275,16 @@ await runBenchmark(async () => {
     }
 
     const subs = CONNECTORS * SUBSCRIPTIONS_EACH;
-    console.log(`\nthroughput: ${subs} subscriptions x ${REPLIES} events queued at once (cursor replay)`);
+    console.log(`\nthroughput: ${subs} subscriptions x ${replies} events queued at once (cursor replay)`);
     console.log("1/4 baseline: signed POSTs, 32 at a time, from a process on the relay's CPU ...");
     const baseThroughput = await measureBaselineThroughput(rig);
     console.log('2/4 one relay node, embedded database, receiver answers 200 ...');
     const fastEmbedded = await measureThroughput(rig, embedded);
     console.log('3/4 one relay node, PostgreSQL, receiver answers 200 ...');
     const fastPg = await measureThroughput(rig, single);
-    console.log(`4/4 one relay node, embedded database, receiver answers 503 (then ${IDLE_S} s of waiting) ...`);
+    console.log(`4/4 one relay node, embedded database, receiver answers 503 (then ${idle} s of waiting) ...`);
     const failing = await measureFailing(rig, embedded);
-    await Promise.all([stopChild(embedded.child), stopChild(single.child)]);
+    await Promise.all([embedded.stop(), single.stop()]);
 
     const perSecond = (t: Throughput): number => t.events / t.seconds;
     const tRow = (name: string, t: Throughput): string[] => [
@@ -319,11 +304,7 @@ await runBenchmark(async () => {
     ]);
     console.log(
       `\nreceiver answering 503: the ${subs} first attempts (one per subscription) in ${ms(failing.firstAttemptsMs)}; ` +
-        `then ${int(failing.waiting)} events wait for their retry and the relay used ${int(failing.idleCpuMs)} ms of CPU in ${IDLE_S} s`,
+        `then ${int(failing.waiting)} events wait for their retry and the relay used ${int(failing.idleCpuMs)} ms of CPU in ${idle} s`,
     );
-  } finally {
-    await receiver.close();
-    await proxy.close();
-    await postgres.stop();
-  }
+  },
 });

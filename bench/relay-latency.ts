@@ -8,32 +8,21 @@
 // Relay nodes and the baseline run pinned to CPU 0, this process (the agent and the computer) on CPU 1; the
 // private PostgreSQL server is not pinned (it plays a database on its own machine). The computer acknowledges each notification, as the desktop does.
 
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { NOTIFY_BODIES, connectDevice, pairWithKey, startRelayNode, UNLIMITED, type Frame, type RelayNode } from './relay-lib.js';
-import {
-  BENCH_DIST,
-  LOAD_CPU,
-  SERVER_CPU,
-  describeMachine,
-  firstLine,
-  ms,
-  option,
-  percentile,
-  pinSelf,
-  printLatencies,
-  request,
-  runBenchmark,
-  spawnPinned,
-  stopChild,
-  verdict,
-} from './lib.js';
-import { createDatabase, startPostgres } from './rigs/postgres.js';
+import { defineBenchmark } from './lib.js';
+import { request } from './kit/http.js';
+import { withServer } from './kit/load.js';
+import { ms, percentile, printLatencies, verdict } from './kit/print.js';
+import { NOTIFY_BODIES, connectDevice, pairWithKey, type Frame, type RelayNode } from './kit/relay.js';
 
-const ROUNDS = Number(option('rounds') ?? 500);
-const WARMUP = Number(option('warmup') ?? 50);
 const TARGETS = { oneNodeP50: 5, crossNodeP50: 15 };
+
+/** How many notifications a scenario sends: `warmup` unmeasured, then `rounds` measured. */
+interface Counts {
+  rounds: number;
+  warmup: number;
+}
 
 /** Frames by the title they carry, so a round waits for its own. */
 class FrameWaiter {
@@ -49,10 +38,10 @@ class FrameWaiter {
   }
 }
 
-/** Sends `rounds` notifications one at a time; returns the milliseconds from sending to the frame. */
-async function rounds(send: (body: object) => Promise<number>, waiter: FrameWaiter): Promise<number[]> {
+/** Sends the notifications one at a time; returns the milliseconds from sending to the frame. */
+async function timeFrames({ rounds, warmup }: Counts, send: (body: object) => Promise<number>, waiter: FrameWaiter): Promise<number[]> {
   const samples: number[] = [];
-  for (let i = 0; i < WARMUP + ROUNDS; i++) {
+  for (let i = 0; i < warmup + rounds; i++) {
     const body = { ...NOTIFY_BODIES[i % NOTIFY_BODIES.length]!, title: `round ${i} ${Math.random()}` };
     const arrived = waiter.next(body.title);
     const started = performance.now();
@@ -60,15 +49,14 @@ async function rounds(send: (body: object) => Promise<number>, waiter: FrameWait
     await arrived;
     const elapsed = performance.now() - started;
     if (status !== 202) throw new Error(`the notify answered ${status}`);
-    if (i >= WARMUP) samples.push(elapsed);
+    if (i >= warmup) samples.push(elapsed);
   }
   return samples;
 }
 
-async function measureBaseline(): Promise<number[]> {
-  const server = spawnPinned(SERVER_CPU, process.execPath, [path.join(BENCH_DIST, 'relay-push-baseline.js')], ['ignore', 'pipe', 'ignore']);
-  try {
-    const port = Number(await firstLine(server.stdout!));
+/** bench/relay-push-baseline.ts on the server CPU, its one client in this process. */
+function measureBaseline(counts: Counts): Promise<number[]> {
+  return withServer('relay-push-baseline.js', process.env, async (port) => {
     const waiter = new FrameWaiter();
     const socket = new WebSocket(`ws://127.0.0.1:${port}/stream`);
     await new Promise<void>((resolve) =>
@@ -76,62 +64,56 @@ async function measureBaseline(): Promise<number[]> {
         JSON.parse(data.toString()).type === 'welcome' ? resolve() : waiter.onFrame(JSON.parse(data.toString())),
       ),
     );
-    const samples = await rounds(
-      async (body) =>
-        (
-          await request(`http://127.0.0.1:${port}/push`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(body),
-          })
-        ).status,
-      waiter,
-    );
+    const push = async (body: object) =>
+      (
+        await request(`http://127.0.0.1:${port}/push`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).status;
+    const samples = await timeFrames(counts, push, waiter);
     socket.close();
     return samples;
-  } finally {
-    await stopChild(server);
-  }
+  });
 }
 
 /** The computer on `socketNode`, the agent on `agentNode`. */
-async function measureRelay(socketNode: RelayNode, agentNode: RelayNode): Promise<number[]> {
+async function measureRelay(counts: Counts, socketNode: RelayNode, agentNode: RelayNode): Promise<number[]> {
   const device = await pairWithKey(socketNode);
   const waiter = new FrameWaiter();
   const socket = await connectDevice(socketNode.port, device.token, waiter.onFrame);
-  const samples = await rounds(async (body) => (await agentNode.call('POST', '/v1/notify', { token: device.key, body })).status, waiter);
+  const send = async (body: object) => (await agentNode.call('POST', '/v1/notify', { token: device.key, body })).status;
+  const samples = await timeFrames(counts, send, waiter);
   socket.close();
   return samples;
 }
 
-await runBenchmark(async () => {
-  // The database server is started before this process pins itself to the load CPU, so it is not pinned there.
-  console.log('starting a private PostgreSQL server ...');
-  const postgres = await startPostgres();
-  pinSelf(LOAD_CPU);
-  console.log("Notifier relay benchmark: agent POST /v1/notify -> frame on the computer's socket");
-  console.log(describeMachine());
-  console.log(`${ROUNDS} notifications one at a time after ${WARMUP} warm-up rounds, per scenario\n`);
+await defineBenchmark({
+  title: "Notifier relay benchmark: agent POST /v1/notify -> frame on the computer's socket",
+  options: { rounds: 500, warmup: 50 },
+  needs: { postgres: true },
+  async measure({ options, startRelay, newDatabase }) {
+    console.log(`${options.rounds} notifications one at a time after ${options.warmup} warm-up rounds, per scenario\n`);
 
-  console.log('1/4 baseline: Express + ws, no checks, no database ...');
-  const baseline = await measureBaseline();
-  console.log('2/4 one relay node, embedded database ...');
-  const embedded = await startRelayNode(UNLIMITED);
-  const oneNode = await measureRelay(embedded, embedded);
-  await stopChild(embedded.child);
+    console.log('1/4 baseline: Express + ws, no checks, no database ...');
+    const baseline = await measureBaseline(options);
+    console.log('2/4 one relay node, embedded database ...');
+    const embedded = await startRelay();
+    const oneNode = await measureRelay(options, embedded, embedded);
+    await embedded.stop();
 
-  try {
     console.log('3/4 one relay node, PostgreSQL ...');
-    const single = await startRelayNode({ ...UNLIMITED, DATABASE_URL: await createDatabase(postgres.baseUrl) });
-    const onePg = await measureRelay(single, single);
-    await stopChild(single.child);
+    const single = await startRelay({ database: 'postgres' });
+    const onePg = await measureRelay(options, single, single);
+    await single.stop();
 
     console.log('4/4 two relay nodes on one PostgreSQL: socket on A, agent on B ...');
-    const shared = { ...UNLIMITED, DATABASE_URL: await createDatabase(postgres.baseUrl), RELAY_SECRET: 'bench-secret-'.repeat(4) };
-    const a = await startRelayNode(shared);
-    const b = await startRelayNode(shared);
-    const crossNode = await measureRelay(a, b);
-    await Promise.all([stopChild(a.child), stopChild(b.child)]);
+    const shared = { DATABASE_URL: await newDatabase(), RELAY_SECRET: 'bench-secret-'.repeat(4) };
+    const a = await startRelay({ env: shared });
+    const b = await startRelay({ env: shared });
+    const crossNode = await measureRelay(options, a, b);
+    await Promise.all([a.stop(), b.stop()]);
 
     console.log('');
     printLatencies([
@@ -148,7 +130,5 @@ await runBenchmark(async () => {
       `one node on PostgreSQL p50 = ${ms(p50OnePg)} (target < ${TARGETS.oneNodeP50} ms): ${verdict(p50OnePg < TARGETS.oneNodeP50)}`,
     );
     console.log(`two nodes p50 = ${ms(p50Cross)} (target < ${TARGETS.crossNodeP50} ms): ${verdict(p50Cross < TARGETS.crossNodeP50)}`);
-  } finally {
-    await postgres.stop();
-  }
+  },
 });

@@ -10,36 +10,35 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { connectDevice, pairWithKey, startRelayNode, UNLIMITED } from './relay-lib.js';
-import { describeMachine, LOAD_CPU, option, pinSelf, printLatencies, request, runBenchmark, stopChild } from './lib.js';
+import { defineBenchmark } from './lib.js';
+import { request } from './kit/http.js';
+import { printLatencies } from './kit/print.js';
+import { connectDevice, pairWithKey } from './kit/relay.js';
 
-const ROUNDS = Number(option('rounds') ?? 500);
-const WARMUP = Number(option('warmup') ?? 50);
 const CALLBACK = 'http://127.0.0.1:9/callback';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-/** Runs `once` WARMUP + ROUNDS times, one at a time; the milliseconds of the measured rounds. */
-async function timed(once: () => Promise<void>): Promise<number[]> {
+/** Runs `once` warmup + rounds times, one at a time; the milliseconds of the measured rounds. */
+async function timed({ rounds, warmup }: { rounds: number; warmup: number }, once: () => Promise<void>): Promise<number[]> {
   const samples: number[] = [];
-  for (let i = 0; i < WARMUP + ROUNDS; i++) {
+  for (let i = 0; i < warmup + rounds; i++) {
     const started = performance.now();
     await once();
-    if (i >= WARMUP) samples.push(performance.now() - started);
+    if (i >= warmup) samples.push(performance.now() - started);
   }
   return samples;
 }
 
-await runBenchmark(async () => {
-  pinSelf(LOAD_CPU);
-  console.log('Notifier relay benchmark: the OAuth server (one node, embedded database, durable)');
-  console.log(describeMachine());
-  console.log(`${ROUNDS} rounds one at a time after ${WARMUP} warm-up rounds, per scenario\n`);
-  const node = await startRelayNode({ ...UNLIMITED, REGISTER_PER_HOUR: '1000' });
-  try {
+await defineBenchmark({
+  title: 'Notifier relay benchmark: the OAuth server (one node, embedded database, durable)',
+  options: { rounds: 500, warmup: 50 },
+  needs: { relay: { env: { REGISTER_PER_HOUR: '1000' } } },
+  async measure({ options, relay: node }) {
+    console.log(`${options.rounds} rounds one at a time after ${options.warmup} warm-up rounds, per scenario\n`);
     // The computers: each approves every request the moment its consent frame arrives, and says when it did. A
     // computer takes 12 requests an hour (docs/relay-api.md#ra104), so the round trips use one after another.
     const approvals = new Map<string, (redirect: string) => void>();
-    const computers = Math.ceil((WARMUP + ROUNDS + 1) / 12);
+    const computers = Math.ceil((options.warmup + options.rounds + 1) / 12);
     for (let i = 0; i < computers; i++) {
       const device = await pairWithKey(node);
       await connectDevice(node.port, device.token, (frame) => {
@@ -84,16 +83,16 @@ await runBenchmark(async () => {
     };
 
     console.log('1/3 baseline: GET /health on the same relay ...');
-    const baseline = await timed(async () => void (await request(`${node.baseUrl}/health`)));
+    const baseline = await timed(options, async () => void (await request(`${node.baseUrl}/health`)));
     console.log('2/3 POST /token, refresh grant ...');
     let { refresh_token } = await roundTrip();
-    const refresh = await timed(async () => {
+    const refresh = await timed(options, async () => {
       const answer = await form({ grant_type: 'refresh_token', refresh_token });
       if (answer.status !== 200) throw new Error(`refresh answered ${answer.status}: ${answer.body}`);
       ({ refresh_token } = JSON.parse(answer.body) as { refresh_token: string });
     });
     console.log('3/3 authorization-code round trip (authorize, approve on the socket, token) ...');
-    const trip = await timed(async () => void (await roundTrip()));
+    const trip = await timed(options, async () => void (await roundTrip()));
 
     console.log('');
     printLatencies([
@@ -101,7 +100,5 @@ await runBenchmark(async () => {
       ['POST /token, refresh grant', refresh],
       ['authorization-code round trip (4 requests)', trip],
     ]);
-  } finally {
-    await stopChild(node.child);
-  }
+  },
 });

@@ -9,29 +9,15 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { loadConfig } from '../relay/config.js';
-import { Credentials, newAgentKey, newDeviceToken } from '../relay/core/credentials.js';
+import { Credentials, newDeviceToken } from '../relay/core/credentials.js';
+import { createKey } from '../relay/core/keys.js';
 import { openStore } from '../relay/store/open.js';
-import { connectDevice, startRelayNode, UNLIMITED, type RelayNode } from './relay-lib.js';
-import {
-  CPU_TICK_MS,
-  LOAD_CPU,
-  cpuMs,
-  describeMachine,
-  int,
-  makeTempFolder,
-  memoryMiB,
-  option,
-  pinSelf,
-  printTable,
-  runBenchmark,
-  sleep,
-  stopChild,
-  verdict,
-} from './lib.js';
+import { defineBenchmark } from './lib.js';
+import { int, printTable, verdict } from './kit/print.js';
+import { CPU_TICK_MS, idleCpuMs, memoryMiB } from './kit/proc.js';
+import { makeTempFolder, sleep } from './kit/processes.js';
+import { connectDevice } from './kit/relay.js';
 
-const SOCKETS = Number(option('sockets') ?? 10_000);
-const POLLS = Number(option('polls') ?? 1000);
-const IDLE_S = Number(option('idle') ?? 10);
 const SECRET = 'bench-relay-sockets-secret-0123456789';
 /** Sockets opened at once while connecting (a desktop fleet reconnecting after a restart comes in waves). */
 const CONNECT_WAVE = 200;
@@ -42,7 +28,7 @@ interface Seeded {
   keys: string[];
 }
 
-/** `count` paired computers (and one key of the first), written into a fresh embedded database. */
+/** `count` paired computers (and two keys of the first), written into a fresh embedded database. */
 async function seed(count: number): Promise<Seeded> {
   const dataDir = await makeTempFolder('notifier-bench-sockets-');
   const store = await openStore(loadConfig({ RELAY_DATA_DIR: dataDir }));
@@ -71,73 +57,49 @@ async function seed(count: number): Promise<Seeded> {
   });
   const keys: string[] = [];
   await store.withDeviceLock(devices[0]!.deviceId, async (tx) => {
-    for (const id of ['0000aaaa', '0000bbbb']) {
-      const { key, hash } = newAgentKey(devices[0]!.deviceId, id);
-      await tx.db
-        .insertInto('agent_keys')
-        .values({
-          device_id: devices[0]!.deviceId,
-          id,
-          name: `bench-${id}`,
-          client: 'other',
-          scope: 'notify',
-          kind: 'static',
-          secret_hash: hash,
-          display_name: null,
-          oauth_client: null,
-          created_at: now,
-          revoked_at: null,
-          last_used_at: null,
-        })
-        .execute();
-      keys.push(key);
-    }
+    for (const name of ['bench-a', 'bench-b']) keys.push((await createKey(tx, devices[0]!.deviceId, { name }, now)).key);
   });
-  await store.close();
+  // The store's checkpoint thread never keeps a process alive by itself (relay/store/checkpointer.ts), and nothing
+  // else of this process is running yet: a timer keeps it alive until the thread has closed.
+  const alive = setInterval(() => undefined, 1000);
+  await store.close().finally(() => clearInterval(alive));
   return { dataDir, devices, keys };
 }
 
-/** CPU the relay used over `seconds` of doing nothing, in ms. */
-async function idleCpu(relay: RelayNode, seconds: number): Promise<number> {
-  const before = await cpuMs(relay.pid);
-  await sleep(seconds * 1000);
-  return (await cpuMs(relay.pid)) - before;
-}
+await defineBenchmark({
+  title: 'Notifier relay benchmark: held device sockets and long-polls on one node (embedded database)',
+  options: { sockets: 10_000, polls: 1000, idle: 10 },
+  async measure({ options: { sockets: socketCount, polls, idle }, startRelay, atEnd }) {
+    console.log(`${int(socketCount)} sockets, then ${int(polls)} long-polls; idle CPU over ${idle} s\n`);
 
-await runBenchmark(async () => {
-  pinSelf(LOAD_CPU);
-  console.log('Notifier relay benchmark: held device sockets and long-polls on one node (embedded database)');
-  console.log(describeMachine());
-  console.log(`${int(SOCKETS)} sockets, then ${int(POLLS)} long-polls; idle CPU over ${IDLE_S} s\n`);
-
-  console.log(`seeding ${int(SOCKETS)} paired computers ...`);
-  const seeded = await seed(SOCKETS);
-  const relay = await startRelayNode({ ...UNLIMITED, RELAY_DATA_DIR: seeded.dataDir, RELAY_SECRET: SECRET });
-  const sockets: WebSocket[] = [];
-  try {
+    console.log(`seeding ${int(socketCount)} paired computers ...`);
+    const seeded = await seed(socketCount);
+    const relay = await startRelay({ env: { RELAY_DATA_DIR: seeded.dataDir, RELAY_SECRET: SECRET } });
+    const sockets: WebSocket[] = [];
+    atEnd(() => sockets.forEach((socket) => socket.terminate()));
     // Baseline: one socket, warmed up.
     sockets.push(await connectDevice(relay.port, seeded.devices[0]!.token));
     await sleep(1000);
     const base = await memoryMiB(relay.pid);
-    const baseIdle = await idleCpu(relay, IDLE_S);
+    const baseIdle = await idleCpuMs(relay.pid, idle);
 
-    console.log(`opening ${int(SOCKETS - 1)} more sockets, ${CONNECT_WAVE} at a time ...`);
+    console.log(`opening ${int(socketCount - 1)} more sockets, ${CONNECT_WAVE} at a time ...`);
     const started = performance.now();
-    for (let i = 1; i < SOCKETS; i += CONNECT_WAVE) {
+    for (let i = 1; i < socketCount; i += CONNECT_WAVE) {
       const wave = seeded.devices.slice(i, i + CONNECT_WAVE);
       sockets.push(...(await Promise.all(wave.map((device) => connectDevice(relay.port, device.token)))));
     }
     const acceptMs = performance.now() - started;
     await sleep(2000);
     const held = await memoryMiB(relay.pid);
-    const heldIdle = await idleCpu(relay, IDLE_S);
+    const heldIdle = await idleCpuMs(relay.pid, idle);
     const online = (await relay.call('GET', '/v1/status', { token: seeded.keys[0] })).json as { online: boolean };
 
     // Long-polls: notifications of the first computer, each waited on by one request (two keys: each key may
     // read 600 times in 10 minutes).
-    console.log(`holding ${int(POLLS)} long-polls ...`);
+    console.log(`holding ${int(polls)} long-polls ...`);
     const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-    for (let i = 0; i < POLLS; i++) {
+    for (let i = 0; i < polls; i++) {
       const sent = await relay.call('POST', '/v1/notify', {
         token: seeded.keys[i % 2]!,
         body: { title: `wait ${i}`, notificationId: `w${i}`, expectReply: true },
@@ -147,8 +109,8 @@ await runBenchmark(async () => {
     await sleep(1000);
     const beforePolls = await memoryMiB(relay.pid);
     let answered = 0;
-    const polls = Array.from(
-      { length: POLLS },
+    const waiting = Array.from(
+      { length: polls },
       (_, i) =>
         new Promise<void>((resolve) => {
           const req = http.get(
@@ -164,36 +126,33 @@ await runBenchmark(async () => {
     );
     await sleep(3000);
     const withPolls = await memoryMiB(relay.pid);
-    const pollIdle = await idleCpu(relay, IDLE_S);
+    const pollIdle = await idleCpuMs(relay.pid, idle);
 
-    const perSocketKiB = ((held.rss - base.rss) * 1024) / (SOCKETS - 1);
-    const perPollKiB = ((withPolls.rss - beforePolls.rss) * 1024) / POLLS;
+    const perSocketKiB = ((held.rss - base.rss) * 1024) / (socketCount - 1);
+    const perPollKiB = ((withPolls.rss - beforePolls.rss) * 1024) / polls;
     console.log('');
     printTable([
       ['measure', 'value'],
       ['relay RSS with 1 socket (baseline)', `${base.rss.toFixed(1)} MiB`],
-      [`relay RSS with ${int(SOCKETS)} sockets`, `${held.rss.toFixed(1)} MiB`],
+      [`relay RSS with ${int(socketCount)} sockets`, `${held.rss.toFixed(1)} MiB`],
       ['memory per socket', `${perSocketKiB.toFixed(1)} KiB`],
       [
-        `time to accept ${int(SOCKETS - 1)} sockets`,
-        `${(acceptMs / 1000).toFixed(2)} s (${int(((SOCKETS - 1) / acceptMs) * 1000)} per second)`,
+        `time to accept ${int(socketCount - 1)} sockets`,
+        `${(acceptMs / 1000).toFixed(2)} s (${int(((socketCount - 1) / acceptMs) * 1000)} per second)`,
       ],
-      [`relay CPU in ${IDLE_S} s idle, 1 socket`, `${baseIdle.toFixed(0)} ms`],
-      [`relay CPU in ${IDLE_S} s idle, ${int(SOCKETS)} sockets`, `${heldIdle.toFixed(0)} ms`],
-      [`relay RSS with ${int(POLLS)} long-polls held too`, `${withPolls.rss.toFixed(1)} MiB (${perPollKiB.toFixed(1)} KiB per long-poll)`],
-      [`relay CPU in ${IDLE_S} s with the long-polls held`, `${pollIdle.toFixed(0)} ms`],
+      [`relay CPU in ${idle} s idle, 1 socket`, `${baseIdle.toFixed(0)} ms`],
+      [`relay CPU in ${idle} s idle, ${int(socketCount)} sockets`, `${heldIdle.toFixed(0)} ms`],
+      [`relay RSS with ${int(polls)} long-polls held too`, `${withPolls.rss.toFixed(1)} MiB (${perPollKiB.toFixed(1)} KiB per long-poll)`],
+      [`relay CPU in ${idle} s with the long-polls held`, `${pollIdle.toFixed(0)} ms`],
     ]);
     console.log(
-      `(CPU resolution ${CPU_TICK_MS} ms; the computer is online: ${online.online}; long-polls answered before the end: ${answered} of ${POLLS})`,
+      `(CPU resolution ${CPU_TICK_MS} ms; the computer is online: ${online.online}; long-polls answered before the end: ${answered} of ${polls})`,
     );
     const quiet = heldIdle <= baseIdle + 5 * CPU_TICK_MS && pollIdle <= baseIdle + 5 * CPU_TICK_MS;
     console.log(
-      `\nidle with ${int(SOCKETS)} sockets and ${int(POLLS)} long-polls costs no more CPU than with one socket (no polling timers): ${verdict(quiet)}`,
+      `\nidle with ${int(socketCount)} sockets and ${int(polls)} long-polls costs no more CPU than with one socket (no polling timers): ${verdict(quiet)}`,
     );
     agent.destroy();
-    void Promise.allSettled(polls);
-  } finally {
-    for (const socket of sockets) socket.terminate();
-    await stopChild(relay.child);
-  }
+    void Promise.allSettled(waiting);
+  },
 });

@@ -17,57 +17,48 @@
 // CPU 1; a second node runs on CPU 1 (a second machine would have its own); PostgreSQL unpinned. Server CPU is
 // each relay node's share of one core, and PostgreSQL's (all its processes together) beside it; machine CPU is
 // every process's together, to show whether anything was left. --cold: PostgreSQL's autovacuum at its default
-// (see COLD below). --floor (PostgreSQL): also the least a relay could do, under the same load (FLOOR below).
+// (see OPTIONS below). --floor (PostgreSQL): also the least a relay could do, under the same load.
 
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type WebSocket from 'ws';
-import { NOTIFY_BODIES, connectDevice, pairWithKey, startRelayNode, UNLIMITED, type RelayNode } from './relay-lib.js';
-import { createDatabase, serverCpuMs, startPostgres, type PostgresServer } from './rigs/postgres.js';
-import {
-  LOAD_CPU,
-  SERVER_CPU,
-  cpuMs,
-  machineBusyMs,
-  describeMachine,
-  int,
-  measureHelloExpress,
-  ms,
-  option,
-  pinSelf,
-  printTable,
-  ratio,
-  runBenchmark,
-  runLoad,
-  stopChild,
-  verdict,
-  withServer,
-  type LoadResult,
-} from './lib.js';
+import { serverCpuMs, type PostgresServer } from '../rigs/postgres.js';
+import { defineBenchmark, type Run } from './lib.js';
+import { failed, runLoad, withServer, type LoadResult, type LoadSpec } from './kit/load.js';
+import type { ReadOptions } from './kit/options.js';
+import { int, ms, printTable, ratio, verdict } from './kit/print.js';
+import { cpuMs, machineBusyMs } from './kit/proc.js';
+import { LOAD_CPU, SERVER_CPU } from './kit/processes.js';
+import { NOTIFY_BODIES, connectDevice, pairWithKey, type RelayNode } from './kit/relay.js';
 
-const DURATION_S = Number(option('duration') ?? 10);
-const WARMUP_S = Number(option('warmup') ?? 2);
-const CONNECTIONS = Number(option('connections') ?? 16);
-const CPU_PROFILE_DIR = option('cpu-prof');
-const BACKEND = option('backend') ?? 'embedded';
 /**
- * PostgreSQL's autovacuum looks at the tables every second rather than every minute, so a run of seconds on a new
- * database measures a relay whose tables have statistics, as every relay's have after its first minute or so:
- * until the first ANALYZE, PostgreSQL plans the relay's statements for near-empty tables and keeps those plans
- * (docs/performance.md, "Fourth round", Plans). `--cold` keeps PostgreSQL's default, to measure those first seconds.
+ * cold: PostgreSQL's autovacuum at its default, once a minute. Without it, autovacuum looks at the tables every
+ * second (WARM_SETTINGS), so a run of seconds on a new database measures a relay whose tables have statistics, as
+ * every relay's have after its first minute or so: until the first ANALYZE, PostgreSQL plans the relay's named
+ * statements for near-empty tables and keeps those plans (docs/performance-history.md, "NOTIFY only where the
+ * socket is, and plans on a new database"). inStep: each connection walks the computers from the first, in step, so
+ * requests come in bursts to one computer at a time; by default each request goes to the next computer, as
+ * independent agents' do. floor: bench/pg-floor-server.ts on the server CPU under the same load — Express taking the
+ * body and one INSERT per notification, durable and with synchronous_commit off — to show how far this machine lets
+ * any relay go.
  */
-const COLD = process.argv.includes('--cold');
+const OPTIONS = {
+  duration: 10,
+  warmup: 2,
+  connections: 16,
+  cpuProf: '',
+  backend: 'embedded',
+  scenarios: '',
+  cold: false,
+  inStep: false,
+  floor: false,
+};
+/** What each step is given: the options, the database (PostgreSQL's runs), the run to start relays with. */
+type Throughput = Run<ReadOptions<typeof OPTIONS>> & { postgres?: PostgresServer };
 const WARM_SETTINGS = ['autovacuum_naptime=1'];
-/** The connections walk the computers in step (bursts to one computer at a time), as before issue 21's third stop. */
-const IN_STEP = process.argv.includes('--in-step');
-/**
- * `--floor`: bench/pg-floor-server.ts on the server CPU under the same load — Express taking the body and one INSERT
- * per notification, durable and with synchronous_commit off — to show how far this machine lets any relay go.
- */
-const FLOOR = process.argv.includes('--floor');
 /** The scenarios run when none are named: the embedded database is for one node. */
-const DEFAULT_SCENARIOS = { embedded: '1x1', postgres: '1x1,1x16,2x16' };
+const DEFAULT_SCENARIOS: Record<string, string> = { embedded: '1x1', postgres: '1x1,1x16,2x16' };
 /** Targets as shares of the hello-world (issue 21 for PostgreSQL), by scenario. */
 const TARGETS: Record<string, Record<string, number>> = { embedded: { '1x1': 0.3 }, postgres: { '1x1': 0.15, '1x16': 0.25 } };
 /** Issue 21: two nodes on one PostgreSQL carry at least this many times one node's notifications (with room). */
@@ -97,14 +88,15 @@ interface Measured {
   acked: number;
 }
 
-function readScenarios(): Scenario[] {
-  const names = (option('scenarios') ?? DEFAULT_SCENARIOS[BACKEND as keyof typeof DEFAULT_SCENARIOS]).split(',');
+function readScenarios({ scenarios, backend }: ReadOptions<typeof OPTIONS>): Scenario[] {
+  if (backend !== 'embedded' && backend !== 'postgres') throw new Error('--backend is embedded or postgres');
+  const names = (scenarios || DEFAULT_SCENARIOS[backend]!).split(',');
   return names.map((name) => {
     const match = /^(\d+)x(\d+)$/.exec(name.trim());
     if (!match) throw new Error(`a scenario is <nodes>x<computers>, e.g. 1x16: ${name}`);
     const [nodes, computers] = [Number(match[1]), Number(match[2])];
     if (nodes < 1 || nodes > NODE_CPUS.length || computers < nodes) throw new Error(`1 or 2 nodes, at least one computer each: ${name}`);
-    if (nodes > 1 && BACKEND !== 'postgres') throw new Error('several nodes need --backend postgres');
+    if (nodes > 1 && backend !== 'postgres') throw new Error('several nodes need --backend postgres');
     return { name: name.trim(), nodes, computers };
   });
 }
@@ -117,13 +109,14 @@ interface Computer {
 }
 
 /** The scenario's nodes on one fresh database, its computers paired and connected, each counting its frames. */
-async function startScenario(postgres: PostgresServer | undefined, scenario: Scenario, onFrame: () => void) {
-  const database: Record<string, string> = postgres
-    ? { DATABASE_URL: await createDatabase(postgres.baseUrl), RELAY_SECRET: 'bench-secret-'.repeat(4) }
+async function startScenario(bench: Throughput, scenario: Scenario, onFrame: () => void) {
+  const database: Record<string, string> = bench.postgres
+    ? { DATABASE_URL: await bench.newDatabase(), RELAY_SECRET: 'bench-secret-'.repeat(4) }
     : {};
-  const profile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [];
+  const { cpuProf } = bench.options;
+  const nodeArgs = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProf)}`] : [];
   const nodes: RelayNode[] = [];
-  for (let i = 0; i < scenario.nodes; i++) nodes.push(await startRelayNode({ ...UNLIMITED, ...database }, profile, NODE_CPUS[i]));
+  for (let i = 0; i < scenario.nodes; i++) nodes.push(await bench.startRelay({ env: database, nodeArgs, cpu: NODE_CPUS[i] }));
   const computers: Computer[] = [];
   for (let i = 0; i < scenario.computers; i++) {
     const node = nodes[i % nodes.length]!;
@@ -135,17 +128,17 @@ async function startScenario(postgres: PostgresServer | undefined, scenario: Sce
 }
 
 /** The load of one node: its share of the connections, each going through its computers' keys in turn. */
-function loadOf(node: RelayNode, computers: Computer[], connections: number) {
+function loadOf(bench: Throughput, node: RelayNode, computers: Computer[], connections: number): LoadSpec {
   const mine = computers.filter((computer) => computer.node === node);
   return {
     url: `${node.baseUrl}/v1/notify`,
     connections,
-    warmupSeconds: WARMUP_S,
-    durationSeconds: DURATION_S,
+    warmupSeconds: bench.options.warmup,
+    durationSeconds: bench.options.duration,
     headers: { 'content-type': 'application/json' },
     // Each request to the next computer, whichever connection sends it: the computers' agents are independent.
     // With --in-step, each connection walks the computers from the first, so they all send to one at a time.
-    shared: !IN_STEP,
+    shared: !bench.options.inStep,
     requests: NOTIFY_BODIES.flatMap((body) =>
       mine.map((computer) => ({
         method: 'POST',
@@ -175,17 +168,14 @@ async function cpuShares(postgres: PostgresServer | undefined) {
   };
 }
 
-/** Requests of a load that were not answered 2xx (warm-up included): failed, refused or timed out. */
-const failed = (result: LoadResult): number => result.non2xx + result.warmupNon2xx + result.errors + result.warmupErrors + result.timeouts;
-
-async function measureScenario(postgres: PostgresServer | undefined, scenario: Scenario): Promise<Measured> {
+async function measureScenario(bench: Throughput, scenario: Scenario): Promise<Measured> {
   let frames = 0;
-  const { nodes, computers } = await startScenario(postgres, scenario, () => (frames += 1));
+  const { nodes, computers } = await startScenario(bench, scenario, () => (frames += 1));
   try {
     const nodeCpuBefore = await Promise.all(nodes.map((node) => cpuMs(node.pid)));
-    const shares = await cpuShares(postgres);
-    const perNode = Math.max(1, Math.round(CONNECTIONS / nodes.length));
-    const results: LoadResult[] = await Promise.all(nodes.map((node) => runLoad(loadOf(node, computers, perNode))));
+    const shares = await cpuShares(bench.postgres);
+    const perNode = Math.max(1, Math.round(bench.options.connections / nodes.length));
+    const results: LoadResult[] = await Promise.all(nodes.map((node) => runLoad(loadOf(bench, node, computers, perNode))));
     const { elapsed, databaseCpuPercent, machineBusyPercent } = await shares();
     const nodeCpuAfter = await Promise.all(nodes.map((node) => cpuMs(node.pid)));
     await new Promise((resolve) => setTimeout(resolve, 1000)); // the last frames and acks
@@ -213,21 +203,21 @@ async function measureScenario(postgres: PostgresServer | undefined, scenario: S
     };
   } finally {
     // SIGTERM: each node closes its database (and writes its CPU profile)
-    await Promise.all(nodes.map((node) => stopChild(node.child)));
+    await Promise.all(nodes.map((node) => node.stop()));
   }
 }
 
 /** The floor server (durable or not) under a relay node's load (the same connections and bodies), on a database of its own. */
-async function measureFloor(postgres: PostgresServer, commit: 'durable' | 'async'): Promise<Measured> {
-  const env = { ...process.env, DATABASE_URL: await createDatabase(postgres.baseUrl), FLOOR_COMMIT: commit };
+async function measureFloor(bench: Throughput, commit: 'durable' | 'async'): Promise<Measured> {
+  const env = { ...process.env, DATABASE_URL: await bench.newDatabase(), FLOOR_COMMIT: commit };
   return withServer('pg-floor-server.js', env, async (port, pid) => {
-    const shares = await cpuShares(postgres);
+    const shares = await cpuShares(bench.postgres);
     const result = await runLoad(
       {
         url: `http://127.0.0.1:${port}`,
-        connections: CONNECTIONS,
-        warmupSeconds: WARMUP_S,
-        durationSeconds: DURATION_S,
+        connections: bench.options.connections,
+        warmupSeconds: bench.options.warmup,
+        durationSeconds: bench.options.duration,
         shared: true,
         requests: NOTIFY_BODIES.map((body) => ({
           method: 'POST',
@@ -259,99 +249,89 @@ const FLOOR_COMMIT = { durable: 'commit on disk', async: 'synchronous_commit off
 const describe = (scenario: Scenario): string =>
   `${scenario.nodes} node${scenario.nodes > 1 ? 's' : ''}, ${scenario.computers} computer${scenario.computers > 1 ? 's' : ''}`;
 
-async function measure(postgres: PostgresServer | undefined, scenarios: Scenario[]): Promise<void> {
-  pinSelf(LOAD_CPU);
-  const database = postgres ? 'PostgreSQL' : 'embedded database';
-  console.log(`Notifier relay benchmark: POST /v1/notify throughput, ${database} (durable)`);
-  console.log(describeMachine());
-  console.log(`${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s measured, per server\n`);
-
-  const floors = FLOOR && postgres ? (['durable', 'async'] as const) : [];
-  const steps = scenarios.length + floors.length + 1;
-  console.log(`1/${steps} baseline: Express 5 hello-world (GET /) ...`);
-  const baseline = await measureHelloExpress({ connections: CONNECTIONS, warmupSeconds: WARMUP_S, durationSeconds: DURATION_S });
-  const floor = new Map<string, Measured>();
-  for (const [i, commit] of floors.entries()) {
-    console.log(`${i + 2}/${steps} floor: Express and one INSERT per notification, ${FLOOR_COMMIT[commit]} ...`);
-    const result = await measureFloor(postgres!, commit);
-    floor.set(commit, result);
-    console.log(`    ${int(result.answered)} answered (${int(result.bad)} not 2xx or failed)`);
-  }
-  const measured = new Map<string, Measured>();
-  for (const [i, scenario] of scenarios.entries()) {
-    console.log(`${i + floors.length + 2}/${steps} relay: POST /v1/notify, ${describe(scenario)}, each connected and acknowledging ...`);
-    const result = await measureScenario(postgres, scenario);
-    measured.set(scenario.name, result);
-    console.log(
-      `    ${int(result.answered)} notifications answered (${int(result.bad)} not 2xx or failed); the computers received ${int(result.frames)} frames and acknowledged ${int(result.acked)}`,
-    );
-    // Requests in flight when a load generator stops (after the warm-up and after the measurement) are answered,
-    // and delivered, after it stopped counting.
-    const delivered =
-      result.frames >= result.answered && result.frames <= result.answered + 2 * CONNECTIONS && result.acked === result.frames;
-    console.log(
-      `    sane (every answer 2xx, every notification delivered once and acknowledged): ${result.bad === 0 && delivered ? 'yes' : 'NO'}`,
-    );
-  }
-  console.log('');
-
-  const percent = (value: number): string => (Number.isNaN(value) ? '-' : `${Math.round(value)}%`);
-  printTable([
-    ['server', 'req/s', 'p50', 'p99', 'relay CPU', 'PostgreSQL CPU', 'machine CPU', 'vs baseline'],
-    [
-      'Express hello-world (baseline)',
-      int(baseline.requestsPerSecond),
-      ms(baseline.latencyP50),
-      ms(baseline.latencyP99),
-      percent(baseline.serverCpuPercent ?? NaN),
-      '-',
-      '-',
-      ratio(1),
-    ],
-    ...[...floor.keys(), ...scenarios.map((scenario) => scenario.name)].map((name) => {
-      const result = floor.get(name) ?? measured.get(name)!;
-      const scenario = scenarios.find((each) => each.name === name);
-      return [
-        scenario ? `relay notify, ${describe(scenario)}` : `floor, ${FLOOR_COMMIT[name as keyof typeof FLOOR_COMMIT]}`,
-        int(result.requestsPerSecond),
-        ms(result.latencyP50),
-        ms(result.latencyP99),
-        result.nodeCpuPercent.map(percent).join(' + '),
-        percent(result.databaseCpuPercent),
-        `${percent(result.machineBusyPercent)} of ${cpus().length * 100}%`,
-        ratio(result.requestsPerSecond / baseline.requestsPerSecond),
-      ];
-    }),
-  ]);
-  console.log(
-    "(latencies have 1 ms resolution and are the worst node's; CPU: share of one core during warm-up + measurement;\n" +
-      ' machine: every process, the load generators and the computers included)\n',
-  );
-  for (const scenario of scenarios) {
-    const achieved = measured.get(scenario.name)!.requestsPerSecond / baseline.requestsPerSecond;
-    const target = TARGETS[BACKEND]![scenario.name];
-    const verdictText = target === undefined ? '(no target)' : `(target >= ${target}): ${verdict(achieved >= target)}`;
-    console.log(`relay notify, ${describe(scenario)} / baseline = ${achieved.toFixed(2)} ${verdictText}`);
-  }
-  const one = measured.get('1x16');
-  const two = measured.get('2x16');
-  if (one && two) {
-    const gain = two.requestsPerSecond / one.requestsPerSecond;
-    console.log(
-      `2 nodes / 1 node (16 computers) = ${gain.toFixed(2)} (target >= ${TWO_NODE_GAIN} where the database has room): ${verdict(gain >= TWO_NODE_GAIN)}`,
-    );
-  }
-  if (CPU_PROFILE_DIR) console.log(`CPU profiles of the relay written to ${path.resolve(CPU_PROFILE_DIR)}`);
-}
-
-await runBenchmark(async () => {
-  if (BACKEND !== 'embedded' && BACKEND !== 'postgres') throw new Error('--backend is embedded or postgres');
-  const scenarios = readScenarios();
+await defineBenchmark({
+  title: ({ backend }) =>
+    `Notifier relay benchmark: POST /v1/notify throughput, ${backend === 'postgres' ? 'PostgreSQL' : 'embedded database'} (durable)`,
+  options: OPTIONS,
   // The database server is started before this process pins itself to the load CPU, so it is not pinned there.
-  const postgres = BACKEND === 'postgres' ? await startPostgres(COLD ? [] : WARM_SETTINGS) : undefined;
-  try {
-    await measure(postgres, scenarios);
-  } finally {
-    await postgres?.stop();
-  }
+  needs: ({ backend, cold }) => ({ helloWorld: true, postgres: backend === 'postgres' && { settings: cold ? [] : WARM_SETTINGS } }),
+  async measure(bench) {
+    const { backend, connections, cpuProf } = bench.options;
+    const scenarios = readScenarios(bench.options);
+    const baseline = bench.helloWorld;
+    const floors = bench.options.floor && bench.postgres ? (['durable', 'async'] as const) : [];
+    const steps = scenarios.length + floors.length;
+    const floor = new Map<string, Measured>();
+    for (const [i, commit] of floors.entries()) {
+      console.log(`${i + 1}/${steps} floor: Express and one INSERT per notification, ${FLOOR_COMMIT[commit]} ...`);
+      const result = await measureFloor(bench, commit);
+      floor.set(commit, result);
+      console.log(`    ${int(result.answered)} answered (${int(result.bad)} not 2xx or failed)`);
+    }
+    const measured = new Map<string, Measured>();
+    for (const [i, scenario] of scenarios.entries()) {
+      console.log(`${i + floors.length + 1}/${steps} relay: POST /v1/notify, ${describe(scenario)}, each connected and acknowledging ...`);
+      const result = await measureScenario(bench, scenario);
+      measured.set(scenario.name, result);
+      console.log(
+        `    ${int(result.answered)} notifications answered (${int(result.bad)} not 2xx or failed); the computers received ${int(result.frames)} frames and acknowledged ${int(result.acked)}`,
+      );
+      // Requests in flight when a load generator stops (after the warm-up and after the measurement) are answered,
+      // and delivered, after it stopped counting.
+      const delivered =
+        result.frames >= result.answered && result.frames <= result.answered + 2 * connections && result.acked === result.frames;
+      console.log(
+        `    sane (every answer 2xx, every notification delivered once and acknowledged): ${result.bad === 0 && delivered ? 'yes' : 'NO'}`,
+      );
+    }
+    console.log('');
+
+    const percent = (value: number): string => (Number.isNaN(value) ? '-' : `${Math.round(value)}%`);
+    printTable([
+      ['server', 'req/s', 'p50', 'p99', 'relay CPU', 'PostgreSQL CPU', 'machine CPU', 'vs baseline'],
+      [
+        'Express hello-world (baseline)',
+        int(baseline.requestsPerSecond),
+        ms(baseline.latencyP50),
+        ms(baseline.latencyP99),
+        percent(baseline.serverCpuPercent ?? NaN),
+        '-',
+        '-',
+        ratio(1),
+      ],
+      ...[...floor.keys(), ...scenarios.map((scenario) => scenario.name)].map((name) => {
+        const result = floor.get(name) ?? measured.get(name)!;
+        const scenario = scenarios.find((each) => each.name === name);
+        return [
+          scenario ? `relay notify, ${describe(scenario)}` : `floor, ${FLOOR_COMMIT[name as keyof typeof FLOOR_COMMIT]}`,
+          int(result.requestsPerSecond),
+          ms(result.latencyP50),
+          ms(result.latencyP99),
+          result.nodeCpuPercent.map(percent).join(' + '),
+          percent(result.databaseCpuPercent),
+          `${percent(result.machineBusyPercent)} of ${cpus().length * 100}%`,
+          ratio(result.requestsPerSecond / baseline.requestsPerSecond),
+        ];
+      }),
+    ]);
+    console.log(
+      "(latencies have 1 ms resolution and are the worst node's; CPU: share of one core during warm-up + measurement;\n" +
+        ' machine: every process, the load generators and the computers included)\n',
+    );
+    for (const scenario of scenarios) {
+      const achieved = measured.get(scenario.name)!.requestsPerSecond / baseline.requestsPerSecond;
+      const target = TARGETS[backend]![scenario.name];
+      const verdictText = target === undefined ? '(no target)' : `(target >= ${target}): ${verdict(achieved >= target)}`;
+      console.log(`relay notify, ${describe(scenario)} / baseline = ${achieved.toFixed(2)} ${verdictText}`);
+    }
+    const one = measured.get('1x16');
+    const two = measured.get('2x16');
+    if (one && two) {
+      const gain = two.requestsPerSecond / one.requestsPerSecond;
+      console.log(
+        `2 nodes / 1 node (16 computers) = ${gain.toFixed(2)} (target >= ${TWO_NODE_GAIN} where the database has room): ${verdict(gain >= TWO_NODE_GAIN)}`,
+      );
+    }
+    if (cpuProf) console.log(`CPU profiles of the relay written to ${path.resolve(cpuProf)}`);
+  },
 });

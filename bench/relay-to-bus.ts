@@ -7,42 +7,24 @@
 // adds. The relay and the daemon run pinned to CPU 0, this process (the agent) on CPU 1; Xvfb, dunst and the bus
 // are not pinned.
 
-import { relayCall, startRelayNode, UNLIMITED } from './relay-lib.js';
-import {
-  LOAD_CPU,
-  describeMachine,
-  makeTempFolder,
-  ms,
-  option,
-  percentile,
-  pinSelf,
-  printPercentiles,
-  ratio,
-  request,
-  runBenchmark,
-  startDaemon,
-  stopChild,
-  verdict,
-} from './lib.js';
-import { startDesktop } from './rigs/desktop.js';
-import { waitFor } from './rigs/wait.js';
-import { monitorNotify, wallClockMs as now } from './rigs/notify-monitor.js';
+import { monitorNotify, wallClockMs as now } from '../rigs/notify-monitor.js';
+import { waitFor } from '../rigs/wait.js';
+import { defineBenchmark } from './lib.js';
+import { request } from './kit/http.js';
+import { ms, percentile, printPercentiles, ratio, verdict } from './kit/print.js';
+import { relayCall } from './kit/relay.js';
 
-const ROUNDS = Number(option('rounds') ?? 300);
 const WARM_UP = 30;
 const TARGET_P50_MS = 20;
 
-await runBenchmark(async () => {
-  pinSelf(LOAD_CPU);
-  console.log('Notifier benchmark: agent POST /v1/notify at the relay -> Notify on the session bus (dunst on Xvfb)');
-  console.log(describeMachine());
-  const desktop = await startDesktop();
-  try {
+await defineBenchmark({
+  title: 'Notifier benchmark: agent POST /v1/notify at the relay -> Notify on the session bus (dunst on Xvfb)',
+  options: { rounds: 300 },
+  // No Secret Service on the private bus: the device token goes to the support folder's file.
+  needs: { desktop: true, relay: true, daemon: { onDesktop: true } },
+  async measure({ options: { rounds }, desktop, relay, daemon, atEnd }) {
     const monitor = await monitorNotify(desktop.env);
-    const relay = await startRelayNode(UNLIMITED);
-    const supportDir = await makeTempFolder('notifier-bench-relay-bus-');
-    // No Secret Service on the private bus: the device token goes to the support folder's file.
-    const daemon = await startDaemon(supportDir, [], { presenter: 'dbus', args: ['--no-tray'], env: { ...process.env, ...desktop.env } });
+    atEnd(() => monitor.stop());
     const local = relayCall(daemon.baseUrl);
     const paired = await local('POST', '/v1/relay/pair', { token: daemon.token, body: { relayURL: relay.baseUrl } });
     if (paired.status !== 200) throw new Error(`pairing answered ${paired.status}: ${paired.text}`);
@@ -58,11 +40,7 @@ await runBenchmark(async () => {
     const sendToRelay = (title: string) =>
       request(`${relay.baseUrl}/v1/notify`, { method: 'POST', headers: agent, body: JSON.stringify({ title, body, timeoutSeconds: 2 }) });
     const sendLocally = (title: string) =>
-      request(`${daemon.baseUrl}/v1/notify`, {
-        method: 'POST',
-        headers: { ...daemon.auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ app: 'bench', title, body, timeout: 2, buttons: [{ label: 'Reply', reply: {} }] }),
-      });
+      daemon.call('POST', '/v1/notify', { app: 'bench', title, body, timeout: 2, buttons: [{ label: 'Reply', reply: {} }] });
     /** One notification: from sending to its Notify on the bus, and to the sender's answer. */
     const round = async (send: (title: string) => Promise<{ status: number }>, title: string, expected: number) => {
       const started = now();
@@ -74,7 +52,7 @@ await runBenchmark(async () => {
 
     const relayed = { onBus: [] as number[], answered: [] as number[] };
     const direct = { onBus: [] as number[], answered: [] as number[] };
-    for (let index = -WARM_UP; index < ROUNDS; index++) {
+    for (let index = -WARM_UP; index < rounds; index++) {
       const viaRelay = await round(sendToRelay, `relayed ${index}`, 202);
       const locally = await round(sendLocally, `local ${index}`, 200);
       if (index >= 0) {
@@ -85,11 +63,8 @@ await runBenchmark(async () => {
       }
       if (index % 50 === 49) await desktop.dunstctl('close-all');
     }
-    await stopChild(daemon.child);
-    await stopChild(relay.child);
-    monitor.stop();
 
-    console.log(`\n${ROUNDS} rounds after ${WARM_UP} unmeasured ones; each round one relayed and one local notification\n`);
+    console.log(`\n${rounds} rounds after ${WARM_UP} unmeasured ones; each round one relayed and one local notification\n`);
     printPercentiles([
       ['local POST /v1/notify answered (baseline)', direct.answered],
       ['local POST /v1/notify -> Notify (baseline)', direct.onBus],
@@ -99,7 +74,5 @@ await runBenchmark(async () => {
     const p50 = percentile(relayed.onBus, 50);
     console.log(`\nrelay -> Notify vs local -> Notify, p50: ${ratio(p50 / percentile(direct.onBus, 50))}`);
     console.log(`relay -> Notify p50 = ${ms(p50)} (target < ${TARGET_P50_MS} ms): ${verdict(p50 < TARGET_P50_MS)}`);
-  } finally {
-    await desktop.stop();
-  }
+  },
 });

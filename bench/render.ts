@@ -14,28 +14,11 @@ import { performance } from 'node:perf_hooks';
 import { createCanvas } from 'canvas';
 import { drawCard } from '../daemon/core/templates/previews.js';
 import { builtinTemplate } from '../templates-renderer/builtins.js';
-import {
-  LOAD_CPU,
-  ROOT,
-  describeMachine,
-  makeTempFolder,
-  median,
-  ms,
-  option,
-  percentile,
-  pinSelf,
-  printTable,
-  ratio,
-  runBenchmark,
-  sleep,
-  startDaemon,
-  stopChild,
-  verdict,
-} from './lib.js';
+import { defineBenchmark } from './lib.js';
+import type { RunningDaemon } from './kit/daemon.js';
+import { median, ms, percentile, printTable, ratio, verdict } from './kit/print.js';
+import { ROOT, sleep } from './kit/processes.js';
 
-const RENDERS = Number(option('renders') ?? 300);
-const NOTIFIES = Number(option('notifies') ?? 300);
-const PREVIEWS = Number(option('previews') ?? 20);
 const WARMUP = 30;
 const TARGET_RENDER_P50_MS = 15;
 const PICTURE = path.join(ROOT, 'fixtures', 'images', 'sample.png');
@@ -72,7 +55,7 @@ const CARDS = [
 // ---------------------------------------------------------------------------------------------------------------
 // (1) In-process render
 
-async function renderPart(): Promise<{ p50: number; p99: number; baseline: number; pixels: string }> {
+async function renderPart(renders: number): Promise<{ p50: number; p99: number; baseline: number; pixels: string }> {
   const template = builtinTemplate('builtin.imageLeft', 'bench')!;
   const draw = (index: number) =>
     drawCard(
@@ -89,14 +72,14 @@ async function renderPart(): Promise<{ p50: number; p99: number; baseline: numbe
   const first = await draw(0);
   for (let i = 0; i < WARMUP; i++) await draw(i);
   const times: number[] = [];
-  for (let i = 0; i < RENDERS; i++) {
+  for (let i = 0; i < renders; i++) {
     const started = performance.now();
     await draw(i);
     times.push(performance.now() - started);
   }
   const canvas = createCanvas(Math.ceil(first.width * 2), Math.ceil(first.height * 2));
   const baselineTimes: number[] = [];
-  for (let i = 0; i < WARMUP + RENDERS; i++) {
+  for (let i = 0; i < WARMUP + renders; i++) {
     const started = performance.now();
     await new Promise<Buffer>((resolve, reject) => canvas.toBuffer((error, png) => (error ? reject(error) : resolve(png)), 'image/png'));
     if (i >= WARMUP) baselineTimes.push(performance.now() - started);
@@ -141,69 +124,66 @@ async function notifyLatencies(baseUrl: string, auth: Record<string, string>, ag
   return times;
 }
 
-async function loadPart() {
-  const supportDir = await makeTempFolder('notifier-bench-render-');
-  const daemon = await startDaemon(supportDir);
-  try {
-    const notifyAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const idle = await notifyLatencies(daemon.baseUrl, daemon.auth, notifyAgent, NOTIFIES);
+async function loadPart(daemon: RunningDaemon, notifies: number, previewClients: number) {
+  const notifyAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const idle = await notifyLatencies(daemon.baseUrl, daemon.auth, notifyAgent, notifies);
 
-    let running = true;
-    let previews = 0;
-    const previewTimes: number[] = [];
-    const clients = Array.from({ length: PREVIEWS }, async (_, client) => {
-      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      for (let i = 0; running; i++) {
-        const started = performance.now();
-        const body = { app: 'bench', template: 'builtin.imageLeft', scale: 2, data: CARDS[(client + i) % CARDS.length] };
-        const status = await post(daemon.baseUrl, '/v1/preview', body, daemon.auth, agent);
-        if (status !== 200) throw new Error(`preview answered ${status}`);
-        previewTimes.push(performance.now() - started);
-        previews++;
-      }
-    });
-    await sleep(1000); // every client has a preview in flight
-    const countedFrom = previews;
-    const loadedStarted = performance.now();
-    const loaded = await notifyLatencies(daemon.baseUrl, daemon.auth, notifyAgent, NOTIFIES);
-    const previewsPerSecond = ((previews - countedFrom) * 1000) / (performance.now() - loadedStarted);
-    running = false;
-    await Promise.all(clients);
-    return { idle, loaded, previewsPerSecond, previewP50: median(previewTimes) };
-  } finally {
-    await stopChild(daemon.child);
-  }
+  let running = true;
+  let previews = 0;
+  const previewTimes: number[] = [];
+  const clients = Array.from({ length: previewClients }, async (_, client) => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    for (let i = 0; running; i++) {
+      const started = performance.now();
+      const body = { app: 'bench', template: 'builtin.imageLeft', scale: 2, data: CARDS[(client + i) % CARDS.length] };
+      const status = await post(daemon.baseUrl, '/v1/preview', body, daemon.auth, agent);
+      if (status !== 200) throw new Error(`preview answered ${status}`);
+      previewTimes.push(performance.now() - started);
+      previews++;
+    }
+  });
+  await sleep(1000); // every client has a preview in flight
+  const countedFrom = previews;
+  const loadedStarted = performance.now();
+  const loaded = await notifyLatencies(daemon.baseUrl, daemon.auth, notifyAgent, notifies);
+  const previewsPerSecond = ((previews - countedFrom) * 1000) / (performance.now() - loadedStarted);
+  running = false;
+  await Promise.all(clients);
+  return { idle, loaded, previewsPerSecond, previewP50: median(previewTimes) };
 }
 
-await runBenchmark(async () => {
-  pinSelf(LOAD_CPU);
-  console.log(`bench:render — ${describeMachine()}`);
-  const render = await renderPart();
-  console.log(`\n(1) builtin.imageLeft with a picture at scale 2 (${render.pixels} pixels), ${RENDERS} renders after ${WARMUP} warm-up`);
-  printTable(
-    [
-      ['what', 'p50', 'p99', 'vs baseline'],
-      ['node-canvas PNG of an empty canvas (baseline)', ms(render.baseline), '', '1.00x'],
-      ['render card to PNG', ms(render.p50), ms(render.p99), ratio(render.p50 / render.baseline)],
-    ],
-    '  ',
-  );
-  console.log(`  target: p50 under ${TARGET_RENDER_P50_MS} ms -> ${verdict(render.p50 < TARGET_RENDER_P50_MS)}`);
-
-  const load = await loadPart();
-  console.log(`\n(2) POST /v1/notify one at a time, ${NOTIFIES} requests, idle and while ${PREVIEWS} clients keep previews busy`);
-  printTable(
-    [
-      ['daemon', 'notify p50', 'notify p99', 'p50 vs idle'],
-      ['idle (baseline)', ms(median(load.idle)), ms(percentile(load.idle, 99)), '1.00x'],
+await defineBenchmark({
+  title: 'Notifier benchmark: drawing a card to PNG, and notify while previews render',
+  options: { renders: 300, notifies: 300, previews: 20 },
+  needs: { daemon: true },
+  async measure({ options: { renders, notifies, previews }, daemon }) {
+    const render = await renderPart(renders);
+    console.log(`\n(1) builtin.imageLeft with a picture at scale 2 (${render.pixels} pixels), ${renders} renders after ${WARMUP} warm-up`);
+    printTable(
       [
-        `${PREVIEWS} previews in flight`,
-        ms(median(load.loaded)),
-        ms(percentile(load.loaded, 99)),
-        ratio(median(load.loaded) / median(load.idle)),
+        ['what', 'p50', 'p99', 'vs baseline'],
+        ['node-canvas PNG of an empty canvas (baseline)', ms(render.baseline), '', '1.00x'],
+        ['render card to PNG', ms(render.p50), ms(render.p99), ratio(render.p50 / render.baseline)],
       ],
-    ],
-    '  ',
-  );
-  console.log(`  previews meanwhile: ${load.previewsPerSecond.toFixed(0)} per second, each answered in ${ms(load.previewP50)} (p50)`);
+      '  ',
+    );
+    console.log(`  target: p50 under ${TARGET_RENDER_P50_MS} ms -> ${verdict(render.p50 < TARGET_RENDER_P50_MS)}`);
+
+    const load = await loadPart(daemon, notifies, previews);
+    console.log(`\n(2) POST /v1/notify one at a time, ${notifies} requests, idle and while ${previews} clients keep previews busy`);
+    printTable(
+      [
+        ['daemon', 'notify p50', 'notify p99', 'p50 vs idle'],
+        ['idle (baseline)', ms(median(load.idle)), ms(percentile(load.idle, 99)), '1.00x'],
+        [
+          `${previews} previews in flight`,
+          ms(median(load.loaded)),
+          ms(percentile(load.loaded, 99)),
+          ratio(median(load.loaded) / median(load.idle)),
+        ],
+      ],
+      '  ',
+    );
+    console.log(`  previews meanwhile: ${load.previewsPerSecond.toFixed(0)} per second, each answered in ${ms(load.previewP50)} (p50)`);
+  },
 });

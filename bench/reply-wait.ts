@@ -18,40 +18,18 @@ import { performance } from 'node:perf_hooks';
 import { startDaemon as startDaemonInProcess, type Daemon } from '../daemon/daemon.js';
 import { log } from '../daemon/log.js';
 import { TestPresenter } from '../daemon/present/test-presenter.js';
-import {
-  LOAD_CPU,
-  SERVER_CPU,
-  describeMachine,
-  hasTaskset,
-  int,
-  makeTempFolder,
-  median,
-  memoryMiB,
-  ms,
-  option,
-  percentile,
-  pinSelf,
-  printTable,
-  ratio,
-  runBenchmark,
-  runLoad,
-  sleep,
-  startDaemon,
-  stopChild,
-  verdict,
-  type LoadResult,
-  type LoadSpec,
-  type RunningDaemon,
-} from './lib.js';
+import { defineBenchmark, type Run } from './lib.js';
+import type { RunningDaemon } from './kit/daemon.js';
+import { describeAnswers, failed, loadCells, runLoad, type LoadSpec, type Measured } from './kit/load.js';
+import type { ReadOptions } from './kit/options.js';
+import { int, median, ms, percentile, printTable, ratio, verdict } from './kit/print.js';
+import { memoryMiB } from './kit/proc.js';
+import { hasTaskset, LOAD_CPU, pinSelf, SERVER_CPU, sleep } from './kit/processes.js';
 
-const ROUNDS = Number(option('rounds') ?? 300);
 const WARMUP_ROUNDS = 30;
-const WAITS = Number(option('waits') ?? 1000);
-const DURATION_S = Number(option('duration') ?? 8);
-const WARMUP_S = Number(option('warmup') ?? 2);
-const CONNECTIONS = Number(option('connections') ?? 16);
-/** Loaded runs in part 2, each between two unloaded runs (the disk of a shared machine drifts by 10-20 %). */
-const PAIRS = Number(option('pairs') ?? 3);
+/** pairs: loaded runs in part 2, each between two unloaded runs (the disk of a shared machine drifts by 10-20 %). */
+const OPTIONS = { rounds: 300, waits: 1000, duration: 8, warmup: 2, connections: 16, pairs: 3 };
+type Replies = Run<ReadOptions<typeof OPTIONS>>;
 const TARGET_P50_MS = 5;
 const TARGET_RATIO = 0.8;
 /** How long a wait must have been held (after the daemon registered it) before the reply is given. */
@@ -200,9 +178,9 @@ async function diskFloor(folder: string, rounds: number): Promise<{ write: numbe
   return { write, remove };
 }
 
-async function partOne(): Promise<{ target: Samples; health: Samples }> {
+async function partOne({ options: { rounds }, tempFolder }: Replies): Promise<{ target: Samples; health: Samples }> {
   log.setQuiet(true);
-  const supportDir = await makeTempFolder('notifier-bench-replies-');
+  const supportDir = await tempFolder('notifier-bench-replies-');
   const person = new TestPresenter();
   const daemon = await startDaemonInProcess({ supportDir, port: 0, presenter: person });
   try {
@@ -252,7 +230,7 @@ async function partOne(): Promise<{ target: Samples; health: Samples }> {
 
     const measure = async (name: string, round: () => Promise<number>): Promise<Samples> => {
       const samples: number[] = [];
-      for (let n = 0; n < WARMUP_ROUNDS + ROUNDS; n++) {
+      for (let n = 0; n < WARMUP_ROUNDS + rounds; n++) {
         const elapsed = await round();
         if (n >= WARMUP_ROUNDS) samples.push(elapsed);
       }
@@ -269,7 +247,7 @@ async function partOne(): Promise<{ target: Samples; health: Samples }> {
     const existingKept = await measure('  same, consume=false (no disk write)', () => existingRound(false));
     const target = await measure('reply -> waiting request answered (target)', () => waitingRound(true));
     const targetKept = await measure('  same, consume=false (one durable batch)', () => waitingRound(false));
-    const floor = await diskFloor(await makeTempFolder('notifier-bench-disk-'), ROUNDS);
+    const floor = await diskFloor(await tempFolder('notifier-bench-disk-'), rounds);
     const write: Samples = { name: 'disk: small file written durably (temp, fsync, rename, fsync folder)', samples: floor.write };
     const remove: Samples = { name: 'disk: file removed durably (unlink, fsync folder)', samples: floor.remove };
 
@@ -311,21 +289,15 @@ const NOTIFY_BODIES = APPS.flatMap((app, a) =>
   ),
 );
 
-type Measured = LoadResult & { serverCpuPercent?: number };
-
-function notifySpec(daemon: RunningDaemon): LoadSpec {
+function notifySpec(daemon: RunningDaemon, { connections, warmup, duration }: ReadOptions<typeof OPTIONS>): LoadSpec {
   return {
     url: `${daemon.baseUrl}/v1/notify`,
-    connections: CONNECTIONS,
-    warmupSeconds: WARMUP_S,
-    durationSeconds: DURATION_S,
+    connections,
+    warmupSeconds: warmup,
+    durationSeconds: duration,
     headers: { ...daemon.auth, 'content-type': 'application/json' },
     requests: NOTIFY_BODIES.map((body) => ({ method: 'POST', path: '/v1/notify', body })),
   };
-}
-
-function allOk(result: LoadResult): boolean {
-  return result.non2xx + result.warmupNon2xx + result.errors + result.warmupErrors + result.timeouts === 0;
 }
 
 interface HeldWait {
@@ -381,21 +353,10 @@ async function openFileLimit(pid: number | 'self'): Promise<number> {
   return soft === 'unlimited' ? Infinity : Number(soft);
 }
 
-function describeAnswers(result: LoadResult): string {
-  return (
-    `${int(result.ok2xx)} 2xx of ${int(result.completed)} measured answers, non-2xx ${int(result.non2xx)}, ` +
-    `errors ${int(result.errors)}, timeouts ${int(result.timeouts)}; warm-up ${int(result.warmupCompleted)} answers, ` +
-    `non-2xx ${int(result.warmupNon2xx)}, errors ${int(result.warmupErrors)}`
-  );
-}
-
 function loadRow(name: string, result: Measured, baseline: Measured, rss: number): string[] {
   return [
     name,
-    int(result.requestsPerSecond),
-    ms(result.latencyP50),
-    ms(result.latencyP99),
-    ms(result.latencyMax),
+    ...loadCells(result),
     `${Math.round(result.serverCpuPercent ?? NaN)}%`,
     `${rss.toFixed(1)} MiB`,
     ratio(result.requestsPerSecond / baseline.requestsPerSecond),
@@ -408,10 +369,10 @@ const heldCount = (waits: HeldWait[]): number => waits.filter((wait) => wait.sen
  * Opens the waits (100 at a time) and returns once they are held: the daemon has read every request (no unread
  * bytes on its side of the connections) and answered none.
  */
-async function openWaits(daemon: RunningDaemon, port: number, into: HeldWait[]): Promise<boolean> {
+async function openWaits(daemon: RunningDaemon, port: number, into: HeldWait[], count: number): Promise<boolean> {
   const opening = performance.now();
-  for (let k = 0; k < WAITS; k += 100) {
-    const batch = Array.from({ length: Math.min(100, WAITS - k) }, (_, i) => openWait(daemon, k + i));
+  for (let k = 0; k < count; k += 100) {
+    const batch = Array.from({ length: Math.min(100, count - k) }, (_, i) => openWait(daemon, k + i));
     into.push(...batch);
     while (batch.some((wait) => !wait.sent && !wait.failed && !wait.answered)) {
       if (performance.now() - opening > 30_000) throw new Error('the waits could not all be sent within 30 s');
@@ -419,7 +380,7 @@ async function openWaits(daemon: RunningDaemon, port: number, into: HeldWait[]):
     }
   }
   let connections = await serverConnections(port);
-  for (let tries = 0; tries < 500 && (connections.established < WAITS || connections.unread > 0); tries++) {
+  for (let tries = 0; tries < 500 && (connections.established < count || connections.unread > 0); tries++) {
     await sleep(10);
     connections = await serverConnections(port);
   }
@@ -429,11 +390,11 @@ async function openWaits(daemon: RunningDaemon, port: number, into: HeldWait[]):
   const sockets = await socketCount(daemon.pid);
   const held = heldCount(into);
   console.log(
-    `      ${int(held)} of ${int(WAITS)} sent and unanswered (all open after ${int(openedMs)} ms); daemon side: ` +
+    `      ${int(held)} of ${int(count)} sent and unanswered (all open after ${int(openedMs)} ms); daemon side: ` +
       `${int(connections.established)} established connections on its port, ${connections.unread} with unread bytes, ` +
       `${int(sockets)} sockets open`,
   );
-  return held === WAITS && connections.established >= WAITS && connections.unread === 0;
+  return held === count && connections.established >= count && connections.unread === 0;
 }
 
 async function closeWaits(waits: HeldWait[], port: number): Promise<void> {
@@ -455,16 +416,16 @@ interface PartTwo {
   sane: boolean;
 }
 
-async function partTwo(): Promise<PartTwo> {
+async function partTwo({ options, startDaemon }: Replies): Promise<PartTwo> {
+  const { waits: waitCount, pairs } = options;
   const ownLimit = await openFileLimit('self');
-  const supportDir = await makeTempFolder('notifier-bench-replies-');
-  const daemon = await startDaemon(supportDir);
+  const daemon = await startDaemon();
   const port = Number(new URL(daemon.baseUrl).port);
   const daemonLimit = await openFileLimit(daemon.pid);
-  const limitOk = ownLimit >= WAITS + 100 && daemonLimit >= WAITS + 100;
+  const limitOk = ownLimit >= waitCount + 100 && daemonLimit >= waitCount + 100;
   console.log(
     `    open-file limit (soft): this process ${ownLimit}, daemon ${daemonLimit}: ` +
-      (limitOk ? `enough for ${int(WAITS)} waits` : `TOO LOW for ${int(WAITS)} waits (raise it with ulimit -n)`),
+      (limitOk ? `enough for ${int(waitCount)} waits` : `TOO LOW for ${int(waitCount)} waits (raise it with ulimit -n)`),
   );
   const waits: HeldWait[] = [];
   try {
@@ -472,8 +433,8 @@ async function partTwo(): Promise<PartTwo> {
     // what the waits themselves cost.
     await sleep(500);
     const rssIdle = await rssOf(daemon);
-    console.log(`    memory, idle daemon: ${int(WAITS)} waits opened and closed again ...`);
-    await openWaits(daemon, port, waits);
+    console.log(`    memory, idle daemon: ${int(waitCount)} waits opened and closed again ...`);
+    await openWaits(daemon, port, waits, waitCount);
     const rssIdleWaits = await rssOf(daemon);
     await closeWaits(waits, port);
     const rssIdleClosed = await rssOf(daemon);
@@ -483,8 +444,10 @@ async function partTwo(): Promise<PartTwo> {
     const loaded: Measured[] = [];
     let held = true;
     const measureNotify = async (name: string): Promise<Measured> => {
-      console.log(`    ${name}: POST /v1/notify, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s ...`);
-      const result = await runLoad(notifySpec(daemon), daemon.pid);
+      console.log(
+        `    ${name}: POST /v1/notify, ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s ...`,
+      );
+      const result = await runLoad(notifySpec(daemon, options), daemon.pid);
       console.log(`      ${describeAnswers(result)}`);
       runs.push({ name, result, rss: await rssOf(daemon) });
       return result;
@@ -493,18 +456,18 @@ async function partTwo(): Promise<PartTwo> {
     unloaded.push(await measureNotify('unloaded 1'));
     let rssBeforeWaits = 0;
     let rssWithWaits = 0;
-    for (let pair = 1; pair <= PAIRS; pair++) {
-      console.log(`    opening ${int(WAITS)} GET /v1/replies/wait?id=never-<k>&timeout=300, each on its own connection ...`);
+    for (let pair = 1; pair <= pairs; pair++) {
+      console.log(`    opening ${int(waitCount)} GET /v1/replies/wait?id=never-<k>&timeout=300, each on its own connection ...`);
       if (pair === 1) rssBeforeWaits = await rssOf(daemon);
-      const heldBefore = await openWaits(daemon, port, waits);
+      const heldBefore = await openWaits(daemon, port, waits, waitCount);
       if (pair === 1) rssWithWaits = await rssOf(daemon);
-      loaded.push(await measureNotify(`loaded ${pair} (${int(WAITS)} waits held)`));
+      loaded.push(await measureNotify(`loaded ${pair} (${int(waitCount)} waits held)`));
       const connectionsAfter = await serverConnections(port);
       const heldAfter = heldCount(waits);
       const failures = waits.filter((wait) => wait.failed).map((wait) => wait.failed);
-      held &&= heldBefore && heldAfter === WAITS && connectionsAfter.established >= WAITS;
+      held &&= heldBefore && heldAfter === waitCount && connectionsAfter.established >= waitCount;
       console.log(
-        `      after it: ${int(heldAfter)} of ${int(WAITS)} waits still held, ${waits.filter((w) => w.answered).length} answered, ` +
+        `      after it: ${int(heldAfter)} of ${int(waitCount)} waits still held, ${waits.filter((w) => w.answered).length} answered, ` +
           `${failures.length} failed${failures.length ? ` (${[...new Set(failures)].join('; ')})` : ''}; ` +
           `${int(connectionsAfter.established)} connections on the daemon's port`,
       );
@@ -515,7 +478,7 @@ async function partTwo(): Promise<PartTwo> {
     const ratios = loaded.map(
       (result, i) => result.requestsPerSecond / ((unloaded[i]!.requestsPerSecond + unloaded[i + 1]!.requestsPerSecond) / 2),
     );
-    const sane = [...unloaded, ...loaded].every(allOk);
+    const sane = [...unloaded, ...loaded].every((result) => failed(result) === 0);
 
     console.log('');
     printTable(
@@ -534,66 +497,68 @@ async function partTwo(): Promise<PartTwo> {
     console.log('');
     printTable(
       [
-        ['daemon VmRSS', 'no waits', `${int(WAITS)} waits held`, 'waits closed', 'per wait'],
+        ['daemon VmRSS', 'no waits', `${int(waitCount)} waits held`, 'waits closed', 'per wait'],
         [
           'idle daemon',
           mib(rssIdle),
           mib(rssIdleWaits),
           mib(rssIdleClosed),
-          `${(((rssIdleWaits - rssIdle) * 1024) / WAITS).toFixed(1)} KiB`,
+          `${(((rssIdleWaits - rssIdle) * 1024) / waitCount).toFixed(1)} KiB`,
         ],
         ['after unloaded 1', mib(rssBeforeWaits), mib(rssWithWaits), '', '(heap garbage of the run dominates)'],
       ],
       '    ',
     );
     console.log(
-      `    all notify answers 2xx: ${sane ? 'yes' : 'NO'}; all ${int(WAITS)} waits held throughout every loaded run: ${held ? 'yes' : 'NO'}`,
+      `    all notify answers 2xx: ${sane ? 'yes' : 'NO'}; all ${int(waitCount)} waits held throughout every loaded run: ${held ? 'yes' : 'NO'}`,
     );
     return { unloaded, loaded, ratios, held, sane };
   } finally {
     for (const wait of waits) wait.req.destroy();
-    await stopChild(daemon.child);
+    await daemon.stop();
   }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 
-await runBenchmark(async () => {
-  console.log('Notifier benchmark: GET /v1/replies/wait');
-  console.log(describeMachine());
-  if (!hasTaskset) console.log('(without taskset nothing is pinned; the figures are noisier)');
+await defineBenchmark({
+  title: 'Notifier benchmark: GET /v1/replies/wait',
+  options: OPTIONS,
+  pin: 'server',
+  async measure(bench) {
+    const { rounds, waits } = bench.options;
+    if (!hasTaskset) console.log('(without taskset nothing is pinned; the figures are noisier)');
+    console.log(
+      `\n1/2 reply -> waiting request answered: daemon in this process (test presenter), this process on CPU ${SERVER_CPU}, ` +
+        `${rounds} rounds per row after ${WARMUP_ROUNDS} unmeasured`,
+    );
+    const { target, health } = await partOne(bench);
 
-  pinSelf(SERVER_CPU);
-  console.log(
-    `\n1/2 reply -> waiting request answered: daemon in this process (test presenter), this process on CPU ${SERVER_CPU}, ` +
-      `${ROUNDS} rounds per row after ${WARMUP_ROUNDS} unmeasured`,
-  );
-  const { target, health } = await partOne();
+    pinSelf(LOAD_CPU);
+    console.log(
+      `\n2/2 ${int(waits)} held waits against POST /v1/notify: daemon on CPU ${SERVER_CPU} (headless), autocannon and ` +
+        `the waits on CPU ${LOAD_CPU}`,
+    );
+    const two = await partTwo(bench);
 
-  pinSelf(LOAD_CPU);
-  console.log(
-    `\n2/2 ${int(WAITS)} held waits against POST /v1/notify: daemon on CPU ${SERVER_CPU} (headless), autocannon and ` +
-      `the waits on CPU ${LOAD_CPU}`,
-  );
-  const two = await partTwo();
-
-  const p50 = percentile(target.samples, 50);
-  const achieved = median(two.ratios);
-  const mean = (results: Measured[]): number => results.reduce((sum, r) => sum + r.requestsPerSecond, 0) / results.length;
-  console.log('\nTargets');
-  console.log(
-    `  reply -> waiting GET /v1/replies/wait answered: p50 ${ms(p50)}, p90 ${ms(percentile(target.samples, 90))}, ` +
-      `p99 ${ms(percentile(target.samples, 99))} (target p50 < ${TARGET_P50_MS} ms): ${verdict(p50 < TARGET_P50_MS)}; ` +
-      `${ratio(p50 / percentile(health.samples, 50))} a health round trip`,
-  );
-  console.log(
-    `  notify with ${int(WAITS)} waits held / unloaded = ${achieved.toFixed(2)} (median of ${two.ratios.length}: ` +
-      `${two.ratios.map((value) => value.toFixed(2)).join(', ')}; mean ${int(mean(two.loaded))} against ${int(mean(two.unloaded))} req/s; ` +
-      `target >= ${TARGET_RATIO}): ${verdict(achieved >= TARGET_RATIO && two.held && two.sane)}` +
-      (two.held && two.sane ? '' : ' (waits not all held or notify answers not all 2xx)'),
-  );
-  console.log(
-    `  remark, not measured: a queue polled every ${POLLING_INTERVAL_MS} ms would answer a waiting ` +
-      `request ~${POLLING_INTERVAL_MS / 2} ms after the reply on average (0-${POLLING_INTERVAL_MS} ms) plus the write.`,
-  );
+    const p50 = percentile(target.samples, 50);
+    const achieved = median(two.ratios);
+    const mean = (results: Measured[]): number => results.reduce((sum, r) => sum + r.requestsPerSecond, 0) / results.length;
+    console.log('\nTargets');
+    console.log(
+      `  reply -> waiting GET /v1/replies/wait answered: p50 ${ms(p50)}, p90 ${ms(percentile(target.samples, 90))}, ` +
+        `p99 ${ms(percentile(target.samples, 99))} (target p50 < ${TARGET_P50_MS} ms): ${verdict(p50 < TARGET_P50_MS)}; ` +
+        `${ratio(p50 / percentile(health.samples, 50))} a health round trip`,
+    );
+    console.log(
+      `  notify with ${int(waits)} waits held / unloaded = ${achieved.toFixed(2)} (median of ${two.ratios.length}: ` +
+        `${two.ratios.map((value) => value.toFixed(2)).join(', ')}; mean ${int(mean(two.loaded))} against ${int(mean(two.unloaded))} req/s; ` +
+        `target >= ${TARGET_RATIO}): ${verdict(achieved >= TARGET_RATIO && two.held && two.sane)}` +
+        (two.held && two.sane ? '' : ' (waits not all held or notify answers not all 2xx)'),
+    );
+    console.log(
+      `  remark, not measured: a queue polled every ${POLLING_INTERVAL_MS} ms would answer a waiting ` +
+        `request ~${POLLING_INTERVAL_MS / 2} ms after the reply on average (0-${POLLING_INTERVAL_MS} ms) plus the write.`,
+    );
+  },
 });

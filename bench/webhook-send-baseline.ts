@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Outbound } from '../relay/core/outbound.js';
-import { sendBaselineEvent } from './relay-lib.js';
+import { sendBaselineEvent } from './kit/relay.js';
 
 interface Job {
   proxy: string;

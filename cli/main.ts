@@ -3,8 +3,9 @@
 // per group in cli/commands/), `notifier daemon` (what `npm start` runs) and `notifier service` (run it in the
 // background).
 //
-// A client command must start fast (docs/performance.md, "bench:cli"): nothing heavy is imported here. The
-// daemon (Express, node-canvas, the presenters) is loaded by the `daemon` action only.
+// A client command must start fast (docs/performance-history.md, "bench:cli: `notifier health` cold starts"):
+// nothing heavy is imported here. The daemon (Express, node-canvas, the presenters) is loaded by the `daemon`
+// action only.
 
 import { fileURLToPath } from 'node:url';
 import { type Command as CommandType, Command, Option } from 'commander';

@@ -7,7 +7,7 @@ const COMBINING_MARKS = /\p{M}/gu;
 /**
  * Lower case without accents. Decomposing the whole text (rather than only its non-ASCII runs) is slower to
  * build but gives a string the engine scans about a third faster, and an app's text is scanned far more often
- * than it is built (measured in docs/performance.md).
+ * than it is built (measured in docs/performance-history.md, "bench:history: History at scale").
  */
 export function foldForSearch(text: string): string {
   if (!NON_ASCII.test(text)) return text.toLowerCase();

@@ -163,6 +163,7 @@ const BUILD_INPUTS = [
   'templates-renderer',
   'relay',
   'bench',
+  'rigs',
   'tsconfig.base.json',
   'tsconfig.build.json',
   'package.json',

@@ -1,6 +1,6 @@
 // PNG encoding of a drawn canvas. node-canvas's own encoder spends ~10 ms on a 2x banner whatever its compression
 // level; its raw pixels plus Node's zlib (on the thread pool) take a third of that, and the deflate does not hold up
-// the event loop (docs/performance.md, "bench:render").
+// the event loop (docs/performance-history.md, "bench:render: drawing cards, and previews under load").
 
 import { endianness } from 'node:os';
 import { crc32, deflate } from 'node:zlib';

@@ -4,7 +4,7 @@
 // later, and in between the loop serves whatever else came in (a notify needs several short steps — read, journal
 // write, fsync, answer — and each of them would otherwise wait for a card). A card with nobody queued before it
 // starts at once. Loading pictures before and deflating the PNG after are not part of a turn: they do not hold the
-// loop. See docs/performance.md, "bench:render".
+// loop. See docs/performance-history.md, "bench:render: drawing cards, and previews under load".
 
 const queued: Array<() => void> = [];
 /** A card is being drawn, or the pause after one is running. */

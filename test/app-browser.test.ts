@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from './helpers/chromium.js';
+import { launchChromium } from '../rigs/chromium.js';
 import { startAppDaemon, type AppDaemon, type AppSession } from './helpers/app.js';
 import { waitFor } from './helpers/daemon.js';
 

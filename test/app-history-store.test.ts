@@ -5,7 +5,7 @@
 // daemon's. (The real daemon and browser: test/app-history.test.ts.)
 
 import { expect, jest, test } from '@jest/globals';
-import { randomGenerator } from '../bench/rigs/random.js';
+import { randomGenerator } from '../rigs/random.js';
 import type { AppEvents, HistoryPage, HistoryRow } from '../protocol/app-api.js';
 
 /** What of the store this test drives (its module is browser code: its own types are the app's to check). */

@@ -13,7 +13,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { APP_PAGES } from '../protocol/app-api.js';
 import { desktopEntry } from '../daemon/integrations/login-service.js';
 import { axeViolations, signIn, startBrowser, startWebApp, watchProblems } from './helpers/app-pages.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './helpers/chromium.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../rigs/chromium.js';
 import { type AppDaemon, BUILT_APP, startAppDaemon } from './helpers/app.js';
 import { CLI, tempFolder, waitFor } from './helpers/daemon.js';
 

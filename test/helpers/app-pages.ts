@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AppPage } from '../../protocol/app-api.js';
 import { type AppDaemon, BUILT_APP, startAppDaemon } from './app.js';
-import { launchChromium } from './chromium.js';
+import { launchChromium } from '../../rigs/chromium.js';
 import { ROOT, tempFolder } from './daemon.js';
 
 // The person's app in a real browser: a daemon serving the built front end, headless Chromium signed in through

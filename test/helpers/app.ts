@@ -12,7 +12,7 @@ import { ROOT, startDaemon, tempFolder, waitFor, type DaemonProcess, type StartO
 import { request, type Reply, type RequestOptions } from './http.js';
 import { channel } from './in-process.js';
 import { checkWindowAnswer } from './window-contract.js';
-import { sessionCsrf } from '../../bench/rigs/person-app.js';
+import { sessionCsrf } from '../../rigs/person-app.js';
 
 /** The built front end, when it is built (the front end's own tests use it). */
 export const BUILT_APP = path.join(ROOT, 'dist', 'app');

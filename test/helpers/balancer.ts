@@ -4,7 +4,7 @@
 
 import http from 'node:http';
 import net from 'node:net';
-import { waitFor } from '../../bench/rigs/wait.js';
+import { waitFor } from '../../rigs/wait.js';
 
 /** How often each backend's /ready is asked (a real balancer's health check, made short for a test). */
 export const HEALTH_CHECK_MS = 100;

@@ -27,8 +27,8 @@ export function tempFolderSync(prefix = 'notifier-test-'): string {
   return folder;
 }
 
-export { waitFor } from '../../bench/rigs/wait.js';
-import { waitFor } from '../../bench/rigs/wait.js';
+export { waitFor } from '../../rigs/wait.js';
+import { waitFor } from '../../rigs/wait.js';
 
 const readText = (file: string): Promise<string | undefined> =>
   readFile(file, 'utf8').then(

@@ -1,7 +1,7 @@
 import { afterAll } from '@jest/globals';
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { type Desktop, type DunstOptions, startDesktop as startRig } from '../../bench/rigs/desktop.js';
+import { type Desktop, type DunstOptions, startDesktop as startRig } from '../../rigs/desktop.js';
 
 export type { Desktop, DunstOptions };
 
@@ -11,7 +11,7 @@ afterAll(async () => {
   for (const desktop of running) await desktop.stop();
 });
 
-/** The desktop rig (bench/rigs/desktop.ts), stopped after the test file whatever happens. */
+/** The desktop rig (rigs/desktop.ts), stopped after the test file whatever happens. */
 export async function startDesktop(options: { dunst?: DunstOptions } = {}): Promise<Desktop> {
   const desktop = await startRig(options);
   running.add(desktop);

@@ -98,8 +98,8 @@ export function whenWaiting(running: Running, id: string): Promise<void> {
   });
 }
 
-export { channel } from '../../bench/rigs/channel.js';
-import { channel } from '../../bench/rigs/channel.js';
+export { channel } from '../../rigs/channel.js';
+import { channel } from '../../rigs/channel.js';
 
 /** Answers the one open question about `app` through the private channel, as the person would. */
 export async function answerQuestion(running: Running, app: string, allow: boolean): Promise<void> {

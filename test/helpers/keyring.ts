@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import dbus from 'dbus-next';
 import { sessionBus } from '../../daemon/integrations/dbus-bus.js';
-import { stopProcess } from '../../bench/rigs/desktop.js';
-import { startSessionBus } from '../../bench/rigs/session-bus.js';
-import { waitFor } from '../../bench/rigs/wait.js';
+import { stopProcess } from '../../rigs/desktop.js';
+import { startSessionBus } from '../../rigs/session-bus.js';
+import { waitFor } from '../../rigs/wait.js';
 import { type Run, runProgram } from './process.js';
 
 // A real Secret Service for a test: Debian's gnome-keyring-daemon (secrets component only) on a private session bus,

@@ -1,6 +1,6 @@
-// jest globalTeardown: stops the run's PostgreSQL server (bench/rigs/postgres.ts, the globalSetup) by PID and
+// jest globalTeardown: stops the run's PostgreSQL server (rigs/postgres.ts, the globalSetup) by PID and
 // removes its folder.
-import type { PostgresServer } from '../../bench/rigs/postgres.js';
+import type { PostgresServer } from '../../rigs/postgres.js';
 
 export default async function teardown(): Promise<void> {
   await (globalThis as { notifierPostgres?: PostgresServer }).notifierPostgres?.stop();

@@ -9,12 +9,12 @@ import {
   startKeeper,
   startPostgres,
   waitUntilReady,
-} from '../../bench/rigs/postgres.js';
+} from '../../rigs/postgres.js';
 
 /** A new, empty database on the run's private PostgreSQL server (started by jest's globalSetup). */
 export async function createDatabase(): Promise<string> {
   const base = process.env[POSTGRES_ENV];
-  if (!base) throw new Error(`${POSTGRES_ENV} is not set: the PostgreSQL tests need jest's globalSetup (bench/rigs/postgres.ts)`);
+  if (!base) throw new Error(`${POSTGRES_ENV} is not set: the PostgreSQL tests need jest's globalSetup (rigs/postgres.ts)`);
   return createOn(base);
 }
 

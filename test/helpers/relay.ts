@@ -16,7 +16,7 @@ import {
   relayMain,
   type PairedDevice,
   type RelayCall,
-} from '../../bench/rigs/relay.js';
+} from '../../rigs/relay.js';
 import { ROOT, tempFolder } from './daemon.js';
 import { request, type Reply } from './http.js';
 import { createDatabase } from './postgres.js';

@@ -1,4 +1,4 @@
-// The agent's side of reply events for a test file (bench/rigs/webhooks.ts): certificates, a receiver that
+// The agent's side of reply events for a test file (rigs/webhooks.ts): certificates, a receiver that
 // verifies every request with `standardwebhooks`, and a CONNECT proxy mapping the names to it; all stopped, and
 // the folder removed, after the file's tests.
 
@@ -10,12 +10,12 @@ import {
   newWebhookSecret,
   WebhookReceiver,
   type Certificates,
-} from '../../bench/rigs/webhooks.js';
+} from '../../rigs/webhooks.js';
 import { tempFolder } from './daemon.js';
 import type { Reply } from './http.js';
 import type { RelayProcess } from './relay.js';
 
-export * from '../../bench/rigs/webhooks.js';
+export * from '../../rigs/webhooks.js';
 
 /** Public-looking names the proxy tunnels to the receiver (and the certificate covers). */
 export const HOOK_NAMES = ['hooks.example.com', 'agent.example.org', 'elsewhere.example.net'];

@@ -112,8 +112,8 @@ describe('the tarball', () => {
     expect(files.some((file) => /^dist\/app\/assets\/.*\.js$/.test(file))).toBe(true);
     const unwanted = files.filter(
       (file) =>
-        /^(test|bench|app|fixtures|protocol|daemon|cli|tray|templates-renderer|common|node_modules)\//.test(file) ||
-        /^dist\/(bench|test)\//.test(file) ||
+        /^(test|bench|rigs|app|fixtures|protocol|daemon|cli|tray|templates-renderer|common|node_modules)\//.test(file) ||
+        /^dist\/(bench|rigs|test)\//.test(file) ||
         /\.map$|\.build-stamp$|(^|\/)test_[^/]*\.py$/.test(file) ||
         (/\.tsx?$/.test(file) && !file.endsWith('.d.ts')),
     );

@@ -4,7 +4,7 @@
 // stack trace.
 
 import { describe, expect, test } from '@jest/globals';
-import { waitFor } from '../../bench/rigs/wait.js';
+import { waitFor } from '../../rigs/wait.js';
 import type { Relay } from '../../relay/core/relay.js';
 import { createApp } from '../../relay/http/app.js';
 import { Readiness } from '../../relay/http/ready.js';

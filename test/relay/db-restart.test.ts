@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { waitFor } from '../../bench/rigs/wait.js';
+import { waitFor } from '../../rigs/wait.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { scrape, valueOf } from '../helpers/metrics.js';
 import { startOwnPostgres, type OwnPostgres } from '../helpers/postgres.js';

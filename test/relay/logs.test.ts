@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import WebSocket from 'ws';
-import { waitFor } from '../../bench/rigs/wait.js';
+import { waitFor } from '../../rigs/wait.js';
 import { loadConfig } from '../../relay/config.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { authorizeAndApprove, deviceIndex, exchange, register } from '../helpers/oauth.js';

@@ -8,7 +8,7 @@
 // or the webhook answers 410.
 
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { waitFor } from '../../bench/rigs/wait.js';
+import { waitFor } from '../../rigs/wait.js';
 import type { DeviceSocket } from '../helpers/device-socket.js';
 import {
   authorizeAndApprove,

@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium.js';
+import { launchChromium } from '../../rigs/chromium.js';
 import { tempFolder } from '../helpers/daemon.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { authorizeQuery, consentFrame, decide, DEVICE_GRANT, pkce, postForm, register } from '../helpers/oauth.js';

@@ -5,7 +5,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import pg from 'pg';
-import { waitFor } from '../../bench/rigs/wait.js';
+import { waitFor } from '../../rigs/wait.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { createDatabase } from '../helpers/postgres.js';
 import {

@@ -11,7 +11,7 @@
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
-import { waitFor } from '../../bench/rigs/wait.js';
+import { waitFor } from '../../rigs/wait.js';
 import { DELIVERY_CLAIM_MS } from '../../relay/limits.js';
 import { Balancer } from '../helpers/balancer.js';
 import { DeviceSocket, type Frame } from '../helpers/device-socket.js';

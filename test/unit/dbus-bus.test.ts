@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { startSessionBus } from '../../bench/rigs/session-bus.js';
+import { startSessionBus } from '../../rigs/session-bus.js';
 import { NODE_OPENS_ABSTRACT_NAMES, throughNodeSockets } from '../../daemon/integrations/dbus-bus.js';
 import { ROOT } from '../helpers/daemon.js';
 import { runProgram } from '../helpers/process.js';

@@ -7,7 +7,7 @@ import { DBusPresenter } from '../../daemon/present/dbus.js';
 import type { Banner, PresenterEvent } from '../../daemon/present/presenter.js';
 import { sampleBanner } from '../helpers/banners.js';
 import { eventually } from '../helpers/in-process.js';
-import { startFakeNotificationServer, startSessionBus } from '../helpers/session-bus.js';
+import { startFakeNotificationServer, startSessionBus } from '../../rigs/session-bus.js';
 
 // The D-Bus presenter against a fake notification server on a private session bus.
 

@@ -16,7 +16,7 @@ import pg from 'pg';
 import type { Backend, BusMessage, JobGroup, RelayDb } from '../../relay/store/backend.js';
 import { openPostgres } from '../../relay/store/postgres.js';
 import { prepared } from '../../relay/store/prepared.js';
-import { waitFor } from '../../bench/rigs/wait.js';
+import { waitFor } from '../../rigs/wait.js';
 import { createDatabase } from '../helpers/postgres.js';
 
 /** A computer id as the relay makes them (hex: its advisory-lock key is read from its digits). */

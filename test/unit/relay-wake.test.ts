@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import dbus from 'dbus-next';
 import { sessionBus } from '../../daemon/integrations/dbus-bus.js';
-import { startSessionBus } from '../../bench/rigs/session-bus.js';
+import { startSessionBus } from '../../rigs/session-bus.js';
 import { type WakeReason, watchWakeUps } from '../../daemon/core/relay/wake.js';
 import { eventually } from '../helpers/in-process.js';
 

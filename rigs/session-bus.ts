@@ -4,7 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import dbus from 'dbus-next';
-import { sessionBus } from '../../daemon/integrations/dbus-bus.js';
+import { sessionBus } from '../daemon/integrations/dbus-bus.js';
 
 // Shared by the tests and the benchmarks: no test framework in here.
 

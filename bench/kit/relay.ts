@@ -5,11 +5,13 @@ import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import WebSocket from 'ws';
-import type { Outbound } from '../relay/core/outbound.js';
-import { eventBody, eventId } from '../relay/core/reply-events.js';
-import { sendWebhook } from '../relay/core/webhooks.js';
-import { listeningPort, makeKey, pairDevice, relayMain, type RelayCall } from './rigs/relay.js';
-import { makeTempFolder, option, request, ROOT, SERVER_CPU, spawnPinned } from './lib.js';
+import type { Outbound } from '../../relay/core/outbound.js';
+import { eventBody, eventId } from '../../relay/core/reply-events.js';
+import { sendWebhook } from '../../relay/core/webhooks.js';
+import { listeningPort, makeKey, pairDevice, relayMain, type RelayCall } from '../../rigs/relay.js';
+import { request } from './http.js';
+import { option } from './options.js';
+import { makeTempFolder, ROOT, SERVER_CPU, spawnPinned, stopChild } from './processes.js';
 
 /** Limits out of the way: a benchmark measures the relay's work, not its refusals. */
 export const UNLIMITED: Record<string, string> = {
@@ -30,9 +32,11 @@ export interface RelayNode {
   baseUrl: string;
   call: RelayCall;
   log(): string;
+  /** SIGTERM, and wait until it has exited (it closes its database, and writes a CPU profile it was asked for). */
+  stop(): Promise<void>;
 }
 
-/** Calls through lib.request (one keep-alive connection), JSON in and out. */
+/** Calls through kit/http.ts's request (one keep-alive connection), JSON in and out. */
 export function relayCall(baseUrl: string): RelayCall {
   return async (method, route, options) => {
     const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
@@ -58,11 +62,17 @@ export function relayCall(baseUrl: string): RelayCall {
  */
 const RELAY_MAIN = path.resolve(option('relay') ?? relayMain(ROOT));
 
-/**
- * A relay process on the server CPU (or `cpu`); `env` over a fresh data folder and a random secret; `nodeArgs`
- * for Node.
- */
-export async function startRelayNode(env: Record<string, string>, nodeArgs: string[] = [], cpu = SERVER_CPU): Promise<RelayNode> {
+export interface RelayOptions {
+  /** Its environment over this process's, a fresh data folder, a random secret and UNLIMITED. */
+  env?: Record<string, string>;
+  /** Node's own flags (`--cpu-prof`, say). */
+  nodeArgs?: string[];
+  /** The server CPU unless given. */
+  cpu?: number;
+}
+
+/** A relay process on a CPU of its own, its limits out of the way (UNLIMITED). */
+export async function startRelayNode({ env = {}, nodeArgs = [], cpu = SERVER_CPU }: RelayOptions = {}): Promise<RelayNode> {
   const dataDir = await makeTempFolder('notifier-bench-relay-');
   const child = spawnPinned(cpu, process.execPath, [...nodeArgs, RELAY_MAIN], ['ignore', 'pipe', 'pipe'], {
     ...process.env,
@@ -70,13 +80,14 @@ export async function startRelayNode(env: Record<string, string>, nodeArgs: stri
     RELAY_DATA_DIR: dataDir,
     RELAY_SECRET: randomBytes(32).toString('hex'),
     RELAY_DRAIN_S: '0', // stopped at once when a measurement ends: nothing is in flight then
+    ...UNLIMITED,
     ...env,
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const port = await listeningPort(child, () => stderr);
   const baseUrl = `http://127.0.0.1:${port}`;
-  return { child, pid: child.pid!, port, baseUrl, call: relayCall(baseUrl), log: () => stderr };
+  return { child, pid: child.pid!, port, baseUrl, call: relayCall(baseUrl), log: () => stderr, stop: () => stopChild(child) };
 }
 
 /** A paired computer with one agent key. */

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { sessionBus } from '../../daemon/integrations/dbus-bus.js';
+import { sessionBus } from '../daemon/integrations/dbus-bus.js';
 import { startSessionBus } from './session-bus.js';
 import { waitFor } from './wait.js';
 

@@ -1,6 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { channelPath } from '../../daemon/control/channel.js';
+import { channelPath } from '../daemon/control/channel.js';
 import { channel } from './channel.js';
 
 // Signing in to the person's app from a benchmark or the screenshots script (the tests have test/helpers/app.ts):
