@@ -5,7 +5,7 @@
 // (errorBody below, written by daemon/http/error-handler.ts); anything thrown that is not an ApiError is a bug and
 // becomes a 500 without details. The `code` is stable and unique; an error that names a field carries it, and its
 // reason, as data: a caller that puts the field in its own place (`data.title` in a preview) and the template
-// renderer read them there and never parse a message. test/unit/error-catalogue.test.ts walks the catalogue.
+// renderer read them there and never parse a message. test/protocol/errors.test.ts walks the catalogue.
 
 import { ASSET_LIMITS, MAX_APPS, MAX_BODY_BYTES, MAX_BUTTONS, MAX_MANIFESTS, SHORTCUTS_TIMEOUT_MS } from './limits.js';
 

@@ -321,7 +321,7 @@ if (major < 20 || (major === 20 && minor < 19)) {
   process.exit(1);
 }
 if (process.argv.includes('--list-missing')) {
-  // What this run would install, one apt package a line; nothing is installed or built (test/setup.test.ts).
+  // What this run would install, one apt package a line; nothing is installed or built (test/scripts/setup.test.ts).
   for (const p of missingPackages()) process.stdout.write(`${p.apt}\n`);
   process.exit(0);
 }

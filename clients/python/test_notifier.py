@@ -1,6 +1,6 @@
 """Tests of notifier.py against a real Notifier.
 
-The daemon's support folder comes from ``NOTIFIER_SUPPORT_DIR``; ``test/clients.test.ts`` starts a daemon on a temp
+The daemon's support folder comes from ``NOTIFIER_SUPPORT_DIR``; ``test/clients/clients.test.ts`` starts a daemon on a temp
 folder and runs ``python3 -m unittest -v test_notifier`` here. By hand, use a throwaway daemon (the tests close
 every banner and add apps and History records; the reply tests need the replies typed: their banners' reply fields
 say what to type, within 20 seconds)::
@@ -291,7 +291,7 @@ class WhenNothingAnswers(unittest.TestCase):
 def ask(notifier: Notifier, app: str, answer: str = "") -> str:
     """A notification with a reply field; ``answer`` is what the person types once a request waits for the reply.
 
-    Only the person can reply. ``test/clients.test.ts`` plays the person: when a request starts waiting for a
+    Only the person can reply. ``test/clients/clients.test.ts`` plays the person: when a request starts waiting for a
     reply to a banner whose field reads ``type: <text>``, it types ``<text>``; other banners get no reply.
     """
     placeholder = f"type: {answer}" if answer else "Why?"

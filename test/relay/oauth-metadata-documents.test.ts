@@ -1,7 +1,7 @@
 // Client ID Metadata Documents (docs/relay-api.md#ra103). A real https server with a certificate the relay trusts
 // (NODE_EXTRA_CA_CERTS) serves the documents; the relay reaches it through a CONNECT proxy (HTTPS_PROXY: the
 // proxy resolves the public-looking name). The outbound rules themselves (addresses, names, the checked lookup)
-// are tested in test/unit/relay-outbound.test.ts.
+// are tested in test/relay/core/outbound.test.ts.
 
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';

@@ -31,7 +31,7 @@ export interface Tool {
   name: string;
   title: string;
   description: string;
-  /** The routes the tool calls, as `METHOD /path` (for docs/mcp.md; test/mcp-routes.test.ts checks the daemon has each). */
+  /** The routes the tool calls, as `METHOD /path` (for docs/mcp.md; test/cli/mcp-routes.test.ts checks the daemon has each). */
   routes: string[];
   inputSchema: Schema;
   annotations: Annotations;

@@ -30,7 +30,7 @@ export const readUnpair = validator<{ force?: boolean }>(relayUnpairSchema);
 export const readKey = validator<{ name: string; client?: string }>(relayKeyCreateSchema);
 
 /** Why the examples of routes that need a paired relay are not sent by the OpenAPI test. */
-const NEEDS_RELAY = 'it needs a computer paired with a running relay: test/relay-desktop.test.ts sends it to one';
+const NEEDS_RELAY = 'it needs a computer paired with a running relay: test/daemon/relay-desktop.test.ts sends it to one';
 const onRelay = (example: Example): Example => ({ ...example, notSent: NEEDS_RELAY });
 
 const RELAY_ERRORS = {

@@ -1,0 +1,173 @@
+// Approvals in the person's app, in headless Chromium against a real daemon (docs/app.md): a command waiting for the
+// person's approval is shown with the exact command, allowed there (and it runs), and revoked; the same question
+// shows on its notification in History; and the whole answer can be given with the keyboard alone.
+
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { focusBecomes, startWebApp, signIn, startBrowser, watchProblems } from '../helpers/app-pages.js';
+import type { AppDaemon } from '../helpers/app.js';
+import { tempFolder, waitFor } from '../helpers/daemon.js';
+import { consentFrame, FakeRelay, notifyFrame } from '../helpers/fake-relay.js';
+
+let daemon: AppDaemon;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+let folder: string;
+
+/** A notification of the app `deployer` whose button touches `file` (the app asked to run commands). */
+async function deployNotification(title: string, file: string): Promise<string> {
+  const reply = await daemon.api('POST', '/v1/notify', {
+    body: { app: 'deployer', title, buttons: [{ label: 'Deploy', command: `touch '${file}'` }] },
+  });
+  expect(reply.status).toBe(200);
+  return reply.json.id as string;
+}
+
+/** Opens the notification in History and presses its Deploy button, as a person would. */
+async function pressDeploy(title: string): Promise<void> {
+  await page.getByRole('navigation').getByRole('link', { name: 'History', exact: true }).click();
+  await page.getByRole('link', { name: title, exact: true }).click();
+  await page.getByRole('heading', { level: 2, name: title }).waitFor();
+  await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+}
+
+/** The question card (its heading names the app; the notification's own article is named by its title). */
+const question = () => page.getByRole('article', { name: /^Deployer: / });
+
+beforeAll(async () => {
+  [daemon, browser, folder] = await Promise.all([startWebApp(), startBrowser(), tempFolder('notifier-approvals-')]);
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  context.setDefaultTimeout(10_000);
+  expect((await daemon.api('POST', '/v1/register', { body: { app: 'deployer', appName: 'Deployer', allowCommands: true } })).status).toBe(
+    200,
+  );
+  page = await signIn(context, daemon);
+  problems = watchProblems(page);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await daemon?.stop();
+});
+
+describe('Approvals in the app', () => {
+  test('a command waiting for approval shows its exact command; Allow in Approvals runs it', async () => {
+    const file = path.join(folder, 'deployed-1');
+    await deployNotification('Ship release 2.4?', file);
+    await pressDeploy('Ship release 2.4?');
+    // The question shows on its notification too, with the same buttons.
+    await question().getByRole('button', { name: 'Allow', exact: true }).waitFor();
+    await page.getByRole('navigation').getByRole('link', { name: 'Approvals', exact: true }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Approvals');
+    expect(await page.title()).toBe('Notifier — Approvals');
+    await question().waitFor();
+    expect(await question().locator('code').allTextContents()).toContain(`touch '${file}'`);
+    expect(existsSync(file)).toBe(false); // nothing ran before the person allowed it
+    await question().getByRole('button', { name: 'Allow', exact: true }).click();
+    await waitFor(() => (existsSync(file) ? true : undefined), 'the command to run');
+    await question().waitFor({ state: 'detached' });
+    await page.getByText('Nothing is waiting for your answer.').waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  test('what was allowed is listed with Revoke; after revoking, the next press asks again', async () => {
+    const granted = page.getByRole('listitem').filter({ hasText: 'Deployer may run commands' });
+    await granted.waitFor();
+    await granted.getByRole('button', { name: 'Revoke' }).click();
+    await granted.waitFor({ state: 'detached' });
+    expect((await daemon.api('GET', '/v1/apps')).json.apps.find((app: { app: string }) => app.app === 'deployer')).toBeDefined();
+
+    const file = path.join(folder, 'deployed-2');
+    await deployNotification('Ship release 2.5?', file);
+    await pressDeploy('Ship release 2.5?');
+    await question().waitFor(); // asked again, on the notification
+    await question().getByRole('button', { name: 'Deny', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await question().waitFor({ state: 'detached' });
+    await focusBecomes(page, 'Ship release 2.5?'); // not lost with the card: on the notification's heading
+    await page.waitForTimeout(300);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  test('a question is answered with the keyboard alone', async () => {
+    const file = path.join(folder, 'deployed-3');
+    await deployNotification('Ship release 2.6?', file);
+    await pressDeploy('Ship release 2.6?');
+    await question().waitFor();
+    await page.getByRole('navigation').getByRole('link', { name: 'Approvals', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname === '/app/approvals');
+    // Tab from the page's heading to the question's Allow button, and press it with Enter.
+    let steps = 0;
+    for (; steps < 20; steps++) {
+      const focused = await page.evaluate(() => {
+        const active = (globalThis as unknown as { document: { activeElement: { textContent: string | null; tagName: string } | null } })
+          .document.activeElement;
+        return `${active?.tagName}:${active?.textContent}`;
+      });
+      if (focused === 'BUTTON:Allow') break;
+      await page.keyboard.press('Tab');
+    }
+    expect(steps).toBeLessThan(20);
+    await page.keyboard.press('Enter');
+    await waitFor(() => (existsSync(file) ? true : undefined), 'the command to run');
+    await question().waitFor({ state: 'detached' });
+    // The focus is not lost with the card: it goes to the page's heading.
+    await page.waitForFunction(
+      () => (globalThis as unknown as { document: { activeElement: { tagName: string } | null } }).document.activeElement?.tagName === 'H1',
+    );
+    expect(problems).toEqual([]);
+  });
+
+  test("an app's standing request to run commands says what Allow and Deny mean; once allowed, the list says it asks no more", async () => {
+    expect((await daemon.api('POST', '/v1/register', { body: { app: 'helper', appName: 'Helper', allowCommands: true } })).status).toBe(
+      200,
+    );
+    await page.getByRole('navigation').getByRole('link', { name: 'Approvals', exact: true }).click();
+    const request = page.getByRole('article', { name: 'Helper: Permission to run commands' });
+    await request.waitFor(); // live, from the approvals event
+    expect(await request.textContent()).toContain(
+      'Nothing runs now. If you allow it, buttons on Helper’s notifications can run commands on this computer without asking you ' +
+        'first. You can revoke this at any time. If you deny it, those buttons do nothing and Helper stops asking.',
+    );
+    await request.getByRole('button', { name: 'Allow', exact: true }).click();
+    await request.waitFor({ state: 'detached' });
+    // What the grant really is: every command of the app from now on, without asking (not "each one asks first").
+    const granted = page.getByRole('listitem').filter({ hasText: 'Helper may run commands, scripts and shortcuts on this computer' });
+    expect(await granted.textContent()).toContain('without asking each time');
+    await granted.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('status').getByText('Revoked. Helper will ask you again next time.').waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  test('a connector asking through the cloud relay shows with its 6-digit code; Approve answers the relay', async () => {
+    const relay = await FakeRelay.start();
+    const paired = await daemon.api('POST', '/v1/relay/pair', { body: { relayURL: relay.url } });
+    expect(paired.status).toBe(200);
+    await relay.connected();
+    await page.getByRole('navigation').getByRole('link', { name: 'Approvals', exact: true }).click();
+    const frame = consentFrame({ clientName: 'Claude', redirectHost: 'claude.ai', code: '493817' });
+    relay.send(frame);
+    const card = page.getByRole('article', { name: 'Claude asks to send you notifications' });
+    await card.waitFor(); // live, from the approvals event
+    expect(await card.getByText('493817').count()).toBe(1);
+    expect(await card.getByText('claude.ai').count()).toBe(1);
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await waitFor(() => relay.decisions.find((decision) => decision.id === frame.id), 'the answer at the relay');
+    expect(relay.decisions.find((decision) => decision.id === frame.id)).toMatchObject({ decision: 'approve' });
+    await card.waitFor({ state: 'detached' });
+    expect(problems).toEqual([]);
+
+    // A notification through that relay: its details say, in words, what this computer reported back.
+    relay.send(notifyFrame({ title: 'Build 77 passed', body: 'From the cloud.' }));
+    await page.getByRole('navigation').getByRole('link', { name: 'History', exact: true }).click();
+    await page.getByRole('link', { name: 'Build 77 passed', exact: true }).click();
+    const happened = page.getByRole('region', { name: 'What happened' });
+    await happened.getByText('Reported to the cloud relay').waitFor();
+    expect(await happened.getByRole('listitem').allTextContents()).toContain('Shown on screen'); // not "displayed"
+  });
+});

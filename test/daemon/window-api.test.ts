@@ -1,0 +1,589 @@
+// The person-only API `/app/api` (docs/app.md#the-api) on a real daemon: each route's work and its refusals, read
+// state and counts, replies and presses on the banner's own path (the app's GET /v1/replies/wait wakes; a
+// command waits for the person's approval, given here), approvals, Compose, previews, exports, and live events.
+
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { tempFolder, waitFor } from '../helpers/daemon.js';
+import { callbackServer } from '../helpers/in-process.js';
+import { startAppDaemon, type AppDaemon, type AppSession, type EventStream } from '../helpers/app.js';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** A 1×1 PNG. */
+const DOT_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+let daemon: AppDaemon;
+let session: AppSession;
+const notify = (body: Record<string, unknown>) => daemon.api('POST', '/v1/notify', { body });
+const history = async (query = '') => (await session.call('GET', `/app/api/history${query}`)).json;
+const v1Record = async (app: string, id: string) =>
+  (await daemon.api('GET', `/v1/history?app=${encodeURIComponent(app)}&limit=1000`)).json.items.find(
+    (item: { id: string }) => item.id === id,
+  );
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
+
+beforeAll(async () => {
+  daemon = await startAppDaemon();
+  session = await daemon.signIn();
+});
+
+afterAll(async () => {
+  await daemon.stop();
+});
+
+describe('History in windows', () => {
+  beforeAll(async () => {
+    await daemon.api('POST', '/v1/register', { body: { app: 'cafe', appName: 'Café Órders', icon: DOT_PNG } });
+    await notify({ app: 'cafe', id: 'c1', title: 'Crème brûlée ready', body: 'Table **4**\nsecond line' });
+    await notify({ app: 'cafe', id: 'c2', title: 'Espresso', body: 'Table 7' });
+    await notify({ app: 'build', id: 'b1', title: 'Build passed', body: 'All green' });
+    await notify({ app: 'build', id: 'b2', title: 'Build failed', body: 'Creme test broke' });
+  });
+
+  test('newest first, with the total, the unread count and each row', async () => {
+    const page = await history();
+    expect(page.total).toBe(4);
+    expect(page.unread).toBe(4);
+    expect(page.items.map((row: { id: string }) => row.id)).toEqual(['b2', 'b1', 'c2', 'c1']);
+    expect(page.items[3]).toEqual({
+      app: 'cafe',
+      appName: 'Café Órders',
+      id: 'c1',
+      title: 'Crème brûlée ready',
+      firstLine: 'Table 4',
+      deliveredAt: expect.any(String),
+      read: false,
+      state: {},
+    });
+  });
+
+  test('the search folds accents and needs every word, in the text or the app name; filters by app and dates', async () => {
+    expect((await history('?q=creme')).items.map((row: { id: string }) => row.id)).toEqual(['b2', 'c1']);
+    expect((await history(`?q=${encodeURIComponent('CRÈME table')}`)).items.map((row: { id: string }) => row.id)).toEqual(['c1']);
+    expect((await history('?q=creme%20brulee')).items.map((row: { id: string }) => row.id)).toEqual(['c1']);
+    expect((await history('?q=orders%20espresso')).items.map((row: { id: string }) => row.id)).toEqual(['c2']);
+    expect((await history('?app=build')).total).toBe(2);
+    const today = new Date();
+    const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+    expect((await history(`?from=${day}&to=${day}`)).total).toBe(4);
+    expect((await history('?to=2001-01-01')).total).toBe(0);
+    expect((await history(`?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).total).toBe(0);
+  });
+
+  test('windows: offset and limit pick the rows, the total stays', async () => {
+    const window = await history('?offset=1&limit=2');
+    expect(window.total).toBe(4);
+    expect(window.items.map((row: { id: string }) => row.id)).toEqual(['b1', 'c2']);
+    expect((await history('?offset=10')).items).toEqual([]);
+  });
+
+  test('a new notification that matches joins the kept matches at the top', async () => {
+    expect((await history('?q=creme')).total).toBe(2);
+    await notify({ app: 'cafe', id: 'c3', title: 'Crème caramel' });
+    await notify({ app: 'cafe', id: 'c4', title: 'Tea' });
+    const page = await history('?q=creme');
+    expect(page.items.map((row: { id: string }) => row.id)).toEqual(['c3', 'b2', 'c1']);
+    await daemon.api('DELETE', '/v1/history/item?app=cafe&id=c3');
+    expect((await history('?q=creme')).total).toBe(2);
+    await daemon.api('DELETE', '/v1/history/item?app=cafe&id=c4');
+  });
+
+  test('bad filters are 400 naming the field', async () => {
+    for (const [query, field] of [
+      ['?state=starred', 'state'],
+      ['?limit=0', 'limit'],
+      ['?limit=501', 'limit'],
+      ['?offset=-1', 'offset'],
+      ['?from=yesterday', 'from'],
+      ['?to=2025-13-45x', 'to'],
+      // Days that do not exist are refused, not carried over into the next month.
+      ['?from=2025-13-45', 'from'],
+      ['?from=2025-02-29', 'from'],
+      ['?to=2025-02-30T10:00:00Z', 'to'],
+    ]) {
+      const reply = await session.call('GET', `/app/api/history${query}`);
+      expect(reply.status).toBe(400);
+      expect(reply.json.field).toBe(field);
+      expect(reply.json.code).toMatch(/^invalid_/);
+    }
+  });
+
+  test('a broken % escape in the path is 400 naming the part it is in', async () => {
+    for (const [path, field] of [
+      ['/app/api/history/%ZZ/n1', 'app'],
+      ['/app/api/history/mail/%E0%A4', 'id'],
+      ['/app/api/apps/%/icon', 'app'],
+    ]) {
+      const reply = await session.call('GET', path!);
+      expect([path, reply.status, reply.json.error]).toEqual([path, 400, `invalid field: ${field} (bad percent-encoding in the path)`]);
+    }
+  });
+
+  test('apps: names, icons, counts, unread and templates; the icon itself, or 404', async () => {
+    const { apps } = (await session.call('GET', '/app/api/apps')).json;
+    expect(apps).toEqual([
+      { app: 'build', appName: 'build', hasIcon: false, count: 2, unread: 2, templates: [] },
+      { app: 'cafe', appName: 'Café Órders', hasIcon: true, count: 2, unread: 2, templates: [] },
+    ]);
+    const icon = await session.call('GET', '/app/api/apps/cafe/icon');
+    expect(icon.status).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/png');
+    expect(icon.raw.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    expect((await session.call('GET', '/app/api/apps/build/icon')).json.code).toBe('no_icon');
+  });
+});
+
+describe('read and unread', () => {
+  beforeAll(async () => {
+    await notify({ app: 'mail', id: 'm1', title: 'One' });
+    await notify({ app: 'mail', id: 'm2', title: 'Two' });
+    await notify({ app: 'news', id: 'n1', title: 'Three' });
+  });
+  const unread = async () => (await history()).unread;
+  const row = async (app: string, id: string) => (await history(`?app=${app}`)).items.find((item: { id: string }) => item.id === id);
+
+  test('opening the details reads it; Mark as read and unread change it and the count', async () => {
+    const before = await unread();
+    const details = await session.call('GET', '/app/api/history/mail/m1');
+    expect(details.status).toBe(200);
+    expect(details.json.row.read).toBe(true);
+    expect(await unread()).toBe(before - 1);
+    expect((await session.call('POST', '/app/api/history/mail/m1/read', { read: false })).json).toEqual({ ok: true, unread: before });
+    expect((await row('mail', 'm1')).read).toBe(false);
+    expect((await session.call('POST', '/app/api/history/mail/m1/read', { read: true })).json).toEqual({ ok: true, unread: before - 1 });
+    expect((await history('?state=unread&app=mail')).items.map((item: { id: string }) => item.id)).toEqual(['m2']);
+  });
+
+  test('Mark all read, for one app and for all; a newer one is unread again; marking one unread below the watermark', async () => {
+    expect((await session.call('POST', '/app/api/history/read-all', { app: 'mail' })).json.ok).toBe(true);
+    expect((await row('mail', 'm2')).read).toBe(true);
+    expect((await row('news', 'n1')).read).toBe(false);
+    const { unread: left } = (await session.call('POST', '/app/api/history/read-all', {})).json;
+    expect(left).toBe(0);
+    await notify({ app: 'mail', id: 'm3', title: 'Four' });
+    expect(await unread()).toBe(1);
+    expect((await session.call('POST', '/app/api/history/mail/m1/read', { read: false })).json.unread).toBe(2);
+    // The same id sent again is a new notification: unread again, whether it was read by the watermark or by itself.
+    await session.call('POST', '/app/api/history/read-all', {});
+    await notify({ app: 'mail', id: 'm2', title: 'Two, again' });
+    expect((await row('mail', 'm2')).read).toBe(false);
+    expect(await unread()).toBe(1);
+    await session.call('POST', '/app/api/history/mail/m2/read', { read: true });
+    expect(await unread()).toBe(0);
+    await notify({ app: 'mail', id: 'm2', title: 'Two, once more' });
+    expect((await row('mail', 'm2')).read).toBe(false);
+    expect(await unread()).toBe(1);
+  });
+
+  test('read state survives a restart; /v1 shows none of it', async () => {
+    const supportDir = daemon.supportDir;
+    const before = await history();
+    await daemon.stop();
+    daemon = await startAppDaemon({ supportDir });
+    session = await daemon.signIn();
+    const after = await history();
+    expect(after.unread).toBe(before.unread);
+    expect(after.items.map((item: { read: boolean }) => item.read)).toEqual(before.items.map((item: { read: boolean }) => item.read));
+    expect(Object.keys(await v1Record('mail', 'm2'))).not.toContain('read');
+  }, 30_000);
+
+  test('refusals: 400 without read, 404 for an unknown notification', async () => {
+    const missing = await session.call('POST', '/app/api/history/mail/m1/read', {});
+    expect(missing.status).toBe(400);
+    expect(missing.json).toMatchObject({ code: 'missing_field', field: 'read' });
+    expect((await session.call('POST', '/app/api/history/mail/m1/read', { read: 'yes' })).json.field).toBe('read');
+    const unknown = await session.call('POST', '/app/api/history/mail/none/read', { read: true });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.code).toBe('notification_not_found');
+    expect((await session.call('POST', '/app/api/history/read-all', { app: 7 })).json.field).toBe('app');
+  });
+});
+
+describe('a notification: details, replies, buttons', () => {
+  test('details: the body, the buttons and what each does, the reply it takes, the card', async () => {
+    await daemon.api('POST', '/v1/register', { body: { app: 'ask', callbackURL: 'http://127.0.0.1:9/cb' } });
+    await notify({
+      app: 'ask',
+      id: 'q1',
+      title: 'Lunch?',
+      body: 'At **1**? <script>alert(1)</script>',
+      buttons: [
+        { label: 'Answer', reply: { placeholder: 'Your answer' } },
+        { label: 'Menu', url: 'https://example.com/menu' },
+        { label: 'Yes', callback: {} },
+      ],
+    });
+    const details = (await session.call('GET', '/app/api/history/ask/q1')).json;
+    expect(details.bodyMarkdown).toBe('At **1**? <script>alert(1)</script>');
+    expect(details.buttons).toEqual([
+      { actionId: 'answer', label: 'Answer', kind: 'reply', what: 'Asks for a reply' },
+      { actionId: 'menu', label: 'Menu', kind: 'url', what: 'Opens https://example.com/menu' },
+      { actionId: 'yes', label: 'Yes', kind: 'callback', what: 'Tells http://127.0.0.1:9/cb what you chose' },
+    ]);
+    expect(details.takesReply).toEqual({ placeholder: 'Your answer', until: expect.any(String), actionId: 'answer' });
+    expect(Date.parse(details.takesReply.until) - Date.parse(details.row.deliveredAt)).toBe(24 * 60 * 60 * 1000);
+    expect(details.row.state).toEqual({ waiting: true });
+    expect(details.record).toMatchObject({ app: 'ask', id: 'q1' });
+    expect(details.hasCard).toBe(true);
+    expect(details.questions).toEqual([]);
+    for (const theme of ['light', 'dark']) {
+      const card = await session.call('GET', `/app/api/history/ask/q1/card.png?theme=${theme}`);
+      expect(card.status).toBe(200);
+      expect(card.headers['content-type']).toBe('image/png');
+      expect(card.raw.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    }
+    expect((await session.call('GET', '/app/api/history/ask/q1/card.png?theme=sepia')).json.field).toBe('theme');
+    expect((await session.call('GET', '/app/api/history/ask/nothing')).status).toBe(404);
+  });
+
+  test("a reply in the app is the banner's reply: the app's GET /v1/replies/wait wakes with the text", async () => {
+    const waiting = daemon.api('GET', '/v1/replies/wait?id=q1&app=ask&timeout=20');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const sent = await session.call('POST', '/app/api/history/ask/q1/reply', { text: '  at one then  ' });
+    expect(sent.json).toEqual({ ok: true });
+    const woke = await waiting;
+    expect(woke.json).toMatchObject({ replied: true, reply: { notificationId: 'q1', app: 'ask', text: 'at one then' } });
+    const record = await v1Record('ask', 'q1');
+    expect(record).toMatchObject({ reply: 'at one then', actionUsed: 'Answer', dismissedAt: expect.any(String) });
+    expect((await history('?app=ask')).items[0]).toMatchObject({ read: true, state: { replied: true, dismissed: true } });
+  });
+
+  test('reply refusals: no text, only white space, a notification without a reply button, an unknown one', async () => {
+    await notify({ app: 'ask', id: 'plain', title: 'No question' });
+    const cases: Array<[string, unknown, number, string]> = [
+      ['q1', {}, 400, 'missing_field'],
+      ['q1', { text: '   ' }, 400, 'missing_field'],
+      ['q1', { text: 5 }, 400, 'invalid_field'],
+      ['plain', { text: 'hi' }, 400, 'takes_no_reply'],
+      ['none', { text: 'hi' }, 404, 'notification_not_found'],
+    ];
+    for (const [id, body, status, code] of cases) {
+      const reply = await session.call('POST', `/app/api/history/ask/${id}/reply`, body);
+      expect([reply.status, reply.json.code]).toEqual([status, code]);
+    }
+  });
+
+  test('pressing a callback button in the app posts it as the banner does; unknown buttons are 404', async () => {
+    const server = await callbackServer();
+    await notify({ app: 'cb', id: 'p1', title: 'Deploy?', buttons: [{ label: 'Ship it', callback: { url: server.url('/ship') } }] });
+    expect((await session.call('POST', '/app/api/history/cb/p1/press', { actionId: 'ship-it' })).json).toEqual({ ok: true });
+    await waitFor(async () => server.received[0], 'the callback');
+    expect(server.received[0]!.body).toEqual({ notificationId: 'p1', app: 'cb', action: 'Ship it' });
+    await waitFor(async () => (await v1Record('cb', 'p1')).actionUsed, 'the banner to close');
+    const unknown = await session.call('POST', '/app/api/history/cb/p1/press', { actionId: 'nope' });
+    expect([unknown.status, unknown.json.code, unknown.json.field]).toEqual([404, 'no_such_button', 'actionId']);
+    expect((await session.call('POST', '/app/api/history/cb/p1/press', {})).json.field).toBe('actionId');
+    expect((await session.call('POST', '/app/api/history/ask/q1/press', { actionId: 'answer' })).json.field).toBe('actionId');
+  });
+});
+
+describe('approvals', () => {
+  let out: string;
+  beforeAll(async () => {
+    out = await tempFolder('notifier-app-approvals-');
+    await daemon.api('POST', '/v1/register', { body: { app: 'deployer', appName: 'Deployer', allowCommands: true } });
+  });
+
+  test('a command waits for the person; allowed in the app, it runs; the grant is listed and can be revoked', async () => {
+    const marker = path.join(out, 'deployed');
+    await notify({ app: 'deployer', id: 'd1', title: 'Deploy', buttons: [{ label: 'Deploy', command: `touch ${marker}` }] });
+    expect((await session.call('POST', '/app/api/history/deployer/d1/press', { actionId: 'deploy' })).json).toEqual({ ok: true });
+    const asked = await waitFor(async () => {
+      const { questions } = (await session.call('GET', '/app/api/approvals')).json;
+      return questions.length > 0 ? questions : undefined;
+    }, 'the question');
+    expect(asked).toEqual([
+      {
+        id: expect.any(String),
+        app: 'deployer',
+        appName: 'Deployer',
+        kind: 'commands',
+        text: 'Let Deployer run commands, scripts and shortcuts?',
+        detail: { command: `touch ${marker}`, text: `command: touch ${marker}` },
+        notificationId: 'd1',
+      },
+    ]);
+    // Its notification waits too, and shows the question.
+    expect((await history('?app=deployer')).items[0].state.waiting).toBe(true);
+    expect((await history('?state=waiting')).items.map((row: { id: string }) => row.id)).toContain('d1');
+    expect((await session.call('GET', '/app/api/history/deployer/d1')).json.questions).toEqual(asked);
+    expect(await exists(marker)).toBe(false);
+
+    expect((await session.call('POST', `/app/api/approvals/questions/${asked[0].id}`, { allow: true })).json).toEqual({ ok: true });
+    await waitFor(async () => ((await exists(marker)) ? true : undefined), 'the command to run');
+    const { questions, granted } = (await session.call('GET', '/app/api/approvals')).json;
+    expect(questions).toEqual([]);
+    expect(granted).toEqual([{ kind: 'commands', app: 'deployer', appName: 'Deployer', grantedAt: expect.any(String) }]);
+    // Answered already: no such question any more.
+    const again = await session.call('POST', `/app/api/approvals/questions/${asked[0].id}`, { allow: false });
+    expect([again.status, again.json.code]).toEqual([404, 'no_such_question']);
+
+    expect((await session.call('POST', '/app/api/approvals/revoke', granted[0])).json).toEqual({ ok: true });
+    expect((await session.call('GET', '/app/api/approvals')).json.granted).toEqual([]);
+    expect((await daemon.api('GET', '/v1/actions/approvals')).json.apps).toEqual([]);
+    const twice = await session.call('POST', '/app/api/approvals/revoke', granted[0]);
+    expect([twice.status, twice.json.code]).toEqual([404, 'no_approval']);
+  });
+
+  test("an app's request to run code (allowCommands) waits in Approvals; declined, it is not asked again until made anew", async () => {
+    const register = (allowCommands: boolean) =>
+      daemon.api('POST', '/v1/register', { body: { app: 'asker', appName: 'Asker', allowCommands } });
+    const askerQuestions = async () =>
+      ((await session.call('GET', '/app/api/approvals')).json.questions as Array<{ id: string; app: string }>).filter(
+        (q) => q.app === 'asker',
+      );
+    await register(true);
+    const [request] = await askerQuestions();
+    expect(request).toEqual({
+      id: expect.any(String),
+      app: 'asker',
+      appName: 'Asker',
+      kind: 'allowCommands',
+      text: 'Asker asks to run commands, scripts and shortcuts on this computer.',
+    });
+    expect((await session.call('POST', `/app/api/approvals/questions/${request!.id}`, { allow: false })).json).toEqual({ ok: true });
+    await register(true); // the app registers again, as it does at every start: the refusal stands
+    expect(await askerQuestions()).toEqual([]);
+
+    await register(false); // it withdraws its request, then makes it anew
+    await register(true);
+    const [anew] = await askerQuestions();
+    expect(anew).toMatchObject({ kind: 'allowCommands', app: 'asker' });
+    expect((await session.call('POST', `/app/api/approvals/questions/${anew!.id}`, { allow: true })).json).toEqual({ ok: true });
+    expect((await session.call('GET', '/app/api/approvals')).json.granted).toContainEqual(
+      expect.objectContaining({ kind: 'commands', app: 'asker' }),
+    );
+    expect((await daemon.api('GET', '/v1/apps/settings?app=asker')).json.apps[0].approvals).toMatchObject({ commandsAllowed: true });
+    await register(false);
+    expect((await session.call('GET', '/app/api/approvals')).json.granted).not.toContainEqual(expect.objectContaining({ app: 'asker' }));
+  });
+
+  test('refusals: allow missing, a kind that is no grant, a callback host without its host, an unknown connector', async () => {
+    expect((await session.call('POST', '/app/api/approvals/questions/x', {})).json.field).toBe('allow');
+    expect((await session.call('POST', '/app/api/approvals/questions/x', { allow: true })).status).toBe(404);
+    const kind = await session.call('POST', '/app/api/approvals/revoke', { kind: 'everything', app: 'deployer' });
+    expect([kind.status, kind.json.field]).toEqual([400, 'kind']);
+    expect((await session.call('POST', '/app/api/approvals/revoke', { kind: 'callbackHost', app: 'deployer' })).json.field).toBe('host');
+    expect((await session.call('GET', '/app/api/approvals')).json.connectors).toEqual([]);
+    const connector = await session.call('POST', '/app/api/approvals/connectors/c-1', { approve: true });
+    expect([connector.status, connector.json.code]).toEqual([404, 'no_such_connector_request']);
+    expect((await session.call('POST', '/app/api/approvals/connectors/c-1', {})).json.field).toBe('approve');
+  });
+});
+
+describe('what the person does to a notification', () => {
+  beforeAll(async () => {
+    await notify({ app: 'todo', id: 't1', title: 'Water the plants', persistent: true });
+    await notify({ app: 'todo', id: 't2', title: 'Call Ana', persistent: true });
+    await notify({ app: 'other', id: 'o1', title: 'Other', persistent: true });
+  });
+
+  test('snooze, unsnooze, dismiss, reshow, delete, and their 4xx', async () => {
+    const snoozed = (await session.call('POST', '/app/api/history/todo/t1/snooze', { minutes: 15 })).json;
+    expect(snoozed).toEqual({ ok: true, until: expect.any(String) });
+    expect((await history('?app=todo')).items.find((row: { id: string }) => row.id === 't1').state.snoozedUntil).toBe(snoozed.until);
+    expect((await session.call('POST', '/app/api/history/todo/t1/snooze', { minutes: 0 })).json.field).toBe('minutes');
+    expect((await session.call('POST', '/app/api/history/todo/t1/unsnooze', {})).json).toEqual({ ok: true });
+    expect((await v1Record('todo', 't1')).snoozedUntil).toBeUndefined();
+
+    expect((await session.call('POST', '/app/api/history/todo/t1/dismiss', {})).json).toEqual({ ok: true });
+    expect(await v1Record('todo', 't1')).toMatchObject({ dismissedAt: expect.any(String), actionUsed: 'dismiss' });
+    const late = await session.call('POST', '/app/api/history/todo/t1/snooze', { minutes: 15 });
+    expect([late.status, late.json.code]).toEqual([400, 'already_dismissed']);
+
+    const reshown = (await session.call('POST', '/app/api/history/todo/t1/reshow', {})).json;
+    expect(reshown).toEqual({ ok: true, id: 't1' });
+    expect((await v1Record('todo', 't1')).dismissedAt).toBeUndefined();
+    expect((await history('?app=todo')).items[0]).toMatchObject({ id: 't1', read: true });
+
+    expect((await session.call('DELETE', '/app/api/history/todo/t1')).json).toEqual({ ok: true });
+    expect(await v1Record('todo', 't1')).toBeUndefined();
+    for (const action of ['reshow', 'dismiss', 'unsnooze']) {
+      expect((await session.call('POST', `/app/api/history/todo/t1/${action}`, {})).status).toBe(404);
+    }
+    expect((await session.call('DELETE', '/app/api/history/todo/t1')).status).toBe(404);
+  });
+
+  test("delete all of an app's, then everything", async () => {
+    expect((await session.call('DELETE', '/app/api/history?app=todo')).json).toEqual({ ok: true });
+    expect((await history('?app=todo')).total).toBe(0);
+    expect((await history('?app=other')).total).toBe(1);
+    expect((await session.call('DELETE', '/app/api/history')).json).toEqual({ ok: true });
+    expect((await history()).total).toBe(0);
+    expect((await history()).unread).toBe(0);
+  });
+});
+
+describe('export', () => {
+  beforeAll(async () => {
+    await notify({ app: 'sheet', id: 's1', title: '=HYPERLINK("http://evil")', body: 'a, "quoted"\nline' });
+    await notify({ app: 'sheet', id: 's2', title: 'Plain' });
+  });
+
+  test('JSON: every match, newest first, with its read state, as a download', async () => {
+    const reply = await session.call('GET', '/app/api/history/export?format=json&app=sheet');
+    expect(reply.headers['content-disposition']).toMatch(/^attachment; filename="notifier-history-\d{4}-\d{2}-\d{2}\.json"$/);
+    expect(reply.json.count).toBe(2);
+    expect(reply.json.items.map((item: { id: string; read: boolean }) => [item.id, item.read])).toEqual([
+      ['s2', false],
+      ['s1', false],
+    ]);
+  });
+
+  test('CSV: a header, quoted cells, and no cell a spreadsheet would run as a formula', async () => {
+    const reply = await session.call('GET', '/app/api/history/export?format=csv&q=hyperlink');
+    expect(reply.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(reply.headers['content-disposition']).toMatch(/\.csv"$/);
+    const lines = reply.text.split('\r\n');
+    expect(lines[0]).toBe('deliveredAt,app,appName,id,title,subtitle,body,read,state,reply,actionUsed,dismissedAt');
+    expect(reply.text).toContain(`sheet,sheet,s1,"'=HYPERLINK(""http://evil"")",,"a, ""quoted""\nline",false,`);
+    expect((await session.call('GET', '/app/api/history/export?format=xml')).json.field).toBe('format');
+  });
+});
+
+describe('Compose and previews', () => {
+  test('a notification the person writes is sent like POST /v1/notify; the app defaults to notifier', async () => {
+    const sent = await session.call('POST', '/app/api/compose', { title: 'Note to self', body: 'Buy **milk**' });
+    expect(sent.json).toEqual({ ok: true, id: expect.any(String) });
+    expect(await v1Record('notifier', sent.json.id)).toMatchObject({ notification: { title: 'Note to self', body: 'Buy **milk**' } });
+    const other = await session.call('POST', '/app/api/compose', { app: 'me', title: 'x' });
+    expect(await v1Record('me', other.json.id)).toBeDefined();
+  });
+
+  test('an error names its field, as Compose shows it next to the field', async () => {
+    const noTitle = await session.call('POST', '/app/api/compose', { body: 'no title' });
+    expect(noTitle.status).toBe(400);
+    expect(noTitle.json).toMatchObject({ code: 'missing_field', field: 'title' });
+    const badLink = await session.call('POST', '/app/api/compose', { title: 't', buttons: [{ label: 'Go', url: 'javascript:alert(1)' }] });
+    expect(badLink.status).toBe(400);
+    expect(badLink.json.field).toBe('buttons[0].url');
+    expect(badLink.json.error).toContain('buttons[0].url');
+  });
+
+  test('templates of an app with their fields; the preview is a PNG drawn by the preview renderer', async () => {
+    const template = {
+      app: 'shop',
+      name: 'order',
+      grid: { rows: 2, cols: 1 },
+      cells: [
+        { id: 't', row: 0, col: 0, component: { type: 'text', binding: '{title}', style: 'title' } },
+        { id: 'c', row: 1, col: 0, component: { type: 'text', binding: '{customer} · {extra.shop}' } },
+      ],
+    };
+    const saved = await daemon.api('PUT', '/v1/templates', { body: template });
+    expect(saved.status).toBeLessThan(300);
+    const { templates } = (await session.call('GET', '/app/api/compose/templates?app=shop')).json;
+    expect(templates).toEqual([{ name: 'order', fields: [{ key: 'title' }, { key: 'customer' }] }]);
+    for (const theme of ['light', 'dark']) {
+      const preview = await session.call('POST', '/app/api/preview', {
+        app: 'shop',
+        notification: { template: 'order', title: 'Order 12', customer: 'Ana' },
+        theme,
+      });
+      expect(preview.status).toBe(200);
+      expect(preview.headers['content-type']).toBe('image/png');
+      expect(preview.raw.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    }
+    expect((await session.call('POST', '/app/api/preview', { app: 'shop', notification: {}, theme: 'blue' })).json.field).toBe('theme');
+    const bad = await session.call('POST', '/app/api/preview', { app: 'shop', notification: { title: 5 }, theme: 'light' });
+    expect([bad.status, bad.json.field]).toEqual([400, 'title']);
+    // A template the app does not have (deleted since Compose listed it) is the caller's mistake, not a failure.
+    const gone = await session.call('POST', '/app/api/preview', { app: 'shop', notification: { template: 'gone', title: 'x' } });
+    expect([gone.status, gone.json.code]).toEqual([404, 'template_not_found']);
+  });
+});
+
+describe('live events', () => {
+  let stream: EventStream;
+  beforeAll(async () => {
+    stream = await session.events();
+  });
+  afterAll(() => stream.close());
+
+  test('the stream starts with its number and the unread count; a notification arrives as its row', async () => {
+    await stream.next('unread');
+    expect(stream.received.map((event) => event.event).slice(0, 2)).toEqual(['stream', 'unread']);
+    const from = stream.received.length;
+    const started = performance.now();
+    await notify({ app: 'live', id: 'l1', title: 'Live one', body: 'first\nsecond' });
+    const { data, at } = await stream.next('row', (data) => data.row.id === 'l1', from);
+    expect(data.row).toMatchObject({ app: 'live', id: 'l1', title: 'Live one', firstLine: 'first', read: false });
+    expect(at - started).toBeLessThan(5000);
+    await stream.next('unread', () => true, from);
+  });
+
+  test('a change, a read, a removal and a question reach the stream', async () => {
+    let from = stream.received.length;
+    await session.call('POST', '/app/api/history/live/l1/read', { read: true });
+    expect((await stream.next('row', (data) => data.row.id === 'l1', from)).data.row.read).toBe(true);
+    from = stream.received.length;
+    await session.call('POST', '/app/api/history/read-all', { app: 'live' });
+    expect((await stream.next('read', () => true, from)).data).toMatchObject({ app: 'live' });
+    from = stream.received.length;
+    await daemon.api('DELETE', '/v1/history/item?app=live&id=l1');
+    expect((await stream.next('removed', () => true, from)).data).toMatchObject({ app: 'live', id: 'l1' });
+
+    from = stream.received.length;
+    await daemon.api('POST', '/v1/register', { body: { app: 'runner', allowCommands: true } });
+    // The app's standing request waits first; a press of its command button makes it that button's question.
+    const request = await stream.next('approvals', (data) => data.questions.length === 1, from);
+    expect(request.data.questions[0]).toMatchObject({ app: 'runner', kind: 'allowCommands' });
+    await notify({ app: 'runner', id: 'a1', title: 'Run?', buttons: [{ label: 'Run', command: 'true' }] });
+    await session.call('POST', '/app/api/history/runner/a1/press', { actionId: 'run' });
+    const isButtons = (data: { questions: Array<{ kind: string }> }) =>
+      data.questions.length === 1 && data.questions[0]!.kind === 'commands';
+    const { data } = await stream.next('approvals', isButtons, from);
+    expect(data.questions[0]).toMatchObject({ app: 'runner', kind: 'commands', notificationId: 'a1' });
+    expect((await stream.next('row', (data) => data.row.id === 'a1' && data.row.state.waiting === true, from)).data.row.app).toBe('runner');
+    from = stream.received.length;
+    await session.call('POST', `/app/api/approvals/questions/${data.questions[0].id}`, { allow: false });
+    await stream.next('approvals', (data) => data.questions.length === 0, from);
+  });
+
+  test('the changes are numbered one by one from the stream’s first number, and a page says which it includes', async () => {
+    const first = stream.received.find((event) => event.event === 'stream')!.data.seq as number;
+    const changes = () => stream.received.filter((event) => ['row', 'removed', 'read'].includes(event.event));
+    const page = await session.call('GET', '/app/api/history?limit=1');
+    // The events up to the page's number were sent before it was read; some may still be on their way.
+    await waitFor(() => ((changes().at(-1)?.data.seq ?? first) >= page.json.seq ? true : undefined), 'the events up to the page');
+    expect(changes().length).toBeGreaterThan(3);
+    expect(changes().map((event) => event.data.seq)).toEqual(changes().map((_, index) => first + 1 + index));
+    expect(changes().at(-1)!.data.seq).toBe(page.json.seq);
+    const from = stream.received.length;
+    await notify({ app: 'live', id: 'l2', title: 'Numbered' });
+    const { data } = await stream.next('row', (data) => data.row.id === 'l2', from);
+    expect(data.seq).toBeGreaterThan(page.json.seq);
+    const after = await session.call('GET', '/app/api/history?limit=1');
+    expect(after.json.seq).toBeGreaterThanOrEqual(data.seq);
+    expect(after.json.items[0].id).toBe('l2');
+  });
+
+  test('the stream needs the session: none is 401', async () => {
+    const reply = await daemon.raw('GET', '/app/api/events');
+    expect(reply.status).toBe(401);
+  });
+
+  test('Sign out ends the stream', async () => {
+    const other = await daemon.signIn();
+    const ending = await other.events();
+    await ending.next('unread');
+    await other.call('DELETE', '/app/api/session');
+    const { openEventStream } = await import('../helpers/app.js');
+    await expect(openEventStream(daemon.port, { Cookie: other.cookie })).rejects.toThrow('events answered 401');
+    ending.close();
+  });
+});
+
+describe('the files a notification leaves', () => {
+  test('read state is kept in read-state.json, apart from History', async () => {
+    const file = path.join(daemon.supportDir, 'read-state.json');
+    await waitFor(async () => ((await exists(file)) ? true : undefined), 'read-state.json');
+    const state = JSON.parse(await readFile(file, 'utf8'));
+    expect(state).toHaveProperty('apps');
+  });
+});
