@@ -2,7 +2,8 @@
 // of their answers. Most are `/v1/relay` routes answered by their own handler (docs/api/relay-connection.md), so a
 // refusal here is the API's, word for word; usage adds the relay's limits, which `/v1/relay/usage` leaves out.
 
-import { pathOf } from './app-api.js';
+import { pathOf, type ConnectorRequest } from './app-api.js';
+import type { AgentKeyView } from './relay/device-api.js';
 
 /** The patterns of the relay page's routes that name a key or a subscription. */
 export const RELAY_KEY_PATTERN = '/app/api/relay/keys/{id}';
@@ -33,8 +34,14 @@ export const relayPaths = {
 export const RELAY_KEY_CLIENTS = ['claude', 'codex', 'other'] as const;
 export type RelayKeyClient = (typeof RELAY_KEY_CLIENTS)[number];
 
-/** The socket's state, in a word (RL4). */
-export type RelayState = 'unpaired' | 'starting' | 'connecting' | 'online' | 'offline' | 'limited' | 'rejected' | 'stopped';
+/** The state of this computer's socket to the relay (RL4). */
+export type RelaySocketState = 'connecting' | 'online' | 'offline' | 'limited' | 'rejected' | 'stopped';
+/** The relay's state, in a word: `unpaired`, `starting` (reading the token; waiting for the keyring that holds it), or the socket's state. */
+export type RelayState = 'unpaired' | 'starting' | RelaySocketState;
+/** Where the device token is kept: the desktop's Secret Service or the support folder's file. */
+export type RelayTokenPlace = 'secret-service' | 'file';
+
+/** RL4: `GET /v1/relay/status`, and the Relay page's `GET /app/api/relay/status`. */
 
 export interface RelayStatusAnswer {
   paired: boolean;
@@ -46,7 +53,7 @@ export interface RelayStatusAnswer {
   pairedAt?: string;
   /** When the socket last came up. */
   lastSeenAt?: string;
-  tokenStore?: 'secret-service' | 'file';
+  tokenStore?: RelayTokenPlace;
   problem?: string;
   nextAttemptAt?: string;
   waitingReceipts: number;
@@ -58,18 +65,14 @@ export interface RelayPairRequest {
   pairingSecret?: string;
 }
 
-export interface RelayKeyRow {
-  id: string;
-  name: string;
-  client: string;
-  scope: string;
-  /** `static`: a key made here; `oauth`: a connector the person approved. */
-  kind?: 'static' | 'oauth';
-  displayName?: string;
-  createdAt: string;
-  lastUsedAt?: string;
-  revokedAt?: string;
+/** `POST …/pair`: paired, as this device (the status then says how the connection goes). */
+export interface RelayPairAnswer {
+  paired: true;
+  deviceId: string;
 }
+
+/** A key or an approved connector, as the relay lists it (RA22). */
+export type RelayKeyRow = AgentKeyView;
 
 export interface RelayKeysAnswer {
   keys: RelayKeyRow[];
@@ -91,9 +94,12 @@ export interface RelayKeyCreated {
   connectorConfig: { mcpServers: Record<string, unknown> };
 }
 
+/** A connector's open request as `GET /v1/relay/connectors` lists it: never the code (RL43). */
+export type ListedConnector = Omit<ConnectorRequest, 'code' | 'problem'>;
+
 export interface RelayConnectorsAnswer {
   connectors: RelayKeyRow[];
-  pending: Array<{ id: string; clientName: string; redirectHost?: string; flow: 'code' | 'device'; userCode?: string; expiresAt: string }>;
+  pending: ListedConnector[];
 }
 
 /** The relay's daily limits (docs/relay-api.md#ra26); a relay may leave any out. */

@@ -5,6 +5,7 @@
 // Changes to this file are additive only (new optional fields, new routes): the front end is built against it.
 
 import type { ErrorBody } from './errors.js';
+import type { ReceiptKind, SuppressScope } from './relay/receipts.js';
 import type { ButtonKind, HistoryRecord, Notification } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -14,6 +15,9 @@ import type { ButtonKind, HistoryRecord, Notification } from './types.js';
 export const APP_BASE = '/app';
 /** The person-only API. */
 export const APP_API_BASE = '/app/api';
+
+/** Is `path` the folder `base` or something inside it (`/app/api`, `/app/api/history`, never `/app/apiary`)? */
+export const isWithin = (path: string, base: string): boolean => path === base || path.startsWith(`${base}/`);
 
 /** The app's pages (`/app/<page>`); `history` is the landing page. */
 export const APP_PAGES = ['history', 'approvals', 'compose', 'settings', 'designer', 'relay'] as const;
@@ -201,7 +205,8 @@ export interface HistoryQuery {
 }
 
 /** Why a banner was never shown. */
-export type HeldReason = 'quietHours' | 'appMuted';
+export const HELD_REASONS = ['quietHours', 'appMuted'] as const;
+export type HeldReason = (typeof HELD_REASONS)[number];
 
 export interface RowState {
   /** It takes a reply or an answer and has not expired. */
@@ -255,19 +260,24 @@ export interface ButtonDescription {
 }
 
 /** What became of a callback, a follow-up or an action (the record's note and follow-up). */
+/** How a button's callback went: sent and answered 2xx, failed, or waiting for the person's approval. */
+export const CALLBACK_OUTCOMES = ['ran', 'failed', 'waitingForApproval'] as const;
+export type CallbackOutcome = (typeof CALLBACK_OUTCOMES)[number];
+
 export interface CallbackAttempt {
   /** The button's label or the follow-up's action. */
   action: string;
-  outcome: 'ran' | 'failed' | 'waitingForApproval';
+  outcome: CallbackOutcome;
   detail?: string;
   at?: string;
 }
 
 /** A receipt the computer sent the cloud relay for a relayed notification. */
 export interface RelayReceipt {
-  kind: 'displayed' | 'spoken' | 'replied' | 'suppressed';
+  kind: ReceiptKind;
+  /** Of a `suppressed` receipt: one of `SUPPRESS_REASONS`. */
   reason?: string;
-  scope?: 'speech' | 'all';
+  scope?: SuppressScope;
 }
 
 /** `GET /app/api/history/<app>/<id>`. Opening it marks the notification read. */

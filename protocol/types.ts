@@ -3,7 +3,7 @@
 export const BUTTON_KINDS = ['url', 'command', 'script', 'shortcut', 'callback', 'openApp', 'reply'] as const;
 export type ButtonKind = (typeof BUTTON_KINDS)[number];
 
-export interface CallbackTarget {
+interface CallbackTarget {
   url?: string;
   payload?: unknown;
 }
@@ -24,7 +24,6 @@ export interface Button {
 }
 
 export const FOLLOW_UP_KINDS = ['shortcut', 'script', 'command', 'callback'] as const;
-export type FollowUpKind = (typeof FOLLOW_UP_KINDS)[number];
 
 /** docs/api/notifications.md#follow-up-object: an action written inline, a button with id and label and a kind. */
 export interface InlineAction {
@@ -95,6 +94,21 @@ export interface Notification {
 
 /** History `held`: why a banner was kept in History only — quiet hours silenced banners, or the app is muted. */
 export const HELD = { quietHours: 'quiet-hours', appMuted: 'app-muted' } as const;
+
+/** History `speech.suppressed`: why a notification that asked to be spoken was not. */
+export const SPEECH_SUPPRESSED = {
+  /** No speech engine on this computer. */
+  unavailable: 'unavailable',
+  /** The muteAllSounds setting. */
+  muted: 'muted',
+  /** A quiet period. */
+  quietHours: 'quiet-hours',
+  /** The app's muteBanners setting: History only. */
+  appMuted: 'app-muted',
+  /** The app's Speak switch is off. */
+  appSpeechOff: 'app-speech-off',
+} as const;
+export type SpeechSuppressed = (typeof SPEECH_SUPPRESSED)[keyof typeof SPEECH_SUPPRESSED];
 
 /** docs/api/history.md#the-history-record. Fields that do not apply are absent, never null. */
 export interface HistoryRecord {

@@ -4,11 +4,10 @@
 import type { CanvasRenderingContext2D, Image } from 'canvas';
 import { resolveBinding } from '../protocol/fields.js';
 import { actionsFor, buttons, fitLabel, replyField } from './buttons.js';
-import type { Frame } from './grid.js';
 import type { Cell, Component, Template } from './model.js';
 import { alignedX, drawPicture, place, roundRect } from './paint.js';
 import { type DrawnAction, type Prepared, type Scene, symbolKey } from './scene.js';
-import { fitText, measurer, runsOf, setText } from './text.js';
+import { measurer, runsOf, setText } from './text.js';
 import { DEFAULT_MAX_LINES, LINE_HEIGHT, MONO, TEXT_STYLE, type Theme, colorOf, font } from './theme.js';
 
 const BADGE_HEIGHT = 20;

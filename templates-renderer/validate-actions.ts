@@ -1,7 +1,7 @@
 // A template's actions (docs/api/templates.md#t11), with the button rules of docs/api/notifications.md#n18
 // (normalizeButton): an action given whole or by id, an action rule, a button, and the actions a template offers.
 
-import { checkFollowUp, normalizeButton, slug } from '../protocol/notification-rules.js';
+import { normalizeButton, slug } from '../protocol/notification-rules.js';
 import type { Button, ButtonKind } from '../protocol/types.js';
 import type { Template, TemplateAction } from './model.js';
 import { KIND_INFERENCE_ORDER, objectDefinition, type ActionKind, type PropertySpec } from './schema.js';

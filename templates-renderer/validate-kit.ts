@@ -7,10 +7,8 @@ import { ApiError } from '../protocol/errors.js';
 import type { Issue, Template } from './model.js';
 import {
   DEFINITIONS,
-  LIMITS,
   TOKEN_PATTERN,
   isObjectSpec,
-  objectDefinition,
   type JsonType,
   type ObjectSpec,
   type PropertySpec,

@@ -6,9 +6,8 @@
 // Errors make a template unusable: `PUT /v1/templates` answers 400 `templateErrorMessage(errors)`. Warnings never
 // block: unknown keys (dropped), undeclared tokens, rules that change nothing, columns that were fitted.
 
-import { ApiError } from '../protocol/errors.js';
-import { checkFollowUp, isOpenableLink, normalizeButton, slug, type FollowUpInput } from '../protocol/notification-rules.js';
-import type { Button, ButtonKind, FollowUp } from '../protocol/types.js';
+import { checkFollowUp, isOpenableLink, type FollowUpInput } from '../protocol/notification-rules.js';
+import type { Button, FollowUp } from '../protocol/types.js';
 import type { Cell, Component, Grid, Issue, Size, Template, TemplateAction } from './model.js';
 import { offeredByTemplate, readAction, readActionOrId, readActionRule, readButton } from './validate-actions.js';
 import {
@@ -29,17 +28,10 @@ import {
   COMPONENT_TYPES,
   COMPONENTS,
   CURRENT_LAYOUT_VERSION,
-  DEFINITIONS,
-  KIND_INFERENCE_ORDER,
   LIMITS,
   STANDARD_TOKENS,
   TEMPLATE,
-  TOKEN_PATTERN,
-  isObjectSpec,
   objectDefinition,
-  type ActionKind,
-  type JsonType,
-  type ObjectSpec,
   type PropertySpec,
 } from './schema.js';
 

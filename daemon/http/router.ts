@@ -4,6 +4,7 @@
 // answer is written as JSON. Every refusal, of any door or route, goes to the one error writer.
 
 import type { Request, RequestHandler, Response } from 'express';
+import { APP_API_BASE, isWithin } from '../../protocol/app-api.js';
 import { errors } from '../../protocol/errors.js';
 import { jsonBody } from './body.js';
 import { sendError } from './error-handler.js';
@@ -21,8 +22,7 @@ export interface Doors {
 }
 
 /** The door of a path: the window's API has its own; every other path is `/v1`'s. */
-export const doorOfPath = (path: string): 'token' | 'session' =>
-  path === '/app/api' || path.startsWith('/app/api/') ? 'session' : 'token';
+export const doorOfPath = (path: string): 'token' | 'session' => (isWithin(path, APP_API_BASE) ? 'session' : 'token');
 
 interface Compiled<S> {
   route: Route<S>;

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import dbus from 'dbus-next';
+import type { RelayTokenPlace } from '../../protocol/app-api-relay.js';
 import { sessionBus } from './dbus-bus.js';
 import { log } from '../log.js';
 import { syncFolder, writeFileDurably } from '../store/durable-file.js';
@@ -25,7 +26,7 @@ const NO_OBJECT = '/';
 const SECRET_SERVICE_TIMEOUT_MS = 5_000;
 
 /** Where a secret went. */
-export type SecretPlace = 'secret-service' | 'file';
+export type SecretPlace = RelayTokenPlace;
 
 export interface SecretStore {
   /**

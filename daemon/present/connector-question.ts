@@ -1,21 +1,11 @@
 // How a connector request is put to the person (docs/api/relay-connection.md#rl41): the banner's question and the
 // tray's entries say the same words, so both take them from here.
 
-import { OWN_APP } from '../../protocol/app-api.js'; // the questions are asked in Notifier's name, never the agent's
+import { OWN_APP, type ConnectorRequest } from '../../protocol/app-api.js'; // the questions are asked in Notifier's name, never the agent's
 import type { Question } from './presenter.js';
 
-/** A request as the tray shows it (over the private channel): with the 6-digit code. */
-export interface PendingConnector {
-  id: string;
-  clientName: string;
-  redirectHost: string;
-  flow: 'code' | 'device';
-  userCode?: string;
-  code: string;
-  expiresAt: string;
-  /** What went wrong with the person's last answer, until they answer again. */
-  problem?: string;
-}
+/** A request as the banner and the tray show it (the tray over the private channel): with the 6-digit code. */
+export type PendingConnector = ConnectorRequest;
 
 /** RL41: the banner's two buttons, and nothing else. */
 export const CONSENT_ANSWERS = { allow: 'Approve', deny: 'Deny' } as const;

@@ -13,6 +13,7 @@ export interface AgentKeyView {
   name: string;
   client: string;
   scope: string;
+  /** `static`: a key made on the computer; `oauth`: a connector the person approved. */
   kind: string;
   displayName?: string;
   createdAt: string;

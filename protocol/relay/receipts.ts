@@ -11,6 +11,17 @@ export type ReceiptKind = (typeof RECEIPT_KINDS)[number];
 export const SUPPRESS_SCOPES = ['speech', 'all'] as const;
 export type SuppressScope = (typeof SUPPRESS_SCOPES)[number];
 
+/** RL32: the reasons of the computer's `suppressed` receipts, by what held the notification or its speech back. */
+export const SUPPRESS_REASONS = {
+  muted: 'muted',
+  quietHours: 'quiet-hours',
+  deliveryFailed: 'delivery-failed',
+  unreadable: 'unreadable',
+  speechOff: 'speech-off',
+  speechUnavailable: 'speech-unavailable',
+} as const;
+export type SuppressReason = (typeof SUPPRESS_REASONS)[keyof typeof SUPPRESS_REASONS];
+
 /** The relay's id of one notification: `r_` and 24 hex digits. */
 export const RELAY_ID_PATTERN = /^r_[0-9a-f]{24}$/;
 

@@ -3,7 +3,8 @@
 // every answer the window gets against its route's schema, so a type and its answer cannot drift apart. The routes
 // that do what a `/v1` route does answer that route's schema.
 
-import { GRANT_KINDS, HISTORY_STATES, QUESTION_KINDS } from '../app-api.js';
+import { CALLBACK_OUTCOMES, GRANT_KINDS, HELD_REASONS, QUESTION_KINDS } from '../app-api.js';
+import { RECEIPT_KINDS, SUPPRESS_SCOPES } from '../relay/receipts.js';
 import { appId, notificationId, okWith } from './common.js';
 import { historyRecordSchema } from './history.js';
 import { flag, integer, list, map, number, object, oneOfText, text, timestamp, type JsonSchema } from './json-schema.js';
@@ -30,7 +31,7 @@ export const appsAnswerSchema = object(
   ['apps'],
 );
 
-export const historyRowSchema = object(
+const historyRowSchema = object(
   {
     app: appId,
     appName: text(),
@@ -44,7 +45,7 @@ export const historyRowSchema = object(
       replied: flag(),
       snoozedUntil: timestamp(),
       failed: text(),
-      held: oneOfText(['quietHours', 'appMuted']),
+      held: oneOfText(HELD_REASONS),
       dismissed: flag(),
       relayed: flag(),
     }),
@@ -62,7 +63,7 @@ export const historyPageSchema = object(
   ['seq', 'total', 'unread', 'items'],
 );
 
-export const approvalQuestionSchema = object(
+const approvalQuestionSchema = object(
   {
     id: text(),
     app: appId,
@@ -85,16 +86,9 @@ export const notificationDetailsSchema = object(
     hasCard: flag(),
     questions: list(approvalQuestionSchema),
     callbackAttempts: list(
-      object({ action: text(), outcome: oneOfText(['ran', 'failed', 'waitingForApproval']), detail: text(), at: timestamp() }, [
-        'action',
-        'outcome',
-      ]),
+      object({ action: text(), outcome: oneOfText(CALLBACK_OUTCOMES), detail: text(), at: timestamp() }, ['action', 'outcome']),
     ),
-    receipts: list(
-      object({ kind: oneOfText(['displayed', 'spoken', 'replied', 'suppressed']), reason: text(), scope: oneOfText(['speech', 'all']) }, [
-        'kind',
-      ]),
-    ),
+    receipts: list(object({ kind: oneOfText(RECEIPT_KINDS), reason: text(), scope: oneOfText(SUPPRESS_SCOPES) }, ['kind'])),
   },
   ['row', 'record', 'bodyMarkdown', 'buttons', 'takesReply', 'hasCard', 'questions'],
 );
@@ -166,6 +160,3 @@ export const relayUsageWithLimitsSchema: JsonSchema = {
     limits: map(integer(), "the relay's daily limits (a relay may leave any out)"),
   },
 };
-
-/** A state filter of the window's History. */
-export const historyStateSchema = oneOfText(HISTORY_STATES);

@@ -4,10 +4,9 @@
 import type { HeldReason, HistoryRow, RowState } from '../../../protocol/app-api.js';
 import { parseMarkdown, plainText } from '../../../protocol/markdown.js';
 import { buttonKind, isRelayedApp } from '../../../protocol/notification-rules.js';
-import { HELD, type HistoryRecord } from '../../../protocol/types.js';
+import { HELD, SPEECH_SUPPRESSED, type HistoryRecord } from '../../../protocol/types.js';
 import type { Template } from '../../../templates-renderer/model.js';
 import { type LiveButton, liveButtons } from '../templates/live-actions.js';
-import { SPEECH_UNAVAILABLE } from '../voice/speech.js';
 
 /**
  * How long a question can be answered after it was delivered (a reply typed, an answer button pressed), even
@@ -42,7 +41,7 @@ export function firstLineOf(body: string | undefined): string {
 export function failureOf(record: HistoryRecord): string | undefined {
   if (record.actionNote) return record.actionNote;
   if (record.followUp?.outcome === 'failed') return `${record.followUp.action}: ${record.followUp.detail ?? 'failed'}`;
-  if (record.speech?.suppressed === SPEECH_UNAVAILABLE) return 'speech: no speech engine could say it';
+  if (record.speech?.suppressed === SPEECH_SUPPRESSED.unavailable) return 'speech: no speech engine could say it';
   return undefined;
 }
 

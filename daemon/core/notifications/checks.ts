@@ -94,7 +94,3 @@ function checkSizes(input: NotificationInput): void {
     if (text.length * 3 > limit && Buffer.byteLength(text, 'utf8') > limit) throw errors.fieldTooLarge(field, limit);
   }
 }
-
-/** The defaults a saved template may supply; the sender's own values always win and are never token-filled. */
-const TEMPLATE_TEXT_DEFAULTS = ['title', 'subtitle', 'body', 'image', 'url', 'sound'] as const;
-const TEMPLATE_VALUE_DEFAULTS = ['priority', 'persistent', 'timeout', 'snooze', 'accentColor'] as const;

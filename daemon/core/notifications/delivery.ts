@@ -4,11 +4,18 @@
 // hours and the app's own preferences; the same rules tell a banner drawn again (a reshow, a snooze's end) its
 // sound and stack.
 
-import { HELD, type AppPreferences, type HistoryRecord, type Notification, type StackingLevel } from '../../../protocol/types.js';
+import {
+  HELD,
+  SPEECH_SUPPRESSED,
+  type AppPreferences,
+  type HistoryRecord,
+  type Notification,
+  type StackingLevel,
+} from '../../../protocol/types.js';
 import type { AppRegistry } from '../apps/app-registry.js';
 import type { QuietHours, QuietStatus } from '../settings/quiet-hours.js';
 import type { Settings } from '../settings/settings.js';
-import { SPEECH_APP_MUTED, SPEECH_APP_OFF, SPEECH_MUTED, SPEECH_QUIET, SPEECH_UNAVAILABLE, wantsSpeech } from '../voice/speech.js';
+import { wantsSpeech } from '../voice/speech.js';
 
 /** What the delivery of one notification depends on, read at the moment it arrives. */
 export interface DeliveryFacts {
@@ -62,12 +69,12 @@ export function decideDelivery(facts: DeliveryFacts): Delivery {
   const { notification, preferences, quiet } = facts;
   const muted = preferences.muteBanners === true;
   const speechWanted = wantsSpeech(notification);
-  const silenced = quiet.speech ? SPEECH_QUIET : facts.muteAllSounds ? SPEECH_MUTED : null;
+  const silenced = quiet.speech ? SPEECH_SUPPRESSED.quietHours : facts.muteAllSounds ? SPEECH_SUPPRESSED.muted : null;
   const speechBlocked = muted
-    ? SPEECH_APP_MUTED
+    ? SPEECH_SUPPRESSED.appMuted
     : (silenced ??
-      (speechWanted && preferences.speak === false ? SPEECH_APP_OFF : null) ??
-      (speechWanted && !facts.speechOn ? SPEECH_UNAVAILABLE : null));
+      (speechWanted && preferences.speak === false ? SPEECH_SUPPRESSED.appSpeechOff : null) ??
+      (speechWanted && !facts.speechOn ? SPEECH_SUPPRESSED.unavailable : null));
   const bannerWanted = notification.presentation !== 'voice' || speechBlocked !== null;
   const held = !bannerWanted ? null : muted ? HELD.appMuted : quiet.banners ? HELD.quietHours : null;
   const banner: BannerOutcome =

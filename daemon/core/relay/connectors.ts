@@ -3,6 +3,7 @@
 // exactly Approve and Deny, and an entry in the tray — and only the person's answer there decides it. No route,
 // command or tool approves, and none returns the 6-digit code.
 
+import type { ListedConnector } from '../../../protocol/app-api-relay.js';
 import type { ConsentFrame } from '../../../protocol/relay/consent.js';
 import { log } from '../../log.js';
 import { type PendingConnector, questionFor } from '../../present/connector-question.js';
@@ -13,9 +14,6 @@ export type Decision = 'approve' | 'deny';
 
 /** What the relay said to a decision: taken, already closed there (409, 410: nothing left to decide), or failed. */
 export type DecisionResult = { taken: true } | { taken: false; closed: boolean; problem: string };
-
-/** A request as `GET /v1/relay/connectors` lists it: never the code (RL43). */
-export type ListedConnector = Omit<PendingConnector, 'code' | 'problem'>;
 
 export interface ConnectorHost {
   presenter: Pick<Presenter, 'ask' | 'withdraw'>;

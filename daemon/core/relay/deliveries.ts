@@ -6,14 +6,13 @@ import { LANG_PATTERN, NOTIFY_FIELD_BYTES } from '../../../protocol/limits.js';
 import type { NotifyFrame, SenderKey } from '../../../protocol/relay/frames.js';
 import { MAX_REPLY_CHARS } from '../../../protocol/relay/limits.js';
 import type { NotifyPayload, SpeakObject } from '../../../protocol/relay/notify.js';
-import { RELAY_ID_PATTERN, type ReceiptInput } from '../../../protocol/relay/receipts.js';
+import { RELAY_ID_PATTERN, SUPPRESS_REASONS, type ReceiptInput } from '../../../protocol/relay/receipts.js';
 import { RELAYED_APP_PREFIX } from '../../../protocol/notification-rules.js';
 import { cutUTF8 } from '../../../protocol/text.js';
-import { HELD, type HistoryRecord } from '../../../protocol/types.js';
+import { HELD, SPEECH_SUPPRESSED, type HistoryRecord } from '../../../protocol/types.js';
 import { log } from '../../log.js';
 import type { Document, Store } from '../../store/store.js';
 import type { NotificationInput } from '../notifications/checks.js';
-import { SPEECH_APP_MUTED, SPEECH_APP_OFF, SPEECH_MUTED, SPEECH_QUIET, SPEECH_UNAVAILABLE } from '../voice/speech.js';
 
 /** RL31: a relay id seen in the last 24 hours is never shown twice. */
 export const SEEN_FOR_MS = 24 * 60 * 60 * 1000;
@@ -21,16 +20,6 @@ export const SEEN_FOR_MS = 24 * 60 * 60 * 1000;
 const MAX_SEEN = 10_000;
 /** RL21: the metadata texts a relayed notification keeps, each cut to this many characters. */
 const METADATA_TEXT_CHARS = 200;
-
-/** RL32: the reasons of the `suppressed` receipts, by what held the notification or its speech back. */
-export const SUPPRESSED = {
-  muted: 'muted',
-  quietHours: 'quiet-hours',
-  deliveryFailed: 'delivery-failed',
-  unreadable: 'unreadable',
-  speechOff: 'speech-off',
-  speechUnavailable: 'speech-unavailable',
-} as const;
 
 /** A receipt before it is addressed: what to tell the relay about one notification. */
 export type Outcome = Omit<ReceiptInput, 'id'>;
@@ -130,9 +119,9 @@ function metadataOf(frame: NotifyFrame, payload: NotifyPayload): Record<string, 
 
 /** RL32: what the record says became of the notification: shown, or held back by mute or quiet hours. */
 export function outcomesOf(record: HistoryRecord | undefined): Outcome[] {
-  if (!record) return [{ kind: 'suppressed', reason: SUPPRESSED.deliveryFailed, scope: 'all' }];
-  if (record.held === HELD.appMuted) return [{ kind: 'suppressed', reason: SUPPRESSED.muted, scope: 'all' }];
-  if (record.held === HELD.quietHours) return [{ kind: 'suppressed', reason: SUPPRESSED.quietHours, scope: 'all' }];
+  if (!record) return [{ kind: 'suppressed', reason: SUPPRESS_REASONS.deliveryFailed, scope: 'all' }];
+  if (record.held === HELD.appMuted) return [{ kind: 'suppressed', reason: SUPPRESS_REASONS.muted, scope: 'all' }];
+  if (record.held === HELD.quietHours) return [{ kind: 'suppressed', reason: SUPPRESS_REASONS.quietHours, scope: 'all' }];
   const outcomes: Outcome[] = [{ kind: 'displayed' }];
   const speechHeld = record.speech?.suppressed;
   const reason = speechHeld && SPEECH_REASONS[speechHeld];
@@ -141,11 +130,11 @@ export function outcomesOf(record: HistoryRecord | undefined): Outcome[] {
 }
 
 const SPEECH_REASONS: Record<string, string> = {
-  [SPEECH_QUIET]: SUPPRESSED.quietHours,
-  [SPEECH_MUTED]: SUPPRESSED.muted,
-  [SPEECH_APP_MUTED]: SUPPRESSED.muted,
-  [SPEECH_APP_OFF]: SUPPRESSED.speechOff,
-  [SPEECH_UNAVAILABLE]: SUPPRESSED.speechUnavailable,
+  [SPEECH_SUPPRESSED.quietHours]: SUPPRESS_REASONS.quietHours,
+  [SPEECH_SUPPRESSED.muted]: SUPPRESS_REASONS.muted,
+  [SPEECH_SUPPRESSED.appMuted]: SUPPRESS_REASONS.muted,
+  [SPEECH_SUPPRESSED.appSpeechOff]: SUPPRESS_REASONS.speechOff,
+  [SPEECH_SUPPRESSED.unavailable]: SUPPRESS_REASONS.speechUnavailable,
 };
 
 /**
@@ -205,7 +194,7 @@ export class Deliveries {
     if (known && Date.now() - known.at < SEEN_FOR_MS) return this.answer(frame.id, known.outcomes);
     if ('unreadable' in frame) {
       log.warn(`relay: notification ${frame.id} has no readable title; it is not shown`);
-      return this.remember(frame.id, '', [{ kind: 'suppressed', reason: SUPPRESSED.unreadable, scope: 'all' }]);
+      return this.remember(frame.id, '', [{ kind: 'suppressed', reason: SUPPRESS_REASONS.unreadable, scope: 'all' }]);
     }
     let app = '';
     let outcomes: Outcome[];
@@ -215,7 +204,7 @@ export class Deliveries {
       outcomes = outcomesOf(this.host.record(app, frame.id));
     } catch (error) {
       log.warn(`relay: notification ${frame.id} could not be delivered: ${(error as Error).message}`);
-      outcomes = [{ kind: 'suppressed', reason: SUPPRESSED.deliveryFailed, scope: 'all' }];
+      outcomes = [{ kind: 'suppressed', reason: SUPPRESS_REASONS.deliveryFailed, scope: 'all' }];
     }
     await this.remember(frame.id, app, outcomes);
   }

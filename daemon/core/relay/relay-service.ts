@@ -3,6 +3,14 @@
 // It needs a few things of the core, named in RelayHost so this folder never imports the core that wires it.
 
 import os from 'node:os';
+import type {
+  RelayConnectorsAnswer,
+  RelayKeysAnswer,
+  RelayPairAnswer,
+  RelayPairRequest,
+  RelayStatusAnswer,
+  RelayUsageAnswer,
+} from '../../../protocol/app-api-relay.js';
 import { errors } from '../../../protocol/errors.js';
 import { KEY_ID_PATTERN, SUBSCRIPTION_ID_PATTERN, type AgentKeyView } from '../../../protocol/relay/device-api.js';
 import type { DeviceStatus, SenderKey } from '../../../protocol/relay/frames.js';
@@ -16,13 +24,13 @@ import type { Presenter } from '../../present/presenter.js';
 import type { Document, Store } from '../../store/store.js';
 import type { NotificationInput } from '../notifications/checks.js';
 import type { ReplyRecord } from '../notifications/replies.js';
-import { ConnectorApprovals, type Decision, type DecisionResult, type ListedConnector } from './connectors.js';
+import { ConnectorApprovals, type Decision, type DecisionResult } from './connectors.js';
 import { cloudAppId, Deliveries } from './deliveries.js';
 import { instructionsFor, type InstructionsClient } from './instructions.js';
 import { Outbox } from './outbox.js';
 import { relayAddress, relayAddressProblem } from '../../../protocol/relay/address.js';
 import { callRelay, expectSuccess, mcpAddress, streamAddress, type RelayCall } from './relay-calls.js';
-import { RelaySocket, type SocketState } from './socket.js';
+import { RelaySocket } from './socket.js';
 import { watchWakeUps } from './wake.js';
 
 /** RL1: what identifies the pairing on disk (`relay/relay.json`); never the token. */
@@ -34,24 +42,8 @@ interface PairingFile {
   tokenStore?: SecretPlace;
 }
 
-/** RL4: the status of `GET /v1/relay/status`. */
-export interface RelayStatus {
-  paired: boolean;
-  /** `unpaired`, `starting` (reading the token; waiting for the keyring that holds it), or the socket's state. */
-  state: 'unpaired' | 'starting' | SocketState;
-  online: boolean;
-  relayURL?: string;
-  mcpURL?: string;
-  deviceId?: string;
-  pairedAt?: string;
-  lastSeenAt?: string;
-  /** Where the device token is kept: the desktop's Secret Service or the support folder's file. */
-  tokenStore?: SecretPlace;
-  problem?: string;
-  nextAttemptAt?: string;
-  waitingReceipts: number;
-  pendingApprovals: number;
-}
+/** RL4: the status of `GET /v1/relay/status` (the Relay page reads the same answer). */
+export type RelayStatus = RelayStatusAnswer;
 
 /** An agent key as the relay lists it (docs/relay-api.md#ra22). */
 export type RelayKey = AgentKeyView;
@@ -197,7 +189,7 @@ export class RelayService {
    * RL1: pairs with the relay at `relayURL` (start, then pair at once with the code, which nobody ever sees), keeps
    * the token, connects, and prunes this computer's older entries. Pairing again replaces an earlier pairing.
    */
-  pair(input: { relayURL: string; pairingSecret?: string }): Promise<{ paired: true; deviceId: string }> {
+  pair(input: RelayPairRequest): Promise<RelayPairAnswer> {
     return this.serialized(async () => {
       const relayURL = relayAddress(input.relayURL);
       if (!relayURL) throw errors.invalidField('relayURL', relayAddressProblem(input.relayURL) ?? 'an https URL');
@@ -269,7 +261,7 @@ export class RelayService {
 
   // --- The management calls (RL6 to RL9): each one call to the relay with the device token. ---
 
-  async listKeys(): Promise<{ keys: RelayKey[] }> {
+  async listKeys(): Promise<RelayKeysAnswer> {
     const { keys } = await this.device({ method: 'GET', path: '/v1/device/keys' });
     this.rememberKeys(keys);
     return { keys };
@@ -300,7 +292,7 @@ export class RelayService {
   }
 
   /** RL7: the connectors (OAuth keys) and the requests waiting for the person, without their codes. */
-  async listConnectors(): Promise<{ connectors: RelayKey[]; pending: ListedConnector[] }> {
+  async listConnectors(): Promise<RelayConnectorsAnswer> {
     const [{ keys }, { consents }] = await Promise.all([this.listKeys(), this.device({ method: 'GET', path: '/v1/device/consents' })]);
     this.connectors.sync(
       (Array.isArray(consents) ? consents : []).flatMap((consent: unknown) => {
@@ -312,13 +304,16 @@ export class RelayService {
   }
 
   /** RL8: today's counters, without the relay's limits. */
-  async usage(): Promise<Record<string, unknown>> {
+  async usage(): Promise<Omit<RelayUsageAnswer, 'limits'>> {
     const { limits: _limits, ...usage } = await this.usageWithLimits();
     return usage;
   }
 
-  /** Today's counters with the relay's limits, as the relay answers them: the person's window shows one against the other. */
-  async usageWithLimits(): Promise<Record<string, unknown>> {
+  /**
+   * Today's counters with the relay's limits, as the relay answers them (docs/relay-api.md#ra26): the person's window
+   * shows one against the other.
+   */
+  async usageWithLimits(): Promise<RelayUsageAnswer> {
     return this.device({ method: 'GET', path: '/v1/device/usage' });
   }
 

@@ -4,6 +4,7 @@
 // object exists only then); nothing polls.
 
 import WebSocket from 'ws';
+import type { RelaySocketState } from '../../../protocol/app-api-relay.js';
 import { PING, PONG } from '../../../protocol/relay/frames.js';
 import { PING_INTERVAL_SECONDS } from '../../../protocol/relay/limits.js';
 import { MAX_RELAY_MESSAGE_BYTES } from '../../../protocol/relay/inbound.js';
@@ -40,7 +41,7 @@ export function retryAfterSeconds(header: string | string[] | undefined, now = D
  * again; `limited`: the relay asked us to wait (429, 503); `rejected`: the relay refused the token (401, 403),
  * and nothing is tried until the computer pairs again; `stopped`: unpaired or shutting down.
  */
-export type SocketState = 'connecting' | 'online' | 'offline' | 'limited' | 'rejected' | 'stopped';
+export type SocketState = RelaySocketState;
 
 export interface SocketEvents {
   /** The first frame arrived: say hello, send what waited. */

@@ -1,13 +1,6 @@
 import { SPOKEN_TEXT_CHARS } from '../../../protocol/limits.js';
 import type { HistoryRecord, Notification } from '../../../protocol/types.js';
 
-/** Why nothing was spoken (History `speech.suppressed`). */
-export const SPEECH_UNAVAILABLE = 'unavailable'; // no speech engine on this computer
-export const SPEECH_MUTED = 'muted'; // the muteAllSounds setting
-export const SPEECH_QUIET = 'quiet-hours'; // a quiet period
-export const SPEECH_APP_MUTED = 'app-muted'; // the app's muteBanners setting: History only
-export const SPEECH_APP_OFF = 'app-speech-off'; // the app's Speak switch is off
-
 const MARKDOWN_LINK = /\[([^\]]*)\]\([^)]*\)/g;
 
 /** One sentence of speech: Markdown links read as their label, white space collapsed, a full stop at the end. */

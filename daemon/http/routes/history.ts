@@ -7,7 +7,6 @@ import type { Core } from '../../core/core.js';
 import { bodyText } from '../params.js';
 import { APP_QUERY, onlyApp, query, type QueryParameter, type Route } from '../route.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
-import { text } from '../../../protocol/schemas/json-schema.js';
 import {
   historyExportSchema,
   historyListSchema,

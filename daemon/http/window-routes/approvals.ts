@@ -2,7 +2,16 @@
 // connector requests of the cloud relay with their codes. An answer here is the same answer as on a banner or in
 // the tray (the private channel): whichever comes first wins, and every view hears of it.
 
-import { APP_API, GRANT_KINDS, type GrantKind } from '../../../protocol/app-api.js';
+import {
+  APP_API,
+  type ApprovalsAnswer,
+  type ConnectorDecisionRequest,
+  GRANT_KINDS,
+  type GrantKind,
+  type OkAnswer,
+  type QuestionAnswerRequest,
+  type RevokeRequest,
+} from '../../../protocol/app-api.js';
 import { ApiError, errors } from '../../../protocol/errors.js';
 import { approvalsAnswerSchema } from '../../../protocol/schemas/app-api.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
@@ -25,14 +34,14 @@ function revoke({ approvals }: Services, kind: GrantKind, app: string, body: Rec
 
 export function approvalRoutes(): Route<Services>[] {
   return [
-    windowRoute({
+    windowRoute<Services, ApprovalsAnswer>({
       method: 'GET',
       path: APP_API.approvals,
       summary: 'What waits for the person, what they granted, and the connector requests',
       reply: approvalsAnswerSchema,
       handle: ({ services }) => services.approvalsView(),
     }),
-    windowRoute({
+    windowRoute<Services, OkAnswer, QuestionAnswerRequest>({
       method: 'POST',
       path: APP_API.question,
       summary: 'Allow or deny what a question asks',
@@ -44,7 +53,7 @@ export function approvalRoutes(): Route<Services>[] {
         return { ok: true };
       },
     }),
-    windowRoute({
+    windowRoute<Services, OkAnswer, RevokeRequest>({
       method: 'POST',
       path: APP_API.revoke,
       summary: 'Take back something the person granted',
@@ -57,7 +66,7 @@ export function approvalRoutes(): Route<Services>[] {
         return { ok: true };
       },
     }),
-    windowRoute({
+    windowRoute<Services, OkAnswer, ConnectorDecisionRequest>({
       method: 'POST',
       path: APP_API.connector,
       summary: "Approve or deny a connector's request",

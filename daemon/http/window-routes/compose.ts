@@ -2,7 +2,14 @@
 // sent as `POST /v1/notify` sends one (the same checks, the same errors naming their fields), and previewed by the
 // renderer behind `POST /v1/preview`.
 
-import { APP_API, OWN_APP } from '../../../protocol/app-api.js'; // what the person writes without naming an app is Notifier's own
+import {
+  APP_API,
+  type ComposeAnswer,
+  type ComposeRequest,
+  type ComposeTemplatesAnswer,
+  OWN_APP,
+  type PreviewRequest,
+} from '../../../protocol/app-api.js'; // what the person writes without naming an app is Notifier's own
 import { ApiError, errors } from '../../../protocol/errors.js';
 import { composeTemplatesSchema } from '../../../protocol/schemas/app-api.js';
 import { notifyReplySchema } from '../../../protocol/schemas/notifications.js';
@@ -37,7 +44,7 @@ function previewRequest(body: Record<string, unknown>) {
 
 export function composeRoutes(): Route<Services>[] {
   return [
-    windowRoute({
+    windowRoute<Services, ComposeTemplatesAnswer>({
       method: 'GET',
       path: APP_API.composeTemplates,
       summary: "An app's templates with their fields, for Compose's form",
@@ -53,7 +60,7 @@ export function composeRoutes(): Route<Services>[] {
         };
       },
     }),
-    windowRoute({
+    windowRoute<Services, ComposeAnswer, ComposeRequest>({
       method: 'POST',
       path: APP_API.compose,
       summary: 'Send what the person wrote, as POST /v1/notify sends it',
@@ -63,7 +70,7 @@ export function composeRoutes(): Route<Services>[] {
         return { ok: true, id: await services.notifications.notify(notification) };
       },
     }),
-    windowRoute({
+    windowRoute<Services, void, PreviewRequest>({
       method: 'POST',
       path: APP_API.preview,
       summary: 'The notification being written, drawn as its card',

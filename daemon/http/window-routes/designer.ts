@@ -4,11 +4,12 @@
 // the assets.
 
 import type { Response } from 'express';
-import { OWN_APP } from '../../../protocol/app-api.js';
+import { type ComposeAnswer, OWN_APP } from '../../../protocol/app-api.js';
 import {
   DESIGNER_TEST_TEMPLATE,
-  designerPaths,
   type DesignerLibrary,
+  designerPaths,
+  type DesignerPreviewRequest,
   type DesignerProblem,
   type DesignerProblems,
 } from '../../../protocol/app-api-designer.js';
@@ -85,7 +86,7 @@ export function designerRoutes(): Route<Services>[] {
   const assets = assetRoutes();
   const manifests = manifestRoutes();
   return [
-    windowRoute({
+    windowRoute<Services, DesignerLibrary>({
       method: 'GET',
       path: designerPaths.library,
       summary: 'The built-in layouts, as written, and every saved template',
@@ -96,7 +97,7 @@ export function designerRoutes(): Route<Services>[] {
         templates: services.designs.listTemplates() as unknown as Record<string, unknown>[],
       }),
     }),
-    windowRoute({
+    windowRoute<Services, void, DesignerPreviewRequest>({
       method: 'POST',
       path: designerPaths.preview,
       summary: 'The template being edited, drawn; or 400 naming the place of each problem',
@@ -113,7 +114,7 @@ export function designerRoutes(): Route<Services>[] {
         await sendPreview(services, request, res);
       },
     }),
-    windowRoute({
+    windowRoute<Services, ComposeAnswer | void, DesignerPreviewRequest>({
       method: 'POST',
       path: designerPaths.sendTest,
       summary: 'The template being edited, as a real banner of Notifier itself',

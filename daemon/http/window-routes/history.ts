@@ -2,7 +2,24 @@
 // a notification's details and card, read and unread, and what the person does to a notification: reply, press
 // a button, show it again, dismiss, snooze, delete, export. Replies and presses take the same path as on a banner.
 
-import { APP_API, APP_HISTORY_LIMIT, EXPORT_FORMATS, HISTORY_STATES, type HistoryPage } from '../../../protocol/app-api.js';
+import {
+  APP_API,
+  APP_HISTORY_LIMIT,
+  EXPORT_FORMATS,
+  HISTORY_STATES,
+  type ExportFormat,
+  type HistoryPage,
+  type NotificationDetails,
+  type OkAnswer,
+  type PressRequest,
+  type ReadAllRequest,
+  type ReadAnswer,
+  type ReadRequest,
+  type ReplyRequest,
+  type ReshowAnswer,
+  type SnoozeAnswer,
+  type SnoozeRequest,
+} from '../../../protocol/app-api.js';
 import { errors } from '../../../protocol/errors.js';
 import { buttonKind } from '../../../protocol/notification-rules.js';
 import {
@@ -79,7 +96,7 @@ const exportName = (format: string): string => `notifier-history-${new Date().to
 
 export function historyRoutes(): Route<Services>[] {
   return [
-    windowRoute({
+    windowRoute<Services, HistoryPage>({
       method: 'GET',
       path: APP_API.history,
       summary: 'A window of History: the rows that match, newest first, with the total and the unread count',
@@ -103,7 +120,7 @@ export function historyRoutes(): Route<Services>[] {
       query: [query.choice('format', EXPORT_FORMATS, 'json (the default) or csv', { default: 'json' }), ...FILTERS],
       reply: { file: 'the records, with their read state', contentType: 'application/json' },
       handle: async ({ services, query, res }) => {
-        const format = query.format as string;
+        const format = query.format as ExportFormat;
         await services.history.ready;
         const records = services.pages.all(pageQuery(query));
         const isRead = (record: HistoryRecord) => services.readState.isRead(record);
@@ -120,7 +137,7 @@ export function historyRoutes(): Route<Services>[] {
         res.end(body);
       },
     }),
-    windowRoute({
+    windowRoute<Services, ReadAnswer, ReadAllRequest>({
       method: 'POST',
       path: APP_API.historyReadAll,
       summary: "Mark every record read, or one app's",
@@ -133,7 +150,7 @@ export function historyRoutes(): Route<Services>[] {
         return { ok: true, unread: unreadNow(services) };
       },
     }),
-    windowRoute({
+    windowRoute<Services, OkAnswer>({
       method: 'DELETE',
       path: APP_API.history,
       summary: "Clear History, or one app's",
@@ -146,7 +163,7 @@ export function historyRoutes(): Route<Services>[] {
         return { ok: true };
       },
     }),
-    windowRoute({
+    windowRoute<Services, NotificationDetails>({
       method: 'GET',
       path: APP_API.notification,
       summary: "A notification's details; opening them reads it",
@@ -158,7 +175,7 @@ export function historyRoutes(): Route<Services>[] {
         return detailsOf(call.services.history.get(record.app, record.id) ?? record, call.services.details);
       },
     }),
-    windowRoute({
+    windowRoute<Services, OkAnswer>({
       method: 'DELETE',
       path: APP_API.notification,
       summary: 'Delete one record; its banner closes',
@@ -188,7 +205,7 @@ export function historyRoutes(): Route<Services>[] {
         call.res.end(png);
       },
     }),
-    windowRoute({
+    windowRoute<Services, ReadAnswer, ReadRequest>({
       method: 'POST',
       path: APP_API.read,
       summary: 'Mark a notification read or unread',
@@ -201,7 +218,7 @@ export function historyRoutes(): Route<Services>[] {
         return { ok: true, unread: unreadNow(call.services) };
       },
     }),
-    windowRoute({
+    windowRoute<Services, OkAnswer, ReplyRequest>({
       method: 'POST',
       path: APP_API.reply,
       summary: 'Reply, as typed on the banner',
@@ -221,7 +238,7 @@ export function historyRoutes(): Route<Services>[] {
         return { ok: true };
       },
     }),
-    windowRoute({
+    windowRoute<Services, OkAnswer, PressRequest>({
       method: 'POST',
       path: APP_API.press,
       summary: 'Press a button, as on the banner',
@@ -241,7 +258,7 @@ export function historyRoutes(): Route<Services>[] {
         return { ok: true };
       },
     }),
-    windowRoute({
+    windowRoute<Services, ReshowAnswer>({
       method: 'POST',
       path: APP_API.reshow,
       summary: 'Show a notification again',
@@ -256,7 +273,7 @@ export function historyRoutes(): Route<Services>[] {
         return { ok: true, id };
       },
     }),
-    windowRoute({
+    windowRoute<Services, OkAnswer>({
       method: 'POST',
       path: APP_API.dismiss,
       summary: "Close a notification's banner",
@@ -268,7 +285,7 @@ export function historyRoutes(): Route<Services>[] {
         return { ok: true };
       },
     }),
-    windowRoute({
+    windowRoute<Services, SnoozeAnswer, SnoozeRequest>({
       method: 'POST',
       path: APP_API.snooze,
       summary: 'Snooze a banner for some minutes',
@@ -280,7 +297,7 @@ export function historyRoutes(): Route<Services>[] {
         return { ok: true, until: await call.services.screen.snooze(record.app, record.id, minutes) };
       },
     }),
-    windowRoute({
+    windowRoute<Services, OkAnswer>({
       method: 'POST',
       path: APP_API.unsnooze,
       summary: 'Bring a snoozed banner back now',

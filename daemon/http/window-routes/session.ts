@@ -3,7 +3,7 @@
 // here: the page has it from the sign-in alone (docs/app.md#the-three-doors).
 
 import os from 'node:os';
-import { APP_API, type AppSummary } from '../../../protocol/app-api.js';
+import { APP_API, type AppsAnswer, type AppSummary, type OkAnswer, type SessionAnswer } from '../../../protocol/app-api.js';
 import { errors } from '../../../protocol/errors.js';
 import { MAX_IMAGE_BYTES } from '../../../protocol/limits.js';
 import { appsAnswerSchema, sessionAnswerSchema } from '../../../protocol/schemas/app-api.js';
@@ -51,14 +51,14 @@ function appsOf(core: Services): AppSummary[] {
 
 export function sessionRoutes(): Route<Services>[] {
   return [
-    windowRoute({
+    windowRoute<Services, SessionAnswer>({
       method: 'GET',
       path: APP_API.session,
       summary: "The session: this computer's name (never the session's CSRF value)",
       reply: sessionAnswerSchema,
       handle: () => ({ computerName: os.hostname() }),
     }),
-    windowRoute({
+    windowRoute<Services, OkAnswer>({
       method: 'DELETE',
       path: APP_API.session,
       summary: 'Sign out',
@@ -69,7 +69,7 @@ export function sessionRoutes(): Route<Services>[] {
         return { ok: true };
       },
     }),
-    windowRoute({
+    windowRoute<Services, AppsAnswer>({
       method: 'GET',
       path: APP_API.apps,
       summary: 'The apps History knows, with their names, icons, counts and templates',

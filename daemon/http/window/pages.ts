@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Request, Response } from 'express';
-import { APP_CSRF_PARAM, APP_PAGES, HOW_TO_OPEN_NOTIFIER } from '../../../protocol/app-api.js';
+import { APP_BASE, APP_CSRF_PARAM, APP_PAGES, HOW_TO_OPEN_NOTIFIER } from '../../../protocol/app-api.js';
 import { sessionCookie, sessionCookieHeader } from './door.js';
 import type { Sessions, SignInCodes } from './sessions.js';
 
@@ -77,8 +77,8 @@ function sendHtml(res: Response, status: number, html: string): void {
 
 /** Is this path one of the app's pages: `/app`, `/app/<page>`, or a notification's details `/app/history/<app>/<id>`? */
 export function isPagePath(pathname: string): boolean {
-  if (pathname === '/app' || pathname === '/app/') return true;
-  const parts = pathname.slice('/app/'.length).split('/');
+  if (pathname === APP_BASE || pathname === `${APP_BASE}/`) return true;
+  const parts = pathname.slice(`${APP_BASE}/`.length).split('/');
   if (parts.at(-1) === '') parts.pop(); // a trailing slash
   if (parts.length === 1) return (APP_PAGES as readonly string[]).includes(parts[0]!);
   return parts.length === 3 && parts[0] === 'history' && parts[1] !== '' && parts[2] !== '';
@@ -134,7 +134,7 @@ export async function sendPage(req: Request, res: Response, sessions: Sessions, 
  * icon), never `index.html` and never outside the folder. Null when there is no such file.
  */
 export async function sendBuiltFile(req: Request, res: Response, appDir: string): Promise<boolean> {
-  const relative = safeRelative(req.path.slice('/app/'.length));
+  const relative = safeRelative(req.path.slice(`${APP_BASE}/`.length));
   if (relative === null || relative === 'index.html') return false;
   const file = path.join(appDir, relative);
   const info = await stat(file).catch(() => null);

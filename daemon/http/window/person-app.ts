@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { APP_PAGES, type AppPage } from '../../../protocol/app-api.js';
+import { APP_API_BASE, APP_BASE, APP_PAGES, appPaths, isWithin, type AppPage } from '../../../protocol/app-api.js';
 import { recordKey } from '../../../protocol/record-key.js';
 import { errors } from '../../../protocol/errors.js';
 import { approvalsView as approvalsOf } from '../../core/approvals/approvals-view.js';
@@ -114,9 +114,7 @@ export class PersonApp {
 
   /** The middleware that answers the window's pages and files under `/app` (its API is the router's). */
   readonly pages: RequestHandler = (req, res, next) => {
-    const page = req.path === '/app' || req.path.startsWith('/app/');
-    const api = req.path === '/app/api' || req.path.startsWith('/app/api/');
-    if (!page || api) return next();
+    if (!isWithin(req.path, APP_BASE) || isWithin(req.path, APP_API_BASE)) return next();
     void this.answer(req, res, next);
   };
 
@@ -131,7 +129,7 @@ export class PersonApp {
     await this.stale;
     const file = path.join(this.options.supportDir, `signin-${randomBytes(12).toString('base64url')}.html`);
     const code = this.codes.mint(page, () => void rm(file, { force: true }));
-    const link = `http://127.0.0.1:${this.options.port()}/app/signin?code=${code}`;
+    const link = `http://127.0.0.1:${this.options.port()}${appPaths.signin}?code=${code}`;
     try {
       await writeFile(file, forwardingPage(link), { mode: 0o600, flag: 'wx' });
       await openAppWindow(file, env);
@@ -157,7 +155,7 @@ export class PersonApp {
         res.setHeader('Allow', 'GET, HEAD');
         throw errors.methodNotAllowed(req.path, 'GET, HEAD');
       }
-      if (req.path === '/app/signin') return signIn(req, res, this.codes, this.sessions);
+      if (req.path === appPaths.signin) return signIn(req, res, this.codes, this.sessions);
       if (req.path === SERVER_PAGE_CSS_PATH) return sendServerPageCss(res);
       if (isPagePath(req.path)) return await sendPage(req, res, this.sessions, this.options.appDir);
       if (!(await sendBuiltFile(req, res, this.options.appDir))) sendNotFound(res);
