@@ -222,6 +222,25 @@ export interface RowState {
   relayed?: boolean;
 }
 
+/**
+ * Does a row belong to a History filter? The one rule of the filters: the daemon filters History by it, and the app
+ * places a row that arrives live by it. `row` may work its facts out lazily: only the one the filter needs is read.
+ */
+export function inHistoryState(state: HistoryStateFilter, row: { readonly read: boolean; readonly state: RowState }): boolean {
+  switch (state) {
+    case 'all':
+      return true;
+    case 'unread':
+      return !row.read;
+    case 'waiting':
+      return row.state.waiting === true;
+    case 'replied':
+      return row.state.replied === true;
+    case 'failed':
+      return row.state.failed !== undefined;
+  }
+}
+
 /** One row of History, as the list paints it. */
 export interface HistoryRow {
   app: string;

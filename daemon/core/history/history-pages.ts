@@ -7,7 +7,7 @@
 // next windows of the same query (the person scrolls) cost only the rows they hold. A new notification that
 // matches joins the kept list, a removed one leaves it; any other change that could change the matches drops it.
 
-import type { HistoryStateFilter } from '../../../protocol/app-api.js';
+import { inHistoryState, type HistoryStateFilter } from '../../../protocol/app-api.js';
 import { foldForSearch, queryWords } from '../../../protocol/search-text.js';
 import type { HistoryRecord } from '../../../protocol/types.js';
 import type { History, HistoryEvent } from './history.js';
@@ -124,18 +124,26 @@ export class HistoryPages {
   }
 
   private stateFilter(state: HistoryStateFilter): (record: HistoryRecord) => boolean {
-    switch (state) {
-      case 'all':
-        return () => true;
-      case 'unread':
-        return (record) => !this.sources.isRead(record);
-      case 'waiting':
-        return (record) => this.rows.waiting(record);
-      case 'replied':
-        return (record) => record.reply !== undefined;
-      case 'failed':
-        return (record) => failureOf(record) !== undefined;
-    }
+    if (state === 'all') return () => true;
+    const { sources, rows } = this;
+    // The row's facts as getters: the filter reads only the one it tests (`waiting` reads the template's buttons).
+    return (record) =>
+      inHistoryState(state, {
+        get read() {
+          return sources.isRead(record);
+        },
+        state: {
+          get waiting() {
+            return rows.waiting(record);
+          },
+          get replied() {
+            return record.reply !== undefined;
+          },
+          get failed() {
+            return failureOf(record);
+          },
+        },
+      });
   }
 
   /** Keeps the list of the last query in step: a new match is added, a removed one leaves; other changes drop it. */
