@@ -33,7 +33,7 @@ function Granted({ grant }: { grant: Grant }): VNode {
   const words = GRANT_WORDS[grant.kind](grant);
   const id = `grant-${[grant.kind, grant.app, grant.host ?? '', grant.template ?? ''].join('-').replace(/[^\w-]/g, '_')}`;
   return (
-    <li class="grant">
+    <li class="framed-row grant">
       <div id={id}>
         <strong>{grant.appName}</strong> {words}
         {grant.grantedAt && (
@@ -90,7 +90,7 @@ export function ApprovalsPage(): VNode {
             {current.granted.length === 0 ? (
               <p class="empty-line">You have not allowed anything yet.</p>
             ) : (
-              <ul class="grants">
+              <ul class="framed-list grants">
                 {current.granted.map((grant) => (
                   <Granted key={`${grant.kind}/${grant.app}/${grant.host ?? ''}/${grant.template ?? ''}`} grant={grant} />
                 ))}

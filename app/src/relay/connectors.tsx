@@ -15,34 +15,30 @@ import { useModels } from '../models/context.js';
 import { useAnswerFocus } from '../ui/answer-buttons.js';
 import { ConnectorCard } from '../ui/connector-card.js';
 import { exactTime, relativeTime, useTime } from '../ui/time.js';
-import { focusSoon } from './focus.js';
+import { removeAfterAsking } from './remove.js';
 
 const CONNECTORS_HEADING_ID = 'relay-connectors-heading';
 const EVENTS_HEADING_ID = 'relay-events-heading';
 
 function ApprovedConnector({ row }: { row: RelayKeyRow }): VNode {
-  const { api, confirm, relay, status } = useModels();
+  const models = useModels();
   const moment = useTime();
   const id = `relay-connector-${row.id}`;
   const name = row.displayName ?? row.name;
-  const revoke = async (): Promise<void> => {
-    const yes = await confirm.ask({
-      title: `Revoke ${name}?`,
-      message: `${name} can no longer send you notifications. To let it in again, it signs in again and you approve it.`,
-      confirm: 'Revoke',
+  const revoke = (): Promise<void> =>
+    removeAfterAsking(models, {
+      question: {
+        title: `Revoke ${name}?`,
+        message: `${name} can no longer send you notifications. To let it in again, it signs in again and you approve it.`,
+        confirm: 'Revoke',
+      },
+      path: relayPaths.key(row.id),
+      done: `${name} was revoked.`,
+      reload: models.relay.loadConnectors,
+      headingId: CONNECTORS_HEADING_ID,
     });
-    if (!yes) return;
-    try {
-      await api.call('DELETE', relayPaths.key(row.id));
-      status.say(`${name} was revoked.`);
-      await relay.loadConnectors();
-      focusSoon(CONNECTORS_HEADING_ID);
-    } catch (error) {
-      status.sayError(error);
-    }
-  };
   return (
-    <li class="relay-row">
+    <li class="framed-row relay-row">
       <div id={id}>
         <strong>{name}</strong>
         <div class="muted relay-row-times">
@@ -91,7 +87,7 @@ export function ConnectorsSection(): VNode {
         (answer.connectors.length === 0 ? (
           waiting.length === 0 && <p class="empty-line">No agent has signed in yet. When one asks, its request appears here.</p>
         ) : (
-          <ul class="relay-list" aria-label="Approved connectors">
+          <ul class="framed-list relay-list" aria-label="Approved connectors">
             {answer.connectors.map((row) => (
               <ApprovedConnector key={row.id} row={row} />
             ))}
@@ -102,28 +98,24 @@ export function ConnectorsSection(): VNode {
 }
 
 function SubscriptionRow({ subscription }: { subscription: RelaySubscription }): VNode {
-  const { api, confirm, relay, status } = useModels();
+  const models = useModels();
   const moment = useTime();
   const id = `relay-subscription-${subscription.id}`;
   const who = subscription.key.displayName ?? subscription.key.name;
-  const end = async (): Promise<void> => {
-    const yes = await confirm.ask({
-      title: 'End this subscription?',
-      message: `${who} is no longer told of your replies at ${subscription.host}. It can ask again.`,
-      confirm: 'End',
+  const end = (): Promise<void> =>
+    removeAfterAsking(models, {
+      question: {
+        title: 'End this subscription?',
+        message: `${who} is no longer told of your replies at ${subscription.host}. It can ask again.`,
+        confirm: 'End',
+      },
+      path: relayPaths.subscription(subscription.id),
+      done: 'The subscription was ended.',
+      reload: models.relay.loadSubscriptions,
+      headingId: EVENTS_HEADING_ID,
     });
-    if (!yes) return;
-    try {
-      await api.call('DELETE', relayPaths.subscription(subscription.id));
-      status.say('The subscription was ended.');
-      await relay.loadSubscriptions();
-      focusSoon(EVENTS_HEADING_ID);
-    } catch (error) {
-      status.sayError(error);
-    }
-  };
   return (
-    <li class="relay-row">
+    <li class="framed-row relay-row">
       <div id={id}>
         <strong>{who}</strong> is told of your replies at <code class="exact">{subscription.host}</code>
         <div class="muted relay-row-times">
@@ -153,7 +145,7 @@ export function SubscriptionsSection(): VNode {
         (answer.subscriptions.length === 0 ? (
           <p class="empty-line">No connector asked for your replies.</p>
         ) : (
-          <ul class="relay-list" aria-label="Subscriptions">
+          <ul class="framed-list relay-list" aria-label="Subscriptions">
             {answer.subscriptions.map((subscription) => (
               <SubscriptionRow key={subscription.id} subscription={subscription} />
             ))}

@@ -18,6 +18,7 @@ import { type Problem, SelectField, TextField } from '../ui/fields.js';
 import { Icon } from '../ui/icon.js';
 import { exactTime, relativeTime, useTime } from '../ui/time.js';
 import { focusSoon } from './focus.js';
+import { removeAfterAsking } from './remove.js';
 import { setupsFor } from './setups.js';
 import '../ui/cards.css';
 
@@ -96,28 +97,24 @@ function NewKey({ made, onDone }: { made: RelayKeyCreated; onDone: () => void })
 }
 
 function KeyRow({ row }: { row: RelayKeyRow }): VNode {
-  const { api, confirm, relay, status } = useModels();
+  const models = useModels();
   const moment = useTime();
   const id = `relay-key-${row.id}`;
-  const revoke = async (): Promise<void> => {
-    const yes = await confirm.ask({
-      title: `Revoke the key “${row.name}”?`,
-      message: 'The agent that uses it can no longer send you notifications. Its app and its notifications in History stay.',
-      confirm: 'Revoke',
+  const revoke = (): Promise<void> =>
+    removeAfterAsking(models, {
+      question: {
+        title: `Revoke the key “${row.name}”?`,
+        message: 'The agent that uses it can no longer send you notifications. Its app and its notifications in History stay.',
+        confirm: 'Revoke',
+      },
+      path: relayPaths.key(row.id),
+      done: `The key “${row.name}” was revoked.`,
+      reload: models.relay.loadKeys,
+      headingId: KEYS_HEADING_ID,
     });
-    if (!yes) return;
-    try {
-      await api.call('DELETE', relayPaths.key(row.id));
-      status.say(`The key “${row.name}” was revoked.`);
-      await relay.loadKeys();
-      focusSoon(KEYS_HEADING_ID);
-    } catch (error) {
-      status.sayError(error);
-    }
-  };
   const client = CLIENT_LABELS[row.client as RelayKeyClient] ?? row.client;
   return (
-    <li class="relay-row">
+    <li class="framed-row relay-row">
       <div id={id}>
         <strong>{row.name}</strong> <span class="muted">· {client}</span>
         <div class="muted relay-row-times">
@@ -218,7 +215,7 @@ export function KeysSection(): VNode {
         (active.length === 0 ? (
           <p class="empty-line">No agent has a key yet.</p>
         ) : (
-          <ul class="relay-list" aria-label="Keys in use">
+          <ul class="framed-list relay-list" aria-label="Keys in use">
             {active.map((row) => (
               <KeyRow key={row.id} row={row} />
             ))}
@@ -227,7 +224,7 @@ export function KeysSection(): VNode {
       {revoked.length > 0 && (
         <details class="relay-revoked">
           <summary>Revoked keys ({revoked.length})</summary>
-          <ul class="relay-list" aria-label="Revoked keys">
+          <ul class="framed-list relay-list" aria-label="Revoked keys">
             {revoked.map((row) => (
               <KeyRow key={row.id} row={row} />
             ))}

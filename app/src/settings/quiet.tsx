@@ -331,7 +331,7 @@ export function QuietSection(): VNode {
       {answer.windows.length === 0 ? (
         <p class="muted">No quiet hours are set.</p>
       ) : (
-        <ul class="quiet-windows" aria-label="Quiet hours">
+        <ul class="framed-list quiet-windows" aria-label="Quiet hours">
           {answer.windows.map((window) => (
             <WindowRow key={window.id} window={window} onEdit={() => setEditing({ ...window, days: [...window.days], id: window.id })} />
           ))}
