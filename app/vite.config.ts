@@ -85,8 +85,8 @@ function pageRuleBroken(importer: string, imported: string): string | null {
  * The app's import boundary, on the graph Vite actually bundles: its own files, protocol/ (the contract it shares
  * with the daemon) and packages, nothing else of the project; and inside app/src, the pages' rule (`pageRuleBroken`),
  * for static and dynamic imports alike. dependency-cruiser checks the first rule in `npm run check`, but its reader
- * does not parse JSX, so the .tsx files are checked here. Type-only imports are gone before Vite sees a file:
- * `tsc` checks what they name.
+ * does not parse JSX, so the .tsx files are checked here. Type-only imports are erased before Vite sees a file, so
+ * the pages' rule sees the imports that run (today no page imports even a type of another).
  */
 function importBoundary(): Plugin {
   const fileOf = (id: string): string => path.relative(root, id.split('?')[0]!);

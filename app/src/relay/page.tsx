@@ -1,6 +1,7 @@
 // Relay: this computer's cloud relay. Not paired, the pairing form; paired, the connection (online or not, since
-// when, the relay's addresses, Unpair), the connectors (a request waiting comes first), the agent keys, today's use and the reply-event
-// subscriptions. The state is read while the page is open (models/relay.ts); nothing of it outlives the page.
+// when, the relay's addresses, Unpair), the connectors (a request waiting comes first), the agent keys, today's use
+// and the reply-event subscriptions. The relay model (models/relay.ts) reads the state while the page is open, and
+// again on each visit.
 
 import type { VNode } from 'preact';
 import { useEffect } from 'preact/hooks';
