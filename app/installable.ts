@@ -31,10 +31,10 @@ const MASKABLE_MARK_SHARE = 0.7;
 /** The stand-in in the worker's source that the build replaces with the shell's files and version. */
 const SHELL_PLACEHOLDER = '__NOTIFIER_SHELL__';
 
-/** A colour of app/src/styles.css in the light theme: `--name: light-dark(#light, #dark)`. */
+/** A colour of app/src/ui/tokens.css in the light theme: `--name: light-dark(#light, #dark)`. */
 function lightColour(css: string, name: string): string {
   const found = new RegExp(`--${name}:\\s*light-dark\\((#[0-9a-fA-F]{3,8})`).exec(css);
-  if (!found) throw new Error(`app/src/styles.css has no --${name} colour`);
+  if (!found) throw new Error(`app/src/ui/tokens.css has no --${name} colour`);
   return found[1]!;
 }
 
@@ -61,7 +61,7 @@ function markColour(svg: string): string {
 
 export function installableApp(here: string): Plugin {
   const svgFile = path.join(here, 'src', 'favicon.svg');
-  const cssFile = path.join(here, 'src', 'styles.css');
+  const cssFile = path.join(here, 'src', 'ui', 'tokens.css');
   const workerFile = path.join(here, 'src', 'sw.ts');
   return {
     name: 'notifier-installable',

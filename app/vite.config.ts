@@ -54,21 +54,57 @@ function scriptBudget(): Plugin {
   };
 }
 
+/** The page folders of app/src: each imports ui/, the models, protocol/ and its own files, never another page. */
+const PAGE_FOLDERS = ['history', 'approvals', 'compose', 'settings', 'designer', 'relay'] as const;
+/** The folders every page builds on: they import no page at all. */
+const SHARED_FOLDERS = ['ui', 'models'] as const;
+
+/** The folder of app/src a file is in (`history` for app/src/history/list.tsx), or null for a file outside one. */
+function folderOf(file: string): string | null {
+  const parts = file.split(path.sep);
+  return parts[0] === 'app' && parts[1] === 'src' && parts.length > 3 ? parts[2]! : null;
+}
+
+const isPage = (folder: string | null): boolean => (PAGE_FOLDERS as readonly string[]).includes(folder ?? '');
+
+/**
+ * Why `importer` may not import `imported` (paths from the repository's root), or null when it may: a page imports
+ * no other page, and ui/ and the models import no page (docs/app.md#how-the-front-end-is-laid-out). What two pages
+ * share goes to ui/ or a model.
+ */
+function pageRuleBroken(importer: string, imported: string): string | null {
+  const from = folderOf(importer);
+  const to = folderOf(imported);
+  if (!isPage(to) || from === to) return null;
+  if (isPage(from)) return `${importer} imports ${imported}: a page never imports another page (what both need goes to ui/ or a model)`;
+  if ((SHARED_FOLDERS as readonly string[]).includes(from ?? '')) return `${importer} imports ${imported}: ${from}/ imports no page`;
+  return null;
+}
+
 /**
  * The app's import boundary, on the graph Vite actually bundles: its own files, protocol/ (the contract it shares
- * with the daemon) and packages, nothing else of the project. dependency-cruiser checks the same rule in `npm run
- * check`, but its reader does not parse JSX, so the .tsx files are checked here.
+ * with the daemon) and packages, nothing else of the project; and inside app/src, the pages' rule (`pageRuleBroken`),
+ * for static and dynamic imports alike. dependency-cruiser checks the first rule in `npm run check`, but its reader
+ * does not parse JSX, so the .tsx files are checked here. Type-only imports are erased before Vite sees a file, so
+ * the pages' rule sees the imports that run (today no page imports even a type of another).
  */
 function importBoundary(): Plugin {
+  const fileOf = (id: string): string => path.relative(root, id.split('?')[0]!);
   return {
     name: 'notifier-import-boundary',
     apply: 'build',
     buildEnd() {
       for (const id of this.getModuleIds()) {
         if (id.startsWith('\0')) continue; // Vite's own virtual modules
-        const file = path.relative(root, id.split('?')[0]!);
-        if (/^(app|protocol)\//.test(file) || file.split(path.sep).includes('node_modules')) continue;
-        this.error(`app/ imports only protocol/, its own files and packages, not ${file}`);
+        const file = fileOf(id);
+        if (file.split(path.sep).includes('node_modules')) continue;
+        if (!/^(app|protocol)\//.test(file)) this.error(`app/ imports only protocol/, its own files and packages, not ${file}`);
+        const info = this.getModuleInfo(id);
+        for (const imported of [...(info?.importedIds ?? []), ...(info?.dynamicallyImportedIds ?? [])]) {
+          if (imported.startsWith('\0')) continue;
+          const broken = pageRuleBroken(file, fileOf(imported));
+          if (broken) this.error(broken);
+        }
       }
     },
   };

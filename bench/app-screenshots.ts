@@ -148,7 +148,7 @@ async function actAsThePerson(page: Page, daemon: RunningDaemon, ids: Record<str
   const person = async (method: string, route: string, body?: unknown): Promise<void> => {
     const status = await page.evaluate(
       async ({ method, route, body, header, storage }) => {
-        // The page's own CSRF value, kept where the app keeps it (app/src/api.ts).
+        // The page's own CSRF value, kept where the app keeps it (app/src/models/api.ts).
         const csrf = (globalThis as unknown as { localStorage: { getItem(key: string): string | null } }).localStorage.getItem(storage);
         const reply = await fetch(route, {
           method,

@@ -23,7 +23,7 @@ export const STAND_IN_PAGE =
 
 /**
  * The stand-in page's script: it marks that it ran, and takes the session's CSRF value out of the address into its
- * origin's storage, as the front end does (app/src/api.ts).
+ * origin's storage, as the front end does (app/src/models/api.ts).
  */
 const STAND_IN_SCRIPT = `document.body.dataset.ran = 'yes';
 const csrf = new URLSearchParams(location.hash.slice(1)).get('${APP_CSRF_PARAM}');

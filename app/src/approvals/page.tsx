@@ -4,13 +4,14 @@
 
 import type { VNode } from 'preact';
 import { useRef } from 'preact/hooks';
-import { appPaths, type ConnectorRequest, type Grant, type GrantKind } from '../../../protocol/app-api.js';
-import { call } from '../api.js';
-import { exactTime, relativeTime } from '../time.js';
+import { appPaths, type Grant, type GrantKind } from '../../../protocol/app-api.js';
+import { useModels } from '../models/context.js';
+import { useAnswerFocus } from '../ui/answer-buttons.js';
+import { ConnectorCard } from '../ui/connector-card.js';
 import { Icon } from '../ui/icon.js';
-import { say, sayError } from '../ui/status.js';
-import { AnswerButtons, QuestionCard, useAnswerFocus } from './question.js';
-import { approvals, approvalsError } from './store.js';
+import { QuestionCard } from '../ui/question-card.js';
+import { exactTime, relativeTime, useTime } from '../ui/time.js';
+import './approvals.css';
 
 const GRANT_WORDS: Record<GrantKind, (grant: Grant) => string> = {
   commands: () => 'may run commands, scripts and shortcuts on this computer, without asking each time',
@@ -19,24 +20,26 @@ const GRANT_WORDS: Record<GrantKind, (grant: Grant) => string> = {
 };
 
 function Granted({ grant }: { grant: Grant }): VNode {
+  const { api, status } = useModels();
+  const moment = useTime();
   const revoke = async (): Promise<void> => {
     try {
-      await call('POST', appPaths.revoke, { kind: grant.kind, app: grant.app, host: grant.host, template: grant.template });
-      say(`Revoked. ${grant.appName} will ask you again next time.`);
+      await api.call('POST', appPaths.revoke, { kind: grant.kind, app: grant.app, host: grant.host, template: grant.template });
+      status.say(`Revoked. ${grant.appName} will ask you again next time.`);
     } catch (error) {
-      sayError(error);
+      status.sayError(error);
     }
   };
   const words = GRANT_WORDS[grant.kind](grant);
   const id = `grant-${[grant.kind, grant.app, grant.host ?? '', grant.template ?? ''].join('-').replace(/[^\w-]/g, '_')}`;
   return (
-    <li class="grant">
+    <li class="framed-row grant">
       <div id={id}>
         <strong>{grant.appName}</strong> {words}
         {grant.grantedAt && (
-          <span class="muted" title={exactTime(grant.grantedAt)}>
+          <span class="muted" title={exactTime(grant.grantedAt, moment)}>
             {' '}
-            · allowed {relativeTime(grant.grantedAt)}
+            · allowed {relativeTime(grant.grantedAt, moment)}
           </span>
         )}
       </div>
@@ -47,61 +50,9 @@ function Granted({ grant }: { grant: Grant }): VNode {
   );
 }
 
-export function Connector({ request }: { request: ConnectorRequest }): VNode {
-  const decide = async (approve: boolean): Promise<void> => {
-    try {
-      await call('POST', appPaths.connector(request.id), { approve });
-      say(approve ? `${request.clientName} may now send you notifications.` : `${request.clientName} was refused.`);
-    } catch (error) {
-      sayError(error);
-    }
-  };
-  const headingId = `connector-${request.id}`;
-  return (
-    <article class="card" aria-labelledby={headingId}>
-      <header class="card-head">
-        <Icon name="radioTower" />
-        <h3 id={headingId} class="card-title">
-          {request.clientName} asks to send you notifications
-        </h3>
-      </header>
-      <dl class="facts">
-        {request.redirectHost && (
-          <div>
-            <dt>Returns to</dt>
-            <dd>
-              <code class="exact">{request.redirectHost}</code>
-            </dd>
-          </div>
-        )}
-        {request.userCode && (
-          <div>
-            <dt>Code it shows</dt>
-            <dd>
-              <code class="exact">{request.userCode}</code>
-            </dd>
-          </div>
-        )}
-        <div>
-          <dt>Approval code</dt>
-          <dd>
-            <code class="approval-code">{request.code}</code>
-            <span class="muted"> — type it on the page that asked, if it asks for it</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Expires</dt>
-          <dd title={exactTime(request.expiresAt)}>{relativeTime(request.expiresAt)}</dd>
-        </div>
-      </dl>
-      {request.problem && <p class="field-problem">{request.problem}</p>}
-      <AnswerButtons yes="Approve" no="Deny" answer={decide} />
-    </article>
-  );
-}
-
 export function ApprovalsPage(): VNode {
-  const current = approvals.value;
+  const { approvals } = useModels();
+  const current = approvals.current.value;
   const heading = useRef<HTMLHeadingElement>(null);
   const answerFocus = useAnswerFocus<HTMLDivElement>(heading);
 
@@ -115,9 +66,9 @@ export function ApprovalsPage(): VNode {
           <p class="muted">Nothing runs on this computer and no server is contacted until you allow it.</p>
         </div>
       </header>
-      {approvalsError.value && <p role="alert">Approvals could not be loaded: {approvalsError.value}</p>}
+      {approvals.error.value && <p role="alert">Approvals could not be loaded: {approvals.error.value}</p>}
       {!current ? (
-        !approvalsError.value && <p class="muted">Loading…</p>
+        !approvals.error.value && <p class="muted">Loading…</p>
       ) : (
         <div class="columns">
           <section class="section" aria-labelledby="waiting-heading">
@@ -131,7 +82,7 @@ export function ApprovalsPage(): VNode {
               <QuestionCard key={question.id} question={question} />
             ))}
             {current.connectors.map((request) => (
-              <Connector key={request.id} request={request} />
+              <ConnectorCard key={request.id} request={request} />
             ))}
           </section>
           <section class="section" aria-labelledby="granted-heading">
@@ -139,7 +90,7 @@ export function ApprovalsPage(): VNode {
             {current.granted.length === 0 ? (
               <p class="empty-line">You have not allowed anything yet.</p>
             ) : (
-              <ul class="grants">
+              <ul class="framed-list grants">
                 {current.granted.map((grant) => (
                   <Granted key={`${grant.kind}/${grant.app}/${grant.host ?? ''}/${grant.template ?? ''}`} grant={grant} />
                 ))}

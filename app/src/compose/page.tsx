@@ -15,15 +15,16 @@ import {
 } from '../../../protocol/app-api.js';
 import { MAX_BUTTONS } from '../../../protocol/limits.js';
 import { PRIORITIES } from '../../../protocol/types.js';
-import { call, isAbort, messageOf, send, withQuery } from '../api.js';
-import { apps } from '../history/store.js';
-import { detailsHref } from '../router.js';
-import { shownTheme } from '../theme.js';
+import type { Draft } from '../models/compose.js';
+import { useModels } from '../models/context.js';
+import { isAbort, messageOf, withQuery } from '../models/requests.js';
+import { detailsHref } from '../models/router.js';
+import { type Problem, SelectField, TextField } from '../ui/fields.js';
 import { Icon } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
-import { draft, edit, EMPTY_DRAFT, newButton, toNotification, type Draft } from './draft.js';
-import { type Problem, SelectField, TextField } from './fields.js';
+import { toNotification } from './notification.js';
 import { problemOf } from './problems.js';
+import './compose.css';
 
 /** The card preview waits for typing to pause this long (drawing a card takes the renderer tens of ms). */
 const PREVIEW_DEBOUNCE_MS = 300;
@@ -35,10 +36,11 @@ const SOUND_CHOICES = [
 ] as const;
 
 function useTemplates(app: string): Array<{ name: string; fields: TemplateFieldDescription[] }> {
+  const { api } = useModels();
   const [templates, setTemplates] = useState<Array<{ name: string; fields: TemplateFieldDescription[] }>>([]);
   useEffect(() => {
     let current = true;
-    call<ComposeTemplatesAnswer>('GET', withQuery(appPaths.composeTemplates, { app })).then(
+    api.call<ComposeTemplatesAnswer>('GET', withQuery(appPaths.composeTemplates, { app })).then(
       (answer) => current && setTemplates(answer.templates),
       () => current && setTemplates([]),
     );
@@ -51,13 +53,15 @@ function useTemplates(app: string): Array<{ name: string; fields: TemplateFieldD
 
 /** The card the chosen template draws, redrawn as the person types. */
 function CardPreview({ notification }: { notification: ReturnType<typeof toNotification> }): VNode {
+  const { api, theme } = useModels();
   const [picture, setPicture] = useState('');
   const [problem, setProblem] = useState('');
-  const body = JSON.stringify({ app: notification.app, notification, theme: shownTheme() });
+  const body = JSON.stringify({ app: notification.app, notification, theme: theme.shown.value });
   useEffect(() => {
     const abort = new AbortController();
     const timer = setTimeout(() => {
-      send('POST', appPaths.preview, JSON.parse(body), { signal: abort.signal })
+      api
+        .send('POST', appPaths.preview, JSON.parse(body), { signal: abort.signal })
         .then((reply) => reply.blob())
         .then((blob) => {
           setPicture((old) => {
@@ -82,7 +86,9 @@ function CardPreview({ notification }: { notification: ReturnType<typeof toNotif
 }
 
 export function ComposePage(): VNode {
-  const current = draft.value;
+  const { api, apps, compose } = useModels();
+  const { edit } = compose;
+  const current = compose.draft.value;
   const templates = useTemplates(current.app);
   const template = templates.find((known) => known.name === current.template);
   const templateFields = template?.fields ?? [];
@@ -101,7 +107,7 @@ export function ComposePage(): VNode {
     setSending(true);
     setSent(null);
     try {
-      const answer = await call<ComposeAnswer>('POST', appPaths.compose, notification);
+      const answer = await api.call<ComposeAnswer>('POST', appPaths.compose, notification);
       setProblem(null);
       setSent({ app: current.app, id: answer.id, title: current.title || current.body.split('\n')[0] || 'your notification' });
     } catch (error) {
@@ -114,7 +120,7 @@ export function ComposePage(): VNode {
     }
   };
 
-  const appChoices = [{ app: OWN_APP, appName: `${OWN_APP_NAME} (you)` }, ...apps.value.filter((app) => app.app !== OWN_APP)];
+  const appChoices = [{ app: OWN_APP, appName: `${OWN_APP_NAME} (you)` }, ...apps.apps.value.filter((app) => app.app !== OWN_APP)];
 
   return (
     <div class="page compose">
@@ -128,7 +134,7 @@ export function ComposePage(): VNode {
             type="button"
             class="button button-quiet"
             onClick={() => {
-              draft.value = EMPTY_DRAFT;
+              compose.clear();
               setProblem(null);
               setSent(null);
             }}
@@ -239,7 +245,11 @@ export function ComposePage(): VNode {
               );
             })}
             {current.buttons.length + (current.askReply ? 1 : 0) < MAX_BUTTONS ? (
-              <button type="button" class="button button-quiet" onClick={() => edit({ buttons: [...current.buttons, newButton()] })}>
+              <button
+                type="button"
+                class="button button-quiet"
+                onClick={() => edit({ buttons: [...current.buttons, compose.newButton()] })}
+              >
                 <Icon name="plus" />
                 <span>Add a button</span>
               </button>

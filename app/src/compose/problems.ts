@@ -4,9 +4,9 @@
 
 import type { TemplateFieldDescription } from '../../../protocol/app-api.js';
 import { MAX_BUTTONS } from '../../../protocol/limits.js';
-import { ApiProblem, messageOf, sentence } from '../api.js';
-import type { Draft } from './draft.js';
-import type { Problem } from './fields.js';
+import type { Draft } from '../models/compose.js';
+import { ApiProblem, messageOf, sentence } from '../models/requests.js';
+import type { Problem } from '../ui/fields.js';
 
 const LINK_ADVICE = 'Use a web address that starts with https:// or http://, or mailto: for an email address.';
 

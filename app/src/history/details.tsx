@@ -6,39 +6,37 @@ import type { VNode } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { isOpenableLink } from '../../../protocol/notification-rules.js';
 import { appPaths, type ButtonDescription, type NotificationDetails, type RelayReceipt } from '../../../protocol/app-api.js';
-import { ApiProblem, call, messageOf, NO_LONGER_IN_HISTORY, withCsrf } from '../api.js';
-import { QuestionCard, useAnswerFocus } from '../approvals/question.js';
-import { approvals } from '../approvals/store.js';
-import { onEvent } from '../live.js';
-import { navigate, pageHref } from '../router.js';
-import { shownTheme } from '../theme.js';
-import { exactTime, minutesUntilTomorrowMorning } from '../time.js';
-import { confirmFirst } from '../ui/confirm.js';
+import { useModels } from '../models/context.js';
+import { titleOf } from '../models/history.js';
+import { messageOf, NO_LONGER_IN_HISTORY } from '../models/requests.js';
+import { pageHref } from '../models/router.js';
+import { useAnswerFocus } from '../ui/answer-buttons.js';
+import { AppPicture } from '../ui/app-picture.js';
 import { Icon, type IconName } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
 import { Menu } from '../ui/menu.js';
-import { say, sayError } from '../ui/status.js';
-import { focusList } from './list.js';
-import { AppPicture, StateBadges, titleOf } from './row-parts.js';
+import { QuestionCard } from '../ui/question-card.js';
+import { StateBadges } from '../ui/state-badges.js';
+import { exactTime, minutesUntilTomorrowMorning, useDateFormats } from '../ui/time.js';
+import { focusList } from './focus.js';
 
 type Selected = { app: string; id: string };
 
-/** The person closed the details (Delete, Mark as unread): back to the list, where they were. */
-function closeDetails(): void {
-  navigate(pageHref('history'));
-  focusList();
-}
-
 /** Runs an action of the person, says how it went, and gives the answer to the caller. */
-async function act<T>(run: () => Promise<T>, done: string): Promise<T | undefined> {
-  try {
-    const answer = await run();
-    say(done);
-    return answer;
-  } catch (error) {
-    sayError(error);
-    return undefined;
-  }
+type Act = <T>(run: () => Promise<T>, done: string) => Promise<T | undefined>;
+
+function useAct(): Act {
+  const { status } = useModels();
+  return async (run, done) => {
+    try {
+      const answer = await run();
+      status.say(done);
+      return answer;
+    } catch (error) {
+      status.sayError(error);
+      return undefined;
+    }
+  };
 }
 
 function ToolButton(props: { icon: IconName; label: string; onClick: () => void }): VNode {
@@ -72,17 +70,19 @@ function useToolbarFocus(toolbar: { current: HTMLElement | null }): (event: Focu
 }
 
 function SnoozeMenu({ selected, snoozedUntil }: { selected: Selected; snoozedUntil?: string }): VNode {
+  const { api } = useModels();
+  const act = useAct();
   if (snoozedUntil) {
     return (
       <ToolButton
         icon="alarmClockOff"
         label="Unsnooze"
-        onClick={() => void act(() => call('POST', appPaths.unsnooze(selected.app, selected.id)), 'No longer snoozed.')}
+        onClick={() => void act(() => api.call('POST', appPaths.unsnooze(selected.app, selected.id)), 'No longer snoozed.')}
       />
     );
   }
   const snooze = (minutes: number, words: string): void =>
-    void act(() => call('POST', appPaths.snooze(selected.app, selected.id), { minutes }), `Snoozed ${words}.`);
+    void act(() => api.call('POST', appPaths.snooze(selected.app, selected.id), { minutes }), `Snoozed ${words}.`);
   const choices: Array<[string, () => number, string]> = [
     ['15 minutes', () => 15, 'for 15 minutes'],
     ['1 hour', () => 60, 'for 1 hour'],
@@ -110,6 +110,8 @@ function SnoozeMenu({ selected, snoozedUntil }: { selected: Selected; snoozedUnt
 }
 
 function ReplyForm({ details, onSent }: { details: NotificationDetails; onSent: () => void }): VNode {
+  const { api, status } = useModels();
+  const formats = useDateFormats();
   const [text, setText] = useState('');
   const [problem, setProblem] = useState('');
   const takes = details.takesReply!;
@@ -120,10 +122,10 @@ function ReplyForm({ details, onSent }: { details: NotificationDetails; onSent: 
       return;
     }
     try {
-      await call('POST', appPaths.reply(details.row.app, details.row.id), { text });
+      await api.call('POST', appPaths.reply(details.row.app, details.row.id), { text });
       setText('');
       setProblem('');
-      say('Reply sent.');
+      status.say('Reply sent.');
       onSent();
     } catch (error) {
       setProblem(messageOf(error)); // what was typed stays in the field
@@ -156,7 +158,7 @@ function ReplyForm({ details, onSent }: { details: NotificationDetails; onSent: 
         </button>
         {takes.until && (
           <span id="reply-until" class="muted">
-            Can be answered until {exactTime(takes.until)}
+            Can be answered until {exactTime(takes.until, formats)}
           </span>
         )}
       </div>
@@ -165,6 +167,8 @@ function ReplyForm({ details, onSent }: { details: NotificationDetails; onSent: 
 }
 
 function Buttons({ details }: { details: NotificationDetails }): VNode | null {
+  const { api } = useModels();
+  const act = useAct();
   if (details.buttons.length === 0) return null;
   const press = async (button: ButtonDescription): Promise<void> => {
     if (button.kind === 'reply') {
@@ -172,7 +176,7 @@ function Buttons({ details }: { details: NotificationDetails }): VNode | null {
       return;
     }
     await act(
-      () => call('POST', appPaths.press(details.row.app, details.row.id), { actionId: button.actionId }),
+      () => api.call('POST', appPaths.press(details.row.app, details.row.id), { actionId: button.actionId }),
       `Pressed “${button.label}”.`,
     );
   };
@@ -200,21 +204,25 @@ const withCode = (text: string): Array<VNode | string> =>
   text.split('`').map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part));
 
 function WhatHappened({ details }: { details: NotificationDetails }): VNode | null {
+  const formats = useDateFormats();
   const { record } = details;
   const facts: Array<[string, VNode | string]> = [];
-  facts.push(['Arrived', exactTime(record.deliveredAt)]);
+  facts.push(['Arrived', exactTime(record.deliveredAt, formats)]);
   if (record.reply !== undefined) facts.push(['You replied', <q class="reply-text">{record.reply}</q>]);
-  if (record.repliedAt) facts.push(['Replied at', exactTime(record.repliedAt)]);
+  if (record.repliedAt) facts.push(['Replied at', exactTime(record.repliedAt, formats)]);
   if (record.dismissedAt)
-    facts.push(['Banner closed', `${exactTime(record.dismissedAt)}${record.actionUsed ? ` (${endedBy(record.actionUsed)})` : ''}`]);
-  if (record.snoozedUntil) facts.push(['Snoozed until', exactTime(record.snoozedUntil)]);
+    facts.push([
+      'Banner closed',
+      `${exactTime(record.dismissedAt, formats)}${record.actionUsed ? ` (${endedBy(record.actionUsed)})` : ''}`,
+    ]);
+  if (record.snoozedUntil) facts.push(['Snoozed until', exactTime(record.snoozedUntil, formats)]);
   if (record.held) facts.push(['Not shown', record.held === 'quiet-hours' ? 'held back by quiet hours' : 'the app is muted']);
   if (record.actionNote) facts.push(['Problem', record.actionNote]);
   if (record.followUp) {
     const follow = record.followUp;
     facts.push([
       'Follow-up',
-      `${follow.action}: ${follow.outcome === 'ran' ? 'ran' : follow.outcome === 'failed' ? `failed (${follow.detail ?? 'no reason given'})` : 'waiting for your approval'} at ${exactTime(follow.ranAt)}`,
+      `${follow.action}: ${follow.outcome === 'ran' ? 'ran' : follow.outcome === 'failed' ? `failed (${follow.detail ?? 'no reason given'})` : 'waiting for your approval'} at ${exactTime(follow.ranAt, formats)}`,
     ]);
   }
   if (record.speech) {
@@ -253,7 +261,7 @@ function WhatHappened({ details }: { details: NotificationDetails }): VNode | nu
                 <strong>{attempt.action}</strong>:{' '}
                 {attempt.outcome === 'ran' ? 'done' : attempt.outcome === 'failed' ? 'failed' : 'waiting for your approval'}
                 {attempt.detail && <> — {attempt.detail}</>}
-                {attempt.at && <span class="muted"> · {exactTime(attempt.at)}</span>}
+                {attempt.at && <span class="muted"> · {exactTime(attempt.at, formats)}</span>}
               </li>
             ))}
           </ul>
@@ -316,6 +324,9 @@ const ENDINGS: Record<string, string> = {
 const endedBy = (action: string): string => ENDINGS[action] ?? `“${action}”`;
 
 export function Details({ selected }: { selected: Selected }): VNode {
+  const { api, events, approvals, router, theme, confirm } = useModels();
+  const act = useAct();
+  const formats = useDateFormats();
   const [details, setDetails] = useState<NotificationDetails | null>(null);
   const [problem, setProblem] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
@@ -328,7 +339,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
 
   load.current = async () => {
     try {
-      const answer = await call<NotificationDetails>('GET', appPaths.notification(selected.app, selected.id));
+      const answer = await api.call<NotificationDetails>('GET', appPaths.notification(selected.app, selected.id));
       setDetails(answer);
       setProblem('');
     } catch (error) {
@@ -342,12 +353,12 @@ export function Details({ selected }: { selected: Selected }): VNode {
     void load.current().then(() => heading.current?.focus({ preventScroll: true }));
     // The row changed (a reply on the banner, a snooze ended, an approval answered): draw it again. Not when it
     // just became unread: fetching the details marks it read, which would undo the person's Mark as unread.
-    const stopRows = onEvent('row', ({ row }) => {
+    const stopRows = events.on('row', ({ row }) => {
       if (row.app !== selected.app || row.id !== selected.id) return;
       if (row.read || row.deliveredAt !== shown.current?.row.deliveredAt) void load.current();
     });
     // Deleted elsewhere (by its app, or in another window): its buttons would only answer that it is gone.
-    const stopRemoved = onEvent('removed', (removed) => {
+    const stopRemoved = events.on('removed', (removed) => {
       if ((removed.app === undefined || removed.app === selected.app) && (removed.id === undefined || removed.id === selected.id)) {
         setDetails(null);
         setProblem(NO_LONGER_IN_HISTORY);
@@ -377,27 +388,34 @@ export function Details({ selected }: { selected: Selected }): VNode {
   }
   const { row, record } = details;
   // Its questions as they are now: answered on a banner or in the tray, they are gone here too.
-  const shownQuestions = approvals.value
-    ? approvals.value.questions.filter((question) => question.app === row.app && question.notificationId === row.id)
+  const waiting = approvals.current.value;
+  const shownQuestions = waiting
+    ? waiting.questions.filter((question) => question.app === row.app && question.notificationId === row.id)
     : details.questions;
   const notification = record.notification;
   const where = { app: row.app, id: row.id };
 
+  /** The person closed the details (Delete, Mark as unread): back to the list, where they were. */
+  const closeDetails = (): void => {
+    router.navigate(pageHref('history'));
+    focusList();
+  };
+
   // Open details are read (the daemon marks them so): marking one unread closes it, as a mail client does, and
   // leaves it unread in the list.
   const markUnread = async (): Promise<void> => {
-    const done = await act(() => call('POST', appPaths.read(where.app, where.id), { read: false }), 'Marked as unread.');
+    const done = await act(() => api.call('POST', appPaths.read(where.app, where.id), { read: false }), 'Marked as unread.');
     if (done) closeDetails();
   };
 
   const remove = async (): Promise<void> => {
-    const yes = await confirmFirst({
+    const yes = await confirm.ask({
       title: 'Delete this notification?',
       message: `“${titleOf(row)}” from ${row.appName} will be removed from History. This cannot be undone.`,
       confirm: 'Delete',
     });
     if (!yes) return;
-    const done = await act(() => call('DELETE', appPaths.notification(where.app, where.id)), 'Deleted.');
+    const done = await act(() => api.call('DELETE', appPaths.notification(where.app, where.id)), 'Deleted.');
     if (done) closeDetails();
   };
 
@@ -409,7 +427,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
         <div>
           <p class="details-app">
             {row.appName}
-            <span class="muted"> · {exactTime(row.deliveredAt)}</span>
+            <span class="muted"> · {exactTime(row.deliveredAt, formats)}</span>
           </p>
           <h2 id="details-title" ref={heading} tabIndex={-1}>
             {titleOf(row)}
@@ -424,13 +442,13 @@ export function Details({ selected }: { selected: Selected }): VNode {
         <ToolButton
           icon="monitorUp"
           label="Show again"
-          onClick={() => void act(() => call('POST', appPaths.reshow(where.app, where.id)), 'Shown again.')}
+          onClick={() => void act(() => api.call('POST', appPaths.reshow(where.app, where.id)), 'Shown again.')}
         />
         {!record.dismissedAt && !row.state.held && (
           <ToolButton
             icon="eyeOff"
             label="Dismiss"
-            onClick={() => void act(() => call('POST', appPaths.dismiss(where.app, where.id)), 'Dismissed.')}
+            onClick={() => void act(() => api.call('POST', appPaths.dismiss(where.app, where.id)), 'Dismissed.')}
           />
         )}
         <SnoozeMenu selected={where} snoozedUntil={row.state.snoozedUntil} />
@@ -454,7 +472,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
       {details.hasCard && (
         <img
           class="card-picture"
-          src={withCsrf(`${appPaths.card(where.app, where.id)}?theme=${shownTheme()}`)}
+          src={api.withCsrf(`${appPaths.card(where.app, where.id)}?theme=${theme.shown.value}`)}
           alt={`The card of “${titleOf(row)}”`}
         />
       )}

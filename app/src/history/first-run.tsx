@@ -7,10 +7,10 @@ import type { VNode } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { appPaths } from '../../../protocol/app-api.js';
 import { type FirstRunAnswer, firstRunPaths } from '../../../protocol/app-api-first-run.js';
-import { call, messageOf } from '../api.js';
+import { useModels } from '../models/context.js';
+import { messageOf } from '../models/requests.js';
 import { Icon } from '../ui/icon.js';
-import { say, sayError } from '../ui/status.js';
-import { focusList } from './list.js';
+import { focusList } from './focus.js';
 
 /** Sent as Notifier's own app (`/app/api/compose` without an app). */
 const TEST_NOTIFICATION = {
@@ -33,18 +33,19 @@ export function scriptLine({ port, tokenFile }: FirstRunAnswer): string {
 }
 
 function ScriptLine(): VNode {
+  const { api, status } = useModels();
   const [place, setPlace] = useState<FirstRunAnswer | null>(null);
   const [problem, setProblem] = useState('');
   useEffect(() => {
-    call<FirstRunAnswer>('GET', firstRunPaths.firstRun).then(setPlace, (error: unknown) => setProblem(messageOf(error)));
+    api.call<FirstRunAnswer>('GET', firstRunPaths.firstRun).then(setPlace, (error: unknown) => setProblem(messageOf(error)));
   }, []);
   if (problem) return <p role="alert">The line could not be made: {problem}</p>;
   if (!place) return <p class="muted">Loading…</p>;
   const line = scriptLine(place);
   const copy = (): void => {
     navigator.clipboard.writeText(line).then(
-      () => say('Copied.'),
-      () => say('Copying was refused: select the line and copy it.'),
+      () => status.say('Copied.'),
+      () => status.say('Copying was refused: select the line and copy it.'),
     );
   };
   return (
@@ -64,6 +65,7 @@ function ScriptLine(): VNode {
 }
 
 export function FirstRun(): VNode {
+  const { api, status } = useModels();
   const view = useRef<HTMLElement>(null);
   const sending = useRef(false);
   // The view goes once the first notification arrives (often the test one): a focus that was in it goes to the list.
@@ -77,10 +79,10 @@ export function FirstRun(): VNode {
     if (sending.current) return;
     sending.current = true;
     try {
-      await call('POST', appPaths.compose, TEST_NOTIFICATION);
-      say('Test notification sent.');
+      await api.call('POST', appPaths.compose, TEST_NOTIFICATION);
+      status.say('Test notification sent.');
     } catch (error) {
-      sayError(error);
+      status.sayError(error);
     } finally {
       sending.current = false;
     }

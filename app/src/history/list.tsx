@@ -1,24 +1,28 @@
 // The windowed list: only the rows in view (and a few around them) are in the document, each at its place in a
-// list as tall as all the matches, so 200,000 records scroll like 20. The store fetches the rows it is shown.
+// list as tall as all the matches, so 200,000 records scroll like 20. The History model fetches the rows it is shown.
 
 import type { VNode } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { HistoryRow } from '../../../protocol/app-api.js';
-import { detailsHref } from '../router.js';
-import { AppPicture, StateBadges, titleOf, When } from './row-parts.js';
-import { cacheVersion, filters, inserted, isFiltered, loaded, loadError, rowAt, showRange, total } from './store.js';
+import { useModels } from '../models/context.js';
+import { titleOf } from '../models/history.js';
+import { detailsHref } from '../models/router.js';
+import { AppPicture } from '../ui/app-picture.js';
+import { StateBadges } from '../ui/state-badges.js';
+import { When } from '../ui/time.js';
 
-/** Every row is this tall (styles.css draws the row to fit): positions are arithmetic, never measured. */
+/** Every row is this tall (history.css draws the row to fit): positions are arithmetic, never measured. */
 export const ROW_HEIGHT = 64;
 /** Rows painted above and below the visible ones, so a quick scroll does not show gaps. */
 const OVERSCAN = 8;
 
-function Row({ row, position, selected, tabStop }: { row: HistoryRow; position: number; selected: boolean; tabStop: boolean }): VNode {
+function Row(props: { row: HistoryRow; position: number; count: number; selected: boolean; tabStop: boolean }): VNode {
+  const { row, position, selected, tabStop } = props;
   const title = titleOf(row);
   return (
     <li
       class={`row${row.read ? '' : ' unread'}${selected ? ' selected' : ''}`}
-      aria-setsize={total.value}
+      aria-setsize={props.count}
       aria-posinset={position + 1}
       data-position={position}
       style={{ top: `${position * ROW_HEIGHT}px` }}
@@ -44,9 +48,9 @@ function Row({ row, position, selected, tabStop }: { row: HistoryRow; position: 
   );
 }
 
-function Placeholder({ position }: { position: number }): VNode {
+function Placeholder({ position, count }: { position: number; count: number }): VNode {
   return (
-    <li class="row placeholder" aria-setsize={total.value} aria-posinset={position + 1} style={{ top: `${position * ROW_HEIGHT}px` }}>
+    <li class="row placeholder" aria-setsize={count} aria-posinset={position + 1} style={{ top: `${position * ROW_HEIGHT}px` }}>
       <span class="app-picture app-picture-small" />
       <div class="row-main">
         <span class="skeleton skeleton-short" />
@@ -58,12 +62,13 @@ function Placeholder({ position }: { position: number }): VNode {
 }
 
 function Empty(): VNode {
-  const filtered = isFiltered();
+  const { history } = useModels();
+  const filtered = history.filtered.value;
   return (
     <div class="empty">
-      {loadError.value ? (
-        <p role="alert">History could not be loaded: {loadError.value}</p>
-      ) : !loaded.value ? (
+      {history.loadError.value ? (
+        <p role="alert">History could not be loaded: {history.loadError.value}</p>
+      ) : !history.loaded.value ? (
         <p>Loading…</p>
       ) : filtered ? (
         <p>No notification matches. Change the search or the filters to see more.</p>
@@ -77,17 +82,9 @@ function Empty(): VNode {
   );
 }
 
-/**
- * Puts the focus back on the list, on its tab stop (the row the person was on), once the details closed by their
- * hand (Delete, Mark as unread); the page's heading when no row is left. The button pressed went with the details.
- */
-export function focusList(): void {
-  requestAnimationFrame(() =>
-    (document.querySelector<HTMLElement>('.rows .row-title[tabindex="0"]') ?? document.querySelector<HTMLElement>('main h1'))?.focus(),
-  );
-}
-
 export function HistoryList({ selected }: { selected?: { app: string; id: string } }): VNode {
+  const { history } = useModels();
+  const { filters, inserted, cacheVersion, rowAt, showRange } = history;
   const scroller = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 800 });
   const focusWanted = useRef<number | null>(null);
@@ -124,7 +121,7 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
   // else the open one, else the first row in view. Otherwise Tab would walk through every row painted before
   // reaching the details.
   const [active, setActive] = useState(-1);
-  const count = total.value;
+  const count = history.total.value;
   const firstInView = Math.floor(view.top / ROW_HEIGHT);
   const inView = (position: number): boolean => position >= firstInView && position < Math.ceil((view.top + view.height) / ROW_HEIGHT);
   const start = Math.max(0, Math.floor(view.top / ROW_HEIGHT) - OVERSCAN);
@@ -191,10 +188,11 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
           row={row}
           position={position}
           selected={selected?.app === row.app && selected.id === row.id}
+          count={count}
           tabStop={position === tabStop}
         />
       ) : (
-        <Placeholder key={`p${position}`} position={position} />
+        <Placeholder key={`p${position}`} position={position} count={count} />
       ),
     );
   }

@@ -4,16 +4,15 @@
 import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { appPaths, HISTORY_STATES, type HistoryStateFilter } from '../../../protocol/app-api.js';
-import { call, withCsrf, withQuery } from '../api.js';
-import type { Route } from '../router.js';
-import { confirmFirst } from '../ui/confirm.js';
+import { useModels } from '../models/context.js';
+import { withQuery } from '../models/requests.js';
+import type { Route } from '../models/router.js';
 import { Icon } from '../ui/icon.js';
 import { Menu } from '../ui/menu.js';
-import { say, sayError } from '../ui/status.js';
 import { Details } from './details.js';
 import { FirstRun } from './first-run.js';
 import { HistoryList } from './list.js';
-import { apps, filterQuery, filters, isFiltered, loadApps, loaded, loadError, setFilters, total, unreadTotal } from './store.js';
+import './history.css';
 
 /** The date range: from a day's start, to a day's end; each bounded by the other. */
 const DATE_FILTERS = [
@@ -30,12 +29,13 @@ const STATE_LABELS: Record<HistoryStateFilter, string> = {
 };
 
 function SearchBox(): VNode {
-  const [text, setText] = useState(filters.value.q);
-  useEffect(() => setText(filters.value.q), [filters.value.q]);
+  const { history } = useModels();
+  const [text, setText] = useState(history.filters.value.q);
+  useEffect(() => setText(history.filters.value.q), [history.filters.value.q]);
   // Every key searches at once: a search is answered in milliseconds, and the one it overtakes is cancelled.
   const change = (value: string): void => {
     setText(value);
-    setFilters({ q: value });
+    history.setFilters({ q: value });
   };
   return (
     <div class="search" role="search">
@@ -63,8 +63,10 @@ function SearchBox(): VNode {
 }
 
 function Filters(): VNode {
-  const current = filters.value;
-  // A narrow window shows the app and date filters on demand (styles.css); a wide one always.
+  const { history, apps } = useModels();
+  const current = history.filters.value;
+  const setFilters = history.setFilters;
+  // A narrow window shows the app and date filters on demand (history.css); a wide one always.
   const [more, setMore] = useState(Boolean(current.app || current.from || current.to));
   return (
     <div class={`filters${more ? ' show-more' : ''}`}>
@@ -85,7 +87,7 @@ function Filters(): VNode {
         <span>App</span>
         <select value={current.app} onChange={(event) => setFilters({ app: event.currentTarget.value })}>
           <option value="">All apps</option>
-          {apps.value.map((app) => (
+          {apps.apps.value.map((app) => (
             <option key={app.app} value={app.app}>
               {app.appName}
             </option>
@@ -108,24 +110,26 @@ function Filters(): VNode {
 }
 
 function MoreMenu(): VNode {
-  const app = apps.value.find((known) => known.app === filters.value.app);
-  const exportHref = (format: 'json' | 'csv'): string => withCsrf(withQuery(appPaths.historyExport, { format, ...filterQuery() }));
+  const { history, apps, api, confirm, status } = useModels();
+  const app = apps.apps.value.find((known) => known.app === history.filters.value.app);
+  const exportHref = (format: 'json' | 'csv'): string =>
+    api.withCsrf(withQuery(appPaths.historyExport, { format, ...history.query.value }));
   const deleteAll = async (): Promise<void> => {
     const message = app
       ? `Every notification from ${app.appName} will be removed from History. This cannot be undone.`
       : 'Every notification of every app will be removed from History. This cannot be undone.';
-    const yes = await confirmFirst({
+    const yes = await confirm.ask({
       title: app ? `Delete all of ${app.appName}?` : 'Delete all of History?',
       message,
       confirm: 'Delete all',
     });
     if (!yes) return;
     try {
-      await call('DELETE', withQuery(appPaths.history, { app: app?.app }));
-      say(app ? `History of ${app.appName} deleted.` : 'History deleted.');
-      void loadApps();
+      await api.call('DELETE', withQuery(appPaths.history, { app: app?.app }));
+      status.say(app ? `History of ${app.appName} deleted.` : 'History deleted.');
+      void apps.load();
     } catch (error) {
-      sayError(error);
+      status.sayError(error);
     }
   };
   return (
@@ -155,30 +159,30 @@ function MoreMenu(): VNode {
   );
 }
 
-async function markAllRead(): Promise<void> {
-  try {
-    const app = filters.value.app || undefined;
-    const answer = await call<{ unread: number }>('POST', appPaths.historyReadAll, app ? { app } : {});
-    unreadTotal.value = answer.unread;
-    say('All marked as read.');
-  } catch (error) {
-    sayError(error);
-  }
-}
-
 export function HistoryPage({ route }: { route: Route }): VNode {
+  const { history, status } = useModels();
   const selected = route.selected;
-  const count = total.value;
+  const count = history.total.value;
+  const unread = history.unreadTotal.value;
+  const filtered = history.filtered.value;
   // History holds nothing at all (not a search that found nothing): what Notifier is, and how to send a first one.
-  const firstRun = loaded.value && !loadError.value && count === 0 && !isFiltered() && !selected;
+  const firstRun = history.loaded.value && !history.loadError.value && count === 0 && !filtered && !selected;
+  const markAllRead = async (): Promise<void> => {
+    try {
+      await history.markAllRead(history.filters.value.app || undefined);
+      status.say('All marked as read.');
+    } catch (error) {
+      status.sayError(error);
+    }
+  };
   return (
     <div class={`history${selected ? ' has-selection' : ''}`}>
       <header class="page-head">
         <div class="page-title">
           <h1>History</h1>
           <p class="muted">
-            {count.toLocaleString()} {isFiltered() ? 'found' : count === 1 ? 'notification' : 'notifications'}
-            {unreadTotal.value > 0 && <> · {unreadTotal.value.toLocaleString()} unread</>}
+            {count.toLocaleString()} {filtered ? 'found' : count === 1 ? 'notification' : 'notifications'}
+            {unread > 0 && <> · {unread.toLocaleString()} unread</>}
           </p>
         </div>
         <SearchBox />

@@ -11,46 +11,44 @@ import {
   type RelaySubscription,
   type RelayUsageAnswer,
 } from '../../../protocol/app-api-relay.js';
-import { call } from '../api.js';
-import { Connector } from '../approvals/page.js';
-import { useAnswerFocus } from '../approvals/question.js';
-import { approvals } from '../approvals/store.js';
-import { exactTime, relativeTime } from '../time.js';
-import { confirmFirst } from '../ui/confirm.js';
-import { say, sayError } from '../ui/status.js';
-import { focusSoon } from './focus.js';
-import { connectors, loadConnectors, loadSubscriptions, subscriptions, usage } from './store.js';
+import { useModels } from '../models/context.js';
+import { useAnswerFocus } from '../ui/answer-buttons.js';
+import { ConnectorCard } from '../ui/connector-card.js';
+import { exactTime, relativeTime, useTime } from '../ui/time.js';
+import { removeAfterAsking } from './remove.js';
 
 const CONNECTORS_HEADING_ID = 'relay-connectors-heading';
 const EVENTS_HEADING_ID = 'relay-events-heading';
 
 function ApprovedConnector({ row }: { row: RelayKeyRow }): VNode {
+  const models = useModels();
+  const moment = useTime();
   const id = `relay-connector-${row.id}`;
   const name = row.displayName ?? row.name;
-  const revoke = async (): Promise<void> => {
-    const yes = await confirmFirst({
-      title: `Revoke ${name}?`,
-      message: `${name} can no longer send you notifications. To let it in again, it signs in again and you approve it.`,
-      confirm: 'Revoke',
+  const revoke = (): Promise<void> =>
+    removeAfterAsking(models, {
+      question: {
+        title: `Revoke ${name}?`,
+        message: `${name} can no longer send you notifications. To let it in again, it signs in again and you approve it.`,
+        confirm: 'Revoke',
+      },
+      path: relayPaths.key(row.id),
+      done: `${name} was revoked.`,
+      reload: models.relay.loadConnectors,
+      headingId: CONNECTORS_HEADING_ID,
     });
-    if (!yes) return;
-    try {
-      await call('DELETE', relayPaths.key(row.id));
-      say(`${name} was revoked.`);
-      await loadConnectors();
-      focusSoon(CONNECTORS_HEADING_ID);
-    } catch (error) {
-      sayError(error);
-    }
-  };
   return (
-    <li class="relay-row">
+    <li class="framed-row relay-row">
       <div id={id}>
         <strong>{name}</strong>
         <div class="muted relay-row-times">
-          <span title={exactTime(row.createdAt)}>approved {relativeTime(row.createdAt)}</span>
+          <span title={exactTime(row.createdAt, moment)}>approved {relativeTime(row.createdAt, moment)}</span>
           {' · '}
-          {row.lastUsedAt ? <span title={exactTime(row.lastUsedAt)}>last used {relativeTime(row.lastUsedAt)}</span> : 'not used yet'}
+          {row.lastUsedAt ? (
+            <span title={exactTime(row.lastUsedAt, moment)}>last used {relativeTime(row.lastUsedAt, moment)}</span>
+          ) : (
+            'not used yet'
+          )}
         </div>
       </div>
       <button type="button" class="button" aria-describedby={id} onClick={() => void revoke()}>
@@ -61,11 +59,12 @@ function ApprovedConnector({ row }: { row: RelayKeyRow }): VNode {
 }
 
 export function ConnectorsSection(): VNode {
+  const { approvals, relay } = useModels();
   const heading = useRef<HTMLHeadingElement>(null);
   // After Approve or Deny the card goes: the focus moves to the next request, else to this section's heading.
   const answerFocus = useAnswerFocus<HTMLElement>(heading);
-  const waiting = approvals.value?.connectors ?? [];
-  const { answer, error } = connectors.value;
+  const waiting = approvals.current.value?.connectors ?? [];
+  const { answer, error } = relay.connectors.value;
   return (
     <section
       class="section relay-connectors"
@@ -81,14 +80,14 @@ export function ConnectorsSection(): VNode {
         the one its page shows.
       </p>
       {waiting.map((request) => (
-        <Connector key={request.id} request={request} />
+        <ConnectorCard key={request.id} request={request} />
       ))}
       {error && <p class="field-problem">The connectors could not be read: {error}</p>}
       {answer &&
         (answer.connectors.length === 0 ? (
           waiting.length === 0 && <p class="empty-line">No agent has signed in yet. When one asks, its request appears here.</p>
         ) : (
-          <ul class="relay-list" aria-label="Approved connectors">
+          <ul class="framed-list relay-list" aria-label="Approved connectors">
             {answer.connectors.map((row) => (
               <ApprovedConnector key={row.id} row={row} />
             ))}
@@ -99,30 +98,30 @@ export function ConnectorsSection(): VNode {
 }
 
 function SubscriptionRow({ subscription }: { subscription: RelaySubscription }): VNode {
+  const models = useModels();
+  const moment = useTime();
   const id = `relay-subscription-${subscription.id}`;
   const who = subscription.key.displayName ?? subscription.key.name;
-  const end = async (): Promise<void> => {
-    const yes = await confirmFirst({
-      title: 'End this subscription?',
-      message: `${who} is no longer told of your replies at ${subscription.host}. It can ask again.`,
-      confirm: 'End',
+  const end = (): Promise<void> =>
+    removeAfterAsking(models, {
+      question: {
+        title: 'End this subscription?',
+        message: `${who} is no longer told of your replies at ${subscription.host}. It can ask again.`,
+        confirm: 'End',
+      },
+      path: relayPaths.subscription(subscription.id),
+      done: 'The subscription was ended.',
+      reload: models.relay.loadSubscriptions,
+      headingId: EVENTS_HEADING_ID,
     });
-    if (!yes) return;
-    try {
-      await call('DELETE', relayPaths.subscription(subscription.id));
-      say('The subscription was ended.');
-      await loadSubscriptions();
-      focusSoon(EVENTS_HEADING_ID);
-    } catch (error) {
-      sayError(error);
-    }
-  };
   return (
-    <li class="relay-row">
+    <li class="framed-row relay-row">
       <div id={id}>
         <strong>{who}</strong> is told of your replies at <code class="exact">{subscription.host}</code>
         <div class="muted relay-row-times">
-          {subscription.createdAt && <span title={exactTime(subscription.createdAt)}>since {relativeTime(subscription.createdAt)}</span>}
+          {subscription.createdAt && (
+            <span title={exactTime(subscription.createdAt, moment)}>since {relativeTime(subscription.createdAt, moment)}</span>
+          )}
           {subscription.pending ? ` · ${subscription.pending} waiting to be delivered` : ''}
         </div>
       </div>
@@ -134,7 +133,7 @@ function SubscriptionRow({ subscription }: { subscription: RelaySubscription }):
 }
 
 export function SubscriptionsSection(): VNode {
-  const { answer, error } = subscriptions.value;
+  const { answer, error } = useModels().relay.subscriptions.value;
   return (
     <section class="section relay-events" aria-labelledby={EVENTS_HEADING_ID}>
       <h2 id={EVENTS_HEADING_ID} tabIndex={-1}>
@@ -146,7 +145,7 @@ export function SubscriptionsSection(): VNode {
         (answer.subscriptions.length === 0 ? (
           <p class="empty-line">No connector asked for your replies.</p>
         ) : (
-          <ul class="relay-list" aria-label="Subscriptions">
+          <ul class="framed-list relay-list" aria-label="Subscriptions">
             {answer.subscriptions.map((subscription) => (
               <SubscriptionRow key={subscription.id} subscription={subscription} />
             ))}
@@ -168,7 +167,7 @@ const COUNTERS: Array<{ label: string; used: (usage: RelayUsageAnswer) => number
 const count = (value: number, unit = ''): string => `${Math.round(value).toLocaleString()}${unit ? ` ${unit}` : ''}`;
 
 export function UsageSection(): VNode {
-  const { answer, error } = usage.value;
+  const { answer, error } = useModels().relay.usage.value;
   return (
     <section class="section relay-usage" aria-labelledby="relay-usage-heading">
       <h2 id="relay-usage-heading">Today’s use</h2>

@@ -11,15 +11,16 @@ import {
   type RelayKeyCreated,
   type RelayKeyRow,
 } from '../../../protocol/app-api-relay.js';
-import { ApiProblem, call, messageOf, sentence } from '../api.js';
-import { type Problem, SelectField, TextField } from '../compose/fields.js';
-import { exactTime, relativeTime } from '../time.js';
-import { confirmFirst } from '../ui/confirm.js';
+import { useModels } from '../models/context.js';
+import { ApiProblem, messageOf, sentence } from '../models/requests.js';
+import type { StatusModel } from '../models/status.js';
+import { type Problem, SelectField, TextField } from '../ui/fields.js';
 import { Icon } from '../ui/icon.js';
-import { say, sayError } from '../ui/status.js';
+import { exactTime, relativeTime, useTime } from '../ui/time.js';
 import { focusSoon } from './focus.js';
+import { removeAfterAsking } from './remove.js';
 import { setupsFor } from './setups.js';
-import { keys, loadKeys, status } from './store.js';
+import '../ui/cards.css';
 
 const CLIENT_LABELS: Record<RelayKeyClient, string> = {
   claude: 'Claude Code',
@@ -31,12 +32,12 @@ const KEYS_HEADING_ID = 'relay-keys-heading';
 const NEW_KEY_HEADING_ID = 'relay-new-key-heading';
 
 /** Copies text to the clipboard; where the browser refuses, says how to copy it by hand. */
-export async function copyText(text: string, what: string): Promise<void> {
+async function copyText(status: StatusModel, text: string, what: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
-    say(`${what} was copied.`);
+    status.say(`${what} was copied.`);
   } catch {
-    sayError(new Error(`${what} could not be copied here: select it and press Ctrl+C`));
+    status.sayError(new Error(`${what} could not be copied here: select it and press Ctrl+C`));
   }
 }
 
@@ -54,7 +55,8 @@ function keyProblem(error: unknown): Problem {
 
 /** The key made just now, shown this once, with what to paste into each agent. */
 function NewKey({ made, onDone }: { made: RelayKeyCreated; onDone: () => void }): VNode {
-  const setups = setupsFor(made, status.value?.relayURL ?? made.mcpURL.replace(/\/mcp$/, ''));
+  const { relay, status } = useModels();
+  const setups = setupsFor(made, relay.status.value?.relayURL ?? made.mcpURL.replace(/\/mcp$/, ''));
   return (
     <div class="card relay-new-key" role="region" aria-labelledby={NEW_KEY_HEADING_ID}>
       <h3 id={NEW_KEY_HEADING_ID} tabIndex={-1} class="card-title">
@@ -68,7 +70,7 @@ function NewKey({ made, onDone }: { made: RelayKeyCreated; onDone: () => void })
         <code class="exact relay-key-value" id="relay-new-key-value">
           {made.key}
         </code>
-        <button type="button" class="button" onClick={() => void copyText(made.key, 'The key')}>
+        <button type="button" class="button" onClick={() => void copyText(status, made.key, 'The key')}>
           Copy<span class="visually-hidden"> the key</span>
         </button>
       </div>
@@ -80,7 +82,7 @@ function NewKey({ made, onDone }: { made: RelayKeyCreated; onDone: () => void })
           <pre aria-labelledby={`relay-setup-${setup.id}`} tabIndex={0}>
             <code>{setup.text}</code>
           </pre>
-          <button type="button" class="button" onClick={() => void copyText(setup.text, `The ${setup.title} set-up`)}>
+          <button type="button" class="button" onClick={() => void copyText(status, setup.text, `The ${setup.title} set-up`)}>
             Copy<span class="visually-hidden"> the {setup.title} set-up</span>
           </button>
         </details>
@@ -95,35 +97,33 @@ function NewKey({ made, onDone }: { made: RelayKeyCreated; onDone: () => void })
 }
 
 function KeyRow({ row }: { row: RelayKeyRow }): VNode {
+  const models = useModels();
+  const moment = useTime();
   const id = `relay-key-${row.id}`;
-  const revoke = async (): Promise<void> => {
-    const yes = await confirmFirst({
-      title: `Revoke the key “${row.name}”?`,
-      message: 'The agent that uses it can no longer send you notifications. Its app and its notifications in History stay.',
-      confirm: 'Revoke',
+  const revoke = (): Promise<void> =>
+    removeAfterAsking(models, {
+      question: {
+        title: `Revoke the key “${row.name}”?`,
+        message: 'The agent that uses it can no longer send you notifications. Its app and its notifications in History stay.',
+        confirm: 'Revoke',
+      },
+      path: relayPaths.key(row.id),
+      done: `The key “${row.name}” was revoked.`,
+      reload: models.relay.loadKeys,
+      headingId: KEYS_HEADING_ID,
     });
-    if (!yes) return;
-    try {
-      await call('DELETE', relayPaths.key(row.id));
-      say(`The key “${row.name}” was revoked.`);
-      await loadKeys();
-      focusSoon(KEYS_HEADING_ID);
-    } catch (error) {
-      sayError(error);
-    }
-  };
   const client = CLIENT_LABELS[row.client as RelayKeyClient] ?? row.client;
   return (
-    <li class="relay-row">
+    <li class="framed-row relay-row">
       <div id={id}>
         <strong>{row.name}</strong> <span class="muted">· {client}</span>
         <div class="muted relay-row-times">
-          <span title={exactTime(row.createdAt)}>made {relativeTime(row.createdAt)}</span>
+          <span title={exactTime(row.createdAt, moment)}>made {relativeTime(row.createdAt, moment)}</span>
           {' · '}
           {row.revokedAt ? (
-            <span title={exactTime(row.revokedAt)}>revoked {relativeTime(row.revokedAt)}</span>
+            <span title={exactTime(row.revokedAt, moment)}>revoked {relativeTime(row.revokedAt, moment)}</span>
           ) : row.lastUsedAt ? (
-            <span title={exactTime(row.lastUsedAt)}>last used {relativeTime(row.lastUsedAt)}</span>
+            <span title={exactTime(row.lastUsedAt, moment)}>last used {relativeTime(row.lastUsedAt, moment)}</span>
           ) : (
             'not used yet'
           )}
@@ -139,6 +139,7 @@ function KeyRow({ row }: { row: RelayKeyRow }): VNode {
 }
 
 export function KeysSection(): VNode {
+  const { api, relay, status } = useModels();
   const [name, setName] = useState('');
   const [client, setClient] = useState<RelayKeyClient>('other');
   const [busy, setBusy] = useState(false);
@@ -152,12 +153,12 @@ export function KeysSection(): VNode {
     setBusy(true);
     setProblem(null);
     try {
-      const answer = await call<RelayKeyCreated>('POST', relayPaths.keys, { name: name.trim(), client });
+      const answer = await api.call<RelayKeyCreated>('POST', relayPaths.keys, { name: name.trim(), client });
       setMade(answer);
       setName('');
-      say(`The key “${answer.name}” was made. Copy it now: it is shown only once.`);
+      status.say(`The key “${answer.name}” was made. Copy it now: it is shown only once.`);
       focusSoon(NEW_KEY_HEADING_ID);
-      void loadKeys();
+      void relay.loadKeys();
     } catch (error) {
       const found = keyProblem(error);
       setProblem(found);
@@ -171,7 +172,7 @@ export function KeysSection(): VNode {
     focusSoon('relay-key-name');
   };
 
-  const { answer, error } = keys.value;
+  const { answer, error } = relay.keys.value;
   const mine = (answer?.keys ?? []).filter((row) => row.kind !== 'oauth');
   const active = mine.filter((row) => !row.revokedAt);
   const revoked = mine.filter((row) => row.revokedAt);
@@ -214,7 +215,7 @@ export function KeysSection(): VNode {
         (active.length === 0 ? (
           <p class="empty-line">No agent has a key yet.</p>
         ) : (
-          <ul class="relay-list" aria-label="Keys in use">
+          <ul class="framed-list relay-list" aria-label="Keys in use">
             {active.map((row) => (
               <KeyRow key={row.id} row={row} />
             ))}
@@ -223,7 +224,7 @@ export function KeysSection(): VNode {
       {revoked.length > 0 && (
         <details class="relay-revoked">
           <summary>Revoked keys ({revoked.length})</summary>
-          <ul class="relay-list" aria-label="Revoked keys">
+          <ul class="framed-list relay-list" aria-label="Revoked keys">
             {revoked.map((row) => (
               <KeyRow key={row.id} row={row} />
             ))}

@@ -1,17 +1,21 @@
 // Relay: this computer's cloud relay. Not paired, the pairing form; paired, the connection (online or not, since
-// when, the relay's addresses, Unpair), the connectors (a request waiting comes first), the agent keys, today's use and the reply-event
-// subscriptions. The state is read while the page is open (store.ts); nothing of it outlives the page.
+// when, the relay's addresses, Unpair), the connectors (a request waiting comes first), the agent keys, today's use
+// and the reply-event subscriptions. The relay model (models/relay.ts) reads the state while the page is open, and
+// again on each visit.
 
 import type { VNode } from 'preact';
 import { useEffect } from 'preact/hooks';
+import { useModels } from '../models/context.js';
 import { ConnectorsSection, SubscriptionsSection, UsageSection } from './connectors.js';
 import { KeysSection } from './keys.js';
 import { Connection, PairForm } from './pairing.js';
-import { followRelay, status, statusError } from './store.js';
+import './relay.css';
 
 export function RelayPage(): VNode {
-  useEffect(() => followRelay(), []);
-  const current = status.value;
+  const { relay } = useModels();
+  useEffect(() => relay.follow(), []);
+  const current = relay.status.value;
+  const statusError = relay.statusError;
   return (
     <div class="page relay">
       <header class="page-head">

@@ -4,14 +4,12 @@
 import type { VNode } from 'preact';
 import { useState } from 'preact/hooks';
 import { relayPaths, type RelayStatusAnswer } from '../../../protocol/app-api-relay.js';
-import { ApiProblem, call, messageOf, sentence } from '../api.js';
-import { type Problem, TextField } from '../compose/fields.js';
-import { exactTime, relativeTime, untilTime } from '../time.js';
-import { confirmFirst } from '../ui/confirm.js';
+import { type Models, useModels } from '../models/context.js';
+import { ApiProblem, messageOf, sentence } from '../models/requests.js';
+import { type Problem, TextField } from '../ui/fields.js';
 import { Icon, type IconName } from '../ui/icon.js';
-import { say, sayError } from '../ui/status.js';
+import { exactTime, type Moment, relativeTime, untilTime, useTime } from '../ui/time.js';
 import { focusSoon } from './focus.js';
-import { loadStatus, stateChangedAt, watchClosely } from './store.js';
 
 export const PAIR_HEADING_ID = 'relay-pair-heading';
 export const CONNECTION_HEADING_ID = 'relay-connection-heading';
@@ -38,6 +36,7 @@ function pairingProblem(error: unknown): Problem {
 }
 
 export function PairForm({ again }: { again?: RelayStatusAnswer }): VNode {
+  const { api, relay, status } = useModels();
   const [address, setAddress] = useState(again?.relayURL ?? '');
   const [secret, setSecret] = useState('');
   const [busy, setBusy] = useState('');
@@ -50,11 +49,11 @@ export function PairForm({ again }: { again?: RelayStatusAnswer }): VNode {
     setBusy(relayURL);
     setProblem(null);
     try {
-      await call('POST', relayPaths.pair, { relayURL, ...(secret ? { pairingSecret: secret } : {}) });
+      await api.call('POST', relayPaths.pair, { relayURL, ...(secret ? { pairingSecret: secret } : {}) });
       setSecret('');
-      await loadStatus();
-      watchClosely();
-      say(`Paired with ${relayURL}. Agents can now send you notifications through it.`);
+      await relay.loadStatus();
+      relay.watchClosely();
+      status.say(`Paired with ${relayURL}. Agents can now send you notifications through it.`);
       focusSoon(CONNECTION_HEADING_ID);
     } catch (error) {
       const found = pairingProblem(error);
@@ -126,18 +125,17 @@ const STATE_WORDS: Record<RelayStatusAnswer['state'], { words: string; icon: Ico
 };
 
 /** Since when the state is what it is: the socket came up; else when this page saw it change. */
-function since(current: RelayStatusAnswer): VNode | null {
+function since(current: RelayStatusAnswer, changed: string | null, moment: Moment): VNode | null {
   if (current.online && current.lastSeenAt) {
-    return <span title={exactTime(current.lastSeenAt)}>since {relativeTime(current.lastSeenAt)}</span>;
+    return <span title={exactTime(current.lastSeenAt, moment)}>since {relativeTime(current.lastSeenAt, moment)}</span>;
   }
   const parts: VNode[] = [];
-  const changed = stateChangedAt.value;
-  if (changed) parts.push(<span title={exactTime(changed)}>since {relativeTime(changed)}</span>);
+  if (changed) parts.push(<span title={exactTime(changed, moment)}>since {relativeTime(changed, moment)}</span>);
   if (current.lastSeenAt) {
-    parts.push(<span title={exactTime(current.lastSeenAt)}>last online {relativeTime(current.lastSeenAt)}</span>);
+    parts.push(<span title={exactTime(current.lastSeenAt, moment)}>last online {relativeTime(current.lastSeenAt, moment)}</span>);
   }
   if (current.nextAttemptAt)
-    parts.push(<span title={exactTime(current.nextAttemptAt)}>trying again at {untilTime(current.nextAttemptAt)}</span>);
+    parts.push(<span title={exactTime(current.nextAttemptAt, moment)}>trying again at {untilTime(current.nextAttemptAt, moment)}</span>);
   if (parts.length === 0) return null;
   return (
     <>
@@ -151,8 +149,8 @@ function since(current: RelayStatusAnswer): VNode | null {
   );
 }
 
-async function unpair(current: RelayStatusAnswer): Promise<void> {
-  const yes = await confirmFirst({
+async function unpair({ api, confirm, relay, status }: Models, current: RelayStatusAnswer): Promise<void> {
+  const yes = await confirm.ask({
     title: 'Unpair this computer?',
     message:
       `Agents will no longer reach you through ${current.relayURL}, and the keys made for them stop working. ` +
@@ -161,30 +159,32 @@ async function unpair(current: RelayStatusAnswer): Promise<void> {
   });
   if (!yes) return;
   try {
-    await call('POST', relayPaths.unpair, {});
+    await api.call('POST', relayPaths.unpair, {});
   } catch (error) {
     // The relay could not be told (it is down, or the key cannot be read): forgetting it here alone is the person's call.
-    if (!(error instanceof ApiProblem) || (error.status !== 502 && error.status !== 503)) return sayError(error);
-    const anyway = await confirmFirst({
+    if (!(error instanceof ApiProblem) || (error.status !== 502 && error.status !== 503)) return status.sayError(error);
+    const anyway = await confirm.ask({
       title: 'The relay could not be told',
       message: `${messageOf(error)} Unpair on this computer anyway? The relay keeps listing it until it is removed there.`,
       confirm: 'Unpair anyway',
     });
     if (!anyway) return;
     try {
-      await call('POST', relayPaths.unpair, { force: true });
+      await api.call('POST', relayPaths.unpair, { force: true });
     } catch (again) {
-      return sayError(again);
+      return status.sayError(again);
     }
   }
-  await loadStatus();
-  say('This computer is no longer paired with a relay.');
+  await relay.loadStatus();
+  status.say('This computer is no longer paired with a relay.');
   focusSoon(PAIR_HEADING_ID);
 }
 
 export function Connection({ current }: { current: RelayStatusAnswer }): VNode {
+  const models = useModels();
+  const moment = useTime();
   const state = STATE_WORDS[current.state] ?? STATE_WORDS.offline;
-  const when = since(current);
+  const when = since(current, models.relay.stateChangedAt.value, moment);
   return (
     <section class="section relay-connection" aria-labelledby={CONNECTION_HEADING_ID}>
       <h2 id={CONNECTION_HEADING_ID} tabIndex={-1}>
@@ -213,7 +213,7 @@ export function Connection({ current }: { current: RelayStatusAnswer }): VNode {
         {current.pairedAt && (
           <div>
             <dt>Paired</dt>
-            <dd title={exactTime(current.pairedAt)}>{relativeTime(current.pairedAt)}</dd>
+            <dd title={exactTime(current.pairedAt, moment)}>{relativeTime(current.pairedAt, moment)}</dd>
           </div>
         )}
         {current.tokenStore && (
@@ -224,7 +224,7 @@ export function Connection({ current }: { current: RelayStatusAnswer }): VNode {
         )}
       </dl>
       <div class="actions">
-        <button type="button" class="button button-danger" onClick={() => void unpair(current)}>
+        <button type="button" class="button button-danger" onClick={() => void unpair(models, current)}>
           Unpair
         </button>
       </div>

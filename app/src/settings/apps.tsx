@@ -2,68 +2,23 @@
 // picture, its newest notification and its settings — mute, banners, sound, speech, stacking — each saved at once
 // (PUT /v1/apps/settings). Removing an app asks first and says what goes (DELETE /v1/apps/{id}).
 
-import { signal } from '@preact/signals';
 import type { VNode } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { OWN_APP } from '../../../protocol/app-api.js';
-import {
-  type AppSettingsAnswer,
-  type AppSettingsEntry,
-  type LastNotificationsAnswer,
-  settingsPaths,
-  type SettingValue,
-} from '../../../protocol/app-api-settings.js';
-import { call } from '../api.js';
-import { AppPicture, titleOf } from '../history/row-parts.js';
-import { apps as appSummaries, loadApps } from '../history/store.js';
-import { onEvent } from '../live.js';
-import { relativeTime } from '../time.js';
-import { confirmFirst } from '../ui/confirm.js';
+import { type AppSettingsEntry, settingsPaths, type SettingValue } from '../../../protocol/app-api-settings.js';
+import { type Models, useModels } from '../models/context.js';
+import { AppPicture } from '../ui/app-picture.js';
 import { Icon } from '../ui/icon.js';
-import { say, sayError } from '../ui/status.js';
-import { choiceLabel, general } from './general.js';
+import { relativeTime, useTime } from '../ui/time.js';
 import { SettingControl } from './control.js';
-
-const appSettings = signal<AppSettingsAnswer | null>(null);
-const last = signal<LastNotificationsAnswer['last']>({});
-
-export async function loadAppSettings(): Promise<void> {
-  const [settings, newest] = await Promise.all([
-    call<AppSettingsAnswer>('GET', settingsPaths.appSettings),
-    call<LastNotificationsAnswer>('GET', settingsPaths.lastNotifications),
-    loadApps(),
-  ]);
-  appSettings.value = settings;
-  last.value = newest.last;
-}
-
-/** A notification arrived or changed: the newest of its app is shown; a new app's card is added. */
-function followRows(): () => void {
-  const stopRows = onEvent('row', ({ row }) => {
-    const known = last.value[row.app];
-    if (!known || known.id === row.id || Date.parse(row.deliveredAt) >= Date.parse(known.deliveredAt))
-      last.value = { ...last.value, [row.app]: { id: row.id, title: titleOf(row), deliveredAt: row.deliveredAt } };
-    if (appSettings.value && !appSettings.value.apps.some((entry) => entry.app === row.app)) void loadAppSettings().catch(() => undefined);
-  });
-  const stopRemoved = onEvent('removed', () => void loadAppSettings().catch(() => undefined));
-  return () => {
-    stopRows();
-    stopRemoved();
-  };
-}
+import { choiceLabel } from './general.js';
+import '../ui/cards.css';
 
 const SOUND_LABELS: Record<string, string> = { default: 'The usual sound', none: 'Silent' };
 
-/** PUT one key of one app; the answer is the app's entry as it is now. */
-async function change(app: string, key: string, value: SettingValue | null): Promise<void> {
-  const answer = await call<{ app: AppSettingsEntry }>('PUT', settingsPaths.appSettings, { app, [key]: value });
-  const current = appSettings.value;
-  if (current) appSettings.value = { ...current, apps: current.apps.map((entry) => (entry.app === app ? answer.app : entry)) };
-}
-
-async function remove(entry: AppSettingsEntry, count: number): Promise<void> {
+async function remove({ api, confirm, settings, status }: Models, entry: AppSettingsEntry, count: number): Promise<void> {
   const kept = count === 1 ? '1 notification' : `${count} notifications`;
-  const yes = await confirmFirst({
+  const yes = await confirm.ask({
     title: `Remove ${entry.appName}?`,
     message:
       `Its ${kept} in History, its banners, templates, pictures, replies, permissions and settings are deleted. ` +
@@ -72,22 +27,25 @@ async function remove(entry: AppSettingsEntry, count: number): Promise<void> {
   });
   if (!yes) return;
   try {
-    await call('DELETE', settingsPaths.app(entry.app));
-    say(`${entry.appName} was removed.`);
-    await loadAppSettings();
+    await api.call('DELETE', settingsPaths.app(entry.app));
+    status.say(`${entry.appName} was removed.`);
+    await settings.loadApps();
     document.getElementById('apps-heading')?.focus();
   } catch (error) {
-    sayError(error);
+    status.sayError(error);
   }
 }
 
 function AppCard({ entry, index }: { entry: AppSettingsEntry; index: number }): VNode {
-  const options = appSettings.value?.options;
-  const newest = last.value[entry.app];
-  const count = appSummaries.value.find((summary) => summary.app === entry.app)?.count ?? 0;
-  const cap = general.value?.settings.historyCapPerApp;
+  const models = useModels();
+  const { settings, apps } = models;
+  const moment = useTime();
+  const options = settings.appSettings.value?.options;
+  const newest = settings.last.value[entry.app];
+  const count = apps.apps.value.find((summary) => summary.app === entry.app)?.count ?? 0;
+  const cap = settings.general.value?.settings.historyCapPerApp;
   const id = (key: string): string => `app-${index}-${key}`;
-  const save = (key: string) => (value: SettingValue | null) => change(entry.app, key, value);
+  const save = (key: string) => (value: SettingValue | null) => settings.changeApp(entry.app, key, value);
   const headingId = id('name');
   return (
     <section class="card app-card" aria-labelledby={headingId}>
@@ -99,7 +57,7 @@ function AppCard({ entry, index }: { entry: AppSettingsEntry; index: number }): 
           <span class="muted">
             {newest ? (
               <>
-                Last: {newest.title || '(no title)'} · <span title={newest.deliveredAt}>{relativeTime(newest.deliveredAt)}</span>
+                Last: {newest.title || '(no title)'} · <span title={newest.deliveredAt}>{relativeTime(newest.deliveredAt, moment)}</span>
               </>
             ) : (
               'Nothing in History'
@@ -107,7 +65,7 @@ function AppCard({ entry, index }: { entry: AppSettingsEntry; index: number }): 
           </span>
         </div>
         {entry.app !== OWN_APP && (
-          <button type="button" class="button button-quiet" onClick={() => void remove(entry, count)}>
+          <button type="button" class="button button-quiet" onClick={() => void remove(models, entry, count)}>
             <Icon name="trash" />
             <span>
               Remove<span class="visually-hidden"> {entry.appName}</span>
@@ -185,8 +143,9 @@ function AppCard({ entry, index }: { entry: AppSettingsEntry; index: number }): 
 }
 
 export function AppsSection(): VNode {
-  const answer = appSettings.value;
-  useEffect(followRows, []);
+  const { settings } = useModels();
+  const answer = settings.appSettings.value;
+  useEffect(() => settings.followRows(), []);
   return (
     <section class="settings-section" aria-labelledby="apps-heading">
       <h2 id="apps-heading" tabIndex={-1}>

@@ -5,8 +5,8 @@
 import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { SettingValue } from '../../../protocol/app-api-settings.js';
-import { messageOf } from '../api.js';
-import { described, FieldNotes, type Problem, SelectField, TextField } from '../compose/fields.js';
+import { messageOf } from '../models/requests.js';
+import { described, FieldNotes, type Problem, SelectField, TextField } from '../ui/fields.js';
 
 export interface ControlProps {
   id: string;

@@ -2,18 +2,10 @@
 // its meaning and range, grouped as a person looks for them. A key this page does not place (a newer daemon's)
 // still appears, under Advanced.
 
-import { signal } from '@preact/signals';
 import type { VNode } from 'preact';
-import { type SettingDescription, type SettingsAnswer, settingsPaths, type SettingValue } from '../../../protocol/app-api-settings.js';
-import { call } from '../api.js';
-import { say } from '../ui/status.js';
+import type { SettingDescription } from '../../../protocol/app-api-settings.js';
+import { useModels } from '../models/context.js';
 import { SettingControl } from './control.js';
-
-export const general = signal<SettingsAnswer | null>(null);
-
-export async function loadGeneral(): Promise<void> {
-  general.value = await call<SettingsAnswer>('GET', settingsPaths.settings);
-}
 
 /** What each key is called on the page (the API's description says what it does). */
 const LABELS: Record<string, string> = {
@@ -78,16 +70,10 @@ function rangeOf(rule: SettingDescription, choices: ReadonlyArray<readonly [stri
   return parts.join(' ');
 }
 
-/** PUT one key; the answer is the whole state again. */
-async function change(key: string, value: SettingValue | null): Promise<SettingsAnswer> {
-  const answer = await call<SettingsAnswer>('PUT', settingsPaths.settings, { [key]: value });
-  general.value = answer;
-  return answer;
-}
-
 /** One key of GET /v1/settings as its control. */
 export function GeneralSetting({ settingKey }: { settingKey: string }): VNode | null {
-  const answer = general.value;
+  const { settings, status } = useModels();
+  const answer = settings.general.value;
   const rule = answer?.schema.find((described) => described.key === settingKey);
   if (!answer || !rule) return null;
   const label = LABELS[rule.key] ?? rule.key;
@@ -110,8 +96,8 @@ export function GeneralSetting({ settingKey }: { settingKey: string }): VNode | 
       hint={[DESCRIPTIONS[rule.key] ?? rule.description, rangeOf(rule, choices)].filter(Boolean).join(' ')}
       choices={choices}
       save={async (next) => {
-        const changed = await change(rule.key, next);
-        say(changed.note ? changed.note : `“${label}” saved.`);
+        const changed = await settings.changeGeneral(rule.key, next);
+        status.say(changed.note ? changed.note : `“${label}” saved.`);
       }}
       reset={
         rule.default === undefined
@@ -119,8 +105,8 @@ export function GeneralSetting({ settingKey }: { settingKey: string }): VNode | 
           : {
               isDefault: value === rule.default,
               run: async () => {
-                await change(rule.key, rule.default!);
-                say(`“${label}” is back to its default.`);
+                await settings.changeGeneral(rule.key, rule.default!);
+                status.say(`“${label}” is back to its default.`);
               },
             }
       }
@@ -129,7 +115,7 @@ export function GeneralSetting({ settingKey }: { settingKey: string }): VNode | 
 }
 
 export function GeneralSection(): VNode {
-  const answer = general.value;
+  const answer = useModels().settings.general.value;
   const placed = new Set<string>([...GENERAL_GROUPS.flatMap((group) => group.keys), ...SOUND_KEYS]);
   const others = answer?.schema.map((rule) => rule.key).filter((key) => !placed.has(key)) ?? [];
   return (

@@ -3,11 +3,13 @@
 
 import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { messageOf } from '../api.js';
-import { AppsSection, loadAppSettings } from './apps.js';
-import { GeneralSection, loadGeneral } from './general.js';
-import { loadQuiet, QuietSection } from './quiet.js';
-import { loadVoice, VoiceSection } from './voice.js';
+import { useModels } from '../models/context.js';
+import { messageOf } from '../models/requests.js';
+import { AppsSection } from './apps.js';
+import { GeneralSection } from './general.js';
+import { QuietSection } from './quiet.js';
+import { VoiceSection } from './voice.js';
+import './settings.css';
 
 const SECTIONS: ReadonlyArray<readonly [id: string, title: string]> = [
   ['quiet-heading', 'Quiet hours'],
@@ -27,13 +29,14 @@ function jump(event: Event, id: string): void {
 }
 
 export function SettingsPage(): VNode {
+  const { settings } = useModels();
   const [problems, setProblems] = useState<string[]>([]);
   useEffect(() => {
     const failed = (what: string) => (error: unknown) => setProblems((known) => [...known, `${what}: ${messageOf(error)}`]);
-    void loadQuiet().catch(failed('Quiet hours could not be read'));
-    void loadGeneral().catch(failed('The settings could not be read'));
-    void loadVoice().catch(failed('The voice engine could not be read'));
-    void loadAppSettings().catch(failed('The apps could not be read'));
+    void settings.loadQuiet().catch(failed('Quiet hours could not be read'));
+    void settings.loadGeneral().catch(failed('The settings could not be read'));
+    void settings.loadVoice().catch(failed('The voice engine could not be read'));
+    void settings.loadApps().catch(failed('The apps could not be read'));
   }, []);
   return (
     <div class="page settings">

@@ -2,28 +2,20 @@
 // quiet period started here (the tray's "Quiet for an hour" changes the same state), and the weekly windows — each
 // with its days, start, end and what it silences — added, edited and removed.
 
-import { signal } from '@preact/signals';
 import type { VNode } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   type QuietHoursAnswer,
   type QuietHoursChange,
   type QuietWindowEntry,
-  settingsPaths,
   type Silences,
   WEEK_DAYS,
 } from '../../../protocol/app-api-settings.js';
-import { ApiProblem, call, messageOf } from '../api.js';
-import { type Problem, TextField } from '../compose/fields.js';
-import { minutesUntilTomorrowMorning, untilTime } from '../time.js';
+import { useModels } from '../models/context.js';
+import { ApiProblem, messageOf } from '../models/requests.js';
+import { type Problem, TextField } from '../ui/fields.js';
 import { Icon } from '../ui/icon.js';
-import { say, sayError } from '../ui/status.js';
-
-export const quiet = signal<QuietHoursAnswer | null>(null);
-
-export async function loadQuiet(): Promise<void> {
-  quiet.value = await call<QuietHoursAnswer>('GET', settingsPaths.quietHours);
-}
+import { minutesUntilTomorrowMorning, type Moment, untilTime, useTime } from '../ui/time.js';
 
 /** The status is read again this often while the page is open (a window starts or ends on the clock). */
 const STATUS_REFRESH_MS = 30_000;
@@ -59,22 +51,26 @@ function daysWords(days: readonly string[]): string {
 }
 
 /** "Quiet until 7:00 AM — sounds and speech", or that nothing is quiet. */
-export function statusWords(answer: QuietHoursAnswer): string {
+export function statusWords(answer: QuietHoursAnswer, moment: Moment): string {
   const { status } = answer;
   if (!status.active) return 'Not quiet now: banners, sounds and speech are on.';
   const what = silencedWords(status);
-  return status.until ? `Quiet until ${untilTime(status.until)} — ${what}` : `Quiet now — ${what}`;
+  return status.until ? `Quiet until ${untilTime(status.until, moment)} — ${what}` : `Quiet now — ${what}`;
 }
 
-async function change(body: QuietHoursChange, done: string): Promise<boolean> {
-  try {
-    quiet.value = await call<QuietHoursAnswer>('PUT', settingsPaths.quietHours, body);
-    say(done);
-    return true;
-  } catch (error) {
-    sayError(error);
-    return false;
-  }
+/** A change of the quiet hours, and what the status line says once it is made (or the refusal); true once made. */
+function useChange(): (body: QuietHoursChange, done: string) => Promise<boolean> {
+  const { settings, status } = useModels();
+  return async (body, done) => {
+    try {
+      await settings.changeQuiet(body);
+      status.say(done);
+      return true;
+    } catch (error) {
+      status.sayError(error);
+      return false;
+    }
+  };
 }
 
 interface Draft extends Silences {
@@ -108,6 +104,7 @@ const CHECKS: ReadonlyArray<readonly [keyof Silences | 'speakSummary', string]> 
 ];
 
 function WindowForm({ draft, windows, close }: { draft: Draft; windows: QuietWindowEntry[]; close: (saved: boolean) => void }): VNode {
+  const { settings, status } = useModels();
   const [form, setForm] = useState(draft);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [saving, setSaving] = useState(false);
@@ -124,8 +121,8 @@ function WindowForm({ draft, windows, close }: { draft: Draft; windows: QuietWin
     const next = id ? windows.map((known, at) => (at === index ? window : known)) : [...windows, window];
     setSaving(true);
     try {
-      quiet.value = await call<QuietHoursAnswer>('PUT', settingsPaths.quietHours, { windows: next });
-      say(`Quiet hours ${window.start} to ${window.end} saved.`);
+      await settings.changeQuiet({ windows: next });
+      status.say(`Quiet hours ${window.start} to ${window.end} saved.`);
       close(true);
     } catch (error) {
       const found = problemOf(error, index);
@@ -224,9 +221,11 @@ function WindowForm({ draft, windows, close }: { draft: Draft; windows: QuietWin
 }
 
 function WindowRow({ window, onEdit }: { window: QuietWindowEntry; onEdit: () => void }): VNode {
+  const { settings } = useModels();
+  const change = useChange();
   const name = `${window.start} to ${window.end}`;
   const remove = (): void => {
-    const windows = quiet.value?.windows.filter((known) => known.id !== window.id) ?? [];
+    const windows = settings.quiet.value?.windows.filter((known) => known.id !== window.id) ?? [];
     void change({ windows }, `Quiet hours ${name} removed.`).then(() => document.getElementById('quiet-add')?.focus());
   };
   return (
@@ -262,12 +261,12 @@ function WindowRow({ window, onEdit }: { window: QuietWindowEntry; onEdit: () =>
 }
 
 export function QuietSection(): VNode {
-  const answer = quiet.value;
+  const { settings, clock } = useModels();
+  const change = useChange();
+  const moment = useTime();
+  const answer = settings.quiet.value;
   const [editing, setEditing] = useState<Draft | null>(null);
-  useEffect(() => {
-    const timer = setInterval(() => void loadQuiet().catch(() => undefined), STATUS_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, []);
+  useEffect(() => clock.every(STATUS_REFRESH_MS, () => void settings.loadQuiet().catch(() => undefined)), []);
   if (!answer) {
     return (
       <section class="settings-section" aria-labelledby="quiet-heading">
@@ -287,7 +286,7 @@ export function QuietSection(): VNode {
       <h2 id="quiet-heading">Quiet hours</h2>
       <p class={`quiet-status${active ? ' quiet-status-on' : ''}`} role="status">
         <Icon name={active ? 'bellOff' : 'clock'} />
-        <span>{statusWords(answer)}</span>
+        <span>{statusWords(answer, moment)}</span>
       </p>
       <div class="actions quiet-now" role="group" aria-label="Quiet now">
         <button
@@ -332,7 +331,7 @@ export function QuietSection(): VNode {
       {answer.windows.length === 0 ? (
         <p class="muted">No quiet hours are set.</p>
       ) : (
-        <ul class="quiet-windows" aria-label="Quiet hours">
+        <ul class="framed-list quiet-windows" aria-label="Quiet hours">
           {answer.windows.map((window) => (
             <WindowRow key={window.id} window={window} onEdit={() => setEditing({ ...window, days: [...window.days], id: window.id })} />
           ))}

@@ -2,18 +2,12 @@
 // from (GET /v1/voice), speed and language, and "Test voice", which says a sample sentence now. Whether there is an
 // audio player, and what to install when there is none (the daemon looks for paplay, pw-play, then aplay).
 
-import { signal } from '@preact/signals';
 import type { VNode } from 'preact';
 import { useState } from 'preact/hooks';
 import { settingsPaths, VOICE_SAMPLE, type VoiceAnswer, type VoiceTestAnswer } from '../../../protocol/app-api-settings.js';
-import { call, messageOf } from '../api.js';
+import { useModels } from '../models/context.js';
+import { messageOf } from '../models/requests.js';
 import { GeneralSetting, SOUND_KEYS } from './general.js';
-
-const voice = signal<VoiceAnswer | null>(null);
-
-export async function loadVoice(): Promise<void> {
-  voice.value = await call<VoiceAnswer>('GET', settingsPaths.voice);
-}
 
 /** What to install for a player, by the package that has one (Debian and Ubuntu names, then the others'). */
 const PLAYER_ADVICE =
@@ -59,6 +53,7 @@ function EngineFacts({ state }: { state: VoiceAnswer }): VNode {
 }
 
 function TestVoice(): VNode {
+  const { api } = useModels();
   const [said, setSaid] = useState<{ text: string; error: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const test = async (): Promise<void> => {
@@ -66,7 +61,7 @@ function TestVoice(): VNode {
     setBusy(true);
     setSaid({ text: 'Speaking…', error: false });
     try {
-      const answer = await call<VoiceTestAnswer>('POST', settingsPaths.voiceTest);
+      const answer = await api.call<VoiceTestAnswer>('POST', settingsPaths.voiceTest);
       setSaid({ text: `Said “${VOICE_SAMPLE}”${answer.seconds ? ` (${answer.seconds.toFixed(1)} seconds)` : ''}.`, error: false });
     } catch (error) {
       setSaid({ text: messageOf(error), error: true });
@@ -87,7 +82,7 @@ function TestVoice(): VNode {
 }
 
 export function VoiceSection(): VNode {
-  const state = voice.value;
+  const state = useModels().settings.voice.value;
   return (
     <section class="settings-section" aria-labelledby="voice-heading">
       <h2 id="voice-heading">Sounds and voice</h2>

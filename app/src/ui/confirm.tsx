@@ -1,28 +1,17 @@
-// "Are you sure?" before something that cannot be undone (deleting History), as a modal <dialog>: the browser
-// keeps focus inside it, Escape cancels, and focus goes back to the button that asked.
+// "Are you sure?" before something that cannot be undone (deleting History), as a modal <dialog>: the browser keeps
+// focus inside it, Escape cancels, and focus goes back to the button that asked. The question is the confirm
+// model's (models/confirm.ts): a page asks with `confirm.ask(…)` and waits for the answer.
 
-import { signal } from '@preact/signals';
 import type { VNode } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-
-interface Question {
-  title: string;
-  message: string;
-  confirm: string;
-  answer: (yes: boolean) => void;
-}
-
-const asked = signal<Question | null>(null);
-
-export function confirmFirst(options: { title: string; message: string; confirm: string }): Promise<boolean> {
-  asked.value?.answer(false);
-  return new Promise((resolve) => (asked.value = { ...options, answer: resolve }));
-}
+import { useModels } from '../models/context.js';
+import './confirm.css';
 
 export function ConfirmDialog(): VNode {
+  const { confirm } = useModels();
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
-  const question = asked.value;
+  const question = confirm.asked.value;
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -35,8 +24,7 @@ export function ConfirmDialog(): VNode {
     // Closed at once, not after the next paint: the browser gives the focus back to the button that asked now, and a
     // question asked right after finds the dialog closed.
     dialog.current?.close();
-    question?.answer(yes);
-    asked.value = null;
+    confirm.answer(yes);
   };
   return (
     <dialog

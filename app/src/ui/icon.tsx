@@ -94,12 +94,11 @@ function shapes(svg: string): Shape[] {
   }));
 }
 
-const parsed = new Map<IconName, Shape[]>();
+/** Every icon's shapes, read once when the module loads (a few dozen small files: well under a millisecond). */
+const SHAPES = Object.fromEntries(Object.entries(SOURCES).map(([name, svg]) => [name, shapes(svg)])) as Record<IconName, Shape[]>;
 
 /** A decorative icon (hidden from assistive technology: the control next to it carries the name). */
 export function Icon({ name, class: className }: { name: IconName; class?: string }): VNode {
-  let icon = parsed.get(name);
-  if (!icon) parsed.set(name, (icon = shapes(SOURCES[name])));
   return (
     <svg
       class={className ? `icon ${className}` : 'icon'}
@@ -112,7 +111,7 @@ export function Icon({ name, class: className }: { name: IconName; class?: strin
       aria-hidden="true"
       focusable="false"
     >
-      {icon.map((shape) => h(shape.tag, shape.attributes))}
+      {SHAPES[name].map((shape) => h(shape.tag, shape.attributes))}
     </svg>
   );
 }

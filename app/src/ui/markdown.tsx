@@ -4,6 +4,7 @@
 
 import type { VNode } from 'preact';
 import { parseMarkdown, type StyledRun } from '../../../protocol/markdown.js';
+import './markdown.css';
 
 function Run({ run }: { run: StyledRun }): VNode {
   let node: VNode | string = run.text;

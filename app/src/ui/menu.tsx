@@ -5,6 +5,7 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Icon, type IconName } from './icon.js';
+import './menu.css';
 
 export function Menu(props: {
   icon: IconName;

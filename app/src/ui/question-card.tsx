@@ -1,12 +1,12 @@
 // One question waiting for the person: what exactly would run or be contacted, and "Allow" / "Deny". Shown on the
 // Approvals page and on the notification that asked.
 
-import type { RefObject, VNode } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { VNode } from 'preact';
 import { appPaths, type ApprovalQuestion, type QuestionKind } from '../../../protocol/app-api.js';
-import { call } from '../api.js';
-import { Icon, type IconName } from '../ui/icon.js';
-import { say, sayError } from '../ui/status.js';
+import { useModels } from '../models/context.js';
+import { AnswerButtons } from './answer-buttons.js';
+import { Icon, type IconName } from './icon.js';
+import './cards.css';
 
 /**
  * Each kind of question: its heading, and what the answers mean when the question alone does not say it (an app
@@ -75,68 +75,17 @@ function Detail({ question }: { question: ApprovalQuestion }): VNode | null {
   );
 }
 
-/**
- * The focus after an answer: the card answered goes away (here, or because the answer came from a banner meanwhile),
- * and the focus moves to the next card's first button, else to `fallback` (the page's heading) — never lost with
- * the card. Spread `onClick` on the element holding the cards, and pass it `container`.
- */
-export function useAnswerFocus<Container extends HTMLElement>(fallback: {
-  current: HTMLElement | null;
-}): { container: RefObject<Container>; onClick: (event: MouseEvent) => void } {
-  const container = useRef<Container>(null);
-  const pressed = useRef<Element | null>(null);
-  useLayoutEffect(() => {
-    if (!pressed.current || pressed.current.isConnected) return;
-    pressed.current = null;
-    if (document.activeElement && document.activeElement !== document.body) return;
-    (container.current?.querySelector<HTMLElement>('.card .button') ?? fallback.current)?.focus();
-  });
-  return {
-    container,
-    onClick: (event) => {
-      const button = (event.target as Element).closest('.card .button');
-      if (button) pressed.current = button;
-    },
-  };
-}
-
-/**
- * The two answers of a question, as buttons: while one is sent, both say they are busy (`aria-disabled`, not
- * `disabled`, so the focus stays on the button pressed).
- */
-export function AnswerButtons({ yes, no, answer }: { yes: string; no: string; answer: (yes: boolean) => Promise<void> }): VNode {
-  const [busy, setBusy] = useState(false);
-  const press = async (choice: boolean): Promise<void> => {
-    if (busy) return;
-    setBusy(true);
-    try {
-      await answer(choice);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <div class="actions">
-      <button type="button" class="button button-primary" aria-disabled={busy} onClick={() => void press(true)}>
-        {yes}
-      </button>
-      <button type="button" class="button" aria-disabled={busy} onClick={() => void press(false)}>
-        {no}
-      </button>
-    </div>
-  );
-}
-
 export function QuestionCard({ question, headingLevel = 3 }: { question: ApprovalQuestion; headingLevel?: 2 | 3 }): VNode {
   const kind = KIND[question.kind] ?? KIND.commands;
   const headingId = `question-${question.id}`;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const { api, status } = useModels();
   const answer = async (allow: boolean): Promise<void> => {
     try {
-      await call('POST', appPaths.question(question.id), { allow });
-      say(allow ? 'Allowed.' : 'Denied.');
+      await api.call('POST', appPaths.question(question.id), { allow });
+      status.say(allow ? 'Allowed.' : 'Denied.');
     } catch (error) {
-      sayError(error);
+      status.sayError(error);
     }
   };
   return (

@@ -1,58 +1,7 @@
-// What the person is writing in Compose. It lives outside the page, so going to another page and back, or an
-// error from the daemon, never loses a word; only "New notification" clears it.
+// The notification a Compose draft describes (the draft itself is the compose model's, models/compose.ts).
 
-import { signal } from '@preact/signals';
-import { PRIORITIES } from '../../../protocol/types.js';
-import { type ComposeRequest, OWN_APP } from '../../../protocol/app-api.js';
-
-export interface DraftButton {
-  /** Stable across edits, for the list's keys and the fields' ids. */
-  key: number;
-  label: string;
-  link: string;
-}
-
-export interface Draft {
-  app: string;
-  template: string;
-  title: string;
-  subtitle: string;
-  body: string;
-  link: string;
-  buttons: DraftButton[];
-  askReply: boolean;
-  replyPlaceholder: string;
-  speak: boolean;
-  sound: 'default' | 'none';
-  priority: (typeof PRIORITIES)[number];
-  /** The template's own fields, by key. */
-  fields: Record<string, string>;
-}
-
-export const EMPTY_DRAFT: Draft = {
-  app: OWN_APP,
-  template: '',
-  title: '',
-  subtitle: '',
-  body: '',
-  link: '',
-  buttons: [],
-  askReply: false,
-  replyPlaceholder: '',
-  speak: false,
-  sound: 'default',
-  priority: 'normal',
-  fields: {},
-};
-
-export const draft = signal<Draft>(EMPTY_DRAFT);
-
-let nextKey = 1;
-export const newButton = (): DraftButton => ({ key: nextKey++, label: '', link: '' });
-
-export function edit(change: Partial<Draft>): void {
-  draft.value = { ...draft.value, ...change };
-}
+import { type ComposeRequest } from '../../../protocol/app-api.js';
+import type { Draft } from '../models/compose.js';
 
 /**
  * The notification the draft describes: only what was filled in. The reply field is a reply button (after the

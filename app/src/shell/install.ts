@@ -1,10 +1,8 @@
 // The window as an installed app (docs/app.md#installing-the-window): the service worker that keeps the app's shell
 // (app/src/sw.ts, built to /app/sw.js), and the unread count as the installed app's badge — the same count as the
-// title's (history/store.ts `unreadTotal`), none once signed out.
+// title's (the History model's `unreadTotal`), none once signed out. main.tsx starts both once the window is drawn.
 
-import { effect } from '@preact/signals';
-import { sessionEnded } from './api.js';
-import { unreadTotal } from './history/store.js';
+import { effect, type ReadonlySignal } from '@preact/signals';
 
 /** Where the build puts the worker (app/installable.ts), and the part of the origin it serves. */
 const WORKER_URL = '/app/sw.js';
@@ -26,11 +24,11 @@ export function keepShell(): void {
 }
 
 /** The badge follows the unread count where the browser draws one (an installed app on Chromium, Edge, Safari). */
-export function showUnreadBadge(): void {
+export function showUnreadBadge(unread: ReadonlySignal<number>, signedOut: ReadonlySignal<unknown>): void {
   if (!('setAppBadge' in navigator)) return;
   effect(() => {
-    const unread = sessionEnded.value ? 0 : unreadTotal.value;
-    const shown = unread > 0 ? navigator.setAppBadge(unread) : navigator.clearAppBadge();
+    const count = signedOut.value ? 0 : unread.value;
+    const shown = count > 0 ? navigator.setAppBadge(count) : navigator.clearAppBadge();
     void shown.catch(() => undefined); // not installed, or badges switched off: nothing to show it on
   });
 }

@@ -1,7 +1,9 @@
-// Compose's fields: a label, the control, an optional hint, and the daemon's message when an error names this field
-// (the control then says it is invalid, and is described by the message).
+// The form kit of every page that has a form (Compose, Settings, the Relay page, the Designer, quiet hours): a field
+// is a label, the control, an optional hint, and the daemon's message when an error names this field (the control
+// then says it is invalid, and is described by the message).
 
 import type { VNode } from 'preact';
+import './fields.css';
 
 export interface Problem {
   /** The id of the control it is about, or '' for the whole form. */

@@ -1,0 +1,92 @@
+// What the Settings page shows and changes: the general settings (GET and PUT /v1/settings, through
+// /app/api/settings), the quiet hours, the voice engine, and every app's own settings with its newest notification.
+// Each part is read on its own when the page opens, so one that fails does not hide the others; each change answers
+// the part as it is now.
+
+import { createModel, signal } from '@preact/signals';
+import {
+  type AppSettingsAnswer,
+  type AppSettingsEntry,
+  type LastNotificationsAnswer,
+  type QuietHoursAnswer,
+  type QuietHoursChange,
+  type SettingsAnswer,
+  settingsPaths,
+  type SettingValue,
+  type VoiceAnswer,
+} from '../../../protocol/app-api-settings.js';
+import type { AppsModel } from './apps.js';
+import type { LiveEvents, Requests } from './dependencies.js';
+import { titleOf } from './history.js';
+
+export const SettingsModel = createModel((api: Requests, events: LiveEvents, apps: AppsModel) => {
+  const general = signal<SettingsAnswer | null>(null);
+  const quiet = signal<QuietHoursAnswer | null>(null);
+  const voice = signal<VoiceAnswer | null>(null);
+  const appSettings = signal<AppSettingsAnswer | null>(null);
+  /** Each app's newest notification. */
+  const last = signal<LastNotificationsAnswer['last']>({});
+
+  async function loadApps(): Promise<void> {
+    const [settings, newest] = await Promise.all([
+      api.call<AppSettingsAnswer>('GET', settingsPaths.appSettings),
+      api.call<LastNotificationsAnswer>('GET', settingsPaths.lastNotifications),
+      apps.load(),
+    ]);
+    appSettings.value = settings;
+    last.value = newest.last;
+  }
+
+  return {
+    general,
+    quiet,
+    voice,
+    appSettings,
+    last,
+    async loadGeneral(): Promise<void> {
+      general.value = await api.call<SettingsAnswer>('GET', settingsPaths.settings);
+    },
+    /** PUT one key; the answer is the whole state again. */
+    async changeGeneral(key: string, value: SettingValue | null): Promise<SettingsAnswer> {
+      const answer = await api.call<SettingsAnswer>('PUT', settingsPaths.settings, { [key]: value });
+      general.value = answer;
+      return answer;
+    },
+    async loadQuiet(): Promise<void> {
+      quiet.value = await api.call<QuietHoursAnswer>('GET', settingsPaths.quietHours);
+    },
+    /** PUT the quiet hours (a quiet period, its end, or the weekly windows); throws the API's refusal. */
+    async changeQuiet(change: QuietHoursChange): Promise<void> {
+      quiet.value = await api.call<QuietHoursAnswer>('PUT', settingsPaths.quietHours, change);
+    },
+    async loadVoice(): Promise<void> {
+      voice.value = await api.call<VoiceAnswer>('GET', settingsPaths.voice);
+    },
+    loadApps,
+    /** PUT one key of one app; the answer is the app's entry as it is now. */
+    async changeApp(app: string, key: string, value: SettingValue | null): Promise<void> {
+      const answer = await api.call<{ app: AppSettingsEntry }>('PUT', settingsPaths.appSettings, { app, [key]: value });
+      const current = appSettings.value;
+      if (current) appSettings.value = { ...current, apps: current.apps.map((entry) => (entry.app === app ? answer.app : entry)) };
+    },
+    /**
+     * While the page is open: a notification that arrives or changes is its app's newest; a new app's card is added,
+     * a removed notification reads the apps again. The answer stops following.
+     */
+    followRows(): () => void {
+      const stops = [
+        events.on('row', ({ row }) => {
+          const known = last.value[row.app];
+          if (!known || known.id === row.id || Date.parse(row.deliveredAt) >= Date.parse(known.deliveredAt))
+            last.value = { ...last.value, [row.app]: { id: row.id, title: titleOf(row), deliveredAt: row.deliveredAt } };
+          if (appSettings.value && !appSettings.value.apps.some((entry) => entry.app === row.app)) void loadApps().catch(() => undefined);
+        }),
+        events.on('removed', () => void loadApps().catch(() => undefined)),
+      ];
+      return () => {
+        for (const stop of stops) stop();
+      };
+    },
+  };
+});
+export type SettingsModel = InstanceType<typeof SettingsModel>;

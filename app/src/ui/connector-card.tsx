@@ -1,0 +1,66 @@
+// A connector's request to send the person notifications (an agent that signed in to the cloud relay with OAuth):
+// who asks, the codes to check, when it expires, and "Approve" / "Deny". Shown on the Approvals page and on the
+// Relay page, answered through the same route.
+
+import type { VNode } from 'preact';
+import { appPaths, type ConnectorRequest } from '../../../protocol/app-api.js';
+import { useModels } from '../models/context.js';
+import { AnswerButtons } from './answer-buttons.js';
+import { Icon } from './icon.js';
+import { exactTime, relativeTime, useTime } from './time.js';
+import './cards.css';
+
+export function ConnectorCard({ request }: { request: ConnectorRequest }): VNode {
+  const { api, status } = useModels();
+  const moment = useTime();
+  const decide = async (approve: boolean): Promise<void> => {
+    try {
+      await api.call('POST', appPaths.connector(request.id), { approve });
+      status.say(approve ? `${request.clientName} may now send you notifications.` : `${request.clientName} was refused.`);
+    } catch (error) {
+      status.sayError(error);
+    }
+  };
+  const headingId = `connector-${request.id}`;
+  return (
+    <article class="card" aria-labelledby={headingId}>
+      <header class="card-head">
+        <Icon name="radioTower" />
+        <h3 id={headingId} class="card-title">
+          {request.clientName} asks to send you notifications
+        </h3>
+      </header>
+      <dl class="facts">
+        {request.redirectHost && (
+          <div>
+            <dt>Returns to</dt>
+            <dd>
+              <code class="exact">{request.redirectHost}</code>
+            </dd>
+          </div>
+        )}
+        {request.userCode && (
+          <div>
+            <dt>Code it shows</dt>
+            <dd>
+              <code class="exact">{request.userCode}</code>
+            </dd>
+          </div>
+        )}
+        <div>
+          <dt>Approval code</dt>
+          <dd>
+            <code class="approval-code">{request.code}</code>
+            <span class="muted"> — type it on the page that asked, if it asks for it</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Expires</dt>
+          <dd title={exactTime(request.expiresAt, moment)}>{relativeTime(request.expiresAt, moment)}</dd>
+        </div>
+      </dl>
+      {request.problem && <p class="field-problem">{request.problem}</p>}
+      <AnswerButtons yes="Approve" no="Deny" answer={decide} />
+    </article>
+  );
+}
