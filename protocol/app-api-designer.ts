@@ -30,6 +30,13 @@ export const designerPaths = {
 /** A template or manifest as JSON: the page edits it as text, the daemon checks it. */
 export type DesignJson = Record<string, unknown>;
 
+/** POST assets: a picture or animation the person picked, for an app. */
+export interface AssetUpload {
+  app: string;
+  name: string;
+  base64: string;
+}
+
 /** GET library: the four built-in layouts (as they are written: a starting point to copy) and every saved template. */
 export interface DesignerLibrary {
   builtins: DesignJson[];

@@ -65,6 +65,11 @@ export interface RelayPairRequest {
   pairingSecret?: string;
 }
 
+/** `POST …/unpair`: `force` forgets the pairing here even when the relay cannot be told. */
+export interface RelayUnpairRequest {
+  force?: boolean;
+}
+
 /** `POST …/pair`: paired, as this device (the status then says how the connection goes). */
 export interface RelayPairAnswer {
   paired: true;

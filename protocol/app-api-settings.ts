@@ -87,6 +87,9 @@ export interface QuietHoursAnswer {
   status: Silences & { active: boolean; until?: string; source?: 'window' | 'adhoc' | 'both' };
 }
 
+/** `PUT …/settings`: the settings to change; null puts one back to its default. */
+export type SettingsChange = Record<string, SettingValue | null>;
+
 export interface QuietHoursChange {
   windows?: QuietWindowEntry[];
   resume?: true;

@@ -39,7 +39,10 @@ const CACHE_PREFIX = 'notifier-shell-';
 const CACHE = `${CACHE_PREFIX}${SHELL.version}`;
 /** The key the shell page is kept under: every page of the app is that one file (it reads the path itself). */
 const SHELL_PAGE = '/app/';
-/** Paths the network alone answers, whatever happens. */
+/**
+ * Paths the network alone answers, whatever happens: protocol/app-api.ts `APP_API_BASE` and `appPaths.signin`,
+ * written out because the worker is built alone, without imports (app/installable.ts).
+ */
 const NEVER_KEPT = ['/app/api', '/app/signin'];
 
 const neverKept = (pathname: string): boolean => NEVER_KEPT.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));

@@ -4,7 +4,7 @@
 
 import type { VNode } from 'preact';
 import { useRef } from 'preact/hooks';
-import { appPaths, type Grant, type GrantKind } from '../../../protocol/app-api.js';
+import { appPaths, type Grant, type GrantKind, type OkAnswer, type RevokeRequest } from '../../../protocol/app-api.js';
 import { useModels } from '../models/context.js';
 import { useAnswerFocus } from '../ui/answer-buttons.js';
 import { ConnectorCard } from '../ui/connector-card.js';
@@ -24,7 +24,12 @@ function Granted({ grant }: { grant: Grant }): VNode {
   const moment = useTime();
   const revoke = async (): Promise<void> => {
     try {
-      await api.call('POST', appPaths.revoke, { kind: grant.kind, app: grant.app, host: grant.host, template: grant.template });
+      await api.call<OkAnswer, RevokeRequest>('POST', appPaths.revoke, {
+        kind: grant.kind,
+        app: grant.app,
+        host: grant.host,
+        template: grant.template,
+      });
       status.say(`Revoked. ${grant.appName} will ask you again next time.`);
     } catch (error) {
       status.sayError(error);

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   appPaths,
   type ComposeAnswer,
+  type ComposeRequest,
   type ComposeTemplatesAnswer,
   OWN_APP,
   OWN_APP_NAME,
@@ -107,7 +108,7 @@ export function ComposePage(): VNode {
     setSending(true);
     setSent(null);
     try {
-      const answer = await api.call<ComposeAnswer>('POST', appPaths.compose, notification);
+      const answer = await api.call<ComposeAnswer, ComposeRequest>('POST', appPaths.compose, notification);
       setProblem(null);
       setSent({ app: current.app, id: answer.id, title: current.title || current.body.split('\n')[0] || 'your notification' });
     } catch (error) {

@@ -3,7 +3,7 @@
 
 import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { designerPaths } from '../../../protocol/app-api-designer.js';
+import { type AssetUpload, designerPaths } from '../../../protocol/app-api-designer.js';
 import { useModels } from '../models/context.js';
 import { messageOf, withQuery } from '../models/requests.js';
 import { Icon } from '../ui/icon.js';
@@ -48,7 +48,7 @@ export function Assets({ app, insert }: { app: string; insert: (text: string) =>
       return;
     }
     try {
-      await api.call('POST', designerPaths.assets, { app, name: file.name, base64: await readBase64(file) });
+      await api.call<unknown, AssetUpload>('POST', designerPaths.assets, { app, name: file.name, base64: await readBase64(file) });
       setProblem('');
       status.say(`Added ${file.name}.`);
       await reload();

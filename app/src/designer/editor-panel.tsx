@@ -7,8 +7,8 @@ import { computed } from '@preact/signals';
 import type { VNode } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { EditorView } from '@codemirror/view';
-import { OWN_APP } from '../../../protocol/app-api.js';
-import { designerPaths, type DesignJson } from '../../../protocol/app-api-designer.js';
+import { type ComposeAnswer, OWN_APP } from '../../../protocol/app-api.js';
+import { designerPaths, type DesignerPreviewRequest, type DesignJson } from '../../../protocol/app-api-designer.js';
 import { useModels } from '../models/context.js';
 import { type EditedKind, type Marked, parsed, pretty, problemsOf, sampleMessage, STARTER } from '../models/designer.js';
 import { ApiProblem, messageOf, withQuery } from '../models/requests.js';
@@ -143,12 +143,12 @@ export function EditorPanel({ editor, onManifestSaved }: { editor: DesignerEdito
     setSaving(true);
     try {
       if (edited.value.kind === 'template') {
-        const answer = await api.call<{ ok: boolean; warnings?: string[] }>('PUT', designerPaths.templates, value);
+        const answer = await api.call<{ ok: boolean; warnings?: string[] }, DesignJson>('PUT', designerPaths.templates, value);
         edited.value = { kind: 'template', title: `${String(value.name)} (${String(value.app)})` };
         status.say(`Saved “${String(value.name)}”.${answer.warnings?.length ? ` Warnings: ${answer.warnings.join('; ')}.` : ''}`);
         await designer.loadLibrary();
       } else {
-        await api.call('PUT', designerPaths.manifest, value);
+        await api.call<unknown, DesignJson>('PUT', designerPaths.manifest, value);
         edited.value = { kind: 'manifest', title: String(value.app) };
         status.say(`Saved the manifest of ${String(value.app)}.`);
         onManifestSaved();
@@ -195,7 +195,7 @@ export function EditorPanel({ editor, onManifestSaved }: { editor: DesignerEdito
     const data = parsed(sampleText.value) ?? {};
     if (!template) return markEditor();
     try {
-      await api.call('POST', designerPaths.sendTest, { template, data });
+      await api.call<ComposeAnswer, DesignerPreviewRequest>('POST', designerPaths.sendTest, { template, data });
       status.say('Sent: the card is on the screen as a banner of Notifier.');
     } catch (error) {
       const problems = problemsOf(error);

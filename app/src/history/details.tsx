@@ -5,7 +5,19 @@
 import type { VNode } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { isOpenableLink } from '../../../protocol/notification-rules.js';
-import { appPaths, type ButtonDescription, type NotificationDetails, type RelayReceipt } from '../../../protocol/app-api.js';
+import {
+  appPaths,
+  type ButtonDescription,
+  type NotificationDetails,
+  type OkAnswer,
+  type PressRequest,
+  type ReadAnswer,
+  type ReadRequest,
+  type RelayReceipt,
+  type ReplyRequest,
+  type SnoozeAnswer,
+  type SnoozeRequest,
+} from '../../../protocol/app-api.js';
 import { useModels } from '../models/context.js';
 import { titleOf } from '../models/history.js';
 import { messageOf, NO_LONGER_IN_HISTORY } from '../models/requests.js';
@@ -19,6 +31,8 @@ import { QuestionCard } from '../ui/question-card.js';
 import { StateBadges } from '../ui/state-badges.js';
 import { exactTime, minutesUntilTomorrowMorning, useDateFormats } from '../ui/time.js';
 import { focusList } from './focus.js';
+import { HELD, SPEECH_SUPPRESSED, type SpeechSuppressed } from '../../../protocol/types.js';
+import { SUPPRESS_REASONS, type SuppressReason } from '../../../protocol/relay/receipts.js';
 
 type Selected = { app: string; id: string };
 
@@ -82,7 +96,10 @@ function SnoozeMenu({ selected, snoozedUntil }: { selected: Selected; snoozedUnt
     );
   }
   const snooze = (minutes: number, words: string): void =>
-    void act(() => api.call('POST', appPaths.snooze(selected.app, selected.id), { minutes }), `Snoozed ${words}.`);
+    void act(
+      () => api.call<SnoozeAnswer, SnoozeRequest>('POST', appPaths.snooze(selected.app, selected.id), { minutes }),
+      `Snoozed ${words}.`,
+    );
   const choices: Array<[string, () => number, string]> = [
     ['15 minutes', () => 15, 'for 15 minutes'],
     ['1 hour', () => 60, 'for 1 hour'],
@@ -122,7 +139,7 @@ function ReplyForm({ details, onSent }: { details: NotificationDetails; onSent: 
       return;
     }
     try {
-      await api.call('POST', appPaths.reply(details.row.app, details.row.id), { text });
+      await api.call<OkAnswer, ReplyRequest>('POST', appPaths.reply(details.row.app, details.row.id), { text });
       setText('');
       setProblem('');
       status.say('Reply sent.');
@@ -176,7 +193,7 @@ function Buttons({ details }: { details: NotificationDetails }): VNode | null {
       return;
     }
     await act(
-      () => api.call('POST', appPaths.press(details.row.app, details.row.id), { actionId: button.actionId }),
+      () => api.call<OkAnswer, PressRequest>('POST', appPaths.press(details.row.app, details.row.id), { actionId: button.actionId }),
       `Pressed “${button.label}”.`,
     );
   };
@@ -216,7 +233,7 @@ function WhatHappened({ details }: { details: NotificationDetails }): VNode | nu
       `${exactTime(record.dismissedAt, formats)}${record.actionUsed ? ` (${endedBy(record.actionUsed)})` : ''}`,
     ]);
   if (record.snoozedUntil) facts.push(['Snoozed until', exactTime(record.snoozedUntil, formats)]);
-  if (record.held) facts.push(['Not shown', record.held === 'quiet-hours' ? 'held back by quiet hours' : 'the app is muted']);
+  if (record.held) facts.push(['Not shown', record.held === HELD.quietHours ? 'held back by quiet hours' : 'the app is muted']);
   if (record.actionNote) facts.push(['Problem', record.actionNote]);
   if (record.followUp) {
     const follow = record.followUp;
@@ -227,7 +244,7 @@ function WhatHappened({ details }: { details: NotificationDetails }): VNode | nu
   }
   if (record.speech) {
     const why = record.speech.suppressed;
-    facts.push(['Read aloud', why ? `No: ${NOT_SPOKEN[why] ?? why}` : record.speech.text]);
+    facts.push(['Read aloud', why ? `No: ${NOT_SPOKEN[why as SpeechSuppressed] ?? why}` : record.speech.text]);
   }
   const url = record.notification.url;
   if (url)
@@ -282,22 +299,22 @@ function WhatHappened({ details }: { details: NotificationDetails }): VNode | nu
 }
 
 /** Why a notification was not read aloud (the record's `speech.suppressed`), as the person reads it. */
-const NOT_SPOKEN: Record<string, string> = {
-  unavailable: 'this computer has no voice to read it with',
-  muted: 'all sounds are muted',
-  'quiet-hours': 'quiet hours',
-  'app-muted': 'the app is muted',
-  'app-speech-off': 'reading aloud is off for this app',
+const NOT_SPOKEN: Record<SpeechSuppressed, string> = {
+  [SPEECH_SUPPRESSED.unavailable]: 'this computer has no voice to read it with',
+  [SPEECH_SUPPRESSED.muted]: 'all sounds are muted',
+  [SPEECH_SUPPRESSED.quietHours]: 'quiet hours',
+  [SPEECH_SUPPRESSED.appMuted]: 'the app is muted',
+  [SPEECH_SUPPRESSED.appSpeechOff]: 'reading aloud is off for this app',
 };
 
 /** Why the relay was told a notification was not shown or not read aloud. */
-const RECEIPT_REASONS: Record<string, string> = {
-  muted: 'muted',
-  'quiet-hours': 'quiet hours',
-  'delivery-failed': 'it could not be delivered',
-  unreadable: 'it could not be read',
-  'speech-off': 'reading aloud is off for this app',
-  'speech-unavailable': 'this computer has no voice to read it with',
+const RECEIPT_REASONS: Record<SuppressReason, string> = {
+  [SUPPRESS_REASONS.muted]: 'muted',
+  [SUPPRESS_REASONS.quietHours]: 'quiet hours',
+  [SUPPRESS_REASONS.deliveryFailed]: 'it could not be delivered',
+  [SUPPRESS_REASONS.unreadable]: 'it could not be read',
+  [SUPPRESS_REASONS.speechOff]: 'reading aloud is off for this app',
+  [SUPPRESS_REASONS.speechUnavailable]: 'this computer has no voice to read it with',
 };
 
 /** A receipt this computer sent the relay, in words: "Shown on screen", "Not read aloud (quiet hours)". */
@@ -312,7 +329,7 @@ function receiptWords(receipt: RelayReceipt): string {
           : receipt.scope === 'speech'
             ? 'Not read aloud'
             : 'Not shown';
-  return receipt.reason ? `${what} (${RECEIPT_REASONS[receipt.reason] ?? receipt.reason})` : what;
+  return receipt.reason ? `${what} (${RECEIPT_REASONS[receipt.reason as SuppressReason] ?? receipt.reason})` : what;
 }
 
 const ENDINGS: Record<string, string> = {
@@ -404,7 +421,10 @@ export function Details({ selected }: { selected: Selected }): VNode {
   // Open details are read (the daemon marks them so): marking one unread closes it, as a mail client does, and
   // leaves it unread in the list.
   const markUnread = async (): Promise<void> => {
-    const done = await act(() => api.call('POST', appPaths.read(where.app, where.id), { read: false }), 'Marked as unread.');
+    const done = await act(
+      () => api.call<ReadAnswer, ReadRequest>('POST', appPaths.read(where.app, where.id), { read: false }),
+      'Marked as unread.',
+    );
     if (done) closeDetails();
   };
 

@@ -5,7 +5,7 @@
 
 import type { VNode } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { appPaths } from '../../../protocol/app-api.js';
+import { appPaths, type ComposeAnswer, type ComposeRequest } from '../../../protocol/app-api.js';
 import { type FirstRunAnswer, firstRunPaths } from '../../../protocol/app-api-first-run.js';
 import { useModels } from '../models/context.js';
 import { messageOf } from '../models/requests.js';
@@ -79,7 +79,7 @@ export function FirstRun(): VNode {
     if (sending.current) return;
     sending.current = true;
     try {
-      await api.call('POST', appPaths.compose, TEST_NOTIFICATION);
+      await api.call<ComposeAnswer, ComposeRequest>('POST', appPaths.compose, TEST_NOTIFICATION);
       status.say('Test notification sent.');
     } catch (error) {
       status.sayError(error);

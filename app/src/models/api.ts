@@ -87,9 +87,14 @@ export const ApiModel = createModel((page: ApiPage) => {
   }
 
   /** The same for a JSON answer. */
-  async function call<T>(method: string, path: string, body?: unknown, options: { signal?: AbortSignal } = {}): Promise<T> {
+  async function call<Answer, Body = never>(
+    method: string,
+    path: string,
+    body?: NoInfer<Body>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Answer> {
     const reply = await send(method, path, body, options);
-    return (await reply.json()) as T;
+    return (await reply.json()) as Answer;
   }
 
   return {

@@ -8,7 +8,11 @@ import type { AppEventName, AppEvents } from '../../../protocol/app-api.js';
 
 /** Requests to the person-only API (models/api.ts): JSON in and out; `signal` cancels one. */
 export interface Requests {
-  call<T>(method: string, path: string, body?: unknown, options?: { signal?: AbortSignal }): Promise<T>;
+  /**
+   * A request to the window's API and its answer. `Answer` and `Body` are the protocol's types of the route
+   * (protocol/app-api.ts), the ones the daemon's route is typed by: a body the route does not take does not compile.
+   */
+  call<Answer, Body = never>(method: string, path: string, body?: NoInfer<Body>, options?: { signal?: AbortSignal }): Promise<Answer>;
 }
 
 /** The daemon's live events (models/events.ts). Each answer unsubscribes. */

@@ -5,7 +5,7 @@
 // docs/app.md#live-events).
 
 import { createModel } from '@preact/signals';
-import { appPaths, type AppEventName, type AppEvents } from '../../../protocol/app-api.js';
+import { APP_EVENT_NAMES, appPaths, type AppEventName, type AppEvents } from '../../../protocol/app-api.js';
 import type { ApiModel } from './api.js';
 import type { Clock } from './dependencies.js';
 import { ApiProblem } from './requests.js';
@@ -17,14 +17,8 @@ type Handler<N extends AppEventName> = (data: AppEvents[N]) => void;
 type OpenHandler = (again: boolean, seq: number) => void;
 
 export const EventStreamModel = createModel((api: ApiModel, clock: Clock, Source: typeof EventSource) => {
-  const handlers: { [N in AppEventName]: Set<Handler<N>> } = {
-    stream: new Set(),
-    row: new Set(),
-    removed: new Set(),
-    unread: new Set(),
-    approvals: new Set(),
-    read: new Set(),
-  };
+  // One set of handlers per event the stream sends (and listens for each of them).
+  const handlers = Object.fromEntries(APP_EVENT_NAMES.map((name) => [name, new Set()])) as { [N in AppEventName]: Set<Handler<N>> };
   const openHandlers = new Set<OpenHandler>();
   let source: EventSource | undefined;
   let opens = 0;
@@ -43,7 +37,7 @@ export const EventStreamModel = createModel((api: ApiModel, clock: Clock, Source
 
   function connect(): void {
     source = new Source(api.withCsrf(appPaths.events));
-    for (const name of Object.keys(handlers) as AppEventName[]) {
+    for (const name of APP_EVENT_NAMES) {
       source.addEventListener(name, (event) => {
         let data: unknown;
         try {

@@ -10,7 +10,16 @@
 // asked for again.
 
 import { batch, computed, createModel, signal } from '@preact/signals';
-import { APP_HISTORY_LIMIT, appPaths, type HistoryPage, type HistoryRow, type HistoryStateFilter } from '../../../protocol/app-api.js';
+import {
+  APP_HISTORY_LIMIT,
+  appPaths,
+  type HistoryPage,
+  type HistoryRow,
+  type HistoryStateFilter,
+  inHistoryState,
+  type ReadAllRequest,
+  type ReadAnswer,
+} from '../../../protocol/app-api.js';
 import { type Clock, type LiveEvents, type Requests, whileAlive } from './dependencies.js';
 import { isAbort, messageOf, withQuery } from './requests.js';
 
@@ -68,10 +77,7 @@ interface Change {
 /** Whether a row that just arrived belongs in the list as filtered (`undefined`: only the daemon knows). */
 function matches(row: HistoryRow, current: Filters): boolean | undefined {
   if (current.app && row.app !== current.app) return false;
-  if (current.state === 'unread' && row.read) return false;
-  if (current.state === 'waiting' && !row.state.waiting) return false;
-  if (current.state === 'replied' && !row.state.replied) return false;
-  if (current.state === 'failed' && !row.state.failed) return false;
+  if (!inHistoryState(current.state, row)) return false; // the daemon's own rule
   const delivered = Date.parse(row.deliveredAt);
   if (current.from && delivered < new Date(`${current.from}T00:00:00`).getTime()) return false;
   if (current.to && delivered > new Date(`${current.to}T23:59:59.999`).getTime()) return false;
@@ -379,7 +385,7 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
     },
     /** POST read-all (of one app, or of all): the count is the daemon's answer. */
     async markAllRead(app: string | undefined): Promise<void> {
-      const answer = await api.call<{ unread: number }>('POST', appPaths.historyReadAll, app ? { app } : {});
+      const answer = await api.call<ReadAnswer, ReadAllRequest>('POST', appPaths.historyReadAll, app ? { app } : {});
       unreadTotal.value = answer.unread;
     },
   };

@@ -2,10 +2,8 @@
 // document; links within it change the address with the History API, so Back and Forward work as in any site.
 
 import { computed, createModel, signal } from '@preact/signals';
-import { APP_PAGES, type AppPage } from '../../../protocol/app-api.js';
+import { APP_API_BASE, APP_BASE, APP_PAGES, appPaths, isWithin, type AppPage } from '../../../protocol/app-api.js';
 import { whileAlive } from './dependencies.js';
-
-const BASE = '/app';
 
 export interface Route {
   page: AppPage;
@@ -15,7 +13,7 @@ export interface Route {
 
 export function parseRoute(pathname: string): Route {
   const parts = pathname
-    .slice(BASE.length)
+    .slice(APP_BASE.length)
     .split('/')
     .filter((part) => part !== '')
     .map((part) => safeDecode(part));
@@ -32,8 +30,8 @@ function safeDecode(part: string): string {
   }
 }
 
-export const pageHref = (page: AppPage): string => `${BASE}/${page}`;
-export const detailsHref = (app: string, id: string): string => `${BASE}/history/${encodeURIComponent(app)}/${encodeURIComponent(id)}`;
+export const pageHref = appPaths.page;
+export const detailsHref = appPaths.notificationPage;
 
 /** What of the page the router uses: its address, its history, and the clicks and Back/Forward it hears. */
 export type RouterPage = Pick<Window, 'location' | 'history' | 'document' | 'addEventListener' | 'removeEventListener'>;
@@ -58,7 +56,7 @@ export const RouterModel = createModel((page: RouterPage) => {
     const link = (event.target as Element | null)?.closest?.('a');
     if (!link || link.target || link.hasAttribute('download')) return;
     const url = new URL(link.href, page.location.href);
-    if (url.origin !== page.location.origin || !url.pathname.startsWith(`${BASE}/`) || url.pathname.startsWith(`${BASE}/api/`)) return;
+    if (url.origin !== page.location.origin || !url.pathname.startsWith(`${APP_BASE}/`) || isWithin(url.pathname, APP_API_BASE)) return;
     event.preventDefault();
     navigate(url.pathname);
   }
@@ -75,7 +73,7 @@ export const RouterModel = createModel((page: RouterPage) => {
   });
 
   // The bare /app/ shows History: say so in the address too.
-  if (parseRoute(page.location.pathname).page === 'history' && !page.location.pathname.startsWith(`${BASE}/history`)) {
+  if (parseRoute(page.location.pathname).page === 'history' && !page.location.pathname.startsWith(appPaths.page('history'))) {
     navigate(pageHref('history'), { replace: true });
   }
 

@@ -6,11 +6,13 @@
 import { createModel, signal } from '@preact/signals';
 import {
   type AppSettingsAnswer,
+  type AppSettingsChange,
   type AppSettingsEntry,
   type LastNotificationsAnswer,
   type QuietHoursAnswer,
   type QuietHoursChange,
   type SettingsAnswer,
+  type SettingsChange,
   settingsPaths,
   type SettingValue,
   type VoiceAnswer,
@@ -48,7 +50,7 @@ export const SettingsModel = createModel((api: Requests, events: LiveEvents, app
     },
     /** PUT one key; the answer is the whole state again. */
     async changeGeneral(key: string, value: SettingValue | null): Promise<SettingsAnswer> {
-      const answer = await api.call<SettingsAnswer>('PUT', settingsPaths.settings, { [key]: value });
+      const answer = await api.call<SettingsAnswer, SettingsChange>('PUT', settingsPaths.settings, { [key]: value });
       general.value = answer;
       return answer;
     },
@@ -57,7 +59,7 @@ export const SettingsModel = createModel((api: Requests, events: LiveEvents, app
     },
     /** PUT the quiet hours (a quiet period, its end, or the weekly windows); throws the API's refusal. */
     async changeQuiet(change: QuietHoursChange): Promise<void> {
-      quiet.value = await api.call<QuietHoursAnswer>('PUT', settingsPaths.quietHours, change);
+      quiet.value = await api.call<QuietHoursAnswer, QuietHoursChange>('PUT', settingsPaths.quietHours, change);
     },
     async loadVoice(): Promise<void> {
       voice.value = await api.call<VoiceAnswer>('GET', settingsPaths.voice);
@@ -65,7 +67,7 @@ export const SettingsModel = createModel((api: Requests, events: LiveEvents, app
     loadApps,
     /** PUT one key of one app; the answer is the app's entry as it is now. */
     async changeApp(app: string, key: string, value: SettingValue | null): Promise<void> {
-      const answer = await api.call<{ app: AppSettingsEntry }>('PUT', settingsPaths.appSettings, { app, [key]: value });
+      const answer = await api.call<{ app: AppSettingsEntry }, AppSettingsChange>('PUT', settingsPaths.appSettings, { app, [key]: value });
       const current = appSettings.value;
       if (current) appSettings.value = { ...current, apps: current.apps.map((entry) => (entry.app === app ? answer.app : entry)) };
     },

@@ -6,10 +6,11 @@ import type { VNode } from 'preact';
 import { useState } from 'preact/hooks';
 import {
   RELAY_KEY_CLIENTS,
-  relayPaths,
   type RelayKeyClient,
   type RelayKeyCreated,
+  type RelayKeyRequest,
   type RelayKeyRow,
+  relayPaths,
 } from '../../../protocol/app-api-relay.js';
 import { useModels } from '../models/context.js';
 import { ApiProblem, messageOf, sentence } from '../models/requests.js';
@@ -153,7 +154,7 @@ export function KeysSection(): VNode {
     setBusy(true);
     setProblem(null);
     try {
-      const answer = await api.call<RelayKeyCreated>('POST', relayPaths.keys, { name: name.trim(), client });
+      const answer = await api.call<RelayKeyCreated, RelayKeyRequest>('POST', relayPaths.keys, { name: name.trim(), client });
       setMade(answer);
       setName('');
       status.say(`The key “${answer.name}” was made. Copy it now: it is shown only once.`);

@@ -3,7 +3,13 @@
 
 import type { VNode } from 'preact';
 import { useState } from 'preact/hooks';
-import { relayPaths, type RelayStatusAnswer } from '../../../protocol/app-api-relay.js';
+import {
+  type RelayPairAnswer,
+  type RelayPairRequest,
+  relayPaths,
+  type RelayStatusAnswer,
+  type RelayUnpairRequest,
+} from '../../../protocol/app-api-relay.js';
 import { type Models, useModels } from '../models/context.js';
 import { ApiProblem, messageOf, sentence } from '../models/requests.js';
 import { type Problem, TextField } from '../ui/fields.js';
@@ -49,7 +55,10 @@ export function PairForm({ again }: { again?: RelayStatusAnswer }): VNode {
     setBusy(relayURL);
     setProblem(null);
     try {
-      await api.call('POST', relayPaths.pair, { relayURL, ...(secret ? { pairingSecret: secret } : {}) });
+      await api.call<RelayPairAnswer, RelayPairRequest>('POST', relayPaths.pair, {
+        relayURL,
+        ...(secret ? { pairingSecret: secret } : {}),
+      });
       setSecret('');
       await relay.loadStatus();
       relay.watchClosely();
@@ -159,7 +168,7 @@ async function unpair({ api, confirm, relay, status }: Models, current: RelaySta
   });
   if (!yes) return;
   try {
-    await api.call('POST', relayPaths.unpair, {});
+    await api.call<unknown, RelayUnpairRequest>('POST', relayPaths.unpair, {});
   } catch (error) {
     // The relay could not be told (it is down, or the key cannot be read): forgetting it here alone is the person's call.
     if (!(error instanceof ApiProblem) || (error.status !== 502 && error.status !== 503)) return status.sayError(error);
@@ -170,7 +179,7 @@ async function unpair({ api, confirm, relay, status }: Models, current: RelaySta
     });
     if (!anyway) return;
     try {
-      await api.call('POST', relayPaths.unpair, { force: true });
+      await api.call<unknown, RelayUnpairRequest>('POST', relayPaths.unpair, { force: true });
     } catch (again) {
       return status.sayError(again);
     }

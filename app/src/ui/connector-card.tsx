@@ -3,7 +3,7 @@
 // Relay page, answered through the same route.
 
 import type { VNode } from 'preact';
-import { appPaths, type ConnectorRequest } from '../../../protocol/app-api.js';
+import { appPaths, type ConnectorDecisionRequest, type ConnectorRequest, type OkAnswer } from '../../../protocol/app-api.js';
 import { useModels } from '../models/context.js';
 import { AnswerButtons } from './answer-buttons.js';
 import { Icon } from './icon.js';
@@ -15,7 +15,7 @@ export function ConnectorCard({ request }: { request: ConnectorRequest }): VNode
   const moment = useTime();
   const decide = async (approve: boolean): Promise<void> => {
     try {
-      await api.call('POST', appPaths.connector(request.id), { approve });
+      await api.call<OkAnswer, ConnectorDecisionRequest>('POST', appPaths.connector(request.id), { approve });
       status.say(approve ? `${request.clientName} may now send you notifications.` : `${request.clientName} was refused.`);
     } catch (error) {
       status.sayError(error);

@@ -2,7 +2,13 @@
 // Approvals page and on the notification that asked.
 
 import type { VNode } from 'preact';
-import { appPaths, type ApprovalQuestion, type QuestionKind } from '../../../protocol/app-api.js';
+import {
+  appPaths,
+  type ApprovalQuestion,
+  type OkAnswer,
+  type QuestionAnswerRequest,
+  type QuestionKind,
+} from '../../../protocol/app-api.js';
 import { useModels } from '../models/context.js';
 import { AnswerButtons } from './answer-buttons.js';
 import { Icon, type IconName } from './icon.js';
@@ -82,7 +88,7 @@ export function QuestionCard({ question, headingLevel = 3 }: { question: Approva
   const { api, status } = useModels();
   const answer = async (allow: boolean): Promise<void> => {
     try {
-      await api.call('POST', appPaths.question(question.id), { allow });
+      await api.call<OkAnswer, QuestionAnswerRequest>('POST', appPaths.question(question.id), { allow });
       status.say(allow ? 'Allowed.' : 'Denied.');
     } catch (error) {
       status.sayError(error);

@@ -20,14 +20,15 @@ import {
   relayUnpairSchema,
   relayUsageSchema,
 } from '../../../protocol/schemas/relay.js';
+import type { RelayKeyRequest, RelayPairRequest, RelayUnpairRequest } from '../../../protocol/app-api-relay.js';
 import { oneOfText } from '../../../protocol/schemas/json-schema.js';
 import type { Core } from '../../core/core.js';
 import { query, type Example, type Route } from '../route.js';
 import { validator } from '../validate.js';
 
-export const readPair = validator<{ relayURL: string; pairingSecret?: string }>(relayPairSchema);
-export const readUnpair = validator<{ force?: boolean }>(relayUnpairSchema);
-export const readKey = validator<{ name: string; client?: string }>(relayKeyCreateSchema);
+export const readPair = validator<RelayPairRequest>(relayPairSchema);
+export const readUnpair = validator<RelayUnpairRequest>(relayUnpairSchema);
+export const readKey = validator<RelayKeyRequest>(relayKeyCreateSchema);
 
 /** Why the examples of routes that need a paired relay are not sent by the OpenAPI test. */
 const NEEDS_RELAY = 'it needs a computer paired with a running relay: test/daemon/relay-desktop.test.ts sends it to one';
