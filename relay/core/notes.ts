@@ -3,6 +3,7 @@
 // transaction, so the checks of one notify cannot interleave with another's.
 
 import { sql } from 'kysely';
+import { TOO_LARGE, type BoundedBody } from '../../common/bounded-body.js';
 import { dailyCap, invalidJSON, invalidRequest, notFound, queueFull, rateLimited, tooLarge } from '../../protocol/relay/errors.js';
 import type { NotifyFrame } from '../../protocol/relay/frames.js';
 import { checkNotifyBodySize, cleanNotification, maxNotifyRequestBytes, type NotifyPayload } from '../../protocol/relay/notify.js';
@@ -37,10 +38,6 @@ const EMPTY_RECEIPT = {
   suppressed_scope: null,
 } as const;
 
-/** A body that was larger than a route reads: refused with 413 at its turn in the order of checks. */
-export const TOO_LARGE = Symbol('too large');
-export type Body = Buffer | typeof TOO_LARGE;
-
 export interface NotifyOutcome {
   duplicate: boolean;
   note: NoteRow;
@@ -50,7 +47,7 @@ export interface NotifyOutcome {
  * `POST /v1/notify` after the budget (RA40 to RA45), in the order of RA50: size, JSON, size without the icon,
  * whitelist, dedupe, per-key rate, daily cap, expiry, queue full; then the note is stored and pushed.
  */
-export async function notify(relay: Relay, step: AgentStep, body: Body): Promise<NotifyOutcome> {
+export async function notify(relay: Relay, step: AgentStep, body: BoundedBody): Promise<NotifyOutcome> {
   const { tx, now, key } = step;
   const payload = readNotification(relay, body);
   const earlier = payload.notificationId === undefined ? undefined : await findKeyNote(tx.db, key, payload.notificationId);
@@ -128,7 +125,7 @@ export async function decideNotify(
 }
 
 /** RA40-RA43: the body as a checked notification. */
-export function readNotification(relay: Relay, body: Body): NotifyPayload {
+export function readNotification(relay: Relay, body: BoundedBody): NotifyPayload {
   if (body === TOO_LARGE) throw tooLarge('the notification', maxNotifyRequestBytes(relay.limits.maxBodyBytes));
   let parsed: unknown;
   try {
@@ -197,6 +194,17 @@ async function deleteNote(db: RelayDb, deviceId: string, rid: string): Promise<v
 /** RA45: notes neither acknowledged nor suppressed: the queue the computer still has to take. */
 export async function waitingCount(db: RelayDb, deviceId: string): Promise<number> {
   return (await queueState(db, deviceId, 0)).waiting;
+}
+
+/** RA45: the notes waiting on the whole relay, every computer's (relay_queue_depth, docs/relay.md "Metrics"). */
+export async function waitingOnRelay(db: RelayDb): Promise<number> {
+  const row = await db
+    .selectFrom('notes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('acked_at', 'is', null)
+    .where('suppressed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /**

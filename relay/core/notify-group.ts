@@ -11,6 +11,7 @@
 // before it writes anything: the requests then run one by one, each its own step (requests.ts, notes.ts), so every
 // refusal and its order come from one place.
 
+import type { BoundedBody } from '../../common/bounded-body.js';
 import { sql } from 'kysely';
 import { RelayError } from '../../protocol/relay/errors.js';
 import type { NotifyPayload } from '../../protocol/relay/notify.js';
@@ -20,7 +21,7 @@ import { prepared, write } from '../store/prepared.js';
 import type { KeyRow, NoteRow, UsageRow } from '../store/schema.js';
 import { verifyAgentKey, verifyAgentKeys, type AgentCaller } from './auth.js';
 import { hitBackAtInWindow, insertNotifyHits } from './key-limits.js';
-import { decideNotify, readNotification, type Body, type NotifyOutcome, type NotifyRareWrites } from './notes.js';
+import { decideNotify, readNotification, type NotifyOutcome, type NotifyRareWrites } from './notes.js';
 import type { Relay, Settled } from './relay.js';
 import { lastUsedIsOld } from './requests.js';
 import { sendingQuery, type SendingState } from './sending.js';
@@ -29,7 +30,7 @@ import { addUsages, budgetSpent } from './usage.js';
 /** One request of the group: what sendNotification (agent.ts) has before its step. */
 export interface NotifyInput {
   agent: AgentCaller;
-  body: Body;
+  body: BoundedBody;
 }
 
 /** The group declines: the requests run one by one. */

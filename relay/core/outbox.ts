@@ -17,7 +17,7 @@ import type { RelayDb } from '../store/backend.js';
 import { DELIVERIES_IN_FLIGHT, DELIVERY_CLAIM_MS, MAX_DELIVERY_AGE_MS, MAX_DELIVERY_ATTEMPTS, RETRY_WAIT_MS, TIME } from '../limits.js';
 import { log } from '../log.js';
 import { replyEvents, webhookDuration } from '../metrics.js';
-import { hostOf, publicHostProblem } from './outbound.js';
+import { hostOf, publicHostProblem } from '../host-rules.js';
 import type { Relay } from './relay.js';
 import { endSubscription } from './subscriptions.js';
 import { sendWebhook, verdictOf, type Verdict } from './webhooks.js';
@@ -106,6 +106,15 @@ async function nextDue(db: RelayDb): Promise<number | undefined> {
     .where(IS_HEAD)
     .executeTakeFirst();
   return row?.due == null ? undefined : Number(row.due);
+}
+
+/** Reply events waiting in the outbox, queued or to be retried, on the whole relay (relay_reply_events_waiting). */
+export async function waitingEvents(db: RelayDb): Promise<number> {
+  const row = await db
+    .selectFrom('event_outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /**

@@ -12,7 +12,8 @@ import { MAX_CALLBACK_URL_CHARS, MAX_SUBSCRIPTIONS_PER_KEY, SUBSCRIPTION_REFRESH
 import { log } from '../log.js';
 import { verifyAgentKey, type AgentCaller } from './auth.js';
 import { randomHex } from './credentials.js';
-import { hostOf, OutboundRefused, publicHostProblem } from './outbound.js';
+import { hostOf, publicHostProblem } from '../host-rules.js';
+import { OutboundRefused } from './outbound.js';
 import type { Relay } from './relay.js';
 import { REPLY_EVENT, replayAndCursor, type ReplayOutcome } from './reply-events.js';
 import { agentStep, type AgentStep } from './requests.js';

@@ -6,6 +6,7 @@
 
 import { randomInt } from 'node:crypto';
 import { MAX_WRONG_APPROVAL_CODES, type ConsentFrame, type ConsentView } from '../../protocol/relay/consent.js';
+import { alreadyDecided, expired, notFound } from '../../protocol/relay/errors.js';
 import { NOTIFY_SCOPE } from '../core/auth.js';
 import { randomHex, sameSecret, sha256Hex } from '../core/credentials.js';
 import { isOnline } from '../core/devices.js';
@@ -343,6 +344,29 @@ export async function settleRequest(
   });
   if (settled.kind === 'decided') await closeClientElsewhere(relay, deviceId, settled.row.client_id, now);
   return settled;
+}
+
+/**
+ * RA111 `POST /v1/device/consent`: the person's decision on the computer the request belongs to. Its status, and
+ * where the app's browser goes next (the browser flow); 404 for another computer's request or an unknown one, 409
+ * for one already decided, 410 for one that expired or was replaced.
+ */
+export async function decideOnComputer(
+  relay: Relay,
+  deviceId: string,
+  id: string,
+  decision: 'approve' | 'deny',
+): Promise<{ status: string; redirect?: string }> {
+  if (requestDevice(relay, id) !== deviceId) throw notFound('no such connector request');
+  const settled = await settleRequest(relay, deviceId, id, decision);
+  if (settled.kind === 'closed') {
+    if (settled.row.status === 'approved' || settled.row.status === 'denied') throw alreadyDecided(settled.row.status);
+    throw expired(`this connector request is ${settled.row.status}: the app must ask again`);
+  }
+  // `wrong` needs an approval code, which a decision on the computer never carries.
+  if (settled.kind !== 'decided') throw notFound('no such connector request');
+  const location = redirectFor(relay, settled.row, relay.clock());
+  return { status: settled.row.status, ...(location !== undefined && { redirect: location }) };
 }
 
 /**

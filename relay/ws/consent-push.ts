@@ -7,8 +7,8 @@ import type { ConsentResolvedFrame } from '../../protocol/relay/consent.js';
 import type { Relay } from '../core/relay.js';
 import { log } from '../log.js';
 import type { BusMessage } from '../store/backend.js';
-import type { DeviceConnection, SocketRegistry } from '../ws/registry.js';
-import { consentFrame, expireRequests, readRequest } from './requests.js';
+import { consentFrame, expireRequests, readRequest } from '../oauth/requests.js';
+import type { DeviceConnection, SocketRegistry } from './registry.js';
 
 /** Marks requests as announced to the computer (a later connect re-sends them as `redelivered`). */
 async function markAnnounced(relay: Relay, deviceId: string, ids: string[], now: number): Promise<void> {
