@@ -6,6 +6,7 @@
 
 import { AUDIO_KEEP_MS, RATE_WINDOW_MS, TASK_INTERVALS_MS, TIME, USAGE_KEEP_DAYS } from '../limits.js';
 import { log } from '../log.js';
+import { nextTaskDue } from '../store/tasks.js';
 import { pruneIdleDevices } from './devices.js';
 import { deleteOldNotes, expireWaiting, queueTtlMs } from './notes.js';
 import { forgetOldPairing } from './pairing.js';
@@ -98,7 +99,7 @@ export class Housekeeper {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.runDueTasks().then(async () => {
-        const due = await this.relay.store.nextTaskDue().catch(() => undefined);
+        const due = await nextTaskDue(this.relay.store.db).catch(() => undefined);
         const wait = due === undefined ? SLEEP_MS.max : due - this.relay.clock();
         this.schedule(Math.min(SLEEP_MS.max, Math.max(SLEEP_MS.min, wait)));
       });

@@ -2,13 +2,13 @@
 // queue, the computer's acks and receipts, and expiry. Everything here runs inside the computer's locked
 // transaction, so the checks of one notify cannot interleave with another's.
 
-import { sql } from 'kysely';
 import { TOO_LARGE, type BoundedBody } from '../../common/bounded-body.js';
 import { dailyCap, invalidJSON, invalidRequest, notFound, queueFull, rateLimited, tooLarge } from '../../protocol/relay/errors.js';
 import type { NotifyFrame } from '../../protocol/relay/frames.js';
 import { checkNotifyBodySize, cleanNotification, maxNotifyRequestBytes, type NotifyPayload } from '../../protocol/relay/notify.js';
 import type { ReceiptInput } from '../../protocol/relay/receipts.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
+import { countRows, oneOf } from '../store/queries.js';
 import { combinesWrites, prepared, write, type Write } from '../store/prepared.js';
 import type { KeyRow, NoteRow } from '../store/schema.js';
 import { NOTE_DELETE_GRACE_MS, NOTIFICATION_ID_WINDOW_MS, RATE_WINDOW_MS } from '../limits.js';
@@ -197,14 +197,8 @@ export async function waitingCount(db: RelayDb, deviceId: string): Promise<numbe
 }
 
 /** RA45: the notes waiting on the whole relay, every computer's (relay_queue_depth, docs/relay.md "Metrics"). */
-export async function waitingOnRelay(db: RelayDb): Promise<number> {
-  const row = await db
-    .selectFrom('notes')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('acked_at', 'is', null)
-    .where('suppressed_at', 'is', null)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+export function waitingOnRelay(db: RelayDb): Promise<number> {
+  return countRows(db.selectFrom('notes').where('acked_at', 'is', null).where('suppressed_at', 'is', null));
 }
 
 /**
@@ -312,7 +306,7 @@ const markAllAcked = prepared((db: RelayDb, now: number, deviceId: string, rids:
     .updateTable('notes')
     .set({ acked_at: now })
     .where('device_id', '=', deviceId)
-    .where('rid', '=', sql<string>`any(${rids}::text[])`)
+    .where(oneOf('postgres', 'rid', rids))
     .where('acked_at', 'is', null),
 );
 

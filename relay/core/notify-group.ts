@@ -17,6 +17,7 @@ import { RelayError } from '../../protocol/relay/errors.js';
 import type { NotifyPayload } from '../../protocol/relay/notify.js';
 import { notificationsGrouped } from '../metrics.js';
 import type { BusMessage, JobGroup, LastWrite, RelayDb } from '../store/backend.js';
+import { rowsIn } from '../store/queries.js';
 import { prepared, write } from '../store/prepared.js';
 import type { KeyRow, NoteRow, UsageRow } from '../store/schema.js';
 import { verifyAgentKey, verifyAgentKeys, type AgentCaller } from './auth.js';
@@ -198,9 +199,7 @@ const selectSenderNotes = prepared((db: RelayDb, deviceIds: string[], keyIds: st
   db
     .selectFrom('notes')
     .selectAll()
-    .where(
-      sql<boolean>`(device_id, key_id, nid) in (select * from unnest(cast(${deviceIds} as text[]), cast(${keyIds} as text[]), cast(${nids} as text[])))`,
-    ),
+    .where(rowsIn(['device_id', 'key_id', 'nid'], [deviceIds, keyIds, nids])),
 );
 
 /** The new notes' columns as arrays, one element per note (insertNotes). */
@@ -251,5 +250,5 @@ const touchKeys = prepared((db: RelayDb, now: number, deviceIds: string[], keyId
   db
     .updateTable('agent_keys')
     .set({ last_used_at: now })
-    .where(sql<boolean>`(device_id, id) in (select * from unnest(cast(${deviceIds} as text[]), cast(${keyIds} as text[])))`),
+    .where(rowsIn(['device_id', 'id'], [deviceIds, keyIds])),
 );

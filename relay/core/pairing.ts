@@ -14,6 +14,7 @@ import {
 } from '../../protocol/relay/errors.js';
 import { MAX_DEVICE_NAME_CHARS } from '../../protocol/relay/limits.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
+import { countRows } from '../store/queries.js';
 import {
   MAX_WAITING_CODES,
   MAX_WAITING_CODES_PER_ADDRESS,
@@ -126,10 +127,9 @@ export async function startPairing(
 
 /** RA12: paired computers, not counting those of the same name (pairing replaces them). */
 async function checkDeviceCount(relay: Relay, tx: DeviceTx, name: string | undefined): Promise<void> {
-  let query = tx.db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n'));
-  if (name !== undefined) query = query.where('name', '!=', name);
-  const { n } = await query.executeTakeFirstOrThrow();
-  if (Number(n) >= relay.limits.maxDevices) throw deviceLimit(relay.limits.maxDevices);
+  const devices = tx.db.selectFrom('devices');
+  const paired = await countRows(name === undefined ? devices : devices.where('name', '!=', name));
+  if (paired >= relay.limits.maxDevices) throw deviceLimit(relay.limits.maxDevices);
 }
 
 /** RA12: starts from this address, then from everyone, in the last hour. */

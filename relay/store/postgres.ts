@@ -29,12 +29,13 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { log } from '../log.js';
 import { listenReconnects } from '../metrics.js';
-import { LocalBus, committedMessages, newJob, settleJobs } from './backend.js';
+import { LocalBus, committedMessages, newJob, runJob, settleJobs } from './backend.js';
 import type { Backend, BusMessage, DeviceTx, Grouped, Job, JobGroup, LastWrite, Outcome, RelayDb } from './backend.js';
 import { migrate } from './migrate.js';
 import { preparedTexts } from './prepared.js';
 import { pipelineOf, pipelinedQuery, rollBackJob, sendLater, sendNow, type PipelineControl } from './batch-pipeline.js';
 import type { RelayDatabase } from './schema.js';
+import { setTaskDue } from './tasks.js';
 
 const CHANNEL = 'notifier_relay';
 /** Connections per relay process, besides the listening one. Long-polls hold none while they wait. */
@@ -150,6 +151,7 @@ class PostgresBackend implements Backend {
     });
   }
 
+  /** The task's row, made if need be, is locked while the task runs: a node that finds it locked skips it. */
   async claimTask(name: string, now: number, nextDueAt: number, work: () => Promise<void>): Promise<boolean> {
     await this.db
       .insertInto('tasks')
@@ -167,17 +169,9 @@ class PostgresBackend implements Backend {
         .executeTakeFirst();
       if (!due) return false;
       await work();
-      await trx.updateTable('tasks').set({ due_at: nextDueAt }).where('name', '=', name).execute();
+      await setTaskDue(trx, name, nextDueAt);
       return true;
     });
-  }
-
-  async nextTaskDue(): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom('tasks')
-      .select((eb) => eb.fn.min<number>('due_at').as('due'))
-      .executeTakeFirst();
-    return row?.due ?? undefined;
   }
 
   async close(): Promise<void> {
@@ -523,14 +517,4 @@ async function runInSavepoint(savepoints: JobSavepoints, job: Job): Promise<Outc
     });
   }
   return outcome;
-}
-
-/** A job's work: its value and the messages it published, or its error (what it did is for the caller to undo). */
-async function runJob(conn: RelayDb, job: Job): Promise<Outcome> {
-  const messages: BusMessage[] = [];
-  try {
-    return { ok: true, value: await job.work({ db: conn, publish: (message) => messages.push(message) }), messages };
-  } catch (error) {
-    return { ok: false, error };
-  }
 }

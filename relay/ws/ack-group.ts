@@ -4,12 +4,12 @@
 // (docs/performance.md, "Sixth round"). Only frames that are all acks are grouped; stream.ts's applyFrames does the
 // same for one computer's, and is what runs when a computer's acks are not taken with others.
 
-import { sql } from 'kysely';
 import type { Relay } from '../core/relay.js';
 import { addUsages, type Counts } from '../core/usage.js';
 import { LAST_SEEN_WRITE_MS } from '../limits.js';
 import { receipts } from '../metrics.js';
 import type { JobGroup, LastWrite, RelayDb } from '../store/backend.js';
+import { oneOf, rowsIn } from '../store/queries.js';
 import { prepared, write, type Write } from '../store/prepared.js';
 import type { DeviceConnection } from './registry.js';
 
@@ -60,7 +60,7 @@ const markAckedOf = prepared((db: RelayDb, now: number, deviceIds: string[], rid
   db
     .updateTable('notes')
     .set({ acked_at: now })
-    .where(sql<boolean>`(device_id, rid) in (select * from unnest(cast(${deviceIds} as text[]), cast(${rids} as text[])))`)
+    .where(rowsIn(['device_id', 'rid'], [deviceIds, rids]))
     .where('acked_at', 'is', null),
 );
 
@@ -69,5 +69,5 @@ const updateSeenOf = prepared((db: RelayDb, now: number, deviceIds: string[]) =>
   db
     .updateTable('devices')
     .set({ last_seen_at: now })
-    .where('id', '=', sql<string>`any(cast(${deviceIds} as text[]))`),
+    .where(oneOf('postgres', 'id', deviceIds)),
 );

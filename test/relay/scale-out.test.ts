@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPostgres } from '../../relay/store/postgres.js';
 import type { Backend } from '../../relay/store/backend.js';
+import { nextTaskDue } from '../../relay/store/tasks.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { createDatabase } from '../helpers/postgres.js';
 import { pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
@@ -192,6 +193,6 @@ describe('the PostgreSQL store across processes', () => {
     expect(claimed.sort()).toEqual([false, true]);
     expect(runs).toBe(1);
     expect(await one.claimTask('test-task', now + 1000, now + 60_000, work)).toBe(false); // not due again yet
-    expect(await two.nextTaskDue()).toBe(now + 60_000);
+    expect(await nextTaskDue(two.db)).toBe(now + 60_000);
   });
 });

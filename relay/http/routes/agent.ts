@@ -10,54 +10,38 @@ import type { Relay } from '../../core/relay.js';
 import { readWaitSeconds, waitForReply } from '../../core/replies.js';
 import { readBody } from '../body.js';
 import { requestOrigin } from '../origin.js';
-import { otherMethods, route, type RouteGroup } from '../route.js';
+import { otherMethods, route, type Call, type RouteGroup } from '../route.js';
 
 export function agentRoutes(relay: Relay): RouteGroup {
+  /** RA40-RA45: 202 when queued, 200 with `duplicate: true` for a repeated notificationId. */
+  const notify = async ({ req, res, caller }: Call<'agent'>) => {
+    const body = await readBody(req, maxNotifyRequestBytes(relay.limits.maxBodyBytes));
+    const sent = await sendNotification(relay, caller, body, requestOrigin(req));
+    answerJson(res, sent.status, sent.body);
+  };
+
+  /** RA46: the receipt of one of this key's notifications. */
+  const receipt = async ({ req, res, caller }: Call<'agent'>) =>
+    answerJson(res, 200, await readReceipt(relay, caller, String(req.params.id), requestOrigin(req)));
+
+  /** RA47: the reply, waiting up to `wait` seconds for it. */
+  const reply = async ({ req, res, caller }: Call<'agent'>) => {
+    const wait = readWaitSeconds(req.query.wait);
+    answerJson(res, 200, await waitForReply(relay, caller, String(req.params.id), wait, requestOrigin(req)));
+  };
+
+  /** RA49: whether the computer is online, and its quiet hours. */
+  const status = async ({ res, caller }: Call<'agent'>) => answerJson(res, 200, await readStatus(relay, caller));
+
   return {
     routes: [
-      // RA40-RA45: send a notification. 202 when queued, 200 with `duplicate: true` for a repeated notificationId.
-      route({
-        method: 'POST',
-        path: '/v1/notify',
-        caller: 'agent',
-        handle: async ({ req, res, caller }) => {
-          const body = await readBody(req, maxNotifyRequestBytes(relay.limits.maxBodyBytes));
-          const sent = await sendNotification(relay, caller, body, requestOrigin(req));
-          answerJson(res, sent.status, sent.body);
-        },
-      }),
+      route({ method: 'POST', path: '/v1/notify', caller: 'agent', handle: notify }),
       otherMethods('/v1/notify', () => methodNotAllowed(['POST'])),
-
-      // RA46: the receipt of one of this key's notifications.
-      route({
-        method: 'GET',
-        path: '/v1/receipts/:id',
-        caller: 'agent',
-        handle: async ({ req, res, caller }) => {
-          answerJson(res, 200, await readReceipt(relay, caller, String(req.params.id), requestOrigin(req)));
-        },
-      }),
+      route({ method: 'GET', path: '/v1/receipts/:id', caller: 'agent', handle: receipt }),
       otherMethods('/v1/receipts/:id', () => methodNotAllowed(['GET'])),
-
-      // RA47: the reply, waiting up to `wait` seconds for it.
-      route({
-        method: 'GET',
-        path: '/v1/replies/:id',
-        caller: 'agent',
-        handle: async ({ req, res, caller }) => {
-          const wait = readWaitSeconds(req.query.wait);
-          answerJson(res, 200, await waitForReply(relay, caller, String(req.params.id), wait, requestOrigin(req)));
-        },
-      }),
+      route({ method: 'GET', path: '/v1/replies/:id', caller: 'agent', handle: reply }),
       otherMethods('/v1/replies/:id', () => methodNotAllowed(['GET'])),
-
-      // RA49: whether the computer is online, and its quiet hours.
-      route({
-        method: 'GET',
-        path: '/v1/status',
-        caller: 'agent',
-        handle: async ({ res, caller }) => answerJson(res, 200, await readStatus(relay, caller)),
-      }),
+      route({ method: 'GET', path: '/v1/status', caller: 'agent', handle: status }),
       otherMethods('/v1/status', () => methodNotAllowed(['GET'])),
     ],
   };

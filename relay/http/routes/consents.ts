@@ -8,7 +8,7 @@ import { deviceStep } from '../../core/requests.js';
 import { JSON_BODY_MAX_BYTES } from '../../limits.js';
 import { decideOnComputer, listConsents } from '../../oauth/requests.js';
 import { parseJSON, readBody } from '../body.js';
-import { route, type RouteGroup } from '../route.js';
+import { route, type Call, type RouteGroup } from '../route.js';
 
 const DECISIONS = ['approve', 'deny'] as const;
 
@@ -23,32 +23,26 @@ function readDecision(body: unknown): { id: string; decision: (typeof DECISIONS)
 }
 
 export function consentRoutes(relay: Relay): RouteGroup {
+  /** RA111: the last day's requests, newest first. */
+  const list = async ({ res, caller }: Call<'device'>) => {
+    const consents = await deviceStep(relay, caller, { counted: true }, (tx, now) => listConsents(relay, tx, caller.deviceId, now));
+    answerJson(res, 200, { consents });
+  };
+
+  /** RA111: approve (makes the connector's key, RA109) or deny; only the computer the request belongs to decides. */
+  const decide = async ({ req, res, caller }: Call<'device'>) => {
+    const body = await readBody(req, JSON_BODY_MAX_BYTES);
+    // Counted even when the body is refused (the refusal commits with the count).
+    const { id, decision } = await deviceStep(relay, caller, { counted: true }, async () =>
+      readDecision(parseJSON(body, JSON_BODY_MAX_BYTES)),
+    );
+    answerJson(res, 200, await decideOnComputer(relay, caller.deviceId, id, decision));
+  };
+
   return {
     routes: [
-      route({
-        method: 'GET',
-        path: '/v1/device/consents',
-        caller: 'device',
-        handle: async ({ res, caller }) => {
-          const consents = await deviceStep(relay, caller, { counted: true }, (tx, now) => listConsents(relay, tx, caller.deviceId, now));
-          answerJson(res, 200, { consents });
-        },
-      }),
-
-      // RA111: approve (makes the connector's key, RA109) or deny; only the computer the request belongs to decides.
-      route({
-        method: 'POST',
-        path: '/v1/device/consent',
-        caller: 'device',
-        handle: async ({ req, res, caller }) => {
-          const body = await readBody(req, JSON_BODY_MAX_BYTES);
-          // Counted even when the body is refused (the refusal commits with the count).
-          const { id, decision } = await deviceStep(relay, caller, { counted: true }, async () =>
-            readDecision(parseJSON(body, JSON_BODY_MAX_BYTES)),
-          );
-          answerJson(res, 200, await decideOnComputer(relay, caller.deviceId, id, decision));
-        },
-      }),
+      route({ method: 'GET', path: '/v1/device/consents', caller: 'device', handle: list }),
+      route({ method: 'POST', path: '/v1/device/consent', caller: 'device', handle: decide }),
     ],
   };
 }

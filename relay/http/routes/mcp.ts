@@ -23,7 +23,7 @@ import { answerModern, readModernRequest, SELF_COUNTED_METHODS } from '../../mcp
 import { readBody } from '../body.js';
 import { sendRefusal } from '../errors.js';
 import { requestOrigin } from '../origin.js';
-import { route, type RouteGroup } from '../route.js';
+import { route, type Call, type RouteGroup } from '../route.js';
 
 /** JSON-RPC error codes the front uses (RA62). */
 const RPC = { parseError: -32700, invalidRequest: -32600, internal: -32603, badMethod: -32000, unsupportedVersion: -32022 } as const;
@@ -128,31 +128,24 @@ async function answerMessage(relay: Relay, agent: AgentCaller, req: Request, res
 }
 
 export function mcpRoutes(relay: Relay): RouteGroup {
+  /** RA60, RA200: one message, read and answered in its era. */
+  const post = async ({ req, res, caller }: Call<'agent'>) => {
+    const read = await readMessage(relay, req, res);
+    if (read) await answerMessage(relay, caller, req, res, read.body);
+  };
+
+  /** RA62: no server-sent event stream and no sessions to end. */
+  const otherwise = ({ req, res }: Call<'none'>) => {
+    res.setHeader('Allow', 'POST');
+    if (req.method === 'GET' || req.method === 'DELETE') return rpcError(res, 405, null, RPC.badMethod, 'Method Not Allowed: use POST');
+    res.status(405).setHeader('Content-Type', 'text/plain; charset=utf-8').end('Method Not Allowed: use POST\n');
+  };
+
   return {
     errors: challenge,
     routes: [
-      route({
-        method: 'POST',
-        path: '/mcp',
-        caller: 'agent',
-        handle: async ({ req, res, caller }) => {
-          const read = await readMessage(relay, req, res);
-          if (read) await answerMessage(relay, caller, req, res, read.body);
-        },
-      }),
-
-      // RA62: no server-sent event stream and no sessions to end.
-      route({
-        method: 'ALL',
-        path: '/mcp',
-        caller: 'none',
-        handle: ({ req, res }) => {
-          res.setHeader('Allow', 'POST');
-          if (req.method === 'GET' || req.method === 'DELETE')
-            return rpcError(res, 405, null, RPC.badMethod, 'Method Not Allowed: use POST');
-          res.status(405).setHeader('Content-Type', 'text/plain; charset=utf-8').end('Method Not Allowed: use POST\n');
-        },
-      }),
+      route({ method: 'POST', path: '/mcp', caller: 'agent', handle: post }),
+      route({ method: 'ALL', path: '/mcp', caller: 'none', handle: otherwise }),
     ],
   };
 }

@@ -35,7 +35,7 @@ import { scopeAllowed } from '../../oauth/tokens.js';
 import type { OAuthRequestRow } from '../../store/schema.js';
 import { readForm } from '../form.js';
 import { requestOrigin } from '../origin.js';
-import { otherMethods, route, type RouteGroup } from '../route.js';
+import { otherMethods, route, type Call, type RouteGroup } from '../route.js';
 import { oauthErrors } from './oauth.js';
 
 /** Sends a page with its headers (RA105). `formTarget`: where its forms may be redirected to. */
@@ -300,105 +300,71 @@ function activateDone(res: Response, row: OAuthRequestRow): void {
 }
 
 export function oauthPageRoutes(relay: Relay): RouteGroup {
+  /** RA104: the browser flow begins: the checks, the computer, the request, then its consent page. */
+  const authorize = async ({ req, res }: Call<'none'>) => {
+    const asked = await readAuthorization(relay, req, res);
+    if (!asked) return;
+    const choice = await chooseComputer(relay, req, res);
+    if (!choice) return;
+    const row = await begin(relay, res, choice, asked);
+    if (row) await renderConsent(relay, res, row, { choice, linkFor: linkForDevice(req) });
+  };
+
+  /** RA105: the page's poll: the status, and once decided the redirect. A forged id is 404. */
+  const status = async ({ req, res }: Call<'none'>) => {
+    const rid = queryText(req, 'rid');
+    const deviceId = requestDevice(relay, rid);
+    if (!deviceId) return answerJson(res, 404, { status: 'unknown' });
+    const row = await readRequest(relay, deviceId, rid!);
+    answerJson(res, 200, row ? pageStatus(relay, row, relay.clock()) : { status: 'unknown' });
+  };
+
+  /** RA105: the approval code typed on the page: right, it approves (302 with the code); wrong, the page again. */
+  const code = async ({ req, res }: Call<'none'>) => {
+    const settled = await approveByCode(relay, req, res, 'code');
+    if (!settled) return;
+    if (settled.kind === 'wrong') return renderConsent(relay, res, settled.row, { message: wrongCode(settled.triesLeft) });
+    closedRequest(relay, res, settled.row);
+  };
+
+  /** RA105: Deny closes only this request. */
+  const deny = async ({ req, res }: Call<'none'>) => {
+    const row = await denyByForm(relay, req, res, 'code');
+    if (row) closedRequest(relay, res, row);
+  };
+
+  /** RA113: the device flow's page: the user code first ... */
+  const activateAsk = ({ req, res }: Call<'none'>) => sendPage(res, 200, (nonce) => activateForm(nonce, queryText(req, 'user_code') ?? ''));
+  const activate = async ({ req, res }: Call<'none'>) => {
+    const typed = (await readForm(req)).get('user_code') ?? '';
+    const row = await findByUserCode(relay, typed);
+    if (row) return sendActivateConfirm(relay, res, row);
+    sendPage(res, 200, (nonce) => activateForm(nonce, typed, 'That code is wrong or expired. Check it, or start again from the agent.'));
+  };
+
+  /** ... then the approval code the computer shows, or Deny. */
+  const activateApprove = async ({ req, res }: Call<'none'>) => {
+    const settled = await approveByCode(relay, req, res, 'device');
+    if (!settled) return;
+    if (settled.kind === 'wrong') return sendActivateConfirm(relay, res, settled.row, wrongCode(settled.triesLeft));
+    activateDone(res, settled.row);
+  };
+  const activateDeny = async ({ req, res }: Call<'none'>) => {
+    const row = await denyByForm(relay, req, res, 'device');
+    if (row) activateDone(res, row);
+  };
+
   return {
     errors: oauthErrors,
     routes: [
-      // RA104: the browser flow begins.
-      route({
-        method: 'GET',
-        path: '/authorize',
-        caller: 'none',
-        handle: async ({ req, res }) => {
-          const asked = await readAuthorization(relay, req, res);
-          if (!asked) return;
-          const choice = await chooseComputer(relay, req, res);
-          if (!choice) return;
-          const row = await begin(relay, res, choice, asked);
-          if (row) await renderConsent(relay, res, row, { choice, linkFor: linkForDevice(req) });
-        },
-      }),
-
-      // RA105: the page's poll: the status, and once decided the redirect. A forged id is 404.
-      route({
-        method: 'GET',
-        path: '/authorize/status',
-        caller: 'none',
-        handle: async ({ req, res }) => {
-          const rid = queryText(req, 'rid');
-          const deviceId = requestDevice(relay, rid);
-          if (!deviceId) return answerJson(res, 404, { status: 'unknown' });
-          const row = await readRequest(relay, deviceId, rid!);
-          answerJson(res, 200, row ? pageStatus(relay, row, relay.clock()) : { status: 'unknown' });
-        },
-      }),
-
-      // RA105: the approval code typed on the page: right, it approves (302 with the code); wrong, the page again.
-      route({
-        method: 'POST',
-        path: '/authorize/code',
-        caller: 'none',
-        handle: async ({ req, res }) => {
-          const settled = await approveByCode(relay, req, res, 'code');
-          if (!settled) return;
-          if (settled.kind === 'wrong') return renderConsent(relay, res, settled.row, { message: wrongCode(settled.triesLeft) });
-          closedRequest(relay, res, settled.row);
-        },
-      }),
-
-      // RA105: Deny closes only this request.
-      route({
-        method: 'POST',
-        path: '/authorize/deny',
-        caller: 'none',
-        handle: async ({ req, res }) => {
-          const row = await denyByForm(relay, req, res, 'code');
-          if (row) closedRequest(relay, res, row);
-        },
-      }),
-
-      // RA113: the device flow's page: the user code first ...
-      route({
-        method: 'GET',
-        path: '/activate',
-        caller: 'none',
-        handle: ({ req, res }) => sendPage(res, 200, (nonce) => activateForm(nonce, queryText(req, 'user_code') ?? '')),
-      }),
-      route({
-        method: 'POST',
-        path: '/activate',
-        caller: 'none',
-        handle: async ({ req, res }) => {
-          const typed = (await readForm(req)).get('user_code') ?? '';
-          const row = await findByUserCode(relay, typed);
-          if (row) return sendActivateConfirm(relay, res, row);
-          sendPage(res, 200, (nonce) =>
-            activateForm(nonce, typed, 'That code is wrong or expired. Check it, or start again from the agent.'),
-          );
-        },
-      }),
-
-      // ... then the approval code the computer shows.
-      route({
-        method: 'POST',
-        path: '/activate/approve',
-        caller: 'none',
-        handle: async ({ req, res }) => {
-          const settled = await approveByCode(relay, req, res, 'device');
-          if (!settled) return;
-          if (settled.kind === 'wrong') return sendActivateConfirm(relay, res, settled.row, wrongCode(settled.triesLeft));
-          activateDone(res, settled.row);
-        },
-      }),
-      route({
-        method: 'POST',
-        path: '/activate/deny',
-        caller: 'none',
-        handle: async ({ req, res }) => {
-          const row = await denyByForm(relay, req, res, 'device');
-          if (row) activateDone(res, row);
-        },
-      }),
-
+      route({ method: 'GET', path: '/authorize', caller: 'none', handle: authorize }),
+      route({ method: 'GET', path: '/authorize/status', caller: 'none', handle: status }),
+      route({ method: 'POST', path: '/authorize/code', caller: 'none', handle: code }),
+      route({ method: 'POST', path: '/authorize/deny', caller: 'none', handle: deny }),
+      route({ method: 'GET', path: '/activate', caller: 'none', handle: activateAsk }),
+      route({ method: 'POST', path: '/activate', caller: 'none', handle: activate }),
+      route({ method: 'POST', path: '/activate/approve', caller: 'none', handle: activateApprove }),
+      route({ method: 'POST', path: '/activate/deny', caller: 'none', handle: activateDeny }),
       otherMethods(['/authorize', '/authorize/status'], () => oauthMethodNotAllowed('GET')),
       otherMethods(['/authorize/code', '/authorize/deny', '/activate/approve', '/activate/deny'], () => oauthMethodNotAllowed('POST')),
     ],

@@ -27,7 +27,7 @@ import { checkResource, revokeToken, scopeAllowed } from '../../oauth/tokens.js'
 import { readBody } from '../body.js';
 import { requestOrigin } from '../origin.js';
 import { REQUEST_ID_HEADER } from '../request-log.js';
-import { otherMethods, route, type RouteGroup } from '../route.js';
+import { otherMethods, route, type Call, type RouteGroup } from '../route.js';
 
 const PROTECTED_RESOURCE = ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'];
 const AUTHORIZATION_SERVER = ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'];
@@ -120,81 +120,57 @@ async function readRegistration(req: Request): Promise<unknown> {
   }
 }
 
-/** A discovery document, built for the origin the request reached. */
-const discovery = (paths: string[], document: (origin: string) => object) =>
-  route({
-    method: 'GET',
-    path: paths,
-    caller: 'none',
-    handle: ({ req, res }) => answerJson(res, 200, document(requestOrigin(req)), { 'Cache-Control': DISCOVERY_CACHE }),
-  });
-
 export function oauthRoutes(relay: Relay): RouteGroup {
+  /** RA100: a discovery document, built for the origin the request reached, cacheable 5 minutes. */
+  const discovery =
+    (document: (origin: string) => object) =>
+    ({ req, res }: Call<'none'>) =>
+      answerJson(res, 200, document(requestOrigin(req)), { 'Cache-Control': DISCOVERY_CACHE });
+
+  /** RA100: a browser's preflight. */
+  const preflight = ({ res }: Call<'none'>) => {
+    res.setHeader('Access-Control-Max-Age', '86400');
+    res.status(204).end();
+  };
+
+  /** RA101: registration (JSON). */
+  const register = async ({ req, res }: Call<'none'>) => answerOAuth(res, 201, await registerClient(relay, await readRegistration(req)));
+
+  /** RA106: the grant the form asks for, counted by its outcome (relay_oauth_grants_total). */
+  const token = async ({ req, res, caller: { client, form } }: Call<'client'>) => {
+    const tokens = await countGrant(form.get('grant_type'), () => grantTokens(relay, client, form, requestOrigin(req)));
+    answerOAuth(res, 200, tokens);
+  };
+
+  /** RA107: revocation: 200 whatever the token was, once the client checked out. */
+  const revoke = async ({ res, caller: { client, form } }: Call<'client'>) => {
+    const token = form.get('token');
+    if (token === null || token === '') throw oauthInvalidRequest('token is required');
+    await revokeToken(relay, client, token);
+    answerOAuth(res, 200, {});
+  };
+
+  /** RA108: the device flow begins. */
+  const deviceAuthorization = async ({ req, res, caller: { client, form } }: Call<'client'>) => {
+    if (!scopeAllowed(form.get('scope'))) throw invalidScope();
+    const origin = requestOrigin(req);
+    const resource = form.get('resource');
+    if (resource !== null) checkResource(resource, null, origin);
+    answerOAuth(res, 200, await authorizeDevice(relay, client, { device: form.get('device'), resource }, origin));
+  };
+
   return {
     headers: { paths: OAUTH_PATHS, set: setCors },
     errors: oauthErrors,
     routes: [
-      route({
-        method: 'OPTIONS',
-        path: OAUTH_PATHS,
-        caller: 'none',
-        handle: ({ res }) => {
-          res.setHeader('Access-Control-Max-Age', '86400');
-          res.status(204).end();
-        },
-      }),
-
-      // RA100: discovery.
-      discovery(PROTECTED_RESOURCE, protectedResource),
-      discovery(AUTHORIZATION_SERVER, authorizationServer),
+      route({ method: 'OPTIONS', path: OAUTH_PATHS, caller: 'none', handle: preflight }),
+      route({ method: 'GET', path: PROTECTED_RESOURCE, caller: 'none', handle: discovery(protectedResource) }),
+      route({ method: 'GET', path: AUTHORIZATION_SERVER, caller: 'none', handle: discovery(authorizationServer) }),
       otherMethods([...PROTECTED_RESOURCE, ...AUTHORIZATION_SERVER], () => oauthMethodNotAllowed('GET')),
-
-      // RA101: registration (JSON).
-      route({
-        method: 'POST',
-        path: '/register',
-        caller: 'none',
-        handle: async ({ req, res }) => answerOAuth(res, 201, await registerClient(relay, await readRegistration(req))),
-      }),
-
-      // RA106: the token endpoint: the client first, then the grant, counted by its outcome (relay_oauth_grants_total).
-      route({
-        method: 'POST',
-        path: '/token',
-        caller: 'client',
-        handle: async ({ req, res, caller: { client, form } }) => {
-          const tokens = await countGrant(form.get('grant_type'), () => grantTokens(relay, client, form, requestOrigin(req)));
-          answerOAuth(res, 200, tokens);
-        },
-      }),
-
-      // RA107: revocation: 200 whatever the token was, once the client checked out.
-      route({
-        method: 'POST',
-        path: '/revoke',
-        caller: 'client',
-        handle: async ({ res, caller: { client, form } }) => {
-          const token = form.get('token');
-          if (token === null || token === '') throw oauthInvalidRequest('token is required');
-          await revokeToken(relay, client, token);
-          answerOAuth(res, 200, {});
-        },
-      }),
-
-      // RA108: the device flow begins.
-      route({
-        method: 'POST',
-        path: '/device_authorization',
-        caller: 'client',
-        handle: async ({ req, res, caller: { client, form } }) => {
-          if (!scopeAllowed(form.get('scope'))) throw invalidScope();
-          const origin = requestOrigin(req);
-          const resource = form.get('resource');
-          if (resource !== null) checkResource(resource, null, origin);
-          answerOAuth(res, 200, await authorizeDevice(relay, client, { device: form.get('device'), resource }, origin));
-        },
-      }),
-
+      route({ method: 'POST', path: '/register', caller: 'none', handle: register }),
+      route({ method: 'POST', path: '/token', caller: 'client', handle: token }),
+      route({ method: 'POST', path: '/revoke', caller: 'client', handle: revoke }),
+      route({ method: 'POST', path: '/device_authorization', caller: 'client', handle: deviceAuthorization }),
       otherMethods(POST_ONLY, () => oauthMethodNotAllowed('POST')),
     ],
   };

@@ -4,22 +4,14 @@ import { answerJson } from '../../../common/json-answer.js';
 import { unavailable } from '../../../protocol/relay/errors.js';
 import { UNAVAILABLE_RETRY_AFTER_S } from '../../limits.js';
 import type { Readiness } from '../ready.js';
-import { route, type RouteGroup } from '../route.js';
+import { route, type Call, type RouteGroup } from '../route.js';
 
 export function readyRoutes(readiness: Readiness): RouteGroup {
-  return {
-    routes: [
-      // Any method, no credential (a probe has none): 200 `{"status":"ready"}` or 503 `unavailable` with Retry-After.
-      route({
-        method: 'ALL',
-        path: ['/ready', '/readyz'],
-        caller: 'none',
-        handle: async ({ res }) => {
-          const problem = await readiness.problem();
-          if (problem !== undefined) throw unavailable(problem, UNAVAILABLE_RETRY_AFTER_S);
-          answerJson(res, 200, { status: 'ready' });
-        },
-      }),
-    ],
+  /** Any method, no credential (a probe has none): 200 `{"status":"ready"}` or 503 `unavailable` with Retry-After. */
+  const ready = async ({ res }: Call<'none'>) => {
+    const problem = await readiness.problem();
+    if (problem !== undefined) throw unavailable(problem, UNAVAILABLE_RETRY_AFTER_S);
+    answerJson(res, 200, { status: 'ready' });
   };
+  return { routes: [route({ method: 'ALL', path: ['/ready', '/readyz'], caller: 'none', handle: ready })] };
 }
