@@ -1,8 +1,9 @@
 // Notifications that wait together for a transaction (PostgreSQL's group commit, relay/store/postgres.ts) — a
 // computer's burst, or the next notification of each of the computers sharing the transaction — are taken
 // together: the checks of each run in memory, in order, on what a few queries read for all of them, and one
-// statement writes them all — instead of two round trips per notification (docs/performance.md, "On PostgreSQL",
-// "Sixth round"). The answers are those each would have had on its own, in the order they came: the same rules
+// statement writes them all — a few round trips for the group rather than two per notification
+// (docs/performance.md, "On PostgreSQL (issue 21)"). The answers are those each would have had on its own, in the
+// order they came: the same rules
 // (decideNotify), with what the ones before it of its computer did counted in (the day's counters, the queue, the
 // key's hits, a notificationId already used).
 //

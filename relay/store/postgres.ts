@@ -243,8 +243,9 @@ class PostgresBackend implements Backend {
   /**
    * Starts a transaction for the computers ready, oldest first, enough of them for MAX_BATCH jobs — and more such
    * transactions while computers are ready and fewer than MAX_TRANSACTIONS run. Beyond that they wait, and the
-   * next transaction to start takes them together: under load, computers share transactions (docs/performance.md,
-   * "Fifth round").
+   * next transaction to start takes them together: under load, computers share transactions. With independent
+   * agents a computer has about one request in flight, so without this each notification and each ack would be a
+   * transaction of its own (docs/performance.md, "On PostgreSQL (issue 21)").
    */
   private startTransactions(): void {
     while (this.ready.size > 0 && this.running < MAX_TRANSACTIONS) {
@@ -298,8 +299,8 @@ class PostgresBackend implements Backend {
    *
    * The first job, when it runs alone, needs no savepoint: if it fails, the whole transaction is rolled back (it is
    * all that transaction did) and the jobs after it run in the next one. A transaction of one job — most of them,
-   * when each computer has one request at a time — is then BEGIN, the lock, the job's statements and COMMIT
-   * (docs/performance.md, "Fifth round").
+   * when each computer has one request at a time — is then BEGIN, the lock, the job's statements and COMMIT, which
+   * a savepoint would slow by a fifth or more (docs/performance.md, "On PostgreSQL (issue 21)").
    */
   private async runBatch(lock: string, queues: Job[][]): Promise<void> {
     const batch: Job[] = [];
@@ -346,8 +347,8 @@ class PostgresBackend implements Backend {
    * NOTIFY of the messages other processes need (delivered by PostgreSQL only if the transaction commits), as the
    * statements to go before COMMIT (none or one). Only those: a transaction that notifies holds PostgreSQL's one
    * notification lock of the database from its NOTIFY through its commit — its flush to disk included — so such
-   * commits queue behind each other across every computer and node (docs/performance.md, "Fourth round";
-   * docs/relay.md, "Several nodes").
+   * commits queue behind each other across every computer and node (docs/performance.md,
+   * "On PostgreSQL (issue 21)"; docs/relay.md, "Several nodes").
    */
   private notifyStatements(committed: BusMessage[]): string[] {
     const messages = committed.filter((message) => this.bus.concernsOthers(message));
@@ -374,7 +375,8 @@ class JobSavepoints {
 /**
  * A transaction's NOTIFY and COMMIT sent with a group's last write, when no job waits after the group
  * (batch-pipeline.ts, endWithNext): one round trip less per transaction whose last job is a group — most of them
- * under load (docs/performance.md, "Seventh round"). Jobs that arrive after that go into the next transaction.
+ * under load (docs/performance.md, "On PostgreSQL (issue 21)"). Jobs that arrive after that go into the next
+ * transaction.
  */
 class EndWithLastWrite {
   constructor(

@@ -10,7 +10,8 @@
 // calls fdatasync on the WAL file, off the event loop (libuv's thread pool), before it answers or sends
 // anything of that batch; meanwhile the next batch runs. One fdatasync covers every batch committed before it
 // started, and SQLite's recovery replays every complete transaction in a synced WAL, so an acknowledged
-// write survives a power cut just as with synchronous=FULL (docs/relay.md, "Storage"; docs/performance.md).
+// write survives a power cut just as with synchronous=FULL (docs/relay.md, "Storage"; docs/performance.md,
+// "bench:relay-throughput").
 //
 // Checkpoints (copying the WAL back into the database file) run on a thread of their own: checkpointer.ts.
 

@@ -1,8 +1,9 @@
 // The acks of several computers that wait for one transaction (PostgreSQL's group commit, relay/store/postgres.ts,
 // when computers share a transaction) are applied together: one statement marks their notes acknowledged, counts
-// each computer's frames and writes the signs of life that are due — instead of one statement per computer
-// (docs/performance.md, "Sixth round"). Only frames that are all acks are grouped; stream.ts's applyFrames does the
-// same for one computer's, and is what runs when a computer's acks are not taken with others.
+// each computer's frames and writes the signs of life that are due: one statement for all of them rather than one
+// per computer, PostgreSQL's time going mostly to statements and transactions, not to the rows they touch
+// (docs/performance.md, "On PostgreSQL (issue 21)"). Only frames that are all acks are grouped; stream.ts's
+// applyFrames does the same for one computer's, and is what runs when a computer's acks are not taken with others.
 
 import type { Relay } from '../core/relay.js';
 import { addUsages, type Counts } from '../core/usage.js';
