@@ -14,7 +14,7 @@ const twoNodes = useTwoNodes();
 
 describe('reply events across two relay processes', () => {
   test('each event is delivered exactly once to each subscription, in order, whichever node took the reply', async () => {
-    const [a, b] = await twoNodes({ ...rig().env, RATE_LIMIT_PER_KEY: '1000' });
+    const { a, b } = await twoNodes({ ...rig().env, RATE_LIMIT_PER_KEY: '1000' });
     const device = await pairWithKey(a);
     const second = await makeKey(a, device.token, 'second-agent');
     const hooks = [rig().hook('/scale/1'), rig().hook('/scale/2', HOOK_NAMES[1]), rig().hook('/scale/3', HOOK_NAMES[2])];

@@ -25,7 +25,7 @@ const twoNodes = useTwoNodes();
 
 describe('OAuth across two relay processes on one PostgreSQL database', () => {
   test('/authorize on B reaches the socket on A; the approval on A reaches the page on B; tokens work on both', async () => {
-    const [a, b] = await twoNodes();
+    const { a, b } = await twoNodes();
 
     const device = await pairDevice(a, 'desk');
     const socket = await DeviceSocket.connect(a.port, device.token);
@@ -60,7 +60,7 @@ describe('OAuth across two relay processes on one PostgreSQL database', () => {
   });
 
   test('a code, or a refresh token, presented to both nodes at once: one winner, and the other is a reuse that ends the grant', async () => {
-    const [a, b] = await twoNodes();
+    const { a, b } = await twoNodes();
     const device = await pairDevice(a, 'race');
     const socket = await DeviceSocket.connect(a.port, device.token);
     await socket.welcome();

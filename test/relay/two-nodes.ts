@@ -6,8 +6,15 @@ import { randomBytes } from 'node:crypto';
 import { createDatabase } from '../helpers/postgres.js';
 import { startRelay, type RelayProcess } from '../helpers/relay.js';
 
+/** Two nodes, and their database. */
+export interface TwoNodes {
+  a: RelayProcess;
+  b: RelayProcess;
+  databaseUrl: string;
+}
+
 /** Call once per test file: a function that starts two nodes (`env` given to both), stopped after all the cases. */
-export function useTwoNodes(): (env?: Record<string, string>) => Promise<[RelayProcess, RelayProcess]> {
+export function useTwoNodes(): (env?: Record<string, string>) => Promise<TwoNodes> {
   const nodes: RelayProcess[] = [];
   afterAll(async () => {
     await Promise.all(nodes.map((node) => node.stop()));
@@ -18,6 +25,6 @@ export function useTwoNodes(): (env?: Record<string, string>) => Promise<[RelayP
     const a = await startRelay({ backend: 'postgres', databaseUrl, secret, env });
     const b = await startRelay({ backend: 'postgres', databaseUrl, secret, env });
     nodes.push(a, b);
-    return [a, b];
+    return { a, b, databaseUrl };
   };
 }
