@@ -3,17 +3,16 @@
 // together: the checks of each run in memory, in order, on what a few queries read for all of them, and one
 // statement writes them all — a few round trips for the group rather than two per notification
 // (docs/performance.md, "On PostgreSQL (issue 21)"). The answers are those each would have had on its own, in the
-// order they came: the same rules
-// (decideNotify), with what the ones before it of its computer did counted in (the day's counters, the queue, the
-// key's hits, a notificationId already used).
+// order they came: the same rules (decideNotify), with what the ones before it of its computer did counted in (the
+// day's counters, the queue, the key's hits, a notificationId already used).
 //
 // Only the usual case is taken together: every credential valid, nothing refused, no notificationId older than
 // 24 hours, no overdue note in the queue. Anything else — a refusal or a rare write — and the group declines
 // before it writes anything: the requests then run one by one, each its own step (requests.ts, notes.ts), so every
 // refusal and its order come from one place.
 
-import type { BoundedBody } from '../../common/bounded-body.js';
 import { sql } from 'kysely';
+import type { BoundedBody } from '../../common/bounded-body.js';
 import { RelayError } from '../../protocol/relay/errors.js';
 import type { NotifyPayload } from '../../protocol/relay/notify.js';
 import { notificationsGrouped } from '../metrics.js';

@@ -65,8 +65,8 @@ function queryText(req: Request, name: string): string | undefined {
 // --- GET /authorize (RA104) ----------------------------------------------------------------------------------
 
 /**
- * RA104: what `/authorize` asks, checked: the client, its return address and the query's checks. 400 pages for what cannot go back to the client;
- * 302 with `error` for the rest. Undefined once answered.
+ * RA104: what `/authorize` asks, checked: the client, its return address and the query's checks. 400 pages for
+ * what cannot go back to the client; 302 with `error` for the rest. Undefined once answered.
  */
 async function readAuthorization(relay: Relay, req: Request, res: Response): Promise<NewRequest | undefined> {
   const origin = requestOrigin(req);
