@@ -64,6 +64,23 @@ module.exports = {
       from: { path: '^relay/' },
       to: { path: '^(daemon|cli|tray|templates-renderer|bench|test)/' },
     },
+    // relay-floors: inside relay/, a module imports from its own floor and the floors below, never from one above
+    // (docs/architecture.md, "relay/ by floor"): a rule per floor, naming what it may import of relay/.
+    ...[
+      '^relay/(limits|log|version|host-rules|metrics)\\.ts$',
+      '^relay/config\\.ts$',
+      '^relay/store/',
+      '^relay/core/',
+      '^relay/oauth/',
+      '^relay/(ws|mcp)/',
+      '^relay/http/',
+    ].map((floor, index, floors) => ({
+      name: 'relay-floors',
+      comment: `relay/: ${floor} imports only its own floor and those below it; server.ts, main.ts and cli/ wire them.`,
+      severity: 'error',
+      from: { path: floor },
+      to: { path: '^relay/', pathNot: floors.slice(0, index + 1) },
+    })),
     {
       name: 'app-depends-only-on-protocol',
       comment:

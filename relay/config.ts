@@ -6,27 +6,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MAX_NOTIFY_BODY_BYTES } from '../protocol/relay/limits.js';
-import { outboundSettingsFromEnv, publicHostProblem, type OutboundSettings } from './core/outbound.js';
-import { DEFAULT_DRAIN_S, DEFAULTS, MAX_DRAIN_S } from './limits.js';
+import { outboundSettingsFromEnv, publicHostProblem, type OutboundSettings } from './host-rules.js';
+import { DEFAULT_DRAIN_S, DEFAULTS, MAX_DRAIN_S, type Limits } from './limits.js';
 import { DEFAULT_LOG_SETTINGS, LOG_FORMATS, LOG_LEVELS, type LogSettings } from './log.js';
-
-/** The per-computer and per-key limits a deployment may change. */
-export interface Limits {
-  maxDevices: number;
-  pairStartsPerHour: number;
-  pairStartsGlobalPerHour: number;
-  rateLimitPerKey: number;
-  deviceNotificationsPerDay: number;
-  deviceQueueMax: number;
-  deviceRequestsPerDay: number;
-  deviceAudioUploadsPerDay: number;
-  deviceAudioBytesPerDay: number;
-  devicePollSecondsPerDay: number;
-  queueTtlHours: number;
-  maxBodyBytes: number;
-  /** RA101: client registrations per hour on the whole relay. */
-  registerPerHour: number;
-}
 
 export interface RelayConfig {
   port: number;

@@ -18,6 +18,24 @@ export const UNAVAILABLE_RETRY_AFTER_S = 5;
 /** How long /ready waits for the database's answer before it says 503 (a hung database is not a ready one). */
 export const READY_QUERY_TIMEOUT_MS = 2 * SECOND;
 
+/** The per-computer and per-key limits a deployment may change (relay/config.ts reads them; DEFAULTS below). */
+export interface Limits {
+  maxDevices: number;
+  pairStartsPerHour: number;
+  pairStartsGlobalPerHour: number;
+  rateLimitPerKey: number;
+  deviceNotificationsPerDay: number;
+  deviceQueueMax: number;
+  deviceRequestsPerDay: number;
+  deviceAudioUploadsPerDay: number;
+  deviceAudioBytesPerDay: number;
+  devicePollSecondsPerDay: number;
+  queueTtlHours: number;
+  maxBodyBytes: number;
+  /** RA101: client registrations per hour on the whole relay. */
+  registerPerHour: number;
+}
+
 export const DEFAULTS = {
   port: 8787,
   host: '127.0.0.1',

@@ -71,7 +71,7 @@ export function prettyLine(json: string): string {
 /**
  * The relay's logger, and `requests`: the same without redaction, for the request lines alone, whose fields are a
  * fixed set of names, numbers and ids (RequestLine) — checking 39 paths on each of them cost several per cent of
- * the relay's CPU under load (docs/performance.md).
+ * the relay's CPU under load (docs/performance.md, "On PostgreSQL (issue 21)").
  */
 function createLoggers(settings: LogSettings): { logger: Logger; requests: Logger } {
   const options: pino.LoggerOptions = {

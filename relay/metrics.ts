@@ -1,13 +1,14 @@
 // The relay's metrics (docs/relay.md, "Metrics"): one registry per process, scraped as Prometheus text at
 // GET /metrics. Every label comes from a fixed set (route patterns, error codes, outcomes), never a path, an
 // id or a client's name, so the number of series stays bounded whatever callers send.
+//
+// A leaf of the relay: the registry and its counters, which the callers feed (relay/http/request-count.ts counts
+// the requests, the store and the core their own events), and the gauges read at scrape time from what server.ts
+// gives them (watchRelay).
 
-import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { RelayError } from '../protocol/relay/errors.js';
 import { OAuthError } from '../protocol/relay/oauth-errors.js';
-import { routePattern } from './http/request-log.js';
-import type { Backend } from './store/backend.js';
 import { RELAY_VERSION } from './version.js';
 
 export const registry = new Registry();
@@ -120,14 +121,7 @@ export const queueDepth = new Gauge({
   help: 'Notifications waiting for their computer (neither acknowledged nor given up), on the whole relay',
   registers: [registry],
   async collect() {
-    if (!watched) return;
-    const row = await watched.db
-      .selectFrom('notes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('acked_at', 'is', null)
-      .where('suppressed_at', 'is', null)
-      .executeTakeFirst();
-    this.set(Number(row?.n ?? 0));
+    if (watched) this.set(await watched.waitingNotes());
   },
 });
 
@@ -136,12 +130,7 @@ export const outboxDepth = new Gauge({
   help: 'Reply events waiting in the webhook outbox (queued or to be retried), on the whole relay',
   registers: [registry],
   async collect() {
-    if (!watched) return;
-    const row = await watched.db
-      .selectFrom('event_outbox')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirst();
-    this.set(Number(row?.n ?? 0));
+    if (watched) this.set(await watched.waitingEvents());
   },
 });
 
@@ -165,10 +154,20 @@ export const listenReconnects = new Counter({
   registers: [registry],
 });
 
-/** The store the gauges read at scrape time: the process's one relay (server.ts sets it, and clears it on close). */
-let watched: Backend | undefined;
-export function watchStore(store: Backend | undefined): void {
-  watched = store;
+/** What the gauges read at scrape time, from the process's one relay. */
+export interface Watched {
+  /** Notifications waiting for their computer (neither acknowledged nor given up), on the whole relay. */
+  waitingNotes(): Promise<number>;
+  /** Reply events waiting in the webhook outbox, on the whole relay. */
+  waitingEvents(): Promise<number>;
+  /** PostgreSQL: the pool's connections (all, idle) and the requests waiting for one. */
+  poolUse?(): { total: number; idle: number; waiting: number };
+}
+
+let watched: Watched | undefined;
+/** server.ts: what the gauges read, once the relay runs; undefined again when it closes. */
+export function watchRelay(relay: Watched | undefined): void {
+  watched = relay;
 }
 
 /** The grant types of the token endpoint (RA106, RA108); any other value given counts as `other`. */
@@ -217,24 +216,3 @@ export async function timeTransaction<T>(kind: 'device' | 'relay', work: () => P
     end();
   }
 }
-
-/**
- * Express middleware: counts every request by the pattern of the route that answered it (`/v1/receipts/:id`,
- * never the path itself); requests no route took count as `unmatched`.
- */
-export function countRequests(req: Request, res: Response, next: NextFunction): void {
-  const end = httpDuration.startTimer();
-  res.once('finish', () => {
-    const route = routePattern(req) ?? UNMATCHED;
-    httpRequests.inc({ route, method: knownMethod(req.method), status: String(res.statusCode) });
-    end({ route });
-  });
-  next();
-}
-
-/** The `route` label of a request no route took. */
-const UNMATCHED = 'unmatched';
-
-/** Methods as they are only when they are ones HTTP defines: a made-up method must not become a label value. */
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-const knownMethod = (method: string): string => (METHODS.has(method) ? method : 'other');

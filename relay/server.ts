@@ -5,17 +5,20 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RelayConfig } from './config.js';
 import { Credentials } from './core/credentials.js';
-import { Housekeeper } from './core/housekeeping.js';
+import { CORE_TASKS, Housekeeper } from './core/housekeeping.js';
 import { Outbound, type OutboundOptions } from './core/outbound.js';
-import { Outbox, type Scheduler } from './core/outbox.js';
+import { waitingOnRelay } from './core/notes.js';
+import { Outbox, waitingEvents, type Scheduler } from './core/outbox.js';
 import type { Relay } from './core/relay.js';
 import { systemClock, type Clock } from './core/time.js';
 import { Waiters } from './core/waiters.js';
 import { createApp } from './http/app.js';
-import { createMetricsServer } from './http/metrics-route.js';
-import { timeTransaction, watchStore } from './metrics.js';
-import type { Backend, DeviceTx, Grouped } from './store/backend.js';
+import { createMetricsServer } from './http/metrics-server.js';
 import { Readiness } from './http/ready.js';
+import { streamUpgrade } from './http/stream-upgrade.js';
+import { timeTransaction, watchRelay } from './metrics.js';
+import { OAUTH_TASKS } from './oauth/sweep.js';
+import type { Backend, DeviceTx, Grouped } from './store/backend.js';
 import { openStore } from './store/open.js';
 import { DeviceStream } from './ws/stream.js';
 
@@ -69,8 +72,8 @@ export async function startRelay(
   const readiness = new Readiness(store);
   const server = http.createServer(createApp(relay, config.trustProxy, readiness, config.metrics.token));
   const metricsServer = config.metrics.port === undefined ? undefined : createMetricsServer();
-  server.on('upgrade', (req, socket, head) => stream.handleUpgrade(req, socket, head));
-  const housekeeper = new Housekeeper(relay);
+  server.on('upgrade', streamUpgrade(relay, stream));
+  const housekeeper = new Housekeeper(relay, [...CORE_TASKS, ...OAUTH_TASKS]);
   const outbox = new Outbox(relay, options.scheduler);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -86,7 +89,11 @@ export async function startRelay(
     void store.close().catch(() => undefined);
     throw error;
   }
-  watchStore(store);
+  watchRelay({
+    waitingNotes: () => waitingOnRelay(store.db),
+    waitingEvents: () => waitingEvents(store.db),
+    poolUse: store.poolUse?.bind(store),
+  });
   if (options.background !== false) housekeeper.start();
   outbox.start();
 
@@ -103,7 +110,7 @@ export async function startRelay(
       await finishRequests(server, relay, REQUEST_FINISH_MS);
       await stopped;
       if (metricsServer) await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
-      watchStore(undefined);
+      watchRelay(undefined);
       await store.close();
     })());
   return {

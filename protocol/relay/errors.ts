@@ -1,6 +1,7 @@
-// The relay's one error catalogue (docs/relay-api.md#ra2). Every refusal of a relay route is a RelayError: a
-// code, the status that code always has, a message for people, and the optional `fields`, `retryAfterSeconds`
-// and `status`. The desktop client reads the same codes, so they live in the shared contract.
+// The relay's error catalogue (docs/relay-api.md#ra2). Every refusal of a relay route but the OAuth routes' (whose
+// shape OAuth fixes: oauth-errors.ts) is a RelayError: a code, the status that code always has, a message for
+// people, and the optional `fields`, `retryAfterSeconds` and `status`. The desktop client reads the same codes,
+// so they live in the shared contract.
 
 /** Every error code of the relay's JSON routes, with its HTTP status (docs/relay-api.md#ra2). */
 export const RELAY_ERROR_STATUS = {

@@ -1,7 +1,7 @@
 // The error catalogue of the relay's OAuth routes (docs/relay-api.md#ra100): the JSON body
 // `{"error", "error_description"}` of OAuth 2.0 (RFC 6749 section 5.2, RFC 7591, RFC 8628, RFC 8707), with the
-// status each use has. The relay's other routes use relay/errors.ts; these are apart because their shape is the
-// one OAuth clients read.
+// status each use has. The relay's other routes use its own catalogue (protocol/relay/errors.ts); these are apart
+// because their shape is the one OAuth clients read.
 
 export type OAuthErrorCode =
   | 'invalid_request'

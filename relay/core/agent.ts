@@ -1,11 +1,12 @@
 // What an agent can do, whichever way it asks (docs/relay-api.md#ra40 to #ra49): the HTTP routes and the MCP
 // tools call these, so both count, limit and answer alike.
 
+import type { BoundedBody } from '../../common/bounded-body.js';
 import type { Receipt } from '../../protocol/relay/receipts.js';
 import { countNotify } from '../metrics.js';
 import type { AgentCaller } from './auth.js';
 import { findDevice, statusView } from './devices.js';
-import { notify, readableNote, type Body } from './notes.js';
+import { notify, readableNote } from './notes.js';
 import { notifyGroup, type NotifyInput } from './notify-group.js';
 import type { Relay } from './relay.js';
 import { agentStep } from './requests.js';
@@ -15,7 +16,7 @@ import { receiptView } from './views.js';
 export async function sendNotification(
   relay: Relay,
   agent: AgentCaller,
-  body: Body,
+  body: BoundedBody,
   origin: string,
 ): Promise<{ status: 200 | 202; body: { duplicate: boolean } & Receipt }> {
   // On PostgreSQL, requests for the computer that wait together are taken together (notify-group.ts).

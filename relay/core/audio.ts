@@ -2,13 +2,14 @@
 // through a link signed with RELAY_SECRET that works for an hour. The bytes live in the database (at most
 // 1 MiB each, 20 MiB per computer per day, kept 7 days), so every relay process can serve them.
 
+import { TOO_LARGE, type BoundedBody } from '../../common/bounded-body.js';
 import { dailyCap, expired, forbidden, invalidRequest, notFound, tooLarge, unsupportedMediaType } from '../../protocol/relay/errors.js';
 import { AUDIO_CONTENT_TYPES, MAX_AUDIO_BYTES } from '../../protocol/relay/limits.js';
 import { RELAY_ID_PATTERN } from '../../protocol/relay/receipts.js';
 import type { DeviceTx } from '../store/backend.js';
 import { AUDIO_LINK_SECONDS } from '../limits.js';
 import { sameSecret } from './credentials.js';
-import { findNote, TOO_LARGE, type Body } from './notes.js';
+import { findNote } from './notes.js';
 import type { Relay } from './relay.js';
 import { secondsToMidnightUTC } from './time.js';
 import { addUsage, usageToday } from './usage.js';
@@ -54,7 +55,7 @@ export async function storeUpload(
   tx: DeviceTx,
   deviceId: string,
   rid: string,
-  body: Body,
+  body: BoundedBody,
   contentType: string | undefined,
   now: number,
 ): Promise<number> {

@@ -5,8 +5,9 @@
 
 import { deviceUnpaired, scopeMissing, unauthorized, wrongCredential, type RelayError } from '../../protocol/relay/errors.js';
 import type { RelayDb } from '../store/backend.js';
+import { rowsIn } from '../store/queries.js';
 import { prepared } from '../store/prepared.js';
-import { sql, type Compilable, type SelectQueryBuilder } from 'kysely';
+import type { Compilable, SelectQueryBuilder } from 'kysely';
 import type { DeviceRow, KeyRow, RelayDatabase, UsageRow } from '../store/schema.js';
 import type { HitWindow } from './key-limits.js';
 import { sendingColumns, sendingWindowColumns, type SendingQuery, type SendingState } from './sending.js';
@@ -131,9 +132,7 @@ const keysByIds = (db: RelayDb, deviceIds: string[], keyIds: string[]) =>
   db
     .selectFrom('agent_keys')
     .selectAll('agent_keys')
-    .where(
-      sql<boolean>`(agent_keys.device_id, agent_keys.id) in (select * from unnest(cast(${deviceIds} as text[]), cast(${keyIds} as text[])))`,
-    );
+    .where(rowsIn(['agent_keys.device_id', 'agent_keys.id'], [deviceIds, keyIds]));
 
 const selectKey = prepared((db: RelayDb, deviceId: string, keyId: string, day: string) => withToday(keyById(db, deviceId, keyId), day));
 const selectAccessKey = prepared((db: RelayDb, deviceId: string, tokenHash: string, day: string) =>

@@ -1,27 +1,30 @@
-// Background work (docs/relay.md, "Several nodes"): expiring notifications nobody took, deleting what has
-// outlived its lifetime (reply events among it), and dropping idle computers. Each task is claimed through the
-// store, so with several relay processes each run happens on one of them. Between runs nothing polls: one timer
-// waits for the next task that is due.
+// Background work (docs/relay.md, "Several nodes"): the core's tasks — expiring notifications nobody took,
+// deleting what has outlived its lifetime (reply events among it), and dropping idle computers — and the
+// Housekeeper that runs them with the tasks of the floors above (the OAuth server's sweep; server.ts gives it the
+// list). Each task is claimed through the store, so with several relay processes each run happens on one of them.
+// Between runs nothing polls: one timer waits for the next task that is due.
 
-import { AUDIO_KEEP_MS, PAIR_WINDOW_MS, RATE_WINDOW_MS, TASK_INTERVALS_MS, TIME, USAGE_KEEP_DAYS } from '../limits.js';
+import { AUDIO_KEEP_MS, RATE_WINDOW_MS, TASK_INTERVALS_MS, TIME, USAGE_KEEP_DAYS } from '../limits.js';
 import { log } from '../log.js';
-import { sweepOAuth } from '../oauth/sweep.js';
+import { nextTaskDue } from '../store/tasks.js';
 import { pruneIdleDevices } from './devices.js';
 import { deleteOldNotes, expireWaiting, queueTtlMs } from './notes.js';
+import { forgetOldPairing } from './pairing.js';
 import { deleteOldEvents } from './reply-events.js';
 import type { Relay } from './relay.js';
 import { utcDay } from './time.js';
 
-interface Task {
+/** A background task: its name (the row it is claimed by, and its interval in TASK_INTERVALS_MS) and its work. */
+export interface Task {
   name: keyof typeof TASK_INTERVALS_MS;
   run: (relay: Relay, now: number) => Promise<void>;
 }
 
-const TASKS: Task[] = [
+/** The core's tasks. */
+export const CORE_TASKS: readonly Task[] = [
   { name: 'expireNotes', run: expireNotes },
   { name: 'deleteOld', run: deleteOld },
   { name: 'pruneDevices', run: async (relay, now) => void (await pruneIdleDevices(relay, now)) },
-  { name: 'oauthSweep', run: sweepOAuth },
 ];
 
 /** The shortest and longest sleep between looks at the task table. */
@@ -57,11 +60,7 @@ async function deleteOld(relay: Relay, now: number): Promise<void> {
     .deleteFrom('reply_audio')
     .where('created_at', '<=', now - AUDIO_KEEP_MS)
     .execute();
-  await db.deleteFrom('pair_codes').where('expires_at', '<=', now).execute();
-  await db
-    .deleteFrom('pair_events')
-    .where('at', '<=', now - PAIR_WINDOW_MS)
-    .execute();
+  await forgetOldPairing(db, now);
 }
 
 export class Housekeeper {
@@ -69,7 +68,10 @@ export class Housekeeper {
   private running: Promise<void> | undefined;
   private stopped = false;
 
-  constructor(private readonly relay: Relay) {}
+  constructor(
+    private readonly relay: Relay,
+    private readonly tasks: readonly Task[],
+  ) {}
 
   start(): void {
     this.schedule(0);
@@ -83,7 +85,7 @@ export class Housekeeper {
 
   /** Runs every task that is due now (each claimed, so one process runs it). */
   async runDueTasks(): Promise<void> {
-    for (const task of TASKS) {
+    for (const task of this.tasks) {
       const now = this.relay.clock();
       try {
         await this.relay.store.claimTask(task.name, now, now + TASK_INTERVALS_MS[task.name], () => task.run(this.relay, now));
@@ -97,7 +99,7 @@ export class Housekeeper {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.runDueTasks().then(async () => {
-        const due = await this.relay.store.nextTaskDue().catch(() => undefined);
+        const due = await nextTaskDue(this.relay.store.db).catch(() => undefined);
         const wait = due === undefined ? SLEEP_MS.max : due - this.relay.clock();
         this.schedule(Math.min(SLEEP_MS.max, Math.max(SLEEP_MS.min, wait)));
       });

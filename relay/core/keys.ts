@@ -12,6 +12,7 @@ import {
 } from '../../protocol/relay/errors.js';
 import { KEY_ID_PATTERN, type AgentKeyView } from '../../protocol/relay/device-api.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
+import { countRows } from '../store/queries.js';
 import type { KeyRow } from '../store/schema.js';
 import { MAX_ACTIVE_KEYS } from '../limits.js';
 import { NOTIFY_SCOPE } from './auth.js';
@@ -49,14 +50,8 @@ export async function listKeys(db: RelayDb, deviceId: string): Promise<AgentKeyV
   return keys.map(keyView);
 }
 
-export async function activeKeyCount(db: RelayDb, deviceId: string): Promise<number> {
-  const row = await db
-    .selectFrom('agent_keys')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('device_id', '=', deviceId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function activeKeyCount(db: RelayDb, deviceId: string): Promise<number> {
+  return countRows(db.selectFrom('agent_keys').where('device_id', '=', deviceId).where('revoked_at', 'is', null));
 }
 
 interface NewKeyRequest {

@@ -2,12 +2,13 @@
 // queue, the computer's acks and receipts, and expiry. Everything here runs inside the computer's locked
 // transaction, so the checks of one notify cannot interleave with another's.
 
-import { sql } from 'kysely';
+import { TOO_LARGE, type BoundedBody } from '../../common/bounded-body.js';
 import { dailyCap, invalidJSON, invalidRequest, notFound, queueFull, rateLimited, tooLarge } from '../../protocol/relay/errors.js';
 import type { NotifyFrame } from '../../protocol/relay/frames.js';
 import { checkNotifyBodySize, cleanNotification, maxNotifyRequestBytes, type NotifyPayload } from '../../protocol/relay/notify.js';
 import type { ReceiptInput } from '../../protocol/relay/receipts.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
+import { countRows, oneOf } from '../store/queries.js';
 import { combinesWrites, prepared, write, type Write } from '../store/prepared.js';
 import type { KeyRow, NoteRow } from '../store/schema.js';
 import { NOTE_DELETE_GRACE_MS, NOTIFICATION_ID_WINDOW_MS, RATE_WINDOW_MS } from '../limits.js';
@@ -37,10 +38,6 @@ const EMPTY_RECEIPT = {
   suppressed_scope: null,
 } as const;
 
-/** A body that was larger than a route reads: refused with 413 at its turn in the order of checks. */
-export const TOO_LARGE = Symbol('too large');
-export type Body = Buffer | typeof TOO_LARGE;
-
 export interface NotifyOutcome {
   duplicate: boolean;
   note: NoteRow;
@@ -50,7 +47,7 @@ export interface NotifyOutcome {
  * `POST /v1/notify` after the budget (RA40 to RA45), in the order of RA50: size, JSON, size without the icon,
  * whitelist, dedupe, per-key rate, daily cap, expiry, queue full; then the note is stored and pushed.
  */
-export async function notify(relay: Relay, step: AgentStep, body: Body): Promise<NotifyOutcome> {
+export async function notify(relay: Relay, step: AgentStep, body: BoundedBody): Promise<NotifyOutcome> {
   const { tx, now, key } = step;
   const payload = readNotification(relay, body);
   const earlier = payload.notificationId === undefined ? undefined : await findKeyNote(tx.db, key, payload.notificationId);
@@ -128,7 +125,7 @@ export async function decideNotify(
 }
 
 /** RA40-RA43: the body as a checked notification. */
-export function readNotification(relay: Relay, body: Body): NotifyPayload {
+export function readNotification(relay: Relay, body: BoundedBody): NotifyPayload {
   if (body === TOO_LARGE) throw tooLarge('the notification', maxNotifyRequestBytes(relay.limits.maxBodyBytes));
   let parsed: unknown;
   try {
@@ -197,6 +194,11 @@ async function deleteNote(db: RelayDb, deviceId: string, rid: string): Promise<v
 /** RA45: notes neither acknowledged nor suppressed: the queue the computer still has to take. */
 export async function waitingCount(db: RelayDb, deviceId: string): Promise<number> {
   return (await queueState(db, deviceId, 0)).waiting;
+}
+
+/** RA45: the notes waiting on the whole relay, every computer's (relay_queue_depth, docs/relay.md "Metrics"). */
+export function waitingOnRelay(db: RelayDb): Promise<number> {
+  return countRows(db.selectFrom('notes').where('acked_at', 'is', null).where('suppressed_at', 'is', null));
 }
 
 /**
@@ -304,7 +306,7 @@ const markAllAcked = prepared((db: RelayDb, now: number, deviceId: string, rids:
     .updateTable('notes')
     .set({ acked_at: now })
     .where('device_id', '=', deviceId)
-    .where('rid', '=', sql<string>`any(${rids}::text[])`)
+    .where(oneOf('postgres', 'rid', rids))
     .where('acked_at', 'is', null),
 );
 

@@ -1,10 +1,10 @@
 // Notifications that wait together for a transaction (PostgreSQL's group commit, relay/store/postgres.ts) — a
 // computer's burst, or the next notification of each of the computers sharing the transaction — are taken
 // together: the checks of each run in memory, in order, on what a few queries read for all of them, and one
-// statement writes them all — instead of two round trips per notification (docs/performance.md, "On PostgreSQL",
-// "Sixth round"). The answers are those each would have had on its own, in the order they came: the same rules
-// (decideNotify), with what the ones before it of its computer did counted in (the day's counters, the queue, the
-// key's hits, a notificationId already used).
+// statement writes them all — a few round trips for the group rather than two per notification
+// (docs/performance.md, "On PostgreSQL (issue 21)"). The answers are those each would have had on its own, in the
+// order they came: the same rules (decideNotify), with what the ones before it of its computer did counted in (the
+// day's counters, the queue, the key's hits, a notificationId already used).
 //
 // Only the usual case is taken together: every credential valid, nothing refused, no notificationId older than
 // 24 hours, no overdue note in the queue. Anything else — a refusal or a rare write — and the group declines
@@ -12,15 +12,17 @@
 // refusal and its order come from one place.
 
 import { sql } from 'kysely';
+import type { BoundedBody } from '../../common/bounded-body.js';
 import { RelayError } from '../../protocol/relay/errors.js';
 import type { NotifyPayload } from '../../protocol/relay/notify.js';
 import { notificationsGrouped } from '../metrics.js';
 import type { BusMessage, JobGroup, LastWrite, RelayDb } from '../store/backend.js';
+import { rowsIn } from '../store/queries.js';
 import { prepared, write } from '../store/prepared.js';
 import type { KeyRow, NoteRow, UsageRow } from '../store/schema.js';
 import { verifyAgentKey, verifyAgentKeys, type AgentCaller } from './auth.js';
 import { hitBackAtInWindow, insertNotifyHits } from './key-limits.js';
-import { decideNotify, readNotification, type Body, type NotifyOutcome, type NotifyRareWrites } from './notes.js';
+import { decideNotify, readNotification, type NotifyOutcome, type NotifyRareWrites } from './notes.js';
 import type { Relay, Settled } from './relay.js';
 import { lastUsedIsOld } from './requests.js';
 import { sendingQuery, type SendingState } from './sending.js';
@@ -29,7 +31,7 @@ import { addUsages, budgetSpent } from './usage.js';
 /** One request of the group: what sendNotification (agent.ts) has before its step. */
 export interface NotifyInput {
   agent: AgentCaller;
-  body: Body;
+  body: BoundedBody;
 }
 
 /** The group declines: the requests run one by one. */
@@ -197,9 +199,7 @@ const selectSenderNotes = prepared((db: RelayDb, deviceIds: string[], keyIds: st
   db
     .selectFrom('notes')
     .selectAll()
-    .where(
-      sql<boolean>`(device_id, key_id, nid) in (select * from unnest(cast(${deviceIds} as text[]), cast(${keyIds} as text[]), cast(${nids} as text[])))`,
-    ),
+    .where(rowsIn(['device_id', 'key_id', 'nid'], [deviceIds, keyIds, nids])),
 );
 
 /** The new notes' columns as arrays, one element per note (insertNotes). */
@@ -250,5 +250,5 @@ const touchKeys = prepared((db: RelayDb, now: number, deviceIds: string[], keyId
   db
     .updateTable('agent_keys')
     .set({ last_used_at: now })
-    .where(sql<boolean>`(device_id, id) in (select * from unnest(cast(${deviceIds} as text[]), cast(${keyIds} as text[])))`),
+    .where(rowsIn(['device_id', 'id'], [deviceIds, keyIds])),
 );

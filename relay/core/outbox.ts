@@ -14,10 +14,11 @@
 
 import { sql } from 'kysely';
 import type { RelayDb } from '../store/backend.js';
+import { countRows, oneOf } from '../store/queries.js';
 import { DELIVERIES_IN_FLIGHT, DELIVERY_CLAIM_MS, MAX_DELIVERY_AGE_MS, MAX_DELIVERY_ATTEMPTS, RETRY_WAIT_MS, TIME } from '../limits.js';
 import { log } from '../log.js';
 import { replyEvents, webhookDuration } from '../metrics.js';
-import { hostOf, publicHostProblem } from './outbound.js';
+import { hostOf, publicHostProblem } from '../host-rules.js';
 import type { Relay } from './relay.js';
 import { endSubscription } from './subscriptions.js';
 import { sendWebhook, verdictOf, type Verdict } from './webhooks.js';
@@ -72,26 +73,23 @@ function dueHeads(db: RelayDb, now: number, limit: number) {
 }
 
 /**
- * Claims up to `limit` due heads for this process (see the top of the file). On the embedded database one process
- * has the one connection, so its transaction is alone anyway; a claim lost in a crash only means the event is
- * sent again, so it need not wait for the disk.
+ * Claims up to `limit` due heads for this process (see the top of the file). The dialects differ in one thing:
+ * PostgreSQL locks the rows it reads (FOR UPDATE SKIP LOCKED), so the processes looking at once claim different
+ * ones; on the embedded database one process has the one connection, so its transaction is alone anyway (and
+ * SQLite has no row locks). A claim lost in a crash only means the event is sent again, so it need not wait for
+ * the disk.
  */
 async function claimDue(relay: Relay, now: number, limit: number): Promise<Claimed[]> {
-  const postgres = relay.store.dialect === 'postgres';
+  const { dialect } = relay.store;
   return relay.store.db.transaction().execute(async (trx) => {
     const query = dueHeads(trx, now, limit);
-    const rows = await (postgres ? query.forUpdate('o').skipLocked() : query).execute();
+    const rows = await (dialect === 'postgres' ? query.forUpdate('o').skipLocked() : query).execute();
     if (rows.length > 0) {
       const ids = rows.map((row) => row.id);
-      // One SQL text whatever the number of rows (relay/store/sqlite.ts keeps a statement per text): the ids as one
-      // value, an array on PostgreSQL, a JSON list on SQLite.
-      const claimed = postgres
-        ? sql<boolean>`id = any(${ids}::text[])`
-        : sql<boolean>`id in (select value from json_each(${JSON.stringify(ids)}))`;
       await trx
         .updateTable('event_outbox')
         .set({ claimed_until: now + DELIVERY_CLAIM_MS })
-        .where(claimed)
+        .where(oneOf(dialect, 'id', ids))
         .execute();
     }
     return rows;
@@ -107,6 +105,9 @@ async function nextDue(db: RelayDb): Promise<number | undefined> {
     .executeTakeFirst();
   return row?.due == null ? undefined : Number(row.due);
 }
+
+/** Reply events waiting in the outbox, queued or to be retried, on the whole relay (relay_reply_events_waiting). */
+export const waitingEvents = (db: RelayDb): Promise<number> => countRows(db.selectFrom('event_outbox'));
 
 /**
  * RA210: when to try again after failed attempt number `attempts`: 1 minute, doubling up to an hour, or a longer

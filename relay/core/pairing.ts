@@ -13,7 +13,8 @@ import {
   unauthorized,
 } from '../../protocol/relay/errors.js';
 import { MAX_DEVICE_NAME_CHARS } from '../../protocol/relay/limits.js';
-import type { DeviceTx } from '../store/backend.js';
+import type { DeviceTx, RelayDb } from '../store/backend.js';
+import { countRows } from '../store/queries.js';
 import {
   MAX_WAITING_CODES,
   MAX_WAITING_CODES_PER_ADDRESS,
@@ -64,12 +65,13 @@ function newCode(): string {
   return code;
 }
 
-async function forgetOldEvents(tx: DeviceTx, now: number): Promise<void> {
-  await tx.db
+/** RA12: pairing events out of every window and expired codes (before each check, and by the background work). */
+export async function forgetOldPairing(db: RelayDb, now: number): Promise<void> {
+  await db
     .deleteFrom('pair_events')
     .where('at', '<=', now - PAIR_WINDOW_MS)
     .execute();
-  await tx.db.deleteFrom('pair_codes').where('expires_at', '<=', now).execute();
+  await db.deleteFrom('pair_codes').where('expires_at', '<=', now).execute();
 }
 
 /** The number of pairing events of a kind in a window (from one address, or from all), and the oldest. */
@@ -103,7 +105,7 @@ export async function startPairing(
   await pruneIdleDevices(relay, relay.clock()); // computers the relay would drop anyway do not count
   return refusableRelayWide(relay, async (tx) => {
     const now = relay.clock();
-    await forgetOldEvents(tx, now);
+    await forgetOldPairing(tx.db, now);
     await checkDeviceCount(relay, tx, name);
     await checkStarts(relay, tx, request.addressHash, now);
     await checkWaitingCodes(tx, request.addressHash);
@@ -125,10 +127,9 @@ export async function startPairing(
 
 /** RA12: paired computers, not counting those of the same name (pairing replaces them). */
 async function checkDeviceCount(relay: Relay, tx: DeviceTx, name: string | undefined): Promise<void> {
-  let query = tx.db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n'));
-  if (name !== undefined) query = query.where('name', '!=', name);
-  const { n } = await query.executeTakeFirstOrThrow();
-  if (Number(n) >= relay.limits.maxDevices) throw deviceLimit(relay.limits.maxDevices);
+  const devices = tx.db.selectFrom('devices');
+  const paired = await countRows(name === undefined ? devices : devices.where('name', '!=', name));
+  if (paired >= relay.limits.maxDevices) throw deviceLimit(relay.limits.maxDevices);
 }
 
 /** RA12: starts from this address, then from everyone, in the last hour. */
@@ -172,7 +173,7 @@ export async function completePairing(relay: Relay, request: PairingRequest): Pr
   const requestedName = deviceName(body);
   const paired = await refusableRelayWide(relay, async (tx) => {
     const now = relay.clock();
-    await forgetOldEvents(tx, now);
+    await forgetOldPairing(tx.db, now);
     const wrong = await recentEvents(tx, 'fail', now - WRONG_CODE_WINDOW_MS, request.addressHash);
     if (wrong.count >= MAX_WRONG_CODES)
       throw pairingLimited('too many wrong pairing codes from this address; try again later', PAIR_RETRY_SECONDS);

@@ -1,8 +1,8 @@
 // What every part of the relay works with: its limits, its store, the signing secret and the clock.
 
-import type { Limits } from '../config.js';
 import { RelayError } from '../../protocol/relay/errors.js';
 import { OAuthError } from '../../protocol/relay/oauth-errors.js';
+import type { Limits } from '../limits.js';
 import type { Backend, DeviceTx, Grouped } from '../store/backend.js';
 import type { Credentials } from './credentials.js';
 import type { Outbound } from './outbound.js';

@@ -8,11 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import type { SubscriptionView } from '../../protocol/relay/device-api.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
+import { countRows } from '../store/queries.js';
 import { MAX_CALLBACK_URL_CHARS, MAX_SUBSCRIPTIONS_PER_KEY, SUBSCRIPTION_REFRESH_MS, WEBHOOK_SECRET_BYTES } from '../limits.js';
 import { log } from '../log.js';
 import { verifyAgentKey, type AgentCaller } from './auth.js';
 import { randomHex } from './credentials.js';
-import { hostOf, OutboundRefused, publicHostProblem } from './outbound.js';
+import { hostOf, publicHostProblem } from '../host-rules.js';
+import { OutboundRefused } from './outbound.js';
 import type { Relay } from './relay.js';
 import { REPLY_EVENT, replayAndCursor, type ReplayOutcome } from './reply-events.js';
 import { agentStep, type AgentStep } from './requests.js';
@@ -103,14 +105,8 @@ const findSubscription = (db: RelayDb, key: { device_id: string; id: string }, u
     .where('url', '=', url)
     .executeTakeFirst();
 
-async function subscriptionCount(db: RelayDb, key: { device_id: string; id: string }): Promise<number> {
-  const row = await db
-    .selectFrom('event_subs')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('device_id', '=', key.device_id)
-    .where('key_id', '=', key.id)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+function subscriptionCount(db: RelayDb, key: { device_id: string; id: string }): Promise<number> {
+  return countRows(db.selectFrom('event_subs').where('device_id', '=', key.device_id).where('key_id', '=', key.id));
 }
 
 /** RA205: the same connector and URL again: the id stays, the new secret is in force from now on, no challenge. */

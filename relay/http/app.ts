@@ -1,24 +1,28 @@
+// The relay's HTTP face: the middleware every request passes, then the route groups (routes/, one file each,
+// declared as route.ts says), then 404 and the one error handler. Each route authenticates its caller before its
+// body is read, so nothing is read that a route would refuse.
+
 import express, { type Express } from 'express';
 import type { Relay } from '../core/relay.js';
+import { authenticators } from './auth.js';
 import { errorHandler, refuseBrokenPathEscape, unknownRoute } from './errors.js';
-import { countRequests } from '../metrics.js';
+import { closeConnectionsWhenDraining, type Readiness } from './ready.js';
+import { countRequests } from './request-count.js';
+import { requestLog } from './request-log.js';
+import { routerOf } from './route.js';
 import { agentRoutes } from './routes/agent.js';
 import { audioRoutes } from './routes/audio.js';
 import { consentRoutes } from './routes/consents.js';
 import { deviceRoutes } from './routes/device.js';
-import { metricsRoutes } from './metrics-route.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { oauthPageRoutes } from './routes/oauth-pages.js';
 import { oauthRoutes } from './routes/oauth.js';
-import { closeConnectionsWhenDraining, readyRoutes, type Readiness } from './ready.js';
 import { pairingRoutes } from './routes/pairing.js';
-import { requestLog } from './request-log.js';
 import { publicRoutes } from './routes/public.js';
+import { readyRoutes } from './routes/ready.js';
 
-/**
- * The relay's HTTP face: each group of routes reads its own body (after authenticating), so nothing is read
- * that a route would refuse. `trustProxy`: how many proxies' X-Forwarded-* headers to believe (0: none).
- */
+/** `trustProxy`: how many proxies' X-Forwarded-* headers to believe (0: none). */
 export function createApp(relay: Relay, trustProxy: number, readiness: Readiness, metricsToken?: string): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -28,17 +32,21 @@ export function createApp(relay: Relay, trustProxy: number, readiness: Readiness
   app.use(countRequests);
   app.use(closeConnectionsWhenDraining(readiness)); // a draining node lets kept-alive connections go
   app.use(refuseBrokenPathEscape);
-  app.use(readyRoutes(readiness));
-  app.use(agentRoutes(relay)); // first: notify is the route that carries the load
-  app.use(publicRoutes());
-  app.use(pairingRoutes(relay));
-  app.use(mcpRoutes(relay));
-  app.use(audioRoutes(relay));
-  app.use(oauthRoutes(relay));
-  app.use(oauthPageRoutes(relay));
-  app.use(consentRoutes(relay));
-  app.use(deviceRoutes(relay));
-  app.use(metricsRoutes(metricsToken));
+  const authenticate = authenticators(relay, metricsToken);
+  const groups = [
+    readyRoutes(readiness),
+    agentRoutes(relay), // first after /ready: notify is the route that carries the load
+    publicRoutes(),
+    pairingRoutes(relay),
+    mcpRoutes(relay),
+    audioRoutes(relay),
+    oauthRoutes(relay),
+    oauthPageRoutes(relay),
+    consentRoutes(relay),
+    deviceRoutes(relay),
+    metricsRoutes(metricsToken),
+  ];
+  for (const group of groups) app.use(routerOf(group, authenticate));
   app.use(unknownRoute);
   app.use(errorHandler);
   return app;

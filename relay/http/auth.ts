@@ -1,9 +1,15 @@
-// The credential check in front of a group of routes: whoever the route takes (the computer or an agent), the
-// caller is authenticated before its body is read, and kept for the route on `res.locals`.
+// Who is calling (docs/relay-api.md#ra1, #ra2), for each kind of caller a route may declare (route.ts): checked
+// before the body is read, and kept on `res.locals` (`device` or `agent`) for the request's log line.
 
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
-import { repeatedAuthorization } from '../../protocol/relay/errors.js';
+import type { Request, Response } from 'express';
+import { repeatedAuthorization, unauthorized } from '../../protocol/relay/errors.js';
+import { authenticateAgent, authenticateDevice, type DeviceCaller } from '../core/auth.js';
+import type { Relay } from '../core/relay.js';
+import { authenticateClient, readClientCredentials } from '../oauth/clients.js';
+import { readForm } from './form.js';
+import type { Authenticators } from './route.js';
 
 /**
  * The request's one `Authorization` header, or undefined. Two are refused (RA2): Node keeps only the first in
@@ -16,10 +22,31 @@ export function authorizationOf(req: IncomingMessage): string | undefined {
   return req.headers.authorization;
 }
 
-/** A middleware that authenticates the request with `authenticate` and keeps the caller under `name`. */
-export function requireCaller<T>(name: string, authenticate: (authorization: string | undefined) => Promise<T>) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    res.locals[name] = await authenticate(authorizationOf(req));
-    next();
+/** Equal-length digests, so the comparison takes the same time whatever the token given. */
+const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+/** docs/relay.md, "Metrics": `Authorization: Bearer <RELAY_METRICS_TOKEN>`, compared in constant time. */
+function bearerMatches(req: Request, token: string): boolean {
+  const given = /^Bearer (.+)$/i.exec(authorizationOf(req) ?? '')?.[1] ?? '';
+  return timingSafeEqual(digest(given), digest(token));
+}
+
+/** The authenticators of one relay; `metricsToken`: RELAY_METRICS_TOKEN (without it no route takes the scraper). */
+export function authenticators(relay: Relay, metricsToken: string | undefined): Authenticators {
+  return {
+    none: async () => undefined,
+    // Once per request: a guard of the device paths (routes/device.ts) and the route both ask.
+    device: async (req: Request, res: Response) =>
+      ((res.locals.device as DeviceCaller | undefined) ??= await authenticateDevice(relay, authorizationOf(req))),
+    agent: async (req: Request, res: Response) => (res.locals.agent = await authenticateAgent(relay, authorizationOf(req))),
+    metrics: async (req: Request) => {
+      if (metricsToken === undefined || !bearerMatches(req, metricsToken))
+        throw unauthorized('GET /metrics needs RELAY_METRICS_TOKEN: Authorization: Bearer <token>');
+      return undefined;
+    },
+    client: async (req: Request) => {
+      const form = await readForm(req);
+      return { client: await authenticateClient(relay, readClientCredentials(authorizationOf(req), form)), form };
+    },
   };
 }

@@ -1,8 +1,20 @@
+// The relay's one error handler (docs/relay-api.md#ra2, #ra3): every refusal of a relay route is a RelayError of
+// the one catalogue (protocol/relay/errors.ts), answered as its JSON body `{error: code, message, fields?}` with
+// its status and, where the rule says so, Retry-After. A route group with a wire shape of its own (OAuth's, MCP's)
+// writes its refusals first (route.ts, RouteGroup.errors) and passes on the rest.
+
 import type { NextFunction, Request, Response } from 'express';
+import { answerJson } from '../../common/json-answer.js';
 import { brokenPathEscape, internal, notFound, RelayError, unavailable } from '../../protocol/relay/errors.js';
 import { UNAVAILABLE_RETRY_AFTER_S } from '../limits.js';
 import { log } from '../log.js';
-import { sendRefusal } from './respond.js';
+
+/** A refusal: the error body with its status, and `Retry-After` where the rule says so (RA3). */
+export function sendRefusal(res: Response, error: RelayError): void {
+  const { retryAfterHeader, retryAfterSeconds } = error.details;
+  if (retryAfterHeader && retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
+  answerJson(res, error.status, error.body());
+}
 
 /**
  * RA2: a path whose % escapes do not decode is the caller's mistake, refused first, whatever the route and before

@@ -3,7 +3,7 @@
 
 import type { Request } from 'express';
 import { oauthInvalidRequest } from '../../protocol/relay/oauth-errors.js';
-import { TOO_LARGE } from '../core/notes.js';
+import { TOO_LARGE } from '../../common/bounded-body.js';
 import { readBody } from './body.js';
 
 /** The largest form body read: the longest fields (codes, tokens, a redirect address) fit many times over. */

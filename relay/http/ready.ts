@@ -1,13 +1,12 @@
-// /ready (docs/relay.md, "Health, readiness and draining"): whether this node should be sent traffic. Unlike
-// /health (the process is up), it asks the database, and says 503 from the moment the node starts draining.
+// Readiness (docs/relay.md, "Health, readiness and draining"): whether this node should be sent traffic, as /ready
+// (routes/ready.ts) and `notifier-relay check` say it. Unlike /health (the process is up), it asks the database,
+// and says no from the moment the node starts draining.
 
-import { Router, type RequestHandler } from 'express';
-import { unavailable } from '../../protocol/relay/errors.js';
-import { READY_QUERY_TIMEOUT_MS, UNAVAILABLE_RETRY_AFTER_S } from '../limits.js';
+import type { RequestHandler } from 'express';
+import { READY_QUERY_TIMEOUT_MS } from '../limits.js';
 import { log } from '../log.js';
 import type { Backend } from '../store/backend.js';
 import { schemaIsCurrent } from '../store/migrate.js';
-import { sendJSON, sendRefusal } from './respond.js';
 
 export class Readiness {
   /** Set on SIGTERM and never cleared: a draining node takes no new traffic. */
@@ -42,18 +41,6 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
-/** Any method, no credential (a probe has none): 200 `{"status":"ready"}` or 503 `unavailable` with Retry-After. */
-export function readyRoutes(readiness: Readiness): Router {
-  const router = Router();
-  router.all(['/ready', '/readyz'], (_req, res, next) => {
-    readiness.problem().then((problem) => {
-      if (problem === undefined) sendJSON(res, 200, { status: 'ready' });
-      else sendRefusal(res, unavailable(problem, UNAVAILABLE_RETRY_AFTER_S));
-    }, next);
-  });
-  return router;
 }
 
 /**

@@ -39,7 +39,7 @@ const elapsedMs = (started: bigint): number => Math.round(Number(process.hrtime.
 
 /**
  * The matched route's pattern (the routers are mounted at the root, so it is whole), several spellings joined by
- * `|`; undefined when no route took the request. The log and the metrics (relay/metrics.ts) both name routes so.
+ * `|`; undefined when no route took the request. The log and the metrics (request-count.ts) both name routes so.
  */
 export function routePattern(req: Request): string | undefined {
   const path = (req.route as { path?: string | string[] } | undefined)?.path;

@@ -4,13 +4,9 @@
 // made on the computer. Every value shown is escaped; each answer has its own CSP nonce (pageHeaders).
 
 import { randomBytes } from 'node:crypto';
+import { escapeHtml } from '../../common/html-escape.js';
 import { APPROVAL_CODE_DIGITS } from '../../protocol/relay/consent.js';
 import { CONSENT_POLL_MS } from './limits.js';
-
-/** Text made safe for HTML element content and quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** A fresh nonce for one answer's style and script. */
 export const newNonce = (): string => randomBytes(16).toString('base64');

@@ -4,15 +4,18 @@
 // transaction; every change is announced on the bus, so the node holding the computer's socket sends the
 // `consent` or `consent_resolved` frame.
 
+import type { SelectQueryBuilder } from 'kysely';
 import { randomInt } from 'node:crypto';
 import { MAX_WRONG_APPROVAL_CODES, type ConsentFrame, type ConsentView } from '../../protocol/relay/consent.js';
+import { alreadyDecided, expired, notFound } from '../../protocol/relay/errors.js';
 import { NOTIFY_SCOPE } from '../core/auth.js';
 import { randomHex, sameSecret, sha256Hex } from '../core/credentials.js';
 import { isOnline } from '../core/devices.js';
 import type { Relay } from '../core/relay.js';
 import { iso } from '../core/time.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
-import type { DeviceRow, OAuthRequestRow } from '../store/schema.js';
+import { countRows } from '../store/queries.js';
+import type { DeviceRow, OAuthRequestRow, RelayDatabase } from '../store/schema.js';
 import { redirectHost, type OAuthClient } from './client-rules.js';
 import { approvalCode, authorizationCode, newCodeNonce } from './codes.js';
 import { createConnectorKey } from './connectors.js';
@@ -88,12 +91,22 @@ export const consentFrame = (relay: Relay, row: OAuthRequestRow, now: number, re
   ...(redelivered && { redelivered: true }),
 });
 
+/** The pending requests of a computer, as `closePending` narrows them down. */
+type PendingQuery = SelectQueryBuilder<RelayDatabase, 'oauth_requests', { id: string }>;
+
 /**
- * Closes requests of a computer with `status`, telling its socket. A row at a time: one SQL text, whatever the
- * number of rows (relay/store/sqlite.ts keeps a statement per text).
+ * Closes the computer's pending requests that `narrow` picks with `status`, telling its socket of each. A row at
+ * a time: one SQL text, whatever the number of rows (relay/store/sqlite.ts keeps a statement per text).
  */
-async function close(tx: DeviceTx, deviceId: string, ids: string[], status: 'expired' | 'superseded', now: number): Promise<void> {
-  for (const id of ids) {
+async function closePending(
+  tx: DeviceTx,
+  deviceId: string,
+  status: 'expired' | 'superseded',
+  now: number,
+  narrow: (pending: PendingQuery) => PendingQuery,
+): Promise<void> {
+  const pending = tx.db.selectFrom('oauth_requests').select('id').where('device_id', '=', deviceId).where('status', '=', 'pending');
+  for (const { id } of await narrow(pending).execute()) {
     await tx.db
       .updateTable('oauth_requests')
       .set({ status, decided_at: now })
@@ -106,20 +119,7 @@ async function close(tx: DeviceTx, deviceId: string, ids: string[], status: 'exp
 
 /** RA104: requests that waited 10 minutes become expired (their banners go). */
 export async function expireRequests(tx: DeviceTx, deviceId: string, now: number): Promise<void> {
-  const due = await tx.db
-    .selectFrom('oauth_requests')
-    .select('id')
-    .where('device_id', '=', deviceId)
-    .where('status', '=', 'pending')
-    .where('expires_at', '<=', now)
-    .execute();
-  await close(
-    tx,
-    deviceId,
-    due.map((row) => row.id),
-    'expired',
-    now,
-  );
+  await closePending(tx, deviceId, 'expired', now, (pending) => pending.where('expires_at', '<=', now));
 }
 
 const selectRequest = (db: RelayDb, deviceId: string, id: string) =>
@@ -184,23 +184,16 @@ export async function beginRequest(relay: Relay, deviceId: string, request: NewR
       .where('status', '=', 'pending')
       .execute();
     const mine = open.filter((row) => row.client_id === request.client.id);
-    await close(
-      tx,
-      deviceId,
-      mine.filter((row) => row.flow !== request.flow).map((row) => row.id),
-      'superseded',
-      now,
-    );
+    const otherFlow = (pending: PendingQuery) => pending.where('client_id', '=', request.client.id).where('flow', '!=', request.flow);
+    await closePending(tx, deviceId, 'superseded', now, otherFlow);
     const takenOver = mine.find((row) => row.flow === request.flow);
     if (!takenOver) {
       if (open.length - mine.length >= MAX_PENDING_REQUESTS) return { limited: 'waiting' };
-      const lastHour = await tx.db
+      const begunLastHour = tx.db
         .selectFrom('oauth_requests')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('device_id', '=', deviceId)
-        .where('created_at', '>', now - HOUR_MS)
-        .executeTakeFirstOrThrow();
-      if (Number(lastHour.n) >= MAX_REQUESTS_PER_HOUR) return { limited: 'hourly' };
+        .where('created_at', '>', now - HOUR_MS);
+      if ((await countRows(begunLastHour)) >= MAX_REQUESTS_PER_HOUR) return { limited: 'hourly' };
     }
     const deviceCode = request.flow === 'device' ? newDeviceCode(deviceId) : undefined;
     const fields = {
@@ -258,22 +251,9 @@ async function closeClientElsewhere(relay: Relay, deviceId: string, clientId: st
     .where('device_id', '!=', deviceId)
     .execute();
   for (const { device_id } of others) {
-    await relay.store.withDeviceLock(device_id, async (tx) => {
-      const open = await tx.db
-        .selectFrom('oauth_requests')
-        .select('id')
-        .where('device_id', '=', device_id)
-        .where('client_id', '=', clientId)
-        .where('status', '=', 'pending')
-        .execute();
-      await close(
-        tx,
-        device_id,
-        open.map((row) => row.id),
-        'superseded',
-        now,
-      );
-    });
+    await relay.store.withDeviceLock(device_id, (tx) =>
+      closePending(tx, device_id, 'superseded', now, (pending) => pending.where('client_id', '=', clientId)),
+    );
   }
 }
 
@@ -343,6 +323,29 @@ export async function settleRequest(
   });
   if (settled.kind === 'decided') await closeClientElsewhere(relay, deviceId, settled.row.client_id, now);
   return settled;
+}
+
+/**
+ * RA111 `POST /v1/device/consent`: the person's decision on the computer the request belongs to. Its status, and
+ * where the app's browser goes next (the browser flow); 404 for another computer's request or an unknown one, 409
+ * for one already decided, 410 for one that expired or was replaced.
+ */
+export async function decideOnComputer(
+  relay: Relay,
+  deviceId: string,
+  id: string,
+  decision: 'approve' | 'deny',
+): Promise<{ status: string; redirect?: string }> {
+  if (requestDevice(relay, id) !== deviceId) throw notFound('no such connector request');
+  const settled = await settleRequest(relay, deviceId, id, decision);
+  if (settled.kind === 'closed') {
+    if (settled.row.status === 'approved' || settled.row.status === 'denied') throw alreadyDecided(settled.row.status);
+    throw expired(`this connector request is ${settled.row.status}: the app must ask again`);
+  }
+  // `wrong` needs an approval code, which a decision on the computer never carries.
+  if (settled.kind !== 'decided') throw notFound('no such connector request');
+  const location = redirectFor(relay, settled.row, relay.clock());
+  return { status: settled.row.status, ...(location !== undefined && { redirect: location }) };
 }
 
 /**

@@ -3,6 +3,7 @@
 // `consent_resolved` — and rows past their use are deleted: requests after a day, registration hits after the
 // hour, client metadata documents past their max-age (and the oldest beyond the 1000 kept).
 
+import type { Task } from '../core/housekeeping.js';
 import type { Relay } from '../core/relay.js';
 import { CONSENT_LIST_WINDOW_MS, REGISTER_WINDOW_MS } from './limits.js';
 import { MAX_KEPT_DOCUMENTS } from './metadata-documents.js';
@@ -32,3 +33,6 @@ export async function sweepOAuth(relay: Relay, now: number): Promise<void> {
   const kept = db.selectFrom('oauth_client_documents').select('url').orderBy('fetched_at', 'desc').limit(MAX_KEPT_DOCUMENTS);
   await db.deleteFrom('oauth_client_documents').where('url', 'not in', kept).execute();
 }
+
+/** The OAuth server's background tasks, run by the Housekeeper with the core's (server.ts). */
+export const OAUTH_TASKS: readonly Task[] = [{ name: 'oauthSweep', run: sweepOAuth }];

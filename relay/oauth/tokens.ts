@@ -48,6 +48,10 @@ export function parseOAuthToken(
   return { deviceId: match[1]!, secret: match[2]! };
 }
 
+/** RA104, RA106: a `scope` asks for nothing but notify (absent or empty is notify). */
+export const scopeAllowed = (scope: string | null | undefined): boolean =>
+  scope === null || scope === undefined || scope.split(' ').every((word) => word === '' || word === NOTIFY_SCOPE);
+
 /** RA106: a `resource` sent to /token must be the one the grant named, else this relay's MCP address. */
 export function checkResource(given: string | null, granted: string | null, origin: string): void {
   if (given === null) return;

@@ -5,7 +5,8 @@
 //   - withRelayLock: the same for the relay-wide rules of pairing,
 //   - a bus: small messages (ids) to every relay process, sent when the transaction that caused them commits,
 //   - claimTask: background work done by one process at a time.
-// sqlite.ts and postgres.ts implement it.
+// sqlite.ts and postgres.ts implement it; what they do alike is written once (here, tasks.ts, lists.ts,
+// prepared.ts), Kysely building it for either dialect.
 
 import type { Kysely } from 'kysely';
 import type { NotifyFrame } from '../../protocol/relay/frames.js';
@@ -78,8 +79,6 @@ export interface Backend {
    * holding it, then makes it due again at `nextDueAt`. Returns whether it ran.
    */
   claimTask(name: string, now: number, nextDueAt: number, work: () => Promise<void>): Promise<boolean>;
-  /** The earliest time any task is due (undefined when there are none). */
-  nextTaskDue(): Promise<number | undefined>;
   close(): Promise<void>;
   /** PostgreSQL: the pool's connections (all, idle) and the requests waiting for one (relay_db_pool_connections). */
   poolUse?(): { total: number; idle: number; waiting: number };
@@ -138,6 +137,16 @@ export type Outcome = { ok: true; value: unknown; messages: BusMessage[] } | { o
 
 /** The messages of a batch's jobs that ended well: what its commit sends. */
 export const committedMessages = (outcomes: Outcome[]): BusMessage[] => outcomes.flatMap((outcome) => (outcome.ok ? outcome.messages : []));
+
+/** A job's work: its value and the messages it published, or its error (what it did is for the caller to undo). */
+export async function runJob(conn: RelayDb, job: Job): Promise<Outcome> {
+  const messages: BusMessage[] = [];
+  try {
+    return { ok: true, value: await job.work({ db: conn, publish: (message) => messages.push(message) }), messages };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
 
 /** Settles a committed batch's jobs: each gets its value or its own error. */
 export function settleJobs(batch: Job[], outcomes: Outcome[]): void {

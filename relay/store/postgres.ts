@@ -29,12 +29,13 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { log } from '../log.js';
 import { listenReconnects } from '../metrics.js';
-import { LocalBus, committedMessages, newJob, settleJobs } from './backend.js';
+import { LocalBus, committedMessages, newJob, runJob, settleJobs } from './backend.js';
 import type { Backend, BusMessage, DeviceTx, Grouped, Job, JobGroup, LastWrite, Outcome, RelayDb } from './backend.js';
 import { migrate } from './migrate.js';
 import { preparedTexts } from './prepared.js';
 import { pipelineOf, pipelinedQuery, rollBackJob, sendLater, sendNow, type PipelineControl } from './batch-pipeline.js';
 import type { RelayDatabase } from './schema.js';
+import { setTaskDue } from './tasks.js';
 
 const CHANNEL = 'notifier_relay';
 /** Connections per relay process, besides the listening one. Long-polls hold none while they wait. */
@@ -150,6 +151,7 @@ class PostgresBackend implements Backend {
     });
   }
 
+  /** The task's row, made if need be, is locked while the task runs: a node that finds it locked skips it. */
   async claimTask(name: string, now: number, nextDueAt: number, work: () => Promise<void>): Promise<boolean> {
     await this.db
       .insertInto('tasks')
@@ -167,17 +169,9 @@ class PostgresBackend implements Backend {
         .executeTakeFirst();
       if (!due) return false;
       await work();
-      await trx.updateTable('tasks').set({ due_at: nextDueAt }).where('name', '=', name).execute();
+      await setTaskDue(trx, name, nextDueAt);
       return true;
     });
-  }
-
-  async nextTaskDue(): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom('tasks')
-      .select((eb) => eb.fn.min<number>('due_at').as('due'))
-      .executeTakeFirst();
-    return row?.due ?? undefined;
   }
 
   async close(): Promise<void> {
@@ -249,8 +243,9 @@ class PostgresBackend implements Backend {
   /**
    * Starts a transaction for the computers ready, oldest first, enough of them for MAX_BATCH jobs — and more such
    * transactions while computers are ready and fewer than MAX_TRANSACTIONS run. Beyond that they wait, and the
-   * next transaction to start takes them together: under load, computers share transactions (docs/performance.md,
-   * "Fifth round").
+   * next transaction to start takes them together: under load, computers share transactions. With independent
+   * agents a computer has about one request in flight, so without this each notification and each ack would be a
+   * transaction of its own (docs/performance.md, "On PostgreSQL (issue 21)").
    */
   private startTransactions(): void {
     while (this.ready.size > 0 && this.running < MAX_TRANSACTIONS) {
@@ -304,8 +299,8 @@ class PostgresBackend implements Backend {
    *
    * The first job, when it runs alone, needs no savepoint: if it fails, the whole transaction is rolled back (it is
    * all that transaction did) and the jobs after it run in the next one. A transaction of one job — most of them,
-   * when each computer has one request at a time — is then BEGIN, the lock, the job's statements and COMMIT
-   * (docs/performance.md, "Fifth round").
+   * when each computer has one request at a time — is then BEGIN, the lock, the job's statements and COMMIT, which
+   * a savepoint would slow by a fifth or more (docs/performance.md, "On PostgreSQL (issue 21)").
    */
   private async runBatch(lock: string, queues: Job[][]): Promise<void> {
     const batch: Job[] = [];
@@ -352,8 +347,8 @@ class PostgresBackend implements Backend {
    * NOTIFY of the messages other processes need (delivered by PostgreSQL only if the transaction commits), as the
    * statements to go before COMMIT (none or one). Only those: a transaction that notifies holds PostgreSQL's one
    * notification lock of the database from its NOTIFY through its commit — its flush to disk included — so such
-   * commits queue behind each other across every computer and node (docs/performance.md, "Fourth round";
-   * docs/relay.md, "Several nodes").
+   * commits queue behind each other across every computer and node (docs/performance.md,
+   * "On PostgreSQL (issue 21)"; docs/relay.md, "Several nodes").
    */
   private notifyStatements(committed: BusMessage[]): string[] {
     const messages = committed.filter((message) => this.bus.concernsOthers(message));
@@ -380,7 +375,8 @@ class JobSavepoints {
 /**
  * A transaction's NOTIFY and COMMIT sent with a group's last write, when no job waits after the group
  * (batch-pipeline.ts, endWithNext): one round trip less per transaction whose last job is a group — most of them
- * under load (docs/performance.md, "Seventh round"). Jobs that arrive after that go into the next transaction.
+ * under load (docs/performance.md, "On PostgreSQL (issue 21)"). Jobs that arrive after that go into the next
+ * transaction.
  */
 class EndWithLastWrite {
   constructor(
@@ -523,14 +519,4 @@ async function runInSavepoint(savepoints: JobSavepoints, job: Job): Promise<Outc
     });
   }
   return outcome;
-}
-
-/** A job's work: its value and the messages it published, or its error (what it did is for the caller to undo). */
-async function runJob(conn: RelayDb, job: Job): Promise<Outcome> {
-  const messages: BusMessage[] = [];
-  try {
-    return { ok: true, value: await job.work({ db: conn, publish: (message) => messages.push(message) }), messages };
-  } catch (error) {
-    return { ok: false, error };
-  }
 }

@@ -10,7 +10,8 @@
 // calls fdatasync on the WAL file, off the event loop (libuv's thread pool), before it answers or sends
 // anything of that batch; meanwhile the next batch runs. One fdatasync covers every batch committed before it
 // started, and SQLite's recovery replays every complete transaction in a synced WAL, so an acknowledged
-// write survives a power cut just as with synchronous=FULL (docs/relay.md, "Storage"; docs/performance.md).
+// write survives a power cut just as with synchronous=FULL (docs/relay.md, "Storage"; docs/performance.md,
+// "bench:relay-throughput").
 //
 // Checkpoints (copying the WAL back into the database file) run on a thread of their own: checkpointer.ts.
 
@@ -25,9 +26,9 @@ import {
   LocalBus,
   committedMessages,
   newJob,
+  runJob,
   settleJobs,
   type Backend,
-  type BusMessage,
   type DeviceTx,
   type Job,
   type Outcome,
@@ -36,6 +37,7 @@ import {
 import { migrate } from './migrate.js';
 import { runPreparedDirectly, type DirectRun } from './prepared.js';
 import type { RelayDatabase } from './schema.js';
+import { setTaskDue } from './tasks.js';
 
 export const SQLITE_FILE = 'relay.sqlite';
 
@@ -229,22 +231,8 @@ class SqliteBackend implements Backend {
     const row = await this.db.selectFrom('tasks').select('due_at').where('name', '=', name).executeTakeFirst();
     if (row && row.due_at > now) return false;
     await work();
-    await this.enqueue(async (tx) => {
-      await tx.db
-        .insertInto('tasks')
-        .values({ name, due_at: nextDueAt })
-        .onConflict((oc) => oc.column('name').doUpdateSet({ due_at: nextDueAt }))
-        .execute();
-    });
+    await this.enqueue((tx) => setTaskDue(tx.db, name, nextDueAt));
     return true;
-  }
-
-  async nextTaskDue(): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom('tasks')
-      .select((eb) => eb.fn.min<number>('due_at').as('due'))
-      .executeTakeFirst();
-    return row?.due ?? undefined;
   }
 
   async close(): Promise<void> {
@@ -333,15 +321,9 @@ class SqliteBackend implements Backend {
 const nextLoopTurn = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 async function runInSavepoint(conn: RelayDb, run: DirectRun, job: Job): Promise<Outcome> {
-  const messages: BusMessage[] = [];
   run('savepoint job', []);
-  try {
-    const value = await job.work({ db: conn, publish: (message) => messages.push(message) });
-    run('release job', []);
-    return { ok: true, value, messages };
-  } catch (error) {
-    run('rollback to job', []);
-    run('release job', []);
-    return { ok: false, error };
-  }
+  const outcome = await runJob(conn, job);
+  if (!outcome.ok) run('rollback to job', []);
+  run('release job', []);
+  return outcome;
 }

@@ -1,15 +1,16 @@
 // The acks of several computers that wait for one transaction (PostgreSQL's group commit, relay/store/postgres.ts,
 // when computers share a transaction) are applied together: one statement marks their notes acknowledged, counts
-// each computer's frames and writes the signs of life that are due — instead of one statement per computer
-// (docs/performance.md, "Sixth round"). Only frames that are all acks are grouped; stream.ts's applyFrames does the
-// same for one computer's, and is what runs when a computer's acks are not taken with others.
+// each computer's frames and writes the signs of life that are due: one statement for all of them rather than one
+// per computer, PostgreSQL's time going mostly to statements and transactions, not to the rows they touch
+// (docs/performance.md, "On PostgreSQL (issue 21)"). Only frames that are all acks are grouped; stream.ts's
+// applyFrames does the same for one computer's, and is what runs when a computer's acks are not taken with others.
 
-import { sql } from 'kysely';
 import type { Relay } from '../core/relay.js';
 import { addUsages, type Counts } from '../core/usage.js';
 import { LAST_SEEN_WRITE_MS } from '../limits.js';
 import { receipts } from '../metrics.js';
 import type { JobGroup, LastWrite, RelayDb } from '../store/backend.js';
+import { oneOf, rowsIn } from '../store/queries.js';
 import { prepared, write, type Write } from '../store/prepared.js';
 import type { DeviceConnection } from './registry.js';
 
@@ -60,7 +61,7 @@ const markAckedOf = prepared((db: RelayDb, now: number, deviceIds: string[], rid
   db
     .updateTable('notes')
     .set({ acked_at: now })
-    .where(sql<boolean>`(device_id, rid) in (select * from unnest(cast(${deviceIds} as text[]), cast(${rids} as text[])))`)
+    .where(rowsIn(['device_id', 'rid'], [deviceIds, rids]))
     .where('acked_at', 'is', null),
 );
 
@@ -69,5 +70,5 @@ const updateSeenOf = prepared((db: RelayDb, now: number, deviceIds: string[]) =>
   db
     .updateTable('devices')
     .set({ last_seen_at: now })
-    .where('id', '=', sql<string>`any(cast(${deviceIds} as text[]))`),
+    .where(oneOf('postgres', 'id', deviceIds)),
 );

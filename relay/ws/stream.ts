@@ -1,16 +1,15 @@
 // The device stream, `GET /v1/device/stream` (docs/relay-api.md#ra30 to #ra33): the computer's one WebSocket.
 //
-// Connect: the device token is checked before the upgrade (401/403 as plain HTTP, 503 while the database does
-// not answer; without `Upgrade: websocket` the HTTP route answers 426). Then, in one locked transaction, the
-// socket's generation is taken, the computer marked seen, overdue notes expired, and the waiting queue read;
-// after the commit the relay sends `welcome` and every waiting note, oldest first — also those an earlier
-// socket already got.
+// Connect: relay/http/stream-upgrade.ts checks the device token before the upgrade and hands the socket over
+// (accept). Then, in one locked transaction, the socket's generation is taken, the computer marked seen, overdue
+// notes expired, and the waiting queue read; after the commit the relay sends `welcome` and every waiting note,
+// oldest first — also those an earlier socket already got.
 // Afterwards each new note is pushed once, the moment the bus announces it.
 
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { RelayError, upgradeRequired } from '../../protocol/relay/errors.js';
+import { RelayError } from '../../protocol/relay/errors.js';
 import {
   CLOSE_UNPAIRED,
   parseDeviceFrame,
@@ -22,24 +21,19 @@ import {
   type WelcomeFrame,
 } from '../../protocol/relay/frames.js';
 import { readReceipt } from '../../protocol/relay/receipts.js';
-import { authenticateDevice, type DeviceCaller } from '../core/auth.js';
-import { authorizationOf } from '../http/auth.js';
+import type { DeviceCaller } from '../core/auth.js';
 import { markSeen, saveStatus, seenWrite } from '../core/devices.js';
 import { ackWrites, applyReceipt, expireWaiting, queueTtlMs, waitingFrame, waitingFrames } from '../core/notes.js';
 import type { Relay } from '../core/relay.js';
 import { addUsage } from '../core/usage.js';
-import { databaseRefusal } from '../http/errors.js';
-import { REQUEST_ID_HEADER, upgradeLog, type UpgradeLog } from '../http/request-log.js';
 import { LAST_SEEN_WRITE_MS } from '../limits.js';
 import { notificationsDelivered, receipts } from '../metrics.js';
 import { log } from '../log.js';
-import { onConsentMessage, sendOpenConsents } from '../oauth/consent-push.js';
 import type { BusMessage, DeviceTx } from '../store/backend.js';
 import { runWrites } from '../store/prepared.js';
 import { ackGroup, type AckInput } from './ack-group.js';
+import { onConsentMessage, sendOpenConsents } from './consent-push.js';
 import { DeviceConnection, SocketRegistry } from './registry.js';
-
-export const STREAM_PATH = '/v1/device/stream';
 
 /**
  * The largest message `ws` accepts before it closes the socket (1009). Frames over 16 KiB are ignored, not
@@ -60,34 +54,25 @@ export class DeviceStream {
   readonly sockets = new SocketRegistry();
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   private readonly unsubscribe: Array<() => void>;
-  /** The request id of each upgrade under way, answered in the 101's `X-Request-Id` header. */
-  private readonly upgrades = new WeakMap<IncomingMessage, string>();
+  /** The headers each upgrade under way answers in its 101 (its `X-Request-Id`). */
+  private readonly upgrades = new WeakMap<IncomingMessage, readonly string[]>();
 
   constructor(private readonly relay: Relay) {
-    this.server.on('headers', (headers, req) => headers.push(`${REQUEST_ID_HEADER}: ${this.upgrades.get(req) ?? ''}`));
+    this.server.on('headers', (headers, req) => headers.push(...(this.upgrades.get(req) ?? [])));
     this.unsubscribe = [relay.store.bus.subscribe((message) => this.onBusMessage(message)), relay.store.bus.onResync(() => this.resync())];
     relay.store.bus.setSocketHolder((deviceId, gen) => this.sockets.of(deviceId).some((connection) => connection.gen === gen));
   }
 
-  /** The HTTP server's `upgrade` event; it gets a request log line of its own (relay/http/request-log.ts). */
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    socket.on('error', () => undefined); // a client that goes away mid-handshake is not an error of ours
-    const path = (req.url ?? '').split('?')[0];
-    const line = upgradeLog(req, path === STREAM_PATH ? STREAM_PATH : undefined);
-    if (path !== STREAM_PATH || req.method !== 'GET') return refuseUpgrade(socket, new RelayError('not_found', 'no such endpoint'), line);
-    Promise.resolve()
-      .then(() => authenticateDevice(this.relay, authorizationOf(req)))
-      .then(
-        (caller) => {
-          if (req.headers.upgrade?.toLowerCase() !== 'websocket') return refuseUpgrade(socket, upgradeRequired(), line, caller.deviceId);
-          this.upgrades.set(req, line.requestId);
-          this.server.handleUpgrade(req, socket, head, (ws) => {
-            line.answered(101, caller.deviceId);
-            void this.open(ws, caller);
-          });
-        },
-        (error: unknown) => refuseUpgrade(socket, upgradeRefusal(error), line),
-      );
+  /**
+   * Takes over an upgrade whose device token checked out (relay/http/stream-upgrade.ts): the WebSocket handshake,
+   * its 101 carrying `headers`, then the socket's connect step. `opened` is called once the 101 is sent.
+   */
+  accept(req: IncomingMessage, socket: Duplex, head: Buffer, caller: DeviceCaller, headers: readonly string[], opened: () => void): void {
+    this.upgrades.set(req, headers);
+    this.server.handleUpgrade(req, socket, head, (ws) => {
+      opened();
+      void this.open(ws, caller);
+    });
   }
 
   /** Every socket closes with 1012 ("service restart"): the computer reconnects, to another node or to this one restarted. */
@@ -334,30 +319,4 @@ async function applyFrame(tx: DeviceTx, deviceId: string, frame: DeviceFrame, no
     await applyReceipt(tx, deviceId, readReceipt(frame, { idAlias: true }), now);
     receipts.inc({ kind: 'receipt' });
   }
-}
-
-/**
- * Why an upgrade was refused: the relay's own refusal, 503 when the database does not answer or is busy (the
- * computer tries again after Retry-After, as an agent would), else 500.
- */
-function upgradeRefusal(error: unknown): RelayError {
-  if (error instanceof RelayError) return error;
-  const refusal = databaseRefusal(error);
-  if (refusal) return refusal;
-  log.error(`a device stream upgrade failed: ${(error as Error)?.stack ?? String(error)}`);
-  return new RelayError('internal', 'internal error');
-}
-
-/** Answers a refused upgrade as plain HTTP, with the relay's error body, and drops the connection. */
-function refuseUpgrade(socket: Duplex, error: RelayError, line: UpgradeLog, deviceId?: string): void {
-  const body = JSON.stringify(error.body());
-  const { retryAfterHeader, retryAfterSeconds } = error.details;
-  socket.end(
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\nConnection: close\r\n' +
-      `${REQUEST_ID_HEADER}: ${line.requestId}\r\n` +
-      (retryAfterHeader && retryAfterSeconds !== undefined ? `Retry-After: ${retryAfterSeconds}\r\n` : '') +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
-  line.answered(error.status, deviceId);
 }

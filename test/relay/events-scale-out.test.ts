@@ -2,28 +2,19 @@
 // events were queued and both look for due ones, yet each event reaches each subscription exactly once, in
 // order, wherever the reply and the subscription were made.
 
-import { afterAll, describe, expect, test } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
+import { describe, expect, test } from '@jest/globals';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { eventually } from '../helpers/in-process.js';
-import { createDatabase } from '../helpers/postgres.js';
-import { makeKey, pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
+import { makeKey, pairWithKey, type RelayProcess } from '../helpers/relay.js';
 import { HOOK_NAMES, subscribeHook, useWebhookRig } from '../helpers/webhooks.js';
+import { useTwoNodes } from './two-nodes.js';
 
 const rig = useWebhookRig();
-const nodes: RelayProcess[] = [];
-afterAll(async () => {
-  await Promise.all(nodes.map((node) => node.stop()));
-});
+const twoNodes = useTwoNodes();
 
 describe('reply events across two relay processes', () => {
   test('each event is delivered exactly once to each subscription, in order, whichever node took the reply', async () => {
-    const databaseUrl = await createDatabase();
-    const secret = randomBytes(32).toString('hex');
-    const env = { ...rig().env, RATE_LIMIT_PER_KEY: '1000' };
-    const a = await startRelay({ backend: 'postgres', databaseUrl, secret, env });
-    const b = await startRelay({ backend: 'postgres', databaseUrl, secret, env });
-    nodes.push(a, b);
+    const { a, b } = await twoNodes({ ...rig().env, RATE_LIMIT_PER_KEY: '1000' });
     const device = await pairWithKey(a);
     const second = await makeKey(a, device.token, 'second-agent');
     const hooks = [rig().hook('/scale/1'), rig().hook('/scale/2', HOOK_NAMES[1]), rig().hook('/scale/3', HOOK_NAMES[2])];

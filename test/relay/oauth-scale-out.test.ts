@@ -3,8 +3,7 @@
 // person's decision on A reaches the page polling B, and the code is exchanged on either node; a code or a
 // refresh token presented to both nodes at once has one winner, and the other presentation is a reuse.
 
-import { afterAll, describe, expect, test } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
+import { describe, expect, test } from '@jest/globals';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import {
   authorizeAndApprove,
@@ -19,21 +18,14 @@ import {
   refreshTokens,
   register,
 } from '../helpers/oauth.js';
-import { createDatabase } from '../helpers/postgres.js';
-import { pairDevice, startRelay, type RelayProcess } from '../helpers/relay.js';
+import { pairDevice } from '../helpers/relay.js';
+import { useTwoNodes } from './two-nodes.js';
 
-const nodes: RelayProcess[] = [];
-afterAll(async () => {
-  await Promise.all(nodes.map((node) => node.stop()));
-});
+const twoNodes = useTwoNodes();
 
 describe('OAuth across two relay processes on one PostgreSQL database', () => {
   test('/authorize on B reaches the socket on A; the approval on A reaches the page on B; tokens work on both', async () => {
-    const databaseUrl = await createDatabase();
-    const secret = randomBytes(32).toString('hex');
-    const a = await startRelay({ backend: 'postgres', databaseUrl, secret });
-    const b = await startRelay({ backend: 'postgres', databaseUrl, secret });
-    nodes.push(a, b);
+    const { a, b } = await twoNodes();
 
     const device = await pairDevice(a, 'desk');
     const socket = await DeviceSocket.connect(a.port, device.token);
@@ -68,11 +60,7 @@ describe('OAuth across two relay processes on one PostgreSQL database', () => {
   });
 
   test('a code, or a refresh token, presented to both nodes at once: one winner, and the other is a reuse that ends the grant', async () => {
-    const databaseUrl = await createDatabase();
-    const secret = randomBytes(32).toString('hex');
-    const a = await startRelay({ backend: 'postgres', databaseUrl, secret });
-    const b = await startRelay({ backend: 'postgres', databaseUrl, secret });
-    nodes.push(a, b);
+    const { a, b } = await twoNodes();
     const device = await pairDevice(a, 'race');
     const socket = await DeviceSocket.connect(a.port, device.token);
     await socket.welcome();

@@ -4,32 +4,21 @@
 // both nodes keep the queue limit exact; and the store's lock and task claim hold across processes.
 
 import { afterAll, describe, expect, test } from '@jest/globals';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPostgres } from '../../relay/store/postgres.js';
 import type { Backend } from '../../relay/store/backend.js';
+import { nextTaskDue } from '../../relay/store/tasks.js';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { createDatabase } from '../helpers/postgres.js';
-import { pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
-
-const nodes: RelayProcess[] = [];
-afterAll(async () => {
-  await Promise.all(nodes.map((node) => node.stop()));
-});
+import { pairWithKey, type RelayProcess } from '../helpers/relay.js';
+import { useTwoNodes } from './two-nodes.js';
 
 /** Two relay processes sharing one database and one secret, as behind a load balancer (stopped after the file). */
-async function twoNodes(env: Record<string, string> = {}): Promise<[RelayProcess, RelayProcess]> {
-  const databaseUrl = await createDatabase();
-  const secret = randomBytes(32).toString('hex');
-  const a = await startRelay({ backend: 'postgres', databaseUrl, secret, env });
-  const b = await startRelay({ backend: 'postgres', databaseUrl, secret, env });
-  nodes.push(a, b);
-  return [a, b];
-}
+const twoNodes = useTwoNodes();
 
 describe('two relay processes on one PostgreSQL database', () => {
   test('socket on A, agent on B: the frame arrives once; a reply on A wakes a long-poll on B', async () => {
-    const [a, b] = await twoNodes();
+    const { a, b } = await twoNodes();
     const device = await pairWithKey(a);
     const socket = await DeviceSocket.connect(a.port, device.token);
     await socket.welcome();
@@ -65,13 +54,7 @@ describe('two relay processes on one PostgreSQL database', () => {
   });
 
   test('a note is announced to the other nodes only when one of them holds the computer socket', async () => {
-    const databaseUrl = await createDatabase();
-    const secret = randomBytes(32).toString('hex');
-    const [a, b] = [
-      await startRelay({ backend: 'postgres', databaseUrl, secret }),
-      await startRelay({ backend: 'postgres', databaseUrl, secret }),
-    ];
-    nodes.push(a, b);
+    const { a, b, databaseUrl } = await twoNodes();
     // What the nodes tell each other, as a third listener hears it (in commit order).
     const listener = new pg.Client({ connectionString: databaseUrl });
     await listener.connect();
@@ -106,7 +89,7 @@ describe('two relay processes on one PostgreSQL database', () => {
   });
 
   test('a newer socket on B closes the one on A with 4000; unpairing through A closes it on B with 4001', async () => {
-    const [a, b] = await twoNodes();
+    const { a, b } = await twoNodes();
     const device = await pairWithKey(a);
     const onA = await DeviceSocket.connect(a.port, device.token);
     await onA.welcome();
@@ -121,7 +104,7 @@ describe('two relay processes on one PostgreSQL database', () => {
   });
 
   test('50 concurrent notifies through both nodes against a nearly full queue: exactly the free places are taken', async () => {
-    const [a, b] = await twoNodes({ DEVICE_QUEUE_MAX: '20', RATE_LIMIT_PER_KEY: '1000' });
+    const { a, b } = await twoNodes({ DEVICE_QUEUE_MAX: '20', RATE_LIMIT_PER_KEY: '1000' });
     const device = await pairWithKey(a);
     for (let i = 0; i < 15; i++) await a.call('POST', '/v1/notify', { token: device.key, body: { title: `pre ${i}` } });
     const replies = await Promise.all(
@@ -192,6 +175,6 @@ describe('the PostgreSQL store across processes', () => {
     expect(claimed.sort()).toEqual([false, true]);
     expect(runs).toBe(1);
     expect(await one.claimTask('test-task', now + 1000, now + 60_000, work)).toBe(false); // not due again yet
-    expect(await two.nextTaskDue()).toBe(now + 60_000);
+    expect(await nextTaskDue(two.db)).toBe(now + 60_000);
   });
 });

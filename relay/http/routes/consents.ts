@@ -1,15 +1,14 @@
 // Connector approvals on the computer's side (docs/relay-api.md#ra111): the list, and the person's decision. Both
 // take the device token and count against the computer's budget like every device route.
 
-import { Router } from 'express';
-import { alreadyDecided, expired, invalidField, notAnObject, notFound } from '../../../protocol/relay/errors.js';
+import { answerJson } from '../../../common/json-answer.js';
+import { invalidField, notAnObject } from '../../../protocol/relay/errors.js';
 import type { Relay } from '../../core/relay.js';
 import { deviceStep } from '../../core/requests.js';
 import { JSON_BODY_MAX_BYTES } from '../../limits.js';
-import { listConsents, redirectFor, requestDevice, settleRequest } from '../../oauth/requests.js';
+import { decideOnComputer, listConsents } from '../../oauth/requests.js';
 import { parseJSON, readBody } from '../body.js';
-import { sendJSON } from '../respond.js';
-import { deviceOf, requireDevice } from './device.js';
+import { route, type Call, type RouteGroup } from '../route.js';
 
 const DECISIONS = ['approve', 'deny'] as const;
 
@@ -23,34 +22,27 @@ function readDecision(body: unknown): { id: string; decision: (typeof DECISIONS)
   return { id, decision: decision as (typeof DECISIONS)[number] };
 }
 
-export function consentRoutes(relay: Relay): Router {
-  const router = Router();
+export function consentRoutes(relay: Relay): RouteGroup {
+  /** RA111: the last day's requests, newest first. */
+  const list = async ({ res, caller }: Call<'device'>) => {
+    const consents = await deviceStep(relay, caller, { counted: true }, (tx, now) => listConsents(relay, tx, caller.deviceId, now));
+    answerJson(res, 200, { consents });
+  };
 
-  router.get('/v1/device/consents', requireDevice(relay), async (_req, res) => {
-    const caller = deviceOf(res);
-    sendJSON(res, 200, {
-      consents: await deviceStep(relay, caller, { counted: true }, (tx, now) => listConsents(relay, tx, caller.deviceId, now)),
-    });
-  });
-
-  // RA111: approve (makes the connector's key, RA109) or deny; only the computer the request belongs to decides.
-  router.post('/v1/device/consent', requireDevice(relay), async (req, res) => {
-    const caller = deviceOf(res);
+  /** RA111: approve (makes the connector's key, RA109) or deny; only the computer the request belongs to decides. */
+  const decide = async ({ req, res, caller }: Call<'device'>) => {
     const body = await readBody(req, JSON_BODY_MAX_BYTES);
+    // Counted even when the body is refused (the refusal commits with the count).
     const { id, decision } = await deviceStep(relay, caller, { counted: true }, async () =>
       readDecision(parseJSON(body, JSON_BODY_MAX_BYTES)),
     );
-    if (requestDevice(relay, id) !== caller.deviceId) throw notFound('no such connector request');
-    const settled = await settleRequest(relay, caller.deviceId, id, decision);
-    if (settled.kind === 'unknown') throw notFound('no such connector request');
-    if (settled.kind === 'closed') {
-      if (settled.row.status === 'approved' || settled.row.status === 'denied') throw alreadyDecided(settled.row.status);
-      throw expired(`this connector request is ${settled.row.status}: the app must ask again`);
-    }
-    if (settled.kind !== 'decided') throw notFound('no such connector request'); // a decision carries no code: never `wrong`
-    const location = redirectFor(relay, settled.row, relay.clock());
-    sendJSON(res, 200, { status: settled.row.status, ...(location !== undefined && { redirect: location }) });
-  });
+    answerJson(res, 200, await decideOnComputer(relay, caller.deviceId, id, decision));
+  };
 
-  return router;
+  return {
+    routes: [
+      route({ method: 'GET', path: '/v1/device/consents', caller: 'device', handle: list }),
+      route({ method: 'POST', path: '/v1/device/consent', caller: 'device', handle: decide }),
+    ],
+  };
 }

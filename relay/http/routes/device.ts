@@ -1,147 +1,117 @@
-// Device routes (docs/relay-api.md#ra20 to #ra28): the paired computer, with its device token. Each request is
-// one locked transaction of that computer: counted against its daily budget (but never refused for it), a
-// sign of life, then the route's own step.
+// Device routes (docs/relay-api.md#ra20 to #ra28): the paired computer, with its device token (an agent credential
+// gets 403 wrong_credential). Every request under /v1/device is authenticated first, whether a route takes it or
+// not. Each request is one locked transaction of that computer: counted against its daily budget (but never
+// refused for it), a sign of life, then the route's own step.
 
-import { Router, type Request, type Response } from 'express';
+import { answerJson } from '../../../common/json-answer.js';
 import { SUBSCRIPTION_ID_PATTERN } from '../../../protocol/relay/device-api.js';
 import { notFound, upgradeRequired } from '../../../protocol/relay/errors.js';
 import { readDeviceStatus } from '../../../protocol/relay/frames.js';
 import { readReceipt, type ReceiptKind } from '../../../protocol/relay/receipts.js';
-import { authenticateDevice, type DeviceCaller } from '../../core/auth.js';
-import {
-  findDevice,
-  isOnline,
-  listDevices,
-  pruneForDevice,
-  pruneIdleDevices,
-  quietHours,
-  removeOtherDevice,
-  saveStatus,
-  wipeDevice,
-} from '../../core/devices.js';
-import { activeKeyCount, createKey, listKeys, revokeKey } from '../../core/keys.js';
-import { applyReceipt, waitingCount } from '../../core/notes.js';
+import type { DeviceCaller } from '../../core/auth.js';
+import { deviceInfo, devicesOnRelay, deviceUsage, pruneDevices, removeAnother } from '../../core/computer.js';
+import { saveStatus, wipeDevice } from '../../core/devices.js';
+import { createKey, listKeys, revokeKey } from '../../core/keys.js';
+import { applyReceipt } from '../../core/notes.js';
 import type { Relay } from '../../core/relay.js';
 import { deviceStep } from '../../core/requests.js';
 import { endSubscription, subscriptionsView } from '../../core/subscriptions.js';
-import { iso } from '../../core/time.js';
-import { usageView } from '../../core/usage.js';
 import { JSON_BODY_MAX_BYTES } from '../../limits.js';
-import { requireCaller } from '../auth.js';
+import type { DeviceTx } from '../../store/backend.js';
 import { parseJSON, readBody } from '../body.js';
-import { sendJSON } from '../respond.js';
+import { route, type Call, type RouteGroup } from '../route.js';
 
-/** The caller a device route was authenticated as (requireDevice put it there). */
-export const deviceOf = (res: Response): DeviceCaller => res.locals.device as DeviceCaller;
+export function deviceRoutes(relay: Relay): RouteGroup {
+  /** A counted step of the computer (RA51). */
+  const step = <T>(caller: DeviceCaller, work: (tx: DeviceTx, now: number) => Promise<T>): Promise<T> =>
+    deviceStep(relay, caller, { counted: true }, work);
 
-/** RA2: device token only; an agent credential gets 403 wrong_credential. */
-export const requireDevice = (relay: Relay) => requireCaller('device', (authorization) => authenticateDevice(relay, authorization));
-
-export function deviceRoutes(relay: Relay): Router {
-  const router = Router();
-  router.use('/v1/device', requireDevice(relay));
-  const step = <T>(res: Response, work: Parameters<typeof deviceStep<T>>[3], counted = true): Promise<T> =>
-    deviceStep(relay, deviceOf(res), { counted }, work);
-
-  // RA30: the stream is a WebSocket; a plain GET (no Upgrade) gets 426 once the token checked out.
-  router.get('/v1/device/stream', () => {
-    throw upgradeRequired();
-  });
-
-  // RA20: receipts and replies (a reply is a `replied` receipt).
-  const receiptRoute = (kind?: ReceiptKind) => async (req: Request, res: Response) => {
+  /** A step with the route's JSON body (RA2: at most 64 KiB), read before it and parsed inside it: a refused body still counts. */
+  const bodyStep = async <T>(
+    { req, caller }: Call<'device'>,
+    work: (tx: DeviceTx, body: unknown, now: number) => Promise<T>,
+  ): Promise<T> => {
     const body = await readBody(req, JSON_BODY_MAX_BYTES);
-    await step(res, (tx, now) =>
-      applyReceipt(tx, deviceOf(res).deviceId, readReceipt(parseJSON(body, JSON_BODY_MAX_BYTES), { kind }), now),
-    );
-    sendJSON(res, 200, { ok: true });
+    return step(caller, (tx, now) => work(tx, parseJSON(body, JSON_BODY_MAX_BYTES), now));
   };
-  router.post('/v1/device/receipt', receiptRoute());
-  router.post('/v1/device/reply', receiptRoute('replied'));
 
-  // RA24: quiet hours and mute.
-  router.post('/v1/device/status', async (req, res) => {
-    const body = await readBody(req, JSON_BODY_MAX_BYTES);
-    await step(res, (tx) => saveStatus(tx.db, deviceOf(res).deviceId, readDeviceStatus(parseJSON(body, JSON_BODY_MAX_BYTES))));
-    sendJSON(res, 200, { ok: true });
-  });
+  /** A route that answers 200 with what `read` gives for the computer. */
+  const answer =
+    (read: (caller: DeviceCaller) => Promise<unknown>) =>
+    async ({ res, caller }: Call<'device'>) =>
+      answerJson(res, 200, await read(caller));
 
-  router.get('/v1/device/info', async (_req, res) => {
-    const info = await step(res, async (tx, now) => {
-      const device = (await findDevice(tx.db, deviceOf(res).deviceId))!;
-      return {
-        online: isOnline(device, now),
-        lastSeenAt: iso(device.last_seen_at),
-        pending: await waitingCount(tx.db, device.id),
-        quietHours: quietHours(device),
-        keys: await activeKeyCount(tx.db, device.id),
-      };
-    });
-    sendJSON(res, 200, info);
-  });
+  /** RA30: the stream is a WebSocket (relay/http/stream-upgrade.ts); a plain GET gets 426 once the token checked out. */
+  const stream = () => {
+    throw upgradeRequired();
+  };
 
-  // RA26: not counted against the budget it reports.
-  router.get('/v1/device/usage', async (_req, res) => {
-    const usage = await step(
-      res,
-      async (tx, now) => usageView(relay, tx.db, deviceOf(res).deviceId, await waitingCount(tx.db, deviceOf(res).deviceId), now),
-      false,
-    );
-    sendJSON(res, 200, usage);
-  });
+  /** RA20: a receipt, or a reply (a `replied` receipt). */
+  const receipt = (kind?: ReceiptKind) => async (call: Call<'device'>) => {
+    await bodyStep(call, (tx, body, now) => applyReceipt(tx, call.caller.deviceId, readReceipt(body, { kind }), now));
+    answerJson(call.res, 200, { ok: true });
+  };
 
-  // RA22: agent keys.
-  router.get('/v1/device/keys', async (_req, res) => {
-    sendJSON(res, 200, { keys: await step(res, (tx) => listKeys(tx.db, deviceOf(res).deviceId)) });
-  });
-  router.post('/v1/device/keys', async (req, res) => {
-    const body = await readBody(req, JSON_BODY_MAX_BYTES);
-    sendJSON(res, 201, await step(res, (tx, now) => createKey(tx, deviceOf(res).deviceId, parseJSON(body, JSON_BODY_MAX_BYTES), now)));
-  });
-  router.delete('/v1/device/keys/:keyId', async (req, res) => {
+  /** RA24: quiet hours and mute. */
+  const status = async (call: Call<'device'>) => {
+    await bodyStep(call, (tx, body) => saveStatus(tx.db, call.caller.deviceId, readDeviceStatus(body)));
+    answerJson(call.res, 200, { ok: true });
+  };
+
+  /** RA22: the computer's agent keys. */
+  const keys = answer(async (caller) => ({ keys: await step(caller, (tx) => listKeys(tx.db, caller.deviceId)) }));
+
+  /** RA22: a new agent key, shown once. */
+  const newKey = async (call: Call<'device'>) =>
+    answerJson(call.res, 201, await bodyStep(call, (tx, body, now) => createKey(tx, call.caller.deviceId, body, now)));
+
+  /** RA22, RA109, RA212: a key revoked (or purged); its tokens and its subscriptions end with it. */
+  const revoke = async ({ req, res, caller }: Call<'device'>) => {
     const purge = req.query.purge === '1' || req.query.purge === 'true';
     const keyId = String(req.params.keyId);
-    // RA22, RA109, RA212: its tokens and its subscriptions end with it.
-    sendJSON(res, 200, await step(res, (tx, now) => revokeKey(tx, deviceOf(res).deviceId, keyId, purge, now)));
-  });
+    answerJson(res, 200, await step(caller, (tx, now) => revokeKey(tx, caller.deviceId, keyId, purge, now)));
+  };
 
-  // RA211: the agents' reply-event subscriptions; removing one that is absent succeeds.
-  router.get('/v1/device/events', async (_req, res) => {
-    sendJSON(res, 200, await step(res, (tx) => subscriptionsView(relay, tx.db, deviceOf(res).deviceId)));
-  });
-  router.delete('/v1/device/events/subscriptions/:id', async (req, res) => {
+  /** RA211: the agents' reply-event subscriptions. */
+  const events = answer((caller) => step(caller, (tx) => subscriptionsView(relay, tx.db, caller.deviceId)));
+
+  /** RA211: an agent's reply-event subscription ends; removing one that is absent succeeds. */
+  const endEvents = async ({ req, res, caller }: Call<'device'>) => {
     const id = String(req.params.id);
     if (!SUBSCRIPTION_ID_PATTERN.test(id)) throw notFound('no such subscription');
-    await step(res, (tx) => endSubscription(tx, deviceOf(res).deviceId, id));
-    sendJSON(res, 200, { removed: true, id });
-  });
+    await step(caller, (tx) => endSubscription(tx, caller.deviceId, id));
+    answerJson(res, 200, { removed: true, id });
+  };
 
-  // RA25: the computers on this relay.
-  router.get('/v1/device/devices', async (_req, res) => {
-    const now = relay.clock();
-    await step(res, async () => undefined);
-    const removed = await pruneIdleDevices(relay, now);
-    sendJSON(res, 200, { removed, devices: await listDevices(relay, deviceOf(res).device, now) });
-  });
-  router.post('/v1/device/prune', async (_req, res) => {
-    const now = relay.clock();
-    await step(res, async () => undefined);
-    const removed = await pruneForDevice(relay, deviceOf(res).device, now);
-    sendJSON(res, 200, { removed, devices: await listDevices(relay, deviceOf(res).device, now) });
-  });
-  router.delete('/v1/device/devices/:deviceId', async (req, res) => {
-    const now = relay.clock();
-    await step(res, async () => undefined);
-    const other = String(req.params.deviceId);
-    await removeOtherDevice(relay, deviceOf(res).device, other, now);
-    sendJSON(res, 200, { removed: [other] });
-  });
+  /** RA25: another computer removed, if the rules allow it. */
+  const removeOther = async ({ req, res, caller }: Call<'device'>) =>
+    answerJson(res, 200, await removeAnother(relay, caller, String(req.params.deviceId)));
 
-  // RA28: unpair: everything of this computer goes, its socket closes with 4001.
-  router.delete('/v1/device', async (_req, res) => {
-    await step(res, (tx) => wipeDevice(tx, deviceOf(res).deviceId));
-    sendJSON(res, 200, { unpaired: true });
-  });
+  /** RA28: unpair: everything of this computer goes, its socket closes with 4001. */
+  const unpair = async ({ res, caller }: Call<'device'>) => {
+    await step(caller, (tx) => wipeDevice(tx, caller.deviceId));
+    answerJson(res, 200, { unpaired: true });
+  };
 
-  return router;
+  return {
+    guard: { prefix: '/v1/device', caller: 'device' },
+    routes: [
+      route({ method: 'GET', path: '/v1/device/stream', caller: 'device', handle: stream }),
+      route({ method: 'POST', path: '/v1/device/receipt', caller: 'device', handle: receipt() }),
+      route({ method: 'POST', path: '/v1/device/reply', caller: 'device', handle: receipt('replied') }),
+      route({ method: 'POST', path: '/v1/device/status', caller: 'device', handle: status }),
+      // RA24 to RA26 (core/computer.ts): this computer as the relay sees it, its usage, the computers on the relay.
+      route({ method: 'GET', path: '/v1/device/info', caller: 'device', handle: answer((caller) => deviceInfo(relay, caller)) }),
+      route({ method: 'GET', path: '/v1/device/usage', caller: 'device', handle: answer((caller) => deviceUsage(relay, caller)) }),
+      route({ method: 'GET', path: '/v1/device/keys', caller: 'device', handle: keys }),
+      route({ method: 'POST', path: '/v1/device/keys', caller: 'device', handle: newKey }),
+      route({ method: 'DELETE', path: '/v1/device/keys/:keyId', caller: 'device', handle: revoke }),
+      route({ method: 'GET', path: '/v1/device/events', caller: 'device', handle: events }),
+      route({ method: 'DELETE', path: '/v1/device/events/subscriptions/:id', caller: 'device', handle: endEvents }),
+      route({ method: 'GET', path: '/v1/device/devices', caller: 'device', handle: answer((caller) => devicesOnRelay(relay, caller)) }),
+      route({ method: 'POST', path: '/v1/device/prune', caller: 'device', handle: answer((caller) => pruneDevices(relay, caller)) }),
+      route({ method: 'DELETE', path: '/v1/device/devices/:deviceId', caller: 'device', handle: removeOther }),
+      route({ method: 'DELETE', path: '/v1/device', caller: 'device', handle: unpair }),
+    ],
+  };
 }

@@ -1,9 +1,12 @@
 // The OAuth server's pages (docs/relay-api.md#ra104, #ra105, #ra113): `GET /authorize` and the consent page's
 // helpers (its poll, the approval-code form, Deny), and the device flow's `/activate` pages. They belong to the
 // pages, not to clients. None of them approves anything by itself: approval is the person's, on the computer, or
-// with the 6-digit code the computer shows — which no route ever returns.
+// with the 6-digit code the computer shows — which no route ever returns. What goes back to the client is a
+// redirect with `error` (RA104); what cannot go back is a page saying why; refusals of the forms' bodies are
+// OAuth's JSON (oauthErrors, routes/oauth.ts).
 
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response } from 'express';
+import { answerJson } from '../../../common/json-answer.js';
 import { RelayError } from '../../../protocol/relay/errors.js';
 import { oauthMethodNotAllowed } from '../../../protocol/relay/oauth-errors.js';
 import { findDevice, isOnline } from '../../core/devices.js';
@@ -25,12 +28,15 @@ import {
   requestDevice,
   settleRequest,
   type DeviceChoice,
+  type NewRequest,
   type Settled,
 } from '../../oauth/requests.js';
+import { scopeAllowed } from '../../oauth/tokens.js';
 import type { OAuthRequestRow } from '../../store/schema.js';
 import { readForm } from '../form.js';
 import { requestOrigin } from '../origin.js';
-import { oauthErrors, scopeAllowed } from './oauth.js';
+import { otherMethods, route, type Call, type RouteGroup } from '../route.js';
+import { oauthErrors } from './oauth.js';
 
 /** Sends a page with its headers (RA105). `formTarget`: where its forms may be redirected to. */
 function sendPage(res: Response, status: number, render: (nonce: string) => string, formTarget?: string): void {
@@ -50,6 +56,62 @@ function redirect(res: Response, location: string): void {
   res.status(302).setHeader('Location', location).setHeader('Cache-Control', 'no-store').setHeader('Referrer-Policy', 'no-referrer').end();
 }
 
+/** A query parameter given once, as text (anything else reads as absent). */
+function queryText(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+// --- GET /authorize (RA104) ----------------------------------------------------------------------------------
+
+/**
+ * RA104: what `/authorize` asks, checked: the client, its return address and the query's checks. 400 pages for
+ * what cannot go back to the client; 302 with `error` for the rest. Undefined once answered.
+ */
+async function readAuthorization(relay: Relay, req: Request, res: Response): Promise<NewRequest | undefined> {
+  const origin = requestOrigin(req);
+  let client: OAuthClient | undefined;
+  try {
+    client = await findClient(relay, queryText(req, 'client_id'));
+  } catch (error) {
+    return void sendMessage(
+      res,
+      400,
+      "This app's description could not be used",
+      (error as Error).message,
+      'Start the connection again from the app.',
+    );
+  }
+  if (!client)
+    return void sendMessage(
+      res,
+      400,
+      'Unknown app',
+      'This app is not registered on this relay (or registered too long ago). Start the connection again from the app.',
+    );
+  const redirectUri = queryText(req, 'redirect_uri');
+  if (redirectUri === undefined || !redirectAllowed(client.redirectUris, redirectUri))
+    return void sendMessage(
+      res,
+      400,
+      'Unknown return address',
+      `redirect_uri is not an address ${client.name} registered, so this page cannot send you back.`,
+    );
+  const state = queryText(req, 'state');
+  const back = (error: string, description: string): undefined => void redirectError(res, redirectUri, error, description, state, origin);
+  if (queryText(req, 'response_type') !== 'code') return back('unsupported_response_type', 'response_type must be code');
+  const challenge = queryText(req, 'code_challenge');
+  if (queryText(req, 'code_challenge_method') !== 'S256' || challenge === undefined || !CODE_CHALLENGE.test(challenge))
+    return back('invalid_request', 'PKCE is required: code_challenge (43 characters of A-Z a-z 0-9 - _) with code_challenge_method S256');
+  if (state !== undefined && state.length > MAX_STATE_CHARS)
+    return back('invalid_request', `state has at most ${MAX_STATE_CHARS} characters`);
+  const resource = queryText(req, 'resource');
+  if (resource !== undefined && resource.replace(/\/+$/, '') !== `${origin}/mcp`)
+    return back('invalid_target', `resource must be ${origin}/mcp`);
+  if (!scopeAllowed(queryText(req, 'scope'))) return back('invalid_scope', 'the only scope is notify');
+  return { flow: 'code', client, origin, redirectUri, codeChallenge: challenge, state, resource };
+}
+
 /** RA104: a refusal that goes back to the client: its redirect address with `error` (and `state`, `iss`). */
 function redirectError(
   res: Response,
@@ -67,11 +129,55 @@ function redirectError(
   redirect(res, url.toString());
 }
 
-/** A query parameter given once, as text (anything else reads as absent). */
-function queryText(req: Request, name: string): string | undefined {
-  const value = req.query[name];
-  return typeof value === 'string' ? value : undefined;
+/** RA104: the computer the approval goes to (`device=N`, else the one seen last); undefined once answered. */
+async function chooseComputer(relay: Relay, req: Request, res: Response): Promise<DeviceChoice | undefined> {
+  const choice = await chooseDevice(relay, queryText(req, 'device'), relay.clock());
+  if (choice === 'out_of_range')
+    return void sendMessage(res, 400, 'No such computer', 'device must be a number from 1 to the number of paired computers.');
+  if (choice === 'none')
+    return void sendMessage(
+      res,
+      200,
+      'Pair Notifier first',
+      'No computer is paired with this relay yet, so nobody could approve this connection.',
+      "Turn on the relay in Notifier's settings on your computer, then start the connection again from the app.",
+    );
+  return choice;
 }
+
+/** RA104, RA112: the request begins on the computer (its banner shows), unless its limits say no; undefined once answered. */
+async function begin(relay: Relay, res: Response, choice: DeviceChoice, asked: NewRequest): Promise<OAuthRequestRow | undefined> {
+  let begun;
+  try {
+    begun = await beginRequest(relay, choice.device.id, asked);
+  } catch (error) {
+    log.error(`an authorization request could not begin: ${(error as Error).stack ?? String(error)}`, {
+      requestId: res.locals.requestId as string,
+    });
+    return void sendMessage(res, 502, 'The approval could not start', 'Try again in a moment.');
+  }
+  if ('limited' in begun)
+    return void sendMessage(
+      res,
+      429,
+      'Too many approvals',
+      begun.limited === 'waiting'
+        ? 'Three connection requests are already waiting on this computer. Approve or deny them first, or wait ten minutes.'
+        : 'Twelve connection requests were started on this computer in the last hour. Try again later.',
+    );
+  return begun.row;
+}
+
+/** The same `/authorize` address, for the approval to go to computer number `index` instead. */
+const linkForDevice =
+  (req: Request) =>
+  (index: number): string => {
+    const query = new URLSearchParams(req.query as Record<string, string>);
+    query.set('device', String(index));
+    return `/authorize?${query.toString()}`;
+  };
+
+// --- The consent page and its forms (RA105, RA113) -----------------------------------------------------------
 
 /** A request of a flow that a page's form names (a forged or unknown id, or the other flow's: undefined). */
 async function knownRequest(relay: Relay, rid: string | null, flow: 'code' | 'device'): Promise<OAuthRequestRow | undefined> {
@@ -104,6 +210,15 @@ async function approveByCode(
   }
   if (settled.kind === 'unknown') return void sendMessage(res, 400, ...UNKNOWN_REQUEST);
   return settled;
+}
+
+/** RA105, RA113: a Deny form's post: the request it names (of this flow) is denied; undefined once answered. */
+async function denyByForm(relay: Relay, req: Request, res: Response, flow: 'code' | 'device'): Promise<OAuthRequestRow | undefined> {
+  const form = await readForm(req);
+  const known = await knownRequest(relay, form.get('rid'), flow);
+  const settled = known ? await settleRequest(relay, known.device_id, known.id, 'deny') : { kind: 'unknown' as const };
+  if (settled.kind === 'unknown' || settled.kind === 'wrong') return void sendMessage(res, 400, ...UNKNOWN_REQUEST);
+  return settled.row;
 }
 
 /** RA113: the second `/activate` page, for a waiting device-flow request: its approval code, or Deny. */
@@ -171,163 +286,6 @@ function tooManyKeysPage(res: Response, error: unknown): void {
   sendMessage(res, error.status, 'This computer has too many keys', error.message);
 }
 
-export function oauthPageRoutes(relay: Relay): Router {
-  const router = Router();
-
-  // RA104: the browser flow begins. 400 pages for what cannot go back to the client; 302 with `error` for the rest.
-  router.get('/authorize', async (req, res) => {
-    const origin = requestOrigin(req);
-    let client: OAuthClient | undefined;
-    try {
-      client = await findClient(relay, queryText(req, 'client_id'));
-    } catch (error) {
-      return sendMessage(
-        res,
-        400,
-        "This app's description could not be used",
-        (error as Error).message,
-        'Start the connection again from the app.',
-      );
-    }
-    if (!client)
-      return sendMessage(
-        res,
-        400,
-        'Unknown app',
-        'This app is not registered on this relay (or registered too long ago). Start the connection again from the app.',
-      );
-    const redirectUri = queryText(req, 'redirect_uri');
-    if (redirectUri === undefined || !redirectAllowed(client.redirectUris, redirectUri))
-      return sendMessage(
-        res,
-        400,
-        'Unknown return address',
-        `redirect_uri is not an address ${client.name} registered, so this page cannot send you back.`,
-      );
-    const state = queryText(req, 'state');
-    const back = (error: string, description: string) => redirectError(res, redirectUri, error, description, state, origin);
-    if (queryText(req, 'response_type') !== 'code') return back('unsupported_response_type', 'response_type must be code');
-    const challenge = queryText(req, 'code_challenge');
-    if (queryText(req, 'code_challenge_method') !== 'S256' || challenge === undefined || !CODE_CHALLENGE.test(challenge))
-      return back('invalid_request', 'PKCE is required: code_challenge (43 characters of A-Z a-z 0-9 - _) with code_challenge_method S256');
-    if (state !== undefined && state.length > MAX_STATE_CHARS)
-      return back('invalid_request', `state has at most ${MAX_STATE_CHARS} characters`);
-    const resource = queryText(req, 'resource');
-    if (resource !== undefined && resource.replace(/\/+$/, '') !== `${origin}/mcp`)
-      return back('invalid_target', `resource must be ${origin}/mcp`);
-    if (!scopeAllowed(queryText(req, 'scope'))) return back('invalid_scope', 'the only scope is notify');
-
-    const choice = await chooseDevice(relay, queryText(req, 'device'), relay.clock());
-    if (choice === 'out_of_range')
-      return sendMessage(res, 400, 'No such computer', 'device must be a number from 1 to the number of paired computers.');
-    if (choice === 'none')
-      return sendMessage(
-        res,
-        200,
-        'Pair Notifier first',
-        'No computer is paired with this relay yet, so nobody could approve this connection.',
-        "Turn on the relay in Notifier's settings on your computer, then start the connection again from the app.",
-      );
-    let begun;
-    try {
-      begun = await beginRequest(relay, choice.device.id, {
-        flow: 'code',
-        client,
-        origin,
-        redirectUri,
-        codeChallenge: challenge,
-        state,
-        resource,
-      });
-    } catch (error) {
-      log.error(`an authorization request could not begin: ${(error as Error).stack ?? String(error)}`, {
-        requestId: res.locals.requestId as string,
-      });
-      return sendMessage(res, 502, 'The approval could not start', 'Try again in a moment.');
-    }
-    if ('limited' in begun)
-      return sendMessage(
-        res,
-        429,
-        'Too many approvals',
-        begun.limited === 'waiting'
-          ? 'Three connection requests are already waiting on this computer. Approve or deny them first, or wait ten minutes.'
-          : 'Twelve connection requests were started on this computer in the last hour. Try again later.',
-      );
-    const linkFor = (index: number): string => {
-      const query = new URLSearchParams(req.query as Record<string, string>);
-      query.set('device', String(index));
-      return `/authorize?${query.toString()}`;
-    };
-    await renderConsent(relay, res, begun.row, { choice, linkFor });
-  });
-
-  // RA105: the page's poll: the status, and once decided the redirect. A forged id is 404.
-  router.get('/authorize/status', async (req, res) => {
-    const rid = queryText(req, 'rid');
-    const deviceId = requestDevice(relay, rid);
-    const answer = (status: number, body: object) => res.status(status).setHeader('Cache-Control', 'no-store').json(body);
-    if (!deviceId) return answer(404, { status: 'unknown' });
-    const row = await readRequest(relay, deviceId, rid!);
-    answer(200, row ? pageStatus(relay, row, relay.clock()) : { status: 'unknown' });
-  });
-
-  // RA105: the approval code typed on the page: right, it approves (302 with the code); wrong, the page again.
-  router.post('/authorize/code', async (req, res) => {
-    const settled = await approveByCode(relay, req, res, 'code');
-    if (!settled) return;
-    if (settled.kind === 'wrong') return renderConsent(relay, res, settled.row, { message: wrongCode(settled.triesLeft) });
-    closedRequest(relay, res, settled.row);
-  });
-
-  // RA105: Deny closes only this request.
-  router.post('/authorize/deny', async (req, res) => {
-    const form = await readForm(req);
-    const known = await knownRequest(relay, form.get('rid'), 'code');
-    const settled = known ? await settleRequest(relay, known.device_id, known.id, 'deny') : { kind: 'unknown' as const };
-    if (settled.kind === 'unknown' || settled.kind === 'wrong') return sendMessage(res, 400, ...UNKNOWN_REQUEST);
-    closedRequest(relay, res, settled.row);
-  });
-
-  // RA113: the device flow's page: the user code first ...
-  router.get('/activate', (req, res) => sendPage(res, 200, (nonce) => activateForm(nonce, queryText(req, 'user_code') ?? '')));
-  router.post('/activate', async (req, res) => {
-    const form = await readForm(req);
-    const typed = form.get('user_code') ?? '';
-    const row = await findByUserCode(relay, typed);
-    if (!row)
-      return sendPage(res, 200, (nonce) =>
-        activateForm(nonce, typed, 'That code is wrong or expired. Check it, or start again from the agent.'),
-      );
-    await sendActivateConfirm(relay, res, row);
-  });
-
-  // ... then the approval code the computer shows.
-  router.post('/activate/approve', async (req, res) => {
-    const settled = await approveByCode(relay, req, res, 'device');
-    if (!settled) return;
-    if (settled.kind === 'wrong') return sendActivateConfirm(relay, res, settled.row, wrongCode(settled.triesLeft));
-    activateDone(res, settled.row);
-  });
-
-  router.post('/activate/deny', async (req, res) => {
-    const form = await readForm(req);
-    const known = await knownRequest(relay, form.get('rid'), 'device');
-    const settled = known ? await settleRequest(relay, known.device_id, known.id, 'deny') : { kind: 'unknown' as const };
-    if (settled.kind === 'unknown' || settled.kind === 'wrong') return sendMessage(res, 400, ...UNKNOWN_REQUEST);
-    activateDone(res, settled.row);
-  });
-
-  router.all(['/authorize', '/authorize/status'], () => {
-    throw oauthMethodNotAllowed('GET');
-  });
-  router.all(['/authorize/code', '/authorize/deny', '/activate/approve', '/activate/deny'], () => {
-    throw oauthMethodNotAllowed('POST');
-  });
-  router.use(oauthErrors);
-  return router;
-}
-
 /** RA113: how a device-flow request ended, for the person on the `/activate` page. */
 function activateDone(res: Response, row: OAuthRequestRow): void {
   if (row.status === 'approved')
@@ -339,4 +297,76 @@ function activateDone(res: Response, row: OAuthRequestRow): void {
     );
   if (row.status === 'denied') return sendMessage(res, 200, 'Denied', `${row.client_name} was not connected. You can close this page.`);
   sendMessage(res, 200, 'This request is closed', 'It expired or was replaced by a newer one. Start again from the agent.');
+}
+
+export function oauthPageRoutes(relay: Relay): RouteGroup {
+  /** RA104: the browser flow begins: the checks, the computer, the request, then its consent page. */
+  const authorize = async ({ req, res }: Call<'none'>) => {
+    const asked = await readAuthorization(relay, req, res);
+    if (!asked) return;
+    const choice = await chooseComputer(relay, req, res);
+    if (!choice) return;
+    const row = await begin(relay, res, choice, asked);
+    if (row) await renderConsent(relay, res, row, { choice, linkFor: linkForDevice(req) });
+  };
+
+  /** RA105: the page's poll: the status, and once decided the redirect. A forged id is 404. */
+  const status = async ({ req, res }: Call<'none'>) => {
+    const rid = queryText(req, 'rid');
+    const deviceId = requestDevice(relay, rid);
+    if (!deviceId) return answerJson(res, 404, { status: 'unknown' });
+    const row = await readRequest(relay, deviceId, rid!);
+    answerJson(res, 200, row ? pageStatus(relay, row, relay.clock()) : { status: 'unknown' });
+  };
+
+  /** RA105: the approval code typed on the page: right, it approves (302 with the code); wrong, the page again. */
+  const code = async ({ req, res }: Call<'none'>) => {
+    const settled = await approveByCode(relay, req, res, 'code');
+    if (!settled) return;
+    if (settled.kind === 'wrong') return renderConsent(relay, res, settled.row, { message: wrongCode(settled.triesLeft) });
+    closedRequest(relay, res, settled.row);
+  };
+
+  /** RA105: Deny closes only this request. */
+  const deny = async ({ req, res }: Call<'none'>) => {
+    const row = await denyByForm(relay, req, res, 'code');
+    if (row) closedRequest(relay, res, row);
+  };
+
+  /** RA113: the device flow's page: the user code first ... */
+  const activateAsk = ({ req, res }: Call<'none'>) => sendPage(res, 200, (nonce) => activateForm(nonce, queryText(req, 'user_code') ?? ''));
+  const activate = async ({ req, res }: Call<'none'>) => {
+    const typed = (await readForm(req)).get('user_code') ?? '';
+    const row = await findByUserCode(relay, typed);
+    if (row) return sendActivateConfirm(relay, res, row);
+    sendPage(res, 200, (nonce) => activateForm(nonce, typed, 'That code is wrong or expired. Check it, or start again from the agent.'));
+  };
+
+  /** ... then the approval code the computer shows, or Deny. */
+  const activateApprove = async ({ req, res }: Call<'none'>) => {
+    const settled = await approveByCode(relay, req, res, 'device');
+    if (!settled) return;
+    if (settled.kind === 'wrong') return sendActivateConfirm(relay, res, settled.row, wrongCode(settled.triesLeft));
+    activateDone(res, settled.row);
+  };
+  const activateDeny = async ({ req, res }: Call<'none'>) => {
+    const row = await denyByForm(relay, req, res, 'device');
+    if (row) activateDone(res, row);
+  };
+
+  return {
+    errors: oauthErrors,
+    routes: [
+      route({ method: 'GET', path: '/authorize', caller: 'none', handle: authorize }),
+      route({ method: 'GET', path: '/authorize/status', caller: 'none', handle: status }),
+      route({ method: 'POST', path: '/authorize/code', caller: 'none', handle: code }),
+      route({ method: 'POST', path: '/authorize/deny', caller: 'none', handle: deny }),
+      route({ method: 'GET', path: '/activate', caller: 'none', handle: activateAsk }),
+      route({ method: 'POST', path: '/activate', caller: 'none', handle: activate }),
+      route({ method: 'POST', path: '/activate/approve', caller: 'none', handle: activateApprove }),
+      route({ method: 'POST', path: '/activate/deny', caller: 'none', handle: activateDeny }),
+      otherMethods(['/authorize', '/authorize/status'], () => oauthMethodNotAllowed('GET')),
+      otherMethods(['/authorize/code', '/authorize/deny', '/activate/approve', '/activate/deny'], () => oauthMethodNotAllowed('POST')),
+    ],
+  };
 }

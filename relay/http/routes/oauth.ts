@@ -1,9 +1,11 @@
 // The OAuth server's API (docs/relay-api.md#ra100 to #ra108): discovery, client registration, the token and
 // revocation endpoints and the start of the device flow. Every OAuth route — these and the pages of
 // routes/oauth-pages.ts — sends permissive CORS headers and answers OPTIONS with 204; every address in an answer
-// is built from the origin the request reached. Refusals are OAuth's JSON `{error, error_description}`.
+// is built from the origin the request reached. Refusals are OAuth's JSON `{error, error_description}`
+// (protocol/relay/oauth-errors.ts), written by oauthErrors.
 
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { answerJson } from '../../../common/json-answer.js';
 import { RelayError } from '../../../protocol/relay/errors.js';
 import {
   invalidClientMetadata,
@@ -11,22 +13,21 @@ import {
   OAuthError,
   oauthInvalidRequest,
   oauthMethodNotAllowed,
-  unsupportedGrantType,
 } from '../../../protocol/relay/oauth-errors.js';
+import { TOO_LARGE } from '../../../common/bounded-body.js';
 import { NOTIFY_SCOPE } from '../../core/auth.js';
-import { TOO_LARGE } from '../../core/notes.js';
 import type { Relay } from '../../core/relay.js';
 import { JSON_BODY_MAX_BYTES } from '../../limits.js';
 import { countGrant } from '../../metrics.js';
-import { AUTH_METHODS, DEVICE_GRANT, GRANT_TYPES } from '../../oauth/client-rules.js';
-import { authenticateClient, readClientCredentials, registerClient } from '../../oauth/clients.js';
-import { authorizeDevice, pollDeviceGrant } from '../../oauth/device-flow.js';
-import { checkResource, exchangeCode, refresh, revokeToken, type TokenAnswer } from '../../oauth/tokens.js';
+import { AUTH_METHODS, GRANT_TYPES } from '../../oauth/client-rules.js';
+import { registerClient } from '../../oauth/clients.js';
+import { authorizeDevice } from '../../oauth/device-flow.js';
+import { grantTokens } from '../../oauth/grants.js';
+import { checkResource, revokeToken, scopeAllowed } from '../../oauth/tokens.js';
 import { readBody } from '../body.js';
-import { authorizationOf } from '../auth.js';
-import { readForm } from '../form.js';
-import { REQUEST_ID_HEADER } from '../request-log.js';
 import { requestOrigin } from '../origin.js';
+import { REQUEST_ID_HEADER } from '../request-log.js';
+import { otherMethods, route, type Call, type RouteGroup } from '../route.js';
 
 const PROTECTED_RESOURCE = ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'];
 const AUTHORIZATION_SERVER = ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'];
@@ -49,24 +50,16 @@ export const OAUTH_PATHS = [
 const DISCOVERY_CACHE = 'public, max-age=300';
 
 /** RA100: permissive CORS, so a client running in a browser can use the OAuth routes. */
-function cors(_req: Request, res: Response, next: NextFunction): void {
+function setCors(res: Response): void {
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Access-Control-Allow-Headers', 'authorization, content-type, mcp-protocol-version');
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
   // A browser shows a script only the response headers listed here: the id to quote when reporting a problem.
   res.setHeader('Access-Control-Expose-Headers', REQUEST_ID_HEADER);
-  next();
 }
 
-function sendOAuthJSON(res: Response, status: number, body: unknown, cacheControl = 'no-store'): void {
-  const text = JSON.stringify(body);
-  res.status(status);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Cache-Control', cacheControl);
-  if (cacheControl === 'no-store') res.setHeader('Pragma', 'no-cache');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-}
+/** An OAuth answer: never cached, as RFC 6749 section 5.1 asks (Pragma for old caches). */
+const answerOAuth = (res: Response, status: number, body: unknown): void => answerJson(res, status, body, { Pragma: 'no-cache' });
 
 /** RA100: a refusal of an OAuth route, as OAuth's JSON; a refusal of the body reader keeps its status. */
 export function oauthErrors(error: unknown, req: Request, res: Response, next: NextFunction): void {
@@ -80,12 +73,8 @@ export function oauthErrors(error: unknown, req: Request, res: Response, next: N
   if (!refusal) return next(error);
   if (!req.complete) res.setHeader('Connection', 'close');
   for (const [name, value] of Object.entries(refusal.headers)) res.setHeader(name, value);
-  sendOAuthJSON(res, refusal.status, refusal.body());
+  answerOAuth(res, refusal.status, refusal.body());
 }
-
-/** RA104, RA106: a `scope` asks for nothing but notify (absent or empty is notify). */
-export const scopeAllowed = (scope: string | null | undefined): boolean =>
-  scope === null || scope === undefined || scope.split(' ').every((word) => word === '' || word === NOTIFY_SCOPE);
 
 /** RA100 (RFC 9728): the protected resource: the relay's MCP address. */
 function protectedResource(origin: string) {
@@ -120,88 +109,69 @@ function authorizationServer(origin: string) {
   };
 }
 
-/** RA106: tokens, never cached. */
-const sendTokens = (res: Response, tokens: TokenAnswer): void => sendOAuthJSON(res, 200, tokens);
+/** RA101: the registration's JSON body (RFC 7591 refusals: invalid_client_metadata). */
+async function readRegistration(req: Request): Promise<unknown> {
+  const raw = await readBody(req, JSON_BODY_MAX_BYTES);
+  if (raw === TOO_LARGE) throw invalidClientMetadata(`the body is larger than ${JSON_BODY_MAX_BYTES} bytes`);
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw invalidClientMetadata('the body is not JSON');
+  }
+}
 
-export function oauthRoutes(relay: Relay): Router {
-  const router = Router();
-  router.all(OAUTH_PATHS, cors);
-  router.options(OAUTH_PATHS, (_req, res) => {
+export function oauthRoutes(relay: Relay): RouteGroup {
+  /** RA100: a discovery document, built for the origin the request reached, cacheable 5 minutes. */
+  const discovery =
+    (document: (origin: string) => object) =>
+    ({ req, res }: Call<'none'>) =>
+      answerJson(res, 200, document(requestOrigin(req)), { 'Cache-Control': DISCOVERY_CACHE });
+
+  /** RA100: a browser's preflight. */
+  const preflight = ({ res }: Call<'none'>) => {
     res.setHeader('Access-Control-Max-Age', '86400');
     res.status(204).end();
-  });
+  };
 
-  // RA100: discovery.
-  router.get(PROTECTED_RESOURCE, (req, res) => sendOAuthJSON(res, 200, protectedResource(requestOrigin(req)), DISCOVERY_CACHE));
-  router.get(AUTHORIZATION_SERVER, (req, res) => sendOAuthJSON(res, 200, authorizationServer(requestOrigin(req)), DISCOVERY_CACHE));
-  router.all([...PROTECTED_RESOURCE, ...AUTHORIZATION_SERVER], () => {
-    throw oauthMethodNotAllowed('GET');
-  });
+  /** RA101: registration (JSON). */
+  const register = async ({ req, res }: Call<'none'>) => answerOAuth(res, 201, await registerClient(relay, await readRegistration(req)));
 
-  // RA101: registration (JSON).
-  router.post('/register', async (req, res) => {
-    const raw = await readBody(req, JSON_BODY_MAX_BYTES);
-    if (raw === TOO_LARGE) throw invalidClientMetadata(`the body is larger than ${JSON_BODY_MAX_BYTES} bytes`);
-    let body: unknown;
-    try {
-      body = JSON.parse(raw.toString('utf8'));
-    } catch {
-      throw invalidClientMetadata('the body is not JSON');
-    }
-    sendOAuthJSON(res, 201, await registerClient(relay, body));
-  });
+  /** RA106: the grant the form asks for, counted by its outcome (relay_oauth_grants_total). */
+  const token = async ({ req, res, caller: { client, form } }: Call<'client'>) => {
+    const tokens = await countGrant(form.get('grant_type'), () => grantTokens(relay, client, form, requestOrigin(req)));
+    answerOAuth(res, 200, tokens);
+  };
 
-  // RA106: the token endpoint: the client first, then the grant.
-  router.post('/token', async (req, res) => {
-    const form = await readForm(req);
-    const client = await authenticateClient(relay, readClientCredentials(authorizationOf(req), form));
-    const origin = requestOrigin(req);
-    const grant = form.get('grant_type');
-    // relay_oauth_grants_total: by grant type and outcome (docs/relay.md, "Metrics").
-    await countGrant(grant, async () => {
-      if (grant === null || grant === '') throw oauthInvalidRequest('grant_type is required');
-      if (grant === 'authorization_code') {
-        const exchange = {
-          code: form.get('code'),
-          redirectUri: form.get('redirect_uri'),
-          verifier: form.get('code_verifier'),
-          resource: form.get('resource'),
-        };
-        return sendTokens(res, await exchangeCode(relay, client, exchange, origin));
-      }
-      if (grant === 'refresh_token') {
-        const input = { refreshToken: form.get('refresh_token'), scope: form.get('scope'), resource: form.get('resource') };
-        return sendTokens(res, await refresh(relay, client, input, origin));
-      }
-      if (grant === DEVICE_GRANT) return sendTokens(res, await pollDeviceGrant(relay, client, form.get('device_code')));
-      throw unsupportedGrantType(grant);
-    });
-  });
-
-  // RA107: revocation: 200 whatever the token was, once the client checked out.
-  router.post('/revoke', async (req, res) => {
-    const form = await readForm(req);
-    const client = await authenticateClient(relay, readClientCredentials(authorizationOf(req), form));
+  /** RA107: revocation: 200 whatever the token was, once the client checked out. */
+  const revoke = async ({ res, caller: { client, form } }: Call<'client'>) => {
     const token = form.get('token');
     if (token === null || token === '') throw oauthInvalidRequest('token is required');
     await revokeToken(relay, client, token);
-    sendOAuthJSON(res, 200, {});
-  });
+    answerOAuth(res, 200, {});
+  };
 
-  // RA108: the device flow begins.
-  router.post('/device_authorization', async (req, res) => {
-    const form = await readForm(req);
-    const client = await authenticateClient(relay, readClientCredentials(authorizationOf(req), form));
+  /** RA108: the device flow begins. */
+  const deviceAuthorization = async ({ req, res, caller: { client, form } }: Call<'client'>) => {
     if (!scopeAllowed(form.get('scope'))) throw invalidScope();
     const origin = requestOrigin(req);
     const resource = form.get('resource');
     if (resource !== null) checkResource(resource, null, origin);
-    sendOAuthJSON(res, 200, await authorizeDevice(relay, client, { device: form.get('device'), resource }, origin));
-  });
+    answerOAuth(res, 200, await authorizeDevice(relay, client, { device: form.get('device'), resource }, origin));
+  };
 
-  router.all(POST_ONLY, () => {
-    throw oauthMethodNotAllowed('POST');
-  });
-  router.use(oauthErrors);
-  return router;
+  return {
+    headers: { paths: OAUTH_PATHS, set: setCors },
+    errors: oauthErrors,
+    routes: [
+      route({ method: 'OPTIONS', path: OAUTH_PATHS, caller: 'none', handle: preflight }),
+      route({ method: 'GET', path: PROTECTED_RESOURCE, caller: 'none', handle: discovery(protectedResource) }),
+      route({ method: 'GET', path: AUTHORIZATION_SERVER, caller: 'none', handle: discovery(authorizationServer) }),
+      otherMethods([...PROTECTED_RESOURCE, ...AUTHORIZATION_SERVER], () => oauthMethodNotAllowed('GET')),
+      route({ method: 'POST', path: '/register', caller: 'none', handle: register }),
+      route({ method: 'POST', path: '/token', caller: 'client', handle: token }),
+      route({ method: 'POST', path: '/revoke', caller: 'client', handle: revoke }),
+      route({ method: 'POST', path: '/device_authorization', caller: 'client', handle: deviceAuthorization }),
+      otherMethods(POST_ONLY, () => oauthMethodNotAllowed('POST')),
+    ],
+  };
 }

@@ -1,8 +1,9 @@
-// Public routes (docs/relay-api.md#ra5): readiness and the front page.
+// Public routes (docs/relay-api.md#ra5): the front page and the health check, without a credential.
 
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response } from 'express';
+import { answerJson } from '../../../common/json-answer.js';
 import { RELAY_VERSION } from '../../version.js';
-import { sendJSON } from '../respond.js';
+import { route, type RouteGroup } from '../route.js';
 
 export const SERVICE_NAME = 'notifier-relay';
 
@@ -27,13 +28,15 @@ function frontPage(req: Request, res: Response): void {
     res.status(200).setHeader('Content-Type', 'text/html; charset=utf-8').setHeader('Cache-Control', 'no-store').end(PAGE);
     return;
   }
-  sendJSON(res, 200, HEALTH);
+  answerJson(res, 200, HEALTH);
 }
 
-export function publicRoutes(): Router {
-  const router = Router();
-  router.all('/', frontPage);
-  // RA5: readiness, any method: a load balancer's check needs no credential and touches no database.
-  router.all(['/health', '/healthz'], (_req, res) => sendJSON(res, 200, HEALTH));
-  return router;
+export function publicRoutes(): RouteGroup {
+  return {
+    routes: [
+      route({ method: 'ALL', path: '/', caller: 'none', handle: ({ req, res }) => frontPage(req, res) }),
+      // RA5: the process is up, any method: a load balancer's check needs no credential and touches no database.
+      route({ method: 'ALL', path: ['/health', '/healthz'], caller: 'none', handle: ({ res }) => answerJson(res, 200, HEALTH) }),
+    ],
+  };
 }

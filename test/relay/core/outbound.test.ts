@@ -1,23 +1,16 @@
-// The relay's outbound requests (relay/core/outbound.ts, docs/relay-api.md#ra203, docs/relay.md "Reply events"):
-// the host rules, which addresses are public, NO_PROXY, and the checked connection — a name is resolved once,
-// refused when any address it resolves to is not public, and connected to at exactly the address that was
-// checked; through the egress proxy, the proxy resolves. In-process, against a local TLS server.
+// The relay's outbound requests (relay/core/outbound.ts, their rules in relay/host-rules.ts; docs/relay-api.md#ra203,
+// docs/relay.md "Reply events"): the host rules, which addresses are public, NO_PROXY, and the checked connection
+// — a name is resolved once, refused when any address it resolves to is not public, and connected to at exactly
+// the address that was checked; through the egress proxy, the proxy resolves. In-process, against a local TLS
+// server.
 
 import { afterAll, describe, expect, test } from '@jest/globals';
 import type { LookupAddress } from 'node:dns';
 import https from 'node:https';
 import type net from 'node:net';
 import { loadConfig } from '../../../relay/config.js';
-import {
-  bypassesProxy,
-  isPublicAddress,
-  Outbound,
-  OutboundRefused,
-  outboundSettingsFromEnv,
-  OutboundTimeout,
-  publicHostProblem,
-  type OutboundOptions,
-} from '../../../relay/core/outbound.js';
+import { Outbound, OutboundRefused, OutboundTimeout, type OutboundOptions } from '../../../relay/core/outbound.js';
+import { bypassesProxy, isPublicAddress, outboundSettingsFromEnv, publicHostProblem } from '../../../relay/host-rules.js';
 import { startRelay } from '../../../relay/server.js';
 import { tempFolder } from '../../helpers/daemon.js';
 import { request } from '../../helpers/http.js';

@@ -6,24 +6,23 @@
 import type { ConsentResolvedFrame } from '../../protocol/relay/consent.js';
 import type { Relay } from '../core/relay.js';
 import { log } from '../log.js';
+import { consentFrame, expireRequests, readRequest } from '../oauth/requests.js';
 import type { BusMessage } from '../store/backend.js';
-import type { DeviceConnection, SocketRegistry } from '../ws/registry.js';
-import { consentFrame, expireRequests, readRequest } from './requests.js';
+import { oneOf } from '../store/queries.js';
+import type { DeviceConnection, SocketRegistry } from './registry.js';
 
 /** Marks requests as announced to the computer (a later connect re-sends them as `redelivered`). */
 async function markAnnounced(relay: Relay, deviceId: string, ids: string[], now: number): Promise<void> {
   if (ids.length === 0) return;
-  await relay.store.withDeviceLock(deviceId, async (tx) => {
-    // A row at a time: one SQL text, whatever the number of rows (relay/store/sqlite.ts keeps a statement per text).
-    for (const id of ids)
-      await tx.db
-        .updateTable('oauth_requests')
-        .set({ announced_at: now })
-        .where('device_id', '=', deviceId)
-        .where('id', '=', id)
-        .where('announced_at', 'is', null)
-        .execute();
-  });
+  await relay.store.withDeviceLock(deviceId, (tx) =>
+    tx.db
+      .updateTable('oauth_requests')
+      .set({ announced_at: now })
+      .where('device_id', '=', deviceId)
+      .where(oneOf(relay.store.dialect, 'id', ids))
+      .where('announced_at', 'is', null)
+      .execute(),
+  );
 }
 
 /** RA111, on connect (after the waiting notifications): every waiting request of the computer. */
