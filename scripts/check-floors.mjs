@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The areas whose folders must stand in floors; '' is the repository's top level. */
-const AREAS = ['', 'daemon/', 'daemon/core/', 'daemon/http/', 'app/src/', 'cli/', 'tray/'];
+const AREAS = ['', 'daemon/', 'daemon/core/', 'daemon/http/', 'relay/', 'app/src/', 'cli/', 'tray/'];
 /** The product's folders: a dynamic import() from one of them into another is refused (tests and benchmarks may). */
 const PRODUCT = new Set(['protocol', 'common', 'templates-renderer', 'daemon', 'cli', 'tray', 'relay', 'app']);
 /** Top-level folders that are code (the others are data: fixtures, docs). */

@@ -5,14 +5,7 @@
 
 import { ApiError } from '../protocol/errors.js';
 import type { Issue, Template } from './model.js';
-import {
-  DEFINITIONS,
-  TOKEN_PATTERN,
-  isObjectSpec,
-  type JsonType,
-  type ObjectSpec,
-  type PropertySpec,
-} from './schema.js';
+import { DEFINITIONS, TOKEN_PATTERN, isObjectSpec, type JsonType, type ObjectSpec, type PropertySpec } from './schema.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Collecting problems

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError, errorBody, errors } from '../../protocol/errors.js';
 import { log } from '../log.js';
-import { sendJSON } from './json-answer.js';
+import { answerJson } from '../../common/json-answer.js';
 
 /** The caller's error as it is; anything else is a bug of ours: logged, and a 500 without details. */
 function asApiError(error: unknown): ApiError {
@@ -22,8 +22,7 @@ export function sendError(req: Request, res: Response, error: unknown): void {
     return;
   }
   if (!req.complete) res.setHeader('Connection', 'close');
-  res.setHeader('Cache-Control', 'no-store');
-  sendJSON(res, failure.status, errorBody(failure));
+  answerJson(res, failure.status, errorBody(failure));
 }
 
 /** Express's error middleware for `/v1`. */

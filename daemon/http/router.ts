@@ -11,7 +11,7 @@ import { sendError } from './error-handler.js';
 import type { Session } from './window/sessions.js';
 import { readQuery } from './query.js';
 import type { Door, Method, Route } from './route.js';
-import { sendJSON } from './json-answer.js';
+import { answerJson } from '../../common/json-answer.js';
 
 /** The checks of each door, run on the request head before any route is looked for or any body read. */
 export interface Doors {
@@ -128,8 +128,7 @@ export function router<S>(routes: readonly Route<S>[], services: S, doors: Doors
         res,
       });
       if (res.headersSent) return;
-      if (route.door === 'session') res.setHeader('Cache-Control', 'no-store'); // the person's data is never cached
-      sendJSON(res, route.created ? 201 : 200, answer);
+      answerJson(res, route.created ? 201 : 200, answer); // never cached: every answer is fresh, and the person's data is theirs
     })().catch((error: unknown) => sendError(req, res, error));
   };
 }

@@ -5,6 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Request, Response } from 'express';
+import { escapeHtml } from '../../../common/html-escape.js';
 import { APP_BASE, APP_CSRF_PARAM, APP_PAGES, HOW_TO_OPEN_NOTIFIER } from '../../../protocol/app-api.js';
 import { sessionCookie, sessionCookieHeader } from './door.js';
 import type { Sessions, SignInCodes } from './sessions.js';
@@ -31,10 +32,6 @@ const CONTENT_TYPES: Record<string, string> = {
 /** What a person reads when the window opens without a session: how to open it, and that there is no password. */
 export const NO_SESSION_TEXT = `${HOW_TO_OPEN_NOTIFIER} There is no password.`;
 export const SIGNIN_FAILED_TEXT = `This sign-in link was already used or has expired. ${HOW_TO_OPEN_NOTIFIER}`;
-
-/** Text for HTML, in an element or a double-quoted attribute. */
-export const escapeHtml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The look of the pages made here: the system's font and colours, light or dark as the desktop is. */
 const SERVER_PAGE_CSS = `:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }

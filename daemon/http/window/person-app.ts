@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { escapeHtml } from '../../../common/html-escape.js';
 import { APP_API_BASE, APP_BASE, APP_PAGES, appPaths, isWithin, type AppPage } from '../../../protocol/app-api.js';
 import { recordKey } from '../../../protocol/record-key.js';
 import { errors } from '../../../protocol/errors.js';
@@ -21,7 +22,7 @@ import { sendError } from '../error-handler.js';
 import { admitApiRequest, checkHost, setSecurityHeaders } from './door.js';
 import type { Session } from './sessions.js';
 import { EventHub } from './events.js';
-import { escapeHtml, isPagePath, SERVER_PAGE_CSS_PATH, sendBuiltFile, sendNotFound, sendPage, sendServerPageCss, signIn } from './pages.js';
+import { isPagePath, SERVER_PAGE_CSS_PATH, sendBuiltFile, sendNotFound, sendPage, sendServerPageCss, signIn } from './pages.js';
 import { Sessions, SignInCodes } from './sessions.js';
 import { isRelayed } from '../../core/history/rows.js';
 
