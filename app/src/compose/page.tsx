@@ -30,6 +30,27 @@ import './compose.css';
 /** The card preview waits for typing to pause this long (drawing a card takes the renderer tens of ms). */
 const PREVIEW_DEBOUNCE_MS = 300;
 
+/** The notification's own texts, as the form asks for them. */
+const TEXTS: ReadonlyArray<{
+  key: 'title' | 'subtitle' | 'body' | 'link';
+  label: string;
+  rows?: number;
+  type?: 'url';
+  placeholder?: string;
+  hint?: string;
+}> = [
+  { key: 'title', label: 'Title' },
+  { key: 'subtitle', label: 'Subtitle' },
+  { key: 'body', label: 'Body', rows: 5, hint: '**bold**, *italic* and [a link](https://example.com) work, as on the banner.' },
+  {
+    key: 'link',
+    label: 'Link',
+    type: 'url',
+    placeholder: 'https://',
+    hint: 'Opened when the banner is clicked (http, https or mailto).',
+  },
+];
+
 const PRIORITY_LABELS: Record<Draft['priority'], string> = { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' };
 const SOUND_CHOICES = [
   ['default', 'The usual sound'],
@@ -165,33 +186,20 @@ export function ComposePage(): VNode {
               choices={[['', 'No template'], ...templates.map((known) => [known.name, known.name] as const)]}
             />
           </div>
-          <TextField id="compose-title" label="Title" problem={problem} value={current.title} onValue={(title) => edit({ title })} />
-          <TextField
-            id="compose-subtitle"
-            label="Subtitle"
-            problem={problem}
-            value={current.subtitle}
-            onValue={(subtitle) => edit({ subtitle })}
-          />
-          <TextField
-            id="compose-body"
-            label="Body"
-            problem={problem}
-            rows={5}
-            hint="**bold**, *italic* and [a link](https://example.com) work, as on the banner."
-            value={current.body}
-            onValue={(body) => edit({ body })}
-          />
-          <TextField
-            id="compose-link"
-            label="Link"
-            problem={problem}
-            type="url"
-            placeholder="https://"
-            hint="Opened when the banner is clicked (http, https or mailto)."
-            value={current.link}
-            onValue={(link) => edit({ link })}
-          />
+          {TEXTS.map((text) => (
+            <TextField
+              key={text.key}
+              id={`compose-${text.key}`}
+              label={text.label}
+              problem={problem}
+              rows={text.rows}
+              type={text.type}
+              placeholder={text.placeholder}
+              hint={text.hint}
+              value={current[text.key]}
+              onValue={(value) => edit({ [text.key]: value })}
+            />
+          ))}
 
           {templateFields.length > 0 && (
             <fieldset class="group">

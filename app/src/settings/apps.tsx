@@ -5,16 +5,81 @@
 import type { VNode } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { OWN_APP } from '../../../protocol/app-api.js';
-import { type AppSettingsEntry, settingsPaths, type SettingValue } from '../../../protocol/app-api-settings.js';
+import { type AppSettingsAnswer, type AppSettingsEntry, settingsPaths, type SettingValue } from '../../../protocol/app-api-settings.js';
 import { type Models, useModels } from '../models/context.js';
 import { AppPicture } from '../ui/app-picture.js';
 import { Icon } from '../ui/icon.js';
 import { relativeTime, useTime } from '../ui/time.js';
-import { SettingControl } from './control.js';
+import { type ControlProps, SettingControl } from './control.js';
 import { choiceLabel } from './general.js';
 import '../ui/cards.css';
 
 const SOUND_LABELS: Record<string, string> = { default: 'The usual sound', none: 'Silent' };
+
+type Options = AppSettingsAnswer['options'];
+
+/** One of an app's settings as its card shows it: where its value is in the entry, and its words. */
+interface AppControl extends Pick<ControlProps, 'label' | 'type' | 'hint'> {
+  key: string;
+  value: (entry: AppSettingsEntry) => SettingValue | null;
+  choices?: (options: Options) => NonNullable<ControlProps['choices']>;
+}
+
+/** An app's card, top to bottom. */
+const APP_CONTROLS: readonly AppControl[] = [
+  {
+    key: 'muteBanners',
+    label: 'Mute',
+    type: 'boolean',
+    value: (entry) => entry.settings.muteBanners,
+    hint: 'History only: no banner, no sound and no speech.',
+  },
+  {
+    key: 'persistent',
+    label: 'Banners stay until closed',
+    type: 'boolean',
+    value: (entry) => entry.settings.persistent,
+    hint: 'When the notification sets no time of its own.',
+  },
+  {
+    key: 'timeout',
+    label: 'Seconds a banner stays',
+    type: 'integer',
+    value: (entry) => entry.settings.timeout,
+    hint: 'From 0 to 86400; 0: until it is closed.',
+  },
+  {
+    key: 'sound',
+    label: 'Sound',
+    type: 'choice',
+    value: (entry) => entry.settings.sound,
+    choices: (options) => (options?.sounds ?? ['default', 'none']).map((sound) => [sound, SOUND_LABELS[sound] ?? sound] as const),
+    hint: 'When the notification names none.',
+  },
+  {
+    key: 'speak',
+    label: 'Read aloud',
+    type: 'boolean',
+    value: (entry) => entry.voice.speak,
+    hint: 'Off: what it asks to be spoken is shown as a banner instead.',
+  },
+  {
+    key: 'urgentBreaksQuiet',
+    label: 'Urgent notifications break through quiet hours',
+    type: 'boolean',
+    value: (entry) => entry.voice.urgentBreaksQuiet,
+  },
+  {
+    key: 'stacking',
+    label: 'Stack banners',
+    type: 'choice',
+    value: (entry) => entry.settings.stacking ?? '',
+    choices: (options) => [
+      ['', 'As in the general settings'],
+      ...(options?.stackingLevels ?? []).map((level) => [level, choiceLabel(level)] as const),
+    ],
+  },
+];
 
 async function remove({ api, confirm, settings, status }: Models, entry: AppSettingsEntry, count: number): Promise<void> {
   const kept = count === 1 ? '1 notification' : `${count} notifications`;
@@ -74,65 +139,18 @@ function AppCard({ entry, index }: { entry: AppSettingsEntry; index: number }): 
         )}
       </div>
       <div class="app-settings">
-        <SettingControl
-          id={id('muteBanners')}
-          label="Mute"
-          type="boolean"
-          value={entry.settings.muteBanners}
-          hint="History only: no banner, no sound and no speech."
-          save={save('muteBanners')}
-        />
-        <SettingControl
-          id={id('persistent')}
-          label="Banners stay until closed"
-          type="boolean"
-          value={entry.settings.persistent}
-          hint="When the notification sets no time of its own."
-          save={save('persistent')}
-        />
-        <SettingControl
-          id={id('timeout')}
-          label="Seconds a banner stays"
-          type="integer"
-          value={entry.settings.timeout}
-          hint="From 0 to 86400; 0: until it is closed."
-          save={save('timeout')}
-        />
-        <SettingControl
-          id={id('sound')}
-          label="Sound"
-          type="choice"
-          value={entry.settings.sound}
-          choices={(options?.sounds ?? ['default', 'none']).map((sound) => [sound, SOUND_LABELS[sound] ?? sound] as const)}
-          hint="When the notification names none."
-          save={save('sound')}
-        />
-        <SettingControl
-          id={id('speak')}
-          label="Read aloud"
-          type="boolean"
-          value={entry.voice.speak}
-          hint="Off: what it asks to be spoken is shown as a banner instead."
-          save={save('speak')}
-        />
-        <SettingControl
-          id={id('urgentBreaksQuiet')}
-          label="Urgent notifications break through quiet hours"
-          type="boolean"
-          value={entry.voice.urgentBreaksQuiet}
-          save={save('urgentBreaksQuiet')}
-        />
-        <SettingControl
-          id={id('stacking')}
-          label="Stack banners"
-          type="choice"
-          value={entry.settings.stacking ?? ''}
-          choices={[
-            ['', 'As in the general settings'],
-            ...(options?.stackingLevels ?? []).map((level) => [level, choiceLabel(level)] as const),
-          ]}
-          save={save('stacking')}
-        />
+        {APP_CONTROLS.map((control) => (
+          <SettingControl
+            key={control.key}
+            id={id(control.key)}
+            label={control.label}
+            type={control.type}
+            value={control.value(entry)}
+            hint={control.hint}
+            choices={control.choices?.(options)}
+            save={save(control.key)}
+          />
+        ))}
         <p class="hint app-cap">
           History keeps {count === 1 ? '1 notification' : `${count} notifications`} of it
           {cap !== undefined ? `, and at most its newest ${cap} (“Notifications kept per app”, under History above).` : '.'}
