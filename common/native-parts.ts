@@ -16,7 +16,7 @@ const NATIVE_PARTS = {
   canvas: 'node-canvas, which draws previews and cards,',
   'better-sqlite3': "better-sqlite3, the relay's embedded database,",
 } as const;
-export type NativePart = keyof typeof NATIVE_PARTS;
+type NativePart = keyof typeof NATIVE_PARTS;
 
 /** scripts/setup.mjs, from this file built (dist/common/) in the package or the clone. */
 const SETUP_SCRIPT = fileURLToPath(new URL('../../scripts/setup.mjs', import.meta.url));

@@ -37,7 +37,7 @@ export type RelayKeyClient = (typeof RELAY_KEY_CLIENTS)[number];
 /** The state of this computer's socket to the relay (RL4). */
 export type RelaySocketState = 'connecting' | 'online' | 'offline' | 'limited' | 'rejected' | 'stopped';
 /** The relay's state, in a word: `unpaired`, `starting` (reading the token; waiting for the keyring that holds it), or the socket's state. */
-export type RelayState = 'unpaired' | 'starting' | RelaySocketState;
+type RelayState = 'unpaired' | 'starting' | RelaySocketState;
 /** Where the device token is kept: the desktop's Secret Service or the support folder's file. */
 export type RelayTokenPlace = 'secret-service' | 'file';
 

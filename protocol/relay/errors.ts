@@ -4,7 +4,7 @@
 // so they live in the shared contract.
 
 /** Every error code of the relay's JSON routes, with its HTTP status (docs/relay-api.md#ra2). */
-export const RELAY_ERROR_STATUS = {
+const RELAY_ERROR_STATUS = {
   invalid_request: 400,
   forbidden_fields: 400,
   scope_not_allowed: 400,
@@ -35,10 +35,10 @@ export const RELAY_ERROR_STATUS = {
   unavailable: 503,
 } as const;
 
-export type RelayErrorCode = keyof typeof RELAY_ERROR_STATUS;
+type RelayErrorCode = keyof typeof RELAY_ERROR_STATUS;
 
 /** The JSON body of every refusal (docs/relay-api.md#ra2). */
-export interface RelayErrorBody {
+interface RelayErrorBody {
   error: RelayErrorCode;
   message: string;
   fields?: string[];
@@ -47,7 +47,7 @@ export interface RelayErrorBody {
   status?: string;
 }
 
-export interface RelayErrorDetails {
+interface RelayErrorDetails {
   fields?: string[];
   retryAfterSeconds?: number;
   /** Also send a `Retry-After` header (docs/relay-api.md#ra3 lists where); otherwise the time is in the body only. */

@@ -2,7 +2,6 @@
 // relay, `GET /v1/device/stream`. Frames are JSON text, one object each, told apart by `type`; the text
 // `ping` is answered with the text `pong`.
 
-import type { ConsentFrame, ConsentResolvedFrame } from './consent.js';
 import { invalidField, notAnObject } from './errors.js';
 import { MAX_FRAME_BYTES } from './limits.js';
 import type { NotifyPayload } from './notify.js';
@@ -41,8 +40,7 @@ export interface NotifyFrame {
   payload: NotifyPayload;
 }
 
-/** Connector approvals (docs/relay-api.md#ra111) are in consent.ts. */
-export type RelayFrame = WelcomeFrame | NotifyFrame | ConsentFrame | ConsentResolvedFrame;
+// Connector approvals (docs/relay-api.md#ra111) are in consent.ts.
 
 // --- Computer to relay (RA32) ---
 
@@ -94,7 +92,7 @@ export function parseDeviceFrame(text: string): DeviceFrame | undefined {
 }
 
 /** RA32: at most this many characters in `quietUntil`. */
-export const MAX_QUIET_UNTIL_CHARS = 40;
+const MAX_QUIET_UNTIL_CHARS = 40;
 
 /** Checks a status (`hello`, `status` frames and `POST /v1/device/status`): only the three fields, each typed. */
 export function readDeviceStatus(input: unknown): DeviceStatus {

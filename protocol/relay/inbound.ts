@@ -17,28 +17,28 @@ import { RELAY_ID_PATTERN } from './receipts.js';
 export const MAX_RELAY_MESSAGE_BYTES = 1024 * 1024;
 
 /** RL21: a sender's key name and client as the computer keeps them: at most this many characters. */
-export const MAX_KEY_TEXT_CHARS = 64;
+const MAX_KEY_TEXT_CHARS = 64;
 
 /** RL22: the connector approval's texts as the computer shows them. */
-export const CONSENT_TEXT_LIMITS = { clientName: 60, redirectHost: 255, scope: 64, id: 128 } as const;
+const CONSENT_TEXT_LIMITS = { clientName: 60, redirectHost: 255, scope: 64, id: 128 } as const;
 
 /** RL22: the 6 digits the person may type on the relay's page. */
-export const APPROVAL_CODE_PATTERN = /^\d{6}$/;
+const APPROVAL_CODE_PATTERN = /^\d{6}$/;
 /** RL22: the device flow's user code, `XXXX-XXXX`. */
-export const USER_CODE_PATTERN = /^[A-Z0-9]{4}-[A-Z0-9]{4}$/;
+const USER_CODE_PATTERN = /^[A-Z0-9]{4}-[A-Z0-9]{4}$/;
 
 const CONSENT_STATUSES: readonly ConsentStatus[] = ['pending', 'approved', 'denied', 'superseded', 'expired'];
 const CONSENT_FLOWS: readonly ConsentFlow[] = ['code', 'device'];
 const SPEAK_KEYS = ['text', 'voice', 'speed', 'lang'];
 
 /** A notify frame whose payload could not be read (no usable title): acknowledged and reported, never shown. */
-export interface UnreadableNotifyFrame {
+interface UnreadableNotifyFrame {
   type: 'notify';
   id: string;
   unreadable: true;
 }
 
-export type InboundFrame = WelcomeFrame | NotifyFrame | UnreadableNotifyFrame | ConsentFrame | ConsentResolvedFrame;
+type InboundFrame = WelcomeFrame | NotifyFrame | UnreadableNotifyFrame | ConsentFrame | ConsentResolvedFrame;
 
 /** RL20: one text message from the relay, or undefined for one the computer ignores. `pong` is told apart before. */
 export function readRelayFrame(text: string): InboundFrame | undefined {
@@ -94,7 +94,7 @@ function readNotify(value: Record<string, unknown>): NotifyFrame | UnreadableNot
  * the computer cannot ask the relay again), text fields are cut to their limits, and a field that breaks its
  * rule is dropped. Undefined when there is no usable title.
  */
-export function readRelayedPayload(input: unknown): NotifyPayload | undefined {
+function readRelayedPayload(input: unknown): NotifyPayload | undefined {
   if (!isObject(input)) return undefined;
   const kept: Record<string, unknown> = {};
   for (const field of NOTIFY_FIELDS) {

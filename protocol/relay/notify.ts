@@ -95,7 +95,7 @@ const SPEAK_KEYS = ['text', 'voice', 'speed', 'lang'] as const;
  * computer, add buttons or callbacks, or change how Notifier presents things. They are refused like any other
  * unknown key; the message only says why these in particular.
  */
-export const DANGEROUS_FIELDS = new Set([
+const DANGEROUS_FIELDS = new Set([
   'command',
   'script',
   'shortcut',
@@ -125,7 +125,7 @@ export const DANGEROUS_FIELDS = new Set([
  * Keys of the local API that a relayed notification takes under another name (RA41): the refusal says what to send
  * instead. A picture or a link travels as an https address, never as a path on the computer.
  */
-export const FIELDS_SENT_INSTEAD: Readonly<Record<string, string>> = {
+const FIELDS_SENT_INSTEAD: Readonly<Record<string, string>> = {
   image: 'send imageURL instead, the https address of the picture',
   url: 'send link instead, an https address',
 };

@@ -3,7 +3,7 @@
 // status each use has. The relay's other routes use its own catalogue (protocol/relay/errors.ts); these are apart
 // because their shape is the one OAuth clients read.
 
-export type OAuthErrorCode =
+type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
   | 'invalid_grant'
@@ -20,7 +20,7 @@ export type OAuthErrorCode =
   | 'method_not_allowed'
   | 'temporarily_unavailable';
 
-export interface OAuthErrorBody {
+interface OAuthErrorBody {
   error: OAuthErrorCode;
   error_description: string;
   /** Only on the registration limit: when to try again. */

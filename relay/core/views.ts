@@ -1,7 +1,14 @@
 // What agents read about a notification (docs/relay-api.md#ra46, #ra47): the receipt, and the reply answer of the
 // long-poll. A voice reply comes with a signed download link made for the address the agent used.
 
-import { TRANSCRIPT_NOTE, type Receipt, type ReplyAnswer, type ReplyFields, type SuppressScope } from '../../protocol/relay/receipts.js';
+import {
+  DEFAULT_SUPPRESS_REASON,
+  TRANSCRIPT_NOTE,
+  type Receipt,
+  type ReplyAnswer,
+  type ReplyFields,
+  type SuppressScope,
+} from '../../protocol/relay/receipts.js';
 import type { NoteRow } from '../store/schema.js';
 import { AUDIO_LINK_SECONDS } from '../limits.js';
 import { audioLink } from './audio.js';
@@ -32,7 +39,9 @@ function replyFields(note: NoteRow, context: ViewContext): Partial<ReplyFields> 
 }
 
 function suppression(note: NoteRow): { suppressed: boolean; reason?: string } {
-  return note.suppressed_at === null ? { suppressed: false } : { suppressed: true, reason: note.suppressed_reason ?? 'suppressed' };
+  return note.suppressed_at === null
+    ? { suppressed: false }
+    : { suppressed: true, reason: note.suppressed_reason ?? DEFAULT_SUPPRESS_REASON };
 }
 
 /** RA46: the receipt. */

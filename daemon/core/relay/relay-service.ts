@@ -13,7 +13,7 @@ import type {
 } from '../../../protocol/app-api-relay.js';
 import { errors } from '../../../protocol/errors.js';
 import { KEY_ID_PATTERN, SUBSCRIPTION_ID_PATTERN, type AgentKeyView } from '../../../protocol/relay/device-api.js';
-import type { DeviceStatus, SenderKey } from '../../../protocol/relay/frames.js';
+import type { AckFrame, DeviceStatus, HelloFrame, SenderKey, StatusFrame } from '../../../protocol/relay/frames.js';
 import { readRelayFrame } from '../../../protocol/relay/inbound.js';
 import { MAX_DEVICE_NAME_CHARS } from '../../../protocol/relay/limits.js';
 import type { ReceiptInput } from '../../../protocol/relay/receipts.js';
@@ -127,7 +127,7 @@ export class RelayService {
       record: (app, id) => host.record(app, id),
       appFor: (key) => service.appFor(key),
       displayName: (app) => host.appName(app),
-      ack: (id) => void service.socket?.send(JSON.stringify({ type: 'ack', id })),
+      ack: (id) => void service.socket?.send(JSON.stringify({ type: 'ack', id } satisfies AckFrame)),
       receipt: (receipt) => service.receipt(receipt),
     });
     const connectors = new ConnectorApprovals({ presenter: host.presenter, decide: (id, decision) => service.decide(id, decision) });
@@ -440,7 +440,7 @@ export class RelayService {
     void this.options.store.save(this.pairing);
     const status = this.options.host.deviceStatus();
     this.lastStatus = JSON.stringify(status);
-    if (!(await socket.send(JSON.stringify({ type: 'hello', ...status })))) return;
+    if (!(await socket.send(JSON.stringify({ type: 'hello', ...status } satisfies HelloFrame)))) return;
     await this.outbox.flush((receipt) => socket.send(JSON.stringify(receipt)));
     void this.refreshKeys();
   }
@@ -453,7 +453,7 @@ export class RelayService {
     const text = JSON.stringify(status);
     if (text === this.lastStatus) return;
     this.lastStatus = text;
-    void socket.send(JSON.stringify({ type: 'status', ...status }));
+    void socket.send(JSON.stringify({ type: 'status', ...status } satisfies StatusFrame));
   }
 
   /** RL20: one frame from the relay, read as untrusted input. */
