@@ -98,7 +98,8 @@ describe('signing in through the private channel', () => {
     const run = await runProgram(process.execPath, [CLI, 'open', 'compose'], { env });
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toBe('Notifier opens compose in a window.\n');
-    expect((await daemon.opened()).length).toBe(before + 1);
+    // The window is a process of its own: its line may come a moment after the command's answer.
+    await waitFor(async () => ((await daemon.opened()).length === before + 1 ? true : undefined), 'the window to open');
 
     const compose = await daemon.api('POST', '/v1/compose', { body: {} });
     expect(compose.json).toEqual({ ok: true });
@@ -126,7 +127,7 @@ describe('signing in through the private channel', () => {
       const run = await runProgram(process.execPath, [CLI, ...args], { env: elsewhere });
       expect([args, run.code, run.stderr]).toEqual([args, 0, '']);
     }
-    expect((await daemon.opened()).length).toBe(before + 3);
+    await waitFor(async () => ((await daemon.opened()).length === before + 3 ? true : undefined), 'three windows to open');
     // A port that is not the folder's service's: said plainly, and no window of another instance opens.
     const other = String(daemon.port === 65535 ? 1 : daemon.port + 1);
     const mismatch = await runProgram(process.execPath, [CLI, 'open', '--support-dir', daemon.supportDir, '--port', other], {
