@@ -43,7 +43,12 @@ async function bundleTool(folder: string): Promise<string> {
       {
         name: 'leave-the-daemon-out',
         setup: (build) =>
-          build.onResolve({ filter: /(daemon|dbus|node-notifier|headless)\.js$/ }, (args) => ({ path: args.path, external: true })),
+          // `notifier daemon` loads the service through daemon-command.js, which the bundle leaves out as well; each
+          // left-out module is imported from dist/ by its absolute path (the bundle is written to a temporary folder).
+          build.onResolve({ filter: /(daemon|daemon-command|dbus|node-notifier|headless)\.js$/ }, (args) => ({
+            path: path.resolve(args.resolveDir, args.path),
+            external: true,
+          })),
       },
     ],
   });
