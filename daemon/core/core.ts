@@ -99,7 +99,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     ...(options.clock ? { clock: options.clock } : {}),
     onSummary: (text) => speakSummary(text),
   });
-  const history = new History(store, images, () => settings.historyCapPerApp);
+  const history = new History(store, images, settings);
   const designs = new Designs(store);
   const replies = new ReplyQueue(store);
   const [apps, approvals] = await Promise.all([
@@ -116,7 +116,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     () => voice.engine,
     (engine) => (voice.engine = engine),
   );
-  const rules = new DeliveryRules(settings, quietHours, apps, () => voice.engine !== null && voice.playerName() !== null);
+  const rules = new DeliveryRules(settings, quietHours, apps, voice);
   const banners = new Banners(presenter, timers);
   const cards = new CardPictures(path.join(supportDir, 'cards'), designs);
   const assets = new Assets(store);
@@ -124,7 +124,12 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const bundles = new TemplateBundles(designs, library, assets);
   const inFlight = new InFlight();
   const actions = new Actions(presenter, apps, approvals, new ActionRunner(supportDir), (app) => names.name(app));
-  let followUps: FollowUps | undefined;
+  // Follow-ups end banners and show problems on the screen, which arms and cancels them: they are made first, and
+  // call the screen only later, when a timer fires.
+  const followUps = new FollowUps(timers, history, designs, actions, {
+    end: (app, id, actionUsed) => screen.end(app, id, actionUsed),
+    showProblem: (app, id, problem) => screen.showProblem(app, id, problem),
+  });
   const screen = new Screen({
     history,
     banners,
@@ -133,15 +138,12 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     apps,
     names,
     presenter,
+    settings,
     voice,
     timers,
     rules,
     inFlight,
-    followUps: () => followUps!,
-  });
-  followUps = new FollowUps(timers, history, designs, actions, {
-    end: (app, id, actionUsed) => screen.end(app, id, actionUsed),
-    showProblem: (app, id, problem) => screen.showProblem(app, id, problem),
+    followUps,
   });
   const speech = new Speech({
     voice,
@@ -164,9 +166,6 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     rules,
     quietHours,
     screen,
-    cards,
-    settings,
-    presenter,
     speech,
   });
   const readState = await ReadState.open(store, history);

@@ -5,6 +5,7 @@ import { safeFileName } from '../../store/safe-name.js';
 import type { Document, Store } from '../../store/store.js';
 import { SearchIndex } from './history-search.js';
 import type { ImageCache } from '../media/images.js';
+import type { Settings } from '../settings/settings.js';
 import { foldForSearch } from '../../../protocol/search-text.js';
 import type { HistoryRecord } from '../../../protocol/types.js';
 
@@ -116,7 +117,8 @@ export class History {
   constructor(
     private readonly store: Store,
     private readonly images: ImageCache,
-    private readonly capPerApp: () => number,
+    /** The setting historyCapPerApp, read when a record is put (it changes while the service runs). */
+    private readonly cap: Pick<Settings, 'historyCapPerApp'>,
   ) {}
 
   /** Reads the journal a crash left behind and starts loading History in the background. */
@@ -245,7 +247,7 @@ export class History {
   /** The cap was lowered (setting historyCapPerApp): every app's oldest records beyond it go at once. */
   async trim(): Promise<void> {
     await this.ready;
-    const cap = this.capPerApp();
+    const cap = this.cap.historyCapPerApp;
     const over = [...this.apps.values()].filter((history) => history.records.length > cap);
     await Promise.all(over.map((history) => this.change({ op: 'trim', app: history.app, cap })));
   }
@@ -338,7 +340,7 @@ export class History {
         history.byId.set(entry.record.id, entry.record);
         this.images.retain(entry.record.imagePath);
         this.telling?.push({ type: 'stored', record: entry.record, ...(previous ? { previous } : {}) });
-        this.evictBeyond(history, this.capPerApp());
+        this.evictBeyond(history, this.cap.historyCapPerApp);
         break;
       }
       case 'trim':

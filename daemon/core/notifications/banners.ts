@@ -1,21 +1,10 @@
-import path from 'node:path';
 import { log } from '../../log.js';
 import type { Banner, BannerKey, Presenter } from '../../present/presenter.js';
-import { buttonKind, isOpenableLink, isRelayedApp } from '../../../protocol/notification-rules.js';
+import { recordKey } from '../../../protocol/record-key.js';
 import type { Timers } from '../timers.js';
-import type { AppRegistration, HistoryRecord } from '../../../protocol/types.js';
-import { resolveBinding } from '../../../protocol/fields.js';
-import { fractionOf } from '../../../templates-renderer/components.js';
-import type { Template } from '../../../templates-renderer/model.js';
-import { idOf, liveButtons } from '../templates/live-actions.js';
-
-/** docs/api/notifications.md#n11: `persistent: false` without a timeout closes after 8 seconds. */
-const NON_PERSISTENT_SECONDS = 8;
 
 /** A banner drawn late (its stack's next newest) whose time is nearly up still shows this long. */
 const MIN_REMAINING_SECONDS = 0.5;
-
-const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 
 interface OnScreen {
   key: BannerKey;
@@ -61,7 +50,7 @@ export class Banners {
   ) {}
 
   isOnScreen(app: string, id: string): boolean {
-    return this.onScreen.has(keyOf(app, id));
+    return this.onScreen.has(recordKey(app, id));
   }
 
   /**
@@ -69,7 +58,7 @@ export class Banners {
    * at its app's stacking level (null at `never`). `expired` runs when its time is up (if the core times it).
    */
   show(banner: Banner, placement: { group: string; stack: string | null }, expired: () => void): void {
-    const key = keyOf(banner.key.app, banner.key.id);
+    const key = recordKey(banner.key.app, banner.key.id);
     const previous = this.onScreen.get(key);
     const collapses = !this.presenter.drawsStacks && placement.stack !== null && banner.actions.length === 0;
     const stack = collapses ? placement.stack : null;
@@ -108,7 +97,7 @@ export class Banners {
 
   /** Takes a banner off the screen; false when it was not on screen. */
   close(app: string, id: string): boolean {
-    const key = keyOf(app, id);
+    const key = recordKey(app, id);
     this.timers.cancel('expire', key);
     const entry = this.onScreen.get(key);
     if (!entry) return false;
@@ -120,7 +109,7 @@ export class Banners {
 
   /** The display already took it away (the person closed it, or it expired there): only forget it. */
   forget(app: string, id: string): void {
-    const key = keyOf(app, id);
+    const key = recordKey(app, id);
     this.timers.cancel('expire', key);
     const entry = this.onScreen.get(key);
     this.onScreen.delete(key);
@@ -132,7 +121,7 @@ export class Banners {
    * all: docs/api/notifications.md#n47); empty for a banner drawn on its own.
    */
   collapsedWith(app: string, id: string): BannerKey[] {
-    const key = keyOf(app, id);
+    const key = recordKey(app, id);
     const stack = this.onScreen.get(key)?.stack;
     const members = stack ? this.stacks.get(stack) : undefined;
     if (!members || members.drawn?.key !== key) return [];
@@ -203,7 +192,7 @@ export class Banners {
 
   /** The app and id of a drawn banner, also when it has just left the screen. */
   private keyOfDrawn(key: string): BannerKey {
-    const [app, id] = key.split('\u0000') as [string, string];
+    const [app, id] = key.split('\u0000') as [string, string]; // recordKey's two parts
     return this.onScreen.get(key)?.key ?? { app, id };
   }
 
@@ -236,85 +225,4 @@ export class Banners {
   private draw(call: Promise<void>, what: string): void {
     call.catch((error: Error) => log.warn(`presenter ${this.presenter.name} could not ${what} a banner: ${error.message}`));
   }
-}
-
-/** The effective stacking key of a record. */
-export const groupOf = (record: HistoryRecord): string => record.notification.group ?? record.app;
-
-/** docs/api/notifications.md#n11: the seconds a banner stays (null: until dismissed), from the notification and the app's defaults. */
-export function lifetimeOf(record: HistoryRecord, registration: AppRegistration | undefined): number | null {
-  const defaults = registration?.defaults ?? {};
-  return expireSeconds(record.notification.timeout ?? defaults.timeout, record.notification.persistent ?? defaults.persistent);
-}
-
-/**
- * What the presenter draws for a stored record: its drawn notification plus the app's defaults, and, when a saved
- * template drew it, the template's buttons and progress (docs/api/templates.md#t11, docs/desktop.md).
- */
-export function bannerFor(
-  record: HistoryRecord,
-  appName: string,
-  registration: AppRegistration | undefined,
-  options: { sound: boolean; card?: string; appIcon?: string; template?: Template },
-): Banner {
-  const n = record.notification;
-  const { template } = options;
-  const defaults = registration?.defaults ?? {};
-  const sound = n.sound ?? defaults.sound ?? 'default';
-  const shown = partsShown(n, template);
-  const progress = template && progressOf(template, record.fields ?? {});
-  return {
-    key: { app: record.app, id: record.id },
-    appName,
-    ...(isRelayedApp(record.app) ? { relayed: true as const } : {}),
-    title: n.title ?? '',
-    ...(shown.subtitle && n.subtitle ? { subtitle: n.subtitle } : {}),
-    ...(shown.body && n.body ? { body: n.body } : {}),
-    ...(record.imagePath ? { imagePath: record.imagePath } : {}),
-    ...(options.card ? { card: options.card } : {}),
-    // A local file only: a data: icon has no path a notification server could read.
-    ...(options.appIcon && path.isAbsolute(options.appIcon) ? { appIcon: options.appIcon } : {}),
-    ...(n.url && isOpenableLink(n.url) ? { url: n.url } : {}),
-    actions: liveButtons(n, template).map((live) => ({
-      actionId: idOf(live),
-      label: live.button.label,
-      kind: buttonKind(live.button),
-      ...(live.button.style ? { style: live.button.style } : {}),
-      ...(live.button.reply?.placeholder ? { placeholder: live.button.reply.placeholder } : {}),
-      ...(buttonKind(live.button) === 'url' && live.button.url ? { url: live.button.url } : {}),
-    })),
-    snooze: n.snooze === true,
-    priority: n.priority ?? 'normal',
-    ...(n.group ? { group: n.group } : {}),
-    expireSeconds: lifetimeOf(record, registration),
-    sound: options.sound && sound !== 'none' ? sound : null,
-    ...(progress !== undefined && progress !== null ? { progress } : {}),
-  };
-}
-
-/**
- * docs/api/notifications.md#n7: `showSubtitle` and `showBody` are built-in layout fields, so they hide parts only
- * when no saved template applies; a version-1 template applies its own (docs/api/templates.md#t7), and a grid
- * template's banner shows both.
- */
-function partsShown(n: HistoryRecord['notification'], template: Template | undefined): { subtitle: boolean; body: boolean } {
-  if (!template) return { subtitle: n.showSubtitle !== false, body: n.showBody !== false };
-  if (template.layoutVersion === 1) return { subtitle: template.showSubtitle, body: template.showBody };
-  return { subtitle: true, body: true };
-}
-
-/** The template's first `progress` component, read from the record's fields: 0 to 100, or null when unbound. */
-function progressOf(template: Template, fields: Record<string, string>): number | null {
-  const cell = template.cells.find(({ component }) => component.type === 'progress');
-  if (cell?.component.type !== 'progress') return null;
-  const { text, empty } = resolveBinding(cell.component.binding, fields);
-  const fraction = empty ? null : fractionOf(text);
-  return fraction === null ? null : Math.round(fraction * 100);
-}
-
-/** docs/api/notifications.md#n11: a timeout over 0 wins; otherwise `persistent: false` means 8 s; otherwise it stays. */
-function expireSeconds(timeout: number | undefined, persistent: boolean | undefined): number | null {
-  if (timeout !== undefined && timeout > 0) return timeout;
-  if (persistent === false) return NON_PERSISTENT_SECONDS;
-  return null;
 }

@@ -16,6 +16,7 @@ import type { AppRegistry } from '../apps/app-registry.js';
 import type { QuietHours, QuietStatus } from '../settings/quiet-hours.js';
 import type { Settings } from '../settings/settings.js';
 import { wantsSpeech } from '../voice/speech.js';
+import type { Voice } from '../voice/voice.js';
 
 /** What the delivery of one notification depends on, read at the moment it arrives. */
 export interface DeliveryFacts {
@@ -100,9 +101,14 @@ export class DeliveryRules {
     private readonly settings: Pick<Settings, 'muteAllSounds' | 'stacking' | 'voiceEngine'>,
     private readonly quietHours: Pick<QuietHours, 'statusFor'>,
     private readonly apps: Pick<AppRegistry, 'get'>,
-    /** A speech engine is there and can be heard (the voice's engine and player). */
-    private readonly speechAvailable: () => boolean,
+    /** The voice: a speech engine is there and can be heard when it has an engine and a player. */
+    private readonly voice: Pick<Voice, 'engine' | 'playerName'>,
   ) {}
+
+  /** How a notification is delivered now: the facts as they are, decided by `decideDelivery`. */
+  decide(notification: Notification, dismissedAt?: string): Delivery {
+    return decideDelivery(this.facts(notification, dismissedAt));
+  }
 
   facts(notification: Notification, dismissedAt?: string): DeliveryFacts {
     const preferences = this.apps.get(notification.app)?.settings ?? {};
@@ -129,7 +135,7 @@ export class DeliveryRules {
 
   /** Is there a speech engine, is it on (setting voiceEngine), and is there a player to hear it with? */
   speechOn(): boolean {
-    return this.settings.voiceEngine !== 'off' && this.speechAvailable();
+    return this.settings.voiceEngine !== 'off' && this.voice.engine !== null && this.voice.playerName() !== null;
   }
 
   /** Whether this notification's banner may make its sound now. */

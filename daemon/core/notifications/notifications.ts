@@ -7,10 +7,10 @@ import { SPEAK_TITLE_CHARS, SPOKEN_TEXT_CHARS } from '../../../protocol/limits.j
 import type { SpeakRequest } from '../../../protocol/types.js';
 import type { QuietHours } from '../settings/quiet-hours.js';
 import type { NotificationInput } from './checks.js';
-import { decideDelivery, type DeliveryRules } from './delivery.js';
+import type { DeliveryRules } from './delivery.js';
 import { prepare, type PrepareParts } from './prepare.js';
 import { present, type PresentParts } from './present.js';
-import { keep, type KeepParts, recordOf } from './record.js';
+import { keep, type KeepParts } from './record.js';
 
 /** POST /v1/speak, read: the text to say and how. */
 export interface SpeakInput {
@@ -40,10 +40,9 @@ export class Notifications {
       await prepared.registered;
       return prepared.id;
     }
-    const delivery = decideDelivery(this.parts.rules.facts(prepared.notification, prepared.dismissedAt));
+    const delivery = this.parts.rules.decide(prepared.notification, prepared.dismissedAt);
     if (delivery.quieted) this.parts.quietHours.noteQuieted(prepared.notification.title || prepared.appName);
-    const record = recordOf(prepared, delivery);
-    const saved = keep(record, this.parts);
+    const { record, saved } = keep(prepared, delivery, this.parts);
     await present(record, prepared, delivery, this.parts);
     await (prepared.registered ? Promise.all([saved, prepared.registered]) : saved);
     for (const listener of this.deliveryListeners) listener();

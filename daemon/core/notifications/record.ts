@@ -7,7 +7,6 @@ import type { History } from '../history/history.js';
 import { speechRecord } from '../voice/speech.js';
 import type { Delivery } from './delivery.js';
 import type { Prepared } from './prepare.js';
-import type { Screen } from './screen.js';
 
 /** The record: what was delivered, how its banner began (shown, held, done, or already dismissed), its speech. */
 export function recordOf(prepared: Prepared, delivery: Delivery): HistoryRecord {
@@ -35,14 +34,14 @@ export function recordOf(prepared: Prepared, delivery: Delivery): HistoryRecord 
 
 export interface KeepParts {
   history: Pick<History, 'put'>;
-  screen: Pick<Screen, 'replacing'>;
 }
 
 /**
- * Puts the record in History in place of an earlier one with its id, whose snooze, follow-up and speech stop first
- * (docs/api/notifications.md#n3); the promise settles once it is on disk.
+ * The record of a notification as it was delivered, put in History in place of an earlier one with its id
+ * (docs/api/notifications.md#n3; the screen stops the earlier one's snooze, follow-up and speech when it presents
+ * this one); `saved` settles once it is on disk.
  */
-export function keep(record: HistoryRecord, parts: KeepParts): Promise<void> {
-  parts.screen.replacing(record.app, record.id);
-  return parts.history.put(record);
+export function keep(prepared: Prepared, delivery: Delivery, parts: KeepParts): { record: HistoryRecord; saved: Promise<void> } {
+  const record = recordOf(prepared, delivery);
+  return { record, saved: parts.history.put(record) };
 }

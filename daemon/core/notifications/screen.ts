@@ -9,13 +9,14 @@ import { recordKey } from '../../../protocol/record-key.js';
 import type { Presenter } from '../../present/presenter.js';
 import type { AppRegistry } from '../apps/app-registry.js';
 import type { History } from '../history/history.js';
+import type { Settings } from '../settings/settings.js';
 import type { AppNames } from '../templates/app-names.js';
 import type { CardPictures } from '../templates/cards.js';
 import type { Designs } from '../templates/designs.js';
 import { timestamp, type Timers } from '../timers.js';
 import type { Voice } from '../voice/voice.js';
-import { BannerDrawing } from './banner-drawing.js';
-import { type Banners, lifetimeOf } from './banners.js';
+import { BannerDrawing, lifetimeOf } from './banner-drawing.js';
+import type { Banners } from './banners.js';
 import type { Delivery, DeliveryRules } from './delivery.js';
 import type { InFlight } from './in-flight.js';
 
@@ -29,16 +30,14 @@ export interface ScreenParts {
   designs: Pick<Designs, 'template' | 'manifest'>;
   apps: Pick<AppRegistry, 'get'>;
   names: AppNames;
-  presenter: Pick<Presenter, 'show' | 'close' | 'handlesExpiry'>;
+  presenter: Pick<Presenter, 'show' | 'close' | 'handlesExpiry' | 'showsCards'>;
+  settings: Pick<Settings, 'bannerCardImage'>;
   voice: Pick<Voice, 'stop'>;
   timers: Timers;
   rules: DeliveryRules;
   inFlight: InFlight;
-  /**
-   * A banner's follow-up (daemon/core/actions/follow-ups.ts): armed when it is put up, cancelled when it goes.
-   * Follow-ups end banners and show problems here, so they are given to the screen once it is made.
-   */
-  followUps: () => { arm(record: HistoryRecord): void; cancel(app: string, id: string): void };
+  /** A banner's follow-up (daemon/core/actions/follow-ups.ts): armed when it is put up, cancelled when it goes. */
+  followUps: { arm(record: HistoryRecord): void; cancel(app: string, id: string): void };
 }
 
 export class Screen {
@@ -49,18 +48,7 @@ export class Screen {
   constructor(private readonly parts: ScreenParts) {
     const { history, banners, cards, designs, apps, names, presenter, rules } = parts;
     this.drawing = new BannerDrawing(
-      {
-        cards,
-        designs,
-        apps,
-        banners,
-        history,
-        presenter,
-        appName: (app) => names.name(app),
-        appIcon: (app) => names.icon(app),
-        stackingOf: (app) => rules.stackingOf(app),
-        expired: (app, id) => void this.end(app, id, 'timeout'),
-      },
+      { cards, designs, apps, banners, history, presenter, names, rules, expired: (app, id) => void this.end(app, id, 'timeout') },
       parts.timers,
     );
     // A banner whose record the History cap dropped cannot be answered any more: it goes too, so what is on
@@ -75,6 +63,21 @@ export class Screen {
   }
 
   /**
+   * A new notification as its delivery was decided: an earlier one with its id stops its snooze, follow-up and speech
+   * (docs/api/notifications.md#n3); then its card is drawn where banners show cards and its banner put up, or the
+   * earlier banner closed when this one is held.
+   */
+  async deliver(record: HistoryRecord, appName: string, delivery: Delivery): Promise<void> {
+    const { app, id } = record;
+    this.replacing(app, id);
+    if (delivery.banner === 'shown') {
+      const { settings, presenter, cards, names } = this.parts;
+      if (settings.bannerCardImage && presenter.showsCards !== false) await cards.draw(record, appName, names.icon(app));
+      this.putUp(record, { sound: true, delivery });
+    } else if (delivery.banner === 'held') this.hold(app, id);
+  }
+
+  /**
    * Shows a record's banner (in place when it is up), times it, and arms its follow-up — unless the banner comes
    * back after a restart: a follow-up timer is lost when the daemon stops (docs/api/notifications.md#n27). A new
    * notification's banner comes with its delivery decided; a banner shown again asks the delivery rules now.
@@ -83,7 +86,7 @@ export class Screen {
     const { delivery } = options;
     const sound = delivery ? delivery.sound : options.sound && this.parts.rules.soundAllowed(record.notification);
     this.drawing.draw(record, { sound, ...(delivery ? { stacking: delivery.stacking } : {}) });
-    if (!options.afterRestart) this.parts.followUps().arm(record);
+    if (!options.afterRestart) this.parts.followUps.arm(record);
   }
 
   /** Takes a banner off the screen (and stops its speech, its follow-up and its snooze) without recording anything. */
@@ -96,7 +99,7 @@ export class Screen {
   /** docs/api/notifications.md#n3: a notification with this id replaces it: its snooze, follow-up and speech stop. */
   replacing(app: string, id: string): void {
     this.parts.timers.cancel('snooze', recordKey(app, id));
-    this.parts.followUps().cancel(app, id);
+    this.parts.followUps.cancel(app, id);
     this.parts.voice.stop(app, id);
   }
 
@@ -156,7 +159,7 @@ export class Screen {
     if (record.dismissedAt) throw errors.alreadyDismissed();
     const until = new Date(Date.now() + minutes * 60_000).toISOString();
     this.parts.banners.close(app, id);
-    this.parts.followUps().cancel(app, id);
+    this.parts.followUps.cancel(app, id);
     this.parts.timers.at('snooze', recordKey(app, id), Date.parse(until), () => void this.snoozeOver(app, id, { sound: true }));
     await this.parts.history.update(app, id, (current) => ({ ...current, snoozedUntil: until }));
     return until;

@@ -114,7 +114,11 @@ describe('read state over History', () => {
   async function open(cap = 1000) {
     const folder = await tempFolder('notifier-read-');
     const store = new Store(folder);
-    const history = new History(store, new ImageCache(path.join(folder, 'images')), () => cap);
+    const history = new History(store, new ImageCache(path.join(folder, 'images')), {
+      get historyCapPerApp() {
+        return cap;
+      },
+    });
     await history.open();
     await history.ready;
     opened.push(history);
@@ -197,7 +201,7 @@ describe('History in windows', () => {
   test('windows near the top and far down agree with the whole list, before and after changes', async () => {
     const folder = await tempFolder('notifier-pages-');
     const store = new Store(folder);
-    const history = new History(store, new ImageCache(path.join(folder, 'images')), () => 10_000);
+    const history = new History(store, new ImageCache(path.join(folder, 'images')), { historyCapPerApp: 10_000 });
     await history.open();
     const unread = new Set<string>();
     const sources = {
