@@ -118,6 +118,13 @@ export function ComposePage(): VNode {
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState<{ app: string; id: string; title: string } | null>(null);
   const form = useRef<HTMLFormElement>(null);
+  /** One of the draft's choices as a select; choosing edits the draft (or does what `choose` says). */
+  const select = (
+    key: 'app' | 'template' | 'sound' | 'priority',
+    label: string,
+    choices: ReadonlyArray<readonly [value: string, label: string]>,
+    choose: (value: string) => void = (value) => edit({ [key]: value }),
+  ): VNode => <SelectField id={`compose-${key}`} label={label} problem={problem} value={current[key]} onValue={choose} choices={choices} />;
   const notification = toNotification(
     current,
     templateFields.map((field) => field.key),
@@ -169,22 +176,13 @@ export function ComposePage(): VNode {
       <div class="compose-layout">
         <form ref={form} class="compose-form" onSubmit={(event) => void submit(event)} noValidate>
           <div class="field-row">
-            <SelectField
-              id="compose-app"
-              label="Send as"
-              problem={problem}
-              value={current.app}
-              onValue={(app) => edit({ app, template: '', fields: {} })}
-              choices={appChoices.map((app) => [app.app, app.appName] as const)}
-            />
-            <SelectField
-              id="compose-template"
-              label="Template"
-              problem={problem}
-              value={current.template}
-              onValue={(template) => edit({ template })}
-              choices={[['', 'No template'], ...templates.map((known) => [known.name, known.name] as const)]}
-            />
+            {select(
+              'app',
+              'Send as',
+              appChoices.map((app) => [app.app, app.appName] as const),
+              (app) => edit({ app, template: '', fields: {} }),
+            )}
+            {select('template', 'Template', [['', 'No template'], ...templates.map((known) => [known.name, known.name] as const)])}
           </div>
           {TEXTS.map((text) => (
             <TextField
@@ -298,22 +296,12 @@ export function ComposePage(): VNode {
               Read it aloud
             </label>
             <div class="field-row">
-              <SelectField
-                id="compose-sound"
-                label="Sound"
-                problem={problem}
-                value={current.sound}
-                onValue={(sound) => edit({ sound: sound as Draft['sound'] })}
-                choices={SOUND_CHOICES}
-              />
-              <SelectField
-                id="compose-priority"
-                label="Priority"
-                problem={problem}
-                value={current.priority}
-                onValue={(priority) => edit({ priority: priority as Draft['priority'] })}
-                choices={PRIORITIES.map((priority) => [priority, PRIORITY_LABELS[priority]] as const)}
-              />
+              {select('sound', 'Sound', SOUND_CHOICES)}
+              {select(
+                'priority',
+                'Priority',
+                PRIORITIES.map((priority) => [priority, PRIORITY_LABELS[priority]] as const),
+              )}
             </div>
           </fieldset>
 

@@ -18,67 +18,43 @@ const SOUND_LABELS: Record<string, string> = { default: 'The usual sound', none:
 
 type Options = AppSettingsAnswer['options'];
 
-/** One of an app's settings as its card shows it: where its value is in the entry, and its words. */
-interface AppControl extends Pick<ControlProps, 'label' | 'type' | 'hint'> {
-  key: string;
-  value: (entry: AppSettingsEntry) => SettingValue | null;
+/** One of an app's settings as its card shows it: where it is in the entry (`settings` or `voice`), and its words. */
+type AppControl = Pick<ControlProps, 'label' | 'type' | 'hint'> & {
   choices?: (options: Options) => NonNullable<ControlProps['choices']>;
-}
+} & ({ group: 'settings'; key: keyof AppSettingsEntry['settings'] } | { group: 'voice'; key: keyof AppSettingsEntry['voice'] });
+
+/** A control's value in an app's entry; a stacking of its own that is not set reads as '' ("as in the general settings"). */
+const valueOf = (entry: AppSettingsEntry, control: AppControl): SettingValue =>
+  (entry[control.group] as Record<string, SettingValue | null>)[control.key] ?? '';
+
+const soundChoices = (options: Options) =>
+  (options?.sounds ?? ['default', 'none']).map((sound) => [sound, SOUND_LABELS[sound] ?? sound] as const);
+const stackingChoices = (options: Options) => [
+  ['', 'As in the general settings'] as const,
+  ...(options?.stackingLevels ?? []).map((level) => [level, choiceLabel(level)] as const),
+];
 
 /** An app's card, top to bottom. */
 const APP_CONTROLS: readonly AppControl[] = [
+  { group: 'settings', key: 'muteBanners', label: 'Mute', type: 'boolean', hint: 'History only: no banner, no sound and no speech.' },
   {
-    key: 'muteBanners',
-    label: 'Mute',
-    type: 'boolean',
-    value: (entry) => entry.settings.muteBanners,
-    hint: 'History only: no banner, no sound and no speech.',
-  },
-  {
+    group: 'settings',
     key: 'persistent',
     label: 'Banners stay until closed',
     type: 'boolean',
-    value: (entry) => entry.settings.persistent,
     hint: 'When the notification sets no time of its own.',
   },
+  { group: 'settings', key: 'timeout', label: 'Seconds a banner stays', type: 'integer', hint: 'From 0 to 86400; 0: until it is closed.' },
+  { group: 'settings', key: 'sound', label: 'Sound', type: 'choice', choices: soundChoices, hint: 'When the notification names none.' },
   {
-    key: 'timeout',
-    label: 'Seconds a banner stays',
-    type: 'integer',
-    value: (entry) => entry.settings.timeout,
-    hint: 'From 0 to 86400; 0: until it is closed.',
-  },
-  {
-    key: 'sound',
-    label: 'Sound',
-    type: 'choice',
-    value: (entry) => entry.settings.sound,
-    choices: (options) => (options?.sounds ?? ['default', 'none']).map((sound) => [sound, SOUND_LABELS[sound] ?? sound] as const),
-    hint: 'When the notification names none.',
-  },
-  {
+    group: 'voice',
     key: 'speak',
     label: 'Read aloud',
     type: 'boolean',
-    value: (entry) => entry.voice.speak,
     hint: 'Off: what it asks to be spoken is shown as a banner instead.',
   },
-  {
-    key: 'urgentBreaksQuiet',
-    label: 'Urgent notifications break through quiet hours',
-    type: 'boolean',
-    value: (entry) => entry.voice.urgentBreaksQuiet,
-  },
-  {
-    key: 'stacking',
-    label: 'Stack banners',
-    type: 'choice',
-    value: (entry) => entry.settings.stacking ?? '',
-    choices: (options) => [
-      ['', 'As in the general settings'],
-      ...(options?.stackingLevels ?? []).map((level) => [level, choiceLabel(level)] as const),
-    ],
-  },
+  { group: 'voice', key: 'urgentBreaksQuiet', label: 'Urgent notifications break through quiet hours', type: 'boolean' },
+  { group: 'settings', key: 'stacking', label: 'Stack banners', type: 'choice', choices: stackingChoices },
 ];
 
 async function remove({ api, confirm, settings, status }: Models, entry: AppSettingsEntry, count: number): Promise<void> {
@@ -145,7 +121,7 @@ function AppCard({ entry, index }: { entry: AppSettingsEntry; index: number }): 
             id={id(control.key)}
             label={control.label}
             type={control.type}
-            value={control.value(entry)}
+            value={valueOf(entry, control)}
             hint={control.hint}
             choices={control.choices?.(options)}
             save={save(control.key)}
