@@ -22,6 +22,7 @@ import {
 } from '../../../protocol/app-api.js';
 import { type Clock, type LiveEvents, type Requests, whileAlive } from './dependencies.js';
 import { isAbort, messageOf, withQuery } from './requests.js';
+import { recordKey } from '../../../protocol/record-key.js';
 
 export interface Filters {
   q: string;
@@ -60,8 +61,6 @@ const CACHE_ROWS = 3000;
 const BURST_WAIT_MS = 50;
 /** The window asked for first, before the list knows its height: rows 0-69 (40, and the margin). */
 const FIRST_WINDOW = { offset: 0, limit: 70 } as const;
-
-const keyOf = (app: string, id: string): string => `${app}\u0000${id}`;
 
 interface RowWindow {
   start: number;
@@ -230,9 +229,9 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
 
   function put(position: number, row: HistoryRow): void {
     const old = rows.get(position);
-    if (old) positions.delete(keyOf(old.app, old.id));
+    if (old) positions.delete(recordKey(old.app, old.id));
     rows.set(position, row);
-    positions.set(keyOf(row.app, row.id), position);
+    positions.set(recordKey(row.app, row.id), position);
   }
 
   /** Every cached row from `from` on moves `by` places (one went in or out above them). */
@@ -251,7 +250,7 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
 
   function removeAt(position: number): void {
     const row = rows.get(position);
-    if (row) positions.delete(keyOf(row.app, row.id));
+    if (row) positions.delete(recordKey(row.app, row.id));
     rows.delete(position);
     moveRows(position + 1, -1);
     total.value = Math.max(0, total.value - 1);
@@ -264,7 +263,7 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
     for (const position of far.slice(0, rows.size - CACHE_ROWS / 2)) {
       const row = rows.get(position)!;
       rows.delete(position);
-      positions.delete(keyOf(row.app, row.id));
+      positions.delete(recordKey(row.app, row.id));
     }
   }
 
@@ -313,7 +312,7 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
   }
 
   function onRow(row: HistoryRow): void {
-    const at = positions.get(keyOf(row.app, row.id));
+    const at = positions.get(recordKey(row.app, row.id));
     if (at !== undefined && rows.get(at)!.deliveredAt === row.deliveredAt) {
       put(at, row); // it changed where it is
       cacheVersion.value++;
@@ -330,7 +329,7 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
   }
 
   function onRemoved(removed: { app?: string; id?: string }): void {
-    const at = removed.app && removed.id ? positions.get(keyOf(removed.app, removed.id)) : undefined;
+    const at = removed.app && removed.id ? positions.get(recordKey(removed.app, removed.id)) : undefined;
     if (at === undefined) return scheduleReload();
     batch(() => {
       removeAt(at);

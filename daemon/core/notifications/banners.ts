@@ -1,6 +1,6 @@
 import { log } from '../../log.js';
 import type { Banner, BannerKey, Presenter } from '../../present/presenter.js';
-import { recordKey } from '../../../protocol/record-key.js';
+import { keyParts, recordKey } from '../../../protocol/record-key.js';
 import type { Timers } from '../timers.js';
 
 /** A banner drawn late (its stack's next newest) whose time is nearly up still shows this long. */
@@ -192,8 +192,7 @@ export class Banners {
 
   /** The app and id of a drawn banner, also when it has just left the screen. */
   private keyOfDrawn(key: string): BannerKey {
-    const [app, id] = key.split('\u0000') as [string, string]; // recordKey's two parts
-    return this.onScreen.get(key)?.key ?? { app, id };
+    return this.onScreen.get(key)?.key ?? keyParts(key);
   }
 
   private closeDrawn(key: string): void {

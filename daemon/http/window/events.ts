@@ -10,7 +10,7 @@ import type { ReadChange } from '../../core/history/read-state.js';
 import type { RowMaker } from '../../core/history/rows.js';
 import type { Core } from '../../core/core.js';
 import type { Session, Sessions } from './sessions.js';
-import { recordKey } from '../../../protocol/record-key.js';
+import { keyParts, recordKey } from '../../../protocol/record-key.js';
 
 /** How soon a browser reconnects after the stream broke. */
 const RETRY_MS = 2000;
@@ -149,7 +149,7 @@ export class EventHub {
     }
     this.send('approvals', approvals());
     for (const key of changed) {
-      const [app, id] = key.split('\u0000') as [string, string];
+      const { app, id } = keyParts(key);
       const record = this.core.history.get(app, id);
       if (record) this.send('row', { row: this.rows.row(record), seq: ++this.changes });
     }
