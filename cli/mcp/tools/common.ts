@@ -101,33 +101,40 @@ export function asQuery(args: Args): Query {
 
 export const call = (context: ToolContext, request: Call): Promise<Answer> => context.notifier.call({ ...request, signal: context.signal });
 
+/** A route as `Tool.routes` and docs/mcp.md spell it: `METHOD /path`, `{id}` standing for a path parameter. */
+export type Route = `${Call['method']} /${string}`;
+
 interface RouteTool {
-  name: string;
-  title: string;
   description: string;
-  method: Call['method'];
-  path: string;
-  inputSchema: Schema;
+  /** Default: the tool takes no arguments. */
+  inputSchema?: Schema;
   kind: Kind;
   openWorld?: boolean;
   agentApp?: boolean;
-  /** Where the arguments go: the query string (GET, DELETE) or the JSON body (the rest). */
-  send?: 'query' | 'body';
+  /** The argument that fills the path's `{id}`; such a tool sends it alone. */
+  pathId?: string;
 }
 
-/** A tool that is one route: the arguments are its query or body, the route's JSON its result. */
-export function route(spec: RouteTool): Tool {
-  const send = spec.send ?? (spec.method === 'GET' || spec.method === 'DELETE' ? 'query' : 'body');
+/**
+ * A tool that is one route, written `route(name, title, 'METHOD /path', {...})`: the arguments are the route's
+ * query (GET, DELETE) or body (the rest), the route's JSON the result.
+ */
+export function route(name: string, title: string, routeText: Route, spec: RouteTool): Tool {
+  const [method, path] = routeText.split(' ') as [Call['method'], string];
+  const send = method === 'GET' || method === 'DELETE' ? 'query' : 'body';
   return {
-    name: spec.name,
-    title: spec.title,
+    name,
+    title,
     description: spec.description,
-    routes: [`${spec.method} ${spec.path}`],
-    inputSchema: spec.inputSchema,
-    annotations: annotate(spec.title, spec.kind, spec.openWorld),
+    routes: [routeText],
+    inputSchema: spec.inputSchema ?? inputs({}),
+    annotations: annotate(title, spec.kind, spec.openWorld),
     ...(spec.agentApp ? { agentApp: true } : {}),
     run: async (args, context) => {
-      const request: Call = { method: spec.method, path: spec.path, ...(send === 'query' ? { query: asQuery(args) } : { body: args }) };
+      const request: Call =
+        spec.pathId !== undefined
+          ? { method, path: path.replace('{id}', encodeURIComponent(need(args, spec.pathId))) }
+          : { method, path, ...(send === 'query' ? { query: asQuery(args) } : { body: args }) };
       return jsonResult((await call(context, request)).json);
     },
   };
