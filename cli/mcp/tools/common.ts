@@ -111,7 +111,7 @@ interface RouteTool {
   kind: Kind;
   openWorld?: boolean;
   agentApp?: boolean;
-  /** The argument that fills the path's `{id}`; such a tool sends it alone. */
+  /** The argument that fills the path's `{id}`: default `id`. A tool whose route has one sends it alone. */
   pathId?: string;
 }
 
@@ -131,10 +131,9 @@ export function route(name: string, title: string, routeText: Route, spec: Route
     annotations: annotate(title, spec.kind, spec.openWorld),
     ...(spec.agentApp ? { agentApp: true } : {}),
     run: async (args, context) => {
-      const request: Call =
-        spec.pathId !== undefined
-          ? { method, path: path.replace('{id}', encodeURIComponent(need(args, spec.pathId))) }
-          : { method, path, ...(send === 'query' ? { query: asQuery(args) } : { body: args }) };
+      const request: Call = path.includes('{id}')
+        ? { method, path: path.replace('{id}', encodeURIComponent(need(args, spec.pathId ?? 'id'))) }
+        : { method, path, ...(send === 'query' ? { query: asQuery(args) } : { body: args }) };
       return jsonResult((await call(context, request)).json);
     },
   };

@@ -61,7 +61,6 @@ export const revokeAgentKey = route('revoke_agent_key', 'Revoke an agent key', '
   inputSchema: inputs({ id: text("The key's id: 8 hex digits.") }, ['id']),
   kind: 'replace',
   openWorld: true,
-  pathId: 'id',
 });
 
 export const listConnectors = route('list_connectors', 'List connectors', 'GET /v1/relay/connectors', {
@@ -86,7 +85,6 @@ export const relayRemoveEventSubscription = route(
     inputSchema: inputs({ id: text('sub_ and 20 hex digits.') }, ['id']),
     kind: 'replace',
     openWorld: true,
-    pathId: 'id',
   },
 );
 
