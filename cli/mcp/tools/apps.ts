@@ -1,7 +1,7 @@
 // Registered apps, their settings, and removing one (daemon/http/routes/apps.ts).
 
 import { registerSchema } from '../../../protocol/schemas/register.js';
-import { APP, APP_FILTER, flag, inputs, route, text, whole } from './common.js';
+import { APP, APP_FILTER, flag, inputs, objectInputs, route, text, whole } from './common.js';
 
 export const registerApp = route('register_app', 'Register an app', 'POST /v1/register', {
   description:
@@ -32,7 +32,7 @@ export const updateAppSettings = route('update_app_settings', 'Change app settin
   description:
     'Change per-app settings, all or none (PUT /v1/apps/settings): keys such as muteBanners, corner, sound, timeout, stacking, speak. ' +
     'revokeCommands / revokeCallbackHost: true withdraw a permission; nothing here can grant one. See get_app_settings for every key.',
-  inputSchema: inputs(
+  inputSchema: objectInputs(
     {
       app: APP,
       muteBanners: flag('History only: no banner, no sound.'),
@@ -46,7 +46,6 @@ export const updateAppSettings = route('update_app_settings', 'Change app settin
       revokeCallbackHost: { type: 'boolean', const: true, description: "true withdraws the approval of the app's callback host." },
     },
     ['app'],
-    true,
   ),
   kind: 'set',
 });

@@ -49,9 +49,15 @@ export const number = (description: string): Schema => ({ type: 'number', descri
 export const whole = (description: string): Schema => ({ type: 'integer', description });
 export const object = (description: string): Schema => ({ type: 'object', description });
 
-export function inputs(properties: Record<string, Schema>, required: string[] = [], open = false): Schema {
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), ...(open ? { additionalProperties: true } : {}) };
+export function inputs(properties: Record<string, Schema>, required: string[] = []): Schema {
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
+
+/** The arguments are the object the route stores (a manifest, a template, settings): keys beyond those listed pass on. */
+export const objectInputs = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
+  ...inputs(properties, required),
+  additionalProperties: true,
+});
 
 export const APP = text('The app id (as sent with notifications).');
 export const ID = text('The notification id.');

@@ -1,6 +1,6 @@
 // App manifests: the fields, actions and Rive files an app declares (daemon/http/routes/manifests.ts).
 
-import { APP, inputs, object, route, text } from './common.js';
+import { APP, inputs, object, objectInputs, route, text } from './common.js';
 
 export const listManifests = route('list_manifests', 'List manifests', 'GET /v1/manifests', {
   description: 'Every app manifest (GET /v1/manifests).',
@@ -15,7 +15,7 @@ export const getManifest = route('get_manifest', 'Read a manifest', 'GET /v1/man
 
 export const putManifest = route('put_manifest', 'Save a manifest', 'PUT /v1/manifest', {
   description: "Create or replace an app's manifest (PUT /v1/manifest); the arguments are the manifest object.",
-  inputSchema: inputs(
+  inputSchema: objectInputs(
     {
       app: APP,
       appName: text('Display name.'),
@@ -30,7 +30,6 @@ export const putManifest = route('put_manifest', 'Save a manifest', 'PUT /v1/man
       defaultTemplate: text('Template used when a notification names none.'),
     },
     ['app'],
-    true,
   ),
   kind: 'replace',
 });

@@ -1,6 +1,6 @@
 // Global settings, quiet hours and the voice engine (daemon/http/routes/settings.ts and voice.ts).
 
-import { flag, inputs, number, object, route, text, whole } from './common.js';
+import { flag, inputs, number, object, objectInputs, route, text, whole } from './common.js';
 
 export const getSettings = route('get_settings', 'Read settings', 'GET /v1/settings', {
   description: 'Settings values, a schema with type and limits per key, and the options of keys with a fixed list (GET /v1/settings).',
@@ -11,17 +11,13 @@ export const setSettings = route('set_settings', 'Change settings', 'PUT /v1/set
   description:
     'Change settings, all or none (PUT /v1/settings): the arguments are the keys to change, such as muteAllSounds, stacking, ' +
     'voiceSpeed, historyCapPerApp. See get_settings for every key and its limits.',
-  inputSchema: inputs(
-    {
-      muteAllSounds: flag('No sounds at all.'),
-      stacking: text('Stacking level.'),
-      historyCapPerApp: whole('Records kept per app.'),
-      voiceEngine: text('The speech engine.'),
-      voiceSpeed: number('0.5 to 2.0.'),
-    },
-    [],
-    true,
-  ),
+  inputSchema: objectInputs({
+    muteAllSounds: flag('No sounds at all.'),
+    stacking: text('Stacking level.'),
+    historyCapPerApp: whole('Records kept per app.'),
+    voiceEngine: text('The speech engine.'),
+    voiceSpeed: number('0.5 to 2.0.'),
+  }),
   kind: 'set',
 });
 
@@ -34,19 +30,15 @@ export const setQuietHours = route('set_quiet_hours', 'Set quiet hours', 'PUT /v
   description:
     'Start a one-off quiet period (adHoc: {minutes} or {until: "HH:MM"}, banners: true silences banners too), end it ' +
     '(resume: true), or replace the windows (PUT /v1/settings/quiet-hours). Replies the quiet-hours state.',
-  inputSchema: inputs(
-    {
-      adHoc: object('{minutes} or {until: "HH:MM"}, with optional speech, sounds, banners flags.'),
-      resume: flag('true ends the current quiet period.'),
-      windows: {
-        type: 'array',
-        items: { type: 'object' },
-        description: 'Replaces every window: id, start, end (HH:MM), days, banners, sounds, speech.',
-      },
+  inputSchema: objectInputs({
+    adHoc: object('{minutes} or {until: "HH:MM"}, with optional speech, sounds, banners flags.'),
+    resume: flag('true ends the current quiet period.'),
+    windows: {
+      type: 'array',
+      items: { type: 'object' },
+      description: 'Replaces every window: id, start, end (HH:MM), days, banners, sounds, speech.',
     },
-    [],
-    true,
-  ),
+  }),
   kind: 'set',
 });
 

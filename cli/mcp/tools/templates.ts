@@ -1,6 +1,6 @@
 // Saved templates, the default and the follow-up, and template bundles (daemon/http/routes/templates.ts).
 
-import { APP, APP_FILTER, flag, inputs, object, route, text, whole } from './common.js';
+import { APP, APP_FILTER, flag, inputs, object, objectInputs, route, text, whole } from './common.js';
 
 const TEMPLATE_NAME = text('Template name.');
 
@@ -13,7 +13,7 @@ export const listTemplates = route('list_templates', 'List templates', 'GET /v1/
 export const putTemplate = route('put_template', 'Save a template', 'PUT /v1/templates', {
   description:
     'Save a template, replacing one of the same name for the app (PUT /v1/templates); the arguments are the template object. See component_schema.',
-  inputSchema: inputs(
+  inputSchema: objectInputs(
     {
       app: APP,
       name: TEMPLATE_NAME,
@@ -23,7 +23,6 @@ export const putTemplate = route('put_template', 'Save a template', 'PUT /v1/tem
       cells: { type: 'array', items: { type: 'object' }, description: 'Each: id, row, col, rowSpan?, component.' },
     },
     ['app', 'name'],
-    true,
   ),
   kind: 'replace',
 });
