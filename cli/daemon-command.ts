@@ -2,6 +2,7 @@
 // this file only for this command, so the client commands start without the service's weight (docs/performance.md,
 // "bench:cli").
 
+import { exitWhenSettled } from '../common/exit-when-settled.js';
 import { startDaemon } from '../daemon/daemon.js';
 import { log } from '../daemon/log.js';
 import type { PresenterName } from '../daemon/present/choose.js';
@@ -23,13 +24,7 @@ export async function runDaemon(options: DaemonOptions, trayScript: string): Pro
   });
   const shutdown = (signal: string): void => {
     log.info(`${signal}: stopping`);
-    daemon.stop().then(
-      () => process.exit(0),
-      (error: Error) => {
-        log.error(`stop failed: ${error.message}`);
-        process.exit(1);
-      },
-    );
+    exitWhenSettled(daemon.stop(), (error) => log.error(`stop failed: ${error.message}`));
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));

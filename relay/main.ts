@@ -6,6 +6,7 @@
 // each; docs/relay.md, "Operations"); they read the same configuration.
 
 import { Command } from 'commander';
+import { exitWhenSettled } from '../common/exit-when-settled.js';
 import { explainNativePart, nativePartOf } from '../common/native-parts.js';
 import { runBackup, CommandError } from './cli/backup.js';
 import { runCheck } from './cli/check.js';
@@ -42,12 +43,8 @@ async function serve(): Promise<void> {
     stopping = true;
     const draining = signal === 'SIGTERM' && config.drainSeconds > 0;
     log.info(`${signal}: ${draining ? `not ready; closing in ${config.drainSeconds} s` : 'stopping'}`, { signal });
-    (draining ? running.drain(config.drainSeconds * 1000) : running.close()).then(
-      () => process.exit(0),
-      (error: Error) => {
-        log.error(`stopping failed: ${error.message}`);
-        process.exit(1);
-      },
+    exitWhenSettled(draining ? running.drain(config.drainSeconds * 1000) : running.close(), (error) =>
+      log.error(`stopping failed: ${error.message}`),
     );
   };
   process.on('SIGINT', () => stop('SIGINT'));

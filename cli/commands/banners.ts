@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { SNOOZE_MAX_MINUTES, SPEECH_SPEED } from '../../protocol/limits.js';
 import { UsageError, defined, numberIn } from '../args.js';
-import { act, send } from './common.js';
+import { act, notificationCommand, send } from './common.js';
 
 export function registerBannerCommands(program: Command): void {
   act(
@@ -59,23 +59,8 @@ export function registerBannerCommands(program: Command): void {
       }),
   );
 
-  act(
-    program
-      .command('unsnooze')
-      .description('bring a snoozed banner back now (POST /v1/unsnooze)')
-      .requiredOption('--app <id>', 'app id')
-      .requiredOption('--id <id>', 'notification id'),
-    (context) => send(context, { method: 'POST', path: '/v1/unsnooze', body: { app: context.opts.app, id: context.opts.id } }),
-  );
-
-  act(
-    program
-      .command('dismiss')
-      .description('close one banner (POST /v1/dismiss)')
-      .requiredOption('--app <id>', 'app id')
-      .requiredOption('--id <id>', 'notification id'),
-    (context) => send(context, { method: 'POST', path: '/v1/dismiss', body: { app: context.opts.app, id: context.opts.id } }),
-  );
+  notificationCommand(program, 'unsnooze', 'bring a snoozed banner back now', 'POST', '/v1/unsnooze');
+  notificationCommand(program, 'dismiss', 'close one banner', 'POST', '/v1/dismiss');
 
   act(
     program

@@ -95,6 +95,36 @@ export async function ask(context: Context, request: ServiceRequest): Promise<Se
   return null;
 }
 
+/** The words of a command that is one route: what it does, then the route, as `notifier help` shows it. */
+const routeDescription = (what: string, route: string): string => `${what} (${route})`;
+
+/**
+ * A command group that shows one thing, `GET path`, both bare (`notifier relay`) and as its subcommand `shown`
+ * (`notifier relay status`); the group's other subcommands are added to the group it returns.
+ */
+export function showingGroup(parent: Command, name: string, path: string, about: { group: string; shown: [string, string] }): Command {
+  const route = `GET ${path}`;
+  const group = parent.command(name).description(routeDescription(about.group, route));
+  const show = (context: Context) => send(context, { method: 'GET', path });
+  act(group, show);
+  const [shown, what] = about.shown;
+  act(group.command(shown).description(routeDescription(what, route)), show);
+  return group;
+}
+
+/** A command about one notification, `--app ID --id ID`: the two are sent to one route, as a DELETE's query or as the body. */
+export function notificationCommand(parent: Command, name: string, what: string, method: 'POST' | 'DELETE', path: string): Command {
+  const command = parent
+    .command(name)
+    .description(routeDescription(what, `${method} ${path}`))
+    .requiredOption('--app <id>', 'app id')
+    .requiredOption('--id <id>', 'notification id');
+  return act(command, (context) => {
+    const target = { app: context.opts.app as string, id: context.opts.id as string };
+    return send(context, method === 'DELETE' ? { method, path, query: target } : { method, path, body: target });
+  });
+}
+
 /** A required option that commander cannot require (on a command that also has subcommands). */
 export function required<T>(value: T | undefined, flag: string): T {
   if (value === undefined || value === '') throw new UsageError(`${flag} is required`);

@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError, wholeNumber } from '../args.js';
-import { act, ask, required, send } from './common.js';
+import { act, ask, notificationCommand, required, send } from './common.js';
 
 export function registerHistoryCommands(program: Command): void {
   const history = program
@@ -35,23 +35,8 @@ export function registerHistoryCommands(program: Command): void {
     },
   );
 
-  act(
-    history
-      .command('reshow')
-      .description('show a stored notification again (POST /v1/history/reshow)')
-      .requiredOption('--app <id>', 'app id')
-      .requiredOption('--id <id>', 'notification id'),
-    (context) => send(context, { method: 'POST', path: '/v1/history/reshow', body: { app: context.opts.app, id: context.opts.id } }),
-  );
-
-  act(
-    history
-      .command('delete')
-      .description('delete one record (DELETE /v1/history/item)')
-      .requiredOption('--app <id>', 'app id')
-      .requiredOption('--id <id>', 'notification id'),
-    (context) => send(context, { method: 'DELETE', path: '/v1/history/item', query: { app: context.opts.app, id: context.opts.id } }),
-  );
+  notificationCommand(history, 'reshow', 'show a stored notification again', 'POST', '/v1/history/reshow');
+  notificationCommand(history, 'delete', 'delete one record', 'DELETE', '/v1/history/item');
 
   act(
     history

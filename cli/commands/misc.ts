@@ -2,7 +2,7 @@
 
 import { type Command, Argument } from 'commander';
 import { UsageError, defined, localPathArgument, wholeNumber } from '../args.js';
-import { type Context, act, send } from './common.js';
+import { act, send, showingGroup } from './common.js';
 
 /** The agent clients `mcp install` knows (docs/api/mcp.md#m1). */
 const MCP_CLIENTS = ['claudeCode', 'codex', 'claudeDesktop', 'cli', 'generic'];
@@ -30,10 +30,10 @@ export function registerMiscCommands(program: Command): void {
     },
   );
 
-  const voice = program.command('voice').description('the speech engine and its voices (GET /v1/voice)');
-  const voiceStatus = (context: Context) => send(context, { method: 'GET', path: '/v1/voice' });
-  act(voice, voiceStatus);
-  act(voice.command('status').description('the speech engine, its voices and install progress (GET /v1/voice)'), voiceStatus);
+  const voice = showingGroup(program, 'voice', '/v1/voice', {
+    group: 'the speech engine and its voices',
+    shown: ['status', 'the speech engine, its voices and install progress'],
+  });
   for (const [word, action, what] of [
     ['install', 'install', 'download and set up the local neural voice'],
     ['cancel', 'cancel', 'stop an install in progress'],
@@ -44,10 +44,10 @@ export function registerMiscCommands(program: Command): void {
     );
   }
 
-  const mcp = program.command('mcp').description('the agent server in agent clients (GET /v1/mcp)');
-  const mcpStatus = (context: Context) => send(context, { method: 'GET', path: '/v1/mcp' });
-  act(mcp, mcpStatus);
-  act(mcp.command('status').description('which clients have the agent server installed (GET /v1/mcp)'), mcpStatus);
+  const mcp = showingGroup(program, 'mcp', '/v1/mcp', {
+    group: 'the agent server in agent clients',
+    shown: ['status', 'which clients have the agent server installed'],
+  });
   act(
     mcp
       .command('install')

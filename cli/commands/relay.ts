@@ -6,13 +6,13 @@ import { type Command, Argument, Option } from 'commander';
 import { relayAddressProblem } from '../../protocol/relay/address.js';
 import { INSTRUCTION_CLIENTS, RELAY_CLIENTS } from '../../protocol/schemas/relay.js';
 import { UsageError } from '../args.js';
-import { type Context, act, ask, send } from './common.js';
+import { act, ask, send, showingGroup } from './common.js';
 
 export function registerRelayCommands(program: Command): void {
-  const relay = program.command('relay').description('the cloud relay: pairing, agent keys, connectors (GET /v1/relay/status)');
-  const status = (context: Context) => send(context, { method: 'GET', path: '/v1/relay/status' });
-  act(relay, status);
-  act(relay.command('status').description('paired or not, online or not, the relay and its MCP address (GET /v1/relay/status)'), status);
+  const relay = showingGroup(program, 'relay', '/v1/relay/status', {
+    group: 'the cloud relay: pairing, agent keys, connectors',
+    shown: ['status', 'paired or not, online or not, the relay and its MCP address'],
+  });
 
   act(
     relay
@@ -44,10 +44,10 @@ export function registerRelayCommands(program: Command): void {
     (context) => send(context, { method: 'POST', path: '/v1/relay/unpair', body: context.opts.force ? { force: true } : {} }),
   );
 
-  const keys = relay.command('keys').description("the relay's agent keys (GET /v1/relay/keys)");
-  const listKeys = (context: Context) => send(context, { method: 'GET', path: '/v1/relay/keys' });
-  act(keys, listKeys);
-  act(keys.command('list').description('every key, revoked ones too (GET /v1/relay/keys)'), listKeys);
+  const keys = showingGroup(relay, 'keys', '/v1/relay/keys', {
+    group: "the relay's agent keys",
+    shown: ['list', 'every key, revoked ones too'],
+  });
   act(
     keys
       .command('create')
@@ -75,10 +75,10 @@ export function registerRelayCommands(program: Command): void {
     send(context, { method: 'GET', path: '/v1/relay/usage' }),
   );
 
-  const events = relay.command('events').description("connectors' reply-event subscriptions (GET /v1/relay/events)");
-  const listEvents = (context: Context) => send(context, { method: 'GET', path: '/v1/relay/events' });
-  act(events, listEvents);
-  act(events.command('list').description('every subscription (GET /v1/relay/events)'), listEvents);
+  const events = showingGroup(relay, 'events', '/v1/relay/events', {
+    group: "connectors' reply-event subscriptions",
+    shown: ['list', 'every subscription'],
+  });
   act(
     events
       .command('end')

@@ -2,7 +2,7 @@
 
 import { type Command, Option } from 'commander';
 import { UsageError, clockTime, keyValues, positiveNumber } from '../args.js';
-import { act, send, sendPicked } from './common.js';
+import { act, send, sendPicked, showingGroup } from './common.js';
 
 /** KEY=VALUE words: at least one. */
 function pairs(words: string[]): Record<string, unknown> {
@@ -20,11 +20,7 @@ function whatWasApplied(reply: { applied?: string[]; settings?: Record<string, u
 }
 
 export function registerSettingsCommands(program: Command): void {
-  const settings = program.command('settings').description('show the settings (GET /v1/settings)');
-  act(settings, (context) => send(context, { method: 'GET', path: '/v1/settings' }));
-  act(settings.command('get').description('show the settings (GET /v1/settings)'), (context) =>
-    send(context, { method: 'GET', path: '/v1/settings' }),
-  );
+  const settings = showingGroup(program, 'settings', '/v1/settings', { group: 'show the settings', shown: ['get', 'show the settings'] });
   act(
     settings
       .command('set')

@@ -2,24 +2,15 @@
 
 import { APP, inputs, route, text } from './common.js';
 
-export const listApprovals = route({
-  name: 'list_approvals',
-  title: 'List approvals',
+export const listApprovals = route('list_approvals', 'List approvals', 'GET /v1/actions/approvals', {
   description:
     'Approvals the person gave (GET /v1/actions/approvals). Only the person can grant them; here they can be listed and revoked.',
-  method: 'GET',
-  path: '/v1/actions/approvals',
-  inputSchema: inputs({}),
   kind: 'read',
 });
 
-export const revokeApproval = route({
-  name: 'revoke_approval',
-  title: 'Revoke an approval',
+export const revokeApproval = route('revoke_approval', 'Revoke an approval', 'DELETE /v1/actions/approvals', {
   description:
     "Withdraw one template's command approval (template), a callback host's (host), or the app's command permission (commands: true) (DELETE /v1/actions/approvals).",
-  method: 'DELETE',
-  path: '/v1/actions/approvals',
   inputSchema: inputs(
     {
       app: APP,

@@ -1,61 +1,38 @@
 // Registered apps, their settings, and removing one (daemon/http/routes/apps.ts).
 
 import { registerSchema } from '../../../protocol/schemas/register.js';
-import { APP, APP_FILTER, type Tool, annotate, call, flag, inputs, jsonResult, need, route, text, whole } from './common.js';
+import { APP, APP_FILTER, flag, inputs, objectInputs, route, text, whole } from './common.js';
 
-export const registerApp = route({
-  name: 'register_app',
-  title: 'Register an app',
+export const registerApp = route('register_app', 'Register an app', 'POST /v1/register', {
   description:
     'Register an app or update its registration; omitted fields keep their values (POST /v1/register). allowCommands only asks: the person decides.',
-  method: 'POST',
-  path: '/v1/register',
   inputSchema: registerSchema,
   kind: 'set',
 });
 
-export const listApps = route({
-  name: 'list_apps',
-  title: 'List apps',
+export const listApps = route('list_apps', 'List apps', 'GET /v1/apps', {
   description: 'Registered apps (GET /v1/apps).',
-  method: 'GET',
-  path: '/v1/apps',
-  inputSchema: inputs({}),
   kind: 'read',
 });
 
-export const deleteApp: Tool = {
-  name: 'delete_app',
-  title: 'Delete an app',
+export const deleteApp = route('delete_app', 'Delete an app', 'DELETE /v1/apps/{id}', {
   description: 'Remove an app with its registration, History, templates, manifest and assets; its banners close (DELETE /v1/apps/{id}).',
-  routes: ['DELETE /v1/apps/{id}'],
   inputSchema: inputs({ app: APP }, ['app']),
-  annotations: annotate('Delete an app', 'replace'),
-  run: async (args, context) => {
-    const app = need(args, 'app');
-    return jsonResult((await call(context, { method: 'DELETE', path: `/v1/apps/${encodeURIComponent(app)}` })).json);
-  },
-};
+  kind: 'replace',
+  pathId: 'app',
+});
 
-export const getAppSettings = route({
-  name: 'get_app_settings',
-  title: 'Read app settings',
+export const getAppSettings = route('get_app_settings', 'Read app settings', 'GET /v1/apps/settings', {
   description: 'Per-app settings, voice, approvals and a schema of every key (GET /v1/apps/settings).',
-  method: 'GET',
-  path: '/v1/apps/settings',
   inputSchema: inputs({ app: APP_FILTER }),
   kind: 'read',
 });
 
-export const updateAppSettings = route({
-  name: 'update_app_settings',
-  title: 'Change app settings',
+export const updateAppSettings = route('update_app_settings', 'Change app settings', 'PUT /v1/apps/settings', {
   description:
     'Change per-app settings, all or none (PUT /v1/apps/settings): keys such as muteBanners, corner, sound, timeout, stacking, speak. ' +
     'revokeCommands / revokeCallbackHost: true withdraw a permission; nothing here can grant one. See get_app_settings for every key.',
-  method: 'PUT',
-  path: '/v1/apps/settings',
-  inputSchema: inputs(
+  inputSchema: objectInputs(
     {
       app: APP,
       muteBanners: flag('History only: no banner, no sound.'),
@@ -69,7 +46,6 @@ export const updateAppSettings = route({
       revokeCallbackHost: { type: 'boolean', const: true, description: "true withdraws the approval of the app's callback host." },
     },
     ['app'],
-    true,
   ),
   kind: 'set',
 });

@@ -2,12 +2,8 @@
 
 import { APP, inputs, object, route, text } from './common.js';
 
-export const riveCheck = route({
-  name: 'rive_check',
-  title: 'Check a Rive component',
+export const riveCheck = route('rive_check', 'Check a Rive component', 'POST /v1/rive/check', {
   description: 'Check a rive component: its file, header and what its input bindings would write (POST /v1/rive/check).',
-  method: 'POST',
-  path: '/v1/rive/check',
   inputSchema: inputs(
     {
       app: APP,
@@ -24,23 +20,15 @@ export const riveCheck = route({
   kind: 'read',
 });
 
-export const listAssets = route({
-  name: 'list_assets',
-  title: 'List assets',
+export const listAssets = route('list_assets', 'List assets', 'GET /v1/assets', {
   description: "An app's Rive files and images, the limits, and which templates use each (GET /v1/assets).",
-  method: 'GET',
-  path: '/v1/assets',
   inputSchema: inputs({ app: APP }, ['app']),
   kind: 'read',
 });
 
-export const uploadAsset = route({
-  name: 'upload_asset',
-  title: 'Add an asset',
+export const uploadAsset = route('upload_asset', 'Add an asset', 'POST /v1/assets', {
   description:
     'Add a Rive file (.riv) or an image to an app, from a path on this computer or base64 with a name (POST /v1/assets). A file of the same name is replaced.',
-  method: 'POST',
-  path: '/v1/assets',
   inputSchema: inputs(
     {
       app: APP,
@@ -54,12 +42,8 @@ export const uploadAsset = route({
   kind: 'replace',
 });
 
-export const deleteAsset = route({
-  name: 'delete_asset',
-  title: 'Delete an asset',
+export const deleteAsset = route('delete_asset', 'Delete an asset', 'DELETE /v1/assets', {
   description: 'Remove a stored Rive file or image; the reply lists templates that still use it (DELETE /v1/assets).',
-  method: 'DELETE',
-  path: '/v1/assets',
   inputSchema: inputs({ app: APP, file: text('The stored file name.') }, ['app', 'file']),
   kind: 'replace',
 });

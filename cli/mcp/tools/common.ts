@@ -49,9 +49,15 @@ export const number = (description: string): Schema => ({ type: 'number', descri
 export const whole = (description: string): Schema => ({ type: 'integer', description });
 export const object = (description: string): Schema => ({ type: 'object', description });
 
-export function inputs(properties: Record<string, Schema>, required: string[] = [], open = false): Schema {
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), ...(open ? { additionalProperties: true } : {}) };
+export function inputs(properties: Record<string, Schema>, required: string[] = []): Schema {
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
+
+/** The arguments are the object the route stores (a manifest, a template, settings): keys beyond those listed pass on. */
+export const objectInputs = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
+  ...inputs(properties, required),
+  additionalProperties: true,
+});
 
 export const APP = text('The app id (as sent with notifications).');
 export const ID = text('The notification id.');
@@ -101,33 +107,39 @@ export function asQuery(args: Args): Query {
 
 export const call = (context: ToolContext, request: Call): Promise<Answer> => context.notifier.call({ ...request, signal: context.signal });
 
+/** A route as `Tool.routes` and docs/mcp.md spell it: `METHOD /path`, `{id}` standing for a path parameter. */
+export type Route = `${Call['method']} /${string}`;
+
 interface RouteTool {
-  name: string;
-  title: string;
   description: string;
-  method: Call['method'];
-  path: string;
-  inputSchema: Schema;
+  /** Default: the tool takes no arguments. */
+  inputSchema?: Schema;
   kind: Kind;
   openWorld?: boolean;
   agentApp?: boolean;
-  /** Where the arguments go: the query string (GET, DELETE) or the JSON body (the rest). */
-  send?: 'query' | 'body';
+  /** The argument that fills the path's `{id}`: default `id`. A tool whose route has one sends it alone. */
+  pathId?: string;
 }
 
-/** A tool that is one route: the arguments are its query or body, the route's JSON its result. */
-export function route(spec: RouteTool): Tool {
-  const send = spec.send ?? (spec.method === 'GET' || spec.method === 'DELETE' ? 'query' : 'body');
+/**
+ * A tool that is one route, written `route(name, title, 'METHOD /path', {...})`: the arguments are the route's
+ * query (GET, DELETE) or body (the rest), the route's JSON the result.
+ */
+export function route(name: string, title: string, routeText: Route, spec: RouteTool): Tool {
+  const [method, path] = routeText.split(' ') as [Call['method'], string];
+  const send = method === 'GET' || method === 'DELETE' ? 'query' : 'body';
   return {
-    name: spec.name,
-    title: spec.title,
+    name,
+    title,
     description: spec.description,
-    routes: [`${spec.method} ${spec.path}`],
-    inputSchema: spec.inputSchema,
-    annotations: annotate(spec.title, spec.kind, spec.openWorld),
+    routes: [routeText],
+    inputSchema: spec.inputSchema ?? inputs({}),
+    annotations: annotate(title, spec.kind, spec.openWorld),
     ...(spec.agentApp ? { agentApp: true } : {}),
     run: async (args, context) => {
-      const request: Call = { method: spec.method, path: spec.path, ...(send === 'query' ? { query: asQuery(args) } : { body: args }) };
+      const request: Call = path.includes('{id}')
+        ? { method, path: path.replace('{id}', encodeURIComponent(need(args, spec.pathId ?? 'id'))) }
+        : { method, path, ...(send === 'query' ? { query: asQuery(args) } : { body: args }) };
       return jsonResult((await call(context, request)).json);
     },
   };

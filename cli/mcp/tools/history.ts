@@ -6,12 +6,8 @@ import { APP, APP_FILTER, ID, type Tool, annotate, call, flag, inputs, jsonResul
 /** Whole records are long for an agent's context: fewer than the route's default of 50 unless `limit` asks for more. */
 const HISTORY_LIMIT = 10;
 
-const listHistoryRoute = route({
-  name: 'list_history',
-  title: 'List History',
+const listHistoryRoute = route('list_history', 'List History', 'GET /v1/history', {
   description: `Recent notifications, newest first, with what happened to them (GET /v1/history). Default limit ${HISTORY_LIMIT}.`,
-  method: 'GET',
-  path: '/v1/history',
   inputSchema: inputs({ app: APP_FILTER, limit: whole(`How many. Default ${HISTORY_LIMIT}.`) }),
   kind: 'read',
   agentApp: true,
@@ -22,22 +18,14 @@ export const listHistory: Tool = {
   run: (args, context) => listHistoryRoute.run({ limit: HISTORY_LIMIT, ...args }, context),
 };
 
-export const historySearch = route({
-  name: 'history_search',
-  title: 'Search History',
+export const historySearch = route('history_search', 'Search History', 'GET /v1/history/search', {
   description: 'Notifications whose title, subtitle, body or app contain every word (GET /v1/history/search).',
-  method: 'GET',
-  path: '/v1/history/search',
   inputSchema: inputs({ q: text('Words to find.'), app: APP_FILTER, limit: whole('At most 1000. Default 50.') }, ['q']),
   kind: 'read',
 });
 
-export const reshowNotification = route({
-  name: 'reshow_notification',
-  title: 'Show a notification again',
+export const reshowNotification = route('reshow_notification', 'Show a notification again', 'POST /v1/history/reshow', {
   description: 'Show a notification from History again (POST /v1/history/reshow).',
-  method: 'POST',
-  path: '/v1/history/reshow',
   inputSchema: inputs({ app: APP, id: ID }, ['app', 'id']),
   kind: 'add',
 });
@@ -61,12 +49,8 @@ export const deleteHistory: Tool = {
   },
 };
 
-export const exportHistory = route({
-  name: 'export_history',
-  title: 'Export History',
+export const exportHistory = route('export_history', 'Export History', 'GET /v1/history/export', {
   description: 'History as JSON (GET /v1/history/export): written to path (a .json file whose folder exists), or returned.',
-  method: 'GET',
-  path: '/v1/history/export',
   inputSchema: inputs({ app: APP_FILTER, path: text('A .json file to write.') }),
   kind: 'replace',
 });

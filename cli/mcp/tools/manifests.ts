@@ -1,34 +1,21 @@
 // App manifests: the fields, actions and Rive files an app declares (daemon/http/routes/manifests.ts).
 
-import { APP, inputs, object, route, text } from './common.js';
+import { APP, inputs, object, objectInputs, route, text } from './common.js';
 
-export const listManifests = route({
-  name: 'list_manifests',
-  title: 'List manifests',
+export const listManifests = route('list_manifests', 'List manifests', 'GET /v1/manifests', {
   description: 'Every app manifest (GET /v1/manifests).',
-  method: 'GET',
-  path: '/v1/manifests',
-  inputSchema: inputs({}),
   kind: 'read',
 });
 
-export const getManifest = route({
-  name: 'get_manifest',
-  title: 'Read a manifest',
+export const getManifest = route('get_manifest', 'Read a manifest', 'GET /v1/manifest', {
   description: "One app's manifest: its fields, actions, Rive files, default template (GET /v1/manifest).",
-  method: 'GET',
-  path: '/v1/manifest',
   inputSchema: inputs({ app: APP }, ['app']),
   kind: 'read',
 });
 
-export const putManifest = route({
-  name: 'put_manifest',
-  title: 'Save a manifest',
+export const putManifest = route('put_manifest', 'Save a manifest', 'PUT /v1/manifest', {
   description: "Create or replace an app's manifest (PUT /v1/manifest); the arguments are the manifest object.",
-  method: 'PUT',
-  path: '/v1/manifest',
-  inputSchema: inputs(
+  inputSchema: objectInputs(
     {
       app: APP,
       appName: text('Display name.'),
@@ -43,17 +30,12 @@ export const putManifest = route({
       defaultTemplate: text('Template used when a notification names none.'),
     },
     ['app'],
-    true,
   ),
   kind: 'replace',
 });
 
-export const deleteManifest = route({
-  name: 'delete_manifest',
-  title: 'Delete a manifest',
+export const deleteManifest = route('delete_manifest', 'Delete a manifest', 'DELETE /v1/manifest', {
   description: "Delete an app's manifest and its copied Rive files; the app, templates and History stay (DELETE /v1/manifest).",
-  method: 'DELETE',
-  path: '/v1/manifest',
   inputSchema: inputs({ app: APP }, ['app']),
   kind: 'replace',
 });

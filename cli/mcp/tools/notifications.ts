@@ -107,12 +107,8 @@ export const sendTest: Tool = {
   },
 };
 
-export const speak = route({
-  name: 'speak',
-  title: 'Speak',
+export const speak = route('speak', 'Speak', 'POST /v1/speak', {
   description: 'Say a text aloud without a banner; it is kept in History (POST /v1/speak). Replies {ok, id}.',
-  method: 'POST',
-  path: '/v1/speak',
   inputSchema: inputs(
     {
       app: APP,
@@ -176,24 +172,16 @@ export const snooze: Tool = {
   },
 };
 
-export const listStacks = route({
-  name: 'list_stacks',
-  title: 'List stacks',
+export const listStacks = route('list_stacks', 'List stacks', 'GET /v1/stacks', {
   description: 'Stacks on screen now (GET /v1/stacks): groups of two or more banners with their members.',
-  method: 'GET',
-  path: '/v1/stacks',
   inputSchema: inputs({ app: text('Only this app. Default: every app.') }),
   kind: 'read',
   agentApp: true,
 });
 
-export const expandStack = route({
-  name: 'expand_stack',
-  title: 'Open or close a stack',
+export const expandStack = route('expand_stack', 'Open or close a stack', 'POST /v1/stacks/expand', {
   description:
     "Opens (or with expanded: false closes) one app's stack of banners (POST /v1/stacks/expand); GET /v1/stacks then reports it expanded.",
-  method: 'POST',
-  path: '/v1/stacks/expand',
   inputSchema: inputs(
     {
       app: APP,

@@ -2,12 +2,8 @@
 
 import { APP_FILTER, type Tool, annotate, call, flag, inputs, jsonResult, number, route, text } from './common.js';
 
-export const getReplies = route({
-  name: 'get_replies',
-  title: 'Read replies',
+export const getReplies = route('get_replies', 'Read replies', 'GET /v1/replies', {
   description: 'Replies the person typed, oldest first (GET /v1/replies). consume: true takes them out of the queue.',
-  method: 'GET',
-  path: '/v1/replies',
   inputSchema: inputs({
     app: APP_FILTER,
     since: text('Only replies after this: an ISO 8601 date or epoch seconds.'),

@@ -44,14 +44,10 @@ export const notifierStatus: Tool = {
   },
 };
 
-export const installMcp = route({
-  name: 'install_mcp',
-  title: 'Install this agent server',
+export const installMcp = route('install_mcp', 'Install this agent server', 'POST /v1/mcp/install', {
   description:
     "Add this agent server to an agent client's configuration (a .bak copy of the file is kept), put the notifier command on " +
     'the PATH (cli), or get the configuration for another client (generic, needs name) (POST /v1/mcp/install).',
-  method: 'POST',
-  path: '/v1/mcp/install',
   inputSchema: inputs(
     {
       client: { type: 'string', enum: ['claudeCode', 'codex', 'claudeDesktop', 'cli', 'generic'], description: 'Where to install.' },

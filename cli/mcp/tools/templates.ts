@@ -1,27 +1,19 @@
 // Saved templates, the default and the follow-up, and template bundles (daemon/http/routes/templates.ts).
 
-import { APP, APP_FILTER, flag, inputs, object, route, text, whole } from './common.js';
+import { APP, APP_FILTER, flag, inputs, object, objectInputs, route, text, whole } from './common.js';
 
 const TEMPLATE_NAME = text('Template name.');
 
-export const listTemplates = route({
-  name: 'list_templates',
-  title: 'List templates',
+export const listTemplates = route('list_templates', 'List templates', 'GET /v1/templates', {
   description: 'Saved templates, whole (GET /v1/templates). Built-in layouts and scratch (_name) templates are not listed.',
-  method: 'GET',
-  path: '/v1/templates',
   inputSchema: inputs({ app: APP_FILTER }),
   kind: 'read',
 });
 
-export const putTemplate = route({
-  name: 'put_template',
-  title: 'Save a template',
+export const putTemplate = route('put_template', 'Save a template', 'PUT /v1/templates', {
   description:
     'Save a template, replacing one of the same name for the app (PUT /v1/templates); the arguments are the template object. See component_schema.',
-  method: 'PUT',
-  path: '/v1/templates',
-  inputSchema: inputs(
+  inputSchema: objectInputs(
     {
       app: APP,
       name: TEMPLATE_NAME,
@@ -31,27 +23,18 @@ export const putTemplate = route({
       cells: { type: 'array', items: { type: 'object' }, description: 'Each: id, row, col, rowSpan?, component.' },
     },
     ['app', 'name'],
-    true,
   ),
   kind: 'replace',
 });
 
-export const deleteTemplate = route({
-  name: 'delete_template',
-  title: 'Delete a template',
+export const deleteTemplate = route('delete_template', 'Delete a template', 'DELETE /v1/templates', {
   description: 'Delete a saved template (DELETE /v1/templates).',
-  method: 'DELETE',
-  path: '/v1/templates',
   inputSchema: inputs({ app: APP, name: TEMPLATE_NAME }, ['app', 'name']),
   kind: 'replace',
 });
 
-export const duplicateTemplate = route({
-  name: 'duplicate_template',
-  title: 'Duplicate a template',
+export const duplicateTemplate = route('duplicate_template', 'Duplicate a template', 'POST /v1/templates/duplicate', {
   description: 'Copy a saved or built-in template, to the same or another app (POST /v1/templates/duplicate).',
-  method: 'POST',
-  path: '/v1/templates/duplicate',
   inputSchema: inputs(
     {
       app: APP,
@@ -64,34 +47,22 @@ export const duplicateTemplate = route({
   kind: 'add',
 });
 
-export const renameTemplate = route({
-  name: 'rename_template',
-  title: 'Rename a template',
+export const renameTemplate = route('rename_template', 'Rename a template', 'POST /v1/templates/rename', {
   description: 'Rename a saved template (POST /v1/templates/rename). Command approvals belong to the old name: the person is asked again.',
-  method: 'POST',
-  path: '/v1/templates/rename',
   inputSchema: inputs({ app: APP, name: TEMPLATE_NAME, newName: text('The new name.') }, ['app', 'name', 'newName']),
   kind: 'replace',
 });
 
-export const setDefaultTemplate = route({
-  name: 'set_default_template',
-  title: 'Set the default template',
+export const setDefaultTemplate = route('set_default_template', 'Set the default template', 'PUT /v1/templates/default', {
   description: "Set (name) or clear (no name) the app's default template; the app needs a manifest (PUT /v1/templates/default).",
-  method: 'PUT',
-  path: '/v1/templates/default',
   inputSchema: inputs({ app: APP, name: text('Saved or built-in template; leave out to clear.') }, ['app']),
   kind: 'set',
 });
 
-export const setFollowUp = route({
-  name: 'set_follow_up',
-  title: 'Set a follow-up',
+export const setFollowUp = route('set_follow_up', 'Set a follow-up', 'PUT /v1/templates/follow-up', {
   description:
     'Set or switch off (enabled: false) the action a template runs when a banner stays unattended (PUT /v1/templates/follow-up). ' +
     'Nothing is approved here: the person approves the code when a banner asks.',
-  method: 'PUT',
-  path: '/v1/templates/follow-up',
   inputSchema: inputs(
     {
       app: APP,
@@ -110,13 +81,9 @@ export const setFollowUp = route({
   kind: 'set',
 });
 
-export const exportTemplateBundle = route({
-  name: 'export_template_bundle',
-  title: 'Export a template bundle',
+export const exportTemplateBundle = route('export_template_bundle', 'Export a template bundle', 'GET /v1/templates/export', {
   description:
     'Pack a template and its Rive files into a .notifiertemplate bundle (GET /v1/templates/export): written to path, or returned as base64.',
-  method: 'GET',
-  path: '/v1/templates/export',
   inputSchema: inputs({ app: APP, name: TEMPLATE_NAME, path: text('A file ending in .notifiertemplate; its folder must exist.') }, [
     'app',
     'name',
@@ -124,12 +91,8 @@ export const exportTemplateBundle = route({
   kind: 'replace',
 });
 
-export const importTemplateBundle = route({
-  name: 'import_template_bundle',
-  title: 'Import a template bundle',
+export const importTemplateBundle = route('import_template_bundle', 'Import a template bundle', 'POST /v1/templates/import', {
   description: 'Install a .notifiertemplate bundle from path or base64 (POST /v1/templates/import).',
-  method: 'POST',
-  path: '/v1/templates/import',
   inputSchema: inputs({
     path: text('A bundle file on this computer (give path or base64).'),
     base64: text('The bundle bytes (request bodies are limited to 1 MB).'),
