@@ -10,7 +10,6 @@ import { createCanvas } from 'canvas';
 import type { Browser, Page } from 'playwright-core';
 import { focusBecomes, openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
-import { waitFor } from '../helpers/daemon.js';
 import { bannerOnDunst, type Desktop, startDesktop } from '../helpers/desktop.js';
 
 let desktop: Desktop;

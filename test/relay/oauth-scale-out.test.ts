@@ -61,7 +61,7 @@ describe('OAuth across two relay processes on one PostgreSQL database', () => {
   test('a code, or a refresh token, presented to both nodes at once: one winner, and the other is a reuse that ends the grant', async () => {
     const { a, b } = await twoNodes();
     const device = await pairDevice(a, 'race');
-    const socket = await DeviceSocket.online(a.port, device.token);
+    await DeviceSocket.online(a.port, device.token); // the computer online on A, where the approvals go
     const client = (await register(a, { client_name: 'Racer' })).client_id;
 
     for (let round = 0; round < 4; round++) {
