@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { channelPath } from '../daemon/control/channel.js';
 import { APP_CSRF_HEADER, APP_CSRF_STORAGE } from '../protocol/app-api.js';
 import { channel } from '../rigs/channel.js';
-import { signInLink } from '../rigs/person-app.js';
+import { DEPLOY_QUESTION, signInLink } from '../rigs/person-app.js';
 import { defineBenchmark } from './lib.js';
 import type { RunningDaemon } from './kit/daemon.js';
 import { ROOT, sleep } from './kit/processes.js';
@@ -120,16 +120,7 @@ async function fill(daemon: RunningDaemon): Promise<Record<string, string>> {
     title: 'Design review in 10 minutes',
     body: 'Room 3 with Ana and Tom. [Agenda](https://docs.example.com/agenda)',
   });
-  ids.deploy = await send({
-    app: 'claude',
-    title: 'Deploy to production?',
-    subtitle: 'from your terminal',
-    body: 'The agent wants to run `make deploy` on **api-eu**.\nReply *go* or *wait*, or press Deploy.',
-    buttons: [
-      { label: 'Answer', reply: { placeholder: 'go or wait' } },
-      { label: 'Deploy', command: 'make deploy' },
-    ],
-  });
+  ids.deploy = await send({ app: 'claude', ...DEPLOY_QUESTION });
   await api(daemon, 'POST', '/v1/snooze', { app: 'calendar', id: ids.lunch, minutes: 90 });
   // Settings: quiet nights on weekdays.
   await api(daemon, 'PUT', '/v1/settings/quiet-hours', {

@@ -12,7 +12,6 @@
 //     database (bench/webhook-send-baseline.ts). Then the same load against a receiver that answers 503: the first
 //     attempts, then the relay's CPU over `--idle` seconds while every event waits for its retry.
 
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type WebSocket from 'ws';
@@ -23,7 +22,7 @@ import { defineBenchmark } from './lib.js';
 import { int, ms, percentile, printLatencies, printTable, ratio, verdict } from './kit/print.js';
 import { cpuMs } from './kit/proc.js';
 import { BENCH_DIST, firstLine, SERVER_CPU, sleep, spawnPinned, stopChild } from './kit/processes.js';
-import { connectDevice, pairWithKey, sendBaselineEvent, type Frame, type RelayNode } from './kit/relay.js';
+import { connectDevice, measureRelaySetups, pairWithKey, sendBaselineEvent, type Frame, type RelayNode } from './kit/relay.js';
 
 const CONNECTORS = 4;
 const SUBSCRIPTIONS_EACH = 5;
@@ -246,26 +245,14 @@ await defineBenchmark({
     console.log(`\nlatency: ${rounds} replies one at a time after ${warmup} warm-up rounds, per scenario`);
     console.log('1/4 baseline: this process sends the signed request itself ...');
     const baseline = await measureBaselineLatency(rig);
-    console.log('2/4 one relay node, embedded database ...');
-    const embedded = await startRelay({ env: rig.env });
-    const oneNode = await measureLatency(rig, embedded, embedded);
-    console.log('3/4 one relay node, PostgreSQL ...');
-    const single = await startRelay({ env: rig.env, database: 'postgres' });
-    const onePg = await measureLatency(rig, single, single);
-    console.log('4/4 two relay nodes on one PostgreSQL: socket on A, subscribed through B ...');
-    const shared = { ...rig.env, DATABASE_URL: await newDatabase(), RELAY_SECRET: randomBytes(32).toString('hex') };
-    const a = await startRelay({ env: shared });
-    const b = await startRelay({ env: shared });
-    const crossNode = await measureLatency(rig, a, b);
-    await Promise.all([a.stop(), b.stop()]);
+    const { oneNode, crossNode, rows, embedded, single } = await measureRelaySetups(
+      { startRelay, newDatabase },
+      { env: rig.env, onB: 'subscribed', keep: true },
+      (socketNode, subscribedNode) => measureLatency(rig, socketNode, subscribedNode),
+    );
 
     console.log('');
-    printLatencies([
-      ['baseline: a signed POST from this process', baseline],
-      ['relay, 1 node, embedded (durable)', oneNode],
-      ['relay, 1 node, PostgreSQL', onePg],
-      ['relay, 2 nodes, PostgreSQL (A socket)', crossNode],
-    ]);
+    printLatencies([['baseline: a signed POST from this process', baseline], ...rows]);
     for (const [name, samples] of [
       ['one node', oneNode],
       ['two nodes', crossNode],

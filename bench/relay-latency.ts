@@ -14,7 +14,7 @@ import { defineBenchmark } from './lib.js';
 import { request } from './kit/http.js';
 import { withServer } from './kit/load.js';
 import { ms, percentile, printLatencies, verdict } from './kit/print.js';
-import { NOTIFY_BODIES, connectDevice, pairWithKey, type Frame, type RelayNode } from './kit/relay.js';
+import { NOTIFY_BODIES, connectDevice, measureRelaySetups, pairWithKey, type Frame, type RelayNode } from './kit/relay.js';
 
 const TARGETS = { oneNodeP50: 5, crossNodeP50: 15 };
 
@@ -93,35 +93,18 @@ await defineBenchmark({
   title: "Notifier relay benchmark: agent POST /v1/notify -> frame on the computer's socket",
   options: { rounds: 500, warmup: 50 },
   needs: { postgres: true },
-  async measure({ options, startRelay, newDatabase }) {
+  async measure(run) {
+    const { options } = run;
     console.log(`${options.rounds} notifications one at a time after ${options.warmup} warm-up rounds, per scenario\n`);
 
     console.log('1/4 baseline: Express + ws, no checks, no database ...');
     const baseline = await measureBaseline(options);
-    console.log('2/4 one relay node, embedded database ...');
-    const embedded = await startRelay();
-    const oneNode = await measureRelay(options, embedded, embedded);
-    await embedded.stop();
-
-    console.log('3/4 one relay node, PostgreSQL ...');
-    const single = await startRelay({ database: 'postgres' });
-    const onePg = await measureRelay(options, single, single);
-    await single.stop();
-
-    console.log('4/4 two relay nodes on one PostgreSQL: socket on A, agent on B ...');
-    const shared = { DATABASE_URL: await newDatabase(), RELAY_SECRET: 'bench-secret-'.repeat(4) };
-    const a = await startRelay({ env: shared });
-    const b = await startRelay({ env: shared });
-    const crossNode = await measureRelay(options, a, b);
-    await Promise.all([a.stop(), b.stop()]);
+    const { oneNode, onePg, crossNode, rows } = await measureRelaySetups(run, { onB: 'agent' }, (socketNode, agentNode) =>
+      measureRelay(options, socketNode, agentNode),
+    );
 
     console.log('');
-    printLatencies([
-      ['baseline: Express + ws push', baseline],
-      ['relay, 1 node, embedded (durable)', oneNode],
-      ['relay, 1 node, PostgreSQL', onePg],
-      ['relay, 2 nodes, PostgreSQL (A socket, B agent)', crossNode],
-    ]);
+    printLatencies([['baseline: Express + ws push', baseline], ...rows]);
     const p50One = percentile(oneNode, 50);
     const p50Cross = percentile(crossNode, 50);
     const p50OnePg = percentile(onePg, 50);

@@ -15,6 +15,20 @@ export async function writeSilentBrowser(folder: string): Promise<void> {
   await writeFile(path.join(folder, 'chromium'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
 }
 
+/**
+ * A notification whose details page has the most on it: a question waiting for a reply, and a command button that,
+ * pressed, asks the person first. The screenshots show it; the accessibility test checks it. The sender adds its app.
+ */
+export const DEPLOY_QUESTION = {
+  title: 'Deploy to production?',
+  subtitle: 'from your terminal',
+  body: 'The agent wants to run `make deploy` on **api-eu**.\nReply *go* or *wait*, or press Deploy.',
+  buttons: [
+    { label: 'Answer', reply: { placeholder: 'go or wait' } },
+    { label: 'Deploy', command: 'make deploy' },
+  ],
+};
+
 const FORWARDING_FILE = /^signin-[A-Za-z0-9_-]+\.html$/;
 
 /**

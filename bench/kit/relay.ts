@@ -90,6 +90,71 @@ export async function startRelayNode({ env = {}, nodeArgs = [], cpu = SERVER_CPU
   return { child, pid: child.pid!, port, baseUrl, call: relayCall(baseUrl), log: () => stderr, stop: () => stopChild(child) };
 }
 
+/** What a benchmark's run gives to start relay nodes (bench/lib.ts, Run). */
+interface RelayStarter {
+  startRelay(need?: { env?: Record<string, string>; database?: 'postgres' }): Promise<RelayNode>;
+  newDatabase(): Promise<string>;
+}
+
+/** How a latency benchmark runs its relay set-ups: their environment, and what the second of two nodes does. */
+interface SetupOptions {
+  env?: Record<string, string>;
+  /** What node B does while the computer's socket is on A: "agent" (it takes the notifications), "subscribed"... */
+  onB: string;
+  /** The two single nodes stay up and are handed back (the caller stops them); else each stops after its step. */
+  keep?: boolean;
+}
+
+/** The latencies of each set-up, as rows for printLatencies (kit/print.ts) after the benchmark's baseline. */
+interface SetupLatencies {
+  oneNode: number[];
+  onePg: number[];
+  crossNode: number[];
+  rows: Array<[string, number[]]>;
+}
+
+/**
+ * Steps 2 to 4 of 4 of a relay latency benchmark, one after another: `measure(socketNode, otherNode)` on one
+ * relay node on the embedded database, on one on PostgreSQL, then on two nodes sharing one PostgreSQL (the
+ * computer's socket on A), stopped after.
+ */
+export async function measureRelaySetups(
+  run: RelayStarter,
+  setup: SetupOptions & { keep: true },
+  measure: (socketNode: RelayNode, otherNode: RelayNode) => Promise<number[]>,
+): Promise<SetupLatencies & { embedded: RelayNode; single: RelayNode }>;
+export async function measureRelaySetups(
+  run: RelayStarter,
+  setup: SetupOptions,
+  measure: (socketNode: RelayNode, otherNode: RelayNode) => Promise<number[]>,
+): Promise<SetupLatencies>;
+export async function measureRelaySetups(
+  run: RelayStarter,
+  { env = {}, onB, keep = false }: SetupOptions,
+  measure: (socketNode: RelayNode, otherNode: RelayNode) => Promise<number[]>,
+): Promise<SetupLatencies & { embedded: RelayNode; single: RelayNode }> {
+  console.log('2/4 one relay node, embedded database ...');
+  const embedded = await run.startRelay({ env });
+  const oneNode = await measure(embedded, embedded);
+  if (!keep) await embedded.stop();
+  console.log('3/4 one relay node, PostgreSQL ...');
+  const single = await run.startRelay({ env, database: 'postgres' });
+  const onePg = await measure(single, single);
+  if (!keep) await single.stop();
+  console.log(`4/4 two relay nodes on one PostgreSQL: socket on A, ${onB} on B ...`);
+  const shared = { ...env, DATABASE_URL: await run.newDatabase(), RELAY_SECRET: randomBytes(32).toString('hex') };
+  const a = await run.startRelay({ env: shared });
+  const b = await run.startRelay({ env: shared });
+  const crossNode = await measure(a, b);
+  await Promise.all([a.stop(), b.stop()]);
+  const rows: Array<[string, number[]]> = [
+    ['relay, 1 node, embedded (durable)', oneNode],
+    ['relay, 1 node, PostgreSQL', onePg],
+    [`relay, 2 nodes, PostgreSQL (A socket, B ${onB})`, crossNode],
+  ];
+  return { oneNode, onePg, crossNode, rows, embedded, single };
+}
+
 /** A paired computer with one agent key. */
 export async function pairWithKey(node: RelayNode): Promise<{ deviceId: string; token: string; key: string }> {
   const device = await pairDevice(node.call);

@@ -7,6 +7,7 @@ import { loadImage, createCanvas } from 'canvas';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, startWebApp, signIn, startBrowser, watchProblems } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
+import { DEPLOY_QUESTION } from '../../rigs/person-app.js';
 
 let daemon: AppDaemon;
 let browser: Browser;
@@ -20,20 +21,7 @@ beforeAll(async () => {
   await daemon.api('POST', '/v1/register', { body: { app: 'deployer', appName: 'Deployer', allowCommands: true } });
   await daemon.api('POST', '/v1/notify', { body: { app: 'backup', title: 'Backup finished', body: '18,204 files copied.' } });
   await daemon.api('POST', '/v1/notify', { body: { app: 'ci', title: 'Build failed', body: 'See [the log](https://ci.example.com/1).' } });
-  waitingId = (
-    await daemon.api('POST', '/v1/notify', {
-      body: {
-        app: 'deployer',
-        title: 'Deploy to production?',
-        subtitle: 'from your terminal',
-        body: 'Reply **go** or **wait**.',
-        buttons: [
-          { label: 'Answer', reply: { placeholder: 'go or wait' } },
-          { label: 'Deploy', command: 'true' },
-        ],
-      },
-    })
-  ).json.id;
+  waitingId = (await daemon.api('POST', '/v1/notify', { body: { app: 'deployer', ...DEPLOY_QUESTION } })).json.id;
 });
 
 afterAll(async () => {

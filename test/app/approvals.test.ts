@@ -2,18 +2,17 @@
 // person's approval is shown with the exact command, allowed there (and it runs), and revoked; the same question
 // shows on its notification in History; and the whole answer can be given with the keyboard alone.
 
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { focusBecomes, startWebApp, signIn, startBrowser, watchProblems } from '../helpers/app-pages.js';
+import type { Browser, Page } from 'playwright-core';
+import { focusBecomes, openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
 import { tempFolder, waitFor } from '../helpers/daemon.js';
 import { consentFrame, FakeRelay, notifyFrame } from '../helpers/fake-relay.js';
 
 let daemon: AppDaemon;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let problems: string[];
 let folder: string;
@@ -40,18 +39,10 @@ const question = () => page.getByRole('article', { name: /^Deployer: / });
 
 beforeAll(async () => {
   [daemon, browser, folder] = await Promise.all([startWebApp(), startBrowser(), tempFolder('notifier-approvals-')]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  context.setDefaultTimeout(10_000);
   expect((await daemon.api('POST', '/v1/register', { body: { app: 'deployer', appName: 'Deployer', allowCommands: true } })).status).toBe(
     200,
   );
-  page = await signIn(context, daemon);
-  problems = watchProblems(page);
-});
-
-afterAll(async () => {
-  await context?.close();
-  await daemon?.stop();
+  ({ page, problems } = await openAppTab(browser, daemon));
 });
 
 describe('Approvals in the app', () => {

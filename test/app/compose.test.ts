@@ -3,49 +3,27 @@
 // error is shown next to the field it names and nothing typed is lost; the body's preview follows the banner's
 // Markdown rules; a template's fields and its card picture come with it.
 
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startWebApp, signIn, startBrowser, watchProblems } from '../helpers/app-pages.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
-import { waitFor } from '../helpers/daemon.js';
-import { type Desktop, startDesktop } from '../helpers/desktop.js';
+import { bannerOnDunst, type Desktop, startDesktop } from '../helpers/desktop.js';
 
 let desktop: Desktop;
 let daemon: AppDaemon;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let problems: string[];
-
-/** Waits for the banner titled `summary` on dunst, and gives what dunst got (closing it: its history keeps it). */
-async function bannerOnDunst(summary: string): Promise<{ summary: string; body: string; appname: string }> {
-  await waitFor(async () => (Number(await desktop.dunstctl('count', 'displayed')) > 0 ? true : undefined), 'a banner on dunst');
-  await desktop.dunstctl('close-all');
-  const history = JSON.parse(await desktop.dunstctl('history')) as { data: Array<Array<Record<string, { data: string }>>> };
-  const shown = history.data[0]!.map((entry) => ({ summary: entry.summary!.data, body: entry.body!.data, appname: entry.appname!.data }));
-  const banner = shown.find((entry) => entry.summary === summary);
-  if (!banner) throw new Error(`dunst did not show "${summary}": ${JSON.stringify(shown)}`);
-  return banner;
-}
 
 const field = (name: string) => page.getByRole('textbox', { name, exact: true });
 
 beforeAll(async () => {
   [desktop, browser] = await Promise.all([startDesktop(), startBrowser()]);
   daemon = await startWebApp({ env: desktop.env, presenter: 'dbus' });
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  context.setDefaultTimeout(10_000);
   const template = { app: 'notifier', name: 'status', title: '{service} is {status}', body: 'Checked by {checker}' };
   expect((await daemon.api('PUT', '/v1/templates', { body: template })).status).toBe(200);
-  page = await signIn(context, daemon, 'compose');
-  problems = watchProblems(page);
+  ({ page, problems } = await openAppTab(browser, daemon, 'compose'));
 }, 30_000);
-
-afterAll(async () => {
-  await context?.close();
-  await daemon?.stop();
-  await desktop?.stop();
-});
 
 describe('Compose in the app', () => {
   test('Send shows the banner on the desktop and the row in History', async () => {
@@ -58,7 +36,7 @@ describe('Compose in the app', () => {
     expect(await preview.locator('em').textContent()).toBe('basil');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await page.getByText('Sent.').waitFor();
-    const banner = await bannerOnDunst('Water the plants');
+    const banner = await bannerOnDunst(desktop, 'Water the plants');
     expect(banner.body).toBe('The <b>ficus</b> and the <i>basil</i>.');
     expect(banner.appname).toBe('Notifier'); // sent as "Notifier (you)": its name, not its id "notifier"
     await page.getByRole('link', { name: /See “Water the plants” in History/ }).click();

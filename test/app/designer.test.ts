@@ -5,18 +5,16 @@
 // are edited and deleted; what a template can use is inserted with the keyboard; and the editor's JavaScript is
 // loaded on this page only, under the window's strict Content-Security-Policy.
 
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createCanvas } from 'canvas';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { focusBecomes, signIn, startBrowser, startWebApp, watchProblems } from '../helpers/app-pages.js';
+import type { Browser, Page } from 'playwright-core';
+import { focusBecomes, openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
-import { waitFor } from '../helpers/daemon.js';
-import { type Desktop, startDesktop } from '../helpers/desktop.js';
+import { bannerOnDunst, type Desktop, startDesktop } from '../helpers/desktop.js';
 
 let desktop: Desktop;
 let daemon: AppDaemon;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let problems: string[];
 
@@ -92,36 +90,16 @@ function redPng(): Buffer {
   return canvas.toBuffer('image/png');
 }
 
-/** Waits for the banner titled `summary` on dunst, and gives what dunst got (closing it: its history keeps it). */
-async function bannerOnDunst(summary: string): Promise<{ summary: string; body: string; appname: string }> {
-  await waitFor(async () => (Number(await desktop.dunstctl('count', 'displayed')) > 0 ? true : undefined), 'a banner on dunst');
-  await desktop.dunstctl('close-all');
-  const history = JSON.parse(await desktop.dunstctl('history')) as { data: Array<Array<Record<string, { data: string }>>> };
-  const shown = history.data[0]!.map((entry) => ({ summary: entry.summary!.data, body: entry.body!.data, appname: entry.appname!.data }));
-  const banner = shown.find((entry) => entry.summary === summary);
-  if (!banner) throw new Error(`dunst did not show "${summary}": ${JSON.stringify(shown)}`);
-  return banner;
-}
-
 /** The page's problems, less the refusals a test asked for (a template with a problem is answered 400). */
 const unexpected = (allowed: RegExp): string[] => problems.filter((problem) => !allowed.test(problem));
 
 beforeAll(async () => {
   [desktop, browser] = await Promise.all([startDesktop(), startBrowser()]);
   daemon = await startWebApp({ env: desktop.env, presenter: 'dbus' });
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  context.setDefaultTimeout(10_000);
   const saved = { ...card({ name: 'deploy' }), app: 'ci' };
   expect((await daemon.api('PUT', '/v1/templates', { body: saved })).status).toBe(200);
-  page = await signIn(context, daemon, 'history');
-  problems = watchProblems(page);
+  ({ page, problems } = await openAppTab(browser, daemon));
 }, 30_000);
-
-afterAll(async () => {
-  await context?.close();
-  await daemon?.stop();
-  await desktop?.stop();
-});
 
 describe('the Designer', () => {
   test("the editor's JavaScript is loaded on the Designer page only, and works under the strict policy", async () => {
@@ -201,7 +179,7 @@ describe('the Designer', () => {
     await sample.fill(JSON.stringify({ title: 'Designer test banner', body: 'Drawn by the status card' }));
     await page.getByRole('button', { name: 'Send test', exact: true }).click();
     await page.getByText('Sent: the card is on the screen as a banner of Notifier.').waitFor();
-    const banner = await bannerOnDunst('Designer test banner');
+    const banner = await bannerOnDunst(desktop, 'Designer test banner');
     expect(banner.appname).toBe('Notifier');
     expect(banner.body).toBe('Drawn by the status card');
     const history = await daemon.api('GET', '/v1/history?app=notifier');

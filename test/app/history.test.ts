@@ -3,10 +3,10 @@
 // reply typed here reaches the app's GET /v1/replies/wait, read and unread change the count in the title, deleting
 // asks first, the list keeps only the rows in view in the document, and a hostile body runs nothing.
 
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { focusBecomes, startWebApp, signIn, startBrowser, titleBecomes, watchProblems } from '../helpers/app-pages.js';
+import type { Browser, Page } from 'playwright-core';
+import { focusBecomes, openAppTab, startBrowser, startWebApp, titleBecomes } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
 import { waitFor } from '../helpers/daemon.js';
 
@@ -15,7 +15,6 @@ const BURST_SETTLES_MS = 30_000;
 
 let daemon: AppDaemon;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let problems: string[];
 
@@ -41,17 +40,9 @@ async function listShows(titles: string[]): Promise<void> {
 
 beforeAll(async () => {
   [daemon, browser] = await Promise.all([startWebApp(), startBrowser()]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  context.setDefaultTimeout(10_000);
   await daemon.api('POST', '/v1/register', { body: { app: 'backup', appName: 'Backup' } });
   await daemon.api('POST', '/v1/register', { body: { app: 'ci', appName: 'CI pipeline' } });
-  page = await signIn(context, daemon);
-  problems = watchProblems(page);
-});
-
-afterAll(async () => {
-  await context?.close();
-  await daemon?.stop();
+  ({ page, problems } = await openAppTab(browser, daemon));
 });
 
 describe('History in the app', () => {

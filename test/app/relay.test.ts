@@ -4,10 +4,10 @@
 // refuses it), a connector's OAuth request approved on the page (its flow finishes), and Unpair, asked first,
 // with the keyboard alone.
 
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import * as oauth from 'oauth4webapi';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { axeViolations, focusBecomes, signIn, startBrowser, startWebApp, watchProblems } from '../helpers/app-pages.js';
+import type { Browser, Page } from 'playwright-core';
+import { axeViolations, focusBecomes, openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
 import { waitFor } from '../helpers/daemon.js';
 import { insecure, startDeviceGrant } from '../helpers/oauth.js';
@@ -19,7 +19,6 @@ const PAIRING_SECRET = 'correct horse battery';
 let daemon: AppDaemon;
 let relay: RelayProcess;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let problems: string[];
 /** A webhook receiver the relay reaches through a proxy, for reply-event subscriptions. */
@@ -50,18 +49,8 @@ beforeAll(async () => {
     startRelay({ backend: 'sqlite', env: { ...rig().env, PAIRING_SECRET, REGISTER_PER_HOUR: '1000' } }),
     startBrowser(),
   ]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  context.setDefaultTimeout(10_000);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${daemon.port}` });
-  page = await signIn(context, daemon, 'relay');
-  problems = watchProblems(page);
+  ({ page, problems } = await openAppTab(browser, daemon, 'relay', ['clipboard-read', 'clipboard-write']));
 }, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-  await daemon?.stop();
-  await relay?.stop();
-});
 
 describe('the Relay page', () => {
   test('pairing: the https rule and the missing pairing secret are said next to their fields, nothing typed is lost; then online', async () => {

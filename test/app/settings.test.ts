@@ -4,17 +4,16 @@
 // an app asks first; "Test voice" speaks (the real espeak-ng) and leaves nothing in History; quiet hours are added
 // with the keyboard alone; axe finds nothing serious, light or dark.
 
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { axeViolations, focusBecomes, signIn, startBrowser, startWebApp, watchProblems } from '../helpers/app-pages.js';
+import type { Browser, Page } from 'playwright-core';
+import { axeViolations, focusBecomes, openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
 import { waitFor } from '../helpers/daemon.js';
 
 let daemon: AppDaemon;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let problems: string[];
 
@@ -61,17 +60,9 @@ beforeAll(async () => {
   await daemon.api('POST', '/v1/register', { body: { app: 'builds', appName: 'Builds' } });
   await daemon.api('POST', '/v1/notify', { body: { app: 'builds', title: 'Build 41 passed' } });
   await daemon.api('POST', '/v1/notify', { body: { app: 'old-tool', title: 'Still here' } });
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  context.setDefaultTimeout(10_000);
-  page = await signIn(context, daemon, 'settings');
-  problems = watchProblems(page);
+  ({ page, problems } = await openAppTab(browser, daemon, 'settings'));
   await openSettings();
 }, 30_000);
-
-afterAll(async () => {
-  await context?.close();
-  await daemon?.stop();
-});
 
 describe('Settings in the app', () => {
   test('quiet hours added on the page are kept, and a notification inside them is held back (banners silenced)', async () => {

@@ -203,14 +203,23 @@ describe('waiting for the person: notify --wait and replies --wait', () => {
       ...via,
     ]);
   const done = (result: Run) => ({ code: result.code, stderr: result.stderr, out: result.stdout ? JSON.parse(result.stdout) : undefined });
+  /** Runs `command` and, once it waits for `id`, lets the person `act`: the exit, stderr and JSON it then printed. */
+  const actWhileWaiting = async (id: string, command: () => Promise<Run>, act: () => void) => {
+    const open = waiting(id);
+    const running = command();
+    await open;
+    act();
+    return done(await running);
+  };
 
   test('--wait: the button the person presses, as JSON, exit 0', async () => {
-    const open = waiting('w-button');
-    const command = ask('w-button', '--wait', '20');
-    await open;
-    n.person.press('cli.wait', 'w-button', 'yes');
+    const result = await actWhileWaiting(
+      'w-button',
+      () => ask('w-button', '--wait', '20'),
+      () => n.person.press('cli.wait', 'w-button', 'yes'),
+    );
     const endedAt = (await eventually(async () => (await n.record('cli.wait', 'w-button')).dismissedAt)) as string;
-    expect(done(await command)).toEqual({
+    expect(result).toEqual({
       code: 0,
       stderr: '',
       out: { id: 'w-button', app: 'cli.wait', answered: true, button: 'Yes', endedAt },
@@ -218,11 +227,11 @@ describe('waiting for the person: notify --wait and replies --wait', () => {
   });
 
   test('--wait: the text the person types, as JSON, exit 0; the reply is taken from the queue', async () => {
-    const open = waiting('w-reply');
-    const command = ask('w-reply', '--wait');
-    await open;
-    n.person.reply('cli.wait', 'w-reply', 'why', 'tests are red');
-    const result = done(await command);
+    const result = await actWhileWaiting(
+      'w-reply',
+      () => ask('w-reply', '--wait'),
+      () => n.person.reply('cli.wait', 'w-reply', 'why', 'tests are red'),
+    );
     expect(result).toEqual({
       code: 0,
       stderr: '',
@@ -240,11 +249,12 @@ describe('waiting for the person: notify --wait and replies --wait', () => {
     });
     expect(n.person.banner('cli.wait', 'w-silent')).toBeDefined();
 
-    const open = waiting('w-closed');
-    const command = ask('w-closed', '--wait=30s');
-    await open;
-    n.person.closeByPerson('cli.wait', 'w-closed');
-    expect(done(await command)).toEqual({
+    const closed = await actWhileWaiting(
+      'w-closed',
+      () => ask('w-closed', '--wait=30s'),
+      () => n.person.closeByPerson('cli.wait', 'w-closed'),
+    );
+    expect(closed).toEqual({
       code: 4,
       stderr: '',
       out: { id: 'w-closed', app: 'cli.wait', answered: false, ended: true, actionUsed: 'close', endedAt: expect.any(String) },
@@ -258,11 +268,11 @@ describe('waiting for the person: notify --wait and replies --wait', () => {
 
   test('replies lists the queue; replies --wait ID gives the reply typed while it waits (exit 0), or exit 3', async () => {
     await ok(['notify', '--app', 'cli.replies', '--id', 'r1', '--title', 'Lunch?', '--button', 'Answer=reply:', ...via]);
-    const open = waiting('r1');
-    const command = notifier(['replies', '--wait', 'r1', '--app', 'cli.replies', '--timeout', '20', ...via]);
-    await open;
-    n.person.reply('cli.replies', 'r1', 'answer', 'noodles');
-    const answered = done(await command);
+    const answered = await actWhileWaiting(
+      'r1',
+      () => notifier(['replies', '--wait', 'r1', '--app', 'cli.replies', '--timeout', '20', ...via]),
+      () => n.person.reply('cli.replies', 'r1', 'answer', 'noodles'),
+    );
     expect(answered).toEqual({
       code: 0,
       stderr: '',

@@ -87,6 +87,9 @@ describe('notifier-mcp against a running daemon', () => {
     agent = await agentClient(['--support-dir', n.daemon.supportDir]);
   });
 
+  /** The agent's send_notification, which must succeed: the route's answer. */
+  const send = async (args: Record<string, unknown>) => jsonOf(await use(agent, 'send_notification', args));
+
   test('lists the documented tools, each with a title, annotations and an object input schema', async () => {
     const { tools } = await agent.listTools();
     const names = tools.map((tool) => tool.name);
@@ -135,7 +138,7 @@ describe('notifier-mcp against a running daemon', () => {
   });
 
   test('send_notification shows a banner and answers the route reply; its id is in History', async () => {
-    const sent = jsonOf(await use(agent, 'send_notification', { app: 'mcp', title: 'Build finished', body: 'All green' }));
+    const sent = await send({ app: 'mcp', title: 'Build finished', body: 'All green' });
     expect(sent).toEqual({ ok: true, id: expect.any(String) });
     expect(await n.record('mcp', sent.id)).toMatchObject({
       id: sent.id,
@@ -147,9 +150,7 @@ describe('notifier-mcp against a running daemon', () => {
   });
 
   test('wait_for_reply hands back what the person typed into the banner', async () => {
-    jsonOf(
-      await use(agent, 'send_notification', { app: 'mcp', id: 'ask', title: 'Deploy now?', buttons: [{ label: 'Reply', reply: {} }] }),
-    );
+    await send({ app: 'mcp', id: 'ask', title: 'Deploy now?', buttons: [{ label: 'Reply', reply: {} }] });
     const waiting = use(agent, 'wait_for_reply', { notificationId: 'ask', app: 'mcp', timeoutSeconds: 20 });
     await eventually(() => n.person.banner('mcp', 'ask'), 'the banner');
     n.person.reply('mcp', 'ask', 'reply', 'ship it');
@@ -160,14 +161,7 @@ describe('notifier-mcp against a running daemon', () => {
   });
 
   test('wait_for_reply with ended: true hands back the button the person pressed', async () => {
-    jsonOf(
-      await use(agent, 'send_notification', {
-        app: 'mcp',
-        id: 'choose',
-        title: 'Deploy now?',
-        buttons: [{ label: 'Yes' }, { label: 'No' }],
-      }),
-    );
+    await send({ app: 'mcp', id: 'choose', title: 'Deploy now?', buttons: [{ label: 'Yes' }, { label: 'No' }] });
     const waiting = use(agent, 'wait_for_reply', { notificationId: 'choose', app: 'mcp', timeoutSeconds: 20, ended: true });
     await eventually(() => n.person.banner('mcp', 'choose'), 'the banner');
     // Pressed once the request waits (or before: with app, History answers it at once).
@@ -194,22 +188,13 @@ describe('notifier-mcp against a running daemon', () => {
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/Restart would run a shell command.*allowCommandButtons/);
     expect(await n.record('mcp', 'cmd')).toBeUndefined();
-    const sent = jsonOf(
-      await use(agent, 'send_notification', { app: 'mcp', id: 'cmd', title: 'Restart?', buttons: [button], allowCommandButtons: true }),
-    );
+    const sent = await send({ app: 'mcp', id: 'cmd', title: 'Restart?', buttons: [button], allowCommandButtons: true });
     expect(sent).toEqual({ ok: true, id: 'cmd' });
   });
 
   test('numbers, booleans and objects sent as text are read as the schema says', async () => {
-    jsonOf(
-      await use(agent, 'send_notification', {
-        app: 'loose',
-        title: 'one',
-        persistent: 'true',
-        buttons: '[{"label":"Open","url":"https://example.com"}]',
-      }),
-    );
-    jsonOf(await use(agent, 'send_notification', { app: 'loose', title: 'two' }));
+    await send({ app: 'loose', title: 'one', persistent: 'true', buttons: '[{"label":"Open","url":"https://example.com"}]' });
+    await send({ app: 'loose', title: 'two' });
     const history = jsonOf(await use(agent, 'list_history', { app: 'loose', limit: '1' }));
     expect(history.items).toHaveLength(1);
     const first = await n.record('loose', (await n.api('GET', '/v1/history?app=loose&limit=2')).json.items[1].id);
@@ -217,7 +202,7 @@ describe('notifier-mcp against a running daemon', () => {
   });
 
   test('snooze and its cancel call the snooze routes', async () => {
-    jsonOf(await use(agent, 'send_notification', { app: 'mcp', id: 'later', title: 'Later' }));
+    await send({ app: 'mcp', id: 'later', title: 'Later' });
     const snoozed = jsonOf(await use(agent, 'snooze', { app: 'mcp', id: 'later', minutes: 30 }));
     expect(snoozed).toEqual({ ok: true, until: expect.any(String) });
     expect((await n.record('mcp', 'later')).snoozedUntil).toBe(snoozed.until);
@@ -272,7 +257,7 @@ describe('notifier-mcp against a running daemon', () => {
   });
 
   test('update_app_settings changes settings but cannot grant; delete_app removes the app', async () => {
-    jsonOf(await use(agent, 'send_notification', { app: 'gone', title: 'Soon removed' }));
+    await send({ app: 'gone', title: 'Soon removed' });
     const changed = jsonOf(await use(agent, 'update_app_settings', { app: 'gone', muteBanners: true }));
     expect(changed).toMatchObject({ ok: true, applied: ['muteBanners'] });
     const grant = await use(agent, 'update_app_settings', { app: 'gone', revokeCommands: false });

@@ -3,15 +3,11 @@ import path from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { type Running, answerQuestion, channel, eventually, startInProcess } from '../helpers/in-process.js';
 import { tempFolder } from '../helpers/daemon.js';
+import { exists } from '../helpers/support.js';
+import { missingField } from '../helpers/http.js';
 
 // Buttons that run code or open things. Code runs only for an app that asked (`allowCommands`) and that the
 // person allowed, by answering the banner's question through the private channel.
-
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );
 
 describe('command, script and shortcut buttons', () => {
   let n: Running;
@@ -205,16 +201,8 @@ describe('approvals through the API: read and revoke, never grant', () => {
       const reply = await n.api(method, '/v1/actions/approvals', { body: { app: 'x', template: 'y' } });
       expect(reply.status).toBe(405);
     }
-    expect((await n.api('DELETE', '/v1/actions/approvals?template=t')).json).toEqual({
-      error: 'missing field: app',
-      code: 'missing_field',
-      field: 'app',
-    });
-    expect((await n.api('DELETE', '/v1/actions/approvals?app=x')).json).toEqual({
-      error: 'missing field: template',
-      code: 'missing_field',
-      field: 'template',
-    });
+    expect((await n.api('DELETE', '/v1/actions/approvals?template=t')).json).toEqual(missingField('app'));
+    expect((await n.api('DELETE', '/v1/actions/approvals?app=x')).json).toEqual(missingField('template'));
     expect(await n.api('DELETE', '/v1/actions/approvals?app=x&template=t')).toMatchObject({
       status: 404,
       json: { error: 'no approval for x / t' },

@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type DaemonProcess, startDaemon, tempFolder } from '../helpers/daemon.js';
@@ -6,16 +6,11 @@ import { type Desktop, displayed as displayedOn, startDesktop, typeInto } from '
 import { channelPath } from '../../daemon/control/channel.js';
 import { callbackServer, channel, eventually } from '../helpers/in-process.js';
 import { trayOnBus } from '../helpers/tray.js';
+import { exists } from '../helpers/support.js';
 
 // End to end on a real desktop: Xvfb, a private session bus and dunst. The daemon is the built `notifier daemon`
 // with the D-Bus presenter and its tray; the person acts through dunst's own controls (dunstctl, its context
 // menu), a real reply window typed into with xdotool, and the tray's menu clicked over D-Bus.
-
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );
 
 describe('the real desktop', () => {
   let desktop: Desktop;
@@ -124,12 +119,17 @@ describe('the real desktop', () => {
     expect(replies[0]).toMatchObject({ notificationId: 'q', text: 'Yes, after lunch' });
   }, 30_000);
 
-  test("the tray's Allow, clicked over dbusmenu, lets a waiting script run", async () => {
+  /** Chooses, in dunst, the touch.sh button of a new banner of an app that may ask to run commands: the daemon asks first. */
+  async function chooseScriptButton(sent: { app: string; appName: string; id: string; title: string; label: string }): Promise<void> {
     await desktop.dunstctl('close-all');
-    await daemon.api('POST', '/v1/register', { body: { app: 'runner', appName: 'Runner', allowCommands: true } });
-    await notify({ app: 'runner', id: 'job1', title: 'Nightly job', buttons: [{ label: 'Run now', script: 'touch.sh' }] });
+    await daemon.api('POST', '/v1/register', { body: { app: sent.app, appName: sent.appName, allowCommands: true } });
+    await notify({ app: sent.app, id: sent.id, title: sent.title, buttons: [{ label: sent.label, script: 'touch.sh' }] });
     await eventually(async () => (await displayed()) === 1);
-    await choose('Run now (Nightly job)');
+    await choose(`${sent.label} (${sent.title})`);
+  }
+
+  test("the tray's Allow, clicked over dbusmenu, lets a waiting script run", async () => {
+    await chooseScriptButton({ app: 'runner', appName: 'Runner', id: 'job1', title: 'Nightly job', label: 'Run now' });
     const menu = await trayOnBus(desktop, daemon.child.pid!);
     const allow = await eventually(
       async () => (await menu.entries()).find((item) => item.label.startsWith('Allow: Let Runner run commands')),
@@ -155,11 +155,7 @@ describe('the real desktop', () => {
   });
 
   test("the approval banner's own Allow (in dunst) works too", async () => {
-    await desktop.dunstctl('close-all');
-    await daemon.api('POST', '/v1/register', { body: { app: 'runner2', appName: 'Second runner', allowCommands: true } });
-    await notify({ app: 'runner2', id: 'job2', title: 'Weekly job', buttons: [{ label: 'Go', script: 'touch.sh' }] });
-    await eventually(async () => (await displayed()) === 1);
-    await choose('Go (Weekly job)');
+    await chooseScriptButton({ app: 'runner2', appName: 'Second runner', id: 'job2', title: 'Weekly job', label: 'Go' });
     await eventually(
       async () =>
         (await channel(channelPath(daemon.supportDir), { op: 'questions' })).questions.some((q: { app: string }) => q.app === 'runner2'),

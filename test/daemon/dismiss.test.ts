@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { useDaemon } from '../helpers/daemon.js';
+import { missingField } from '../helpers/http.js';
 
 type Item = { id: string; dismissedAt?: string; actionUsed?: string };
 
@@ -33,16 +34,8 @@ describe('POST /v1/dismiss and POST /v1/dismissAll', () => {
   });
 
   test('400 when app or id is missing', async () => {
-    expect((await daemon().api('POST', '/v1/dismiss', { body: { app: 'd' } })).json).toEqual({
-      error: 'missing field: id',
-      code: 'missing_field',
-      field: 'id',
-    });
-    expect((await daemon().api('POST', '/v1/dismiss', { body: { id: 'x' } })).json).toEqual({
-      error: 'missing field: app',
-      code: 'missing_field',
-      field: 'app',
-    });
+    expect((await daemon().api('POST', '/v1/dismiss', { body: { app: 'd' } })).json).toEqual(missingField('id'));
+    expect((await daemon().api('POST', '/v1/dismiss', { body: { id: 'x' } })).json).toEqual(missingField('app'));
     expect((await daemon().api('POST', '/v1/dismiss', {})).status).toBe(400);
   });
 

@@ -1,19 +1,14 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { tempFolder } from '../helpers/daemon.js';
 import { type Running, answerQuestion, callbackServer, channel, eventually, startInProcess } from '../helpers/in-process.js';
-import { writeSupportFile } from '../helpers/support.js';
+import { writeSupportFile, exists } from '../helpers/support.js';
 
 // docs/api/notifications.md#follow-up-object, rules N19-N29. `after` is at least 5 s, so every case starts at once in
 // one daemon and the assertions come after the timers have had their chance.
 
 const AFTER = 5;
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );
 
 describe('follow-ups', () => {
   let n: Running;

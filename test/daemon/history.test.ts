@@ -1,8 +1,9 @@
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { startDaemon, tempFolder, useDaemon, waitFor } from '../helpers/daemon.js';
-import { writeSupportFile } from '../helpers/support.js';
+import { exists, writeSupportFile } from '../helpers/support.js';
+import { missingField } from '../helpers/http.js';
 
 type Item = { id: string; app: string; deliveredAt: string; dismissedAt?: string; notification: { title: string } };
 const ids = (items: Item[]) => items.map((item) => item.id);
@@ -103,16 +104,8 @@ describe('History', () => {
     });
 
     test('400 when app or id is missing; 404 when History has no such record', async () => {
-      expect((await daemon().api('POST', '/v1/history/reshow', { body: { app: 'reshow' } })).json).toEqual({
-        error: 'missing field: id',
-        code: 'missing_field',
-        field: 'id',
-      });
-      expect((await daemon().api('POST', '/v1/history/reshow', { body: { id: 'r' } })).json).toEqual({
-        error: 'missing field: app',
-        code: 'missing_field',
-        field: 'app',
-      });
+      expect((await daemon().api('POST', '/v1/history/reshow', { body: { app: 'reshow' } })).json).toEqual(missingField('id'));
+      expect((await daemon().api('POST', '/v1/history/reshow', { body: { id: 'r' } })).json).toEqual(missingField('app'));
       const missing = await daemon().api('POST', '/v1/history/reshow', { body: { app: 'reshow', id: 'nope' } });
       expect(missing.status).toBe(404);
       expect(missing.json).toEqual({ error: 'no such notification in History', code: 'notification_not_found' });
@@ -126,16 +119,8 @@ describe('History', () => {
       expect((await daemon().api('DELETE', '/v1/history/item?app=del&id=x')).json).toEqual({ ok: true });
       expect(ids((await get('/v1/history?app=del')).json.items)).toEqual(['y']);
       expect((await daemon().api('DELETE', '/v1/history/item?app=del&id=x')).status).toBe(404);
-      expect((await daemon().api('DELETE', '/v1/history/item?app=del')).json).toEqual({
-        error: 'missing field: id',
-        code: 'missing_field',
-        field: 'id',
-      });
-      expect((await daemon().api('DELETE', '/v1/history/item?id=y')).json).toEqual({
-        error: 'missing field: app',
-        code: 'missing_field',
-        field: 'app',
-      });
+      expect((await daemon().api('DELETE', '/v1/history/item?app=del')).json).toEqual(missingField('id'));
+      expect((await daemon().api('DELETE', '/v1/history/item?id=y')).json).toEqual(missingField('app'));
     });
   });
 
@@ -147,12 +132,8 @@ describe('History', () => {
       expect((await get('/v1/history?app=clear-a')).json.items).toEqual([]);
       expect((await get('/v1/history?app=clear-b')).json.items).toHaveLength(1);
       // The app files follow the journal at the next checkpoint (within a second).
-      const exists = (app: string) =>
-        stat(path.join(daemon().supportDir, 'history', `${app}.json`)).then(
-          () => true,
-          () => false,
-        );
-      await waitFor(async () => ((await exists('clear-b')) && !(await exists('clear-a')) ? true : undefined), 'the checkpoint');
+      const appFile = (app: string) => exists(path.join(daemon().supportDir, 'history', `${app}.json`));
+      await waitFor(async () => ((await appFile('clear-b')) && !(await appFile('clear-a')) ? true : undefined), 'the checkpoint');
       expect((await daemon().api('DELETE', '/v1/history')).json).toEqual({ ok: true });
       expect((await get('/v1/history')).json.items).toEqual([]);
       // Apps stay registered.

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { TestPresenter } from '../../daemon/present/test-presenter.js';
 import { type Running, eventually, startInProcess } from '../helpers/in-process.js';
+import { missingField } from '../helpers/http.js';
 
 // docs/api/notifications.md#banners-states-and-transitions: banner lifetime, clicks, snooze and unsnooze (also across
 // a restart), stacks, and POST /v1/speak. The app's side is real HTTP; the person's side is the test presenter.
@@ -60,13 +61,9 @@ describe('POST /v1/snooze and /v1/unsnooze', () => {
     const n = await startInProcess();
     await n.notify({ app: 'sz', id: 'a', title: 't' });
     const snooze = (body: Record<string, unknown>) => n.api('POST', '/v1/snooze', { body });
-    expect((await snooze({ id: 'a', minutes: 5 })).json).toEqual({ error: 'missing field: app', code: 'missing_field', field: 'app' });
-    expect((await snooze({ app: 'sz', minutes: 5 })).json).toEqual({ error: 'missing field: id', code: 'missing_field', field: 'id' });
-    expect((await snooze({ app: 'sz', id: 'a' })).json).toEqual({
-      error: 'missing field: minutes',
-      code: 'missing_field',
-      field: 'minutes',
-    });
+    expect((await snooze({ id: 'a', minutes: 5 })).json).toEqual(missingField('app'));
+    expect((await snooze({ app: 'sz', minutes: 5 })).json).toEqual(missingField('id'));
+    expect((await snooze({ app: 'sz', id: 'a' })).json).toEqual(missingField('minutes'));
     for (const minutes of [0, -1, 43200.5, '5', true]) {
       const reply = await snooze({ app: 'sz', id: 'a', minutes });
       expect(reply.status).toBe(400);
@@ -83,11 +80,7 @@ describe('POST /v1/snooze and /v1/unsnooze', () => {
       json: { error: 'the notification was already dismissed', code: 'already_dismissed' },
     });
     expect((await snooze({ app: 'sz', id: 'a', minutes: 43200 })).status).toBe(200);
-    expect((await n.api('POST', '/v1/unsnooze', { body: { app: 'sz' } })).json).toEqual({
-      error: 'missing field: id',
-      code: 'missing_field',
-      field: 'id',
-    });
+    expect((await n.api('POST', '/v1/unsnooze', { body: { app: 'sz' } })).json).toEqual(missingField('id'));
     expect((await n.api('POST', '/v1/unsnooze', { body: { app: 'sz', id: 'nope' } })).status).toBe(404);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { useDaemon } from '../helpers/daemon.js';
 import { nullsIn } from '../helpers/support.js';
+import { missingField } from '../helpers/http.js';
 
 const UPPERCASE_UUID = /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/;
 
@@ -108,7 +109,7 @@ describe('POST /v1/notify', () => {
 
   describe('required fields and types', () => {
     test('app missing or empty is 400 naming app', async () => {
-      expect((await notify({ title: 't' })).json).toEqual({ error: 'missing field: app', code: 'missing_field', field: 'app' });
+      expect((await notify({ title: 't' })).json).toEqual(missingField('app'));
       const empty = await notify({ app: ' ', title: 't' });
       expect(empty.status).toBe(400);
       expect(empty.json.error).toMatch(/^invalid field: app/);

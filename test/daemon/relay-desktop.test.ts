@@ -7,7 +7,7 @@ import { channelPath } from '../../daemon/control/channel.js';
 import { CLI, type DaemonProcess, startDaemon, tempFolder } from '../helpers/daemon.js';
 import { type Desktop, displayed, dunstHistory, replyWindow, startDesktop, typeInto } from '../helpers/desktop.js';
 import { channel, eventually } from '../helpers/in-process.js';
-import { insecure, pageRid, startDeviceGrant } from '../helpers/oauth.js';
+import { insecure, openAuthorizePage, pageRid, startDeviceGrant } from '../helpers/oauth.js';
 import { runProgram } from '../helpers/process.js';
 import { pairDevice, type RelayProcess, startRelay } from '../helpers/relay.js';
 import { trayOnBus } from '../helpers/tray.js';
@@ -135,20 +135,11 @@ describe('the desktop on a real relay', () => {
 
     /** The browser flow up to the consent page: the request waits for the person. */
     async function startBrowserFlow() {
-      const verifier = oauth.generateRandomCodeVerifier();
-      const state = oauth.generateRandomState();
-      const url = new URL(as.authorization_endpoint!);
-      url.search = new URLSearchParams({
-        client_id: client.client_id,
+      const { verifier, state, page } = await openAuthorizePage(relay, as, client, {
         redirect_uri: CALLBACK,
-        response_type: 'code',
         scope: 'notify',
-        state,
         resource: `${relay.baseUrl}/mcp`,
-        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-      }).toString();
-      const page = await relay.call('GET', `${url.pathname}${url.search}`);
+      });
       expect(page.status).toBe(200);
       return { verifier, state, rid: pageRid(page.text) };
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdir, stat, writeFile, chmod } from 'node:fs/promises';
+import { mkdir, writeFile, chmod } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -8,6 +8,7 @@ import { runProgram } from '../helpers/process.js';
 import { consentFrame, FakeRelay, notifyFrame, relayId } from '../helpers/fake-relay.js';
 import { callbackServer, channel, eventually } from '../helpers/in-process.js';
 import { channelPath } from '../../daemon/control/channel.js';
+import { exists } from '../helpers/support.js';
 
 // A hostile relay: the computer pairs with a relay of the test's own (test/helpers/fake-relay.ts), which then sends
 // what a compromised deployment could — forbidden fields, commands, scripts and callbacks as buttons, file paths as
@@ -48,12 +49,6 @@ const METADATA_FIELDS = new Set([
   'tags',
   'needsInput',
 ]);
-
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );
 
 const MCP_MAIN = path.join(ROOT, 'dist', 'cli', 'mcp', 'main.js');
 

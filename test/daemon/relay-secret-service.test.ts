@@ -6,6 +6,7 @@ import { eventually } from '../helpers/in-process.js';
 import { type Keyring, startKeyring } from '../helpers/keyring.js';
 import { runProgram } from '../helpers/process.js';
 import { type RelayProcess, startRelay } from '../helpers/relay.js';
+import { exists } from '../helpers/support.js';
 
 // Where the device token is kept (docs/relay-desktop.md#the-device-token), with real parts: gnome-keyring-daemon
 // on a private session bus (test/helpers/keyring.ts), the relay of this repository as a process, and the built
@@ -63,11 +64,6 @@ describe('the device token in the desktop Secret Service (gnome-keyring), with t
     const texts = await Promise.all(files.map((file) => readFile(file, 'utf8').catch(() => '')));
     return files.filter((_, index) => texts[index]!.includes(text));
   };
-  const exists = (file: string) =>
-    stat(file).then(
-      () => true,
-      () => false,
-    );
 
   let token = '';
 

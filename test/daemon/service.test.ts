@@ -15,6 +15,7 @@ import {
   type ServiceContext,
 } from '../../daemon/integrations/login-service.js';
 import { CLI, tempFolder } from '../helpers/daemon.js';
+import { exists } from '../helpers/support.js';
 
 let root: string;
 let home: string;
@@ -79,11 +80,6 @@ function notifier(
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );
 const q = (word: string) => systemdQuote(word); // the node and CLI paths of this checkout
 
 describe('notifier service on Linux (systemd user unit)', () => {

@@ -3,7 +3,7 @@
 // a fake `systemctl` first on PATH, so `launchAtLogin` writes its unit there and never touches this user's services.
 // What the settings change in notifications and speech is tried in-process with a speech engine that listens.
 
-import { chmod, mkdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -12,6 +12,7 @@ import { CLI, type DaemonProcess, startDaemon, tempFolder } from '../helpers/dae
 import { freePort, request } from '../helpers/http.js';
 import { eventually, startInProcess } from '../helpers/in-process.js';
 import { ListeningEngine } from '../helpers/speech.js';
+import { exists } from '../helpers/support.js';
 
 const KEYS = [
   'bannerCardImage',
@@ -47,11 +48,6 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );
 const settingsFile = async (daemon: DaemonProcess) =>
   JSON.parse(await readFile(path.join(daemon.supportDir, 'settings.json'), 'utf8').catch(() => '{}'));
 

@@ -5,18 +5,13 @@ import { safeFileName } from '../../daemon/store/safe-name.js';
 import { startDaemon, tempFolder, useDaemon } from '../helpers/daemon.js';
 import { apiError, type Reply } from '../helpers/http.js';
 import { type Running, answerQuestion, channel, eventually, startInProcess } from '../helpers/in-process.js';
-import { WRITTEN_OUT_DEFAULTS, writeSupportFile } from '../helpers/support.js';
+import { WRITTEN_OUT_CELL_DEFAULTS, WRITTEN_OUT_DEFAULTS, writeSupportFile, exists } from '../helpers/support.js';
 
 // docs/api/templates.md: every template route with every status it lists, spoken over HTTP to the built daemon.
 // Messages are those of docs/api/templates.md (#t2, #t6 and the route sections). One daemon serves the first
 // block; each test uses its own app ids, so the order of the tests matters only inside a test.
 
 const q = (params: Record<string, string>): string => new URLSearchParams(params).toString();
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
-  );
 const templateFile = (supportDir: string, app: string, name: string) =>
   path.join(supportDir, 'templates', safeFileName(app), `${safeFileName(name)}.json`);
 
@@ -66,10 +61,7 @@ describe('template routes', () => {
               id: 'title',
               row: 0,
               col: 1,
-              rowSpan: 1,
-              colSpan: 1,
-              align: 'topLeading',
-              padding: 0,
+              ...WRITTEN_OUT_CELL_DEFAULTS,
               component: { type: 'text', binding: '{title}', style: 'title' },
             },
           ],

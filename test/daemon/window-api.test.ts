@@ -3,11 +3,12 @@
 // command waits for the person's approval, given here), approvals, Compose, previews, exports, and live events.
 
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { tempFolder, waitFor } from '../helpers/daemon.js';
 import { callbackServer } from '../helpers/in-process.js';
 import { startAppDaemon, type AppDaemon, type AppSession, type EventStream } from '../helpers/app.js';
+import { exists } from '../helpers/support.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** A 1×1 PNG. */
@@ -20,11 +21,6 @@ const history = async (query = '') => (await session.call('GET', `/app/api/histo
 const v1Record = async (app: string, id: string) =>
   (await daemon.api('GET', `/v1/history?app=${encodeURIComponent(app)}&limit=1000`)).json.items.find(
     (item: { id: string }) => item.id === id,
-  );
-const exists = (file: string) =>
-  stat(file).then(
-    () => true,
-    () => false,
   );
 
 beforeAll(async () => {

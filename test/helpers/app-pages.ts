@@ -8,7 +8,8 @@ import { launchChromium } from '../../rigs/chromium.js';
 import { ROOT, tempFolder } from './daemon.js';
 
 // The person's app in a real browser: a daemon serving the built front end, headless Chromium signed in through
-// the private channel, and what a test checks on every page (script errors, refused requests, axe-core).
+// the private channel, and what a test checks on every page (script errors, refused requests, axe-core). What
+// these start is stopped after the test file by the helper that started it, whatever happens.
 
 const browsers = new Set<Browser>();
 afterAll(async () => {
@@ -39,6 +40,24 @@ export async function signIn(context: BrowserContext, daemon: AppDaemon, page: A
   await tab.waitForURL((url) => url.pathname === `/app/${page}`);
   await tab.getByRole('heading', { level: 1 }).waitFor();
   return tab;
+}
+
+/** A tab of the app signed in, in a browser context of its own, and what went wrong in it since (watchProblems). */
+export interface AppTab {
+  page: Page;
+  problems: string[];
+}
+
+/**
+ * Opens the app at `page` as the person's window shows it (1280×800, 10 s for anything to show), in a new context
+ * of `browser` (closed with it after the test file), `permissions` granted to the daemon's origin first.
+ */
+export async function openAppTab(browser: Browser, daemon: AppDaemon, page?: AppPage, permissions: string[] = []): Promise<AppTab> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  context.setDefaultTimeout(10_000);
+  if (permissions.length > 0) await context.grantPermissions(permissions, { origin: `http://127.0.0.1:${daemon.port}` });
+  const tab = await signIn(context, daemon, page);
+  return { page: tab, problems: watchProblems(tab) };
 }
 
 /**

@@ -2,6 +2,7 @@ import { afterAll } from '@jest/globals';
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { type Desktop, type DunstOptions, startDesktop as startRig } from '../../rigs/desktop.js';
+import { waitFor } from '../../rigs/wait.js';
 
 export type { Desktop, DunstOptions };
 
@@ -58,6 +59,16 @@ export async function dunstHistory(desktop: Desktop): Promise<PastBanner[]> {
     summary: String(item.summary?.data ?? ''),
     body: String(item.body?.data ?? ''),
   }));
+}
+
+/** Waits for a banner on dunst and gives the one titled `summary`, closing them all (dunst's history keeps them). */
+export async function bannerOnDunst(desktop: Desktop, summary: string): Promise<PastBanner> {
+  await waitFor(async () => ((await displayed(desktop)) > 0 ? true : undefined), 'a banner on dunst');
+  await desktop.dunstctl('close-all');
+  const shown = await dunstHistory(desktop);
+  const banner = shown.find((entry) => entry.summary === summary);
+  if (!banner) throw new Error(`dunst did not show "${summary}": ${JSON.stringify(shown)}`);
+  return banner;
 }
 
 /** A `Notify` call as it crossed the bus: what the notification server was sent. */

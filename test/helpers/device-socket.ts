@@ -42,6 +42,13 @@ export class DeviceSocket {
     });
   }
 
+  /** Connects and waits for the relay's welcome: the computer is online, and frames for it come down this socket. */
+  static async online(port: number, token: string): Promise<DeviceSocket> {
+    const socket = await DeviceSocket.connect(port, token);
+    await socket.welcome();
+    return socket;
+  }
+
   /** Connects; rejects with the HTTP status when the relay refuses the upgrade. */
   static connect(port: number, token: string | undefined, headers: Record<string, string> = {}): Promise<DeviceSocket> {
     const socket = new WebSocket(`ws://127.0.0.1:${port}/v1/device/stream`, {

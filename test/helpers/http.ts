@@ -76,3 +76,6 @@ export function request(port: number, method: string, path: string, options: Req
  */
 export const apiError = (message: string) =>
   expect.objectContaining({ error: message, code: expect.stringMatching(/^[a-z][a-z0-9_]*$/) }) as unknown as { error: string };
+
+/** The daemon's whole error body for a request that leaves out `field` (docs/api/README.md#errors), written out. */
+export const missingField = (field: string) => ({ error: `missing field: ${field}`, code: 'missing_field', field });

@@ -31,6 +31,30 @@ export async function startDeviceGrant(as: oauth.AuthorizationServer, clientName
   return { client, started };
 }
 
+/**
+ * With oauth4webapi, the real client: the browser flow's start, a PKCE verifier and a state, and the page its
+ * `/authorize` answers (at the server's authorization endpoint; `params` give the redirect URI and what else).
+ */
+export async function openAuthorizePage(
+  relay: RelayProcess,
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  params: Record<string, string>,
+) {
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const url = new URL(as.authorization_endpoint!);
+  url.search = new URLSearchParams({
+    client_id: client.client_id,
+    response_type: 'code',
+    state,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    ...params,
+  }).toString();
+  return { verifier, state, page: await relay.call('GET', `${url.pathname}${url.search}`) };
+}
+
 /** A paired computer with its socket open (the person's side). */
 export interface Computer {
   deviceId: string;
@@ -42,8 +66,7 @@ export interface Computer {
 
 export async function openComputer(relay: RelayProcess, name = 'desk'): Promise<Computer> {
   const device = await pairDevice(relay, name);
-  const socket = await DeviceSocket.connect(relay.port, device.token);
-  await socket.welcome();
+  const socket = await DeviceSocket.online(relay.port, device.token);
   return { ...device, socket, index: await deviceIndex(relay, device.token) };
 }
 

@@ -154,11 +154,14 @@ export function parseLogLines(text: string): LogLine[] {
     });
 }
 
-/** A relay for a test file (started before its tests, stopped after). */
-export function useRelay(options: RelayOptions): () => RelayProcess {
+/**
+ * A relay for a test file (started before its tests, stopped after). Options given as a function are read when it
+ * starts: what another helper's `beforeAll` makes (a webhook rig's environment) is there by then.
+ */
+export function useRelay(options: RelayOptions | (() => RelayOptions)): () => RelayProcess {
   let relay: RelayProcess | undefined;
   beforeAll(async () => {
-    relay = await startRelay(options);
+    relay = await startRelay(typeof options === 'function' ? options() : options);
   });
   afterAll(async () => {
     await relay?.stop();

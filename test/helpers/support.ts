@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from './daemon.js';
 
@@ -24,12 +24,22 @@ export const WRITTEN_OUT_DEFAULTS = {
   maxBodyLines: 8,
 } as const;
 
+/** What a grid cell gets written out when it leaves it unsaid (docs/api/templates.md#t8, #t12). */
+export const WRITTEN_OUT_CELL_DEFAULTS = { rowSpan: 1, colSpan: 1, align: 'topLeading', padding: 0 } as const;
+
 /** Puts a JSON file into a support folder before a daemon starts (manifests, templates, settings). */
 export async function writeSupportFile(supportDir: string, relativePath: string, value: unknown): Promise<void> {
   const file = path.join(supportDir, relativePath);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, JSON.stringify(value));
 }
+
+/** Whether something is at `file` now (a file or a folder). */
+export const exists = (file: string): Promise<boolean> =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 /** Every file under a folder, as paths relative to it. */
 export async function filesUnder(folder: string): Promise<string[]> {

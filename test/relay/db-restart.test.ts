@@ -93,8 +93,7 @@ test('PostgreSQL restarted under load with two nodes: 503 meanwhile, then ready,
   let sender: ReturnType<typeof steadySender> | undefined;
   try {
     const device = await pairWithKey(nodeA!);
-    const socket = await DeviceSocket.connect(nodeA!.port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(nodeA!.port, device.token);
     const before = await Promise.all(nodes.map(reconnects));
     const load = (sender = steadySender(nodeB!, device.key));
     const accepted = (from: number): number => load.sent.slice(from).filter((s) => s.status === 202 || s.status === 200).length;
@@ -200,8 +199,7 @@ async function noteWhoseReadFails(
     waitFor(() => (nodeA!.log().includes('pushing a note failed') ? true : undefined), 'the read of the note to fail');
   try {
     const device = await pairWithKey(nodeA!);
-    const socket = await DeviceSocket.connect(nodeA!.port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(nodeA!.port, device.token);
     await pauseOutsideTransactions(nodeA!, databaseUrl);
     try {
       const sent = await nodeB!.call('POST', '/v1/notify', { token: device.key, body: { title: id, notificationId: id } });

@@ -129,8 +129,7 @@ describe.each(BACKENDS)('device stream (%s)', (backend) => {
 
   test('one socket per computer: a newer one closes the older with 4000; unpairing closes with 4001', async () => {
     const device = await pairWithKey(relay());
-    const older = await DeviceSocket.connect(relay().port, device.token);
-    await older.welcome();
+    const older = await DeviceSocket.online(relay().port, device.token);
     const newer = await DeviceSocket.connect(relay().port, device.token);
     expect(await older.closed).toEqual({ code: 4000, reason: 'replaced by a newer connection' });
     await notify(relay(), device.key, { title: 'to the newer', notificationId: 'x' });

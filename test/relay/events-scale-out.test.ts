@@ -24,8 +24,7 @@ describe('reply events across two relay processes', () => {
     await subscribe(b, device.key, hooks[1]!);
     await subscribe(b, second, hooks[2]!);
 
-    const socket = await DeviceSocket.connect(a.port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(a.port, device.token);
     const count = 30;
     for (let i = 0; i < count; i++) {
       const key = i % 3 === 2 ? second : device.key;

@@ -5,10 +5,10 @@
 // that tunnels them to a local server whose certificate it trusts through NODE_EXTRA_CA_CERTS; that server checks
 // every request with the official `standardwebhooks` library.
 
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { DeviceSocket } from '../helpers/device-socket.js';
 import { eventually } from '../helpers/in-process.js';
-import { BACKENDS, makeKey, pairWithKey, startRelay, type RelayProcess } from '../helpers/relay.js';
+import { BACKENDS, makeKey, pairWithKey, startRelay, useRelay, type RelayProcess } from '../helpers/relay.js';
 import {
   HOOK_NAMES,
   modernCall as rpc,
@@ -30,20 +30,14 @@ async function ask(relay: RelayProcess, key: string, socket: DeviceSocket, notif
 const subscriptions = async (relay: RelayProcess, token: string) => (await relay.call('GET', '/v1/device/events', { token })).json;
 
 describe.each(BACKENDS)('reply events (%s)', (backend) => {
-  let relay: RelayProcess;
-  beforeAll(async () => {
-    relay = await startRelay({ backend, env: { ...rig().env, RATE_LIMIT_PER_KEY: '1000' } });
-  });
-  afterAll(async () => {
-    await relay?.stop();
-  });
+  const relay = useRelay(() => ({ backend, env: { ...rig().env, RATE_LIMIT_PER_KEY: '1000' } }));
 
   test('the 2026-07-28 era: server/discover, ping, the tools, events/list; each answer complete and signed with serverInfo', async () => {
-    const { key } = await pairWithKey(relay);
+    const { key } = await pairWithKey(relay());
     const serverInfo = { name: 'notifier-relay', title: 'Notifier relay', version: expect.any(String) };
     const standard = { resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': serverInfo } };
 
-    const discover = await rpc(relay, key, 'server/discover');
+    const discover = await rpc(relay(), key, 'server/discover');
     expect([discover.status, discover.json.id]).toEqual([200, 1]);
     expect(discover.json.result).toEqual({
       supportedVersions: ['2026-07-28', '2025-06-18', '2025-03-26', '2024-11-05'],
@@ -52,8 +46,8 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
       instructions: expect.stringContaining('events/subscribe'),
       ...standard,
     });
-    expect((await rpc(relay, key, 'ping')).json.result).toEqual(standard);
-    const tools = (await rpc(relay, key, 'tools/list')).json.result;
+    expect((await rpc(relay(), key, 'ping')).json.result).toEqual(standard);
+    const tools = (await rpc(relay(), key, 'tools/list')).json.result;
     expect(tools).toMatchObject(standard);
     expect(tools.tools.map((tool: { name: string }) => tool.name)).toEqual([
       'send_notification',
@@ -62,17 +56,17 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
       'herald_status',
     ]);
 
-    const sent = await rpc(relay, key, 'tools/call', {
+    const sent = await rpc(relay(), key, 'tools/call', {
       name: 'send_notification',
       arguments: { title: 'from the modern era', notificationId: 'm1' },
     });
     expect(sent.json.result).toMatchObject({ ...standard, structuredContent: { duplicate: false, notificationId: 'm1', queued: true } });
-    const refused = await rpc(relay, key, 'tools/call', { name: 'send_notification', arguments: { title: 't', script: 'x' } });
+    const refused = await rpc(relay(), key, 'tools/call', { name: 'send_notification', arguments: { title: 't', script: 'x' } });
     expect(refused.json.result).toMatchObject({ isError: true, structuredContent: { error: 'forbidden_fields' } });
-    const unknownTool = await rpc(relay, key, 'tools/call', { name: 'approve_connector', arguments: {} });
+    const unknownTool = await rpc(relay(), key, 'tools/call', { name: 'approve_connector', arguments: {} });
     expect([unknownTool.status, unknownTool.json.error]).toEqual([200, { code: -32602, message: 'unknown tool: approve_connector' }]);
 
-    const events = (await rpc(relay, key, 'events/list')).json.result;
+    const events = (await rpc(relay(), key, 'events/list')).json.result;
     expect(events).toEqual({
       events: [
         {
@@ -97,9 +91,9 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
   });
 
   test('the checks of a 2026-07-28 request, in order; notifications 202; unknown methods 404; events are not in the legacy era', async () => {
-    const { key } = await pairWithKey(relay);
+    const { key } = await pairWithKey(relay());
     const { body, headers } = modernRequest('server/discover');
-    const call = (b: unknown, h: Record<string, string>) => relay.call('POST', '/mcp', { token: key, body: b, headers: h });
+    const call = (b: unknown, h: Record<string, string>) => relay().call('POST', '/mcp', { token: key, body: b, headers: h });
     const outcome = async (b: unknown, h: Record<string, string>) => {
       const answer = await call(b, h);
       return [answer.status, answer.json?.error?.code];
@@ -146,27 +140,27 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
     }
     expect(await outcome(modernRequest('ping', {}, null).body, withoutMethod)).toEqual([400, -32020]); // a notification too
     // A legacy request (no _meta version, no 2026-07-28 header) needs neither header.
-    const legacyList = await relay.call('POST', '/mcp', { token: key, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    const legacyList = await relay().call('POST', '/mcp', { token: key, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
     expect(legacyList.json.result.tools).toHaveLength(4);
 
     // 8. Without an id: a notification.
     const notification = modernRequest('ping', {}, null);
     expect((await call(notification.body, notification.headers)).status).toBe(202);
-    const initialize = await rpc(relay, key, 'initialize');
+    const initialize = await rpc(relay(), key, 'initialize');
     expect([initialize.status, initialize.json.error.code]).toEqual([404, -32601]);
-    const legacy = await relay.call('POST', '/mcp', {
+    const legacy = await relay().call('POST', '/mcp', {
       token: key,
       body: { jsonrpc: '2.0', id: 1, method: 'events/subscribe', params: {} },
     });
     expect([legacy.status, legacy.json.error.code]).toEqual([200, -32601]);
-    const discoverLegacy = await relay.call('POST', '/mcp', { token: key, body: { jsonrpc: '2.0', id: 1, method: 'server/discover' } });
+    const discoverLegacy = await relay().call('POST', '/mcp', { token: key, body: { jsonrpc: '2.0', id: 1, method: 'server/discover' } });
     expect(discoverLegacy.json.error.code).toBe(-32601);
     // Credentials come first, as in the legacy era.
-    expect((await relay.call('POST', '/mcp', { body, headers })).status).toBe(401);
+    expect((await relay().call('POST', '/mcp', { body, headers })).status).toBe(401);
   });
 
   test('events/subscribe refuses each bad request with its message (-32602, HTTP 200) and creates nothing', async () => {
-    const device = await pairWithKey(relay);
+    const device = await pairWithKey(relay());
     const good = rig().hook(`/${backend}/refusals`);
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ name: 'notification.sent' }, 'unknown event: notification.sent'],
@@ -219,22 +213,26 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
       [{ ttlMs: '60000' }, 'ttlMs must be a positive integer number of milliseconds'],
     ];
     for (const [params, message] of cases) {
-      const answer = await rpc(relay, device.key, 'events/subscribe', { name: 'notification.reply', delivery: delivery(good), ...params });
+      const answer = await rpc(relay(), device.key, 'events/subscribe', {
+        name: 'notification.reply',
+        delivery: delivery(good),
+        ...params,
+      });
       expect([answer.status, answer.json.error]).toEqual([200, { code: -32602, message }]);
     }
     // The order: the first broken rule is the one named.
-    const twoWrong = await rpc(relay, device.key, 'events/subscribe', { name: 'x', delivery: { mode: 'sse' } });
+    const twoWrong = await rpc(relay(), device.key, 'events/subscribe', { name: 'x', delivery: { mode: 'sse' } });
     expect(twoWrong.json.error.message).toBe('unknown event: x');
-    expect((await subscriptions(relay, device.token)).subscriptions).toEqual([]);
+    expect((await subscriptions(relay(), device.token)).subscriptions).toEqual([]);
     expect(rig().receiver.on(`/${backend}/refusals`, { challenges: true })).toEqual([]); // nothing was sent anywhere
     // A ttlMs that is a positive integer is accepted (and ignored).
-    expect((await subscribe(relay, device.key, good, { ttlMs: 60_000 })).json.result.id).toMatch(/^sub_[0-9a-f]{20}$/);
+    expect((await subscribe(relay(), device.key, good, { ttlMs: 60_000 })).json.result.id).toMatch(/^sub_[0-9a-f]{20}$/);
   });
 
   test('the challenge is signed like an event; a failed one (-32015: unreachable, bad_status, challenge_mismatch) creates nothing', async () => {
-    const device = await pairWithKey(relay);
+    const device = await pairWithKey(relay());
     const good = rig().hook(`/${backend}/challenge/good`);
-    const made = await subscribe(relay, device.key, good);
+    const made = await subscribe(relay(), device.key, good);
     expect(made.json.result).toEqual({
       id: expect.stringMatching(/^sub_[0-9a-f]{20}$/),
       refreshBefore: expect.any(String),
@@ -257,7 +255,7 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
     expect(challenge!.host).toBe('hooks.example.com');
 
     const failing = async (path: string, host = HOOK_NAMES[0]) => {
-      const answer = await subscribe(relay, device.key, rig().hook(path, host));
+      const answer = await subscribe(relay(), device.key, rig().hook(path, host));
       return [answer.status, answer.json.error.code, answer.json.error.data];
     };
     const { receiver } = rig();
@@ -281,24 +279,23 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
       receiver.answer = echo;
     }
     expect(rig().proxy.targets).toContain('nowhere.example.com:443');
-    const list = await subscriptions(relay, device.token);
+    const list = await subscriptions(relay(), device.token);
     expect(list.subscriptions.map((sub: { id: string }) => sub.id)).toEqual([made.json.result.id]);
   });
 
   test('a reply fires notification.reply once, signed, only to the subscriptions of the connector that sent it', async () => {
-    const device = await pairWithKey(relay);
-    const other = await makeKey(relay, device.token, 'other-agent');
+    const device = await pairWithKey(relay());
+    const other = await makeKey(relay(), device.token, 'other-agent');
     const mine = rig().hook(`/${backend}/reply/mine`);
     const second = rig().hook(`/${backend}/reply/mine-too`, 'agent.example.org');
     const theirs = rig().hook(`/${backend}/reply/theirs`);
-    const subId = (await subscribe(relay, device.key, mine)).json.result.id;
-    await subscribe(relay, device.key, second);
-    await subscribe(relay, other, theirs);
-    const socket = await DeviceSocket.connect(relay.port, device.token);
-    await socket.welcome();
+    const subId = (await subscribe(relay(), device.key, mine)).json.result.id;
+    await subscribe(relay(), device.key, second);
+    await subscribe(relay(), other, theirs);
+    const socket = await DeviceSocket.online(relay().port, device.token);
 
     // Typed, over the socket.
-    const rid = await ask(relay, device.key, socket, 'deploy-1');
+    const rid = await ask(relay(), device.key, socket, 'deploy-1');
     socket.send({ type: 'receipt', id: rid, kind: 'replied', text: 'yes' });
     const [event] = await rig().receiver.events(`/${backend}/reply/mine`, 1);
     expect(event!.verified).toBe(true);
@@ -322,9 +319,9 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
 
     // A second answer sends nothing; a voice-only answer over HTTP is `voice`.
     socket.send({ type: 'receipt', id: rid, kind: 'replied', text: 'no, wait' });
-    const voiced = await ask(relay, device.key, socket, 'deploy-2');
+    const voiced = await ask(relay(), device.key, socket, 'deploy-2');
     expect(
-      (await relay.call('POST', '/v1/device/reply', { token: device.token, body: { id: voiced, transcript: 'ship it' } })).status,
+      (await relay().call('POST', '/v1/device/reply', { token: device.token, body: { id: voiced, transcript: 'ship it' } })).status,
     ).toBe(200);
     const events = await rig().receiver.events(`/${backend}/reply/mine`, 2);
     expect(events[1]!.json.data).toEqual({ notificationId: 'deploy-2', id: voiced, kind: 'voice' });
@@ -334,7 +331,7 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
     expect(rig().receiver.on(`/${backend}/reply/theirs`)).toEqual([]); // the other connector's notifications only
 
     // The other connector's reply goes to its own subscription.
-    const theirRid = await ask(relay, other, socket, 'theirs-1');
+    const theirRid = await ask(relay(), other, socket, 'theirs-1');
     socket.send({ type: 'receipt', id: theirRid, kind: 'replied', text: 'ok' });
     expect((await rig().receiver.events(`/${backend}/reply/theirs`, 1))[0]!.json.data.notificationId).toBe('theirs-1');
     expect(rig().receiver.on(`/${backend}/reply/mine`)).toHaveLength(2);
@@ -342,54 +339,52 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
   });
 
   test('the same connector and URL keep their id with the new secret in force; at most 5 per connector; unsubscribe', async () => {
-    const device = await pairWithKey(relay);
+    const device = await pairWithKey(relay());
     const hook = rig().hook(`/${backend}/renew`);
-    const first = (await subscribe(relay, device.key, hook)).json.result;
+    const first = (await subscribe(relay(), device.key, hook)).json.result;
     const newSecret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
-    const again = (await subscribe(relay, device.key, { url: hook.url, secret: newSecret })).json.result;
+    const again = (await subscribe(relay(), device.key, { url: hook.url, secret: newSecret })).json.result;
     expect(again.id).toBe(first.id);
     expect(rig().receiver.on(`/${backend}/renew`, { challenges: true })).toHaveLength(1); // not verified again
     rig().receiver.secrets.set(`/${backend}/renew`, newSecret);
-    const socket = await DeviceSocket.connect(relay.port, device.token);
-    await socket.welcome();
-    socket.send({ type: 'receipt', id: await ask(relay, device.key, socket, 'renewed'), kind: 'replied', text: 'ok' });
+    const socket = await DeviceSocket.online(relay().port, device.token);
+    socket.send({ type: 'receipt', id: await ask(relay(), device.key, socket, 'renewed'), kind: 'replied', text: 'ok' });
     expect((await rig().receiver.events(`/${backend}/renew`, 1))[0]!.verified).toBe(true); // signed with the secret in force
 
     for (let i = 1; i < 5; i++)
-      expect((await subscribe(relay, device.key, rig().hook(`/${backend}/renew/${i}`))).json.result.id).toBeDefined();
-    const sixth = await subscribe(relay, device.key, rig().hook(`/${backend}/renew/6`));
+      expect((await subscribe(relay(), device.key, rig().hook(`/${backend}/renew/${i}`))).json.result.id).toBeDefined();
+    const sixth = await subscribe(relay(), device.key, rig().hook(`/${backend}/renew/6`));
     expect(sixth.json.error).toEqual({ code: -32602, message: 'at most 5 subscriptions per connector' });
     expect(rig().receiver.on(`/${backend}/renew/6`, { challenges: true })).toEqual([]);
-    expect((await subscribe(relay, device.key, hook)).json.result.id).toBe(first.id); // renewing one is still fine
-    const otherKey = await makeKey(relay, device.token, 'second-connector');
-    expect((await subscribe(relay, otherKey, rig().hook(`/${backend}/renew/other`))).json.result.id).toBeDefined();
+    expect((await subscribe(relay(), device.key, hook)).json.result.id).toBe(first.id); // renewing one is still fine
+    const otherKey = await makeKey(relay(), device.token, 'second-connector');
+    expect((await subscribe(relay(), otherKey, rig().hook(`/${backend}/renew/other`))).json.result.id).toBeDefined();
 
     const unsubscribe = (url: string, name = 'notification.reply') =>
-      rpc(relay, device.key, 'events/unsubscribe', { name, delivery: { url } });
+      rpc(relay(), device.key, 'events/unsubscribe', { name, delivery: { url } });
     const gone = await unsubscribe(hook.url);
     expect([gone.status, gone.json.result]).toEqual([200, { resultType: 'complete', _meta: expect.any(Object) }]);
     expect((await unsubscribe(hook.url)).json.result.resultType).toBe('complete'); // nothing left: fine too
     expect((await unsubscribe('https://10.0.0.1/whatever')).json.result.resultType).toBe('complete'); // host rules do not apply
     expect((await unsubscribe('nonsense')).json.error).toEqual({ code: -32602, message: 'delivery.url must be an https URL' });
     expect((await unsubscribe(hook.url, 'other.event')).json.error).toEqual({ code: -32602, message: 'unknown event: other.event' });
-    const left = (await subscriptions(relay, device.token)).subscriptions;
+    const left = (await subscriptions(relay(), device.token)).subscriptions;
     expect(left.map((sub: { id: string }) => sub.id)).not.toContain(first.id);
     expect(left).toHaveLength(5); // 4 of this connector, 1 of the other
     await socket.close();
   });
 
   test("a cursor replays the connector's later replies, up to 100, oldest first; the answer says where to go on", async () => {
-    const device = await pairWithKey(relay);
-    const socket = await DeviceSocket.connect(relay.port, device.token);
-    await socket.welcome();
+    const device = await pairWithKey(relay());
+    const socket = await DeviceSocket.online(relay().port, device.token);
     const live = rig().hook(`/${backend}/cursor/live`);
-    await subscribe(relay, device.key, live);
-    const other = await makeKey(relay, device.token, 'not-replayed');
+    await subscribe(relay(), device.key, live);
+    const other = await makeKey(relay(), device.token, 'not-replayed');
     for (let i = 0; i < 103; i++) {
-      const rid = await ask(relay, device.key, socket, `c${i}`);
+      const rid = await ask(relay(), device.key, socket, `c${i}`);
       socket.send({ type: 'receipt', id: rid, kind: 'replied', text: `answer ${i}` });
       // Another connector's reply in between: numbered too, but never replayed to this one.
-      if (i === 50) socket.send({ type: 'receipt', id: await ask(relay, other, socket, 'other'), kind: 'replied', text: 'x' });
+      if (i === 50) socket.send({ type: 'receipt', id: await ask(relay(), other, socket, 'other'), kind: 'replied', text: 'x' });
     }
     const delivered = await rig().receiver.events(`/${backend}/cursor/live`, 103, 30_000);
     const seqs = delivered.map((event) => Number(event.json.cursor));
@@ -397,19 +392,19 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
     const firstSeq = seqs[0]!;
 
     const replay = rig().hook(`/${backend}/cursor/replay`);
-    const replayed = (await subscribe(relay, device.key, replay, { cursor: String(firstSeq - 1) })).json.result;
+    const replayed = (await subscribe(relay(), device.key, replay, { cursor: String(firstSeq - 1) })).json.result;
     expect(seqs[51]! - seqs[50]!).toBe(2); // the other connector's event lies between them
     expect(replayed).toMatchObject({ truncated: false, cursor: String(seqs[99]) }); // 100 replayed: go on from the last
     const events = await rig().receiver.events(`/${backend}/cursor/replay`, 100, 30_000);
     expect(events.map((event) => Number(event.json.cursor))).toEqual(seqs.slice(0, 100));
     expect(events.every((event) => event.verified === true)).toBe(true);
-    const rest = (await subscribe(relay, device.key, replay, { cursor: String(seqs[99]) })).json.result;
+    const rest = (await subscribe(relay(), device.key, replay, { cursor: String(seqs[99]) })).json.result;
     expect(rest.cursor).toBe(String(seqs.at(-1)));
     expect(
       (await rig().receiver.events(`/${backend}/cursor/replay`, 103, 30_000)).slice(100).map((e) => e.json.data.notificationId),
     ).toEqual(['c100', 'c101', 'c102']);
     // A cursor that is not 1 to 15 digits replays nothing.
-    const ignored = (await subscribe(relay, device.key, rig().hook(`/${backend}/cursor/ignored`), { cursor: 'abc' })).json.result;
+    const ignored = (await subscribe(relay(), device.key, rig().hook(`/${backend}/cursor/ignored`), { cursor: 'abc' })).json.result;
     expect(ignored).toMatchObject({ truncated: false, cursor: String(seqs.at(-1)) });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(rig().receiver.on(`/${backend}/cursor/ignored`)).toEqual([]);
@@ -417,15 +412,14 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
   });
 
   test('410 ends the subscription; another 4xx drops only that event; the computer lists (host only) and ends them; revoking ends them', async () => {
-    const device = await pairWithKey(relay);
-    const socket = await DeviceSocket.connect(relay.port, device.token);
-    await socket.welcome();
+    const device = await pairWithKey(relay());
+    const socket = await DeviceSocket.online(relay().port, device.token);
     const goneHook = rig().hook(`/${backend}/answers/gone`);
     const notFoundHook = rig().hook(`/${backend}/answers/404`, 'agent.example.org');
-    const gone = (await subscribe(relay, device.key, goneHook)).json.result.id;
-    const dropping = (await subscribe(relay, device.key, notFoundHook)).json.result.id;
+    const gone = (await subscribe(relay(), device.key, goneHook)).json.result.id;
+    const dropping = (await subscribe(relay(), device.key, notFoundHook)).json.result.id;
 
-    const list = await subscriptions(relay, device.token);
+    const list = await subscriptions(relay(), device.token);
     expect(list).toEqual({
       restrictedTo: [],
       subscriptions: [
@@ -462,11 +456,11 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
     };
     try {
       for (const nid of ['a1', 'a2'])
-        socket.send({ type: 'receipt', id: await ask(relay, device.key, socket, nid), kind: 'replied', text: 'ok' });
+        socket.send({ type: 'receipt', id: await ask(relay(), device.key, socket, nid), kind: 'replied', text: 'ok' });
       const notFound = await receiver.events(`/${backend}/answers/404`, 2);
       expect(notFound.map((event) => event.json.data.notificationId)).toEqual(['a1', 'a2']); // a1 dropped, a2 still sent
       await receiver.events(`/${backend}/answers/gone`, 1);
-      const after = await subscriptions(relay, device.token);
+      const after = await subscriptions(relay(), device.token);
       expect(after.subscriptions.map((sub: { id: string }) => sub.id)).toEqual([dropping]);
       expect(receiver.on(`/${backend}/answers/gone`)).toHaveLength(1); // a2 was not sent to the ended one
     } finally {
@@ -474,26 +468,26 @@ describe.each(BACKENDS)('reply events (%s)', (backend) => {
     }
 
     // The computer ends one (absent ones too); a bad id shape is 404.
-    const end = (id: string) => relay.call('DELETE', `/v1/device/events/subscriptions/${id}`, { token: device.token });
+    const end = (id: string) => relay().call('DELETE', `/v1/device/events/subscriptions/${id}`, { token: device.token });
     expect((await end(dropping)).json).toEqual({ removed: true, id: dropping });
     expect((await end(dropping)).json).toEqual({ removed: true, id: dropping });
     expect((await end('sub_nope')).status).toBe(404);
-    expect((await subscriptions(relay, device.token)).subscriptions).toEqual([]);
+    expect((await subscriptions(relay(), device.token)).subscriptions).toEqual([]);
 
     // Revoking the connector ends its subscriptions and drops what waits for them.
     const waiting = rig().hook(`/${backend}/answers/waiting`);
-    await subscribe(relay, device.key, waiting);
+    await subscribe(relay(), device.key, waiting);
     receiver.answer = (request) =>
       request.path === `/${backend}/answers/waiting` && request.json?.type !== 'verification' ? { status: 503 } : echo(request);
     try {
       for (const nid of ['w1', 'w2'])
-        socket.send({ type: 'receipt', id: await ask(relay, device.key, socket, nid), kind: 'replied', text: 'ok' });
+        socket.send({ type: 'receipt', id: await ask(relay(), device.key, socket, nid), kind: 'replied', text: 'ok' });
       await receiver.events(`/${backend}/answers/waiting`, 1);
       // w1 waits for its retry, w2 behind it (w2's reply may land just after w1's first attempt).
-      await eventually(async () => (await subscriptions(relay, device.token)).subscriptions[0].pending === 2, 'two events waiting');
+      await eventually(async () => (await subscriptions(relay(), device.token)).subscriptions[0].pending === 2, 'two events waiting');
       const keyId = device.key.split('_')[2];
-      expect((await relay.call('DELETE', `/v1/device/keys/${keyId}`, { token: device.token })).status).toBe(200);
-      expect((await subscriptions(relay, device.token)).subscriptions).toEqual([]);
+      expect((await relay().call('DELETE', `/v1/device/keys/${keyId}`, { token: device.token })).status).toBe(200);
+      expect((await subscriptions(relay(), device.token)).subscriptions).toEqual([]);
     } finally {
       receiver.answer = echo;
     }
@@ -558,8 +552,7 @@ describe('a real retry', () => {
       const device = await pairWithKey(relay);
       const hook = rig().hook(`/retry/${backend}`);
       await subscribe(relay, device.key, hook);
-      const socket = await DeviceSocket.connect(relay.port, device.token);
-      await socket.welcome();
+      const socket = await DeviceSocket.online(relay.port, device.token);
       socket.send({ type: 'receipt', id: await ask(relay, device.key, socket, 'retry-me'), kind: 'replied', text: 'ok' });
       const [first, second] = await rig().receiver.events(hook.path, 2, 90_000);
       expect(second!.at - first!.at).toBeGreaterThan(59_000);

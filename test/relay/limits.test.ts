@@ -218,8 +218,7 @@ describe.each(BACKENDS)('budget, expiry and concurrency (%s)', (backend) => {
     expect((await notify(relay, other, { title: 'b-late' })).json.error).toBe('rate_limited');
     expect((await relay.call('GET', '/v1/device/usage', { token: device.token })).json).toMatchObject({ queued: 10, notifications: 10 });
     // The notes are there, each once, with their own notificationId.
-    const socket = await DeviceSocket.connect(relay.port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(relay.port, device.token);
     for (const id of ['a0', 'a1', 'a2', 'b0', 'b1', 'b2', 'b3', 'same']) await socket.notifyFrame(id);
     await waitFor(() => socket.ofType('notify').length === 10 || undefined, 'the ten notes');
     socket.socket.terminate();

@@ -71,8 +71,7 @@ describe.each(BACKENDS)('metrics on the main port with RELAY_METRICS_TOKEN (%s)'
   test('a computer connected over the device stream is counted, gets its notification, and is uncounted when it leaves', async () => {
     const device = await pairWithKey(relay());
     const before = await scrape(relay());
-    const socket = await DeviceSocket.connect(relay().port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(relay().port, device.token);
     expect((await notify(relay(), device.key, { title: 'to the stream' })).status).toBe(202);
     const frame = await socket.waitFor((f) => typeof f === 'object' && f.type === 'notify', 'the notification');
     const connected = await scrape(relay());
@@ -194,8 +193,7 @@ describe.each(BACKENDS)('reply events over real webhooks (%s)', (backend) => {
         request.json?.type === 'verification' ? echoChallenge(request) : (answers.get(request.path) ?? echoChallenge(request));
       for (const hook of [good!, failing!, givingUp!, gone!])
         expect((await subscribeHook(relay, device.key, hook)).json.result.id).toMatch(/^sub_/);
-      const socket = await DeviceSocket.connect(relay.port, device.token);
-      await socket.welcome();
+      const socket = await DeviceSocket.online(relay.port, device.token);
       const before = await scrape(relay);
 
       const sent = await notify(relay, device.key, { title: 'Deploy?', notificationId: 'ask-1', expectReply: true });

@@ -15,6 +15,7 @@ import {
   deviceIndex,
   insecure,
   MemoryProvider,
+  openAuthorizePage,
   opensAgentRoutes,
   pageRid,
   startDeviceGrant,
@@ -28,8 +29,7 @@ const CALLBACK_TODAY = 'http://127.0.0.1:5555/callback';
 /** A computer whose socket approves every connector request it is sent, as a person pressing Approve would. */
 async function approvingComputer(relay: RelayProcess) {
   const device = await pairDevice(relay, 'approver');
-  const socket = await DeviceSocket.connect(relay.port, device.token);
-  await socket.welcome();
+  const socket = await DeviceSocket.online(relay.port, device.token);
   const approved: string[] = [];
   socket.onFrame((frame) => {
     if (typeof frame !== 'object' || frame.type !== 'consent' || approved.includes(frame.id)) return;
@@ -44,8 +44,7 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
 
   test('oauth4webapi: discovery, registration, code + PKCE, refresh, revocation', async () => {
     const device = await pairDevice(relay(), 'desk');
-    const socket = await DeviceSocket.connect(relay().port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(relay().port, device.token);
     const issuer = new URL(relay().baseUrl);
 
     const resource = await oauth.processResourceDiscoveryResponse(
@@ -66,21 +65,12 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
     const client: oauth.Client = { client_id: registered.client_id };
     const clientAuth = oauth.ClientSecretBasic(registered.client_secret as string);
 
-    const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
-    const url = new URL(as.authorization_endpoint!);
-    url.search = new URLSearchParams({
-      client_id: client.client_id,
+    const { verifier, state, page } = await openAuthorizePage(relay(), as, client, {
       redirect_uri: CALLBACK_TODAY,
-      response_type: 'code',
       scope: 'notify',
-      state,
       resource: `${relay().baseUrl}/mcp`,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
       device: await deviceIndex(relay(), device.token),
-    }).toString();
-    const page = await relay().call('GET', `${url.pathname}${url.search}`);
+    });
     const rid = pageRid(page.text);
     await consentFrame(socket, rid);
     const decided = await decide(relay(), device.token, rid, 'approve');
@@ -129,18 +119,8 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
       await oauth.dynamicClientRegistrationRequest(as, { client_name: 'rotating client', redirect_uris: [CALLBACK] }, insecure),
     );
     const client: oauth.Client = { client_id: registered.client_id };
-    const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
-    const query = new URLSearchParams({
-      client_id: client.client_id,
-      redirect_uri: CALLBACK,
-      response_type: 'code',
-      state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      device: deviceIndex,
-    });
-    const rid = pageRid((await relay().call('GET', `/authorize?${query}`)).text);
+    const { verifier, state, page } = await openAuthorizePage(relay(), as, client, { redirect_uri: CALLBACK, device: deviceIndex });
+    const rid = pageRid(page.text);
     await consentFrame(socket, rid);
     const decided = await decide(relay(), device.token, rid, 'approve');
     const params = oauth.validateAuthResponse(as, client, new URL(decided.json.redirect), state);
@@ -159,8 +139,7 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
 
   test('oauth4webapi: refresh tokens rotate on every use; presenting an old one again revokes the whole grant', async () => {
     const device = await pairDevice(relay(), 'rotation');
-    const socket = await DeviceSocket.connect(relay().port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(relay().port, device.token);
     const flow = await codeFlow(device, socket, await deviceIndex(relay(), device.token));
     const first = await flow.exchange();
     const second = await flow.refresh(first.refresh_token!);
@@ -178,8 +157,7 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
 
   test('oauth4webapi: an authorization code works once; a second exchange fails and revokes what the first issued', async () => {
     const device = await pairDevice(relay(), 'single use');
-    const socket = await DeviceSocket.connect(relay().port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(relay().port, device.token);
     const index = await deviceIndex(relay(), device.token);
 
     const flow = await codeFlow(device, socket, index);
@@ -203,8 +181,7 @@ describe.each(BACKENDS)('real OAuth clients (%s)', (backend) => {
 
   test('oauth4webapi: the device grant, pending until the computer approves', async () => {
     const device = await pairDevice(relay(), 'runner');
-    const socket = await DeviceSocket.connect(relay().port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(relay().port, device.token);
     const issuer = new URL(relay().baseUrl);
     const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
     const { client, started } = await startDeviceGrant(as, 'headless job', {

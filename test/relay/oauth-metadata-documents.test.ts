@@ -104,8 +104,7 @@ describe.each(BACKENDS)('client metadata documents (%s)', (backend) => {
 
   test('a client id that is an https URL: fetched through the proxy, named by its document, kept, and used to the end', async () => {
     const device = await pairDevice(viaProxy, 'desk');
-    const socket = await DeviceSocket.connect(viaProxy.port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(viaProxy.port, device.token);
     const before = fetched.length;
     const { verifier, challenge } = pkce();
     const page = await viaProxy.call('GET', `/authorize?${authorizeQuery(PUBLIC_ID, challenge)}`);

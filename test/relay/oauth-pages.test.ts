@@ -64,8 +64,7 @@ describe.each(BACKENDS)('the OAuth pages in Chromium (%s)', (backend) => {
 
   async function setUp(relayProcess: RelayProcess, clientName: string) {
     const device = await pairDevice(relayProcess, 'Studio Mac');
-    const socket = await DeviceSocket.connect(relayProcess.port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(relayProcess.port, device.token);
     const { devices } = (await relayProcess.call('GET', '/v1/device/devices', { token: device.token })).json;
     const index = String(devices.findIndex((d: { thisDevice: boolean }) => d.thisDevice) + 1);
     const client = (await register(relayProcess, { client_name: clientName, redirect_uris: [`${callbackBase}/callback`] })).client_id;
@@ -149,8 +148,7 @@ describe.each(BACKENDS)('the OAuth pages in Chromium (%s)', (backend) => {
 
   test('/activate: the user code, then the approval code from the computer', async () => {
     const device = await pairDevice(relay(), 'Build box');
-    const socket = await DeviceSocket.connect(relay().port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(relay().port, device.token);
     const { devices } = (await relay().call('GET', '/v1/device/devices', { token: device.token })).json;
     const index = String(devices.findIndex((d: { thisDevice: boolean }) => d.thisDevice) + 1);
     const client = (await register(relay(), { client_name: 'Nightly deploy', grant_types: [DEVICE_GRANT] })).client_id;

@@ -28,8 +28,7 @@ describe('OAuth across two relay processes on one PostgreSQL database', () => {
     const { a, b } = await twoNodes();
 
     const device = await pairDevice(a, 'desk');
-    const socket = await DeviceSocket.connect(a.port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(a.port, device.token);
     const client = (await register(b, { client_name: 'Scale-out client' })).client_id;
     const { verifier, challenge } = pkce();
     const page = await b.call('GET', `/authorize?${authorizeQuery(client, challenge)}`);
@@ -62,8 +61,7 @@ describe('OAuth across two relay processes on one PostgreSQL database', () => {
   test('a code, or a refresh token, presented to both nodes at once: one winner, and the other is a reuse that ends the grant', async () => {
     const { a, b } = await twoNodes();
     const device = await pairDevice(a, 'race');
-    const socket = await DeviceSocket.connect(a.port, device.token);
-    await socket.welcome();
+    await DeviceSocket.online(a.port, device.token); // the computer online on A, where the approvals go
     const client = (await register(a, { client_name: 'Racer' })).client_id;
 
     for (let round = 0; round < 4; round++) {

@@ -309,8 +309,7 @@ describe('the systemd unit', () => {
       const call: RelayCall = (method, route, options) => request(port, method, route, { ...options, token: options.token ?? null });
       const device = await pairDevice(call);
       const key = await makeKey(call, device.token);
-      const socket = await DeviceSocket.connect(port, device.token);
-      await socket.welcome();
+      const socket = await DeviceSocket.online(port, device.token);
       expect((await call('POST', '/v1/notify', { token: key, body: { title: 'traced', notificationId: 'traced-1' } })).status).toBe(202);
       await socket.notifyFrame('traced-1');
       expect((await call('GET', '/ready', {})).status).toBe(200);

@@ -268,8 +268,7 @@ describe('PostgreSQL group commit', () => {
     expect(await receipt(`n${RECEIPTED}`)).toMatchObject({ queued: false, displayed: true });
     expect(await receipt('n0')).toMatchObject({ queued: false, displayed: false });
     // Nothing is sent again: every note was acknowledged.
-    const again = await DeviceSocket.connect(after.port, device.token);
-    await again.welcome();
+    const again = await DeviceSocket.online(after.port, device.token);
     again.send('ping');
     await again.waitFor((frame) => frame === 'pong', 'pong');
     expect(again.ofType('notify')).toEqual([]);

@@ -45,8 +45,7 @@ describe.each(BACKENDS)('readiness (%s)', (backend) => {
   test('SIGTERM: /ready says 503 at once, the computer is told to reconnect (1012), the process exits 0', async () => {
     const relay = await startRelay({ backend, env: { RELAY_DRAIN_S: '2' } });
     const device = await pairDevice(relay);
-    const socket = await DeviceSocket.connect(relay.port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(relay.port, device.token);
     const exited = relay.stop();
     const refused = await waitFor(async () => {
       const ready = await relay.call('GET', '/ready');

@@ -520,8 +520,7 @@ test('a draining node leaves new webhook deliveries to the other nodes: the even
   const key = await makeKey(relay, device.token);
   const hook = rig().hook('/drain/late');
   expect((await subscribeHook(relay, key, hook)).json.result.id).toBeDefined();
-  const socket = await DeviceSocket.connect(relay.port, device.token);
-  await socket.welcome();
+  const socket = await DeviceSocket.online(relay.port, device.token);
   await relay.call('POST', '/v1/notify', { token: key, body: { title: 'Ship it?', notificationId: 'late', expectReply: true } });
   const rid = (await socket.notifyFrame('late')).id as string;
 

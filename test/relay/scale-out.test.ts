@@ -5,6 +5,7 @@
 
 import { afterAll, describe, expect, test } from '@jest/globals';
 import pg from 'pg';
+import { usageToday } from '../../relay/core/usage.js';
 import { openPostgres } from '../../relay/store/postgres.js';
 import type { Backend } from '../../relay/store/backend.js';
 import { nextTaskDue } from '../../relay/store/tasks.js';
@@ -20,8 +21,7 @@ describe('two relay processes on one PostgreSQL database', () => {
   test('socket on A, agent on B: the frame arrives once; a reply on A wakes a long-poll on B', async () => {
     const { a, b } = await twoNodes();
     const device = await pairWithKey(a);
-    const socket = await DeviceSocket.connect(a.port, device.token);
-    await socket.welcome();
+    const socket = await DeviceSocket.online(a.port, device.token);
 
     for (let i = 0; i < 5; i++) {
       const sent = await b.call('POST', '/v1/notify', {
@@ -97,8 +97,7 @@ describe('two relay processes on one PostgreSQL database', () => {
   test('a newer socket on B closes the one on A with 4000; unpairing through A closes it on B with 4001', async () => {
     const { a, b } = await twoNodes();
     const device = await pairWithKey(a);
-    const onA = await DeviceSocket.connect(a.port, device.token);
-    await onA.welcome();
+    const onA = await DeviceSocket.online(a.port, device.token);
     const onB = await DeviceSocket.connect(b.port, device.token);
     expect(await onA.closed).toEqual({ code: 4000, reason: 'replaced by a newer connection' });
     await a.call('POST', '/v1/notify', { token: device.key, body: { title: 'to B', notificationId: 'x' } });
@@ -140,18 +139,10 @@ describe('the PostgreSQL store across processes', () => {
     const two = await openPostgres(url);
     stores.push(two);
     const deviceId = 'ab'.repeat(24);
+    // Today's row, every counter at 0: what the relay reads before the first count.
     await one.db
       .insertInto('usage_days')
-      .values({
-        device_id: deviceId,
-        day: 'test',
-        requests: 0,
-        ws_messages: 0,
-        notifications: 0,
-        poll_seconds: 0,
-        audio_uploads: 0,
-        audio_bytes: 0,
-      })
+      .values(await usageToday(one.db, deviceId, Date.now()))
       .execute();
     // Read, wait, write: without the lock, concurrent increments would overwrite each other.
     const increment = (store: Backend) =>

@@ -17,7 +17,7 @@ import {
   validateTemplate,
 } from '../../templates-renderer/validate.js';
 import { tokensIn } from '../../templates-renderer/validate-kit.js';
-import { WRITTEN_OUT_DEFAULTS } from '../helpers/support.js';
+import { WRITTEN_OUT_CELL_DEFAULTS, WRITTEN_OUT_DEFAULTS } from '../helpers/support.js';
 
 type Json = Record<string, unknown>;
 
@@ -393,10 +393,7 @@ describe('normalisation', () => {
           id: 'r0c1',
           row: 0,
           col: 1,
-          rowSpan: 1,
-          colSpan: 1,
-          align: 'topLeading',
-          padding: 0,
+          ...WRITTEN_OUT_CELL_DEFAULTS,
           component: { type: 'text', binding: '{title}', style: 'body' },
         },
       ],

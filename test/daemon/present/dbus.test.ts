@@ -241,6 +241,23 @@ describe('the D-Bus presenter', () => {
   }
 });
 
+type FakeServer = Awaited<ReturnType<typeof startFakeNotificationServer>>;
+
+/** A presenter on a fake server with these capabilities, on a bus of its own, for `use`; all stopped afterwards. */
+async function withServer(capabilities: string[], use: (presenter: DBusPresenter, server: FakeServer) => Promise<void>): Promise<void> {
+  const bus = await startSessionBus();
+  const server = await startFakeNotificationServer(bus.address, capabilities);
+  const connected = await DBusPresenter.connect(bus.address);
+  if (!('presenter' in connected)) throw new Error(connected.reason);
+  try {
+    await use(connected.presenter, server);
+  } finally {
+    await connected.presenter.stop();
+    await server.stop();
+    await bus.stop();
+  }
+}
+
 describe('finding a notification server', () => {
   test('a bus without one gives the reason, and no presenter', async () => {
     const bus = await startSessionBus();
@@ -257,54 +274,30 @@ describe('finding a notification server', () => {
   });
 
   test("with inline-reply, a reply button is the server's own reply field and its text is the reply", async () => {
-    const bus = await startSessionBus();
-    const server = await startFakeNotificationServer(bus.address, ['actions', 'body', 'inline-reply']);
-    const connected = await DBusPresenter.connect(bus.address);
-    if (!('presenter' in connected)) throw new Error(connected.reason);
-    const events: PresenterEvent[] = [];
-    try {
-      await connected.presenter.start((event) => events.push(event));
-      await connected.presenter.show(banner({ actions: [{ actionId: 'answer', label: 'Answer', kind: 'reply', placeholder: 'Why?' }] }));
+    await withServer(['actions', 'body', 'inline-reply'], async (presenter, server) => {
+      const events: PresenterEvent[] = [];
+      await presenter.start((event) => events.push(event));
+      await presenter.show(banner({ actions: [{ actionId: 'answer', label: 'Answer', kind: 'reply', placeholder: 'Why?' }] }));
       const call = server.calls.at(-1)!;
       expect(call.actions).toEqual(['inline-reply', 'Answer']); // no link: no click action
       expect(call.hints['x-kde-reply-placeholder-text']).toBe('Why?');
       server.replyInline(call.id, 'Because.');
       await eventually(() => events.length > 0);
       expect(events).toEqual([{ type: 'replied', key: { app: 'ci', id: 'b1' }, actionId: 'answer', text: 'Because.' }]);
-    } finally {
-      await connected.presenter.stop();
-      await server.stop();
-      await bus.stop();
-    }
+    });
   });
 
   test('without body-markup, the body is plain text (link labels, no marks), its <, > and & still escaped', async () => {
-    const bus = await startSessionBus();
-    const server = await startFakeNotificationServer(bus.address, ['actions', 'body']);
-    const connected = await DBusPresenter.connect(bus.address);
-    if (!('presenter' in connected)) throw new Error(connected.reason);
-    try {
-      await connected.presenter.show(banner({ body: '**Acme** [Join](https://meet.example) & <b>' }));
+    await withServer(['actions', 'body'], async (presenter, server) => {
+      await presenter.show(banner({ body: '**Acme** [Join](https://meet.example) & <b>' }));
       expect(server.calls.at(-1)!.body).toBe('main\nAcme Join &amp; &lt;b&gt;');
-    } finally {
-      await connected.presenter.stop();
-      await server.stop();
-      await bus.stop();
-    }
+    });
   });
 
   test('without the actions capability, buttons are listed in the body', async () => {
-    const bus = await startSessionBus();
-    const server = await startFakeNotificationServer(bus.address, ['body']);
-    const connected = await DBusPresenter.connect(bus.address);
-    if (!('presenter' in connected)) throw new Error(connected.reason);
-    try {
-      await connected.presenter.show(banner({ body: 'plain <b>text</b>' }));
+    await withServer(['body'], async (presenter, server) => {
+      await presenter.show(banner({ body: 'plain <b>text</b>' }));
       expect(server.calls.at(-1)).toMatchObject({ actions: [], body: 'main\nplain &lt;b&gt;text&lt;/b&gt;\n[Open log] [Approve]' });
-    } finally {
-      await connected.presenter.stop();
-      await server.stop();
-      await bus.stop();
-    }
+    });
   });
 });

@@ -100,6 +100,23 @@ async function setUp(platform: NodeJS.Platform, extra: { windowsAppId?: string }
   return { fake, presenter, events };
 }
 
+/**
+ * Each case in turn: a new snoozable banner, ended by `end` with the case's answer from the notifier, gives the
+ * case's event (null: none).
+ */
+async function expectEndings<Answer>(
+  { presenter, events }: { presenter: NodeNotifierPresenter; events: PresenterEvent[] },
+  cases: Array<[Answer, PresenterEvent | null]>,
+  end: (index: number, answer: Answer) => void,
+): Promise<void> {
+  for (const [index, [answer, expected]] of cases.entries()) {
+    await presenter.show(banner({ snooze: true }));
+    events.length = 0;
+    end(index, answer);
+    expect(events).toEqual(expected ? [expected] : []);
+  }
+}
+
 let warn: ReturnType<typeof jest.spyOn>;
 beforeEach(() => {
   warn = jest.spyOn(log, 'warn').mockImplementation(() => undefined);
@@ -210,12 +227,7 @@ describe('the node-notifier presenter on macOS (terminal-notifier)', () => {
       ], // the notification's own button
       [{ activationType: 'none' }, null],
     ];
-    for (const [index, [json, expected]] of cases.entries()) {
-      await presenter.show(banner({ snooze: true }));
-      events.length = 0;
-      fake.endMac(index, json);
-      expect(events).toEqual(expected ? [expected] : []);
-    }
+    await expectEndings({ presenter, events }, cases, (index, json) => fake.endMac(index, json));
   });
 
   test('one action without an index is found by its label', async () => {
@@ -388,12 +400,7 @@ describe('the node-notifier presenter on Windows (SnoreToast)', () => {
       [winPipe('hidden'), { type: 'closed', key, reason: 'dismissed' }],
       [winPipe('textEntered'), null],
     ];
-    for (const [index, [pipe, expected]] of cases.entries()) {
-      await presenter.show(banner({ snooze: true }));
-      events.length = 0;
-      fake.endWindows(index, pipe);
-      expect(events).toEqual(expected ? [expected] : []);
-    }
+    await expectEndings({ presenter, events }, cases, (index, pipe) => fake.endWindows(index, pipe));
   });
 
   test('a button with a non-ASCII label is still found, though node-notifier garbles it on the way back', async () => {
