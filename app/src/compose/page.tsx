@@ -20,7 +20,7 @@ import type { Draft } from '../models/compose.js';
 import { useModels } from '../models/context.js';
 import { isAbort, messageOf, withQuery } from '../models/requests.js';
 import { detailsHref } from '../models/router.js';
-import { type Problem, SelectField, TextField } from '../ui/fields.js';
+import { CheckField, type Problem, SelectField, TextField } from '../ui/fields.js';
 import { Icon } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
 import { toNotification } from './notification.js';
@@ -267,15 +267,9 @@ export function ComposePage(): VNode {
 
           <fieldset class="group">
             <legend>Options</legend>
-            <label class="check">
-              <input
-                type="checkbox"
-                id="compose-reply"
-                checked={current.askReply}
-                onChange={(event) => edit({ askReply: event.currentTarget.checked })}
-              />
+            <CheckField id="compose-reply" checked={current.askReply} onChecked={(askReply) => edit({ askReply })}>
               Ask for a reply (the banner gets a reply field)
-            </label>
+            </CheckField>
             {current.askReply && (
               <TextField
                 id="compose-placeholder"
@@ -286,15 +280,9 @@ export function ComposePage(): VNode {
                 onValue={(replyPlaceholder) => edit({ replyPlaceholder })}
               />
             )}
-            <label class="check">
-              <input
-                type="checkbox"
-                id="compose-speak"
-                checked={current.speak}
-                onChange={(event) => edit({ speak: event.currentTarget.checked })}
-              />
+            <CheckField id="compose-speak" checked={current.speak} onChecked={(speak) => edit({ speak })}>
               Read it aloud
-            </label>
+            </CheckField>
             <div class="field-row">
               {select('sound', 'Sound', SOUND_CHOICES)}
               {select(

@@ -13,7 +13,7 @@ import {
 } from '../../../protocol/app-api-settings.js';
 import { useModels } from '../models/context.js';
 import { ApiProblem, messageOf } from '../models/requests.js';
-import { type Problem, TextField } from '../ui/fields.js';
+import { CheckField, type Problem, TextField } from '../ui/fields.js';
 import { Icon } from '../ui/icon.js';
 import { minutesUntilTomorrowMorning, type Moment, untilTime, useTime } from '../ui/time.js';
 
@@ -172,17 +172,15 @@ function WindowForm({ draft, windows, close }: { draft: Draft; windows: QuietWin
         <legend>Days</legend>
         <div class="day-checks" id="quiet-days" tabIndex={-1}>
           {WEEK_DAYS.map((day) => (
-            <label key={day} class="check day-check">
-              <input
-                type="checkbox"
-                checked={form.days.includes(day)}
-                onChange={(event) =>
-                  edit({ days: event.currentTarget.checked ? [...form.days, day] : form.days.filter((known) => known !== day) })
-                }
-              />
+            <CheckField
+              key={day}
+              class="day-check"
+              checked={form.days.includes(day)}
+              onChecked={(checked) => edit({ days: checked ? [...form.days, day] : form.days.filter((known) => known !== day) })}
+            >
               <span aria-hidden="true">{DAY_NAMES[day]}</span>
               <span class="visually-hidden">{DAY_FULL_NAMES[day]}</span>
-            </label>
+            </CheckField>
           ))}
         </div>
         <p id="quiet-days-hint" class="hint">
@@ -197,10 +195,9 @@ function WindowForm({ draft, windows, close }: { draft: Draft; windows: QuietWin
       <fieldset class="quiet-silences">
         <legend>What it silences</legend>
         {CHECKS.map(([key, label]) => (
-          <label key={key} class="check">
-            <input type="checkbox" checked={form[key]} onChange={(event) => edit({ [key]: event.currentTarget.checked })} />
+          <CheckField key={key} checked={form[key]} onChecked={(checked) => edit({ [key]: checked })}>
             <span>{label}</span>
-          </label>
+          </CheckField>
         ))}
       </fieldset>
       {problem?.control === '' && (

@@ -2,7 +2,7 @@
 // is a label, the control, an optional hint, and the daemon's message when an error names this field (the control
 // then says it is invalid, and is described by the message).
 
-import type { VNode } from 'preact';
+import type { ComponentChildren, VNode } from 'preact';
 import './fields.css';
 
 export interface Problem {
@@ -97,5 +97,21 @@ export function SelectField(
         </select>
       )}
     />
+  );
+}
+
+/** A checkbox with its words beside it, in one label (a click on the words checks it). */
+export function CheckField(props: {
+  id?: string;
+  class?: string;
+  checked: boolean;
+  onChecked: (checked: boolean) => void;
+  children: ComponentChildren;
+}): VNode {
+  return (
+    <label class={props.class ? `check ${props.class}` : 'check'}>
+      <input type="checkbox" id={props.id} checked={props.checked} onChange={(event) => props.onChecked(event.currentTarget.checked)} />
+      {props.children}
+    </label>
   );
 }
