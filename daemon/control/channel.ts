@@ -101,17 +101,28 @@ export async function openChannel(supportDir: string, handlers: ChannelHandlers)
   };
 }
 
+/** `answer` and `decide`: the field of the person's yes or no, and what each says when its item is not settled. */
+const SETTLING = {
+  answer: { yesNo: 'allow', failure: 'could not record an answer', notDone: 'could not save the answer', unknown: 'no such question' },
+  decide: {
+    yesNo: 'approve',
+    failure: 'could not send an answer to the relay',
+    notDone: 'could not send the answer',
+    unknown: 'no such request',
+  },
+} as const;
+
 /**
- * `answer` and `decide`: the person's yes or no (`yesNo`) on one waiting item (a question, a connector's request)
- * named by `id`, given to `settle`. Ok, or why not: the request lacks either, `settle` failed (logged as `failure`),
- * or there is no such item.
+ * `answer` and `decide`: the person's yes or no on one waiting item (a question, a connector's request) named by
+ * `id`, given to `settle`. Ok, or why not: the request lacks either, `settle` failed (logged), or there is no such
+ * item.
  */
 async function settleOne(
   request: { op: string; id?: unknown } & Record<string, unknown>,
-  yesNo: 'allow' | 'approve',
+  says: (typeof SETTLING)[keyof typeof SETTLING],
   settle: (id: string, yes: boolean) => Promise<boolean>,
-  says: { failure: string; notDone: string; unknown: string },
 ): Promise<object> {
+  const { yesNo } = says;
   const yes = request[yesNo];
   if (typeof request.id !== 'string' || typeof yes !== 'boolean') {
     return { ok: false, error: `${request.op} needs id (string) and ${yesNo} (true or false)` };
@@ -167,23 +178,11 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
       case 'questions':
         return reply({ ok: true, questions: approvals.questions() });
       case 'answer':
-        return reply(
-          await settleOne(request, 'allow', (id, allow) => approvals.answer(id, allow), {
-            failure: 'could not record an answer',
-            notDone: 'could not save the answer',
-            unknown: 'no such question',
-          }),
-        );
+        return reply(await settleOne(request, SETTLING.answer, (id, allow) => approvals.answer(id, allow)));
       case 'connectors':
         return reply({ ok: true, connectors: connectors.forPerson() });
       case 'decide':
-        return reply(
-          await settleOne(request, 'approve', (id, approve) => connectors.answer(id, approve), {
-            failure: 'could not send an answer to the relay',
-            notDone: 'could not send the answer',
-            unknown: 'no such request',
-          }),
-        );
+        return reply(await settleOne(request, SETTLING.decide, (id, approve) => connectors.answer(id, approve)));
       case 'watch':
         if (stopWatching.length === 0) {
           stopWatching.push(approvals.onChange(() => send({ event: 'questions', questions: approvals.questions() })));
