@@ -36,7 +36,7 @@ import type { PageQuery } from '../../core/history/history-pages.js';
 import { idOf } from '../../core/templates/live-actions.js';
 import { log } from '../../log.js';
 import { bodyFlag, bodyText, optionalBodyText } from '../params.js';
-import { query, type Call, type PathParameter, type QueryParameter, type Route } from '../route.js';
+import { ok, query, type Call, type PathParameter, type QueryParameter, type Route } from '../route.js';
 import { snoozeMinutes } from '../routes/banners.js';
 import type { Services as AllServices } from '../services.js';
 import { historyCsv } from './export.js';
@@ -197,10 +197,7 @@ export function historyRoutes(): Route<Services>[] {
       summary: 'Delete one record; its banner closes',
       params: ITEM,
       reply: okSchema,
-      handle: async ({ services, params }) => {
-        await services.records.remove(params.app!, params.id!);
-        return { ok: true };
-      },
+      handle: ({ services, params }) => services.records.remove(params.app!, params.id!).then(ok),
     }),
     itemRoute({
       method: 'GET',
@@ -278,10 +275,7 @@ export function historyRoutes(): Route<Services>[] {
       path: APP_API.dismiss,
       summary: "Close a notification's banner",
       reply: okSchema,
-      act: async (record, { services }) => {
-        await services.screen.dismiss(record.app, record.id);
-        return { ok: true };
-      },
+      act: (record, { services }) => services.screen.dismiss(record.app, record.id).then(ok),
     }),
     itemRoute<SnoozeAnswer, SnoozeRequest, number>({
       path: APP_API.snooze,
@@ -294,10 +288,7 @@ export function historyRoutes(): Route<Services>[] {
       path: APP_API.unsnooze,
       summary: 'Bring a snoozed banner back now',
       reply: okSchema,
-      act: async (record, { services }) => {
-        await services.screen.unsnooze(record.app, record.id);
-        return { ok: true };
-      },
+      act: (record, { services }) => services.screen.unsnooze(record.app, record.id).then(ok),
     }),
   ];
 }
