@@ -54,8 +54,6 @@ export async function prepare(input: NotificationInput, parts: PrepareParts): Pr
   const appName = parts.names.name(input.app);
   const notification = checkNotification(input, id, parts.designs, { appName, deliveredAt });
   const registered = parts.apps.ensure(input.app);
-  /** What every outcome carries: the notification as checked, its id and time, its app's registration. */
-  const made = { id, app: input.app, appName, notification, deliveredAt, registered };
 
   let imagePath: string | null = null;
   let recording: string | null = null;
@@ -69,7 +67,18 @@ export async function prepare(input: NotificationInput, parts: PrepareParts): Pr
     ]);
     if (!parts.inFlight.finish(input.app, id, arriving)) {
       parts.images.discard(imagePath);
-      return { ...made, fields: {}, imagePath: null, recording, superseded: true };
+      return {
+        id,
+        app: input.app,
+        appName,
+        notification,
+        deliveredAt,
+        fields: {},
+        imagePath: null,
+        recording,
+        superseded: true,
+        registered,
+      };
     }
     dismissedAt = arriving.dismissedAt;
   }
@@ -78,12 +87,17 @@ export async function prepare(input: NotificationInput, parts: PrepareParts): Pr
   if (recording && notification.audio?.startsWith('data:')) notification.audio = recording;
 
   return {
-    ...made,
+    id,
+    app: input.app,
+    appName,
+    notification,
+    deliveredAt,
     fields: fieldsOf(notification, appName, deliveredAt, parts.designs),
     imagePath,
     recording,
     ...(dismissedAt !== undefined ? { dismissedAt } : {}),
     superseded: false,
+    registered,
   };
 }
 
