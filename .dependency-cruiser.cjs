@@ -1,4 +1,26 @@
 // The import boundaries of the repository, checked by `npm test` (docs/architecture.md, "Folders", says why).
+
+/** A leaf: what is under `folder/` imports its own files and Node's own modules, nothing else. */
+const leaf = (name, folder, comment) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: `^${folder}/` },
+  to: { pathNot: [`^${folder}/`, '^node:'], dependencyTypesNot: ['core'] },
+});
+
+/** What is under `from` (a path pattern) never imports what is under these folders. */
+const neverImports = (name, from, folders, comment) => ({
+  name,
+  ...(comment ? { comment } : {}),
+  severity: 'error',
+  from: { path: from },
+  to: { path: `^(${folders.join('|')})/` },
+});
+
+/** The folders of the code that ships: none of it imports the tests or their harness. */
+const PRODUCT = '^(protocol|common|daemon|cli|tray|templates-renderer|relay|app)/';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -9,35 +31,28 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    {
-      name: 'protocol-is-a-leaf',
-      comment: 'protocol/ is the wire contract every part speaks; it imports nothing else of the project, and no package.',
-      severity: 'error',
-      from: { path: '^protocol/' },
-      to: { pathNot: ['^protocol/', '^node:'], dependencyTypesNot: ['core'] },
-    },
-    {
-      name: 'common-is-a-leaf',
-      comment:
-        "common/ holds the small parts that programs on different floors share (the daemon's CLI and the relay): it imports Node's own modules only.",
-      severity: 'error',
-      from: { path: '^common/' },
-      to: { pathNot: ['^common/', '^node:'], dependencyTypesNot: ['core'] },
-    },
-    {
-      name: 'renderer-depends-only-on-protocol',
-      comment: 'templates-renderer/ draws templates for anyone: it imports protocol/ and its own files (and packages), nothing above.',
-      severity: 'error',
-      from: { path: '^templates-renderer/' },
-      to: { path: '^(daemon|cli|tray|relay|bench|test|scripts|clients)/' },
-    },
-    {
-      name: 'daemon-never-imports-the-cli',
-      comment: 'The CLI is a client of the daemon, never a part of it.',
-      severity: 'error',
-      from: { path: '^daemon/' },
-      to: { path: '^(cli|tray|relay|bench|test)/' },
-    },
+    leaf(
+      'protocol-is-a-leaf',
+      'protocol',
+      'protocol/ is the wire contract every part speaks; it imports nothing else of the project, and no package.',
+    ),
+    leaf(
+      'common-is-a-leaf',
+      'common',
+      "common/ holds the small parts that programs on different floors share (the daemon's CLI and the relay): it imports Node's own modules only.",
+    ),
+    neverImports(
+      'renderer-depends-only-on-protocol',
+      '^templates-renderer/',
+      ['daemon', 'cli', 'tray', 'relay', 'bench', 'test', 'scripts', 'clients'],
+      'templates-renderer/ draws templates for anyone: it imports protocol/ and its own files (and packages), nothing above.',
+    ),
+    neverImports(
+      'daemon-never-imports-the-cli',
+      '^daemon/',
+      ['cli', 'tray', 'relay', 'bench', 'test'],
+      'The CLI is a client of the daemon, never a part of it.',
+    ),
     {
       name: 'tray-speaks-through-the-channel',
       comment:
@@ -49,21 +64,18 @@ module.exports = {
         pathNot: ['^daemon/(control|present)/', '^daemon/integrations/dbus-bus\\.ts$', '^daemon/(log|version|support-dir)\\.ts$'],
       },
     },
-    {
-      name: 'cli-never-imports-the-core',
-      comment:
-        "The command-line tool and the agent server are clients of the daemon's HTTP API and private channel. What they share with the daemon lives in protocol/, common/, or a named daemon module outside core/, http/ and store/ (the support folder, the presenters' names, the login service, and daemon.ts for `notifier daemon`).",
-      severity: 'error',
-      from: { path: '^cli/' },
-      to: { path: '^daemon/(core|http|store)/' },
-    },
-    {
-      name: 'relay-never-imports-the-daemon',
-      comment: 'The relay is a separate service: it shares only the wire contract (protocol/).',
-      severity: 'error',
-      from: { path: '^relay/' },
-      to: { path: '^(daemon|cli|tray|templates-renderer|bench|test)/' },
-    },
+    neverImports(
+      'cli-never-imports-the-core',
+      '^cli/',
+      ['daemon/core', 'daemon/http', 'daemon/store'],
+      "The command-line tool and the agent server are clients of the daemon's HTTP API and private channel. What they share with the daemon lives in protocol/, common/, or a named daemon module outside core/, http/ and store/ (the support folder, the presenters' names, the login service, and daemon.ts for `notifier daemon`).",
+    ),
+    neverImports(
+      'relay-never-imports-the-daemon',
+      '^relay/',
+      ['daemon', 'cli', 'tray', 'templates-renderer', 'bench', 'test'],
+      'The relay is a separate service: it shares only the wire contract (protocol/).',
+    ),
     // relay-floors: inside relay/, a module imports from its own floor and the floors below, never from one above
     // (docs/architecture.md, "relay/ by floor"): a rule per floor, naming what it may import of relay/.
     ...[
@@ -81,14 +93,12 @@ module.exports = {
       from: { path: floor },
       to: { path: '^relay/', pathNot: floors.slice(0, index + 1) },
     })),
-    {
-      name: 'app-depends-only-on-protocol',
-      comment:
-        "app/ is the person's web app, built for the browser: it imports protocol/ (the contract's types and rules), its own files and its packages, nothing else of the project.",
-      severity: 'error',
-      from: { path: '^app/' },
-      to: { path: '^(daemon|cli|tray|templates-renderer|relay|bench|test|scripts|clients)/' },
-    },
+    neverImports(
+      'app-depends-only-on-protocol',
+      '^app/',
+      ['daemon', 'cli', 'tray', 'templates-renderer', 'relay', 'bench', 'test', 'scripts', 'clients'],
+      "app/ is the person's web app, built for the browser: it imports protocol/ (the contract's types and rules), its own files and its packages, nothing else of the project.",
+    ),
     {
       name: 'nothing-imports-the-app',
       comment:
@@ -97,20 +107,13 @@ module.exports = {
       from: { pathNot: '^(app/|test/app/[a-z-]*store\\.test\\.ts$)' },
       to: { path: '^app/' },
     },
-    {
-      name: 'product-code-never-imports-tests',
-      severity: 'error',
-      from: { path: '^(protocol|daemon|cli|tray|templates-renderer|relay|app)/' },
-      to: { path: '^(test|bench)/' },
-    },
-    {
-      name: 'product-code-never-imports-the-harness',
-      comment:
-        'rigs/ is the harness the tests and the benchmarks share (PostgreSQL, Chromium, D-Bus, the desktop, the relay as a process): it starts what the product is tested on, and nothing that ships imports it.',
-      severity: 'error',
-      from: { path: '^(protocol|common|daemon|cli|tray|templates-renderer|relay|app)/' },
-      to: { path: '^rigs/' },
-    },
+    neverImports('product-code-never-imports-tests', PRODUCT, ['test', 'bench']),
+    neverImports(
+      'product-code-never-imports-the-harness',
+      PRODUCT,
+      ['rigs'],
+      'rigs/ is the harness the tests and the benchmarks share (PostgreSQL, Chromium, D-Bus, the desktop, the relay as a process): it starts what the product is tested on, and nothing that ships imports it.',
+    ),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

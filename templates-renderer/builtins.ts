@@ -58,42 +58,32 @@ const header = (row: number): Json[] => [
   cell('time', row, 2, time, { align: 'trailing' }),
 ];
 
+/**
+ * Title, subtitle and body one under the other from `row`, in `colSpan` columns from `col`; the action row under
+ * them, across the card.
+ */
+const textAndActions = (row: number, col: number, colSpan: number): Json[] => [
+  cell('title', row, col, title(), { colSpan }),
+  cell('subtitle', row + 1, col, subtitle, { colSpan }),
+  cell('body', row + 2, col, body, { colSpan }),
+  cell('actions', row + 3, 0, actions, { colSpan: 3 }),
+];
+
 const LAYOUT_CELLS: Record<Layout, { rows: number; cells: Json[] }> = {
   // Header; a 64-point square picture on the left of title, subtitle and body; the action row.
   imageLeft: {
     rows: 5,
-    cells: [
-      ...header(0),
-      cell('image', 1, 0, picture, { rowSpan: 3 }),
-      cell('title', 1, 1, title(), { colSpan: 2 }),
-      cell('subtitle', 2, 1, subtitle, { colSpan: 2 }),
-      cell('body', 3, 1, body, { colSpan: 2 }),
-      cell('actions', 4, 0, actions, { colSpan: 3 }),
-    ],
+    cells: [...header(0), cell('image', 1, 0, picture, { rowSpan: 3 }), ...textAndActions(1, 1, 2)],
   },
   // The same, mirrored: the picture on the right.
   imageRight: {
     rows: 5,
-    cells: [
-      ...header(0),
-      cell('title', 1, 0, title(), { colSpan: 2 }),
-      cell('image', 1, 2, picture, { rowSpan: 3, align: 'topTrailing' }),
-      cell('subtitle', 2, 0, subtitle, { colSpan: 2 }),
-      cell('body', 3, 0, body, { colSpan: 2 }),
-      cell('actions', 4, 0, actions, { colSpan: 3 }),
-    ],
+    cells: [...header(0), cell('image', 1, 2, picture, { rowSpan: 3, align: 'topTrailing' }), ...textAndActions(1, 0, 2)],
   },
   // A wide 16:9 picture across the top; header; title, subtitle, body; the action row.
   hero: {
     rows: 6,
-    cells: [
-      cell('image', 0, 0, wide, { colSpan: 3 }),
-      ...header(1),
-      cell('title', 2, 0, title(), { colSpan: 3 }),
-      cell('subtitle', 3, 0, subtitle, { colSpan: 3 }),
-      cell('body', 4, 0, body, { colSpan: 3 }),
-      cell('actions', 5, 0, actions, { colSpan: 3 }),
-    ],
+    cells: [cell('image', 0, 0, wide, { colSpan: 3 }), ...header(1), ...textAndActions(2, 0, 3)],
   },
   // One line (icon, title, time), the body on one line under the title, the action row.
   compact: {

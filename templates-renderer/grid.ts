@@ -75,6 +75,14 @@ interface Placed {
   order: number;
 }
 
+/** Where a placed item sits along one axis of the grid: its first track, and how many tracks it spans. */
+interface Axis {
+  start(p: Placed): number;
+  span(p: Placed): number;
+}
+const COLUMNS: Axis = { start: (p) => p.col, span: (p) => p.colSpan };
+const ROWS: Axis = { start: (p) => p.row, span: (p) => p.rowSpan };
+
 /**
  * Rule 6 (total): an item whose row or col is not a whole number inside the grid is ignored (the validator reports
  * it). A span below 1 (or not a number) counts as 1; a span that runs past the grid's edge is cut at the edge.
@@ -98,17 +106,11 @@ function place(items: readonly GridItem[], rows: number, cols: number): Placed[]
  * (size 0, no gap next to it); a track no item touches at all collapses only when `collapseEmpty` is true, and is
  * otherwise kept with its own size (see rules 3 and 4). Returns `visible[i]` per track.
  */
-function planTracks(
-  placed: readonly Placed[],
-  tracks: number,
-  start: (p: Placed) => number,
-  span: (p: Placed) => number,
-  collapseEmpty: boolean,
-): boolean[] {
+function planTracks(placed: readonly Placed[], tracks: number, axis: Axis, collapseEmpty: boolean): boolean[] {
   const touched = new Array<boolean>(tracks).fill(false);
   const live = new Array<boolean>(tracks).fill(false);
   for (const p of placed) {
-    for (let i = start(p); i < start(p) + span(p); i++) {
+    for (let i = axis.start(p); i < axis.start(p) + axis.span(p); i++) {
       touched[i] = true;
       if (!p.item.collapsed) live[i] = true;
     }
@@ -166,20 +168,8 @@ export function solveGrid(grid: Grid, items: GridItem[], options: { collapseEmpt
   const live = placed.filter((p) => !p.item.collapsed);
 
   // Rule 2: which tracks are visible.
-  const colVisible = planTracks(
-    placed,
-    colCount,
-    (p) => p.col,
-    (p) => p.colSpan,
-    options.collapseEmpty,
-  );
-  const rowVisible = planTracks(
-    placed,
-    rowCount,
-    (p) => p.row,
-    (p) => p.rowSpan,
-    options.collapseEmpty,
-  );
+  const colVisible = planTracks(placed, colCount, COLUMNS, options.collapseEmpty);
+  const rowVisible = planTracks(placed, rowCount, ROWS, options.collapseEmpty);
 
   // Rule 3: column widths. Collapsed columns are 0. Fixed columns keep their points (they may overfill the width:
   // fixed is fixed). Gaps sit only between visible columns. An `auto` column is as wide as the widest live item that

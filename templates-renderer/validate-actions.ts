@@ -4,19 +4,12 @@
 import { normalizeButton, slug } from '../protocol/notification-rules.js';
 import type { Button, ButtonKind } from '../protocol/types.js';
 import type { Template, TemplateAction } from './model.js';
-import { KIND_INFERENCE_ORDER, objectDefinition, type ActionKind, type PropertySpec } from './schema.js';
-import { isPlainObject, readObject, tokensIn, type Context, type Json, type Report } from './validate-kit.js';
+import { KIND_INFERENCE_ORDER, objectDefinition, type ActionKind } from './schema.js';
+import { isPlainObject, readObject, tokensIn, type Context, type Json, type ReaderFn, type Report } from './validate-kit.js';
 
 const KIND_FIELDS = ['url', 'callback', 'command', 'script', 'shortcut', 'openApp', 'reply'] as const;
 
-export function readActionOrId(
-  spec: PropertySpec,
-  value: unknown,
-  path: string,
-  key: string,
-  report: Report,
-  context: Context,
-): TemplateAction | string | undefined {
+export const readActionOrId: ReaderFn<TemplateAction | string | undefined> = (spec, value, path, key, report, context) => {
   if (typeof value === 'string') {
     if (value.trim() === '') {
       report.error(path, `${key} must be an action object or the id of an action`);
@@ -25,7 +18,7 @@ export function readActionOrId(
     return value;
   }
   return readAction(value, path, key, report, context);
-}
+};
 
 export function readAction(value: unknown, path: string, key: string, report: Report, context: Context): TemplateAction | undefined {
   if (!isPlainObject(value)) {
@@ -106,7 +99,7 @@ function normalizeWithLinkTokens(button: Button & { kind?: string }, path: strin
   }
 }
 
-export function readActionRule(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): unknown {
+export const readActionRule: ReaderFn<unknown> = (spec, value, path, key, report, context) => {
   if (!isPlainObject(value)) {
     report.error(path, "a rule must be an object with a 'match' or an 'add'");
     return undefined;
@@ -120,16 +113,9 @@ export function readActionRule(spec: PropertySpec, value: unknown, path: string,
   if (match && !changes)
     report.warn(path, `the rule matches '${rule.match as string}' but changes nothing (set hide, relabel, style, symbol, position or add)`);
   return rule;
-}
+};
 
-export function readButton(
-  spec: PropertySpec,
-  value: unknown,
-  path: string,
-  key: string,
-  report: Report,
-  context: Context,
-): Button | undefined {
+export const readButton: ReaderFn<Button | undefined> = (spec, value, path, key, report, context) => {
   if (!isPlainObject(value)) {
     report.error(path, 'a button must be an object with a label');
     return undefined;
@@ -145,7 +131,7 @@ export function readButton(
     );
   }
   return button;
-}
+};
 
 /** Every button and action the template itself offers: legacy buttons, rule adds, inline component actions. */
 export function offeredByTemplate(template: Template): Button[] {

@@ -51,7 +51,7 @@ export class Report {
 }
 
 /** A named rule of the format (schema.ts `Reader`): reads one value, reporting its problems. */
-export type ReaderFn = (spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context) => unknown;
+export type ReaderFn<T = unknown> = (spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context) => T;
 
 /** What one template's reading shares between its parts: the named rules, the grid the cells must fit, the ids seen... */
 export class Context {

@@ -216,31 +216,9 @@ export function isTemplateLink(link: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The named rules (schema.ts `Reader`)
+// The named rules (schema.ts `Reader`): each a ReaderFn, and READERS, at the end, by name
 
-const READERS: Record<NonNullable<PropertySpec['reader']>, ReaderFn> = {
-  size: readSize,
-  color: (spec, value, path, key, report) => readColor(value, path, key, report, false),
-  hexColor: (spec, value, path, key, report) => readColor(value, path, key, report, true),
-  link: readLink,
-  // The template reads layoutVersion itself (it depends on the grid); here only the value is kept.
-  layoutVersion: (spec, value) => value,
-  grid: readGrid,
-  trackSizes: readTrackSizes,
-  cell: readCell,
-  component: readComponent,
-  action: (spec, value, path, key, report, context) => readAction(value, path, key, report, context),
-  actionOrId: readActionOrId,
-  actionRule: readActionRule,
-  button: readButton,
-  followUp: (spec, value, path, key, report, context) => {
-    context.followUp = value;
-    return undefined;
-  },
-  symbol: readSymbol,
-};
-
-function readSize(spec: PropertySpec, value: unknown, path: string, key: string, report: Report): Size | undefined {
+const readSize: ReaderFn<Size | undefined> = (spec, value, path, key, report) => {
   const size = parseSize(value);
   if (size === null) {
     report.error(path, `size '${typeof value === 'string' ? value : JSON.stringify(value)}' must be "auto", "fill" or a number of points`);
@@ -251,7 +229,7 @@ function readSize(spec: PropertySpec, value: unknown, path: string, key: string,
     return undefined;
   }
   return size;
-}
+};
 
 /** Whether the value is a string; if not, the problem is reported. */
 function isText(value: unknown, path: string, key: string, report: Report): value is string {
@@ -273,16 +251,16 @@ function readColor(value: unknown, path: string, key: string, report: Report, he
   return value;
 }
 
-function readLink(spec: PropertySpec, value: unknown, path: string, key: string, report: Report): string | undefined {
+const readLink: ReaderFn<string | undefined> = (spec, value, path, key, report) => {
   if (!isText(value, path, key, report)) return undefined;
   if (!isTemplateLink(value)) {
     report.error(path, 'only http, https and mailto URLs can be opened');
     return undefined;
   }
   return value;
-}
+};
 
-function readSymbol(spec: PropertySpec, value: unknown, path: string, key: string, report: Report): string | undefined {
+const readSymbol: ReaderFn<string | undefined> = (spec, value, path, key, report) => {
   // docs/api/templates.md#t30: a styled symbol object ({name, weight, ...}) is drawn by its name alone, with a warning.
   if (isPlainObject(value) && typeof value.name === 'string' && value.name.trim() !== '') {
     report.warn(path, `only the symbol's name is used ('${value.name}')`);
@@ -297,9 +275,9 @@ function readSymbol(spec: PropertySpec, value: unknown, path: string, key: strin
     return undefined;
   }
   return value;
-}
+};
 
-function readGrid(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): Grid | undefined {
+const readGrid: ReaderFn<Grid | undefined> = (spec, value, path, key, report, context) => {
   if (!isPlainObject(value)) {
     report.error(path, 'grid must be an object');
     return undefined;
@@ -311,19 +289,12 @@ function readGrid(spec: PropertySpec, value: unknown, path: string, key: string,
   context.cols = fillTracks(value, 'cols', 'colSizes', 4, 'fill', grid);
   if (report.errors.length === errorsBefore) fitColumns(grid, path, report);
   return inSchemaOrder(objectDefinition('grid'), grid as unknown as Json) as unknown as Grid;
-}
+};
 
 const TRACK_AXES = { rowSizes: 'rows', colSizes: 'cols' } as const;
 
 /** rowSizes / colSizes: the sizes, and one per track (`rowSizes has N entries but rows is M`). */
-function readTrackSizes(
-  spec: PropertySpec,
-  value: unknown,
-  path: string,
-  key: string,
-  report: Report,
-  context: Context,
-): Size[] | undefined {
+const readTrackSizes: ReaderFn<Size[] | undefined> = (spec, value, path, key, report, context) => {
   if (!Array.isArray(value)) {
     report.error(path, `${key} must be a list`);
     return undefined;
@@ -339,7 +310,7 @@ function readTrackSizes(
     report.error(path, `${key} has ${value.length} entries but ${countKey} is ${count}`);
   }
   return sizes;
-}
+};
 
 const isTrackCount = (n: unknown): n is number =>
   typeof n === 'number' && Number.isInteger(n) && n >= LIMITS.tracks.min && n <= LIMITS.tracks.max;
@@ -400,7 +371,7 @@ function fitColumns(grid: Grid, path: string, report: Report): void {
   grid.colSizes = points;
 }
 
-function readCell(spec: PropertySpec, value: unknown, path: string, key: string, report: Report, context: Context): Cell | undefined {
+const readCell: ReaderFn<Cell | undefined> = (spec, value, path, key, report, context) => {
   if (!isPlainObject(value)) {
     report.error(path, 'a cell must be an object with row, col and component');
     return undefined;
@@ -428,7 +399,7 @@ function readCell(spec: PropertySpec, value: unknown, path: string, key: string,
   } finally {
     report.cellId = outer;
   }
-}
+};
 
 /** The cell must fit the grid and not cover a slot another cell covers (reported once per pair). */
 function placeCell(cell: Cell, raw: Json, path: string, report: Report, context: Context): void {
@@ -461,14 +432,7 @@ function placeCell(cell: Cell, raw: Json, path: string, report: Report, context:
   }
 }
 
-function readComponent(
-  spec: PropertySpec,
-  value: unknown,
-  path: string,
-  key: string,
-  report: Report,
-  context: Context,
-): Component | undefined {
+const readComponent: ReaderFn<Component | undefined> = (spec, value, path, key, report, context) => {
   const types = COMPONENT_TYPES.join(', ');
   if (!isPlainObject(value)) {
     report.error(path, `component must be an object with a type (one of ${types})`);
@@ -485,7 +449,30 @@ function readComponent(
   }
   const component = readObject(COMPONENTS[type as Component['type']], rest, path, key, report, context);
   return { type, ...component } as unknown as Component;
-}
+};
+
+/** The named rules by name (schema.ts `Reader`), as a template's reading looks them up. */
+const READERS: Record<NonNullable<PropertySpec['reader']>, ReaderFn> = {
+  size: readSize,
+  color: (spec, value, path, key, report) => readColor(value, path, key, report, false),
+  hexColor: (spec, value, path, key, report) => readColor(value, path, key, report, true),
+  link: readLink,
+  // The template reads layoutVersion itself (it depends on the grid); here only the value is kept.
+  layoutVersion: (spec, value) => value,
+  grid: readGrid,
+  trackSizes: readTrackSizes,
+  cell: readCell,
+  component: readComponent,
+  action: (spec, value, path, key, report, context) => readAction(value, path, key, report, context),
+  actionOrId: readActionOrId,
+  actionRule: readActionRule,
+  button: readButton,
+  followUp: (spec, value, path, key, report, context) => {
+    context.followUp = value;
+    return undefined;
+  },
+  symbol: readSymbol,
+};
 
 // ---------------------------------------------------------------------------------------------------------------
 // Warnings across cells

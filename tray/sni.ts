@@ -5,7 +5,7 @@
 
 import { Image, createCanvas } from 'canvas';
 import dbus from 'dbus-next';
-import { sessionBus } from '../daemon/integrations/dbus-bus.js';
+import { busDaemon, setUpOnBus } from '../daemon/integrations/dbus-bus.js';
 import type { StartTray, Tray, TrayEntry, TrayLook, TrayStatus } from './backend.js';
 
 const WATCHER = 'org.kde.StatusNotifierWatcher';
@@ -351,37 +351,25 @@ async function register(bus: dbus.MessageBus, busName: string): Promise<void> {
  * now and whenever a watcher appears later (a panel started or restarted after the tray).
  */
 export const startStatusNotifierItem: StartTray = async (look, menu, onClick) => {
-  let bus: dbus.MessageBus;
-  try {
-    bus = sessionBus();
-  } catch (error) {
-    return { failed: `no session bus (${(error as Error).message})` };
-  }
   const busName = `${ITEM_INTERFACE}-${process.pid}-1`;
   const item = new StatusNotifierItem(look, menu.status);
   const entries = [...menu.entries]; // the menu as the panel was told it
   const dbusMenu = new DBusMenu(entries, onClick);
-  const failed = new Promise<{ failed: string }>((resolve) => bus.once('error', (error: Error) => resolve({ failed: error.message })));
-  const timeout = new Promise<{ failed: string }>((resolve) =>
-    setTimeout(() => resolve({ failed: 'the session bus did not answer' }), CONNECT_TIMEOUT_MS).unref(),
+  const started = await setUpOnBus(
+    'session',
+    async (bus) => {
+      bus.export(ITEM_PATH, item);
+      bus.export(MENU_PATH, dbusMenu);
+      await bus.requestName(busName, dbus.NameFlag.DO_NOT_QUEUE);
+      (await busDaemon(bus)).on('NameOwnerChanged', (name: string, _old: string, owner: string) => {
+        if (name === WATCHER && owner) void register(bus, busName);
+      });
+      await register(bus, busName);
+    },
+    { timeoutMs: CONNECT_TIMEOUT_MS },
   );
-  const attempt = (async () => {
-    bus.export(ITEM_PATH, item);
-    bus.export(MENU_PATH, dbusMenu);
-    await bus.requestName(busName, dbus.NameFlag.DO_NOT_QUEUE);
-    const daemon = (await bus.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
-    daemon.on('NameOwnerChanged', (name: string, _old: string, owner: string) => {
-      if (name === WATCHER && owner) void register(bus, busName);
-    });
-    await register(bus, busName);
-    return null;
-  })();
-  const outcome = await Promise.race([attempt.catch((error: Error) => ({ failed: error.message })), failed, timeout]);
-  if (outcome) {
-    bus.disconnect();
-    return outcome;
-  }
-  bus.on('error', () => undefined); // a bus that goes away later takes the icon with it; the daemon carries on
+  if ('failed' in started) return started;
+  const { bus } = started; // a bus that goes away later takes the icon with it; the daemon carries on
 
   const tray: Tray = {
     update: (changed) => {

@@ -101,6 +101,39 @@ export async function openChannel(supportDir: string, handlers: ChannelHandlers)
   };
 }
 
+/** `answer` and `decide`: the field of the person's yes or no, and what each says when its item is not settled. */
+const SETTLING = {
+  answer: { yesNo: 'allow', failure: 'could not record an answer', notDone: 'could not save the answer', unknown: 'no such question' },
+  decide: {
+    yesNo: 'approve',
+    failure: 'could not send an answer to the relay',
+    notDone: 'could not send the answer',
+    unknown: 'no such request',
+  },
+} as const;
+
+/**
+ * `answer` and `decide`: the person's yes or no on one waiting item (a question, a connector's request) named by
+ * `id`, given to `settle`. Ok, or why not: the request lacks either, `settle` failed (logged), or there is no such
+ * item.
+ */
+async function settleOne(
+  request: { op: string; id?: unknown } & Record<string, unknown>,
+  says: (typeof SETTLING)[keyof typeof SETTLING],
+  settle: (id: string, yes: boolean) => Promise<boolean>,
+): Promise<object> {
+  const { yesNo } = says;
+  const yes = request[yesNo];
+  if (typeof request.id !== 'string' || typeof yes !== 'boolean') {
+    return { ok: false, error: `${request.op} needs id (string) and ${yesNo} (true or false)` };
+  }
+  const done = await settle(request.id, yes).catch((error: Error) => {
+    log.error(`${says.failure}: ${error.message}`);
+    return null;
+  });
+  return done ? { ok: true } : { ok: false, error: done === null ? says.notDone : says.unknown };
+}
+
 function serve(socket: net.Socket, handlers: ChannelHandlers): void {
   const { approvals, connectors } = handlers;
   const send = (value: unknown): void => {
@@ -144,28 +177,12 @@ function serve(socket: net.Socket, handlers: ChannelHandlers): void {
     switch (request?.op) {
       case 'questions':
         return reply({ ok: true, questions: approvals.questions() });
-      case 'answer': {
-        if (typeof request.id !== 'string' || typeof request.allow !== 'boolean') {
-          return reply({ ok: false, error: 'answer needs id (string) and allow (true or false)' });
-        }
-        const answered = await approvals.answer(request.id, request.allow).catch((error: Error) => {
-          log.error(`could not record an answer: ${error.message}`);
-          return null;
-        });
-        return reply(answered ? { ok: true } : { ok: false, error: answered === null ? 'could not save the answer' : 'no such question' });
-      }
+      case 'answer':
+        return reply(await settleOne(request, SETTLING.answer, (id, allow) => approvals.answer(id, allow)));
       case 'connectors':
         return reply({ ok: true, connectors: connectors.forPerson() });
-      case 'decide': {
-        if (typeof request.id !== 'string' || typeof request.approve !== 'boolean') {
-          return reply({ ok: false, error: 'decide needs id (string) and approve (true or false)' });
-        }
-        const decided = await connectors.answer(request.id, request.approve).catch((error: Error) => {
-          log.error(`could not send an answer to the relay: ${error.message}`);
-          return null;
-        });
-        return reply(decided ? { ok: true } : { ok: false, error: decided === null ? 'could not send the answer' : 'no such request' });
-      }
+      case 'decide':
+        return reply(await settleOne(request, SETTLING.decide, (id, approve) => connectors.answer(id, approve)));
       case 'watch':
         if (stopWatching.length === 0) {
           stopWatching.push(approvals.onChange(() => send({ event: 'questions', questions: approvals.questions() })));

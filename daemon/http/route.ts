@@ -130,6 +130,9 @@ export interface Route<S> extends Contract {
   handle(call: Call<S>): unknown;
 }
 
+/** The answer of a route that only acts (its reply is `okSchema`): `work.then(ok)` answers `{ok: true}` once the work is done. */
+export const ok = (): { ok: true } => ({ ok: true });
+
 export const isFileReply = (reply: Contract['reply']): reply is FileReply => typeof (reply as FileReply).file === 'string';
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -58,6 +58,49 @@ function reachable(busAddress: string): boolean {
   }
 }
 
+/** The bus daemon's own interface (org.freedesktop.DBus): who owns a name, NameOwnerChanged when that changes. */
+export async function busDaemon(bus: dbus.MessageBus): Promise<dbus.ClientInterface> {
+  return (await bus.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
+}
+
+/** What `setUpOnBus` set up, on its bus; or why nothing was (the bus is closed again then). */
+export type OnBus<T> = { bus: dbus.MessageBus; value: T } | { failed: string };
+
+/**
+ * Opens the session bus (at `address`, else as `sessionBus` finds it) or the system bus, and runs `setUp` on it
+ * within `timeoutMs`. Nothing is set up, and the bus is closed again, when it cannot be opened, when it reports an
+ * error (dbus-next says an address has nothing behind it by an `error` event, not by failing the call in flight),
+ * when `setUp` throws, or when time runs out. The bus's later errors are ignored here: a bus that goes away takes
+ * what was set up on it along.
+ */
+export async function setUpOnBus<T>(
+  which: 'session' | 'system',
+  setUp: (bus: dbus.MessageBus) => Promise<T>,
+  options: { timeoutMs: number; address?: string },
+): Promise<OnBus<T>> {
+  let bus: dbus.MessageBus;
+  try {
+    bus = which === 'session' ? sessionBus(options.address) : systemBus();
+  } catch (error) {
+    return { failed: `no ${which} bus (${(error as Error).message})` };
+  }
+  const failed = new Promise<{ failed: string }>((resolve) =>
+    bus.on('error', (error: Error) => resolve({ failed: `the ${which} bus failed (${error.message})` })),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<{ failed: string }>((resolve) => {
+    timer = setTimeout(() => resolve({ failed: `the ${which} bus did not answer` }), options.timeoutMs);
+  });
+  const done = setUp(bus).then(
+    (value) => ({ bus, value }),
+    (error: Error) => ({ failed: error.message }),
+  );
+  const outcome = await Promise.race([done, failed, late]);
+  clearTimeout(timer);
+  if ('failed' in outcome) bus.disconnect();
+  return outcome;
+}
+
 /** The system bus: DBUS_SYSTEM_BUS_ADDRESS, else the system's socket. */
 export function systemBus(): dbus.MessageBus {
   // dbus-next's sessionBus connects to whatever address it is given: the system bus is no different on the wire.

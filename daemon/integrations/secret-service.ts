@@ -10,7 +10,7 @@ import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import dbus from 'dbus-next';
 import type { RelayTokenPlace } from '../../protocol/app-api-relay.js';
-import { sessionBus } from './dbus-bus.js';
+import { busDaemon, setUpOnBus } from './dbus-bus.js';
 import { log } from '../log.js';
 import { syncFolder, writeFileDurably } from '../store/durable-file.js';
 
@@ -145,32 +145,16 @@ class SecretService {
 
   /** The Secret Service on the session bus, or null when there is no bus or nobody owns the name. */
   static async connect(busAddress?: string): Promise<SecretService | null> {
-    let bus: dbus.MessageBus;
-    try {
-      bus = sessionBus(busAddress);
-    } catch {
-      return null;
-    }
-    // No bus at that address: dbus-next says so with an `error` event, not by failing the call in flight.
-    const failed = new Promise<never>((_, reject) => bus.on('error', reject));
-    failed.catch(() => undefined);
-    try {
-      const service = await withTimeout(
-        Promise.race([
-          (async () => {
-            const daemon = (await bus.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
-            if (!((await daemon.NameHasOwner(SERVICE)) as boolean)) throw new Error('no Secret Service');
-            return (await bus.getProxyObject(SERVICE, SERVICE_PATH)).getInterface(SERVICE_INTERFACE);
-          })(),
-          failed,
-        ]),
-        SECRET_SERVICE_TIMEOUT_MS,
-      );
-      return new SecretService(bus, service);
-    } catch {
-      bus.disconnect();
-      return null;
-    }
+    const connected = await setUpOnBus(
+      'session',
+      async (bus) => {
+        const daemon = await busDaemon(bus);
+        if (!((await daemon.NameHasOwner(SERVICE)) as boolean)) throw new Error('no Secret Service');
+        return (await bus.getProxyObject(SERVICE, SERVICE_PATH)).getInterface(SERVICE_INTERFACE);
+      },
+      { timeoutMs: SECRET_SERVICE_TIMEOUT_MS, address: busAddress },
+    );
+    return 'failed' in connected ? null : new SecretService(connected.bus, connected.value);
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 import dbus from 'dbus-next';
-import { sessionBus } from '../integrations/dbus-bus.js';
+import { busDaemon, setUpOnBus } from '../integrations/dbus-bus.js';
 import { bodyMarkup, escapeMarkup, parseMarkdown, plainText } from '../../protocol/markdown.js';
 import { log } from '../log.js';
 import { type DunstProcess, dunstMaxIconSize, dunstMenu, dunstProcess, missingMenuAdvice } from './dunst-config.js';
@@ -86,34 +86,22 @@ export class DBusPresenter implements Presenter {
 
   /** Connects to the session bus's notification server; null (with the reason) when there is none. */
   static async connect(busAddress?: string): Promise<{ presenter: DBusPresenter } | { reason: string }> {
-    let bus: dbus.MessageBus;
-    try {
-      bus = sessionBus(busAddress);
-    } catch (error) {
-      return { reason: `no session bus (${(error as Error).message})` };
-    }
-    const failed = new Promise<{ reason: string }>((resolve) =>
-      bus.on('error', (error: Error) => {
-        log.warn(`session bus: ${error.message}`);
-        resolve({ reason: `the session bus failed (${error.message})` });
-      }),
+    const connected = await setUpOnBus(
+      'session',
+      async (bus) => {
+        bus.on('error', (error: Error) => log.warn(`session bus: ${error.message}`));
+        const daemon = await busDaemon(bus);
+        const owned = (await daemon.NameHasOwner(SERVICE)) as boolean;
+        const activatable = ((await daemon.ListActivatableNames()) as string[]).includes(SERVICE);
+        const display = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+        if (!owned && !(activatable && display)) throw new Error('no notification server on the session bus');
+        const server = (await bus.getProxyObject(SERVICE, PATH)).getInterface(SERVICE);
+        const { capabilities, serverName } = await readServer(server);
+        return new DBusPresenter(bus, daemon, server, capabilities, serverName);
+      },
+      { timeoutMs: CONNECT_TIMEOUT_MS, address: busAddress },
     );
-    const attempt = (async () => {
-      const daemon = (await bus.getProxyObject('org.freedesktop.DBus', '/org/freedesktop/DBus')).getInterface('org.freedesktop.DBus');
-      const owned = (await daemon.NameHasOwner(SERVICE)) as boolean;
-      const activatable = ((await daemon.ListActivatableNames()) as string[]).includes(SERVICE);
-      const display = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
-      if (!owned && !(activatable && display)) return { reason: 'no notification server on the session bus' };
-      const server = (await bus.getProxyObject(SERVICE, PATH)).getInterface(SERVICE);
-      const { capabilities, serverName } = await readServer(server);
-      return { presenter: new DBusPresenter(bus, daemon, server, capabilities, serverName) };
-    })();
-    const timeout = new Promise<{ reason: string }>((resolve) =>
-      setTimeout(() => resolve({ reason: 'the session bus did not answer' }), CONNECT_TIMEOUT_MS).unref(),
-    );
-    const result = await Promise.race([attempt.catch((error: Error) => ({ reason: error.message })), failed, timeout]);
-    if ('reason' in result) bus.disconnect();
-    return result;
+    return 'failed' in connected ? { reason: connected.failed } : { presenter: connected.value };
   }
 
   async start(listener: PresenterListener): Promise<void> {

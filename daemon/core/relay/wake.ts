@@ -4,7 +4,7 @@
 // socket's own delays apply.
 
 import dbus from 'dbus-next';
-import { systemBus } from '../../integrations/dbus-bus.js';
+import { setUpOnBus } from '../../integrations/dbus-bus.js';
 import { log } from '../../log.js';
 
 /** NetworkManager's `StateChanged(u)` values that mean connected (site-wide, then globally). */
@@ -23,43 +23,37 @@ export type WakeReason = 'network' | 'resume';
 
 /** Calls `wake` when the network comes back or the computer resumes; `stop` ends it. */
 export async function watchWakeUps(wake: (reason: WakeReason) => void): Promise<{ stop(): void }> {
-  let bus: dbus.MessageBus;
-  try {
-    bus = systemBus(); // DBUS_SYSTEM_BUS_ADDRESS, else the system's socket
-  } catch {
-    return { stop: () => undefined };
-  }
-  // No system bus (a container, a test): dbus-next says so with an `error` event; the socket's own delays apply.
-  const failed = new Promise<'failed'>((resolve) => bus.on('error', () => resolve('failed')));
-  bus.on('message', (message: dbus.Message) => {
-    if (message.type !== dbus.MessageType.SIGNAL) return;
-    if (message.member === 'StateChanged' && message.interface === 'org.freedesktop.NetworkManager') {
-      const state = message.body[0] as number;
-      if (state === NM_CONNECTED_GLOBAL || state === NM_CONNECTED_SITE) wake('network');
-    } else if (message.member === 'PrepareForSleep' && message.interface === 'org.freedesktop.login1.Manager') {
-      if (message.body[0] === false) wake('resume'); // false: the computer woke up
-    }
-  });
-  const added = Promise.all(
-    MATCHES.map((rule) =>
-      bus.call(
-        new dbus.Message({
-          destination: 'org.freedesktop.DBus',
-          path: '/org/freedesktop/DBus',
-          interface: 'org.freedesktop.DBus',
-          member: 'AddMatch',
-          signature: 's',
-          body: [rule],
-        }),
-      ),
-    ),
+  // No system bus (a container, a test): nothing is set up, and the socket's own delays apply.
+  const watching = await setUpOnBus(
+    'system',
+    async (bus) => {
+      bus.on('message', (message: dbus.Message) => {
+        if (message.type !== dbus.MessageType.SIGNAL) return;
+        if (message.member === 'StateChanged' && message.interface === 'org.freedesktop.NetworkManager') {
+          const state = message.body[0] as number;
+          if (state === NM_CONNECTED_GLOBAL || state === NM_CONNECTED_SITE) wake('network');
+        } else if (message.member === 'PrepareForSleep' && message.interface === 'org.freedesktop.login1.Manager') {
+          if (message.body[0] === false) wake('resume'); // false: the computer woke up
+        }
+      });
+      await Promise.all(
+        MATCHES.map((rule) =>
+          bus.call(
+            new dbus.Message({
+              destination: 'org.freedesktop.DBus',
+              path: '/org/freedesktop/DBus',
+              interface: 'org.freedesktop.DBus',
+              member: 'AddMatch',
+              signature: 's',
+              body: [rule],
+            }),
+          ),
+        ),
+      );
+    },
+    { timeoutMs: CONNECT_TIMEOUT_MS },
   );
-  const late = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), CONNECT_TIMEOUT_MS).unref());
-  const outcome = await Promise.race([added.then(() => 'ok' as const), late, failed]).catch(() => 'failed' as const);
-  if (outcome !== 'ok') {
-    bus.disconnect();
-    return { stop: () => undefined };
-  }
+  if ('failed' in watching) return { stop: () => undefined };
   log.info('relay: listening for the network and resume signals on the system bus');
-  return { stop: () => bus.disconnect() };
+  return { stop: () => watching.bus.disconnect() };
 }

@@ -138,6 +138,49 @@ const FLAG_ENCRYPTED = 0x0001;
 const FLAG_UTF8 = 0x0800;
 const METHOD_STORED = 0;
 const METHOD_DEFLATE = 8;
+/** A zip64 file puts all ones in the 32-bit fields whose values moved to its zip64 records (APPNOTE.TXT 4.4.1.4). */
+const ZIP64_MARK = 0xffffffff;
+
+/** A field of a zip record: where it is in the record and how many bytes it takes (little-endian). */
+type Field = readonly [offset: number, width: 2 | 4];
+
+/** What is read of the end-of-central-directory record (APPNOTE.TXT 4.3.16). */
+const EOCD_FIELDS = {
+  disk: [4, 2],
+  directoryDisk: [6, 2],
+  entriesOnDisk: [8, 2],
+  count: [10, 2],
+  directorySize: [12, 4],
+  directoryOffset: [16, 4],
+} as const satisfies Record<string, Field>;
+
+/** What is read of a central directory header (APPNOTE.TXT 4.3.12). */
+const CENTRAL_FIELDS = {
+  flags: [8, 2],
+  method: [10, 2],
+  compressedSize: [20, 4],
+  size: [24, 4],
+  nameLength: [28, 2],
+  extraLength: [30, 2],
+  commentLength: [32, 2],
+  localHeaderOffset: [42, 4],
+} as const satisfies Record<string, Field>;
+
+/** What is read of a local file header (APPNOTE.TXT 4.3.7). */
+const LOCAL_FIELDS = { nameLength: [26, 2], extraLength: [28, 2] } as const satisfies Record<string, Field>;
+
+/** The fields of the record at `at`, by its table. */
+function readFields<Fields extends Record<string, Field>>(
+  bytes: Uint8Array,
+  at: number,
+  fields: Fields,
+): { [Name in keyof Fields]: number } {
+  const read = (field: Field) => (field[1] === 2 ? u16 : u32)(bytes, at + field[0]);
+  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, read(field)])) as { [Name in keyof Fields]: number };
+}
+
+const zip64Refused = (): ApiError => unreadable('it is a zip64 file, which is not supported');
+const damagedDirectory = (): ApiError => unreadable('its zip directory is damaged');
 
 function readCentralDirectory(bytes: Uint8Array): ZipEntry[] {
   // The end-of-central-directory record: the last 22 bytes, or earlier when the zip carries a comment.
@@ -149,41 +192,25 @@ function readCentralDirectory(bytes: Uint8Array): ZipEntry[] {
     }
   }
   if (eocd < 0) throw unreadable('it is not a zip file');
-  const disk = u16(bytes, eocd + 4);
-  const directoryDisk = u16(bytes, eocd + 6);
-  const entriesOnDisk = u16(bytes, eocd + 8);
-  const count = u16(bytes, eocd + 10);
-  const directorySize = u32(bytes, eocd + 12);
-  const directoryOffset = u32(bytes, eocd + 16);
-  if (
-    (eocd >= 20 && u32(bytes, eocd - 20) === ZIP64_LOCATOR_SIGNATURE) ||
-    count === 0xffff ||
-    directorySize === 0xffffffff ||
-    directoryOffset === 0xffffffff
-  ) {
-    throw unreadable('it is a zip64 file, which is not supported');
-  }
+  const { disk, directoryDisk, entriesOnDisk, count, directorySize, directoryOffset } = readFields(bytes, eocd, EOCD_FIELDS);
+  const hasZip64Locator = eocd >= 20 && u32(bytes, eocd - 20) === ZIP64_LOCATOR_SIGNATURE;
+  if (hasZip64Locator || count === 0xffff || directorySize === ZIP64_MARK || directoryOffset === ZIP64_MARK) throw zip64Refused();
   if (disk !== 0 || directoryDisk !== 0 || entriesOnDisk !== count) throw unreadable('it is a multi-part zip');
   if (count > BUNDLE_MAX_ENTRIES) throw tooLarge(`it has ${count} entries (at most ${BUNDLE_MAX_ENTRIES})`);
-  if (directoryOffset + directorySize > eocd) throw unreadable('its zip directory is damaged');
+  if (directoryOffset + directorySize > eocd) throw damagedDirectory();
 
   const entries: ZipEntry[] = [];
   let at = directoryOffset;
   for (let i = 0; i < count; i++) {
-    if (at + CENTRAL_SIZE > eocd || u32(bytes, at) !== CENTRAL_SIGNATURE) throw unreadable('its zip directory is damaged');
-    const flags = u16(bytes, at + 8);
-    const method = u16(bytes, at + 10);
-    const compressedSize = u32(bytes, at + 20);
-    const size = u32(bytes, at + 24);
-    const nameLength = u16(bytes, at + 28);
-    const extraLength = u16(bytes, at + 30);
-    const commentLength = u16(bytes, at + 32);
-    const localHeaderOffset = u32(bytes, at + 42);
+    if (at + CENTRAL_SIZE > eocd || u32(bytes, at) !== CENTRAL_SIGNATURE) throw damagedDirectory();
+    const { flags, method, compressedSize, size, nameLength, extraLength, commentLength, localHeaderOffset } = readFields(
+      bytes,
+      at,
+      CENTRAL_FIELDS,
+    );
     const next = at + CENTRAL_SIZE + nameLength + extraLength + commentLength;
-    if (next > eocd) throw unreadable('its zip directory is damaged');
-    if (compressedSize === 0xffffffff || size === 0xffffffff || localHeaderOffset === 0xffffffff) {
-      throw unreadable('it is a zip64 file, which is not supported');
-    }
+    if (next > eocd) throw damagedDirectory();
+    if ([compressedSize, size, localHeaderOffset].includes(ZIP64_MARK)) throw zip64Refused();
     const rawName = decodeName(bytes.subarray(at + CENTRAL_SIZE, at + CENTRAL_SIZE + nameLength), flags);
     entries.push({ rawName, name: rawName.replace(/\\/g, '/'), flags, method, compressedSize, size, localHeaderOffset });
     at = next;
@@ -241,7 +268,8 @@ function extractEntry(bytes: Uint8Array, entry: ZipEntry, entryLimit: number, li
   if (local + LOCAL_SIZE > bytes.length || u32(bytes, local) !== LOCAL_SIGNATURE) {
     throw unreadable(`the zip header of ${entry.rawName} is damaged`);
   }
-  const start = local + LOCAL_SIZE + u16(bytes, local + 26) + u16(bytes, local + 28);
+  const { nameLength, extraLength } = readFields(bytes, local, LOCAL_FIELDS);
+  const start = local + LOCAL_SIZE + nameLength + extraLength;
   const end = start + entry.compressedSize;
   if (end > bytes.length) throw unreadable(`${entry.rawName} is cut short`);
   const compressed = bytes.subarray(start, end);

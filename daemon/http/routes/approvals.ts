@@ -2,7 +2,7 @@ import { errors } from '../../../protocol/errors.js';
 import { approvalsSchema } from '../../../protocol/schemas/approvals.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
 import type { Core } from '../../core/core.js';
-import { APP_QUERY, query, type Route } from '../route.js';
+import { APP_QUERY, ok, query, type Route } from '../route.js';
 
 type Services = Pick<Core, 'approvals'>;
 
@@ -72,10 +72,7 @@ export function approvalRoutes(): Route<Services>[] {
         404: 'there was no such approval',
       },
       examples: [{ summary: 'A callback host', query: { app: 'com.example.build', host: 'hooks.example.com:443' } }],
-      handle: async ({ services, query }) => {
-        await revokeApproval(services, query as unknown as Revocation);
-        return { ok: true };
-      },
+      handle: ({ services, query }) => revokeApproval(services, query as unknown as Revocation).then(ok),
     },
   ];
 }

@@ -11,7 +11,7 @@ import { errors } from '../../../protocol/errors.js';
 import { REGISTER_FIELD_BYTES } from '../../../protocol/limits.js';
 import type { Core } from '../../core/core.js';
 import { bodyText } from '../params.js';
-import { onlyApp, type Route } from '../route.js';
+import { ok, onlyApp, type Route } from '../route.js';
 import { REGISTRATION_KEYS, registerSchema } from '../../../protocol/schemas/register.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
 import {
@@ -70,10 +70,7 @@ export function appRoutes(): Route<Services>[] {
         },
         { summary: 'Just a name', body: { app: 'com.example.retired', appName: 'Old tool' } },
       ],
-      handle: async ({ services, body }) => {
-        await services.appAdmin.register(readRegistration(body));
-        return { ok: true };
-      },
+      handle: ({ services, body }) => services.appAdmin.register(readRegistration(body)).then(ok),
     },
     {
       method: 'GET',

@@ -13,8 +13,7 @@ import { validateTemplate } from '../../../templates-renderer/validate.js';
 import { errors } from '../../../protocol/errors.js';
 import { ASSET_LIMITS } from '../../../protocol/limits.js';
 import { bodyText, optionalBodyText } from '../params.js';
-import { APP_QUERY, type Route } from '../route.js';
-import { text } from '../../../protocol/schemas/json-schema.js';
+import { APP_QUERY, query, type Route } from '../route.js';
 import {
   SIMULATIONS,
   addAssetSchema,
@@ -249,7 +248,7 @@ export function assetRoutes(): Route<Services>[] {
       summary: 'Remove a Rive file or an image',
       description: 'The reply names the templates that still use it.',
       tag: 'Assets',
-      query: [APP_QUERY, { name: 'file', schema: text(), required: true, description: 'the file name' }],
+      query: [APP_QUERY, query.text('file', 'the file name', { required: true })],
       reply: removedAssetSchema,
       errors: { 400: 'app or file is missing, or file is not a Rive file or an image name', 404: 'no such asset' },
       examples: [{ summary: 'The logo', query: { app: 'com.example.build', file: 'logo.png' } }],

@@ -4,7 +4,7 @@ import { expandStackSchema, snoozeReplySchema, snoozeSchema, stacksSchema, unsno
 import { okSchema } from '../../../protocol/schemas/common.js';
 import type { Core } from '../../core/core.js';
 import { bodyText, optionalBodyText } from '../params.js';
-import { onlyApp, type Route } from '../route.js';
+import { ok, onlyApp, type Route } from '../route.js';
 
 type Services = Pick<Core, 'screen' | 'stacks'>;
 
@@ -47,10 +47,7 @@ export function bannerRoutes(): Route<Services>[] {
       reply: okSchema,
       errors: { 400: 'app or id is missing, or the notification was dismissed', 404: 'no such notification' },
       examples: [{ summary: 'Back now', body: { app: 'com.example.build', id: 'build-43' } }],
-      handle: async ({ services, body }) => {
-        await services.screen.unsnooze(bodyText(body, 'app'), bodyText(body, 'id'));
-        return { ok: true };
-      },
+      handle: ({ services, body }) => services.screen.unsnooze(bodyText(body, 'app'), bodyText(body, 'id')).then(ok),
     },
     {
       method: 'GET',

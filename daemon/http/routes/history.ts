@@ -5,7 +5,7 @@ import { DEFAULT_HISTORY_LIMIT, MAX_SEARCH_LIMIT } from '../../../protocol/limit
 import { writeFileDurably } from '../../store/durable-file.js';
 import type { Core } from '../../core/core.js';
 import { bodyText } from '../params.js';
-import { APP_QUERY, onlyApp, query, type QueryParameter, type Route } from '../route.js';
+import { APP_QUERY, ok, onlyApp, query, type QueryParameter, type Route } from '../route.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
 import {
   historyExportSchema,
@@ -102,10 +102,7 @@ export function historyRoutes(): Route<Services>[] {
       reply: okSchema,
       errors: { 400: 'app or id is missing', 404: 'no such notification in History' },
       examples: [{ summary: 'One build result', query: { app: 'com.example.build', id: 'build-42' } }],
-      handle: async ({ services, query }) => {
-        await services.records.remove(query.app as string, query.id as string);
-        return { ok: true };
-      },
+      handle: ({ services, query }) => services.records.remove(query.app as string, query.id as string).then(ok),
     },
     {
       method: 'DELETE',
@@ -118,10 +115,7 @@ export function historyRoutes(): Route<Services>[] {
       reply: okSchema,
       errors: {},
       examples: [{ summary: "One app's History", query: { app: 'com.example.chat' } }],
-      handle: async ({ services, query }) => {
-        await services.records.clear(query.app as string | undefined);
-        return { ok: true };
-      },
+      handle: ({ services, query }) => services.records.clear(query.app as string | undefined).then(ok),
     },
     {
       method: 'GET',

@@ -3,7 +3,7 @@
 import { validateManifest } from '../../core/templates/manifest-rules.js';
 import { errors } from '../../../protocol/errors.js';
 import type { Core } from '../../core/core.js';
-import { APP_QUERY, type Route } from '../route.js';
+import { APP_QUERY, ok, type Route } from '../route.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
 import { manifestSchema, manifestsSchema } from '../../../protocol/schemas/manifests.js';
 
@@ -17,15 +17,13 @@ export function manifestOf(services: Services, app: string) {
 }
 
 /** PUT /v1/manifest (the Designer's too): any body that is not a manifest is `invalid manifest: ...` (docs/api/templates.md#t22); no body at all lacks its app. */
-export async function saveManifest(services: Services, body: unknown): Promise<{ ok: true }> {
-  await services.library.saveManifest(validateManifest(body === undefined ? {} : body));
-  return { ok: true };
+export function saveManifest(services: Services, body: unknown): Promise<{ ok: true }> {
+  return services.library.saveManifest(validateManifest(body === undefined ? {} : body)).then(ok);
 }
 
 /** DELETE /v1/manifest (the Designer's too). */
-export async function removeManifest(services: Services, app: string): Promise<{ ok: true }> {
-  await services.library.removeManifest(app);
-  return { ok: true };
+export function removeManifest(services: Services, app: string): Promise<{ ok: true }> {
+  return services.library.removeManifest(app).then(ok);
 }
 
 const BUILD_MANIFEST = {

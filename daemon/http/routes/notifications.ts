@@ -7,7 +7,7 @@ import type { NotificationInput } from '../../core/notifications/checks.js';
 import type { SpeakInput } from '../../core/notifications/notifications.js';
 import { log } from '../../log.js';
 import { bodyText, optionalBodyText } from '../params.js';
-import type { Route } from '../route.js';
+import { ok, type Route } from '../route.js';
 import type { Services as AllServices } from '../services.js';
 import { validator } from '../validate.js';
 
@@ -128,10 +128,7 @@ export function notificationRoutes(): Route<Services>[] {
       reply: okSchema,
       errors: { 400: 'app or id is missing' },
       examples: [{ summary: 'One banner', body: { app: 'com.example.build', id: 'build-42' } }],
-      handle: async ({ services, body }) => {
-        await services.screen.dismiss(bodyText(body, 'app'), bodyText(body, 'id'));
-        return { ok: true };
-      },
+      handle: ({ services, body }) => services.screen.dismiss(bodyText(body, 'app'), bodyText(body, 'id')).then(ok),
     },
     {
       method: 'POST',

@@ -55,7 +55,7 @@ export function relayRoutes(): Route<Services>[] {
       reply: relayStatusSchema,
       errors: {},
       examples: [{ summary: 'The relay' }],
-      handle: ({ services, body, query, params, req, res }) => services.relay.status(),
+      handle: ({ services }) => services.relay.status(),
     },
     {
       method: 'POST',
@@ -79,7 +79,7 @@ export function relayRoutes(): Route<Services>[] {
           body: { relayURL: 'https://relay.example.org', pairingSecret: 'correct horse' },
         }),
       ],
-      handle: ({ services, body, query, params, req, res }) => services.relay.pair(readPair(body)),
+      handle: ({ services, body }) => services.relay.pair(readPair(body)),
     },
     {
       method: 'POST',
@@ -93,7 +93,7 @@ export function relayRoutes(): Route<Services>[] {
       reply: relayUnpairReplySchema,
       errors: { 400: 'force is not true or false', ...RELAY_ERRORS },
       examples: [onRelay({ summary: 'Unpair', body: {} })],
-      handle: ({ services, body, query, params, req, res }) => services.relay.unpair(readUnpair(body).force === true),
+      handle: ({ services, body }) => services.relay.unpair(readUnpair(body).force === true),
     },
     {
       method: 'GET',
@@ -104,7 +104,7 @@ export function relayRoutes(): Route<Services>[] {
       reply: relayKeysSchema,
       errors: RELAY_ERRORS,
       examples: [onRelay({ summary: 'Every key' })],
-      handle: ({ services, body, query, params, req, res }) => services.relay.listKeys(),
+      handle: ({ services }) => services.relay.listKeys(),
     },
     {
       method: 'POST',
@@ -140,7 +140,7 @@ export function relayRoutes(): Route<Services>[] {
       reply: relayKeyRevokedSchema,
       errors: { 400: 'the id is not 8 hex digits', 404: 'the relay has no such key', ...RELAY_ERRORS },
       examples: [onRelay({ summary: 'One key', params: { id: '0a1b2c3d' } })],
-      handle: ({ services, body, query, params, req, res }) => services.relay.revokeKey(params.id!),
+      handle: ({ services, params }) => services.relay.revokeKey(params.id!),
     },
     {
       method: 'GET',
@@ -153,7 +153,7 @@ export function relayRoutes(): Route<Services>[] {
       reply: relayConnectorsSchema,
       errors: RELAY_ERRORS,
       examples: [onRelay({ summary: 'Connectors' })],
-      handle: ({ services, body, query, params, req, res }) => services.relay.listConnectors(),
+      handle: ({ services }) => services.relay.listConnectors(),
     },
     {
       method: 'GET',
@@ -164,7 +164,7 @@ export function relayRoutes(): Route<Services>[] {
       reply: relayUsageSchema,
       errors: RELAY_ERRORS,
       examples: [onRelay({ summary: 'Today' })],
-      handle: ({ services, body, query, params, req, res }) => services.relay.usage(),
+      handle: ({ services }) => services.relay.usage(),
     },
     {
       method: 'GET',
@@ -176,7 +176,7 @@ export function relayRoutes(): Route<Services>[] {
       reply: relayEventsSchema,
       errors: RELAY_ERRORS,
       examples: [onRelay({ summary: 'Subscriptions' })],
-      handle: ({ services, body, query, params, req, res }) => services.relay.events(),
+      handle: ({ services }) => services.relay.events(),
     },
     {
       method: 'DELETE',
@@ -188,7 +188,7 @@ export function relayRoutes(): Route<Services>[] {
       reply: relaySubscriptionEndedSchema,
       errors: { 400: 'the id is not sub_ and 20 hex digits', ...RELAY_ERRORS },
       examples: [onRelay({ summary: 'One subscription', params: { id: 'sub_0123456789abcdef0123' } })],
-      handle: ({ services, body, query, params, req, res }) => services.relay.endSubscription(params.id!),
+      handle: ({ services, params }) => services.relay.endSubscription(params.id!),
     },
     {
       method: 'GET',
@@ -200,7 +200,7 @@ export function relayRoutes(): Route<Services>[] {
       reply: relayInstructionsSchema,
       errors: { 400: 'client is missing or not one of chatgpt, claude, codex, device', 409: RELAY_ERRORS[409] },
       examples: [onRelay({ summary: 'Claude Code', query: { client: 'claude' } })],
-      handle: ({ services, body, query, params, req, res }) => {
+      handle: ({ services, query }) => {
         const client = query.client as string;
         if (!(INSTRUCTION_CLIENTS as readonly string[]).includes(client)) throw errors.invalidChoice('client', INSTRUCTION_CLIENTS);
         return services.relay.instructions(client as (typeof INSTRUCTION_CLIENTS)[number]);

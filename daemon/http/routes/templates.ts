@@ -11,7 +11,6 @@ import { MANIFEST_LIMITS } from '../../../protocol/limits.js';
 import { bodyText, optionalBodyText } from '../params.js';
 import { APP_QUERY, onlyApp, query, type Route } from '../route.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
-import { text } from '../../../protocol/schemas/json-schema.js';
 import {
   defaultTemplateReplySchema,
   defaultTemplateSchema,
@@ -119,7 +118,7 @@ export function templateRoutes(): Route<Services>[] {
       reply: templatesSchema,
       errors: {},
       examples: [{ summary: "One app's templates", query: { app: 'com.example.build' } }],
-      handle: ({ services, body, query, params, req, res }) => ({ items: services.designs.listTemplates(query.app as string | undefined) }),
+      handle: ({ services, query }) => ({ items: services.designs.listTemplates(query.app as string | undefined) }),
     },
     {
       method: 'PUT',
@@ -143,7 +142,7 @@ export function templateRoutes(): Route<Services>[] {
           },
         },
       ],
-      handle: ({ services, body, query, params, req, res }) => saveTemplate(services, body),
+      handle: ({ services, body }) => saveTemplate(services, body),
     },
     {
       method: 'DELETE',
@@ -170,7 +169,7 @@ export function templateRoutes(): Route<Services>[] {
       reply: duplicatedTemplateSchema,
       errors: { 400: 'app or name is missing', 404: 'no such template', 409: 'newName is taken' },
       examples: [{ summary: 'A copy to change', body: { app: 'com.example.build', name: 'build' } }],
-      handle: async ({ services, body, query, params, req, res }) => {
+      handle: async ({ services, body }) => {
         const app = bodyText(body, 'app');
         const name = bodyText(body, 'name');
         const newName = optionalBodyText(body, 'newName');
@@ -194,7 +193,7 @@ export function templateRoutes(): Route<Services>[] {
         409: 'newName is taken',
       },
       examples: [{ summary: 'The copy gets a name', body: { app: 'com.example.build', name: 'build copy', newName: 'build-wide' } }],
-      handle: ({ services, body, query, params, req, res }) => {
+      handle: ({ services, body }) => {
         return services.library.rename(bodyText(body, 'app'), bodyText(body, 'name'), bodyText(body, 'newName'));
       },
     },
@@ -209,7 +208,7 @@ export function templateRoutes(): Route<Services>[] {
       reply: defaultTemplateReplySchema,
       errors: { 400: 'app is missing, or the app has no manifest', 404: 'no such template' },
       examples: [{ summary: 'The build template', body: { app: 'com.example.build', name: 'build' } }],
-      handle: async ({ services, body, query, params, req, res }) => {
+      handle: async ({ services, body }) => {
         const app = bodyText(body, 'app');
         const name = optionalBodyText(body, 'name') || undefined;
         return { ok: true, app, defaultTemplate: await services.library.setDefault(app, name) };
@@ -237,7 +236,7 @@ export function templateRoutes(): Route<Services>[] {
         },
         { summary: 'Off', body: { app: 'com.example.build', template: 'build', enabled: false } },
       ],
-      handle: ({ services, body, query, params, req, res }) => services.library.setFollowUp(readFollowUp(body)),
+      handle: ({ services, body }) => services.library.setFollowUp(readFollowUp(body)),
     },
     {
       method: 'GET',
@@ -248,8 +247,8 @@ export function templateRoutes(): Route<Services>[] {
       tag: 'Templates',
       query: [
         APP_QUERY,
-        { name: 'name', schema: text(), required: true, description: 'the template (a built-in layout too)' },
-        { name: 'path', schema: text(), description: 'write the bundle to this .notifiertemplate file instead of answering it' },
+        query.text('name', 'the template (a built-in layout too)', { required: true }),
+        query.text('path', 'write the bundle to this .notifiertemplate file instead of answering it'),
       ],
       reply: exportedTemplateSchema,
       errors: { 400: 'app or name is missing, or path is not a .notifiertemplate file in an existing folder', 404: 'no such template' },
@@ -257,8 +256,7 @@ export function templateRoutes(): Route<Services>[] {
         { summary: 'As base64', query: { app: 'com.example.build', name: 'build' } },
         { summary: 'To a file in the home folder', query: { app: 'com.example.build', name: 'build', path: '~/build.notifiertemplate' } },
       ],
-      handle: ({ services, body, query, params, req, res }) =>
-        services.bundles.export(query.app as string, query.name as string, query.path as string | undefined),
+      handle: ({ services, query }) => services.bundles.export(query.app as string, query.name as string, query.path as string | undefined),
     },
     {
       method: 'POST',
@@ -276,7 +274,7 @@ export function templateRoutes(): Route<Services>[] {
         413: 'the bundle is too large',
       },
       examples: [{ summary: 'For another app', body: { base64: TITLE_ONLY_BUNDLE, app: 'com.example.chat', onConflict: 'keepBoth' } }],
-      handle: ({ services, body, query, params, req, res }) => {
+      handle: ({ services, body }) => {
         const path = optionalBodyText(body, 'path');
         const base64 = optionalBodyText(body, 'base64');
         const app = optionalBodyText(body, 'app') || undefined;

@@ -35,12 +35,12 @@ import { detailsOf } from '../../core/history/details.js';
 import type { PageQuery } from '../../core/history/history-pages.js';
 import { idOf } from '../../core/templates/live-actions.js';
 import { log } from '../../log.js';
-import { bodyFlag } from '../params.js';
-import { query, type Call, type PathParameter, type QueryParameter, type Route } from '../route.js';
+import { bodyFlag, bodyText, optionalBodyText } from '../params.js';
+import { ok, query, type Call, type PathParameter, type QueryParameter, type Route } from '../route.js';
 import { snoozeMinutes } from '../routes/banners.js';
 import type { Services as AllServices } from '../services.js';
 import { historyCsv } from './export.js';
-import { windowRoute } from './window-route.js';
+import { type SentBody, type WindowCall, windowRoute } from './window-route.js';
 
 type Services = Pick<
   AllServices,
@@ -67,23 +67,41 @@ const pageQuery = ({ q, state, app, from, to }: Readonly<Record<string, unknown>
   ({ q: q ?? '', state, ...(app ? { app } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) }) as PageQuery;
 
 /** The record a path names (its app's History loaded first); 404 when there is none. */
-const recordOf = ({ services, params }: Call<Services>): Promise<HistoryRecord> => services.screen.requireRecord(params.app!, params.id!);
+const recordOf = ({ services, params }: Pick<Call<Services>, 'services' | 'params'>): Promise<HistoryRecord> =>
+  services.screen.requireRecord(params.app!, params.id!);
 
 /** The text of a reply: a string with something in it besides white space. */
-function replyText(body: Record<string, unknown>): string {
-  const text = body.text;
-  if (text === undefined || text === null) throw errors.missingField('text');
-  if (typeof text !== 'string') throw errors.invalidField('text', 'must be a string');
+function replyText(body: SentBody<ReplyRequest>): string {
+  const text = optionalBodyText(body, 'text');
+  if (text === undefined) throw errors.missingField('text');
   if (text.trim() === '') throw errors.missingField('text', 'only white space');
   return text;
 }
 
-/** The action a press names: a button of the notification that takes no text. */
-function actionIdOf(body: Record<string, unknown>): string {
-  const actionId = body.actionId;
-  if (actionId === undefined || actionId === null || actionId === '') throw errors.missingField('actionId');
-  if (typeof actionId !== 'string') throw errors.invalidField('actionId', 'must be a string');
-  return actionId;
+/**
+ * A route on one notification (`…/{app}/{id}/…`), as its steps: `read` what it needs of the body (first, so a bad
+ * body is refused before the path is looked up), find the record the path names (404 when there is none), `act`
+ * on that record.
+ */
+function itemRoute<Answer, Body = Record<string, unknown>, Input = undefined>(route: {
+  method?: 'GET' | 'POST';
+  path: string;
+  summary: string;
+  query?: QueryParameter[];
+  reply: Route<Services>['reply'];
+  read?: (body: SentBody<Body>) => Input;
+  act: (record: HistoryRecord, call: WindowCall<Services, Body>, input: Input) => Answer | Promise<Answer>;
+}): Route<Services> {
+  const { method = 'POST', read, act, ...contract } = route;
+  return windowRoute<Services, Answer, Body>({
+    method,
+    params: ITEM,
+    ...contract,
+    handle: async (call) => {
+      const input = read?.(call.body) as Input;
+      return act(await recordOf(call), call, input);
+    },
+  });
 }
 
 const unreadNow = (services: Services) => services.readState.unreadCount();
@@ -163,16 +181,14 @@ export function historyRoutes(): Route<Services>[] {
         return { ok: true };
       },
     }),
-    windowRoute<Services, NotificationDetails>({
+    itemRoute<NotificationDetails>({
       method: 'GET',
       path: APP_API.notification,
       summary: "A notification's details; opening them reads it",
-      params: ITEM,
       reply: notificationDetailsSchema,
-      handle: async (call) => {
-        const record = await recordOf(call);
-        await markRead(call.services, record); // opening it is reading it
-        return detailsOf(call.services.history.get(record.app, record.id) ?? record, call.services.details);
+      act: async (record, { services }) => {
+        await markRead(services, record); // opening it is reading it
+        return detailsOf(services.history.get(record.app, record.id) ?? record, services.details);
       },
     }),
     windowRoute<Services, OkAnswer>({
@@ -181,133 +197,98 @@ export function historyRoutes(): Route<Services>[] {
       summary: 'Delete one record; its banner closes',
       params: ITEM,
       reply: okSchema,
-      handle: async ({ services, params }) => {
-        await services.records.remove(params.app!, params.id!);
-        return { ok: true };
-      },
+      handle: ({ services, params }) => services.records.remove(params.app!, params.id!).then(ok),
     }),
-    windowRoute({
+    itemRoute({
       method: 'GET',
       path: APP_API.card,
       summary: "A notification's card picture, light or dark",
-      params: ITEM,
       query: [query.choice('theme', ['light', 'dark'], 'light (the default) or dark', { default: 'light' })],
       reply: { file: 'the card', contentType: 'image/png' },
-      handle: async (call) => {
-        const record = await recordOf(call);
-        const { cards, names } = call.services;
+      act: async (record, { services, query, res }) => {
+        const { cards, names } = services;
         if (!cards.hasCard(record)) throw errors.noCard();
         const png = await cards
-          .render(record, names.name(record.app), names.icon(record.app), call.query.theme as 'light' | 'dark')
+          .render(record, names.name(record.app), names.icon(record.app), query.theme as 'light' | 'dark')
           .catch((error: Error) => Promise.reject(errors.previewFailed(error.message)));
         if (!png) throw errors.noCard();
-        call.res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length, 'Cache-Control': 'no-store' });
-        call.res.end(png);
+        res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length, 'Cache-Control': 'no-store' });
+        res.end(png);
       },
     }),
-    windowRoute<Services, ReadAnswer, ReadRequest>({
-      method: 'POST',
+    itemRoute<ReadAnswer, ReadRequest, boolean>({
       path: APP_API.read,
       summary: 'Mark a notification read or unread',
-      params: ITEM,
       reply: readAnswerSchema,
-      handle: async (call) => {
-        const read = bodyFlag(call.body, 'read');
-        const record = await recordOf(call);
-        await call.services.readState.mark(record, read);
-        return { ok: true, unread: unreadNow(call.services) };
+      read: (body) => bodyFlag(body, 'read'),
+      act: async (record, { services }, read) => {
+        await services.readState.mark(record, read);
+        return { ok: true, unread: unreadNow(services) };
       },
     }),
-    windowRoute<Services, OkAnswer, ReplyRequest>({
-      method: 'POST',
+    itemRoute<OkAnswer, ReplyRequest, string>({
       path: APP_API.reply,
       summary: 'Reply, as typed on the banner',
-      params: ITEM,
       reply: okSchema,
-      handle: async (call) => {
-        const text = replyText(call.body);
-        const record = await recordOf(call);
-        const { rows, person } = call.services;
-        const reply = rows.replyButton(record);
+      read: replyText,
+      act: async (record, { services }, text) => {
+        const reply = services.rows.replyButton(record);
         if (!reply) {
-          const hasReplyButton = rows.buttons(record).some((live) => buttonKind(live.button) === 'reply');
+          const hasReplyButton = services.rows.buttons(record).some((live) => buttonKind(live.button) === 'reply');
           throw hasReplyButton ? errors.replyExpired() : errors.takesNoReply();
         }
         // Exactly as typed on the banner: the same path stores it, wakes GET /v1/replies/wait and closes the banner.
-        await person.act({ type: 'replied', key: { app: record.app, id: record.id }, actionId: idOf(reply), text });
+        await services.person.act({ type: 'replied', key: { app: record.app, id: record.id }, actionId: idOf(reply), text });
         return { ok: true };
       },
     }),
-    windowRoute<Services, OkAnswer, PressRequest>({
-      method: 'POST',
+    itemRoute<OkAnswer, PressRequest, string>({
       path: APP_API.press,
       summary: 'Press a button, as on the banner',
-      params: ITEM,
       reply: okSchema,
-      handle: async (call) => {
-        const actionId = actionIdOf(call.body);
-        const record = await recordOf(call);
-        const live = call.services.rows.buttons(record).find((candidate) => idOf(candidate) === actionId);
+      // The action a press names: a button of the notification that takes no text.
+      read: (body) => bodyText(body, 'actionId'),
+      act: (record, { services }, actionId) => {
+        const live = services.rows.buttons(record).find((candidate) => idOf(candidate) === actionId);
         if (!live) throw errors.noSuchButton(actionId);
         if (buttonKind(live.button) === 'reply') throw errors.invalidField('actionId', 'a reply button takes text: send it to …/reply');
         // As pressed on the banner, with the same approval rules: an action that waits for the person's approval
         // goes on after this answer.
-        call.services.person
+        services.person
           .act({ type: 'button', key: { app: record.app, id: record.id }, actionId })
           .catch((error: Error) => log.error(`[${record.app}] ${record.id}: the button pressed in the app failed: ${error.message}`));
         return { ok: true };
       },
     }),
-    windowRoute<Services, ReshowAnswer>({
-      method: 'POST',
+    itemRoute<ReshowAnswer>({
       path: APP_API.reshow,
       summary: 'Show a notification again',
-      params: ITEM,
       reply: reshowAnswerSchema,
-      handle: async (call) => {
-        const record = await recordOf(call);
-        const { screen, history } = call.services;
-        const id = await screen.reshow(record.app, record.id);
-        const shown = history.get(record.app, id);
-        if (shown) await markRead(call.services, shown); // shown again by the person: no news to them
+      act: async (record, { services }) => {
+        const id = await services.screen.reshow(record.app, record.id);
+        const shown = services.history.get(record.app, id);
+        if (shown) await markRead(services, shown); // shown again by the person: no news to them
         return { ok: true, id };
       },
     }),
-    windowRoute<Services, OkAnswer>({
-      method: 'POST',
+    itemRoute<OkAnswer>({
       path: APP_API.dismiss,
       summary: "Close a notification's banner",
-      params: ITEM,
       reply: okSchema,
-      handle: async (call) => {
-        const record = await recordOf(call);
-        await call.services.screen.dismiss(record.app, record.id);
-        return { ok: true };
-      },
+      act: (record, { services }) => services.screen.dismiss(record.app, record.id).then(ok),
     }),
-    windowRoute<Services, SnoozeAnswer, SnoozeRequest>({
-      method: 'POST',
+    itemRoute<SnoozeAnswer, SnoozeRequest, number>({
       path: APP_API.snooze,
       summary: 'Snooze a banner for some minutes',
-      params: ITEM,
       reply: snoozeAnswerSchema,
-      handle: async (call) => {
-        const minutes = snoozeMinutes(call.body);
-        const record = await recordOf(call);
-        return { ok: true, until: await call.services.screen.snooze(record.app, record.id, minutes) };
-      },
+      read: snoozeMinutes,
+      act: async (record, { services }, minutes) => ({ ok: true, until: await services.screen.snooze(record.app, record.id, minutes) }),
     }),
-    windowRoute<Services, OkAnswer>({
-      method: 'POST',
+    itemRoute<OkAnswer>({
       path: APP_API.unsnooze,
       summary: 'Bring a snoozed banner back now',
-      params: ITEM,
       reply: okSchema,
-      handle: async (call) => {
-        const record = await recordOf(call);
-        await call.services.screen.unsnooze(record.app, record.id);
-        return { ok: true };
-      },
+      act: (record, { services }) => services.screen.unsnooze(record.app, record.id).then(ok),
     }),
   ];
 }

@@ -7,10 +7,13 @@ import type { Call, Route } from '../route.js';
 /** A request body as sent: the fields a protocol request type names, each still to be read and checked. */
 export type SentBody<Body> = { readonly [Field in keyof Body]?: unknown };
 
+/** What a window's handler is given: the call, its body as the protocol's request type names it (`Body`). */
+export type WindowCall<S, Body> = Omit<Call<S>, 'body'> & { readonly body: SentBody<Body> };
+
 type WindowRouteFields<S, Answer, Body> = Omit<Route<S>, 'door' | 'tag' | 'errors' | 'examples' | 'handle'> &
   Partial<Pick<Route<S>, 'errors'>> & {
     /** Reads the body the protocol's request type names (`Body`) and answers with its answer type (`Answer`). */
-    handle(call: Omit<Call<S>, 'body'> & { readonly body: SentBody<Body> }): Answer | Promise<Answer>;
+    handle(call: WindowCall<S, Body>): Answer | Promise<Answer>;
   };
 
 /**
