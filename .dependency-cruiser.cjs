@@ -45,7 +45,7 @@ module.exports = {
       'renderer-depends-only-on-protocol',
       '^templates-renderer/',
       ['daemon', 'cli', 'tray', 'relay', 'bench', 'test', 'scripts', 'clients'],
-      'templates-renderer/ draws templates for anyone: it imports protocol/ and its own files (and packages), nothing above.',
+      'templates-renderer/ draws templates for anyone: it imports protocol/, common/ and its own files (and packages), nothing above.',
     ),
     neverImports(
       'daemon-never-imports-the-cli',

@@ -12,7 +12,7 @@ const config: Config = {
   transform: {
     '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(lowdb|steno|oauth4webapi)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(lowdb|steno|oauth4webapi|gemoji)/)'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 30_000,
   // One private PostgreSQL server for the run: the relay's tests run on it as well as on SQLite.

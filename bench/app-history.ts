@@ -5,33 +5,18 @@
 // POST /v1/notify -> its row on the event stream, each next to GET /v1/health on the same daemon in the same run.
 // The daemon runs pinned to CPU 0; this process to CPU 1.
 
-import http from 'node:http';
-import { APP_CSRF_HEADER } from '../protocol/app-api.js';
 import { generateHistory, QUERIES } from '../rigs/history-data.js';
-import { sessionCsrf, signInLink } from '../rigs/person-app.js';
 import { defineBenchmark } from './lib.js';
 import type { RunningDaemon } from './kit/daemon.js';
 import { request } from './kit/http.js';
 import { int, ms, percentile, printTable, ratio, verdict } from './kit/print.js';
 import { sleep } from './kit/processes.js';
+import { signIn, watchRows } from './kit/window.js';
 
 const NOTIFY_COUNT = 100;
 const WINDOW = 100;
 /** docs/app.md: a search answered p50 well under 100 ms at 200,000 records. */
 const TARGET_SEARCH_P50_MS = 100;
-
-/** Signs in as the person: the sign-in link the private channel's `open` mints, followed for its cookie. */
-async function signIn(daemon: RunningDaemon): Promise<Record<string, string>> {
-  const link = new URL(await signInLink(daemon.supportDir));
-  const signedIn = await new Promise<http.IncomingMessage>((resolve, reject) =>
-    http.get(`${daemon.baseUrl}${link.pathname}${link.search}`, resolve).on('error', reject),
-  );
-  let page = '';
-  for await (const chunk of signedIn) page += String(chunk);
-  const cookie = String(signedIn.headers['set-cookie']?.[0] ?? '').split(';')[0]!;
-  if (signedIn.statusCode !== 200 || !cookie) throw new Error(`sign-in answered ${signedIn.statusCode}`);
-  return { Cookie: cookie, 'Sec-Fetch-Site': 'same-origin', [APP_CSRF_HEADER]: sessionCsrf(page) };
-}
 
 /** One request's time; the answer must be 200. */
 async function timed(url: string, headers: Record<string, string>): Promise<{ ms: number; body: string }> {
@@ -45,22 +30,7 @@ async function timed(url: string, headers: Record<string, string>): Promise<{ ms
 /** POST /v1/notify, then the time until its row arrives on the event stream. */
 async function notifyToRow(daemon: RunningDaemon, session: Record<string, string>): Promise<number[]> {
   const rows = new Map<string, number>();
-  const stream = await new Promise<http.ClientRequest>((resolve, reject) => {
-    const req = http.get(`${daemon.baseUrl}/app/api/events`, { headers: session, agent: false }, (res) => {
-      let buffered = '';
-      res.on('data', (chunk: Buffer) => {
-        const at = performance.now();
-        buffered += chunk.toString();
-        for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
-          const block = buffered.slice(0, end);
-          buffered = buffered.slice(end + 2);
-          if (block.startsWith('event: row\n')) rows.set(JSON.parse(block.slice(block.indexOf('data: ') + 6)).row.id, at);
-        }
-      });
-      resolve(req);
-    });
-    req.on('error', reject);
-  });
+  const stream = await watchRows(daemon, session, (row, at) => rows.set(row.id, at));
   const samples: number[] = [];
   for (let index = 0; index < NOTIFY_COUNT; index++) {
     const id = `bench-${index}`;
@@ -69,7 +39,7 @@ async function notifyToRow(daemon: RunningDaemon, session: Record<string, string
     while (!rows.has(id)) await sleep(1);
     samples.push(rows.get(id)! - started);
   }
-  stream.destroy();
+  stream.stop();
   return samples;
 }
 

@@ -5,7 +5,9 @@
 // (b) POST /v1/notify -> its row on screen, against the POST's own round trip;
 // (c) a search typed at 200,000 records -> its rows painted, against the same search's answer fetched in the page
 //     (each found anew by the daemon, never from its memory of the last search);
-// (d) the app's JavaScript, gzipped, against its budget (and the UI library's share of it).
+// (d) the app's JavaScript, gzipped, against its budget (and the UI library's share of it);
+// (e) a window signed in before the daemon restarted, opened again after it -> History painted (its session kept
+//     on disk), against a blank page.
 // "Painted" is the first animation frame after the rows are in the document, plus a task (the frame was drawn):
 // the time is taken in the page, on the wall clock this process also reads. The daemon runs pinned to CPU 0;
 // Chromium and this process are not pinned (Chromium is several processes).
@@ -27,7 +29,7 @@ import { int, ms, percentile, printTable, ratio, verdict } from './kit/print.js'
 import { ROOT } from './kit/processes.js';
 
 /** `--only a,c`: some of the measurements. */
-const OPTIONS = { runs: 15, notifies: 60, apps: 200, records: 1000, only: 'a,b,c,d' };
+const OPTIONS = { runs: 15, notifies: 60, apps: 200, records: 1000, only: 'a,b,c,d,e' };
 /** What each measurement is given: the options, Chromium, and the run to start daemons with. */
 type Paint = Run<ReadOptions<typeof OPTIONS>> & { chromium: Browser };
 /** The issue's targets. */
@@ -143,6 +145,42 @@ async function signInToRows({ chromium: browser, startDaemon, options }: Paint):
   await blank.close();
   await daemon.stop();
   return rows;
+}
+
+/** (e) Signed in once; the daemon restarted on the same port (the window's origin); the window opened again, each time. */
+async function reopenedToRows({ chromium: browser, startDaemon, options }: Paint): Promise<string[]> {
+  const first = await startDaemon({ personApp: true });
+  for (let index = 0; index < ROWS; index++)
+    await notify(first, { app: `app-${index % 5}`, title: `Notification ${index}`, body: 'A line.' });
+  const page = await signedIn(browser, first);
+  const context = page.context();
+  await page.close();
+  const port = new URL(first.baseUrl).port;
+  await first.stop();
+  const daemon = await startDaemon({ personApp: true, supportDir: first.supportDir, args: ['--port', port] });
+  const blank = await blankServer();
+  const rowsPainted = `document.querySelectorAll('.rows .row-title').length >= Math.min(${ROWS}, Math.floor((innerHeight - 130) / 64))`;
+  const time = async (url: string, test: string): Promise<number> => {
+    const opened = await context.newPage();
+    const started = Date.now();
+    await opened.goto(url, { waitUntil: 'commit' });
+    const at = await painted(opened.evaluate(`window.__notifierMark(() => ${test})`), url);
+    await opened.close();
+    return at - started;
+  };
+  const reopened: number[] = [];
+  const blanks: number[] = [];
+  for (let run = 0; run < options.runs + 1; run++) {
+    const blankMs = await time(blank.url, `document.querySelector('h1') !== null`);
+    const reopenedMs = await time(`${daemon.baseUrl}/app/history`, rowsPainted);
+    if (run === 0) continue; // the first warms Chromium up
+    blanks.push(blankMs);
+    reopened.push(reopenedMs);
+  }
+  await blank.close();
+  await context.close();
+  await daemon.stop();
+  return line(`(e) after a restart, the window opened again -> History of ${ROWS} painted`, reopened, blanks, TARGET_SIGNIN_MS);
 }
 
 /** (b) */
@@ -281,9 +319,10 @@ await defineBenchmark({
       rows.push(search.row);
     }
     if (only.includes('d')) rows.push(await scriptSize());
+    if (only.includes('e')) rows.push(await reopenedToRows(run));
     console.log('');
     printTable([['measured', 'p50', 'p90', 'baseline p50', 'p50 / baseline', 'target'], ...rows]);
-    console.log('\nbaselines: (a) a blank page loaded in the same Chromium; (b) the POST /v1/notify round trip; (c) the same search');
-    console.log('fetched by the page (the daemon and the network alone); (d) Preact, its hooks and signals, gzipped alike.');
+    console.log('\nbaselines: (a), (e) a blank page loaded in the same Chromium; (b) the POST /v1/notify round trip; (c) the same');
+    console.log('search fetched by the page (the daemon and the network alone); (d) Preact, its hooks and signals, gzipped alike.');
   },
 });

@@ -16,6 +16,7 @@ import { channel } from '../rigs/channel.js';
 import { DEPLOY_QUESTION, signInLink } from '../rigs/person-app.js';
 import { defineBenchmark } from './lib.js';
 import type { RunningDaemon } from './kit/daemon.js';
+import { request } from './kit/http.js';
 import { ROOT, sleep } from './kit/processes.js';
 
 const OUT = path.join(ROOT, 'docs', 'screenshots');
@@ -128,6 +129,14 @@ async function fill(daemon: RunningDaemon): Promise<Record<string, string>> {
       { id: 'nights', days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '22:30', end: '07:00', speech: true, sounds: true, banners: false },
     ],
   });
+  // Senders: the backup tool's sending key, and its next run announced for later in ntfy's dialect (a delay).
+  await api(daemon, 'POST', '/v1/keys', { app: 'backup', name: 'Backup on the NAS' });
+  const later = await request(`${daemon.baseUrl}/backup`, {
+    method: 'POST',
+    headers: { ...daemon.auth, Title: 'Backup starts in 2 hours', 'X-Delay': '2h', 'Content-Type': 'text/plain' },
+    body: 'Home folder and photos',
+  });
+  if (later.status !== 200) throw new Error(`the delayed publish answered ${later.status}: ${later.body}`);
   const history = (await api(daemon, 'GET', '/v1/history?limit=100')).items as Array<{ app: string; id: string }>;
   for (const app of ['backup', 'home', 'ci'])
     ids[`earlier-${app}`] = history.find((record) => record.app === app && record.id !== ids.build)!.id;

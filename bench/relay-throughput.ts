@@ -53,6 +53,7 @@ const OPTIONS = {
   cold: false,
   inStep: false,
   floor: false,
+  dialect: '',
 };
 /** What each step is given: the options, the database (PostgreSQL's runs), the run to start relays with. */
 type Throughput = Run<ReadOptions<typeof OPTIONS>> & { postgres?: PostgresServer };
@@ -127,9 +128,48 @@ async function startScenario(bench: Throughput, scenario: Scenario, onFrame: () 
   return { nodes, computers };
 }
 
-/** The load of one node: its share of the connections, each going through its computers' keys in turn. */
-function loadOf(bench: Throughput, node: RelayNode, computers: Computer[], connections: number): LoadSpec {
+/** How a notification is sent: the agent API, or ntfy's or Gotify's dialect at the root (docs/relay-api.md#ra70). */
+type Way = 'notify' | 'ntfy' | 'gotify';
+
+/** What a dialect can say of NOTIFY_BODIES (a title, a body, a priority), for the agent API and the dialects alike. */
+const PLAIN_BODIES = NOTIFY_BODIES.map(({ title, body, ...rest }) => ({
+  title,
+  body,
+  ...('priority' in rest ? { priority: rest.priority } : {}),
+}));
+const NTFY_PRIORITY: Record<string, string> = { high: '4' };
+
+/** One request of `way` with a computer's key. */
+function requestOf(
+  way: Way,
+  key: string,
+  body: (typeof PLAIN_BODIES)[number] | (typeof NOTIFY_BODIES)[number],
+): { method: string; path: string; headers: Record<string, string>; body: string } {
+  if (way === 'ntfy') {
+    const headers: Record<string, string> = { authorization: `Bearer ${key}`, title: body.title };
+    if ('priority' in body && body.priority) headers.priority = NTFY_PRIORITY[body.priority]!;
+    return { method: 'POST', path: '/bench', headers, body: body.body };
+  }
+  if (way === 'gotify') {
+    const priority = 'priority' in body && body.priority ? { priority: 8 } : {};
+    const json = JSON.stringify({ title: body.title, message: body.body, ...priority });
+    return { method: 'POST', path: '/message', headers: { 'x-gotify-key': key, 'content-type': 'application/json' }, body: json };
+  }
+  return {
+    method: 'POST',
+    path: '/v1/notify',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  };
+}
+
+/**
+ * The load of one node: its share of the connections, each going through its computers' keys in turn. With
+ * --dialect, the agent API sends what the dialect can say, so both send the same.
+ */
+function loadOf(bench: Throughput, node: RelayNode, computers: Computer[], connections: number, way: Way): LoadSpec {
   const mine = computers.filter((computer) => computer.node === node);
+  const bodies = bench.options.dialect ? PLAIN_BODIES : NOTIFY_BODIES;
   return {
     url: `${node.baseUrl}/v1/notify`,
     connections,
@@ -139,14 +179,7 @@ function loadOf(bench: Throughput, node: RelayNode, computers: Computer[], conne
     // Each request to the next computer, whichever connection sends it: the computers' agents are independent.
     // With --in-step, each connection walks the computers from the first, so they all send to one at a time.
     shared: !bench.options.inStep,
-    requests: NOTIFY_BODIES.flatMap((body) =>
-      mine.map((computer) => ({
-        method: 'POST',
-        path: '/v1/notify',
-        headers: { authorization: `Bearer ${computer.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      })),
-    ),
+    requests: bodies.flatMap((body) => mine.map((computer) => requestOf(way, computer.key, body))),
   };
 }
 
@@ -168,14 +201,14 @@ async function cpuShares(postgres: PostgresServer | undefined) {
   };
 }
 
-async function measureScenario(bench: Throughput, scenario: Scenario): Promise<Measured> {
+async function measureScenario(bench: Throughput, scenario: Scenario, way: Way = 'notify'): Promise<Measured> {
   let frames = 0;
   const { nodes, computers } = await startScenario(bench, scenario, () => (frames += 1));
   try {
     const nodeCpuBefore = await Promise.all(nodes.map((node) => cpuMs(node.pid)));
     const shares = await cpuShares(bench.postgres);
     const perNode = Math.max(1, Math.round(bench.options.connections / nodes.length));
-    const results: LoadResult[] = await Promise.all(nodes.map((node) => runLoad(loadOf(bench, node, computers, perNode))));
+    const results: LoadResult[] = await Promise.all(nodes.map((node) => runLoad(loadOf(bench, node, computers, perNode, way))));
     const { elapsed, databaseCpuPercent, machineBusyPercent } = await shares();
     const nodeCpuAfter = await Promise.all(nodes.map((node) => cpuMs(node.pid)));
     await new Promise((resolve) => setTimeout(resolve, 1000)); // the last frames and acks
@@ -332,6 +365,26 @@ await defineBenchmark({
         `2 nodes / 1 node (16 computers) = ${gain.toFixed(2)} (target >= ${TWO_NODE_GAIN} where the database has room): ${verdict(gain >= TWO_NODE_GAIN)}`,
       );
     }
+    await compareDialect(bench, scenarios, measured);
     if (cpuProf) console.log(`CPU profiles of the relay written to ${path.resolve(cpuProf)}`);
   },
 });
+
+/**
+ * --dialect ntfy|gotify: each scenario again, sent in that dialect at the relay's root with the same content, against
+ * the agent API's run above (issue 33: at most 15 % more cost, a ratio of at least 0.87).
+ */
+async function compareDialect(bench: Throughput, scenarios: Scenario[], agentAPI: Map<string, Measured>): Promise<void> {
+  const dialect = bench.options.dialect;
+  if (dialect === '') return;
+  if (dialect !== 'ntfy' && dialect !== 'gotify') throw new Error(`--dialect is ntfy or gotify, not ${dialect}`);
+  for (const scenario of scenarios) {
+    console.log(`relay: ${dialect}'s dialect, ${describe(scenario)} ...`);
+    const result = await measureScenario(bench, scenario, dialect);
+    const against = result.requestsPerSecond / agentAPI.get(scenario.name)!.requestsPerSecond;
+    console.log(
+      `    ${int(result.requestsPerSecond)} req/s, ${int(result.bad)} not 2xx or failed, ${int(result.frames)} frames: ` +
+        `${dialect} / agent API = ${against.toFixed(2)} (target >= ${(1 / 1.15).toFixed(2)}): ${verdict(against >= 1 / 1.15)}`,
+    );
+  }
+}

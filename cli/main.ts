@@ -20,6 +20,7 @@ import { registerAssetCommands } from './commands/assets.js';
 import { registerBannerCommands } from './commands/banners.js';
 import { addGlobalOptions } from './commands/common.js';
 import { registerHistoryCommands } from './commands/history.js';
+import { registerKeyCommands, registerScheduledCommands } from './commands/keys.js';
 import { registerMiscCommands } from './commands/misc.js';
 import { registerNotifyCommands } from './commands/notify.js';
 import { registerOpenCommand } from './commands/open.js';
@@ -57,6 +58,8 @@ registerAppCommands(program);
 registerSettingsCommands(program);
 registerMiscCommands(program);
 registerRelayCommands(program);
+registerKeyCommands(program);
+registerScheduledCommands(program);
 registerOpenCommand(program);
 const clientCommands = [...program.commands];
 

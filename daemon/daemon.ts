@@ -74,7 +74,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       ...(options.clock ? { clock: options.clock } : {}),
     });
     let port = 0;
-    const personApp = new PersonApp(core, { appDir: options.appDir ?? defaultAppDir(), supportDir, port: () => port });
+    const personApp = await PersonApp.open(core, { appDir: options.appDir ?? defaultAppDir(), supportDir, port: () => port });
     const app = createApp(core, token, personApp);
     const newServer = (): http.Server => {
       const created = http.createServer(

@@ -3,6 +3,7 @@
 // docs/api/settings.md, docs/api/apps.md and docs/api/voice.md; the types here are what the page reads of them.
 
 import { pathOf } from './app-api.js';
+import type { ProgramKeep } from './desktop-programs.js';
 
 export const settingsPaths = {
   /** GET and PUT: `GET /v1/settings`, `PUT /v1/settings`. */
@@ -19,10 +20,62 @@ export const settingsPaths = {
   voice: '/app/api/settings/voice',
   /** POST: says the sample sentence with the settings' voice (the page's own route). */
   voiceTest: '/app/api/settings/voice/test',
+  /** GET (`?app=`) and POST: `GET /v1/keys`, `POST /v1/keys`. */
+  keys: '/app/api/settings/keys',
+  /** DELETE: `DELETE /v1/keys/{id}` (the route's pattern: `SETTINGS_KEY_PATTERN`). */
+  key: (id: string): string => pathOf(SETTINGS_KEY_PATTERN, { id }),
+  /** GET and PUT: other programs' notifications in History (the page's own route: the person's alone). */
+  desktop: '/app/api/settings/desktop',
+  /** PUT: what is kept of one program (the route's pattern: `SETTINGS_DESKTOP_PROGRAM_PATTERN`). */
+  desktopProgram: (app: string): string => pathOf(SETTINGS_DESKTOP_PROGRAM_PATTERN, { id: app }),
 } as const;
+
+/** The pattern of `settingsPaths.desktopProgram`: one program's choice. */
+export const SETTINGS_DESKTOP_PROGRAM_PATTERN = '/app/api/settings/desktop/programs/{id}';
+
+/** The pattern of `settingsPaths.key`: one sending key, revoked. */
+export const SETTINGS_KEY_PATTERN = '/app/api/settings/keys/{id}';
 
 /** The pattern of `settingsPaths.app`: one app, removed. */
 export const SETTINGS_APP_PATTERN = '/app/api/settings/apps/{id}';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Other programs' notifications: /app/api/settings/desktop (docs/desktop.md)
+
+/** A program seen on the session bus, and what is kept of its notifications. */
+export interface DesktopProgram {
+  /** Its app id in History: `desktop.` and its name. */
+  app: string;
+  name: string;
+  keep: ProgramKeep;
+  /** Why it is left out until the person keeps it (a password manager, a two-factor app...). */
+  excludedByDefault?: string;
+}
+
+/** What watching the session bus is doing: `refused` says why in the bus's words. */
+export interface DesktopMonitor {
+  state: 'off' | 'starting' | 'on' | 'refused';
+  reason?: string;
+}
+
+export interface DesktopAnswer {
+  /** "Keep every desktop notification in History" is on. */
+  keep: boolean;
+  monitor: DesktopMonitor;
+  /** The folder the records are kept in. */
+  where: string;
+  programs: DesktopProgram[];
+}
+
+/** `PUT /app/api/settings/desktop` */
+export interface DesktopRequest {
+  keep: boolean;
+}
+
+/** `PUT /app/api/settings/desktop/programs/{id}` */
+export interface DesktopProgramRequest {
+  keep: ProgramKeep;
+}
 
 /** What "Test voice" says. */
 export const VOICE_SAMPLE = 'This is how Notifier reads your notifications aloud.';
@@ -102,7 +155,14 @@ export interface QuietHoursChange {
 export interface AppSettingsEntry {
   app: string;
   appName: string;
-  settings: { muteBanners: boolean; stacking: string | null; sound: string; persistent: boolean; timeout: number };
+  settings: {
+    displayName: string | null;
+    muteBanners: boolean;
+    stacking: string | null;
+    sound: string;
+    persistent: boolean;
+    timeout: number;
+  };
   voice: { speak: boolean; voice: string | null; speed: number | null; lang: string | null; urgentBreaksQuiet: boolean };
 }
 
@@ -137,4 +197,33 @@ export interface VoiceAnswer {
 export interface VoiceTestAnswer {
   ok: true;
   seconds?: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sending keys: GET and POST /v1/keys (docs/api/keys.md)
+
+/** A sending key as listed: never the key itself. */
+export interface SendKeyRow {
+  id: string;
+  app: string;
+  name: string;
+  /** The key's first characters, to tell keys apart. */
+  hint: string;
+  createdAt: string;
+  lastUsedAt?: string;
+}
+
+export interface SendKeysAnswer {
+  keys: SendKeyRow[];
+}
+
+export interface SendKeyRequest {
+  app: string;
+  name?: string;
+}
+
+/** A key just made: the key, shown this once, and lines ready for the tools people use. */
+export interface SendKeyCreated extends SendKeyRow {
+  key: string;
+  lines: { curl: string; apprise: string; ntfyServer: string };
 }

@@ -67,7 +67,8 @@ export const OWN_APP_NAME = 'Notifier';
  * without a session or after a used sign-in link. The tray's item and the app menu's entry have these names.
  */
 export const HOW_TO_OPEN_NOTIFIER =
-  'To open Notifier, click its icon in the system tray and choose Open Notifier, or start Notifier from your list of apps.';
+  'To open Notifier, click its icon in the system tray and choose Open Notifier, start “Notifier” from your list of apps, ' +
+  'or run “notifier open” in a terminal.';
 
 /**
  * The routes of the person-only API, as patterns: `{name}` stands for one part of the path, percent-encoded. The
@@ -76,11 +77,21 @@ export const HOW_TO_OPEN_NOTIFIER =
  */
 export const APP_API = {
   session: '/app/api/session',
+  /** GET: the signed-in windows; DELETE: "Sign out everywhere". */
+  sessions: '/app/api/sessions',
+  /** DELETE: signs out one window, by its handle. */
+  sessionOne: '/app/api/sessions/{handle}',
   apps: '/app/api/apps',
   appIcon: '/app/api/apps/{app}/icon',
   history: '/app/api/history',
   historyExport: '/app/api/history/export',
   historyReadAll: '/app/api/history/read-all',
+  /** POST: deletes records, which its Undo puts back (`historyUndo`). */
+  historyDelete: '/app/api/history/delete',
+  /** POST: takes back a deletion, a Mark all read or a dismissal, by the token its answer gave. */
+  historyUndo: '/app/api/history/undo',
+  /** GET (`?app=`) and DELETE (`?app=&id=`): `GET`, `DELETE /v1/scheduled` (docs/api/scheduled.md). */
+  historyScheduled: '/app/api/history/scheduled',
   notification: '/app/api/history/{app}/{id}',
   card: '/app/api/history/{app}/{id}/card.png',
   read: '/app/api/history/{app}/{id}/read',
@@ -93,6 +104,8 @@ export const APP_API = {
   approvals: '/app/api/approvals',
   question: '/app/api/approvals/questions/{id}',
   revoke: '/app/api/approvals/revoke',
+  deny: '/app/api/approvals/deny',
+  askAgain: '/app/api/approvals/ask-again',
   connector: '/app/api/approvals/connectors/{id}',
   composeTemplates: '/app/api/compose/templates',
   compose: '/app/api/compose',
@@ -117,11 +130,15 @@ export const appPaths = {
   assets: '/app/assets/',
 
   session: APP_API.session,
+  sessions: APP_API.sessions,
+  sessionOne: (handle: string): string => pathOf(APP_API.sessionOne, { handle }),
   apps: APP_API.apps,
   appIcon: (app: string): string => pathOf(APP_API.appIcon, { app }),
   history: APP_API.history,
   historyExport: APP_API.historyExport,
   historyReadAll: APP_API.historyReadAll,
+  historyDelete: APP_API.historyDelete,
+  historyUndo: APP_API.historyUndo,
   notification: (app: string, id: string): string => pathOf(APP_API.notification, { app, id }),
   card: (app: string, id: string): string => pathOf(APP_API.card, { app, id }),
   read: (app: string, id: string): string => pathOf(APP_API.read, { app, id }),
@@ -134,6 +151,8 @@ export const appPaths = {
   approvals: APP_API.approvals,
   question: (id: string): string => pathOf(APP_API.question, { id }),
   revoke: APP_API.revoke,
+  deny: APP_API.deny,
+  askAgain: APP_API.askAgain,
   connector: (id: string): string => pathOf(APP_API.connector, { id }),
   composeTemplates: APP_API.composeTemplates,
   compose: APP_API.compose,
@@ -162,6 +181,37 @@ export interface OkAnswer {
   ok: true;
 }
 
+/** A signed-in window (a session), as Settings lists it. */
+export interface SignedInWindow {
+  /** Names the session without revealing it: the first characters of its digest. */
+  handle: string;
+  /** "Chromium on Linux". */
+  browser: string;
+  signedInAt: string;
+  lastUsedAt: string;
+  /** The window that asks. */
+  thisWindow: boolean;
+}
+
+/** `GET /app/api/sessions` */
+export interface SessionsAnswer {
+  sessions: SignedInWindow[];
+}
+
+/** A notification waiting for its time (ntfy's delay: docs/api/scheduled.md). */
+export interface ScheduledRow {
+  app: string;
+  id: string;
+  title: string;
+  /** When it shows. */
+  at: string;
+  createdAt: string;
+}
+
+export interface ScheduledAnswer {
+  scheduled: ScheduledRow[];
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Apps: GET /app/api/apps
 
@@ -185,7 +235,7 @@ export interface AppsAnswer {
 // ---------------------------------------------------------------------------------------------------------------
 // History
 
-export const HISTORY_STATES = ['all', 'unread', 'waiting', 'replied', 'failed'] as const;
+export const HISTORY_STATES = ['all', 'unread', 'waiting', 'replied', 'failed', 'programs'] as const;
 export type HistoryStateFilter = (typeof HISTORY_STATES)[number];
 
 /** `GET /app/api/history` (and `/export`): `limit` 1..500, default 100. */
@@ -220,6 +270,8 @@ export interface RowState {
   dismissed?: boolean;
   /** It came through the cloud relay. */
   relayed?: boolean;
+  /** Another program's notification, kept from the desktop (docs/desktop.md): read-only here. */
+  program?: boolean;
 }
 
 /**
@@ -238,8 +290,14 @@ export function inHistoryState(state: HistoryStateFilter, row: { readonly read: 
       return row.state.replied === true;
     case 'failed':
       return row.state.failed !== undefined;
+    case 'programs':
+      return row.state.program === true;
   }
 }
+
+/** The priorities a row is marked with (the others go unmarked). */
+export const MARKED_PRIORITIES = ['high', 'urgent'] as const;
+export type MarkedPriority = (typeof MARKED_PRIORITIES)[number];
 
 /** One row of History, as the list paints it. */
 export interface HistoryRow {
@@ -252,6 +310,8 @@ export interface HistoryRow {
   deliveredAt: string;
   read: boolean;
   state: RowState;
+  /** Sent with priority `high` or `urgent` (absent for the others). */
+  priority?: MarkedPriority;
 }
 
 export interface HistoryPage {
@@ -276,6 +336,10 @@ export interface ButtonDescription {
   kind: ButtonKind | 'dismiss';
   /** "Opens https://…", "Runs the command `make deploy`", "Tells https://… what you chose", "Asks for a reply". */
   what: string;
+  /** It runs code (a command, a script, a shortcut) the person has not allowed yet: pressing it asks them first. */
+  asksFirst?: boolean;
+  /** It runs code that cannot run, and why, in words: the app did not ask to run code, or the person denied it. */
+  refused?: string;
 }
 
 /** What became of a callback, a follow-up or an action (the record's note and follow-up). */
@@ -328,6 +392,30 @@ export interface ReadAllRequest {
 export interface ReadAnswer {
   ok: true;
   unread: number;
+}
+/** Of read-all: and the token its Undo takes (`POST /app/api/history/undo`). */
+export interface ReadAllAnswer extends ReadAnswer {
+  undo: string;
+}
+
+/** `POST /app/api/history/delete`: the records to delete. */
+export interface DeleteRequest {
+  items: Array<{ app: string; id: string }>;
+}
+/** How many were deleted (those already gone are not), and the token that puts them back. */
+export interface DeleteAnswer {
+  ok: true;
+  deleted: number;
+  undo: string;
+}
+/** The answer of `POST …/dismiss`: the token that puts the banner back. */
+export interface DismissAnswer {
+  ok: true;
+  undo: string;
+}
+/** `POST /app/api/history/undo` (answered `{ok}`, or 404 `nothing_to_undo`). */
+export interface UndoRequest {
+  undo: string;
 }
 
 /** `POST …/reply` */
@@ -415,9 +503,23 @@ export interface ConnectorRequest {
   problem?: string;
 }
 
+/**
+ * Something the person denied from now on: refused without asking (its app's code does not run, the server is not
+ * contacted). Sent back to `POST /app/api/approvals/ask-again` to be asked again next time.
+ */
+export interface Denial {
+  kind: GrantKind;
+  app: string;
+  appName: string;
+  host?: string;
+  template?: string;
+  deniedAt?: string;
+}
+
 export interface ApprovalsAnswer {
   questions: ApprovalQuestion[];
   granted: Grant[];
+  denied: Denial[];
   connectors: ConnectorRequest[];
 }
 
@@ -425,7 +527,10 @@ export interface ApprovalsAnswer {
 export interface QuestionAnswerRequest {
   allow: boolean;
 }
-/** `POST /app/api/approvals/revoke`: a Grant as listed (`appName` and `grantedAt` are ignored). */
+/**
+ * `POST /app/api/approvals/revoke`: a Grant as listed (`appName` and `grantedAt` are ignored). The same body denies it
+ * from now on (`POST …/deny`), or forgets a denial (`POST …/ask-again`).
+ */
 export type RevokeRequest = Pick<Grant, 'kind' | 'app' | 'host' | 'template'>;
 /** `POST /app/api/approvals/connectors/<id>` */
 export interface ConnectorDecisionRequest {
@@ -480,11 +585,19 @@ export interface AppEvents {
   unread: { unread: number };
   /** The questions, grants or connector requests changed. */
   approvals: ApprovalsAnswer;
-  /** Every record of an app (`app`), or of every app (no `app`), was marked read: refetch the rows shown. */
-  read: { app?: string; seq: number };
+  /**
+   * Every record of an app (`app`), or of every app (no `app`), was marked read; or, with `restored`, its read state
+   * was put back as it was (an Undo of Mark all read): refetch the rows shown.
+   */
+  read: { app?: string; seq: number; restored?: true };
+  /**
+   * A template or a manifest was saved or deleted, through any door (`/v1`, the window, a bundle): the Designer reads
+   * its library and the manifests again. Nothing else is in it (at most one per turn of the daemon's event loop).
+   */
+  templates: Record<string, never>;
 }
 export type AppEventName = keyof AppEvents;
-export const APP_EVENT_NAMES: readonly AppEventName[] = ['stream', 'row', 'removed', 'unread', 'approvals', 'read'];
+export const APP_EVENT_NAMES: readonly AppEventName[] = ['stream', 'row', 'removed', 'unread', 'approvals', 'read', 'templates'];
 
 /** A comment line keeps the stream open this often. */
 export const APP_EVENTS_KEEPALIVE_MS = 25_000;

@@ -7,7 +7,16 @@
 // reason, as data: a caller that puts the field in its own place (`data.title` in a preview) and the template
 // renderer read them there and never parse a message. test/protocol/errors.test.ts walks the catalogue.
 
-import { ASSET_LIMITS, MAX_APPS, MAX_BODY_BYTES, MAX_BUTTONS, MAX_MANIFESTS, SHORTCUTS_TIMEOUT_MS } from './limits.js';
+import {
+  ASSET_LIMITS,
+  MAX_APPS,
+  MAX_BODY_BYTES,
+  MAX_BUTTONS,
+  MAX_MANIFESTS,
+  MAX_SCHEDULED,
+  MAX_SEND_KEYS,
+  SHORTCUTS_TIMEOUT_MS,
+} from './limits.js';
 
 export class ApiError extends Error {
   /** The field the error is about, as the caller named it (`buttons[0].url`). */
@@ -98,8 +107,24 @@ export const errors = {
   noSuchFile: (given: string) => new ApiError(400, 'no_such_file', `no such file: ${given}`),
 
   // Apps, their settings and the global settings
+  tooManyScheduled: () =>
+    new ApiError(429, 'too_many_scheduled', `too many notifications wait for their time (at most ${MAX_SCHEDULED}); cancel one first`),
+  scheduledNotFound: (app: string, id: string) =>
+    new ApiError(404, 'scheduled_not_found', `no notification of ${app} waits with the id ${id}`),
+  tooManySendKeys: () => new ApiError(429, 'too_many_send_keys', `too many sending keys (at most ${MAX_SEND_KEYS}); revoke one first`),
+  sendKeyNotFound: (id: string) => new ApiError(404, 'send_key_not_found', `no sending key ${id}`),
+  sendKeyOtherApp: (keyApp: string, app: string) =>
+    new ApiError(403, 'send_key_other_app', `forbidden: app ${app} is not this sending key's (it sends as ${keyApp} only)`, {
+      field: 'app',
+    }),
+  sendKeyNotHere: () =>
+    new ApiError(403, 'send_key_not_here', 'forbidden: a sending key only sends notifications; this route needs the API token'),
   tooManyApps: () => new ApiError(429, 'too_many_apps', `too many apps (at most ${MAX_APPS})`),
   unknownApp: (app: string) => new ApiError(404, 'unknown_app', `unknown app: ${app}`),
+  noSuchSession: () => new ApiError(404, 'no_such_session', 'no signed-in window has that handle'),
+  unknownProgram: (app: string) => new ApiError(404, 'unknown_program', `no program ${app} has sent a notification`),
+  readOnly: (program: string) =>
+    new ApiError(409, 'read_only', `${program}'s notifications are read-only here: their buttons and banners belong to ${program}`),
   appIdRequired: () => new ApiError(400, 'app_id_required', 'app id is required: DELETE /v1/apps/{id}'),
   permissionNotGrantable: (key: string) =>
     new ApiError(
@@ -133,6 +158,7 @@ export const errors = {
   approvalsCannotGrant: () =>
     new ApiError(403, 'approvals_cannot_grant', 'commands: only true is accepted; nothing can grant here', { field: 'commands' }),
   noApproval: (what: string) => new ApiError(404, 'no_approval', `no approval for ${what}`),
+  noDenial: (what: string) => new ApiError(404, 'no_denial', `nothing denied for ${what}`),
 
   // Manifests
   /** Every problem of a manifest at once, each `<path>: <why>` (daemon/core/templates/manifest-rules.ts). */
@@ -316,6 +342,8 @@ export const errors = {
   speechFailed: (reason: string) => new ApiError(500, 'speech_failed', `The voice could not be played: ${reason}`),
   noCard: () => new ApiError(404, 'no_card', 'the notification has no card picture (no template or layout)'),
   noIcon: (app: string) => new ApiError(404, 'no_icon', `${app} has no icon`),
+  nothingToUndo: () =>
+    new ApiError(404, 'nothing_to_undo', 'There is nothing to undo: it was undone already, or too long ago, or Notifier restarted since.'),
 
   // The cloud relay, as this computer uses it (docs/api/relay-connection.md)
   relayNotPaired: () =>

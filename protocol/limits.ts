@@ -18,6 +18,15 @@ export const TOKEN_BYTES = 32;
 /** docs/api/apps.md#a1: at most 200 registered apps. */
 export const MAX_APPS = 200;
 
+/** docs/api/keys.md#k2: at most 200 sending keys, one app each (as many as there may be apps). */
+export const MAX_SEND_KEYS = 200;
+
+/** docs/api/scheduled.md#sc1: at most 1000 notifications wait for their time at once. */
+export const MAX_SCHEDULED = 1000;
+
+/** docs/api/keys.md#k1: a sending key's name, at most 128 bytes (an app id's length). */
+export const MAX_SEND_KEY_NAME_BYTES = 128;
+
 /** docs/api/notifications.md#n18: at most 8 buttons per notification. */
 export const MAX_BUTTONS = 8;
 

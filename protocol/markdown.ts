@@ -22,6 +22,12 @@ const ESCAPABLE = /[!-/:-@[-`{-~]/;
 /** How deep links and emphasis may nest before the rest is read as plain text (hostile input stays linear). */
 const MAX_DEPTH = 8;
 
+/**
+ * Plain text that a body's Markdown shows as written (docs/api/notifications.md#n46): a backslash before each mark
+ * it would read (`*`, `_`, `` ` ``, `[`, `]`) and before a backslash itself, which the body honours.
+ */
+export const escapeMarkdown = (text: string): string => text.replace(/[\\*_`[\]]/g, '\\$&');
+
 /** Reads inline Markdown: `[label](url)`, `**bold**`/`__bold__`, `*italic*`/`_italic_`, `` `code` `` (literal), `\*`. */
 export function parseMarkdown(text: string): StyledRun[] {
   const runs: StyledRun[] = [];

@@ -24,9 +24,22 @@ export const RELAYED_APP_PREFIX = 'cloud.';
 
 export const isRelayedApp = (app: string): boolean => app.startsWith(RELAYED_APP_PREFIX);
 
-/** A local app (POST /v1/notify, /v1/speak, /v1/register) may not take a relayed agent's id (docs/api/apps.md#a1). */
+/**
+ * The app ids of other programs' notifications, kept from the desktop (docs/desktop.md): `desktop.` and the
+ * program's name. The prefix is theirs alone, so no sender passes its notifications off as another program's.
+ */
+export const DESKTOP_APP_PREFIX = 'desktop.';
+
+export const isDesktopApp = (app: string): boolean => app.startsWith(DESKTOP_APP_PREFIX);
+
+/**
+ * A local app (POST /v1/notify, /v1/speak, /v1/register) may not take a relayed agent's id, nor another program's
+ * (docs/api/apps.md#a1).
+ */
 export function checkLocalAppId(app: string): void {
   if (isRelayedApp(app)) throw errors.invalidField('app', `ids starting with "${RELAYED_APP_PREFIX}" belong to agents of the cloud relay`);
+  if (isDesktopApp(app))
+    throw errors.invalidField('app', `ids starting with "${DESKTOP_APP_PREFIX}" belong to other programs' notifications`);
 }
 
 /**

@@ -3,10 +3,18 @@
 export const BUTTON_KINDS = ['url', 'command', 'script', 'shortcut', 'callback', 'openApp', 'reply'] as const;
 export type ButtonKind = (typeof BUTTON_KINDS)[number];
 
-interface CallbackTarget {
+export interface CallbackTarget {
   url?: string;
   payload?: unknown;
+  /** A request written by the sender (docs/api/replies.md#r10a): sent as it is instead of Notifier's JSON. */
+  method?: CallbackMethod;
+  headers?: Record<string, string>;
+  body?: string;
 }
+
+/** The methods a callback written by its sender may use (ntfy's `http` actions use these). */
+export const CALLBACK_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type CallbackMethod = (typeof CALLBACK_METHODS)[number];
 
 export interface Button {
   label: string;
@@ -163,6 +171,8 @@ export interface AppRegistration {
 
 /** Per-app settings of the person; absent keys take their defaults (docs/api/apps.md#a8). */
 export interface AppPreferences {
+  /** The name the person gave the app, shown instead of its own (docs/api/apps.md#a8); absent: its own. */
+  displayName?: string | null;
   /** Notifications go to History only: no banner, no sound. */
   muteBanners?: boolean;
   /** Stacking level for this app; absent or null follows the global `stacking` setting. */

@@ -148,6 +148,16 @@ export const poolConnections = new Gauge({
   },
 });
 
+export const queuedRequests = new Gauge({
+  name: 'relay_db_requests_queued',
+  help: "PostgreSQL: requests on this node waiting for their computer's transaction or in one not yet committed; always 0 on SQLite",
+  registers: [registry],
+  collect() {
+    const queued = watched?.queuedRequests?.();
+    if (queued !== undefined) this.set(queued);
+  },
+});
+
 export const listenReconnects = new Counter({
   name: 'relay_db_listen_reconnects_total',
   help: 'PostgreSQL: times the listening connection (LISTEN, the bus between nodes) was opened again after it was lost',
@@ -162,6 +172,8 @@ export interface Watched {
   waitingEvents(): Promise<number>;
   /** PostgreSQL: the pool's connections (all, idle) and the requests waiting for one. */
   poolUse?(): { total: number; idle: number; waiting: number };
+  /** PostgreSQL: the requests on this node waiting for their computer's transaction or in one not yet committed. */
+  queuedRequests?(): number;
 }
 
 let watched: Watched | undefined;

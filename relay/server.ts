@@ -93,6 +93,7 @@ export async function startRelay(
     waitingNotes: () => waitingOnRelay(store.db),
     waitingEvents: () => waitingEvents(store.db),
     poolUse: store.poolUse?.bind(store),
+    queuedRequests: store.queuedRequests?.bind(store),
   });
   if (options.background !== false) housekeeper.start();
   outbox.start();

@@ -12,7 +12,7 @@ import { sessionBus } from '../daemon/integrations/dbus-bus.js';
  * A private D-Bus session bus for a test, with its own minimal configuration: no service files, so nothing is
  * ever activated on it (a real dunst would start otherwise). Stopped by PID.
  */
-export async function startSessionBus(): Promise<{ address: string; stop(): Promise<void> }> {
+export async function startSessionBus(options: { policy?: string } = {}): Promise<{ address: string; stop(): Promise<void> }> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'notifier-bus-'));
   const socket = path.join(folder, 'bus');
   const config = path.join(folder, 'session.conf');
@@ -27,7 +27,7 @@ export async function startSessionBus(): Promise<{ address: string; stop(): Prom
   <policy context="default">
     <allow send_destination="*" eavesdrop="true"/>
     <allow eavesdrop="true"/>
-    <allow own="*"/>
+    <allow own="*"/>${options.policy ? `\n    ${options.policy}` : ''}
   </policy>
 </busconfig>
 `,

@@ -57,6 +57,7 @@ const SYSTEM_PACKAGES = [
   { command: 'Xvfb', apt: 'xvfb', for: 'test', why: 'is the screen of the desktop tests' },
   { command: 'dunst', apt: 'dunst', for: 'test', why: 'is the real notification server of the desktop tests' },
   { command: 'xdotool', apt: 'xdotool', for: 'test', why: 'types a reply into the reply window in the desktop tests' },
+  { command: 'apprise', apt: 'apprise', for: 'test', why: "is the real client of ntfy's and Gotify's dialects in the senders' tests" },
   {
     command: 'gnome-keyring-daemon',
     apt: 'gnome-keyring',
@@ -70,6 +71,7 @@ const SYSTEM_PACKAGES = [
     for: 'test',
     why: "is the browser of the relay's consent page tests (driven by playwright-core)",
   },
+  { command: 'notify-send', apt: 'libnotify-bin', for: 'test', why: "sends other programs' notifications in the desktop History tests" },
   { command: 'zenity', apt: 'zenity', for: 'desktop', why: 'is the reply window (a notification server without inline replies)' },
   // dunst draws no buttons: they are pressed in the menu it opens with the program of its `dmenu` setting
   // (docs/desktop.md#dunst-and-its-menu-program). Wanted where dunst is the notification server, and for the tests.

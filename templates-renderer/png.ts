@@ -3,12 +3,9 @@
 // the event loop (docs/performance-history.md, "bench:render: drawing cards, and previews under load").
 
 import { endianness } from 'node:os';
-import { crc32, deflate } from 'node:zlib';
 import type { Canvas } from 'canvas';
+import { pngFromScanlines, PNG_RGBA } from '../common/png.js';
 
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-/** RGBA, 8 bits per channel. */
-const COLOR_TYPE_RGBA = 6;
 /** Fast deflate: banners are flat colours and text, which compress well at level 1 already. */
 const DEFLATE_LEVEL = 1;
 
@@ -17,25 +14,7 @@ export async function encodePNG(canvas: Canvas): Promise<Buffer> {
   const { width, height } = canvas;
   // The raw layout read below is little-endian; elsewhere node-canvas's own encoder is used.
   if (endianness() !== 'LE') return canvas.toBuffer('image/png');
-  const scanlines = toScanlines(canvas.toBuffer('raw'), width, height);
-  const compressed = await new Promise<Buffer>((resolve, reject) =>
-    deflate(scanlines, { level: DEFLATE_LEVEL }, (error, result) => (error ? reject(error) : resolve(result))),
-  );
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8;
-  header[9] = COLOR_TYPE_RGBA;
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', compressed), chunk('IEND', Buffer.alloc(0))]);
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(data, crc32(head.subarray(4))), 0);
-  return Buffer.concat([head, data, crc]);
+  return pngFromScanlines(width, height, PNG_RGBA, toScanlines(canvas.toBuffer('raw'), width, height), DEFLATE_LEVEL);
 }
 
 /**

@@ -9,7 +9,16 @@
 // model interface, so a property added to the model and forgotten here (or the reverse) fails the type-check.
 
 import { FOLLOW_UP_AFTER_SECONDS, MAX_BODY_LINES_RANGE } from '../protocol/limits.js';
-import { BUTTON_KINDS, FOLLOW_UP_KINDS, LAYOUTS, PRIORITIES, type Button, type FollowUp, type InlineAction } from '../protocol/types.js';
+import {
+  BUTTON_KINDS,
+  CALLBACK_METHODS,
+  FOLLOW_UP_KINDS,
+  LAYOUTS,
+  PRIORITIES,
+  type Button,
+  type FollowUp,
+  type InlineAction,
+} from '../protocol/types.js';
 import {
   ALIGNMENTS,
   TEXT_STYLES,
@@ -422,6 +431,13 @@ const CELL_PROPS = {
 const CALLBACK_PROPS = {
   url: { type: 'string', description: "http or https URL to POST to; default the app's callback URL." },
   payload: { type: 'any', description: 'Any JSON sent along.' },
+  method: {
+    type: 'string',
+    enum: CALLBACK_METHODS,
+    description: "With headers and body: a request written out, sent as written instead of Notifier's JSON.",
+  },
+  headers: { type: 'object', description: 'A written request: header names and their values, all strings.' },
+  body: { type: 'string', description: 'A written request: its body.' },
 } as const satisfies Props<NonNullable<Button['callback']>>;
 
 const OPEN_APP_PROPS = {

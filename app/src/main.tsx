@@ -16,6 +16,7 @@ import { ConfirmModel } from './models/confirm.js';
 import { type Models, ModelsContext } from './models/context.js';
 import { systemClock } from './models/dependencies.js';
 import { DesignerModel } from './models/designer.js';
+import { DesktopModel } from './models/desktop.js';
 import { EventStreamModel } from './models/events.js';
 import { HistoryModel } from './models/history.js';
 import { RelayModel } from './models/relay.js';
@@ -52,8 +53,9 @@ function makeModels(): Models {
     approvals: new ApprovalsModel(api, events),
     compose: new ComposeModel(),
     settings: new SettingsModel(api, events, apps),
+    desktop: new DesktopModel(api, events, clock),
     relay: new RelayModel(api, events, clock, document),
-    designer: new DesignerModel(api, theme),
+    designer: new DesignerModel(api, theme, events),
   };
 }
 

@@ -24,6 +24,9 @@ import { Records } from './notifications/records.js';
 import { ReplyQueue } from './notifications/replies.js';
 import { ReplyWait } from './notifications/reply-wait.js';
 import { Screen } from './notifications/screen.js';
+import { withdraw, type WithdrawParts } from './scheduled/withdraw.js';
+import { DesktopHistory, type DesktopHistoryParts } from './desktop/desktop-history.js';
+import { NotificationMonitor } from '../integrations/notification-monitor.js';
 import { Speech } from './notifications/speech.js';
 import { Stacks } from './notifications/stacks.js';
 import { PersonSide } from './person.js';
@@ -36,6 +39,8 @@ import { CardPictures } from './templates/cards.js';
 import { Designs } from './templates/designs.js';
 import { TemplateLibrary } from './templates/library.js';
 import { TemplateBundles } from './templates/template-bundles.js';
+import { ScheduledNotifications } from './scheduled/scheduled.js';
+import { SendKeys } from './keys/send-keys.js';
 import { Timers } from './timers.js';
 import { VoiceSetup } from './voice/voice-setup.js';
 import { findSpeechEngine, type SpeechEngine, Voice } from './voice/voice.js';
@@ -49,6 +54,8 @@ export interface CoreOptions {
   clock?: () => number;
   /** The relay's device-token store and keep-alive, for tests; default the Secret Service (else a file) and 300 s. */
   relay?: Pick<RelayServiceOptions, 'secrets' | 'pingSeconds'>;
+  /** How other programs' notifications are watched; default the session bus's monitor (docs/desktop.md). */
+  startMonitor?: DesktopHistoryParts['startMonitor'];
 }
 
 /** Whether the person's app could be opened, and why not. */
@@ -81,6 +88,12 @@ export interface Core {
   readonly voice: Voice;
   readonly voiceSetup: VoiceSetup;
   readonly appAdmin: AppAdmin;
+  /** Keys that send notifications as one app and do nothing else. */
+  readonly sendKeys: SendKeys;
+  /** Notifications waiting for their time (ntfy's delayed publishes). */
+  readonly scheduled: ScheduledNotifications;
+  /** Other programs' notifications, kept in History when the person asks (docs/desktop.md). */
+  readonly desktop: DesktopHistory;
   readonly relay: RelayService;
   /** What the person does on a banner, or in the person's app. */
   readonly person: PersonSide;
@@ -102,14 +115,21 @@ export async function openCore(options: CoreOptions): Promise<Core> {
   const history = new History(store, images, settings);
   const designs = new Designs(store);
   const replies = new ReplyQueue(store);
-  const [apps, approvals] = await Promise.all([
+  const [apps, approvals, sendKeys] = await Promise.all([
     AppRegistry.open(store),
     Approvals.open(store, presenter),
+    SendKeys.open(store),
     history.open(),
     designs.load(),
     replies.load(),
   ]);
-  const names = new AppNames(apps, designs);
+  const desktop = await DesktopHistory.open({
+    store,
+    history,
+    images,
+    startMonitor: options.startMonitor ?? ((watch) => NotificationMonitor.start(watch)),
+  });
+  const names = new AppNames(apps, designs, desktop);
   const timers = new Timers();
   const voice = new Voice(path.join(supportDir, 'audio'), options.speech === undefined ? findSpeechEngine() : options.speech);
   const voiceSetup = new VoiceSetup(
@@ -169,13 +189,42 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     speech,
   });
   const readState = await ReadState.open(store, history);
-  const appAdmin = new AppAdmin({ store, apps, history, replies, designs, assets, approvals, cards, names, inFlight, screen });
+  const scheduled = await ScheduledNotifications.open(store, (input) => notifications.notify(input), options.clock);
+  const appAdmin = new AppAdmin({
+    store,
+    apps,
+    history,
+    replies,
+    designs,
+    assets,
+    approvals,
+    cards,
+    names,
+    inFlight,
+    screen,
+    sendKeys,
+    scheduled,
+  });
 
   settings.onChange('historyCapPerApp', () => history.trim());
+  const records = new Records(history, names, banners, screen);
   const relay = await RelayService.open({
     store,
     supportDir,
-    host: relayHost({ notifications, history, apps, appAdmin, names, presenter, quietHours, settings, replies, speech }),
+    host: relayHost({
+      notifications,
+      scheduled,
+      withdrawing: { screen, history, readState, scheduled, records },
+      history,
+      apps,
+      appAdmin,
+      names,
+      presenter,
+      quietHours,
+      settings,
+      replies,
+      speech,
+    }),
     ...options.relay,
   });
   const person = new PersonSide(
@@ -188,6 +237,8 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     if (record) readState.mark(record, true).catch((error: Error) => log.error(`could not mark ${id} read: ${error.message}`));
   });
   await presenter.start((event) => person.handle(event));
+  scheduled.start(); // what came due while the daemon was stopped shows now
+  desktop.start(); // the person turned keeping other programs' notifications on
   // The apps' standing requests to run code wait for the person again (docs/app.md#approvals).
   for (const app of apps.list()) if (app.allowCommands === true) approvals.requestCommands(app.app, names.name(app.app));
   // History goes on loading in the background; requests wait only for the apps they touch.
@@ -214,7 +265,7 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     cards,
     history,
     readState,
-    records: new Records(history, names, banners, screen),
+    records,
     approvals,
     banners,
     screen,
@@ -226,13 +277,20 @@ export async function openCore(options: CoreOptions): Promise<Core> {
     voice,
     voiceSetup,
     appAdmin,
+    sendKeys,
+    scheduled,
+    desktop,
     relay,
     person,
     close: async () => {
       await relay.close();
+      scheduled.close();
+      desktop.close();
+      await desktop.settled();
       timers.clear();
       quietHours.close();
       await history.close();
+      await sendKeys.close();
       await store.settle();
       await presenter.stop();
     },
@@ -242,6 +300,8 @@ export async function openCore(options: CoreOptions): Promise<Core> {
 /** What the relay needs of the core (daemon/core/relay/relay-service.ts). */
 function relayHost(parts: {
   notifications: Notifications;
+  scheduled: ScheduledNotifications;
+  withdrawing: WithdrawParts;
   history: History;
   apps: AppRegistry;
   appAdmin: AppAdmin;
@@ -252,9 +312,11 @@ function relayHost(parts: {
   replies: ReplyQueue;
   speech: Speech;
 }): RelayHost {
-  const { notifications, history, apps, appAdmin, names, presenter, quietHours, settings, replies, speech } = parts;
+  const { notifications, scheduled, withdrawing, history, apps, appAdmin, names, presenter, quietHours, settings, replies, speech } = parts;
   return {
     notify: (input) => notifications.notify(input),
+    schedule: (input, at) => scheduled.schedule(input, at),
+    withdraw: (app, id, how) => withdraw(withdrawing, app, id, how),
     record: (app, id) => history.get(app, id),
     registration: (app) => apps.get(app),
     register: (registration) => appAdmin.register(registration),
@@ -271,5 +333,6 @@ function relayHost(parts: {
     },
     onReply: (listener) => replies.onAdd(listener),
     onSpoken: (listener) => speech.onSpoken(listener),
+    onScheduledShown: (listener) => scheduled.onShown(listener),
   };
 }

@@ -1,3 +1,5 @@
+import { gotifyRoutes } from './dialect-routes/gotify.js';
+import { ntfyRoutes } from './dialect-routes/ntfy.js';
 import type { Route } from './route.js';
 import { appRoutes } from './routes/apps.js';
 import { approvalRoutes } from './routes/approvals.js';
@@ -5,6 +7,7 @@ import { assetRoutes } from './routes/assets.js';
 import { bannerRoutes } from './routes/banners.js';
 import { healthRoutes } from './routes/health.js';
 import { historyRoutes } from './routes/history.js';
+import { keyRoutes } from './routes/keys.js';
 import { lookupRoutes } from './routes/lookups.js';
 import { manifestRoutes } from './routes/manifests.js';
 import { mcpRoutes } from './routes/mcp.js';
@@ -13,6 +16,7 @@ import { openApiRoutes } from './routes/openapi.js';
 import { previewRoutes } from './routes/previews.js';
 import { relayRoutes } from './routes/relay.js';
 import { replyRoutes } from './routes/replies.js';
+import { scheduledRoutes } from './routes/scheduled.js';
 import { settingsRoutes } from './routes/settings.js';
 import { templateRoutes } from './routes/templates.js';
 import { voiceRoutes } from './routes/voice.js';
@@ -20,6 +24,7 @@ import type { Services } from './services.js';
 import { approvalRoutes as windowApprovalRoutes } from './window-routes/approvals.js';
 import { composeRoutes } from './window-routes/compose.js';
 import { designerRoutes } from './window-routes/designer.js';
+import { desktopRoutes } from './window-routes/desktop.js';
 import { eventRoutes } from './window-routes/events.js';
 import { firstRunRoutes } from './window-routes/first-run.js';
 import { historyRoutes as windowHistoryRoutes } from './window-routes/history.js';
@@ -38,6 +43,8 @@ import { settingsRoutes as windowSettingsRoutes } from './window-routes/settings
 export const V1_ROUTES: readonly Route<Services>[] = [
   ...healthRoutes(),
   ...notificationRoutes(),
+  ...keyRoutes(),
+  ...scheduledRoutes(),
   ...bannerRoutes(),
   ...replyRoutes(),
   ...appRoutes(),
@@ -63,10 +70,17 @@ export const WINDOW_ROUTES: readonly Route<Services>[] = [
   ...composeRoutes(),
   ...firstRunRoutes(),
   ...windowSettingsRoutes(),
+  ...desktopRoutes(),
   ...windowRelayRoutes(),
   ...designerRoutes(),
   ...eventRoutes(),
 ];
 
+/**
+ * The publishing dialects of other servers, at the root (docs/senders.md): Gotify's two paths and ntfy's topics. Not
+ * in the OpenAPI document: they are those servers' APIs, described in docs/api/ntfy.md and gotify.md.
+ */
+export const DIALECT_ROUTES: readonly Route<Services>[] = [...gotifyRoutes(), ...ntfyRoutes()];
+
 /** Every route the router answers. */
-export const ROUTES: readonly Route<Services>[] = [...V1_ROUTES, ...WINDOW_ROUTES];
+export const ROUTES: readonly Route<Services>[] = [...V1_ROUTES, ...WINDOW_ROUTES, ...DIALECT_ROUTES];

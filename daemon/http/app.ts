@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import type { Core } from '../core/core.js';
 import { ROUTES } from './api.js';
-import { tokenDoor } from './guard.js';
+import { programDoor } from './guard.js';
 import { router } from './router.js';
 import type { PersonApp } from './window/person-app.js';
 
@@ -15,6 +15,12 @@ export function createApp(core: Core, token: string, personApp: PersonApp): Expr
   app.disable('x-powered-by');
   app.disable('etag');
   app.use(personApp.pages);
-  app.use(router(ROUTES, { ...core, ...personApp.parts }, { token: tokenDoor(token), session: (req, res) => personApp.admit(req, res) }));
+  app.use(
+    router(
+      ROUTES,
+      { ...core, ...personApp.parts },
+      { program: programDoor(token, core.sendKeys), session: (req, res) => personApp.admit(req, res) },
+    ),
+  );
   return app;
 }

@@ -28,3 +28,10 @@ export function jsonBody(req: Request, _res: Response, next: NextFunction): void
     next();
   }, next);
 }
+
+/** Reads the request body as bytes (a dialect's route reads its own forms), bounded as a JSON body is; none is empty. */
+export async function readRawBody(req: Request): Promise<Buffer> {
+  const bytes = await readBoundedBody(req, MAX_BODY_BYTES, REFUSALS);
+  if (bytes === TOO_LARGE) throw errors.bodyTooLarge();
+  return bytes;
+}

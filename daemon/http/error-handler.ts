@@ -1,6 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError, errorBody, errors } from '../../protocol/errors.js';
+import { GotifyError } from '../../protocol/dialects/gotify.js';
+import { NtfyError } from '../../protocol/dialects/ntfy.js';
 import { log } from '../log.js';
+import { type Dialect, dialectError } from './dialect-errors.js';
 import { answerJson } from '../../common/json-answer.js';
 
 /** The caller's error as it is; anything else is a bug of ours: logged, and a 500 without details. */
@@ -15,13 +18,18 @@ function asApiError(error: unknown): ApiError {
  * "reason"?}` with its status, never cached. When the request body was not read (a refusal from a door, a body
  * announced too large), the connection is closed after the answer so the unread body is never read.
  */
-export function sendError(req: Request, res: Response, error: unknown): void {
-  const failure = asApiError(error);
+export function sendError(req: Request, res: Response, error: unknown, dialect?: Dialect): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   if (!req.complete) res.setHeader('Connection', 'close');
+  if (dialect !== undefined) {
+    const { status, body } = dialectError(dialect, error instanceof NtfyError || error instanceof GotifyError ? error : asApiError(error));
+    answerJson(res, status, body);
+    return;
+  }
+  const failure = asApiError(error);
   answerJson(res, failure.status, errorBody(failure));
 }
 

@@ -1,6 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
+import { secretOfAuthorization, senderSecret } from '../../protocol/dialects/credentials.js';
 import { errors } from '../../protocol/errors.js';
+import type { SendKeys, SendKeyView } from '../core/keys/send-keys.js';
+
+/** Who called a `token` or `sender` route: the holder of the API token, or of one app's sending key. */
+export type Caller = { kind: 'token' } | { kind: 'key'; key: SendKeyView };
 
 // The guard in front of every route (docs/api/README.md#g7, #g8, #g9). It runs on the request head alone, before
 // any body is read: a refused request costs nothing and its body is never looked at.
@@ -19,8 +24,7 @@ export function isLoopbackHost(host: string | undefined): boolean {
  * Compares in constant time. Only a value of the token's length is compared at all: that length (64) is no
  * secret, every token has it.
  */
-function tokenMatches(authorization: string | undefined, expected: Buffer): boolean {
-  const given = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+function tokenMatches(given: string | undefined, expected: Buffer): boolean {
   if (given === undefined || Buffer.byteLength(given) !== expected.length) return false;
   return timingSafeEqual(Buffer.from(given), expected);
 }
@@ -61,19 +65,54 @@ function targetIsElsewhere(target: string, localPort: number | undefined): boole
   return url.protocol !== 'http:' || !isLoopbackHost(url.host) || Number(url.port || 80) !== localPort;
 }
 
+/** What the doors of programs check a sending key with. */
+export type KeyCheck = Pick<SendKeys, 'verify' | 'isKey'>;
+
 /**
- * The door of `/v1` (docs/api/README.md#g7, #g8): one loopback `Host`, a request line naming this daemon, no
- * `Origin`, one `Authorization` holding the token — unless the route is open (the health check). It reads the
- * request head only: a refused request's body is never read.
+ * The doors of programs (docs/api/README.md#g7, #g8; docs/api/keys.md#k4): one loopback `Host`, a request line
+ * naming this daemon, no `Origin`, one `Authorization`; then, by the route's door, nothing (`open`), the API token
+ * as a bearer (`token`), or the API token or a sending key in any form a sender's client sends it (`sender`). They
+ * read the request head only: a refused request's body is never read. A sending key at a `token` route is 403, not
+ * 401: the key is good, the route is not one it opens.
  */
-export function tokenDoor(token: string): (req: Request, tokenRequired: boolean) => void {
+export function programDoor(token: string, keys: KeyCheck): (req: Request, door: 'open' | 'token' | 'sender') => Caller | undefined {
   const expected = Buffer.from(token);
-  return (req, tokenRequired) => {
+  return (req, door) => {
     refuseDuplicateHost(req);
     if (targetIsElsewhere(req.originalUrl, req.socket.localPort)) throw errors.forbiddenTarget();
     if (!isLoopbackHost(req.headers.host)) throw errors.forbiddenHost();
     if (req.headers.origin !== undefined) throw errors.forbiddenOrigin();
     refuseDuplicateAuthorization(req);
-    if (tokenRequired && !tokenMatches(req.headers.authorization, expected)) throw errors.unauthorized();
+    if (door === 'open') return undefined;
+    if (door === 'token') {
+      const given = secretOfAuthorization(req.headers.authorization);
+      if (tokenMatches(/^\s*bearer\s/i.test(req.headers.authorization ?? '') ? given : undefined, expected)) return TOKEN_CALLER;
+      if (given !== undefined && keys.isKey(given)) throw errors.sendKeyNotHere();
+      throw errors.unauthorized();
+    }
+    const secret = senderSecret(req.headers, req.url);
+    if (tokenMatches(secret, expected)) return TOKEN_CALLER;
+    const key = secret === undefined ? null : keys.verify(secret);
+    if (key === null) throw errors.unauthorized();
+    return { kind: 'key', key };
   };
+}
+
+const TOKEN_CALLER: Caller = { kind: 'token' };
+
+/**
+ * The app a sender sends as (docs/api/keys.md#k3): the one it names, which a sending key must be of; a key's own
+ * when it names none. With the API token, any app as given.
+ */
+export function senderApp(caller: Caller | undefined, app: string | undefined): string | undefined {
+  if (caller?.kind !== 'key') return app;
+  if (app === undefined || app === '') return caller.key.app;
+  if (app !== caller.key.app) throw errors.sendKeyOtherApp(caller.key.app, app);
+  return app;
+}
+
+/** A `/v1/notify` body as its sender may send it: `app` checked against a sending key, or filled in from it. */
+export function asSender(caller: Caller | undefined, body: Record<string, unknown>): Record<string, unknown> {
+  if (caller?.kind !== 'key' || (body.app !== undefined && typeof body.app !== 'string')) return body; // the body's check names a bad app
+  return { ...body, app: senderApp(caller, body.app as string | undefined) };
 }

@@ -7,20 +7,26 @@
 
 import type { Request, Response } from 'express';
 import { type JsonSchema, text } from '../../protocol/schemas/json-schema.js';
+import type { Dialect } from './dialect-errors.js';
+import type { Caller } from './guard.js';
 import type { Session } from './window/sessions.js';
+
+export type { Caller, Dialect };
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
  * Who may call a route: anyone (`open`: the health check only), a program holding the API token (`token`: `/v1`),
- * or the person in Notifier's window (`session`: `/app/api`). A key never opens another door (docs/app.md#the-three-doors).
+ * a program holding the API token or a sending key (`sender`: `POST /v1/notify` and the publishing dialects), or the
+ * person in Notifier's window (`session`: `/app/api`). A key never opens another door (docs/app.md#the-three-doors).
  */
-export type Door = 'open' | 'token' | 'session';
+export type Door = 'open' | 'token' | 'sender' | 'session';
 
 /** The areas of the API, in the order the document lists them. */
 export const TAGS = {
   Health: 'The service itself: is it up, and this document.',
   Notifications: 'Sending notifications, closing their banners, speaking.',
+  Keys: 'Sending keys: each sends notifications as one app, and opens nothing else.',
   Banners: 'What is on screen: snoozing and stacks.',
   Replies: "The person's replies to notifications.",
   Apps: 'Registered apps, their settings, removing one.',
@@ -101,6 +107,10 @@ export interface Contract {
   query?: readonly QueryParameter[];
   /** The JSON body's schema, for routes that read one. */
   body?: JsonSchema;
+  /** The body is read as bytes (`call.raw`), not as JSON: a dialect's body is text, a form or JSON of its own. */
+  rawBody?: true;
+  /** The route speaks another server's dialect: its refusals are in that server's shape. */
+  dialect?: Dialect;
   /** The success reply is 201 (something was made), not 200. */
   created?: true;
   /** The success reply: its JSON schema, or a file. */
@@ -121,6 +131,10 @@ export interface Call<S> {
   readonly body: Record<string, unknown>;
   /** The person's session, behind the `session` door. */
   session: Session | undefined;
+  /** Who called, behind the `token` and `sender` doors. */
+  caller: Caller | undefined;
+  /** The body's bytes, for a `rawBody` route (empty when there is none). */
+  raw: Buffer;
   req: Request;
   /** For a handler that writes its own answer (a file, a stream); otherwise its return value is the JSON answer. */
   res: Response;

@@ -6,23 +6,33 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { APP_API_BASE, isWithin } from '../../protocol/app-api.js';
 import { errors } from '../../protocol/errors.js';
-import { jsonBody } from './body.js';
+import { jsonBody, readRawBody } from './body.js';
 import { sendError } from './error-handler.js';
 import type { Session } from './window/sessions.js';
 import { readQuery } from './query.js';
-import type { Door, Method, Route } from './route.js';
+import type { Caller, Dialect, Method, Route } from './route.js';
 import { answerJson } from '../../common/json-answer.js';
 
-/** The checks of each door, run on the request head before any route is looked for or any body read. */
+/** The checks of each door, run on the request head before any body is read. */
 export interface Doors {
-  /** `/v1`: Host, Origin, request target, one token (`tokenRequired`: every route but an open one). */
-  token(req: Request, tokenRequired: boolean): void;
+  /** Programs: Host, Origin, request target, one `Authorization`; then the route's credential; who called. */
+  program(req: Request, door: 'open' | 'token' | 'sender'): Caller | undefined;
   /** `/app/api`: the window's own checks; the session they admit. */
   session(req: Request, res: Response): Session;
 }
 
-/** The door of a path: the window's API has its own; every other path is `/v1`'s. */
-export const doorOfPath = (path: string): 'token' | 'session' => (isWithin(path, APP_API_BASE) ? 'session' : 'token');
+/** The door of a path: the window's API has its own; every other path is for programs. */
+export const doorOfPath = (path: string): 'program' | 'session' => (isWithin(path, APP_API_BASE) ? 'session' : 'program');
+
+/**
+ * The error shape of a path before its route is known: Notifier's own under `/v1` and `/app`; Gotify's at its two
+ * paths; ntfy's at every other path at the root, where ntfy's topics are (docs/senders.md).
+ */
+function dialectOfPath(given: readonly string[]): Dialect | undefined {
+  const first = given[1] ?? '';
+  if (first === 'v1' || first === 'app') return undefined;
+  return first === 'message' || first === 'version' ? 'gotify' : 'ntfy';
+}
 
 interface Compiled<S> {
   route: Route<S>;
@@ -34,8 +44,8 @@ interface Compiled<S> {
 
 /** Splits a route's path into parts, and checks once, at start, that its door is the one its path stands behind. */
 function compile<S>(route: Route<S>): Compiled<S> {
-  const door: Door = route.door === 'open' ? 'token' : route.door;
-  if (doorOfPath(route.path) !== door) throw new Error(`${route.method} ${route.path}: a ${route.door} route cannot stand at this path`);
+  if (doorOfPath(route.path) !== (route.door === 'session' ? 'session' : 'program'))
+    throw new Error(`${route.method} ${route.path}: a ${route.door} route cannot stand at this path`);
   const parts = route.path.split('/');
   const last = parts.at(-1)!;
   const rest = last.startsWith('{') && route.params?.[last.slice(1, -1)]?.rest === true;
@@ -76,6 +86,8 @@ function match<S>(compiled: Compiled<S>, given: string[]): Record<string, string
 const readBody = (req: Request, res: Response): Promise<void> =>
   new Promise((resolve, reject) => jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
 
+const NO_BYTES: Buffer = Buffer.alloc(0);
+
 /** The body as an object; none at all is `{}`. */
 function bodyObject(req: Request): Record<string, unknown> {
   const body: unknown = req.body;
@@ -87,32 +99,66 @@ function bodyObject(req: Request): Record<string, unknown> {
 /** The middleware that answers every route; `services` is what every handler is given (each family types its part). */
 export function router<S>(routes: readonly Route<S>[], services: S, doors: Doors): RequestHandler {
   const compiled = routes.map(compile);
-  const isOpen = (method: string, given: string[]): boolean =>
-    compiled.some((each) => each.route.door === 'open' && each.route.method === method && match(each, given) !== null);
-
-  const find = (req: Request, res: Response, given: string[]): { route: Route<S>; raw: Record<string, string> } => {
+  // Most paths have no parameter: their routes are found by one look-up of the path, on every request; only the few
+  // with parameters are matched part by part, after. So a path written out wins over a parameter that would take it
+  // (`GET /v1/things/all` before `GET /v1/things/{id}`), whatever the order of the list.
+  const hasParameters = (each: Compiled<S>): boolean => each.parts.some((part) => part.startsWith('{'));
+  const withParameters = compiled.filter(hasParameters);
+  const byPath = new Map<string, Compiled<S>[]>();
+  for (const each of compiled.filter((other) => !hasParameters(other))) {
+    byPath.set(each.route.path, [...(byPath.get(each.route.path) ?? []), each]);
+  }
+  /** The route of a method and path, or the methods the path has (none: it is unknown). */
+  const lookUp = (
+    method: string,
+    pathname: string,
+    given: string[],
+  ): { route: Route<S>; raw: Record<string, string> } | { methods: Method[]; known: string | undefined } => {
     const methods: Method[] = [];
     let known: string | undefined;
-    for (const each of compiled) {
-      const raw = match(each, given);
-      if (!raw) continue;
-      if (each.route.method === req.method) return { route: each.route, raw };
+    for (const each of byPath.get(pathname) ?? []) {
+      if (each.route.method === method) return { route: each.route, raw: {} };
       methods.push(each.route.method);
       known ??= each.route.path;
     }
+    const atRoot = dialectOfPath(given) !== undefined;
+    for (const each of withParameters) {
+      // A dialect's topic routes stand at the root: a path under /v1 or /app is never a topic.
+      if (each.route.dialect !== undefined && !atRoot) continue;
+      const raw = match(each, given);
+      if (!raw) continue;
+      if (each.route.method === method) return { route: each.route, raw };
+      methods.push(each.route.method);
+      known ??= each.route.path;
+    }
+    return { methods, known };
+  };
+
+  /** 404 for a path no route has; 405 with `Allow` for a method it does not take. */
+  const refuseUnknown = (req: Request, res: Response, { methods, known }: { methods: Method[]; known: string | undefined }): never => {
     if (methods.length === 0) throw errors.routeNotFound(req.method, req.path);
     res.setHeader('Allow', methods.join(', '));
     throw errors.methodNotAllowed(known!, methods.join(', '));
   };
 
   return (req, res) => {
+    const pathname = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
+    const given = pathname.split('/');
+    let dialect = dialectOfPath(given);
     void (async () => {
-      const pathname = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
-      const given = pathname.split('/');
-      const session =
-        doorOfPath(pathname) === 'session' ? doors.session(req, res) : (doors.token(req, !isOpen(req.method, given)), undefined);
-      const { route, raw } = find(req, res, given);
-      await readBody(req, res);
+      const window = doorOfPath(pathname) === 'session';
+      const session = window ? doors.session(req, res) : undefined;
+      const found = lookUp(req.method, pathname, given);
+      // A program's request passes its door before the route's answer, even a 404: a path under /v1 nobody may
+      // call without the token; at the root, where anything may be a topic, the door is a sender's.
+      const door = 'route' in found ? found.route.door : dialect === undefined ? 'token' : 'sender';
+      const caller = window || door === 'session' ? undefined : doors.program(req, door);
+      if (!('route' in found)) return refuseUnknown(req, res, found);
+      const { route, raw } = found;
+      dialect = route.dialect;
+      let bytes = NO_BYTES;
+      if (route.rawBody) bytes = await readRawBody(req);
+      else await readBody(req, res);
       const params = Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, decodeParameter(name, value)]));
       const query = readQuery(req, route.query ?? []);
       let body: Record<string, unknown> | undefined;
@@ -124,11 +170,13 @@ export function router<S>(routes: readonly Route<S>[], services: S, doors: Doors
           return (body ??= bodyObject(req));
         },
         session,
+        caller,
+        raw: bytes,
         req,
         res,
       });
       if (res.headersSent) return;
       answerJson(res, route.created ? 201 : 200, answer); // never cached: every answer is fresh, and the person's data is theirs
-    })().catch((error: unknown) => sendError(req, res, error));
+    })().catch((error: unknown) => sendError(req, res, error, dialect));
   };
 }

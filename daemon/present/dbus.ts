@@ -190,7 +190,11 @@ export class DBusPresenter implements Presenter {
   ask(question: Question): void {
     const labels = answerLabels(question);
     const actions = ['allow', labels.allow, 'deny', labels.deny];
-    const hints = { urgency: new dbus.Variant('y', URGENCY.urgent), category: new dbus.Variant('s', 'presence') };
+    const hints = {
+      urgency: new dbus.Variant('y', URGENCY.urgent),
+      category: new dbus.Variant('s', 'presence'),
+      'desktop-entry': new dbus.Variant('s', 'notifier'), // Notifier's own: never kept again as another program's
+    };
     const body = question.detail ? this.text(question.detail) : '';
     const entry: { pending: Promise<number | null>; id?: number } = { pending: Promise.resolve(null) };
     const previous = this.questions.get(question.id)?.pending ?? Promise.resolve(null);

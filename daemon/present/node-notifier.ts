@@ -66,7 +66,15 @@ export interface NodeNotifierOptions {
   appID?: string;
   /** Linux: notify-send's urgency. */
   urgency?: 'low' | 'normal' | 'critical';
+  /** Linux: a notify-send hint, `TYPE:NAME:VALUE`. */
+  hint?: string;
 }
+
+/**
+ * Notifier's own banners name the desktop entry `notifier`, as the D-Bus presenter's do, so keeping other programs'
+ * notifications (docs/desktop.md) never keeps them twice.
+ */
+const OWN_BANNER_HINT = 'string:desktop-entry:notifier';
 
 export interface NodeNotifierMetadata {
   activationType?: string;
@@ -433,7 +441,7 @@ export class NodeNotifierPresenter implements Presenter {
       }
     };
     try {
-      this.notifier.notify(options, ended);
+      this.notifier.notify(this.platform === 'plain' ? { ...options, hint: OWN_BANNER_HINT } : options, ended);
     } catch (error) {
       ended(error);
     }

@@ -114,7 +114,8 @@ function readRelayedPayload(input: unknown): NotifyPayload | undefined {
       if (!(error instanceof RelayError) || !error.details.fields?.length) return undefined;
       for (const field of error.details.fields) {
         const top = field.split('.')[0]!;
-        if (top === 'title') return undefined;
+        // Without a title there is nothing to show; a withdrawal without its collapse id takes nothing back.
+        if (top === 'title' || (top === 'collapseId' && kept.withdraw !== undefined)) return undefined;
         delete kept[top];
       }
     }

@@ -68,6 +68,8 @@ export const MAX_DURATION_CHARS = 40;
 export const MAX_URL_CHARS = 2048;
 /** RA42: the sender's own id for a notification. */
 export const NOTIFICATION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+/** RA44b: how far ahead `showAt` may be: 3 days, as far as ntfy's delayed publishing goes by default. */
+export const SHOW_AT_MAX_AHEAD_MS = 3 * 24 * 60 * 60_000;
 /** RA42: `timeoutSeconds`. */
 export const TIMEOUT_SECONDS_RANGE = { min: 1, max: 3600 } as const;
 /** RA42: a sound is a name, never a path. */

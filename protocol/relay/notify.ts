@@ -15,6 +15,7 @@ import {
   MAX_URL_CHARS,
   NOTIFICATION_ID_PATTERN,
   NOTIFY_TEXT_LIMITS,
+  SHOW_AT_MAX_AHEAD_MS,
   SOUND_PATTERN,
   SPEED_RANGE,
   TIMEOUT_SECONDS_RANGE,
@@ -23,6 +24,8 @@ import {
 
 export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export const PRESENTATIONS = ['banner', 'voice', 'both'] as const;
+/** RA44c: what taking back a notification does on the computer (ntfy's clear and delete). */
+export const WITHDRAWALS = ['clear', 'delete'] as const;
 
 export interface SpeakObject {
   text?: string;
@@ -46,6 +49,12 @@ export interface NotifyPayload {
   link?: string;
   priority?: (typeof PRIORITIES)[number];
   notificationId?: string;
+  /** RA44a: notifications of one key with the same collapseId are one notification on the computer. */
+  collapseId?: string;
+  /** RA44b: when the computer shows it (ISO, UTC); the computer keeps it until then. */
+  showAt?: string;
+  /** RA44c: instead of a notification, takes back the one with this collapseId (its title is then empty). */
+  withdraw?: (typeof WITHDRAWALS)[number];
   expectReply: boolean;
   allowVoiceReply?: boolean;
   persistent?: boolean;
@@ -74,6 +83,9 @@ export const NOTIFY_FIELDS = [
   'link',
   'priority',
   'notificationId',
+  'collapseId',
+  'showAt',
+  'withdraw',
   'expectReply',
   'allowVoiceReply',
   'persistent',
@@ -131,6 +143,7 @@ const FIELDS_SENT_INSTEAD: Readonly<Record<string, string>> = {
 };
 
 const ALLOWED = new Set<string>(NOTIFY_FIELDS);
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const DATA_ICON = /^data:image\/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]*={0,2})$/;
 
 /**
@@ -145,6 +158,16 @@ export function checkNotifyBodySize(bodyBytes: number, parsed: unknown, maxBodyB
 
 /** RA40: the most a notify body may weigh before it is parsed (the limit plus the icon allowance). */
 export const maxNotifyRequestBytes = (maxBodyBytes: number): number => maxBodyBytes + ICON_ALLOWANCE_BYTES;
+
+/**
+ * RA44b: a `showAt` at most SHOW_AT_MAX_AHEAD_MS after `now` (one already past shows at once). Checked by the relay
+ * against its clock when an agent sends; not by the computer, for which the time has moved on.
+ */
+export function checkShowAt(payload: NotifyPayload, now: number): void {
+  if (payload.showAt !== undefined && Date.parse(payload.showAt) - now > SHOW_AT_MAX_AHEAD_MS) {
+    throw invalidRequest(`showAt: at most ${SHOW_AT_MAX_AHEAD_MS / 86_400_000} days ahead`, ['showAt']);
+  }
+}
 
 /** Checks an agent's notification against the whitelist and the field rules; returns the cleaned payload. */
 export function cleanNotification(input: unknown): NotifyPayload {
@@ -185,8 +208,12 @@ function refuseUnknownKeys(input: Record<string, unknown>): void {
   throw forbiddenFields(refused, `fields not accepted: ${refused.join(', ')}${why}. Accepted: ${NOTIFY_FIELDS.join(', ')}`);
 }
 
+/** RA44c: what a withdrawal carries besides `withdraw`: what it takes back, and its own id. */
+const WITHDRAWAL_FIELDS = new Set(['withdraw', 'collapseId', 'notificationId']);
+
 function readFields(input: Record<string, unknown>, problems: Problem[]): NotifyPayload {
   const reader = new FieldReader(input, problems);
+  if (input.withdraw !== undefined && input.withdraw !== null) return readWithdrawal(input, reader, problems);
   const title = reader.text('title', NOTIFY_TEXT_LIMITS.title);
   if (title === undefined && !problems.some((p) => p.field === 'title')) problems.push({ field: 'title', rule: 'required' });
   const payload: NotifyPayload = { title: title ?? '', expectReply: false };
@@ -201,6 +228,8 @@ function readFields(input: Record<string, unknown>, problems: Problem[]): Notify
   put('link', reader.httpsURL('link'));
   put('priority', reader.oneOf('priority', PRIORITIES));
   put('notificationId', reader.pattern('notificationId', NOTIFICATION_ID_PATTERN, 'letters, digits and ._:- only, 1 to 128 characters'));
+  put('collapseId', reader.pattern('collapseId', NOTIFICATION_ID_PATTERN, 'letters, digits and ._:- only, 1 to 128 characters'));
+  put('showAt', reader.time('showAt'));
   payload.expectReply = reader.boolean('expectReply') ?? false;
   put('allowVoiceReply', reader.boolean('allowVoiceReply'));
   put('persistent', reader.boolean('persistent'));
@@ -213,6 +242,32 @@ function readFields(input: Record<string, unknown>, problems: Problem[]): Notify
   put('speak', reader.speech(payload.presentation));
   return payload;
 }
+
+/** RA44c: a withdrawal names what it takes back, by its collapseId, and carries nothing of a notification. */
+function readWithdrawal(input: Record<string, unknown>, reader: FieldReader, problems: Problem[]): NotifyPayload {
+  const withdraw = reader.oneOf('withdraw', WITHDRAWALS);
+  const collapseId = reader.pattern('collapseId', NOTIFICATION_ID_PATTERN, 'letters, digits and ._:- only, 1 to 128 characters');
+  const notificationId = reader.pattern('notificationId', NOTIFICATION_ID_PATTERN, 'letters, digits and ._:- only, 1 to 128 characters');
+  if (collapseId === undefined && !problems.some((p) => p.field === 'collapseId')) {
+    problems.push({ field: 'collapseId', rule: 'required with withdraw: the collapseId of the notification to take back' });
+  }
+  for (const [field, value] of Object.entries(input)) {
+    if (!WITHDRAWAL_FIELDS.has(field) && !isEmpty(value)) {
+      problems.push({ field, rule: 'not sent with withdraw, which takes a notification back and shows nothing' });
+    }
+  }
+  return {
+    title: '',
+    expectReply: false,
+    ...(withdraw !== undefined ? { withdraw } : {}),
+    ...(collapseId !== undefined ? { collapseId } : {}),
+    ...(notificationId !== undefined ? { notificationId } : {}),
+  };
+}
+
+/** A field left empty: absent, an empty text (RA42), or `false` (a withdrawal asks for no reply either). */
+const isEmpty = (value: unknown): boolean =>
+  value === undefined || value === null || value === false || (typeof value === 'string' && value.trim() === '');
 
 /** Reads one field at a time; a field that breaks its rule is noted as a problem and left out. */
 class FieldReader {
@@ -260,6 +315,14 @@ class FieldReader {
       return this.fail(field, `a number from ${range.min} to ${range.max}`);
     }
     return value;
+  }
+
+  /** A moment written as ISO 8601 with its zone (`2026-12-07T09:00:00Z`, `...+01:00`); kept in UTC. */
+  time(field: string): string | undefined {
+    const text = this.text(field, Number.MAX_SAFE_INTEGER);
+    if (text === undefined) return undefined;
+    const at = ISO_TIME.test(text) ? Date.parse(text) : Number.NaN;
+    return Number.isNaN(at) ? this.fail(field, 'a time such as 2026-12-07T09:00:00Z (with its zone)') : new Date(at).toISOString();
   }
 
   status(): string | undefined {

@@ -3,7 +3,8 @@
 // every answer the window gets against its route's schema, so a type and its answer cannot drift apart. The routes
 // that do what a `/v1` route does answer that route's schema.
 
-import { CALLBACK_OUTCOMES, GRANT_KINDS, HELD_REASONS, QUESTION_KINDS } from '../app-api.js';
+import { CALLBACK_OUTCOMES, GRANT_KINDS, HELD_REASONS, MARKED_PRIORITIES, QUESTION_KINDS } from '../app-api.js';
+import { PROGRAM_KEEPS } from '../desktop-programs.js';
 import { RECEIPT_KINDS, SUPPRESS_SCOPES } from '../relay/receipts.js';
 import { appId, notificationId, okWith } from './common.js';
 import { historyRecordSchema } from './history.js';
@@ -14,6 +15,24 @@ import { relayUsageSchema } from './relay.js';
 const orNull = (schema: JsonSchema): JsonSchema => ({ anyOf: [{ type: 'null' }, schema] });
 
 export const sessionAnswerSchema = object({ computerName: text("this computer's name") }, ['computerName']);
+
+export const sessionsAnswerSchema = object(
+  {
+    sessions: list(
+      object(
+        {
+          handle: text('names the session without revealing it'),
+          browser: text('the browser that signed in, in a few words'),
+          signedInAt: timestamp(),
+          lastUsedAt: timestamp(),
+          thisWindow: flag('the window that asks'),
+        },
+        ['handle', 'browser', 'signedInAt', 'lastUsedAt', 'thisWindow'],
+      ),
+    ),
+  },
+  ['sessions'],
+);
 
 export const appsAnswerSchema = object(
   {
@@ -48,7 +67,9 @@ const historyRowSchema = object(
       held: oneOfText(HELD_REASONS),
       dismissed: flag(),
       relayed: flag(),
+      program: flag("another program's notification, read-only"),
     }),
+    priority: oneOfText(MARKED_PRIORITIES),
   },
   ['app', 'appName', 'id', 'title', 'firstLine', 'deliveredAt', 'read', 'state'],
 );
@@ -81,7 +102,14 @@ export const notificationDetailsSchema = object(
     row: historyRowSchema,
     record: historyRecordSchema,
     bodyMarkdown: text(),
-    buttons: list(object({ actionId: text(), label: text(), kind: text(), what: text() }, ['actionId', 'label', 'kind', 'what'])),
+    buttons: list(
+      object({ actionId: text(), label: text(), kind: text(), what: text(), asksFirst: flag(), refused: text() }, [
+        'actionId',
+        'label',
+        'kind',
+        'what',
+      ]),
+    ),
     takesReply: orNull(object({ placeholder: text(), until: timestamp(), actionId: text() })),
     hasCard: flag(),
     questions: list(approvalQuestionSchema),
@@ -94,6 +122,10 @@ export const notificationDetailsSchema = object(
 );
 
 export const readAnswerSchema = okWith({ unread: integer() }, ['unread']);
+const undoToken = text('the token POST /app/api/history/undo takes, for 30 seconds');
+export const readAllAnswerSchema = okWith({ unread: integer(), undo: undoToken }, ['unread', 'undo']);
+export const deleteAnswerSchema = okWith({ deleted: integer(), undo: undoToken }, ['deleted', 'undo']);
+export const dismissAnswerSchema = okWith({ undo: undoToken }, ['undo']);
 export const reshowAnswerSchema = okWith({ id: notificationId }, ['id']);
 export const snoozeAnswerSchema = okWith({ until: timestamp() }, ['until']);
 
@@ -102,6 +134,13 @@ export const approvalsAnswerSchema = object(
     questions: list(approvalQuestionSchema),
     granted: list(
       object({ kind: oneOfText(GRANT_KINDS), app: appId, appName: text(), host: text(), template: text(), grantedAt: timestamp() }, [
+        'kind',
+        'app',
+        'appName',
+      ]),
+    ),
+    denied: list(
+      object({ kind: oneOfText(GRANT_KINDS), app: appId, appName: text(), host: text(), template: text(), deniedAt: timestamp() }, [
         'kind',
         'app',
         'appName',
@@ -123,7 +162,7 @@ export const approvalsAnswerSchema = object(
       ),
     ),
   },
-  ['questions', 'granted', 'connectors'],
+  ['questions', 'granted', 'denied', 'connectors'],
 );
 
 export const composeTemplatesSchema = object(
@@ -146,6 +185,26 @@ export const lastNotificationsSchema = object(
 );
 
 export const voiceTestSchema = okWith({ seconds: number('how long the sample plays') });
+
+export const desktopProgramSchema = object(
+  {
+    app: appId,
+    name: text('the program’s name'),
+    keep: oneOfText(PROGRAM_KEEPS),
+    excludedByDefault: text('why it is left out until the person keeps it'),
+  },
+  ['app', 'name', 'keep'],
+);
+
+export const desktopAnswerSchema = object(
+  {
+    keep: flag('keep every desktop notification in History'),
+    monitor: object({ state: oneOfText(['off', 'starting', 'on', 'refused']), reason: text('why the bus refused') }, ['state']),
+    where: text('the folder the records are kept in'),
+    programs: list(desktopProgramSchema),
+  },
+  ['keep', 'monitor', 'where', 'programs'],
+);
 
 export const designerLibrarySchema = object(
   { builtins: list(object({}), 'the built-in layouts, as written'), templates: list(object({}), 'every saved template') },

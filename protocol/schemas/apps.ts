@@ -19,6 +19,7 @@ export const appSettingsViewSchema = object(
     callbackURL: text(),
     settings: object(
       {
+        displayName: { type: ['string', 'null'], description: 'the name the person gave it; null: its own' },
         sound: text(),
         persistent: flag(),
         timeout: integer(),
@@ -27,7 +28,7 @@ export const appSettingsViewSchema = object(
         muteBanners: flag(),
         stacking: { type: ['string', 'null'] },
       },
-      ['sound', 'persistent', 'timeout', 'corner', 'effectiveCorner', 'muteBanners', 'stacking'],
+      ['displayName', 'sound', 'persistent', 'timeout', 'corner', 'effectiveCorner', 'muteBanners', 'stacking'],
     ),
     voice: object(
       {
@@ -99,6 +100,7 @@ export const changeAppSettingsSchema = {
         description: 'seconds; 0 means until dismissed',
       },
       corner: { type: ['string', 'null'], enum: [...CORNERS, null] },
+      displayName: { type: ['string', 'null'], description: 'the name the person gives it, shown instead of its own; null: its own' },
       muteBanners: flag('History only: no banner, no sound, no speech'),
       stacking: { type: ['string', 'null'], enum: [...STACKING_LEVELS, null], description: 'null follows the global stacking setting' },
       speak: flag('speech allowed'),

@@ -2,7 +2,7 @@
 // types and ranges; the rules that span fields (exactly one button kind, the follow-up's rules, the template's
 // title) live in protocol/notification-rules.ts.
 
-import { LAYOUTS, PRESENTATIONS, PRIORITIES } from '../types.js';
+import { CALLBACK_METHODS, LAYOUTS, PRESENTATIONS, PRIORITIES } from '../types.js';
 import { MAX_BODY_LINES_RANGE } from '../limits.js';
 
 const string = { type: 'string' } as const;
@@ -10,8 +10,14 @@ const boolean = { type: 'boolean' } as const;
 
 const callbackTarget = {
   type: 'object',
-  description: 'an object with url and payload, both optional',
-  properties: { url: string, payload: {} },
+  description: 'an object with url and payload, or a request written out: url, method, headers and body; all optional',
+  properties: {
+    url: string,
+    payload: {},
+    method: { type: 'string', enum: [...CALLBACK_METHODS] },
+    headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'header names and their values, all strings' },
+    body: string,
+  },
 } as const;
 
 const button = {

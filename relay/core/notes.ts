@@ -5,7 +5,13 @@
 import { TOO_LARGE, type BoundedBody } from '../../common/bounded-body.js';
 import { dailyCap, invalidJSON, invalidRequest, notFound, queueFull, rateLimited, tooLarge } from '../../protocol/relay/errors.js';
 import type { NotifyFrame } from '../../protocol/relay/frames.js';
-import { checkNotifyBodySize, cleanNotification, maxNotifyRequestBytes, type NotifyPayload } from '../../protocol/relay/notify.js';
+import {
+  checkNotifyBodySize,
+  checkShowAt,
+  cleanNotification,
+  maxNotifyRequestBytes,
+  type NotifyPayload,
+} from '../../protocol/relay/notify.js';
 import type { ReceiptInput } from '../../protocol/relay/receipts.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
 import { countRows, oneOf } from '../store/queries.js';
@@ -124,7 +130,7 @@ export async function decideNotify(
   return { duplicate: false, note, frame };
 }
 
-/** RA40-RA43: the body as a checked notification. */
+/** RA40-RA44b: the body as a checked notification. */
 export function readNotification(relay: Relay, body: BoundedBody): NotifyPayload {
   if (body === TOO_LARGE) throw tooLarge('the notification', maxNotifyRequestBytes(relay.limits.maxBodyBytes));
   let parsed: unknown;
@@ -134,7 +140,9 @@ export function readNotification(relay: Relay, body: BoundedBody): NotifyPayload
     throw invalidJSON();
   }
   checkNotifyBodySize(body.length, parsed, relay.limits.maxBodyBytes);
-  return cleanNotification(parsed);
+  const payload = cleanNotification(parsed);
+  checkShowAt(payload, relay.clock());
+  return payload;
 }
 
 /** RA50: the per-key rate, then the computer's daily cap. */

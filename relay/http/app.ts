@@ -14,6 +14,7 @@ import { agentRoutes } from './routes/agent.js';
 import { audioRoutes } from './routes/audio.js';
 import { consentRoutes } from './routes/consents.js';
 import { deviceRoutes } from './routes/device.js';
+import { dialectRoutes } from './routes/dialects.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { oauthPageRoutes } from './routes/oauth-pages.js';
@@ -45,6 +46,7 @@ export function createApp(relay: Relay, trustProxy: number, readiness: Readiness
     consentRoutes(relay),
     deviceRoutes(relay),
     metricsRoutes(metricsToken),
+    dialectRoutes(relay), // last: a topic is any first segment the relay's own paths did not take
   ];
   for (const group of groups) app.use(routerOf(group, authenticate));
   app.use(unknownRoute);

@@ -4,6 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
+import { senderSecret } from '../../protocol/dialects/credentials.js';
 import { repeatedAuthorization, unauthorized } from '../../protocol/relay/errors.js';
 import { authenticateAgent, authenticateDevice, type DeviceCaller } from '../core/auth.js';
 import type { Relay } from '../core/relay.js';
@@ -39,6 +40,11 @@ export function authenticators(relay: Relay, metricsToken: string | undefined): 
     device: async (req: Request, res: Response) =>
       ((res.locals.device as DeviceCaller | undefined) ??= await authenticateDevice(relay, authorizationOf(req))),
     agent: async (req: Request, res: Response) => (res.locals.agent = await authenticateAgent(relay, authorizationOf(req))),
+    // RA70: the dialects' clients send the credential as Basic's password, in the query, or as Gotify's header.
+    sender: async (req: Request, res: Response) => {
+      const secret = senderSecret({ ...req.headers, authorization: authorizationOf(req) }, req.originalUrl);
+      return (res.locals.agent = await authenticateAgent(relay, secret === undefined ? undefined : `Bearer ${secret}`));
+    },
     metrics: async (req: Request) => {
       if (metricsToken === undefined || !bearerMatches(req, metricsToken))
         throw unauthorized('GET /metrics needs RELAY_METRICS_TOKEN: Authorization: Bearer <token>');

@@ -4,7 +4,7 @@
 // is read, and whatever a handler throws goes to the group's own error writer, if it has one (OAuth's JSON, MCP's
 // challenge), then to the one error handler (errors.ts), which answers a RelayError with its status and body.
 
-import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type NextFunction, type Request, type Response } from 'express';
 import type { AgentCaller, DeviceCaller } from '../core/auth.js';
 import type { OAuthClient } from '../oauth/client-rules.js';
 
@@ -12,10 +12,11 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS' | 'ALL';
 
 /**
  * Who may call a route (docs/relay-api.md#ra2): anyone; the paired computer, with its device token; an agent,
- * with an agent key or a connector's access token; a scraper, with RELAY_METRICS_TOKEN; an OAuth client, with its
- * credentials (RA106: in the Authorization header or in the form, so its form is read first).
+ * with an agent key or a connector's access token; an agent that speaks ntfy's or Gotify's dialect, with the same
+ * credential in any form their clients send it (RA70); a scraper, with RELAY_METRICS_TOKEN; an OAuth client, with
+ * its credentials (RA106: in the Authorization header or in the form, so its form is read first).
  */
-export type Caller = 'none' | 'device' | 'agent' | 'metrics' | 'client';
+export type Caller = 'none' | 'device' | 'agent' | 'sender' | 'metrics' | 'client';
 
 /** An OAuth client that checked out, and the form it sent (RA100). */
 export interface ClientCall {
@@ -28,6 +29,7 @@ export interface Callers {
   none: undefined;
   device: DeviceCaller;
   agent: AgentCaller;
+  sender: AgentCaller;
   metrics: undefined;
   client: ClientCall;
 }
@@ -44,6 +46,8 @@ export interface RelayRoute<C extends Caller = Caller> {
   /** An Express path, or several spellings of one route (its log line and metrics name them joined by `|`). */
   path: string | readonly string[];
   caller: C;
+  /** Leaves a request it matches but does not serve to what comes after (a path that is the relay's own): 404. */
+  leaves?: (req: Request) => boolean;
   handle(call: Call<C>): Promise<void> | void;
 }
 
@@ -96,7 +100,8 @@ export function routerOf(group: RouteGroup, authenticate: Authenticators): Route
   }
   for (const declared of group.routes) {
     const path = typeof declared.path === 'string' ? declared.path : [...declared.path];
-    router[expressMethod(declared.method)](path, async (req: Request, res: Response) => {
+    router[expressMethod(declared.method)](path, async (req: Request, res: Response, next: NextFunction) => {
+      if (declared.leaves?.(req)) return next();
       const caller = await authenticate[declared.caller](req, res);
       await declared.handle({ req, res, caller });
     });

@@ -22,8 +22,11 @@ export interface ToolDefinition {
 const text = (description: string, maxLength?: number): object => ({ type: 'string', description, ...(maxLength && { maxLength }) });
 const flag = (description: string): object => ({ type: 'boolean', description });
 
-/** The schema of every `/v1/notify` field (RA42, RA43). */
-const NOTIFY_PROPERTIES: Record<(typeof NOTIFY_FIELDS)[number], object> = {
+/**
+ * The schema of every `/v1/notify` field (RA42, RA43) but `withdraw`: the tool sends notifications, and taking one
+ * back (RA44c) is `POST /v1/notify` or ntfy's clear and delete.
+ */
+const NOTIFY_PROPERTIES: Record<Exclude<(typeof NOTIFY_FIELDS)[number], 'withdraw'>, object> = {
   title: text('The headline (required).', 200),
   subtitle: text('A second line.', 200),
   body: text('The message.', 8000),
@@ -40,6 +43,15 @@ const NOTIFY_PROPERTIES: Record<(typeof NOTIFY_FIELDS)[number], object> = {
     'Your id for it (letters, digits, ._:-; up to 128): read its receipt and reply with it; a repeat within 24 hours is not sent again.',
     128,
   ),
+  collapseId: text(
+    'Notifications you send with the same collapseId are one on the computer: each takes the place of the one before (letters, digits, ._:-; up to 128).',
+    128,
+  ),
+  showAt: {
+    type: 'string',
+    format: 'date-time',
+    description: 'Show it at this time (ISO 8601 with its zone, at most 3 days ahead); the computer keeps it until then.',
+  },
   expectReply: flag('Ask the person for an answer; read it with wait_for_reply.'),
   allowVoiceReply: flag('Allow a recorded answer (default true).'),
   persistent: flag('Keep the banner until the person dismisses it.'),

@@ -82,6 +82,8 @@ export interface Backend {
   close(): Promise<void>;
   /** PostgreSQL: the pool's connections (all, idle) and the requests waiting for one (relay_db_pool_connections). */
   poolUse?(): { total: number; idle: number; waiting: number };
+  /** PostgreSQL: the requests on this process in or waiting for their computer's transaction, not yet settled (relay_db_requests_queued). */
+  queuedRequests?(): number;
 }
 
 /**

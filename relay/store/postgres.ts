@@ -122,6 +122,8 @@ class PostgresBackend implements Backend {
   private startPending = false;
   /** The jobs waiting for the relay-wide lock's next transaction, while its transactions run. */
   private relayJobs: Job[] | undefined;
+  /** Computers' jobs not yet settled: waiting for their transaction, or in one under way (relay_db_requests_queued). */
+  private lockedJobs = 0;
 
   constructor(
     readonly db: RelayDb,
@@ -133,13 +135,18 @@ class PostgresBackend implements Backend {
     return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
   }
 
+  queuedRequests(): number {
+    return this.lockedJobs;
+  }
+
   withDeviceLock<T>(deviceId: string, work: (tx: DeviceTx) => Promise<T>, grouped?: Grouped): Promise<T> {
+    this.lockedJobs++;
     return new Promise<T>((resolve, reject) => {
       let queue = this.devices.get(deviceId);
       if (!queue) this.devices.set(deviceId, (queue = { deviceId, key: deviceLockKey(deviceId), jobs: [], busy: false }));
       queue.jobs.push(newJob(work, resolve, reject, grouped));
       if (!queue.busy) this.makeReady(queue); // else it joins the transaction under way, or waits for the next
-    });
+    }).finally(() => this.lockedJobs--);
   }
 
   withRelayLock<T>(work: (tx: DeviceTx) => Promise<T>): Promise<T> {

@@ -1,12 +1,13 @@
 // Approvals in the person's app, in headless Chromium against a real daemon (docs/app.md): a command waiting for the
-// person's approval is shown with the exact command, allowed there (and it runs), and revoked; the same question
+// person's approval is shown with the exact command, allowed there (and it runs), and revoked; after Revoke, "Deny
+// from now on" (nothing asks, nothing runs) and "Ask again", the lists saying what is true; the same question
 // shows on its notification in History; and the whole answer can be given with the keyboard alone.
 
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { focusBecomes, openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
+import { axeViolations, focusBecomes, openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
 import { tempFolder, waitFor } from '../helpers/daemon.js';
 import { consentFrame, FakeRelay, notifyFrame } from '../helpers/fake-relay.js';
@@ -111,6 +112,64 @@ describe('Approvals in the app', () => {
     await page.waitForFunction(
       () => (globalThis as unknown as { document: { activeElement: { tagName: string } | null } }).document.activeElement?.tagName === 'H1',
     );
+    expect(problems).toEqual([]);
+  });
+
+  test('after Revoke, "Deny from now on": nothing can be pressed, asks or runs, the lists say so, and "Ask again" undoes it — with the keyboard', async () => {
+    await page.getByRole('navigation').getByRole('link', { name: 'Approvals', exact: true }).click();
+    const allowed = page.getByRole('region', { name: 'Allowed' });
+    const denied = page.getByRole('region', { name: 'Denied' });
+    await allowed.getByRole('listitem').filter({ hasText: 'Deployer may run commands' }).getByRole('button', { name: 'Revoke' }).focus();
+    await page.keyboard.press('Enter');
+    // The row says what revoking did and offers the denial, with the focus; the list does not claim nothing was ever allowed.
+    await allowed.getByText('Deployer will ask you again before it runs commands, scripts or shortcuts').waitFor();
+    await focusBecomes(page, 'Deny from now on');
+    expect(await page.getByText('You have not allowed anything yet.').count()).toBe(0);
+    expect(await allowed.getByText(/^Nothing is allowed/).count()).toBe(0);
+    expect(await denied.getByText('Nothing is denied from now on.').count()).toBe(1);
+    const checkAxe = async (): Promise<void> => {
+      for (const width of [1280, 400]) {
+        await page.setViewportSize({ width, height: 800 });
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme });
+          expect({ width, colorScheme, violations: await axeViolations(page) }).toEqual({ width, colorScheme, violations: [] });
+        }
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.emulateMedia({ colorScheme: 'light' });
+    };
+    await checkAxe();
+
+    await page.getByRole('button', { name: 'Deny from now on' }).focus();
+    await page.keyboard.press('Enter');
+    await denied.getByText(/^Deployer may not run commands, scripts or shortcuts/).waitFor();
+    await focusBecomes(page, 'Ask again');
+    await allowed.getByText('Nothing is allowed now: every app asks you first.').waitFor();
+    expect((await daemon.api('GET', '/v1/actions/approvals')).json.apps).toEqual([]);
+    await checkAxe();
+
+    // Denied: the notification's Deploy cannot be pressed, and says why (the daemon refuses a press that still
+    // comes, from a banner: test/daemon/window-api.test.ts); nothing asks and nothing runs.
+    const file = path.join(folder, 'deployed-denied');
+    await deployNotification('Ship release 2.7?', file);
+    await page.getByRole('navigation').getByRole('link', { name: 'History', exact: true }).click();
+    await page.getByRole('link', { name: 'Ship release 2.7?', exact: true }).click();
+    await page.getByRole('heading', { level: 2, name: 'Ship release 2.7?' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Deploy', exact: true }).isDisabled()).toBe(true);
+    await page.getByText('it cannot run: You denied Deployer running commands, scripts and shortcuts on this computer.').waitFor();
+    expect(await question().count()).toBe(0);
+    expect(existsSync(file)).toBe(false);
+
+    // Ask again: the denial goes, and the next press asks.
+    await page.getByRole('navigation').getByRole('link', { name: 'Approvals', exact: true }).click();
+    await denied.getByRole('button', { name: 'Ask again' }).focus();
+    await page.keyboard.press('Enter');
+    await denied.getByText('Nothing is denied from now on.').waitFor();
+    await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === 'denied-heading');
+    await pressDeploy('Ship release 2.7?');
+    await question().getByRole('button', { name: 'Deny', exact: true }).click();
+    await question().waitFor({ state: 'detached' });
+    expect(existsSync(file)).toBe(false);
     expect(problems).toEqual([]);
   });
 

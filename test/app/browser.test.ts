@@ -188,7 +188,7 @@ describe('another page on this computer', () => {
     await page.goto(`http://localhost:${attackerPort}/link`);
     await Promise.all([page.waitForURL(app('/app/history')), page.click('#go')]);
     expect(await page.textContent('body')).toContain(
-      'To open Notifier, click its icon in the system tray and choose Open Notifier, or start Notifier from your list of apps. There is no password.',
+      'To open Notifier, click its icon in the system tray and choose Open Notifier, start “Notifier” from your list of apps, or run “notifier open” in a terminal. There is no password.',
     );
     // The same page opened from the app's own origin has the session.
     await page.goto(app('/app/history'));

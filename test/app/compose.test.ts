@@ -1,11 +1,12 @@
 // Compose in the person's app (docs/app.md): in headless Chromium against a real daemon that shows its banners on a
 // real desktop (Xvfb, a private session bus, dunst). "Send" puts the banner on dunst and the row in History; an
 // error is shown next to the field it names and nothing typed is lost; the body's preview follows the banner's
-// Markdown rules; a template's fields and its card picture come with it.
+// Markdown rules; "Add a button" puts the new button's fields under it, with the focus in its label; a template's
+// fields and its card picture come with it.
 
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
+import { axeViolations, openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
 import { bannerOnDunst, type Desktop, startDesktop } from '../helpers/desktop.js';
 
@@ -125,6 +126,55 @@ describe('Compose in the app', () => {
       url: 'https://example.com/report',
       buttons: [{ label: 'Open', url: 'https://example.com/report' }],
     });
+  });
+
+  test("Add a button: the new button's fields appear under it, with the focus in its label; Remove hands the focus on", async () => {
+    await page.getByRole('button', { name: 'New notification' }).click();
+    const add = page.getByRole('button', { name: 'Add a button' });
+    const focusedId = (): Promise<string> => page.evaluate(() => (globalThis as any).document.activeElement?.id ?? '');
+    const isFocused = async (name: string): Promise<void> => {
+      const id = await field(name).getAttribute('id');
+      await page.waitForFunction((wanted) => (globalThis as any).document.activeElement?.id === wanted, id);
+    };
+    /** Where it is on the page (not in the window: the page scrolls to show the focused field). */
+    const top = (locator: ReturnType<typeof field>): Promise<number> =>
+      locator.evaluate((element) => element.getBoundingClientRect().top + (element.closest('main') as any).scrollTop);
+
+    await add.focus();
+    await page.keyboard.press('Enter');
+    await isFocused('Button 1 label');
+    await page.keyboard.type('Open'); // typed where the person is: in the new label
+    expect(await field('Button 1 label').inputValue()).toBe('Open');
+    expect(await top(field('Button 1 label'))).toBeGreaterThan(await top(add));
+    await add.click();
+    await isFocused('Button 2 label');
+    expect(await top(field('Button 2 label'))).toBeGreaterThan(await top(field('Button 1 label')));
+    const addTop = await top(add);
+    await add.click();
+    await isFocused('Button 3 label');
+    expect(await top(add)).toBe(addTop); // the button stays where it was pressed
+    await page.keyboard.type('Later');
+
+    // Removing one: the focus goes to the button that took its place, and from the last to "Add a button".
+    await page.getByRole('button', { name: 'Remove button 2' }).click();
+    await isFocused('Button 2 label');
+    expect(await field('Button 2 label').inputValue()).toBe('Later');
+    await page.getByRole('button', { name: 'Remove button 2' }).click();
+    await isFocused('Button 1 label');
+    await page.getByRole('button', { name: 'Remove button 1' }).click();
+    await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === 'compose-add-button');
+    expect(await focusedId()).toBe('compose-add-button');
+    for (const width of [1280, 400]) {
+      await page.setViewportSize({ width, height: 800 });
+      await add.click();
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        expect({ width, colorScheme, violations: await axeViolations(page) }).toEqual({ width, colorScheme, violations: [] });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(problems).toEqual([]);
   });
 
   test('buttons stop at the most a notification has, and the form says why', async () => {

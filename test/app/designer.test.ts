@@ -1,6 +1,8 @@
 // The Designer in the person's app (docs/app.md#designer): in headless Chromium against a real daemon that shows its
-// banners on a real desktop (Xvfb, a private session bus, dunst). A template edited in the code editor is drawn again
-// by the renderer (its pixels change); a problem is marked at the very cell it names; "Send test" puts the card on
+// banners on a real desktop (Xvfb, a private session bus, dunst). The library is read on every visit and follows the
+// templates and manifests saved or deleted through /v1 while the page is open, its pictures big enough to read; a
+// template edited in the code editor is drawn again by the renderer (its pixels change); a problem is marked at the
+// very cell it names, and Save stays in view however long the list of problems; "Send test" puts the card on
 // dunst as a banner of Notifier; a picture dropped or chosen is listed, drawn by a template and deleted; manifests
 // are edited and deleted; what a template can use is inserted with the keyboard; and the editor's JavaScript is
 // loaded on this page only, under the window's strict Content-Security-Policy.
@@ -8,7 +10,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { createCanvas } from 'canvas';
 import type { Browser, Page } from 'playwright-core';
-import { focusBecomes, openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
+import { axeViolations, focusBecomes, openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
 import { bannerOnDunst, type Desktop, startDesktop } from '../helpers/desktop.js';
 
@@ -138,6 +140,52 @@ describe('the Designer', () => {
     await page.getByRole('heading', { level: 2, name: 'Template: hero copy (notifier)' }).waitFor();
   });
 
+  test('the library is read on every visit, and follows what is saved or deleted through /v1 while the page is open', async () => {
+    const library = page.getByRole('region', { name: 'Templates' });
+    const manifests = page.getByRole('region', { name: 'Manifests' });
+    const navigation = page.getByRole('navigation');
+    // Saved while the person is on another page: there on the next visit.
+    await navigation.getByRole('link', { name: 'History', exact: true }).click();
+    expect((await daemon.api('PUT', '/v1/templates', { body: { ...card({ name: 'while away' }), app: 'ci' } })).status).toBe(200);
+    await navigation.getByRole('link', { name: 'Designer', exact: true }).click();
+    await library.getByRole('button', { name: /while away/ }).waitFor();
+    // Saved and deleted while the page is open: it follows, without a reload.
+    expect((await daemon.api('PUT', '/v1/templates', { body: { ...card({ name: 'from a script' }), app: 'ci' } })).status).toBe(200);
+    await library.getByRole('button', { name: /from a script/ }).waitFor();
+    expect((await daemon.api('DELETE', '/v1/templates?app=ci&name=while%20away')).status).toBe(200);
+    await library.getByRole('button', { name: /while away/ }).waitFor({ state: 'detached' });
+    expect((await daemon.api('PUT', '/v1/manifest', { body: { app: 'ci', appName: 'CI' } })).status).toBe(200);
+    await manifests.getByRole('button', { name: 'Edit the manifest of ci' }).waitFor();
+    expect((await daemon.api('DELETE', '/v1/manifest?app=ci')).status).toBe(200);
+    await manifests.getByRole('button', { name: 'Edit the manifest of ci' }).waitFor({ state: 'detached' });
+    expect((await daemon.api('DELETE', '/v1/templates?app=ci&name=from%20a%20script')).status).toBe(200);
+    await library.getByRole('button', { name: /from a script/ }).waitFor({ state: 'detached' });
+    expect(problems).toEqual([]);
+  });
+
+  test("the library's pictures are big enough to read, each with its template's name, wide and narrow; axe finds nothing", async () => {
+    const library = page.getByRole('region', { name: 'Templates' });
+    await library
+      .getByRole('button', { name: /deploy/ })
+      .locator('img')
+      .waitFor();
+    for (const width of [1280, 400]) {
+      await page.setViewportSize({ width, height: 800 });
+      const shown = await library.locator('img').evaluateAll((images) => images.map((image) => image.getBoundingClientRect().width));
+      expect(shown.length).toBeGreaterThanOrEqual(5);
+      // A card is drawn about 400 px wide: shown at three quarters of that or more, its words stay readable.
+      expect({ width, shown: shown.filter((picture) => picture < 300) }).toEqual({ width, shown: [] });
+      const names = await library.getByRole('button').allTextContents();
+      expect(names).toContainEqual(expect.stringMatching(/^.*deploy.*ci$/));
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        expect({ width, colorScheme, violations: await axeViolations(page) }).toEqual({ width, colorScheme, violations: [] });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
   test('editing a template draws it again: the picture on screen changes', async () => {
     await setEditor(card());
     const first = await newPicture(await previewSrc());
@@ -169,6 +217,23 @@ describe('the Designer', () => {
     // Not JSON: marked where it stops being JSON.
     await setEditor('{"app": "notifier", "name": "x" "grid": {}}');
     await list.getByRole('button', { name: /Line 1: This is not valid JSON here/ }).waitFor();
+    expect(unexpected(/^400 .*\/app\/api\/designer\/preview$/)).toEqual([]);
+    problems.length = 0;
+  });
+
+  test('Save stays in view on a long editor, however many problems are listed under it', async () => {
+    const cell = (index: number) => ({ id: `line${index}`, row: 0, col: 0, component: { type: 'text', binding: '{title}', fontSize: 99 } });
+    await setEditor({ ...card(), cells: Array.from({ length: 30 }, (_, index) => cell(index)) });
+    const list = page.getByRole('list', { name: 'Problems' });
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('#designer-problems li').length >= 30);
+    // The editor's heading at the top of the page, as a person reading the template has it.
+    await page.getByRole('heading', { level: 2, name: /^Template: / }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+    const main = (await page.locator('main').boundingBox())!;
+    const last = (await list.getByRole('listitem').last().boundingBox())!;
+    expect(last.y).toBeGreaterThan(main.y + main.height); // the list goes on below the window…
+    const save = (await page.getByRole('button', { name: 'Save', exact: true }).boundingBox())!;
+    expect(save.y).toBeGreaterThanOrEqual(main.y); // …and Save is in view
+    expect(save.y + save.height).toBeLessThanOrEqual(main.y + main.height);
     expect(unexpected(/^400 .*\/app\/api\/designer\/preview$/)).toEqual([]);
     problems.length = 0;
   });

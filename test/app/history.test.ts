@@ -131,6 +131,10 @@ describe('History in the app', () => {
     await listShows(['Deploy to production?']);
     await page.getByRole('radio', { name: 'Unread' }).check();
     await listShows(['Nightly tests passed', 'Café order ready']);
+    // None of these is another program's: the list says where keeping those is turned on.
+    await page.getByRole('radio', { name: 'From other programs' }).check();
+    await listShows([]);
+    await page.getByText('No notification from another program.', { exact: false }).getByRole('link', { name: 'Settings' }).waitFor();
     await page.getByRole('radio', { name: 'All' }).check();
 
     await page.getByRole('combobox', { name: 'App' }).selectOption({ label: 'CI pipeline' });
@@ -139,9 +143,11 @@ describe('History in the app', () => {
 
     const yesterday = new Date(Date.now() - 86_400_000);
     const day = `${yesterday.getFullYear()}-${String(yesterday.getMonth() + 1).padStart(2, '0')}-${String(yesterday.getDate()).padStart(2, '0')}`;
+    await page.getByRole('combobox', { name: 'Dates' }).selectOption({ label: 'Custom dates' });
     await page.getByLabel('To', { exact: true }).fill(day);
+    await page.getByLabel('To', { exact: true }).press('Enter');
     await page.getByText('No notification matches').waitFor();
-    await page.getByLabel('To', { exact: true }).fill('');
+    await page.getByRole('combobox', { name: 'Dates' }).selectOption({ label: 'Any time' });
     await listShows(everything);
   });
 
@@ -202,7 +208,7 @@ describe('History in the app', () => {
     await focusBecomes(page, 'Export or delete');
   });
 
-  test('the list is one stop for Tab: from a row, Tab goes on to the details, not through every row', async () => {
+  test('the list is one stop for Tab: from a row, Tab goes through its own actions on to the details, not through every row', async () => {
     await page.getByRole('link', { name: 'Backup finished', exact: true }).click();
     await page.getByRole('button', { name: 'Mark as unread' }).waitFor();
     await page.getByRole('searchbox', { name: 'Search' }).focus();
@@ -210,10 +216,14 @@ describe('History in the app', () => {
     await page.keyboard.press('ArrowDown');
     const second = (await rowTitles())[1]!;
     await focusBecomes(page, second);
+    for (const action of [`Mark “${second}” as read`, `Delete “${second}”`]) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => (globalThis as any).document.activeElement.getAttribute('aria-label'))).toBe(action);
+    }
     await page.keyboard.press('Tab');
     await focusBecomes(page, 'Mark as unread');
     await page.keyboard.press('Shift+Tab');
-    await focusBecomes(page, second); // back to the row the person was on
+    await focusBecomes(page, second); // back to the row the person was on (its actions show only while it has the focus)
   });
 
   test('show again puts it on top, and dismiss closes its banner', async () => {
@@ -235,34 +245,24 @@ describe('History in the app', () => {
     await page.getByRole('button', { name: 'Dismiss' }).waitFor({ state: 'detached' }); // nothing left to dismiss
   });
 
-  test('deleting one notification asks first, in a dialog', async () => {
+  test('deleting one notification from its details: at once, with Undo, which puts it back; the focus stays in the list', async () => {
     await page.getByRole('link', { name: 'Café order ready', exact: true }).click();
-    await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Delete this notification?' });
-    await dialog.waitFor();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await dialog.waitFor({ state: 'hidden' });
-    expect(await row('Café order ready').count()).toBe(1);
     await page.getByRole('button', { name: 'Delete', exact: true }).focus();
-    await page.keyboard.press('Enter');
-    await focusBecomes(page, 'Cancel'); // the safe answer first
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'hidden' });
-    await focusBecomes(page, 'Delete'); // given back to the button that asked
-    await page.keyboard.press('Enter');
-    await focusBecomes(page, 'Cancel');
-    await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await row('Café order ready').waitFor({ state: 'detached' });
     await page.waitForURL((url) => url.pathname === '/app/history');
     // The button pressed went with the details: the focus is back in the list, not lost to the page.
-    await page.waitForFunction(
-      () =>
-        (globalThis as unknown as { document: { activeElement: { className: string } | null } }).document.activeElement?.className ===
-        'row-title',
-    );
-    const search = await daemon.api('GET', '/v1/history/search?q=cafe');
-    expect(search.json.items).toEqual([]);
+    await page.waitForFunction(() => (globalThis as any).document.activeElement?.className === 'row-title');
+    expect((await daemon.api('GET', '/v1/history/search?q=cafe')).json.items).toEqual([]);
+    const undo = page.getByRole('status').filter({ hasText: 'Deleted “Café order ready”.' }).getByRole('button', { name: 'Undo' });
+    await undo.click();
+    await row('Café order ready').waitFor();
+    expect((await daemon.api('GET', '/v1/history/search?q=cafe')).json.items.length).toBe(1);
+    // For good this time.
+    await row('Café order ready').hover();
+    await row('Café order ready').getByRole('button', { name: 'Delete “Café order ready”' }).click();
+    await row('Café order ready').waitFor({ state: 'detached' });
+    expect((await daemon.api('GET', '/v1/history/search?q=cafe')).json.items).toEqual([]);
   });
 
   test('a notification deleted elsewhere while its details are open: they say it is gone, in plain words', async () => {
@@ -364,12 +364,37 @@ describe('History in the app', () => {
     await page.getByRole('heading', { level: 1, name: 'Signed out' }).waitFor();
     await page.getByText('You signed out of Notifier in this window.').waitFor();
     const howToOpen =
-      'To open Notifier, click its icon in the system tray and choose Open Notifier, or start Notifier from your list of apps.';
+      'To open Notifier, click its icon in the system tray and choose Open Notifier, start “Notifier” from your list of apps, or run “notifier open” in a terminal.';
     await page.getByText(howToOpen).waitFor();
     await titleBecomes(page, 'Notifier — Signed out'); // not the unread count of a window that shows none
     await focusBecomes(page, 'Signed out'); // the button pressed is gone: a screen reader says where the person is
     await page.reload();
     expect(await page.locator('body').textContent()).toContain(howToOpen);
     expect(await page.locator('body').textContent()).toContain('There is no password.');
+  });
+});
+
+describe('what waits for its time', () => {
+  test('an ntfy publish with a delay is listed above History with when it shows, and cancelled there (asked first)', async () => {
+    ({ page, problems } = await openAppTab(browser, daemon)); // the tests above signed out
+    const { key } = (await daemon.api('POST', '/v1/keys', { body: { app: 'backup' } })).json;
+    const reply = await daemon.api('POST', '/backup', {
+      token: null,
+      headers: { Authorization: `Bearer ${key}`, Title: 'Backup starts soon', 'X-Delay': '1h', 'Content-Type': 'text/plain' },
+      body: 'in one hour',
+    });
+    expect(reply.status).toBe(200);
+    // A notification arriving makes the page read the list again.
+    await notify({ app: 'ci', title: 'Pipeline 88 passed' });
+    const strip = page.getByRole('region', { name: 'Waiting to show (1)' });
+    await strip.waitFor();
+    const item = strip.getByRole('listitem').filter({ hasText: 'Backup starts soon' });
+    expect(await item.textContent()).toContain('Backup');
+    await item.getByRole('button', { name: 'Cancel' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel “Backup starts soon”?' });
+    await dialog.getByRole('button', { name: 'Cancel it' }).click();
+    await strip.waitFor({ state: 'detached' });
+    expect((await daemon.api('GET', '/v1/scheduled')).json.scheduled).toEqual([]);
+    expect(problems).toEqual([]);
   });
 });

@@ -218,7 +218,7 @@ describe('the shell while the daemon restarts', () => {
       args: ['--support-dir', supportDir, '--port', String(port), '--presenter', 'headless'],
     });
 
-  test('stopped, a reload still shows the window, which says Notifier did not answer; started again, the page says how to open it', async () => {
+  test('stopped, a reload still shows the window, which says how to open Notifier again; started again, the window is still signed in', async () => {
     supportDir = await tempFolder();
     daemon = await start(0);
     const port = daemon.port;
@@ -232,14 +232,27 @@ describe('the shell while the daemon restarts', () => {
       const offline = await page.reload();
       expect(offline?.fromServiceWorker()).toBe(true);
       await page.getByRole('heading', { name: 'History', level: 1 }).waitFor();
-      await page.getByText('History could not be loaded: Notifier did not answer. Is it still running?').waitFor();
+      await page
+        .getByText('History could not be loaded: Notifier did not answer. Is it still running? To open Notifier, click its icon')
+        .waitFor();
       await page.screenshot({ path: '/tmp/install-offline.png' });
 
       daemon = await start(port);
-      // The new daemon knows no session: its own page says how to open Notifier (never the kept shell).
+      // The session was kept on disk: the reload is the window again, signed in, with History.
       const online = await page.reload();
-      expect(online?.status()).toBe(401);
-      await page.getByText(/To open Notifier, click its icon in the system tray/).waitFor();
+      expect(online?.status()).toBe(200);
+      await page.getByRole('heading', { name: 'No notifications yet' }).waitFor();
+      // Signed out everywhere in Settings, the window and then the daemon's own page name every way back in.
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.getByText('Signed out', { exact: true }).waitFor();
+      const out = await page.reload();
+      expect(out?.status()).toBe(401);
+      await page
+        .getByText(
+          /To open Notifier, click its icon in the system tray and choose Open Notifier, start “Notifier” from your list of apps, or run “notifier open” in a terminal/,
+        )
+        .waitFor();
       // Signing in again works as ever, and the window is whole.
       const again = await signIn(context, daemon);
       await again.getByRole('heading', { name: 'No notifications yet' }).waitFor();
@@ -324,11 +337,16 @@ describe("History's first-run view", () => {
             );
           await page.screenshot({ path: `/tmp/install-first-run-${colorScheme}-${width}.png`, fullPage: true });
           if (colorScheme === 'light' && width === 1280) {
-            // Tab goes from the page's own controls to the test button, then to Copy.
+            // Tab goes from the page's own controls to the test button, the offer to keep other programs'
+            // notifications, then to Copy.
             const send = page.getByRole('button', { name: 'Send a test notification' });
             await send.focus();
+            const focused = () => page.evaluate(() => (globalThis as any).document.activeElement?.textContent?.trim());
             await page.keyboard.press('Tab');
-            expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent?.trim())).toBe('Copy the command');
+            expect(await focused()).toBe("Keep other programs' notifications here too");
+            await page.keyboard.press('Tab');
+            expect(await focused()).toBe('Copy the command');
+            await page.keyboard.press('Shift+Tab');
             await page.keyboard.press('Shift+Tab');
             await page.keyboard.press('Enter');
             await page.getByRole('link', { name: 'Notifier works', exact: true }).waitFor();

@@ -45,6 +45,7 @@ describe('GET /v1/apps/settings', () => {
         appName: 'granted',
         callbackURL: 'https://hooks.example.com/in',
         settings: {
+          displayName: null,
           sound: 'default',
           persistent: true,
           timeout: 0,
@@ -89,6 +90,7 @@ describe('GET /v1/apps/settings', () => {
 
 describe('PUT /v1/apps/settings', () => {
   const good: Array<[string, unknown, (app: any) => unknown]> = [
+    ['displayName', 'Build bot', (a) => a.settings.displayName],
     ['sound', 'none', (a) => a.settings.sound],
     ['persistent', false, (a) => a.settings.persistent],
     ['timeout', 30, (a) => a.settings.timeout],
@@ -110,6 +112,16 @@ describe('PUT /v1/apps/settings', () => {
     expect(read(await settingsOf('tuned'))).toEqual(shown);
   });
 
+  test("the person's name for an app is the one its banners, History and the window show; null gives its own back", async () => {
+    await n.notify({ app: 'renamed', title: 'Before' });
+    const reply = await put({ app: 'renamed', displayName: 'Backups on the NAS' });
+    expect(reply.json.app).toMatchObject({ appName: 'Backups on the NAS', settings: { displayName: 'Backups on the NAS' } });
+    await n.notify({ app: 'renamed', id: 'after', title: 'After' });
+    expect((await n.record('renamed', 'after')).fields.appName).toBe('Backups on the NAS');
+    const back = await put({ app: 'renamed', displayName: null });
+    expect(back.json.app).toMatchObject({ appName: 'renamed', settings: { displayName: null } });
+  });
+
   test('null puts a key back to its default', async () => {
     await put({ app: 'tuned', corner: 'topLeft', voice: 'en-gb' });
     const reply = await put({ app: 'tuned', corner: null, voice: null });
@@ -119,6 +131,7 @@ describe('PUT /v1/apps/settings', () => {
   });
 
   const bad: Array<[string, unknown, string]> = [
+    ['displayName', '', 'invalid value for displayName: a non-empty string of at most 2048 bytes'],
     ['sound', '', 'invalid value for sound: a non-empty string of at most 1024 bytes'],
     ['sound', 'x'.repeat(1025), 'invalid value for sound: a non-empty string of at most 1024 bytes'],
     ['persistent', 'yes', 'invalid value for persistent: true or false'],
@@ -154,7 +167,7 @@ describe('PUT /v1/apps/settings', () => {
     });
     expect(await put({ app: 'tuned', colour: 'red' })).toMatchObject({
       status: 400,
-      json: { error: expect.stringMatching(/^unknown setting: colour \(known: corner, lang, muteBanners, persistent, /) },
+      json: { error: expect.stringMatching(/^unknown setting: colour \(known: corner, displayName, lang, muteBanners, persistent, /) },
     });
     expect(await put({ muteBanners: true })).toMatchObject({ status: 400, json: { error: 'missing field: app' } });
     expect(await put({ app: 'nobody', muteBanners: true })).toMatchObject({ status: 404, json: { error: 'unknown app: nobody' } });

@@ -120,6 +120,49 @@ describe('the desktop on a real relay', () => {
     expect(replies).toEqual([expect.objectContaining({ notificationId: items[0].id, text: 'Ship it after lunch' })]);
   }, 60_000);
 
+  test("notifications with one collapse id are one on the computer: each takes the place of the one before, and a reply answers the newest's wait", async () => {
+    await desktop.dunstctl('close-all');
+    const send = (body: Record<string, unknown>) => relay.call('POST', '/v1/notify', { token: botKey, body });
+    const records = async () =>
+      ((await daemon.api('GET', '/v1/history?app=cloud.build-bot')).json.items as any[]).filter((item) => item.id === 'backup');
+    expect((await send({ title: 'Backup at 40%', collapseId: 'backup', notificationId: 'backup-1' })).status).toBe(202);
+    await eventually(async () => (await records())[0]?.notification.title === 'Backup at 40%', 'the first under its collapse id');
+    await eventually(async () => (await displayed(desktop)) === 1, 'its banner');
+    const last = { title: 'Backup done: keep the old one?', collapseId: 'backup', notificationId: 'backup-2', expectReply: true };
+    expect((await send(last)).status).toBe(202);
+    await eventually(async () => (await records())[0]?.notification.title === last.title, 'the second in its place');
+    expect(await records()).toHaveLength(1);
+    // Replaced in place on dunst too: still one banner, the newest.
+    expect(await displayed(desktop)).toBe(1);
+    const waiting = relay.call('GET', '/v1/replies/backup-2?wait=30', { token: botKey, timeoutMs: 40_000 });
+    await desktop.choose(`Reply (${last.title})`);
+    await replyWindow(desktop, 'build-bot');
+    await typeInto(desktop, 'build-bot', 'Keep it');
+    expect((await waiting).json).toMatchObject({ notificationId: 'backup-2', replied: true, reply: 'Keep it' });
+    // The first was shown and is answered by nothing: the reply belongs to the one that took its place.
+    expect((await relay.call('GET', '/v1/receipts/backup-1', { token: botKey })).json).toMatchObject({ displayed: true, replied: false });
+  }, 60_000);
+
+  test('a notification with showAt waits on the computer among the scheduled ones, then shows; its receipt says so when it does', async () => {
+    const showAt = new Date(Date.now() + 4000).toISOString();
+    const sent = await relay.call('POST', '/v1/notify', {
+      token: botKey,
+      body: { title: 'Stand-up in 5 minutes', showAt, notificationId: 'standup' },
+    });
+    expect(sent.status).toBe(202);
+    // The computer took it (nothing waits on the relay), and keeps it until its time.
+    const receipt = async () => (await relay.call('GET', '/v1/receipts/standup', { token: botKey })).json;
+    await eventually(async () => (await receipt()).queued === false, 'the computer to take it');
+    const { scheduled } = (await daemon.api('GET', '/v1/scheduled?app=cloud.build-bot')).json;
+    expect(scheduled).toEqual([expect.objectContaining({ title: 'Stand-up in 5 minutes', at: showAt })]);
+    expect(await receipt()).toMatchObject({ displayed: false, suppressed: false });
+    await eventually(async () => (await receipt()).displayed === true, 'it to show at its time', 15_000);
+    const { items } = (await daemon.api('GET', '/v1/history?app=cloud.build-bot')).json;
+    expect(items[0].notification).toMatchObject({ title: 'Stand-up in 5 minutes' });
+    expect(Date.parse(items[0].deliveredAt)).toBeGreaterThanOrEqual(Date.parse(showAt) - 1000);
+    expect((await daemon.api('GET', '/v1/scheduled?app=cloud.build-bot')).json.scheduled).toEqual([]);
+  }, 40_000);
+
   describe('a connector asking through OAuth', () => {
     let as: oauth.AuthorizationServer;
     let client: oauth.Client;

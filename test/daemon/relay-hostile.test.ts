@@ -439,6 +439,42 @@ describe('a hostile relay', () => {
     });
   });
 
+  test("a collapse id or a withdrawal reaches only its own key's notifications; a time years ahead shows at once", async () => {
+    const otherKey = { key: { id: '9f8e7d6c', name: 'other-bot', client: 'other' } };
+    const mine = notifyFrame({ title: 'Mine', collapseId: 'shared' });
+    const theirs = notifyFrame({ title: 'Theirs', collapseId: 'shared' }, otherKey);
+    relay.send(mine);
+    relay.send(theirs);
+    await Promise.all([relay.receiptsOf(mine.id), relay.receiptsOf(theirs.id)]);
+    const under = async (app: string) =>
+      (await daemon.api('GET', `/v1/history?app=${app}`)).json.items.find((item: any) => item.id === 'shared');
+    expect((await under('cloud.build-bot')).notification.title).toBe('Mine');
+    expect((await under('cloud.other-bot')).notification.title).toBe('Theirs');
+    // The other key takes back its own "shared", never this key's.
+    const withdrawal = notifyFrame({ title: '', withdraw: 'delete', collapseId: 'shared', expectReply: false }, otherKey);
+    relay.send(withdrawal);
+    await relay.waitFor(
+      (item) => typeof item.frame === 'object' && item.frame.type === 'ack' && item.frame.id === withdrawal.id,
+      'its ack',
+    );
+    expect(await under('cloud.other-bot')).toBeUndefined();
+    expect((await under('cloud.build-bot')).notification.title).toBe('Mine');
+    // A withdrawal that also carries a notification's fields is read without them: it still shows nothing.
+    const mixed = notifyFrame({ title: 'Shown?', body: 'no', withdraw: 'clear', collapseId: 'shared' });
+    relay.send(mixed);
+    await relay.waitFor((item) => typeof item.frame === 'object' && item.frame.type === 'ack' && item.frame.id === mixed.id, 'its ack');
+    expect((await under('cloud.build-bot')).notification.title).toBe('Mine');
+    const titles = (await daemon.api('GET', '/v1/history?app=cloud.build-bot&limit=1000')).json.items.map(
+      (item: any) => item.notification.title,
+    );
+    expect(titles).not.toContain('Shown?');
+    // A time far past what the relay allows is broken: shown now, never kept for years.
+    const years = notifyFrame({ title: 'In ten years', showAt: new Date(Date.now() + 10 * 365 * 86_400_000).toISOString() });
+    relay.send(years);
+    expect(await relay.receiptsOf(years.id)).toEqual([expect.objectContaining({ kind: 'displayed' })]);
+    expect((await daemon.api('GET', '/v1/scheduled')).json.scheduled).toEqual([]);
+  });
+
   test('a relay id never becomes an app, a path or a second record', async () => {
     const frame = notifyFrame({ title: 'Key name as a path' }, { key: { id: '../..', name: '../../etc/passwd', client: 'x' } });
     relay.send(frame);

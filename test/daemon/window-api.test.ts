@@ -89,6 +89,20 @@ describe('History in windows', () => {
     await daemon.api('DELETE', '/v1/history/item?app=cafe&id=c4');
   });
 
+  test('a row carries its priority when it is high or urgent, and only then', async () => {
+    const sent = ['low', 'normal', 'high', 'urgent', undefined];
+    for (const priority of sent) await notify({ app: 'build', id: `p-${priority}`, title: 'Priority', ...(priority ? { priority } : {}) });
+    const rows = (await history('?q=priority')).items as Array<{ id: string; priority?: string }>;
+    expect(Object.fromEntries(rows.map((row) => [row.id, row.priority ?? null]))).toEqual({
+      'p-low': null,
+      'p-normal': null,
+      'p-high': 'high',
+      'p-urgent': 'urgent',
+      'p-undefined': null,
+    });
+    for (const priority of sent) await daemon.api('DELETE', `/v1/history/item?app=build&id=p-${priority}`);
+  });
+
   test('bad filters are 400 naming the field', async () => {
     for (const [query, field] of [
       ['?state=starred', 'state'],
@@ -201,6 +215,32 @@ describe('read and unread', () => {
 });
 
 describe('a notification: details, replies, buttons', () => {
+  test('waiting means waiting: a reply field, an open question or a sender that says it waits; buttons alone are not', async () => {
+    const server = await callbackServer();
+    await daemon.api('POST', '/v1/register', { body: { app: 'builds', callbackURL: server.url() } });
+    await notify({ app: 'builds', id: 'b1029', title: 'Build 1029 passed', buttons: [{ label: 'Retry', callback: {} }] });
+    await notify({
+      app: 'builds',
+      id: 'b1030',
+      title: 'Deploy build 1030?',
+      buttons: [
+        { label: 'Yes', callback: {} },
+        { label: 'No', callback: {} },
+      ],
+      metadata: { needsInput: true },
+    });
+    await notify({ app: 'builds', id: 'b1031', title: 'Name the release', buttons: [{ label: 'Name it', reply: {} }] });
+    const state = async (id: string) => (await session.call('GET', `/app/api/history/builds/${id}`)).json.row.state;
+    expect(await state('b1029')).toEqual({});
+    expect(await state('b1030')).toEqual({ waiting: true });
+    expect(await state('b1031')).toEqual({ waiting: true });
+    const waitingIds = (await history('?app=builds&state=waiting')).items.map((row: { id: string }) => row.id);
+    expect(waitingIds.sort()).toEqual(['b1030', 'b1031']);
+    // Answered by a press the app took: it waits no more.
+    await session.call('POST', '/app/api/history/builds/b1030/press', { actionId: 'no' });
+    await waitFor(async () => ((await state('b1030')).waiting ? undefined : true), 'the answer to count');
+  });
+
   test('details: the body, the buttons and what each does, the reply it takes, the card', async () => {
     await daemon.api('POST', '/v1/register', { body: { app: 'ask', callbackURL: 'http://127.0.0.1:9/cb' } });
     await notify({
@@ -235,6 +275,40 @@ describe('a notification: details, replies, buttons', () => {
     }
     expect((await session.call('GET', '/app/api/history/ask/q1/card.png?theme=sepia')).json.field).toBe('theme');
     expect((await session.call('GET', '/app/api/history/ask/nothing')).status).toBe(404);
+  });
+
+  test('details: a code button says whether it asks first, or cannot run and why (an app that never asked, or denied)', async () => {
+    const buttonOf = async (app: string): Promise<Record<string, unknown>> => {
+      await notify({
+        app,
+        id: 'code',
+        title: 'Run it?',
+        buttons: [
+          { label: 'Run', command: 'make run' },
+          { label: 'Docs', url: 'https://example.com' },
+        ],
+      });
+      const [run, docs] = (await session.call('GET', `/app/api/history/${app}/code`)).json.buttons;
+      expect(docs).not.toHaveProperty('asksFirst'); // nothing runs here
+      expect(docs).not.toHaveProperty('refused');
+      return run;
+    };
+    await daemon.api('POST', '/v1/register', { body: { app: 'runner', appName: 'Runner', allowCommands: true } });
+    expect(await buttonOf('runner')).toMatchObject({ kind: 'command', asksFirst: true });
+    await daemon.api('POST', '/v1/register', { body: { app: 'quiet', appName: 'Quiet' } });
+    expect((await buttonOf('quiet')).refused).toBe('Quiet did not ask to run commands, scripts and shortcuts on this computer.');
+    await daemon.api('POST', '/v1/register', { body: { app: 'nope', appName: 'Nope', allowCommands: true } });
+    const question = (await session.call('GET', '/app/api/approvals')).json.questions.find((open: { app: string }) => open.app === 'nope');
+    expect((await session.call('POST', `/app/api/approvals/questions/${question.id}`, { allow: false })).status).toBe(200);
+    expect((await buttonOf('nope')).refused).toBe('You denied Nope running commands, scripts and shortcuts on this computer.');
+    const runnerQuestion = (await session.call('GET', '/app/api/approvals')).json.questions.find(
+      (open: { app: string }) => open.app === 'runner',
+    );
+    expect((await session.call('POST', `/app/api/approvals/questions/${runnerQuestion.id}`, { allow: true })).status).toBe(200);
+    const allowed = await buttonOf('runner');
+    expect(allowed).not.toHaveProperty('asksFirst');
+    expect(allowed).not.toHaveProperty('refused');
+    for (const app of ['runner', 'quiet', 'nope']) expect((await daemon.api('DELETE', `/v1/apps/${app}`)).status).toBe(200);
   });
 
   test("a reply in the app is the banner's reply: the app's GET /v1/replies/wait wakes with the text", async () => {
@@ -326,6 +400,46 @@ describe('approvals', () => {
     expect([twice.status, twice.json.code]).toEqual([404, 'no_approval']);
   });
 
+  test('denied from now on: listed, refused without a question, and asked again once the denial is forgotten', async () => {
+    const marker = path.join(out, 'denied');
+    const denyCommands = { kind: 'commands', app: 'deployer' };
+    expect((await session.call('POST', '/app/api/approvals/deny', denyCommands)).json).toEqual({ ok: true });
+    expect((await session.call('GET', '/app/api/approvals')).json.denied).toEqual([
+      { kind: 'commands', app: 'deployer', appName: 'Deployer', deniedAt: expect.any(String) },
+    ]);
+    await notify({ app: 'deployer', id: 'd3', title: 'Deploy', buttons: [{ label: 'Deploy', command: `touch ${marker}` }] });
+    await session.call('POST', '/app/api/history/deployer/d3/press', { actionId: 'deploy' });
+    const note = await waitFor(async () => (await v1Record('deployer', 'd3'))?.actionNote, 'the press to be refused');
+    expect(note).toBe('Deploy: the person did not allow Deployer to run commands');
+    expect((await session.call('GET', '/app/api/approvals')).json.questions).toEqual([]); // nobody was asked
+    expect(await exists(marker)).toBe(false);
+
+    // A server and a template's code are denied the same way; a question waiting for what is denied is answered no.
+    const host = { kind: 'callbackHost', app: 'deployer', host: 'hooks.example.com' };
+    const template = { kind: 'templateCode', app: 'deployer', template: 'release' };
+    for (const denial of [host, template]) expect((await session.call('POST', '/app/api/approvals/deny', denial)).status).toBe(200);
+    expect(
+      ((await session.call('GET', '/app/api/approvals')).json.denied as Array<{ kind: string }>).map((denied) => denied.kind).sort(),
+    ).toEqual(['callbackHost', 'commands', 'templateCode']);
+    const missing = await session.call('POST', '/app/api/approvals/deny', { kind: 'callbackHost', app: 'deployer' });
+    expect([missing.status, missing.json.field]).toEqual([400, 'host']);
+
+    // Forgotten: asked again at the next press.
+    for (const denial of [denyCommands, host, template])
+      expect((await session.call('POST', '/app/api/approvals/ask-again', denial)).json).toEqual({ ok: true });
+    const again = await session.call('POST', '/app/api/approvals/ask-again', denyCommands);
+    expect([again.status, again.json.code]).toEqual([404, 'no_denial']);
+    expect((await session.call('GET', '/app/api/approvals')).json.denied).toEqual([]);
+    await notify({ app: 'deployer', id: 'd4', title: 'Deploy', buttons: [{ label: 'Deploy', command: `touch ${marker}` }] });
+    await session.call('POST', '/app/api/history/deployer/d4/press', { actionId: 'deploy' });
+    const [asked] = await waitFor(async () => {
+      const { questions } = (await session.call('GET', '/app/api/approvals')).json;
+      return questions.length > 0 ? questions : undefined;
+    }, 'the question');
+    expect(asked).toMatchObject({ app: 'deployer', kind: 'commands', notificationId: 'd4' });
+    expect((await session.call('POST', `/app/api/approvals/questions/${asked.id}`, { allow: false })).json).toEqual({ ok: true });
+  });
+
   test("an app's request to run code (allowCommands) waits in Approvals; declined, it is not asked again until made anew", async () => {
     const register = (allowCommands: boolean) =>
       daemon.api('POST', '/v1/register', { body: { app: 'asker', appName: 'Asker', allowCommands } });
@@ -387,7 +501,7 @@ describe('what the person does to a notification', () => {
     expect((await session.call('POST', '/app/api/history/todo/t1/unsnooze', {})).json).toEqual({ ok: true });
     expect((await v1Record('todo', 't1')).snoozedUntil).toBeUndefined();
 
-    expect((await session.call('POST', '/app/api/history/todo/t1/dismiss', {})).json).toEqual({ ok: true });
+    expect((await session.call('POST', '/app/api/history/todo/t1/dismiss', {})).json).toEqual({ ok: true, undo: expect.any(String) });
     expect(await v1Record('todo', 't1')).toMatchObject({ dismissedAt: expect.any(String), actionUsed: 'dismiss' });
     const late = await session.call('POST', '/app/api/history/todo/t1/snooze', { minutes: 15 });
     expect([late.status, late.json.code]).toEqual([400, 'already_dismissed']);
@@ -412,6 +526,92 @@ describe('what the person does to a notification', () => {
     expect((await session.call('DELETE', '/app/api/history')).json).toEqual({ ok: true });
     expect((await history()).total).toBe(0);
     expect((await history()).unread).toBe(0);
+  });
+});
+
+describe('Undo: a deletion, a Mark all read, a dismissal taken back', () => {
+  const ids = async (app: string): Promise<string[]> => (await history(`?app=${app}`)).items.map((row: { id: string }) => row.id);
+  const undo = (token: string) => session.call('POST', '/app/api/history/undo', { undo: token });
+
+  test('deleted records come back where they were, with their picture, read or unread as they were; once', async () => {
+    await notify({ app: 'undo', id: 'u1', title: 'First', image: DOT_PNG });
+    await notify({ app: 'undo', id: 'u2', title: 'Second' });
+    await notify({ app: 'undo', id: 'u3', title: 'Third' });
+    await session.call('POST', '/app/api/history/undo/u2/read', { read: true });
+    const picture = (await v1Record('undo', 'u1')).imagePath as string;
+    const before = (await history('?app=undo')).items;
+    const unreadBefore = (await history()).unread;
+    const stream = await session.events();
+    const deleted = await session.call('POST', '/app/api/history/delete', {
+      items: [
+        { app: 'undo', id: 'u1' },
+        { app: 'undo', id: 'u2' },
+        { app: 'undo', id: 'gone' },
+      ],
+    });
+    expect(deleted.json).toEqual({ ok: true, deleted: 2, undo: expect.any(String) });
+    expect(await ids('undo')).toEqual(['u3']);
+    expect(await v1Record('undo', 'u1')).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the deletion's sweep of unused pictures has run
+    expect(await exists(picture)).toBe(true); // kept while it may come back
+
+    const from = stream.received.length;
+    expect((await undo(deleted.json.undo)).json).toEqual({ ok: true });
+    expect((await history('?app=undo')).items).toEqual(before); // in place, with their times and read state
+    expect((await history()).unread).toBe(unreadBefore);
+    expect((await v1Record('undo', 'u1')).imagePath).toBe(picture);
+    expect(await exists(picture)).toBe(true);
+    await stream.next('row', (data) => data.row.id === 'u1', from); // every window hears of it
+    stream.close();
+
+    const again = await undo(deleted.json.undo);
+    expect([again.status, again.json.code]).toEqual([404, 'nothing_to_undo']);
+    expect((await session.call('POST', '/app/api/history/delete', { items: 'u1' })).json.field).toBe('items');
+    expect((await session.call('POST', '/app/api/history/delete', {})).json.code).toBe('missing_field');
+    expect((await undo('made-up')).status).toBe(404);
+  });
+
+  test('a record whose Undo never came goes with its picture', async () => {
+    await notify({ app: 'undo', id: 'u4', title: 'Fourth', image: DOT_PNG });
+    const picture = (await v1Record('undo', 'u4')).imagePath as string;
+    // The same picture is u1's too: delete both, so that nothing else holds it.
+    const deleted = await session.call('POST', '/app/api/history/delete', {
+      items: ['u1', 'u2', 'u3', 'u4'].map((id) => ({ app: 'undo', id })),
+    });
+    expect(deleted.json.deleted).toBe(4);
+    expect(await exists(picture)).toBe(true);
+    await waitFor(async () => ((await exists(picture)) ? undefined : true), 'the picture to go once the Undo expired', 40_000);
+    expect((await undo(deleted.json.undo)).status).toBe(404);
+  }, 60_000);
+
+  test('Mark all read taken back: what was unread is unread again, and the windows are told to read the rows again', async () => {
+    await notify({ app: 'undo', id: 'r1', title: 'One' });
+    await notify({ app: 'undo', id: 'r2', title: 'Two' });
+    await session.call('POST', '/app/api/history/undo/r1/read', { read: true });
+    const unread = (await history()).unread;
+    const marked = (await session.call('POST', '/app/api/history/read-all', { app: 'undo' })).json;
+    expect(marked).toEqual({ ok: true, unread: unread - 1, undo: expect.any(String) });
+    const stream = await session.events();
+    const from = stream.received.length;
+    expect((await undo(marked.undo)).status).toBe(200);
+    expect((await stream.next('read', () => true, from)).data).toMatchObject({ app: 'undo', restored: true });
+    stream.close();
+    expect((await history()).unread).toBe(unread);
+    const rows = (await history('?app=undo')).items as Array<{ id: string; read: boolean }>;
+    expect(Object.fromEntries(rows.map((row) => [row.id, row.read]))).toEqual({ r2: false, r1: true });
+  });
+
+  test('a dismissal taken back: the record is as it was and its banner is back', async () => {
+    await notify({ app: 'undo', id: 'd1', title: 'Dismiss me' });
+    const dismissed = (await session.call('POST', '/app/api/history/undo/d1/dismiss', {})).json;
+    expect(await v1Record('undo', 'd1')).toMatchObject({ dismissedAt: expect.any(String), actionUsed: 'dismiss' });
+    expect(JSON.stringify((await daemon.api('GET', '/v1/stacks?app=undo')).json)).not.toContain('"d1"');
+    expect((await undo(dismissed.undo)).status).toBe(200);
+    const record = await v1Record('undo', 'd1');
+    expect(record.dismissedAt).toBeUndefined();
+    expect(record.actionUsed).toBeUndefined();
+    const onScreen = async (): Promise<boolean> => JSON.stringify((await daemon.api('GET', '/v1/stacks?app=undo')).json).includes('"d1"');
+    expect(await onScreen()).toBe(true);
   });
 });
 
@@ -557,6 +757,21 @@ describe('live events', () => {
     const after = await session.call('GET', '/app/api/history?limit=1');
     expect(after.json.seq).toBeGreaterThanOrEqual(data.seq);
     expect(after.json.items[0].id).toBe('l2');
+  });
+
+  test('a template or a manifest saved or deleted through /v1 reaches the stream (the Designer follows it)', async () => {
+    const template = { app: 'live', name: 'followed', title: '{title}' };
+    const changes: Array<() => Promise<unknown>> = [
+      () => daemon.api('PUT', '/v1/templates', { body: template }),
+      () => daemon.api('DELETE', '/v1/templates?app=live&name=followed'),
+      () => daemon.api('PUT', '/v1/manifest', { body: { app: 'live', appName: 'Live' } }),
+      () => daemon.api('DELETE', '/v1/manifest?app=live'),
+    ];
+    for (const change of changes) {
+      const from = stream.received.length;
+      expect(((await change()) as { status: number }).status).toBe(200);
+      expect((await stream.next('templates', () => true, from)).data).toEqual({});
+    }
   });
 
   test('the stream needs the session: none is 401', async () => {

@@ -218,7 +218,7 @@ describe('the pages of /app', () => {
       const without = await daemon.raw('GET', route);
       expect(without.status).toBe(401);
       expect(without.text).toContain(
-        'To open Notifier, click its icon in the system tray and choose Open Notifier, or start Notifier from your list of apps. There is no password.',
+        'To open Notifier, click its icon in the system tray and choose Open Notifier, start “Notifier” from your list of apps, or run “notifier open” in a terminal. There is no password.',
       );
       expect(without.text).not.toMatch(/<script|stand-in|style=/);
       expect(without.text).toContain('<link rel="stylesheet" href="/app/server-page.css">');

@@ -5,6 +5,7 @@ import type { SpeechEngine } from '../../daemon/core/voice/voice.js';
 import { type Daemon, startDaemon } from '../../daemon/daemon.js';
 import { log } from '../../daemon/log.js';
 import { TestPresenter } from '../../daemon/present/test-presenter.js';
+import { waitFor } from '../../rigs/wait.js';
 import { stopBeforeCleanup, tempFolder } from './daemon.js';
 import { request, type Reply, type RequestOptions } from './http.js';
 
@@ -29,14 +30,15 @@ stopBeforeCleanup(async () => {
 });
 
 /** Waits until `check` gives something other than undefined, false or null (polling every 20 ms, up to 10 s). */
-export async function eventually<T>(check: () => Promise<T> | T, what = 'the condition', timeoutMs = 10_000): Promise<NonNullable<T>> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== null && value !== false) return value as NonNullable<T>;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function eventually<T>(check: () => Promise<T> | T, what = 'the condition', timeoutMs = 10_000): Promise<NonNullable<T>> {
+  return waitFor(
+    async () => {
+      const value = await check();
+      return value === undefined || value === null || value === false ? undefined : (value as NonNullable<T>);
+    },
+    what,
+    timeoutMs,
+  );
 }
 
 /**
@@ -111,6 +113,7 @@ export async function answerQuestion(running: Running, app: string, allow: boole
 }
 
 export interface Received {
+  method: string;
   path: string;
   headers: http.IncomingHttpHeaders;
   body: any;
@@ -126,7 +129,13 @@ export async function callbackServer(answer: (request: Received, index: number) 
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString();
-      const entry: Received = { path: req.url ?? '', headers: req.headers, body: text ? JSON.parse(text) : undefined, at: Date.now() };
+      const entry: Received = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: text ? JSON.parse(text) : undefined,
+        at: Date.now(),
+      };
       received.push(entry);
       const status = answer(entry, received.length - 1);
       if (status === 'hang') hanging.add(res);

@@ -143,6 +143,15 @@ describe('the installed commands', () => {
       expect([sent.code, sent.stderr]).toEqual([0, '']);
       const history = await notifier('history', '--app', 'package');
       expect(JSON.parse(history.stdout).items.map(titleOf)).toEqual(['From the installed package']);
+      // ntfy's dialect with a sending key: its emoji table is a dependency the package must carry.
+      const made = JSON.parse((await notifier('keys', 'create', '--app', 'packaged')).stdout) as { key: string };
+      const published = await request(daemon.port, 'POST', '/packaged', {
+        headers: { Authorization: `Bearer ${made.key}`, Tags: 'package', 'Content-Type': 'text/plain' },
+        body: 'Published in the ntfy dialect',
+      });
+      expect(published.status).toBe(200);
+      const packaged = await notifier('history', '--app', 'packaged');
+      expect(JSON.parse(packaged.stdout).items.map(titleOf)).toEqual(['📦 Published in the ntfy dialect']);
 
       const open = await notifier('open', 'history');
       expect([open.code, open.stdout, open.stderr]).toEqual([0, 'Notifier opens history in a window.\n', '']);

@@ -131,6 +131,10 @@ describe.each(BACKENDS)('agent routes (%s)', (backend) => {
       [{ title: 't', speed: 3 }, ['speed']],
       [{ title: 't', speak: { voice: 'a b', lang: 'english' } }, ['speak.voice', 'speak.lang']],
       [{ title: 't', icon: 'data:image/svg+xml;base64,PHN2Zz4=' }, ['icon']],
+      [{ title: 't', collapseId: 'has space' }, ['collapseId']],
+      [{ title: 't', showAt: 'tomorrow at nine' }, ['showAt']],
+      [{ title: 't', showAt: '2026-12-07T09:00:00' }, ['showAt']],
+      [{ title: 't', showAt: new Date(Date.now() + 4 * 86_400_000).toISOString() }, ['showAt']],
     ];
     for (const [body, fields] of cases) {
       const reply = await send(relay(), device.key, body);

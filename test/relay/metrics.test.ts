@@ -59,13 +59,15 @@ describe.each(BACKENDS)('metrics on the main port with RELAY_METRICS_TOKEN (%s)'
     expect(moved('relay_http_requests_total', { route: '/v1/notify', method: 'POST', status: '429' })).toBe(1);
     expect(moved('relay_http_request_duration_seconds_count', { route: '/v1/notify' })).toBe(5);
     expect(moved('relay_db_transaction_duration_seconds_count', { kind: 'device' })).toBeGreaterThanOrEqual(4);
-    // The pool's gauges are there on PostgreSQL only; a connection is in use or idle once queries ran.
+    // The pool's gauges are there on PostgreSQL only; a connection is in use or idle once queries ran; no
+    // request waits once every one was answered.
     const pool = after.filter((s) => s.name === 'relay_db_pool_connections');
-    if (backend === 'postgres')
+    if (backend === 'postgres') {
       expect(
         valueOf(after, 'relay_db_pool_connections', { state: 'idle' }) + valueOf(after, 'relay_db_pool_connections', { state: 'in_use' }),
       ).toBeGreaterThan(0);
-    else expect(pool).toEqual([]);
+    } else expect(pool).toEqual([]);
+    expect(after.filter((s) => s.name === 'relay_db_requests_queued')).toEqual([expect.objectContaining({ value: 0 })]);
   });
 
   test('a computer connected over the device stream is counted, gets its notification, and is uncounted when it leaves', async () => {

@@ -1,66 +1,115 @@
-// Approvals: what waits for the person (questions, connector requests from the cloud relay) and what they allowed
-// before, with Revoke. Live: an answer given on a banner or in the tray takes the question away here too. Works
-// with the keyboard alone: after an answer, focus goes to the next question (or the heading), never lost.
+// Approvals: what waits for the person (questions, connector requests from the cloud relay), what they allowed
+// before, with Revoke — and then "Deny from now on" — and what they denied from now on, with "Ask again". Live: an
+// answer given on a banner or in the tray takes the question away here too. Works with the keyboard alone: after an
+// answer, focus goes to the next question (or the heading), and after Revoke, Deny or Ask again to what took the
+// place of the pressed button, never lost.
 
 import type { VNode } from 'preact';
-import { useRef } from 'preact/hooks';
-import { appPaths, type Grant, type GrantKind, type OkAnswer, type RevokeRequest } from '../../../protocol/app-api.js';
-import { useModels } from '../models/context.js';
+import { useRef, useState } from 'preact/hooks';
+import { appPaths, type Denial, type Grant, type GrantKind, type OkAnswer, type RevokeRequest } from '../../../protocol/app-api.js';
+import { type Models, useModels } from '../models/context.js';
 import { useAnswerFocus } from '../ui/answer-buttons.js';
 import { ConnectorCard } from '../ui/connector-card.js';
+import { focusSoon } from '../ui/focus.js';
 import { Icon } from '../ui/icon.js';
 import { QuestionCard } from '../ui/question-card.js';
 import { exactTime, relativeTime, useTime } from '../ui/time.js';
 import './approvals.css';
 
-const GRANT_WORDS: Record<GrantKind, (grant: Grant) => string> = {
-  commands: () => 'may run commands, scripts and shortcuts on this computer, without asking each time',
-  callbackHost: (grant) => `may contact ${grant.host ?? 'a server'}`,
-  templateCode: (grant) => `may run the code of its template “${grant.template ?? ''}”`,
+type Named = Pick<Grant, 'kind' | 'app' | 'appName' | 'host' | 'template'>;
+
+/** What each kind says of an app: allowed, revoked just now, or denied from now on. */
+const WORDS: Record<GrantKind, { allowed: (item: Named) => string; revoked: (item: Named) => string; denied: (item: Named) => string }> = {
+  commands: {
+    allowed: () => 'may run commands, scripts and shortcuts on this computer, without asking each time',
+    revoked: () => 'will ask you again before it runs commands, scripts or shortcuts',
+    denied: () => 'may not run commands, scripts or shortcuts: its buttons that would run them do nothing, and it does not ask',
+  },
+  callbackHost: {
+    allowed: (item) => `may contact ${item.host ?? 'a server'}`,
+    revoked: (item) => `will ask you again before it contacts ${item.host ?? 'a server'}`,
+    denied: (item) => `may not contact ${item.host ?? 'a server'}: nothing is sent there, and it does not ask`,
+  },
+  templateCode: {
+    allowed: (item) => `may run the code of its template “${item.template ?? ''}”`,
+    revoked: (item) => `will ask you again before its template “${item.template ?? ''}” runs code`,
+    denied: (item) => `may not run the code of its template “${item.template ?? ''}”, and it does not ask`,
+  },
 };
 
-function Granted({ grant }: { grant: Grant }): VNode {
-  const { api, status } = useModels();
+/** The same thing, allowed, revoked or denied: its kind, app and what it names. */
+const keyOf = (item: Named): string => [item.kind, item.app, item.host ?? '', item.template ?? ''].join('/');
+const idOf = (prefix: string, item: Named): string => `${prefix}-${keyOf(item).replace(/[^\w-]/g, '_')}`;
+const requestOf = (item: Named): RevokeRequest => ({ kind: item.kind, app: item.app, host: item.host, template: item.template });
+
+/** One change of what was allowed or denied; the list as it is now is read before the focus moves on. */
+async function change({ api, approvals, status }: Models, path: string, item: Named, done: string): Promise<boolean> {
+  try {
+    await api.call<OkAnswer, RevokeRequest>('POST', path, requestOf(item));
+    await approvals.load();
+    status.say(done);
+    return true;
+  } catch (error) {
+    status.sayError(error);
+    return false;
+  }
+}
+
+interface RowProps {
+  item: Named;
+  /** `allowed`, `revoked` or `denied`: its words, and the ids of its words and its button. */
+  state: 'allowed' | 'revoked' | 'denied';
+  at?: string | undefined;
+  button: string;
+  onPress: () => void;
+}
+
+/** One row: the app, what it may or may not do, since when, and its button (described by the row's words). */
+function Row({ item, state, at, button, onPress }: RowProps): VNode {
   const moment = useTime();
-  const revoke = async (): Promise<void> => {
-    try {
-      await api.call<OkAnswer, RevokeRequest>('POST', appPaths.revoke, {
-        kind: grant.kind,
-        app: grant.app,
-        host: grant.host,
-        template: grant.template,
-      });
-      status.say(`Revoked. ${grant.appName} will ask you again next time.`);
-    } catch (error) {
-      status.sayError(error);
-    }
-  };
-  const words = GRANT_WORDS[grant.kind](grant);
-  const id = `grant-${[grant.kind, grant.app, grant.host ?? '', grant.template ?? ''].join('-').replace(/[^\w-]/g, '_')}`;
+  const id = idOf(state, item);
   return (
     <li class="framed-row grant">
       <div id={id}>
-        <strong>{grant.appName}</strong> {words}
-        {grant.grantedAt && (
-          <span class="muted" title={exactTime(grant.grantedAt, moment)}>
+        <strong>{item.appName}</strong> {WORDS[item.kind][state](item)}
+        {at && (
+          <span class="muted" title={exactTime(at, moment)}>
             {' '}
-            · allowed {relativeTime(grant.grantedAt, moment)}
+            · {state} {relativeTime(at, moment)}
           </span>
         )}
       </div>
-      <button type="button" class="button" aria-describedby={id} onClick={() => void revoke()}>
-        Revoke
+      <button id={`${id}-button`} type="button" class="button" aria-describedby={id} onClick={onPress}>
+        {button}
       </button>
     </li>
   );
 }
 
 export function ApprovalsPage(): VNode {
-  const { approvals } = useModels();
+  const models = useModels();
+  const { approvals } = models;
   const current = approvals.current.value;
   const heading = useRef<HTMLHeadingElement>(null);
   const answerFocus = useAnswerFocus<HTMLDivElement>(heading);
+  /** What was revoked on this visit, and when: each offers "Deny from now on" until it is allowed or denied again. */
+  const [revoked, setRevoked] = useState<Array<Named & { revokedAt: string }>>([]);
 
+  const revoke = async (grant: Named): Promise<void> => {
+    if (!(await change(models, appPaths.revoke, grant, `Revoked. ${grant.appName} will ask you again next time.`))) return;
+    setRevoked((known) => [...known.filter((other) => keyOf(other) !== keyOf(grant)), { ...grant, revokedAt: new Date().toISOString() }]);
+    focusSoon(`${idOf('revoked', grant)}-button`);
+  };
+  const deny = async (item: Named): Promise<void> => {
+    if (await change(models, appPaths.deny, item, `Denied from now on: ${item.appName} will not ask you again.`))
+      focusSoon(`${idOf('denied', item)}-button`);
+  };
+  const askAgain = async (denial: Denial): Promise<void> => {
+    if (await change(models, appPaths.askAgain, denial, `${denial.appName} will ask you again next time.`)) focusSoon('denied-heading');
+  };
+
+  const known = new Set([...(current?.granted ?? []), ...(current?.denied ?? [])].map(keyOf));
+  const stillRevoked = revoked.filter((item) => !known.has(keyOf(item)));
   return (
     <div class="page approvals" ref={answerFocus.container} onClick={answerFocus.onClick}>
       <header class="page-head">
@@ -90,18 +139,59 @@ export function ApprovalsPage(): VNode {
               <ConnectorCard key={request.id} request={request} />
             ))}
           </section>
-          <section class="section" aria-labelledby="granted-heading">
-            <h2 id="granted-heading">Allowed</h2>
-            {current.granted.length === 0 ? (
-              <p class="empty-line">You have not allowed anything yet.</p>
-            ) : (
-              <ul class="framed-list grants">
-                {current.granted.map((grant) => (
-                  <Granted key={`${grant.kind}/${grant.app}/${grant.host ?? ''}/${grant.template ?? ''}`} grant={grant} />
-                ))}
-              </ul>
-            )}
-          </section>
+          <div class="approvals-lists">
+            <section class="section" aria-labelledby="granted-heading">
+              <h2 id="granted-heading">Allowed</h2>
+              {/* True whatever came before: allowed once and revoked, or never. */}
+              {current.granted.length === 0 && stillRevoked.length === 0 ? (
+                <p class="empty-line">Nothing is allowed now: every app asks you first.</p>
+              ) : (
+                <ul class="framed-list grants">
+                  {current.granted.map((grant) => (
+                    <Row
+                      key={keyOf(grant)}
+                      item={grant}
+                      state="allowed"
+                      at={grant.grantedAt}
+                      button="Revoke"
+                      onPress={() => void revoke(grant)}
+                    />
+                  ))}
+                  {stillRevoked.map((item) => (
+                    <Row
+                      key={keyOf(item)}
+                      item={item}
+                      state="revoked"
+                      at={item.revokedAt}
+                      button="Deny from now on"
+                      onPress={() => void deny(item)}
+                    />
+                  ))}
+                </ul>
+              )}
+            </section>
+            <section class="section" aria-labelledby="denied-heading">
+              <h2 id="denied-heading" tabIndex={-1}>
+                Denied
+              </h2>
+              {current.denied.length === 0 ? (
+                <p class="empty-line">Nothing is denied from now on.</p>
+              ) : (
+                <ul class="framed-list grants">
+                  {current.denied.map((denial) => (
+                    <Row
+                      key={keyOf(denial)}
+                      item={denial}
+                      state="denied"
+                      at={denial.deniedAt}
+                      button="Ask again"
+                      onPress={() => void askAgain(denial)}
+                    />
+                  ))}
+                </ul>
+              )}
+            </section>
+          </div>
         </div>
       )}
     </div>

@@ -21,6 +21,7 @@ import { useModels } from '../models/context.js';
 import { isAbort, messageOf, withQuery } from '../models/requests.js';
 import { detailsHref } from '../models/router.js';
 import { CheckField, type Problem, SelectField, TextField } from '../ui/fields.js';
+import { focusSoon } from '../ui/focus.js';
 import { Icon } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
 import { toNotification } from './notification.js';
@@ -219,9 +220,34 @@ export function ComposePage(): VNode {
           <fieldset class="group">
             <legend>Buttons</legend>
             {current.buttons.length === 0 && <p class="hint">No buttons: clicking the banner opens the link, if there is one.</p>}
+            {/* Above the buttons: a new one's fields appear under what was pressed, and take the focus. */}
+            {current.buttons.length + (current.askReply ? 1 : 0) < MAX_BUTTONS ? (
+              <button
+                id="compose-add-button"
+                type="button"
+                class="button button-quiet"
+                onClick={() => {
+                  const added = compose.newButton();
+                  edit({ buttons: [...current.buttons, added] });
+                  focusSoon(`button-label-${added.key}`);
+                }}
+              >
+                <Icon name="plus" />
+                <span>Add a button</span>
+              </button>
+            ) : (
+              <p class="hint">A notification has {MAX_BUTTONS} buttons at most; “Ask for a reply” adds one.</p>
+            )}
             {current.buttons.map((button, index) => {
               const update = (change: Partial<typeof button>): void =>
                 edit({ buttons: current.buttons.map((other) => (other.key === button.key ? { ...other, ...change } : other)) });
+              // The focus goes where the row was: the next button's label, else the one before, else "Add a button".
+              const remove = (): void => {
+                const rest = current.buttons.filter((other) => other.key !== button.key);
+                const next = rest[index] ?? rest[index - 1];
+                edit({ buttons: rest });
+                focusSoon(next ? `button-label-${next.key}` : 'compose-add-button');
+              };
               return (
                 <div class="button-row" key={button.key}>
                   <TextField
@@ -240,29 +266,12 @@ export function ComposePage(): VNode {
                     value={button.link}
                     onValue={(link) => update({ link })}
                   />
-                  <button
-                    type="button"
-                    class="button button-quiet icon-button"
-                    aria-label={`Remove button ${index + 1}`}
-                    onClick={() => edit({ buttons: current.buttons.filter((other) => other.key !== button.key) })}
-                  >
+                  <button type="button" class="button button-quiet icon-button" aria-label={`Remove button ${index + 1}`} onClick={remove}>
                     <Icon name="x" />
                   </button>
                 </div>
               );
             })}
-            {current.buttons.length + (current.askReply ? 1 : 0) < MAX_BUTTONS ? (
-              <button
-                type="button"
-                class="button button-quiet"
-                onClick={() => edit({ buttons: [...current.buttons, compose.newButton()] })}
-              >
-                <Icon name="plus" />
-                <span>Add a button</span>
-              </button>
-            ) : (
-              <p class="hint">A notification has {MAX_BUTTONS} buttons at most; “Ask for a reply” adds one.</p>
-            )}
           </fieldset>
 
           <fieldset class="group">

@@ -72,9 +72,13 @@ export function useDesignerEditor(): DesignerEditor {
       },
     });
     void designer.loadSchema().catch(() => undefined); // without the schema the editor completes nothing; it still edits
-    if (!designer.library.value) void designer.loadLibrary().catch(status.sayError);
+    // Read on every visit, and followed while here: a template saved through the API shows without a reload.
+    const loadLibrary = (): void => void designer.loadLibrary().catch(status.sayError);
+    loadLibrary();
+    const stopFollowing = designer.follow(loadLibrary);
     if (edited.value.kind === 'template') preview.current.request();
     return () => {
+      stopFollowing();
       preview.current?.stop();
       view.current?.destroy();
       view.current = null;

@@ -1,5 +1,6 @@
 // The apps' manifests (the fields an app sends, with sample values the previews show): each can be opened in the
-// editor, or deleted (asked first). `serial` changes when one is saved, and the list is read again.
+// editor, or deleted (asked first). The list is read again when `serial` changes (one saved here) and when a
+// manifest changes elsewhere (the designer model follows the daemon's events).
 
 import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -8,7 +9,7 @@ import { useModels } from '../models/context.js';
 import { withQuery } from '../models/requests.js';
 
 export function Manifests({ onEdit, serial }: { onEdit: (manifest: DesignJson) => void; serial: number }): VNode {
-  const { api, confirm, status } = useModels();
+  const { api, confirm, designer, status } = useModels();
   const [items, setItems] = useState<DesignJson[] | null>(null);
   const reload = (): Promise<void> =>
     api.call<{ items: DesignJson[] }>('GET', designerPaths.manifests).then(
@@ -16,6 +17,7 @@ export function Manifests({ onEdit, serial }: { onEdit: (manifest: DesignJson) =
       (error: unknown) => status.sayError(error),
     );
   useEffect(() => void reload(), [serial]);
+  useEffect(() => designer.follow(() => void reload()), []);
   const remove = async (app: string): Promise<void> => {
     const message = `The manifest of ${app} is removed (its fields, actions and samples). The app, its templates and its History stay.`;
     if (!(await confirm.ask({ title: `Delete the manifest of ${app}?`, message, confirm: 'Delete' }))) return;

@@ -1,13 +1,17 @@
 // A notification's details: everything it said (the body drawn with the banner's Markdown rules), its buttons and
 // what each does, the card picture, the reply and what became of its actions — and what the person can do about
-// it: reply, press a button, show it again, dismiss, snooze, mark unread, delete.
+// it: reply, press a button, show it again, dismiss, snooze, mark unread, delete. Another program's notification
+// is read-only (its banner and buttons are that program's): it says who sent it, and offers its link, Copy, Mark as
+// unread and Delete.
 
 import type { VNode } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { isOpenableLink } from '../../../protocol/notification-rules.js';
+import { parseMarkdown, plainText } from '../../../protocol/markdown.js';
 import {
   appPaths,
   type ButtonDescription,
+  type DismissAnswer,
   type NotificationDetails,
   type OkAnswer,
   type PressRequest,
@@ -24,13 +28,17 @@ import { messageOf, NO_LONGER_IN_HISTORY } from '../models/requests.js';
 import { pageHref } from '../models/router.js';
 import { useAnswerFocus } from '../ui/answer-buttons.js';
 import { AppPicture } from '../ui/app-picture.js';
+import { copyText } from '../ui/copy.js';
 import { Icon, type IconName } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
 import { Menu } from '../ui/menu.js';
 import { QuestionCard } from '../ui/question-card.js';
-import { StateBadges } from '../ui/state-badges.js';
-import { exactTime, minutesUntilTomorrowMorning, useDateFormats } from '../ui/time.js';
+import { PriorityMark, StateBadges } from '../ui/state-badges.js';
+import { exactTime, minutesUntilTomorrowMorning, rowTime, useDateFormats, useTime } from '../ui/time.js';
+import { useRowActions } from './actions.js';
 import { focusList } from './focus.js';
+import { ProgramNote } from './program-note.js';
+import { recordKey } from '../../../protocol/record-key.js';
 import { HELD, SPEECH_SUPPRESSED, type SpeechSuppressed } from '../../../protocol/types.js';
 import { SUPPRESS_REASONS, type SuppressReason } from '../../../protocol/relay/receipts.js';
 
@@ -183,7 +191,15 @@ function ReplyForm({ details, onSent }: { details: NotificationDetails; onSent: 
   );
 }
 
-function Buttons({ details }: { details: NotificationDetails }): VNode | null {
+/** Buttons that only open something here (a link, an app): pressing one again answers nothing. */
+const OPENS = new Set<ButtonDescription['kind']>(['url', 'openApp']);
+
+/**
+ * Its buttons, each with what it does: "asks you first" for code the person has not allowed yet; a button whose code
+ * cannot run is disabled with why; once it was answered and takes no other answer (`answered`), every button that
+ * would answer again is disabled.
+ */
+function Buttons({ details, answered }: { details: NotificationDetails; answered: boolean }): VNode | null {
   const { api } = useModels();
   const act = useAct();
   if (details.buttons.length === 0) return null;
@@ -197,24 +213,108 @@ function Buttons({ details }: { details: NotificationDetails }): VNode | null {
       `Pressed “${button.label}”.`,
     );
   };
+  const locked = (button: ButtonDescription): boolean => (answered && !OPENS.has(button.kind)) || button.refused !== undefined;
   return (
     <section class="section" aria-labelledby="buttons-heading">
       <h3 id="buttons-heading">Buttons</h3>
       <ul class="button-list">
         {details.buttons.map((button) => (
           <li key={button.actionId}>
-            <button type="button" class="button" aria-describedby={`what-${button.actionId}`} onClick={() => void press(button)}>
+            <button
+              type="button"
+              class="button"
+              disabled={locked(button)}
+              aria-describedby={`what-${button.actionId}`}
+              onClick={() => void press(button)}
+            >
               {button.label}
             </button>
             <span id={`what-${button.actionId}`} class="muted">
               {withCode(button.what)}
+              {button.asksFirst && !locked(button) && <strong class="asks-first"> — asks you first</strong>}
+              {button.refused && <span class="refused"> — it cannot run: {button.refused}</span>}
             </span>
           </li>
         ))}
       </ul>
+      {answered && details.buttons.some((button) => !OPENS.has(button.kind)) && (
+        <p class="muted">Already answered: it takes no other answer.</p>
+      )}
     </section>
   );
 }
+
+/** How the person answered it: their reply, or the button they pressed (on its banner or here), and when. */
+function answerOf({ record, buttons }: NotificationDetails): { words: VNode; at?: string } | null {
+  if (record.reply !== undefined) {
+    return {
+      words: (
+        <>
+          You replied: <q class="reply-text">{record.reply}</q>
+        </>
+      ),
+      ...(record.repliedAt ? { at: record.repliedAt } : {}),
+    };
+  }
+  const pressed = buttons.find((button) => button.label === record.actionUsed && button.kind !== 'reply');
+  if (!pressed) return null;
+  return { words: <>You pressed {pressed.label}</>, ...(record.dismissedAt ? { at: record.dismissedAt } : {}) };
+}
+
+/** "You replied: … · 11:52 PM" at the top of an answered notification. */
+function Answered({ answer }: { answer: { words: VNode; at?: string } }): VNode {
+  const moment = useTime();
+  return (
+    <p class="answered">
+      <Icon name="circleCheck" />
+      <span>
+        {answer.words}
+        {answer.at && (
+          <time dateTime={answer.at} title={exactTime(answer.at, moment)}>
+            {' '}
+            · {rowTime(answer.at, moment)}
+          </time>
+        )}
+      </span>
+    </p>
+  );
+}
+
+/**
+ * The reply field and the buttons, above the body. Once answered, they are folded behind "Answer again" while it
+ * still takes an answer (its reply is still open), else shown with what would answer again disabled.
+ */
+function AnswerControls(props: {
+  details: NotificationDetails;
+  answered: boolean;
+  onSent: () => void;
+  /** "Answer again" is open (the key r opens it too). */
+  open: boolean;
+  setOpen: (open: boolean) => void;
+}): VNode | null {
+  const { details, answered, onSent, open, setOpen } = props;
+  if (!details.takesReply && details.buttons.length === 0) return null;
+  const controls = (
+    <>
+      {details.takesReply && <ReplyForm details={details} onSent={onSent} />}
+      <Buttons details={details} answered={answered && !details.takesReply} />
+    </>
+  );
+  if (!answered || !details.takesReply) return controls;
+  return (
+    <div class="answer-again">
+      <button type="button" class="button" aria-expanded={open} aria-controls="answer-controls" onClick={() => setOpen(!open)}>
+        <Icon name="messageSquareReply" />
+        <span>Answer again</span>
+      </button>
+      {open && <div id="answer-controls">{controls}</div>}
+    </div>
+  );
+}
+
+/** What Copy puts on the clipboard: the title and the body as they read, without their Markdown. */
+const textOf = ({ row, bodyMarkdown }: NotificationDetails): string =>
+  [titleOf(row), plainText(parseMarkdown(bodyMarkdown))].filter(Boolean).join('\n\n');
 
 /** "Runs the command `make deploy`": what is between backticks is drawn as code, as text (never markup). */
 const withCode = (text: string): Array<VNode | string> =>
@@ -230,7 +330,7 @@ function WhatHappened({ details }: { details: NotificationDetails }): VNode | nu
   if (record.dismissedAt)
     facts.push([
       'Banner closed',
-      `${exactTime(record.dismissedAt, formats)}${record.actionUsed ? ` (${endedBy(record.actionUsed)})` : ''}`,
+      `${exactTime(record.dismissedAt, formats)}${record.actionUsed && !details.row.state.program ? ` (${endedBy(record.actionUsed)})` : ''}`,
     ]);
   if (record.snoozedUntil) facts.push(['Snoozed until', exactTime(record.snoozedUntil, formats)]);
   if (record.held) facts.push(['Not shown', record.held === HELD.quietHours ? 'held back by quiet hours' : 'the app is muted']);
@@ -341,8 +441,10 @@ const ENDINGS: Record<string, string> = {
 const endedBy = (action: string): string => ENDINGS[action] ?? `“${action}”`;
 
 export function Details({ selected }: { selected: Selected }): VNode {
-  const { api, events, approvals, router, theme, confirm } = useModels();
+  const { api, events, approvals, router, theme, status, history } = useModels();
+  const { remove } = useRowActions();
   const act = useAct();
+  const [answering, setAnswering] = useState(false);
   const formats = useDateFormats();
   const [details, setDetails] = useState<NotificationDetails | null>(null);
   const [problem, setProblem] = useState('');
@@ -359,15 +461,31 @@ export function Details({ selected }: { selected: Selected }): VNode {
       const answer = await api.call<NotificationDetails>('GET', appPaths.notification(selected.app, selected.id));
       setDetails(answer);
       setProblem('');
+      history.opened.value = answer.row;
     } catch (error) {
       setProblem(messageOf(error));
     }
   };
 
+  /** The key r asked to reply to it: the reply field takes the focus ("Answer again" opens), or it says it takes none. */
+  const replyAsked = (): boolean => {
+    if (history.replyWanted.peek() !== recordKey(selected.app, selected.id) || !shown.current) return false;
+    history.replyWanted.value = null;
+    if (!shown.current.takesReply) {
+      status.say('This notification takes no reply.');
+      return false;
+    }
+    setAnswering(true);
+    requestAnimationFrame(() => document.getElementById('reply-text')?.focus());
+    return true;
+  };
+  void history.replyWanted.value; // drawn again when r is pressed with the details open
+  useEffect(() => void replyAsked(), [history.replyWanted.value]);
+
   useEffect(() => {
     setDetails(null);
     setProblem('');
-    void load.current().then(() => heading.current?.focus({ preventScroll: true }));
+    void load.current().then(() => replyAsked() || heading.current?.focus({ preventScroll: true }));
     // The row changed (a reply on the banner, a snooze ended, an approval answered): draw it again. Not when it
     // just became unread: fetching the details marks it read, which would undo the person's Mark as unread.
     const stopRows = events.on('row', ({ row }) => {
@@ -384,6 +502,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
     return () => {
       stopRows();
       stopRemoved();
+      history.opened.value = null;
     };
   }, [selected.app, selected.id]);
 
@@ -411,6 +530,9 @@ export function Details({ selected }: { selected: Selected }): VNode {
     : details.questions;
   const notification = record.notification;
   const where = { app: row.app, id: row.id };
+  /** Another program's notification, kept from the desktop: read-only here. */
+  const fromProgram = row.state.program === true;
+  const answer = answerOf(details);
 
   /** The person closed the details (Delete, Mark as unread): back to the list, where they were. */
   const closeDetails = (): void => {
@@ -428,15 +550,13 @@ export function Details({ selected }: { selected: Selected }): VNode {
     if (done) closeDetails();
   };
 
-  const remove = async (): Promise<void> => {
-    const yes = await confirm.ask({
-      title: 'Delete this notification?',
-      message: `“${titleOf(row)}” from ${row.appName} will be removed from History. This cannot be undone.`,
-      confirm: 'Delete',
-    });
-    if (!yes) return;
-    const done = await act(() => api.call('DELETE', appPaths.notification(where.app, where.id)), 'Deleted.');
-    if (done) closeDetails();
+  const dismiss = async (): Promise<void> => {
+    try {
+      const answer = await api.call<DismissAnswer>('POST', appPaths.dismiss(where.app, where.id));
+      history.offerUndo('Dismissed: its banner is closed.', answer.undo);
+    } catch (error) {
+      status.sayError(error);
+    }
   };
 
   return (
@@ -453,26 +573,41 @@ export function Details({ selected }: { selected: Selected }): VNode {
             {titleOf(row)}
           </h2>
           {notification.subtitle && <p class="details-subtitle">{notification.subtitle}</p>}
-          <StateBadges state={row.state} />
+          <span class="badges">
+            <PriorityMark priority={row.priority} />
+            <StateBadges state={row.state} />
+          </span>
         </div>
       </header>
 
+      {fromProgram && <ProgramNote details={details} />}
+      {answer && !fromProgram && <Answered answer={answer} />}
+
       <div class="toolbar" role="group" aria-label="This notification" ref={toolbar} onFocusIn={toolbarFocus}>
         <ToolButton icon="mail" label="Mark as unread" onClick={() => void markUnread()} />
-        <ToolButton
-          icon="monitorUp"
-          label="Show again"
-          onClick={() => void act(() => api.call('POST', appPaths.reshow(where.app, where.id)), 'Shown again.')}
-        />
-        {!record.dismissedAt && !row.state.held && (
-          <ToolButton
-            icon="eyeOff"
-            label="Dismiss"
-            onClick={() => void act(() => api.call('POST', appPaths.dismiss(where.app, where.id)), 'Dismissed.')}
-          />
+        {fromProgram ? (
+          // Its banner is the program's: showing it again, closing or snoozing it is not Notifier's to do.
+          <>
+            {notification.url && isOpenableLink(notification.url) && (
+              <a class="button button-quiet" href={notification.url} target="_blank" rel="noopener noreferrer">
+                <Icon name="globe" />
+                <span>Open link</span>
+              </a>
+            )}
+            <ToolButton icon="copy" label="Copy" onClick={() => void copyText(status, textOf(details), 'The notification')} />
+          </>
+        ) : (
+          <>
+            <ToolButton
+              icon="monitorUp"
+              label="Show again"
+              onClick={() => void act(() => api.call('POST', appPaths.reshow(where.app, where.id)), 'Shown again.')}
+            />
+            {!record.dismissedAt && !row.state.held && <ToolButton icon="eyeOff" label="Dismiss" onClick={() => void dismiss()} />}
+            <SnoozeMenu selected={where} snoozedUntil={row.state.snoozedUntil} />
+          </>
         )}
-        <SnoozeMenu selected={where} snoozedUntil={row.state.snoozedUntil} />
-        <ToolButton icon="trash" label="Delete" onClick={() => void remove()} />
+        <ToolButton icon="trash" label="Delete" onClick={() => void remove([row])} />
       </div>
 
       {shownQuestions.length > 0 && (
@@ -484,11 +619,15 @@ export function Details({ selected }: { selected: Selected }): VNode {
         </section>
       )}
 
+      <AnswerControls
+        details={details}
+        answered={answer !== null}
+        onSent={() => void load.current()}
+        open={answering}
+        setOpen={setAnswering}
+      />
+
       {details.bodyMarkdown && <Markdown class="details-body" text={details.bodyMarkdown} />}
-
-      {details.takesReply && <ReplyForm details={details} onSent={() => void load.current()} />}
-
-      <Buttons details={details} />
       {details.hasCard && (
         <img
           class="card-picture"

@@ -1,7 +1,7 @@
 // History's first-run view (docs/app.md#the-first-run-view): while History holds no notification at all (not an
-// empty search), what Notifier is, a button that sends a test notification as Notifier itself, and the line a
-// script runs to send one — with this daemon's real port, and its token read from its file: the token itself is
-// never in the page.
+// empty search), what Notifier is, a button that sends a test notification as Notifier itself, the offer to keep
+// other programs' notifications here too (desktop-offer.tsx), and the line a script runs to send one — with this
+// daemon's real port, and its token read from its file: the token itself is never in the page.
 
 import type { VNode } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -10,6 +10,7 @@ import { type FirstRunAnswer, firstRunPaths } from '../../../protocol/app-api-fi
 import { useModels } from '../models/context.js';
 import { messageOf } from '../models/requests.js';
 import { Icon } from '../ui/icon.js';
+import { DesktopOffer } from './desktop-offer.js';
 import { focusList } from './focus.js';
 
 /** Sent as Notifier's own app (`/app/api/compose` without an app). */
@@ -99,6 +100,7 @@ export function FirstRun(): VNode {
         <Icon name="send" />
         <span>Send a test notification</span>
       </button>
+      <DesktopOffer />
       <h3>
         <Icon name="terminal" />
         <span>Send one from a script</span>

@@ -4,49 +4,24 @@
 import type { VNode } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { HistoryRow } from '../../../protocol/app-api.js';
+import { keyParts, recordKey } from '../../../protocol/record-key.js';
 import { useModels } from '../models/context.js';
-import { titleOf } from '../models/history.js';
-import { detailsHref } from '../models/router.js';
-import { AppPicture } from '../ui/app-picture.js';
-import { StateBadges } from '../ui/state-badges.js';
-import { When } from '../ui/time.js';
+import { pageHref } from '../models/router.js';
+import { dayLabel, dayStart, useTime } from '../ui/time.js';
+import { useFocusStays } from './focus.js';
+import { Row } from './row.js';
 
-/** Every row is this tall (history.css draws the row to fit): positions are arithmetic, never measured. */
-export const ROW_HEIGHT = 64;
+/**
+ * Every row is this tall (history.css draws the row to fit): positions are arithmetic, never measured. A day's
+ * heading takes no room of its own: it sits on the line between the last row of one day and the first of the next,
+ * in the gap the rows leave there, so the rows stay where arithmetic puts them whatever the days.
+ */
+export const ROW_HEIGHT = 72;
 /** Rows painted above and below the visible ones, so a quick scroll does not show gaps. */
 const OVERSCAN = 8;
 
-function Row(props: { row: HistoryRow; position: number; count: number; selected: boolean; tabStop: boolean }): VNode {
-  const { row, position, selected, tabStop } = props;
-  const title = titleOf(row);
-  return (
-    <li
-      class={`row${row.read ? '' : ' unread'}${selected ? ' selected' : ''}`}
-      aria-setsize={props.count}
-      aria-posinset={position + 1}
-      data-position={position}
-      style={{ top: `${position * ROW_HEIGHT}px` }}
-    >
-      <AppPicture app={row.app} appName={row.appName} />
-      <div class="row-main">
-        <div class="row-top">
-          {!row.read && (
-            <span class="unread-dot" title="Unread">
-              <span class="visually-hidden">Unread</span>
-            </span>
-          )}
-          <span class="row-app">{row.appName}</span>
-          <StateBadges state={row.state} />
-          <When at={row.deliveredAt} />
-        </div>
-        <a class="row-title" href={detailsHref(row.app, row.id)} aria-current={selected ? 'page' : undefined} tabIndex={tabStop ? 0 : -1}>
-          {title}
-        </a>
-        <div class="row-first">{row.title ? row.firstLine : ''}</div>
-      </div>
-    </li>
-  );
-}
+/** The local day a row was delivered on (its midnight), which its day heading names. */
+const dayOf = (row: HistoryRow): number => dayStart(Date.parse(row.deliveredAt));
 
 function Placeholder({ position, count }: { position: number; count: number }): VNode {
   return (
@@ -61,15 +36,23 @@ function Placeholder({ position, count }: { position: number; count: number }): 
   );
 }
 
-function Empty(): VNode {
+export function Empty(): VNode {
   const { history } = useModels();
   const filtered = history.filtered.value;
+  // "From other programs" alone found nothing: perhaps they are not kept, so say where that is turned on.
+  const { q, app, state, from, to } = history.filters.value;
+  const onlyPrograms = state === 'programs' && !q.trim() && !app && !from && !to;
   return (
     <div class="empty">
       {history.loadError.value ? (
         <p role="alert">History could not be loaded: {history.loadError.value}</p>
       ) : !history.loaded.value ? (
         <p>Loading…</p>
+      ) : onlyPrograms ? (
+        <p>
+          No notification from another program. History keeps your mail's, chat's and other programs' notifications only while “Keep every
+          desktop notification in History” is on, in <a href={pageHref('settings')}>Settings</a>.
+        </p>
       ) : filtered ? (
         <p>No notification matches. Change the search or the filters to see more.</p>
       ) : (
@@ -121,6 +104,7 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
   // else the open one, else the first row in view. Otherwise Tab would walk through every row painted before
   // reaching the details.
   const [active, setActive] = useState(-1);
+  const lastActive = useRef(-1);
   const count = history.total.value;
   const firstInView = Math.floor(view.top / ROW_HEIGHT);
   const inView = (position: number): boolean => position >= firstInView && position < Math.ceil((view.top + view.height) / ROW_HEIGHT);
@@ -148,13 +132,38 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
     });
   };
 
-  /** Up and Down move between rows, Home and End to the first and last; the list scrolls to keep it in view. */
+  /** A click on a row's checkbox: that row in or out of the selection; with Shift, every row from the last one. */
+  const check = (row: HistoryRow, range: boolean): void => {
+    const from = range ? history.anchor() : null;
+    const at = from === null ? undefined : history.positionOf(keyParts(from).app, keyParts(from).id);
+    const to = history.positionOf(row.app, row.id);
+    if (at === undefined || to === undefined) return history.select(row);
+    const rows: HistoryRow[] = [];
+    for (let position = Math.min(at, to); position <= Math.max(at, to); position++) {
+      const one = rowAt(position);
+      if (one) rows.push(one); // a row not fetched yet (far between the two) is left out
+    }
+    history.select(row, { range: rows });
+  };
+
+  /**
+   * Up and Down (and j and k) move between rows, Home and End to the first and last; the list scrolls to keep it in
+   * view. Space selects the row (Shift+Space, every row from the last one selected), Escape empties the selection.
+   */
   const onKeyDown = (event: KeyboardEvent): void => {
     const item = (event.target as Element).closest<HTMLElement>('[data-position]');
     if (!item || !scroller.current) return;
     const position = Number(item.dataset.position);
+    const onTitle = (event.target as Element).classList.contains('row-title');
+    const row = rowAt(position);
+    if (event.key === ' ' && onTitle && row) {
+      event.preventDefault();
+      return check(row, event.shiftKey);
+    }
+    if (event.key === 'Escape' && history.selection.peek().size > 0) return history.clearSelection();
+    const plain = !event.ctrlKey && !event.metaKey && !event.altKey;
     const steps: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10, Home: -count, End: count };
-    const step = steps[event.key];
+    const step = steps[event.key] ?? (plain ? { j: 1, k: -1 }[event.key] : undefined);
     if (step === undefined) return;
     event.preventDefault();
     const next = Math.min(count - 1, Math.max(0, position + step));
@@ -171,6 +180,19 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
     }
   };
 
+  const moment = useTime();
+  /** A row starts its day: the first row, or one whose previous row (when known) is of another day. */
+  const firstOfDay = (position: number, row: HistoryRow): boolean => {
+    if (position === 0) return true;
+    const previous = rowAt(position - 1);
+    return previous !== undefined && dayOf(previous) !== dayOf(row);
+  };
+
+  // A deleted row's place is taken by the next: the keyboard stays there.
+  const keep = useFocusStays(scroller, () =>
+    scroller.current?.querySelector<HTMLElement>(`[data-position="${Math.min(lastActive.current, count - 1)}"] .row-title`),
+  );
+
   let tabStop = inView(active) ? active : firstInView;
   if (!inView(active) && selected) {
     for (let position = firstInView; inView(position); position++) {
@@ -178,6 +200,7 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
       if (row?.app === selected.app && row.id === selected.id) tabStop = position;
     }
   }
+  const selection = history.selection.value;
   const items: VNode[] = [];
   for (let position = start; position < end; position++) {
     const row = rowAt(position);
@@ -189,7 +212,16 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
           position={position}
           selected={selected?.app === row.app && selected.id === row.id}
           count={count}
+          top={position * ROW_HEIGHT}
           tabStop={position === tabStop}
+          checked={selection.has(recordKey(row.app, row.id))}
+          onCheck={check}
+          day={
+            firstOfDay(position, row) ? (
+              // The first row of a day carries its heading (the list's first one is the day bar's, drawn above it).
+              <h2 class={position === 0 ? 'visually-hidden' : 'day-heading'}>{dayLabel(dayOf(row), moment)}</h2>
+            ) : undefined
+          }
         />
       ) : (
         <Placeholder key={`p${position}`} position={position} count={count} />
@@ -197,24 +229,35 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
     );
   }
 
+  const top = rowAt(firstInView);
   return (
-    <div class="list-scroller" ref={scroller} onScroll={onScroll}>
-      {count === 0 ? (
-        <Empty />
-      ) : (
-        <ul
-          class="rows"
-          aria-label="Notifications"
-          onKeyDown={onKeyDown}
-          onFocusIn={(event) => {
-            const item = (event.target as Element).closest<HTMLElement>('[data-position]');
-            if (item) setActive(Number(item.dataset.position));
-          }}
-          style={{ height: `${count * ROW_HEIGHT}px` }}
-        >
-          {items}
-        </ul>
+    <>
+      {count > 0 && (
+        // The day of the rows at the top, where it stays while they scroll: their heading is a row's, which scrolls.
+        <div class="day-bar" aria-hidden="true">
+          {top && <span class="day-heading">{dayLabel(dayOf(top), moment)}</span>}
+        </div>
       )}
-    </div>
+      <div class="list-scroller" ref={scroller} onScroll={onScroll}>
+        {count === 0 ? (
+          <Empty />
+        ) : (
+          <ul
+            class="rows"
+            aria-label="Notifications"
+            onKeyDown={onKeyDown}
+            onFocusIn={(event) => {
+              keep.onFocusIn();
+              const item = (event.target as Element).closest<HTMLElement>('[data-position]');
+              if (item) setActive((lastActive.current = Number(item.dataset.position)));
+            }}
+            onFocusOut={keep.onFocusOut}
+            style={{ height: `${count * ROW_HEIGHT}px` }}
+          >
+            {items}
+          </ul>
+        )}
+      </div>
+    </>
   );
 }

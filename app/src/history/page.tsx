@@ -9,16 +9,17 @@ import { withQuery } from '../models/requests.js';
 import type { Route } from '../models/router.js';
 import { Icon } from '../ui/icon.js';
 import { Menu } from '../ui/menu.js';
+import { useRowActions } from './actions.js';
+import { BulkBar } from './bulk-bar.js';
+import { DateFilters } from './dates.js';
 import { Details } from './details.js';
 import { FirstRun } from './first-run.js';
+import { GroupedList } from './groups.js';
 import { HistoryList } from './list.js';
+import { ScheduledStrip } from './scheduled.js';
+import { ShortcutsHelp, useShortcuts } from './shortcuts.js';
+import { UndoToast } from './undo-toast.js';
 import './history.css';
-
-/** The date range: from a day's start, to a day's end; each bounded by the other. */
-const DATE_FILTERS = [
-  { key: 'from', label: 'From', bound: 'max' },
-  { key: 'to', label: 'To', bound: 'min' },
-] as const;
 
 const STATE_LABELS: Record<HistoryStateFilter, string> = {
   all: 'All',
@@ -26,6 +27,7 @@ const STATE_LABELS: Record<HistoryStateFilter, string> = {
   waiting: 'Waiting',
   replied: 'Replied',
   failed: 'Failed',
+  programs: 'From other programs',
 };
 
 function SearchBox(): VNode {
@@ -67,7 +69,7 @@ function Filters(): VNode {
   const current = history.filters.value;
   const setFilters = history.setFilters;
   // A narrow window shows the app and date filters on demand (history.css); a wide one always.
-  const [more, setMore] = useState(Boolean(current.app || current.from || current.to));
+  const [more, setMore] = useState(Boolean(current.app || current.dates !== 'any'));
   return (
     <div class={`filters${more ? ' show-more' : ''}`}>
       <fieldset class="segmented">
@@ -94,44 +96,26 @@ function Filters(): VNode {
           ))}
         </select>
       </label>
-      {DATE_FILTERS.map(({ key, label, bound }) => (
-        <label key={key} class="field-inline extra date">
-          <span>{label}</span>
-          <input
-            type="date"
-            value={current[key]}
-            {...{ [bound]: current[key === 'from' ? 'to' : 'from'] || undefined }}
-            onChange={(event) => setFilters({ [key]: event.currentTarget.value })}
-          />
-        </label>
-      ))}
+      <DateFilters />
+      <label class="field-inline extra group-toggle">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={history.groupByApp.value}
+          onChange={(event) => (history.groupByApp.value = event.currentTarget.checked)}
+        />
+        <span>Group by app</span>
+      </label>
     </div>
   );
 }
 
 function MoreMenu(): VNode {
-  const { history, apps, api, confirm, status } = useModels();
+  const { history, apps, api } = useModels();
+  const { deleteAll } = useRowActions();
   const app = apps.apps.value.find((known) => known.app === history.filters.value.app);
   const exportHref = (format: 'json' | 'csv'): string =>
     api.withCsrf(withQuery(appPaths.historyExport, { format, ...history.query.value }));
-  const deleteAll = async (): Promise<void> => {
-    const message = app
-      ? `Every notification from ${app.appName} will be removed from History. This cannot be undone.`
-      : 'Every notification of every app will be removed from History. This cannot be undone.';
-    const yes = await confirm.ask({
-      title: app ? `Delete all of ${app.appName}?` : 'Delete all of History?',
-      message,
-      confirm: 'Delete all',
-    });
-    if (!yes) return;
-    try {
-      await api.call('DELETE', withQuery(appPaths.history, { app: app?.app }));
-      status.say(app ? `History of ${app.appName} deleted.` : 'History deleted.');
-      void apps.load();
-    } catch (error) {
-      status.sayError(error);
-    }
-  };
   return (
     <Menu icon="download" label="Export or delete" menuLabel="Export or delete" alignRight>
       {(close) => (
@@ -147,7 +131,7 @@ function MoreMenu(): VNode {
             class="menu-item menu-danger"
             onClick={() => {
               close(); // the dialog gives the focus back to the menu's button
-              void deleteAll();
+              void deleteAll(app);
             }}
           >
             <Icon name="trash" />
@@ -160,21 +144,18 @@ function MoreMenu(): VNode {
 }
 
 export function HistoryPage({ route }: { route: Route }): VNode {
-  const { history, status } = useModels();
+  const { history, apps } = useModels();
+  const actions = useRowActions();
+  const [help, setHelp] = useState(false);
+  useShortcuts(() => setHelp(true));
   const selected = route.selected;
   const count = history.total.value;
   const unread = history.unreadTotal.value;
   const filtered = history.filtered.value;
   // History holds nothing at all (not a search that found nothing): what Notifier is, and how to send a first one.
   const firstRun = history.loaded.value && !history.loadError.value && count === 0 && !filtered && !selected;
-  const markAllRead = async (): Promise<void> => {
-    try {
-      await history.markAllRead(history.filters.value.app || undefined);
-      status.say('All marked as read.');
-    } catch (error) {
-      status.sayError(error);
-    }
-  };
+  // Of the app chosen in the App filter, when there is one.
+  const markAllRead = (): Promise<void> => actions.markAllRead(apps.apps.value.find((known) => known.app === history.filters.value.app));
   return (
     <div class={`history${selected ? ' has-selection' : ''}`}>
       <header class="page-head">
@@ -192,8 +173,20 @@ export function HistoryPage({ route }: { route: Route }): VNode {
             <span>Mark all read</span>
           </button>
           <MoreMenu />
+          <button
+            type="button"
+            class="button button-quiet icon-button"
+            title="Keyboard shortcuts (?)"
+            aria-label="Keyboard shortcuts"
+            aria-keyshortcuts="?"
+            onClick={() => setHelp(true)}
+          >
+            <Icon name="keyboard" />
+          </button>
         </div>
       </header>
+      <ShortcutsHelp open={help} onClose={() => setHelp(false)} />
+      <UndoToast />
       {firstRun ? (
         <div class="first-run-pane">
           <FirstRun />
@@ -201,9 +194,11 @@ export function HistoryPage({ route }: { route: Route }): VNode {
       ) : (
         <>
           <Filters />
+          <ScheduledStrip />
           <div class="split">
             <section class="list-pane" aria-label="Notifications list">
-              <HistoryList selected={selected} />
+              <BulkBar />
+              {history.groupByApp.value ? <GroupedList selected={selected} /> : <HistoryList selected={selected} />}
             </section>
             <section class="details-pane" aria-label="Details">
               {selected ? (

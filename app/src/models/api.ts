@@ -8,12 +8,13 @@ import {
   APP_CSRF_PARAM,
   APP_CSRF_STORAGE,
   appPaths,
+  HOW_TO_OPEN_NOTIFIER,
   type AppError,
   type SessionAnswer,
 } from '../../../protocol/app-api.js';
 import { ApiProblem, isSessionRefusal } from './requests.js';
 
-/** Why the window has no session any more: the person signed out, or it ended (12 hours idle, a restart). */
+/** Why the window has no session any more: the person signed out (here or everywhere), or it ended (30 days idle). */
 export type SessionEnd = 'signedOut' | 'ended';
 
 /** What of the page the client uses: its address, the CSRF value's storage, and fetch. */
@@ -71,7 +72,8 @@ export const ApiModel = createModel((page: ApiPage) => {
       });
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
-      throw new ApiProblem(0, 'network', 'Notifier did not answer. Is it still running?');
+      // It may have stopped, or now answer at another port: opening it again the person's way finds it wherever it is.
+      throw new ApiProblem(0, 'network', `Notifier did not answer. Is it still running? ${HOW_TO_OPEN_NOTIFIER}`);
     }
     if (reply.ok) return reply;
     const problem = (await reply.json().catch(() => null)) as AppError | null;

@@ -9,6 +9,7 @@ import type { ApprovalsModel } from './approvals.js';
 import type { ComposeModel } from './compose.js';
 import type { ConfirmModel } from './confirm.js';
 import type { Clock } from './dependencies.js';
+import type { DesktopModel } from './desktop.js';
 import type { DesignerModel } from './designer.js';
 import type { EventStreamModel } from './events.js';
 import type { HistoryModel } from './history.js';
@@ -35,6 +36,8 @@ export interface Models {
   approvals: ApprovalsModel;
   compose: ComposeModel;
   settings: SettingsModel;
+  /** Other programs' notifications in History: Settings and History's first-run view. */
+  desktop: DesktopModel;
   relay: RelayModel;
   designer: DesignerModel;
 }

@@ -1,6 +1,7 @@
 // The Designer's state, kept while the person visits other pages: what is open in the editor, the sample data, the
 // picture of the live preview (the last one kept while a new one draws), the problems marked in the editor, the
-// template library and its card pictures (drawn once per visit of the window, two at a time).
+// template library (read on every visit of the page, and again whenever a template or a manifest changes, through
+// any door, while the page is open) and its card pictures (each drawn once per visit of the window, two at a time).
 
 import { computed, createModel, signal } from '@preact/signals';
 import { OWN_APP } from '../../../protocol/app-api.js';
@@ -12,6 +13,7 @@ import {
   type DesignJson,
 } from '../../../protocol/app-api-designer.js';
 import type { ApiModel } from './api.js';
+import type { LiveEvents } from './dependencies.js';
 import { ApiProblem, messageOf } from './requests.js';
 import type { ThemeModel } from './theme.js';
 
@@ -75,7 +77,7 @@ export function sampleMessage(error: unknown): string {
   return field?.startsWith('data.') ? `The sample data's ${field.slice(5)}: ${message}` : message;
 }
 
-export const DesignerModel = createModel((api: Pick<ApiModel, 'call' | 'send'>, theme: Pick<ThemeModel, 'shown'>) => {
+export const DesignerModel = createModel((api: Pick<ApiModel, 'call' | 'send'>, theme: Pick<ThemeModel, 'shown'>, events: LiveEvents) => {
   const edited = signal<Edited>({ kind: 'template', title: 'my card (notifier)' });
   const editedText = signal(pretty(STARTER));
   const sampleText = signal(pretty(STARTER_SAMPLE));
@@ -153,6 +155,17 @@ export const DesignerModel = createModel((api: Pick<ApiModel, 'call' | 'send'>, 
     drawPicture,
     async loadLibrary(): Promise<void> {
       library.value = await api.call<DesignerLibrary>('GET', designerPaths.library);
+    },
+    /**
+     * While the page is open: `changed` runs whenever a template or a manifest was saved or deleted (by the API, an
+     * agent, this window or another), and after the event stream was lost (what changed meanwhile was not told).
+     * The answer stops following.
+     */
+    follow(changed: () => void): () => void {
+      const stops = [events.on('templates', changed), events.onOpen((again) => again && changed())];
+      return () => {
+        for (const stop of stops) stop();
+      };
     },
     async loadSchema(): Promise<void> {
       schema.value ??= await api.call<Record<string, unknown>>('GET', designerPaths.components);

@@ -17,23 +17,33 @@ import {
   type HistoryRow,
   type HistoryStateFilter,
   inHistoryState,
+  type DeleteAnswer,
+  type DeleteRequest,
+  type OkAnswer,
+  type ReadAllAnswer,
   type ReadAllRequest,
   type ReadAnswer,
+  type ReadRequest,
+  type UndoRequest,
 } from '../../../protocol/app-api.js';
 import { type Clock, type LiveEvents, type Requests, whileAlive } from './dependencies.js';
 import { isAbort, messageOf, withQuery } from './requests.js';
 import { recordKey } from '../../../protocol/record-key.js';
+import type { DatePreset } from './history-dates.js';
+import { appGroups } from './history-groups.js';
 
 export interface Filters {
   q: string;
   app: string;
   state: HistoryStateFilter;
-  /** `YYYY-MM-DD` (an <input type=date>), or empty. */
+  /** `YYYY-MM-DD`, or empty: set by the preset, or typed with `dates: 'custom'`. */
   from: string;
   to: string;
+  /** The choice beside the dates (models/history-dates.ts); the daemon is sent only `from` and `to`. */
+  dates: DatePreset;
 }
 
-export const NO_FILTERS: Filters = { q: '', app: '', state: 'all', from: '', to: '' };
+export const NO_FILTERS: Filters = { q: '', app: '', state: 'all', from: '', to: '', dates: 'any' };
 
 /** What a row is called wherever it is shown: its title, else its body's first line. */
 export const titleOf = (row: Pick<HistoryRow, 'title' | 'firstLine'>): string => row.title || row.firstLine || '(no title)';
@@ -59,6 +69,31 @@ const CACHE_ROWS = 3000;
  * rows, this long after the first of them: waiting for the last, a steady stream would put it off for ever.
  */
 const BURST_WAIT_MS = 50;
+/** Requests of one change to many rows (marking read, deleting) in flight at a time. */
+const AT_A_TIME = 6;
+
+/** Runs `act` on every item, `AT_A_TIME` at once; rejects with the first failure, after the others have run. */
+async function eachOf<T>(items: T[], act: (item: T) => Promise<unknown>): Promise<void> {
+  const queue = [...items];
+  const failures: unknown[] = [];
+  const worker = async (): Promise<void> => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await act(item).catch((error) => failures.push(error));
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_A_TIME, items.length) }, worker));
+  if (failures.length > 0) throw failures[0];
+}
+
+/** How long the window offers to take back a deletion, a Mark all read or a dismissal (the daemon keeps it longer). */
+export const UNDO_OFFERED_MS = 10_000;
+
+/** What the window offers to take back: what was done, in words, and the daemon's token that undoes it. */
+export interface UndoOffer {
+  text: string;
+  token: string;
+  /** Tells one offer from the next with the same words: each is read out anew. */
+  serial: number;
+}
+
 /** The window asked for first, before the list knows its height: rows 0-69 (40, and the margin). */
 const FIRST_WINDOW = { offset: 0, limit: 70 } as const;
 
@@ -107,6 +142,45 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
       to: current.to || undefined,
     };
   });
+
+  /** The rows the person selected (by recordKey), for Mark read, Mark unread or Delete together. */
+  const selection = signal<ReadonlyMap<string, HistoryRow>>(new Map());
+  /** The row a Shift+click selects from: the one clicked (or toggled with Space) last. */
+  let anchor: string | null = null;
+  /** The notification whose details are open, once read: what the keys act on when no row has the focus. */
+  const opened = signal<HistoryRow | null>(null);
+  /** `r` asked to reply to this notification (recordKey): its details put the focus in the reply field once open. */
+  const replyWanted = signal<string | null>(null);
+  const undo = signal<UndoOffer | null>(null);
+  let undoSerial = 0;
+  let cancelOffer = (): void => undefined;
+
+  /** Offers Undo for a while; a newer offer replaces it. */
+  function offer(text: string, token: string): void {
+    cancelOffer();
+    const made = { text, token, serial: ++undoSerial };
+    undo.value = made;
+    cancelOffer = clock.after(UNDO_OFFERED_MS, () => {
+      if (undo.peek() === made) undo.value = null;
+    });
+  }
+
+  /** Selected rows that are gone leave the selection (one row, an app's, or all). */
+  function unselect(removed: { app?: string; id?: string }): void {
+    const current = selection.peek();
+    const gone = [...current.keys()].filter((key) => {
+      const row = current.get(key)!;
+      return (removed.app === undefined || row.app === removed.app) && (removed.id === undefined || row.id === removed.id);
+    });
+    if (gone.length === 0) return;
+    const next = new Map(current);
+    for (const key of gone) next.delete(key);
+    selection.value = next;
+  }
+
+  /** "Group by app": the list shows each app's newest rows (models/history-groups.ts) instead of the window. */
+  const groupByApp = signal(false);
+  const grouped = appGroups({ api, events, clock }, query, groupByApp);
 
   const rows = new Map<number, HistoryRow>();
   const positions = new Map<string, number>();
@@ -329,6 +403,7 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
   }
 
   function onRemoved(removed: { app?: string; id?: string }): void {
+    if (selection.peek().size > 0) unselect(removed);
     const at = removed.app && removed.id ? positions.get(recordKey(removed.app, removed.id)) : undefined;
     if (at === undefined) return scheduleReload();
     batch(() => {
@@ -337,9 +412,12 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
     });
   }
 
-  /** Every record of an app (or of every app) was marked read: the rows in memory say so at once. */
-  function onAllRead({ app }: { app?: string }): void {
-    if (filters.peek().state === 'unread') return scheduleReload(); // they leave the list
+  /**
+   * Every record of an app (or of every app) was marked read: the rows in memory say so at once. Its read state put
+   * back (an Undo): only the daemon knows which were unread, so the rows are asked for again.
+   */
+  function onAllRead({ app, restored }: { app?: string; restored?: true }): void {
+    if (restored || filters.peek().state === 'unread') return scheduleReload(); // they leave the list, or come back
     for (const [position, row] of rows) if (!row.read && (app === undefined || row.app === app)) rows.set(position, { ...row, read: true });
     cacheVersion.value++;
   }
@@ -362,6 +440,9 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
 
   return {
     filters,
+    groupByApp,
+    groups: grouped.groups,
+    groupsProblem: grouped.problem,
     total,
     unreadTotal,
     loaded,
@@ -375,17 +456,68 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
       return Boolean(current.q.trim() || current.app || current.state !== 'all' || current.from || current.to);
     }),
     rowAt: (position: number): HistoryRow | undefined => rows.get(position),
+    selection,
+    /** Selects the row, or leaves it; `range`: with every row from the last one selected to it (Shift+click). */
+    select(row: HistoryRow, options: { range?: HistoryRow[] } = {}): void {
+      const key = recordKey(row.app, row.id);
+      const next = new Map(selection.peek());
+      if (options.range) for (const one of options.range) next.set(recordKey(one.app, one.id), one);
+      else if (next.has(key)) next.delete(key);
+      else next.set(key, row);
+      selection.value = next;
+      anchor = key;
+    },
+    /** The row a range starts from (the last one selected or left), if it is still selected or shown. */
+    anchor: (): string | null => anchor,
+    clearSelection(): void {
+      if (selection.peek().size > 0) selection.value = new Map();
+      anchor = null;
+    },
+    /** Where a row is in the list now (the rows in memory), for a range. */
+    positionOf: (app: string, id: string): number | undefined => positions.get(recordKey(app, id)),
+    opened,
+    replyWanted,
+    undo,
+    offerUndo: offer,
+    /** Takes back what the offer did, on the daemon. */
+    async takeBack(): Promise<void> {
+      const made = undo.peek();
+      if (!made) return;
+      cancelOffer();
+      undo.value = null;
+      await api.call<OkAnswer, UndoRequest>('POST', appPaths.historyUndo, { undo: made.token });
+    },
     showRange,
     reload,
     setFilters(change: Partial<Filters>): void {
       filters.value = { ...filters.value, ...change };
+      if (selection.peek().size > 0) selection.value = new Map(); // what was selected may not be shown any more
+      anchor = null;
       shownRange = { start: 0, end: shownRange.end - shownRange.start };
       void reload();
     },
-    /** POST read-all (of one app, or of all): the count is the daemon's answer. */
-    async markAllRead(app: string | undefined): Promise<void> {
-      const answer = await api.call<ReadAnswer, ReadAllRequest>('POST', appPaths.historyReadAll, app ? { app } : {});
+    /** Marks rows read or unread; their rows change as the daemon's events come. */
+    async setRead(rows: HistoryRow[], read: boolean): Promise<void> {
+      await eachOf(rows, async (row) => {
+        const answer = await api.call<ReadAnswer, ReadRequest>('POST', appPaths.read(row.app, row.id), { read });
+        unreadTotal.value = answer.unread;
+      });
+    },
+    /** Deletes rows in one request, and offers Undo; they leave the list as the daemon's events come. */
+    async remove(rows: HistoryRow[], text: string): Promise<void> {
+      const items = rows.map(({ app, id }) => ({ app, id }));
+      const answer = await api.call<DeleteAnswer, DeleteRequest>('POST', appPaths.historyDelete, { items });
+      offer(text, answer.undo);
+    },
+    /** Deletes every record of one app, or of all. */
+    async clear(app: string | undefined): Promise<void> {
+      await api.call('DELETE', withQuery(appPaths.history, { app }));
+    },
+    /** POST read-all (of one app, or of all), and offers Undo: the count is the daemon's answer. */
+    async markAllRead(app: string | undefined, text: string): Promise<void> {
+      const answer = await api.call<ReadAllAnswer, ReadAllRequest>('POST', appPaths.historyReadAll, app ? { app } : {});
       unreadTotal.value = answer.unread;
+      offer(text, answer.undo);
     },
   };
 });

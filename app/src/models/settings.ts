@@ -11,6 +11,9 @@ import {
   type LastNotificationsAnswer,
   type QuietHoursAnswer,
   type QuietHoursChange,
+  type SendKeyCreated,
+  type SendKeyRequest,
+  type SendKeysAnswer,
   type SettingsAnswer,
   type SettingsChange,
   settingsPaths,
@@ -28,12 +31,19 @@ export const SettingsModel = createModel((api: Requests, events: LiveEvents, app
   const appSettings = signal<AppSettingsAnswer | null>(null);
   /** Each app's newest notification. */
   const last = signal<LastNotificationsAnswer['last']>({});
+  /** Every sending key (never a key itself), read with the apps. */
+  const sendKeys = signal<SendKeysAnswer['keys']>([]);
+
+  async function loadKeys(): Promise<void> {
+    sendKeys.value = (await api.call<SendKeysAnswer>('GET', settingsPaths.keys)).keys;
+  }
 
   async function loadApps(): Promise<void> {
     const [settings, newest] = await Promise.all([
       api.call<AppSettingsAnswer>('GET', settingsPaths.appSettings),
       api.call<LastNotificationsAnswer>('GET', settingsPaths.lastNotifications),
       apps.load(),
+      loadKeys(),
     ]);
     appSettings.value = settings;
     last.value = newest.last;
@@ -45,6 +55,14 @@ export const SettingsModel = createModel((api: Requests, events: LiveEvents, app
     voice,
     appSettings,
     last,
+    sendKeys,
+    loadKeys,
+    /** Makes a sending key for an app: the answer holds the key, which nothing keeps but the view that shows it. */
+    async makeKey(request: SendKeyRequest): Promise<SendKeyCreated> {
+      const made = await api.call<SendKeyCreated, SendKeyRequest>('POST', settingsPaths.keys, request);
+      await loadKeys();
+      return made;
+    },
     async loadGeneral(): Promise<void> {
       general.value = await api.call<SettingsAnswer>('GET', settingsPaths.settings);
     },
@@ -65,9 +83,9 @@ export const SettingsModel = createModel((api: Requests, events: LiveEvents, app
       voice.value = await api.call<VoiceAnswer>('GET', settingsPaths.voice);
     },
     loadApps,
-    /** PUT one key of one app; the answer is the app's entry as it is now. */
-    async changeApp(app: string, key: string, value: SettingValue | null): Promise<void> {
-      const answer = await api.call<{ app: AppSettingsEntry }, AppSettingsChange>('PUT', settingsPaths.appSettings, { app, [key]: value });
+    /** PUT keys of one app (one change: all or nothing); the answer is the app's entry as it is now. */
+    async changeApp(app: string, change: Record<string, SettingValue | null>): Promise<void> {
+      const answer = await api.call<{ app: AppSettingsEntry }, AppSettingsChange>('PUT', settingsPaths.appSettings, { app, ...change });
       const current = appSettings.value;
       if (current) appSettings.value = { ...current, apps: current.apps.map((entry) => (entry.app === app ? answer.app : entry)) };
     },

@@ -13,6 +13,13 @@ export interface DateFormats {
   sameYear: Intl.DateTimeFormat;
   otherYear: Intl.DateTimeFormat;
   exact: Intl.DateTimeFormat;
+  /** A row's time more than a week back: "12 Mar, 9:12 AM" (and the year when it is another). */
+  dateTime: Intl.DateTimeFormat;
+  otherYearTime: Intl.DateTimeFormat;
+  /** A day heading of this week: "Thursday"; of before it: "Mon, 3 March" (and the year when it is another). */
+  dayName: Intl.DateTimeFormat;
+  day: Intl.DateTimeFormat;
+  otherYearDay: Intl.DateTimeFormat;
 }
 
 export const TimeModel = createModel(
@@ -41,6 +48,17 @@ export const TimeModel = createModel(
         sameYear: new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' }),
         otherYear: new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' }),
         exact: new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' }),
+        dateTime: new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' }),
+        otherYearTime: new Intl.DateTimeFormat(undefined, {
+          day: 'numeric',
+          month: 'short',
+          year: 'numeric',
+          hour: 'numeric',
+          minute: '2-digit',
+        }),
+        dayName: new Intl.DateTimeFormat(undefined, { weekday: 'long' }),
+        day: new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'long' }),
+        otherYearDay: new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric' }),
       })),
     };
   },

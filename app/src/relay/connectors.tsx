@@ -14,15 +14,15 @@ import {
 import { useModels } from '../models/context.js';
 import { useAnswerFocus } from '../ui/answer-buttons.js';
 import { ConnectorCard } from '../ui/connector-card.js';
+import { KeyTimes } from '../ui/key-parts.js';
 import { exactTime, relativeTime, useTime } from '../ui/time.js';
-import { removeAfterAsking } from './remove.js';
+import { removeAfterAsking } from '../ui/remove.js';
 
 const CONNECTORS_HEADING_ID = 'relay-connectors-heading';
 const EVENTS_HEADING_ID = 'relay-events-heading';
 
 function ApprovedConnector({ row }: { row: RelayKeyRow }): VNode {
   const models = useModels();
-  const moment = useTime();
   const id = `relay-connector-${row.id}`;
   const name = row.displayName ?? row.name;
   const revoke = (): Promise<void> =>
@@ -38,18 +38,10 @@ function ApprovedConnector({ row }: { row: RelayKeyRow }): VNode {
       headingId: CONNECTORS_HEADING_ID,
     });
   return (
-    <li class="framed-row relay-row">
+    <li class="framed-row key-row">
       <div id={id}>
         <strong>{name}</strong>
-        <div class="muted relay-row-times">
-          <span title={exactTime(row.createdAt, moment)}>approved {relativeTime(row.createdAt, moment)}</span>
-          {' · '}
-          {row.lastUsedAt ? (
-            <span title={exactTime(row.lastUsedAt, moment)}>last used {relativeTime(row.lastUsedAt, moment)}</span>
-          ) : (
-            'not used yet'
-          )}
-        </div>
+        <KeyTimes made="approved" at={row.createdAt} {...(row.lastUsedAt ? { lastUsedAt: row.lastUsedAt } : {})} />
       </div>
       <button type="button" class="button" aria-describedby={id} onClick={() => void revoke()}>
         Revoke
@@ -115,10 +107,10 @@ function SubscriptionRow({ subscription }: { subscription: RelaySubscription }):
       headingId: EVENTS_HEADING_ID,
     });
   return (
-    <li class="framed-row relay-row">
+    <li class="framed-row key-row">
       <div id={id}>
         <strong>{who}</strong> is told of your replies at <code class="exact">{subscription.host}</code>
-        <div class="muted relay-row-times">
+        <div class="muted key-row-times">
           {subscription.createdAt && (
             <span title={exactTime(subscription.createdAt, moment)}>since {relativeTime(subscription.createdAt, moment)}</span>
           )}

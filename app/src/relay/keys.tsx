@@ -14,12 +14,11 @@ import {
 } from '../../../protocol/app-api-relay.js';
 import { useModels } from '../models/context.js';
 import { ApiProblem, messageOf, sentence } from '../models/requests.js';
-import type { StatusModel } from '../models/status.js';
 import { type Problem, SelectField, TextField } from '../ui/fields.js';
 import { Icon } from '../ui/icon.js';
-import { exactTime, relativeTime, useTime } from '../ui/time.js';
-import { focusSoon } from './focus.js';
-import { removeAfterAsking } from './remove.js';
+import { HideKey, KeyTimes, KeyValue, SetupLines } from '../ui/key-parts.js';
+import { focusSoon } from '../ui/focus.js';
+import { removeAfterAsking } from '../ui/remove.js';
 import { setupsFor } from './setups.js';
 import '../ui/cards.css';
 
@@ -31,16 +30,6 @@ const CLIENT_LABELS: Record<RelayKeyClient, string> = {
 const NAME_RULE = '1 to 32 lower-case letters, digits and dashes, such as build-bot.';
 const KEYS_HEADING_ID = 'relay-keys-heading';
 const NEW_KEY_HEADING_ID = 'relay-new-key-heading';
-
-/** Copies text to the clipboard; where the browser refuses, says how to copy it by hand. */
-async function copyText(status: StatusModel, text: string, what: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-    status.say(`${what} was copied.`);
-  } catch {
-    status.sayError(new Error(`${what} could not be copied here: select it and press Ctrl+C`));
-  }
-}
 
 function keyProblem(error: unknown): Problem {
   if (!(error instanceof ApiProblem)) return { control: '', message: messageOf(error) };
@@ -56,10 +45,10 @@ function keyProblem(error: unknown): Problem {
 
 /** The key made just now, shown this once, with what to paste into each agent. */
 function NewKey({ made, onDone }: { made: RelayKeyCreated; onDone: () => void }): VNode {
-  const { relay, status } = useModels();
-  const setups = setupsFor(made, relay.status.value?.relayURL ?? made.mcpURL.replace(/\/mcp$/, ''));
+  const { relay } = useModels();
+  const relayURL = relay.status.value?.relayURL ?? made.mcpURL.replace(/\/mcp$/, '');
   return (
-    <div class="card relay-new-key" role="region" aria-labelledby={NEW_KEY_HEADING_ID}>
+    <div class="card new-key" role="region" aria-labelledby={NEW_KEY_HEADING_ID}>
       <h3 id={NEW_KEY_HEADING_ID} tabIndex={-1} class="card-title">
         The key “{made.name}”
       </h3>
@@ -67,39 +56,16 @@ function NewKey({ made, onDone }: { made: RelayKeyCreated; onDone: () => void })
         <strong>This is the only time it is shown.</strong> Copy it now, or one of the set-ups below. If it gets lost, revoke it and create
         another.
       </p>
-      <div class="relay-key-line">
-        <code class="exact relay-key-value" id="relay-new-key-value">
-          {made.key}
-        </code>
-        <button type="button" class="button" onClick={() => void copyText(status, made.key, 'The key')}>
-          Copy<span class="visually-hidden"> the key</span>
-        </button>
-      </div>
+      <KeyValue value={made.key} id="relay-new-key-value" />
       <p class="muted">Set it up in the agent (the one it was made for is open):</p>
-      {setups.map((setup, index) => (
-        <details key={setup.id} class="relay-setup" open={index === 0}>
-          <summary id={`relay-setup-${setup.id}`}>{setup.title}</summary>
-          <p class="muted">{setup.where}</p>
-          <pre aria-labelledby={`relay-setup-${setup.id}`} tabIndex={0}>
-            <code>{setup.text}</code>
-          </pre>
-          <button type="button" class="button" onClick={() => void copyText(status, setup.text, `The ${setup.title} set-up`)}>
-            Copy<span class="visually-hidden"> the {setup.title} set-up</span>
-          </button>
-        </details>
-      ))}
-      <div class="actions">
-        <button type="button" class="button button-primary" onClick={onDone}>
-          Done: hide the key
-        </button>
-      </div>
+      <SetupLines lines={setupsFor(made, relayURL)} prefix="relay-setup" />
+      <HideKey onDone={onDone} />
     </div>
   );
 }
 
 function KeyRow({ row }: { row: RelayKeyRow }): VNode {
   const models = useModels();
-  const moment = useTime();
   const id = `relay-key-${row.id}`;
   const revoke = (): Promise<void> =>
     removeAfterAsking(models, {
@@ -115,20 +81,15 @@ function KeyRow({ row }: { row: RelayKeyRow }): VNode {
     });
   const client = CLIENT_LABELS[row.client as RelayKeyClient] ?? row.client;
   return (
-    <li class="framed-row relay-row">
+    <li class="framed-row key-row">
       <div id={id}>
         <strong>{row.name}</strong> <span class="muted">· {client}</span>
-        <div class="muted relay-row-times">
-          <span title={exactTime(row.createdAt, moment)}>made {relativeTime(row.createdAt, moment)}</span>
-          {' · '}
-          {row.revokedAt ? (
-            <span title={exactTime(row.revokedAt, moment)}>revoked {relativeTime(row.revokedAt, moment)}</span>
-          ) : row.lastUsedAt ? (
-            <span title={exactTime(row.lastUsedAt, moment)}>last used {relativeTime(row.lastUsedAt, moment)}</span>
-          ) : (
-            'not used yet'
-          )}
-        </div>
+        <KeyTimes
+          made="made"
+          at={row.createdAt}
+          {...(row.lastUsedAt ? { lastUsedAt: row.lastUsedAt } : {})}
+          {...(row.revokedAt ? { revokedAt: row.revokedAt } : {})}
+        />
       </div>
       {!row.revokedAt && (
         <button type="button" class="button" aria-describedby={id} onClick={() => void revoke()}>

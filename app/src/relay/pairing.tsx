@@ -15,7 +15,7 @@ import { ApiProblem, messageOf, sentence } from '../models/requests.js';
 import { type Problem, TextField } from '../ui/fields.js';
 import { Icon, type IconName } from '../ui/icon.js';
 import { exactTime, type Moment, relativeTime, untilTime, useTime } from '../ui/time.js';
-import { focusSoon } from './focus.js';
+import { focusSoon } from '../ui/focus.js';
 
 export const PAIR_HEADING_ID = 'relay-pair-heading';
 export const CONNECTION_HEADING_ID = 'relay-connection-heading';

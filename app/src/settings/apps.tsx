@@ -1,17 +1,21 @@
-// Apps: every app that sent something (GET /v1/apps/settings, through /app/api/settings/apps), with its name, its
-// picture, its newest notification and its settings — mute, banners, sound, speech, stacking — each saved at once
-// (PUT /v1/apps/settings). Removing an app asks first and says what goes (DELETE /v1/apps/{id}).
+// Apps: every app that sent something (GET /v1/apps/settings, through /app/api/settings/apps), one line each — its
+// picture, its name, its newest notification, Mute and "Customize…" — so that a dozen apps read at a glance.
+// "Customize…" opens the rest of its settings under its line (a disclosure): its name, how long its banners stay,
+// sound, speech, stacking, its sending keys (send-keys.tsx) and Remove, which asks first and says what goes
+// (DELETE /v1/apps/{id}). Each setting is saved at once (PUT /v1/apps/settings).
 
 import type { VNode } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { OWN_APP } from '../../../protocol/app-api.js';
 import { type AppSettingsAnswer, type AppSettingsEntry, settingsPaths, type SettingValue } from '../../../protocol/app-api-settings.js';
 import { type Models, useModels } from '../models/context.js';
 import { AppPicture } from '../ui/app-picture.js';
 import { Icon } from '../ui/icon.js';
 import { relativeTime, useTime } from '../ui/time.js';
+import { BannerTime } from './banner-time.js';
 import { type ControlProps, SettingControl } from './control.js';
 import { choiceLabel } from './general.js';
+import { AppKeys } from './send-keys.js';
 import '../ui/cards.css';
 
 const SOUND_LABELS: Record<string, string> = { default: 'The usual sound', none: 'Silent' };
@@ -34,17 +38,22 @@ const stackingChoices = (options: Options) => [
   ...(options?.stackingLevels ?? []).map((level) => [level, choiceLabel(level)] as const),
 ];
 
-/** An app's card, top to bottom. */
-const APP_CONTROLS: readonly AppControl[] = [
-  { group: 'settings', key: 'muteBanners', label: 'Mute', type: 'boolean', hint: 'History only: no banner, no sound and no speech.' },
-  {
-    group: 'settings',
-    key: 'persistent',
-    label: 'Banners stay until closed',
-    type: 'boolean',
-    hint: 'When the notification sets no time of its own.',
-  },
-  { group: 'settings', key: 'timeout', label: 'Seconds a banner stays', type: 'integer', hint: 'From 0 to 86400; 0: until it is closed.' },
+const MUTE: AppControl = {
+  group: 'settings',
+  key: 'muteBanners',
+  label: 'Mute',
+  type: 'boolean',
+  hint: 'History only: no banner, no sound and no speech.',
+};
+const NAME: AppControl = {
+  group: 'settings',
+  key: 'displayName',
+  label: 'Name',
+  type: 'string',
+  hint: 'Shown on its banners and in History. Empty: the name it gives itself.',
+};
+/** What "Customize…" shows after the name and how long banners stay (banner-time.tsx), top to bottom. */
+const MORE_CONTROLS: readonly AppControl[] = [
   { group: 'settings', key: 'sound', label: 'Sound', type: 'choice', choices: soundChoices, hint: 'When the notification names none.' },
   {
     group: 'voice',
@@ -62,7 +71,7 @@ async function remove({ api, confirm, settings, status }: Models, entry: AppSett
   const yes = await confirm.ask({
     title: `Remove ${entry.appName}?`,
     message:
-      `Its ${kept} in History, its banners, templates, pictures, replies, permissions and settings are deleted. ` +
+      `Its ${kept} in History, its banners, templates, pictures, replies, permissions, sending keys and settings are deleted. ` +
       'It comes back, with nothing of this, if it sends another notification.',
     confirm: 'Remove',
   });
@@ -77,60 +86,92 @@ async function remove({ api, confirm, settings, status }: Models, entry: AppSett
   }
 }
 
-function AppCard({ entry, index }: { entry: AppSettingsEntry; index: number }): VNode {
+function AppLine({ entry, index }: { entry: AppSettingsEntry; index: number }): VNode {
   const models = useModels();
   const { settings, apps } = models;
   const moment = useTime();
+  const [open, setOpen] = useState(false);
   const options = settings.appSettings.value?.options;
   const newest = settings.last.value[entry.app];
   const count = apps.apps.value.find((summary) => summary.app === entry.app)?.count ?? 0;
   const cap = settings.general.value?.settings.historyCapPerApp;
   const id = (key: string): string => `app-${index}-${key}`;
-  const save = (key: string) => (value: SettingValue | null) => settings.changeApp(entry.app, key, value);
-  const headingId = id('name');
+  // An emptied text (the name) is the key back to its default: null, which the API takes, where '' it refuses.
+  const save = (key: string) => (value: SettingValue | null) => settings.changeApp(entry.app, { [key]: value === '' ? null : value });
+  const control = (described: AppControl): VNode => (
+    <SettingControl
+      key={described.key}
+      id={id(described.key)}
+      label={described.label}
+      type={described.type}
+      value={valueOf(entry, described)}
+      hint={described.hint}
+      choices={described.choices?.(options)}
+      save={save(described.key)}
+    />
+  );
+  const headingId = id('name-heading');
+  const panelId = id('more');
   return (
-    <section class="card app-card" aria-labelledby={headingId}>
-      <div class="app-card-head">
+    <section class={`card app-line${open ? ' app-line-open' : ''}`} aria-labelledby={headingId}>
+      <div class="app-line-main">
         <AppPicture app={entry.app} appName={entry.appName} size="large" />
-        <div class="app-card-title">
+        <div class="app-line-title">
           <h3 id={headingId}>{entry.appName}</h3>
-          {entry.appName !== entry.app && <span class="muted app-id">{entry.app}</span>}
           <span class="muted">
+            {entry.settings.muteBanners && <strong>Muted: kept in History only · </strong>}
+            {entry.appName !== entry.app && <span class="app-id">{entry.app} · </span>}
             {newest ? (
-              <>
+              <span>
                 Last: {newest.title || '(no title)'} · <span title={newest.deliveredAt}>{relativeTime(newest.deliveredAt, moment)}</span>
-              </>
+              </span>
             ) : (
               'Nothing in History'
             )}
           </span>
         </div>
-        {entry.app !== OWN_APP && (
-          <button type="button" class="button button-quiet" onClick={() => void remove(models, entry, count)}>
-            <Icon name="trash" />
-            <span>
-              Remove<span class="visually-hidden"> {entry.appName}</span>
-            </span>
+        <div class="app-line-actions">
+          {control(MUTE)}
+          {/* Named with the app: the lines' buttons are told apart out of context (a screen reader's list of buttons). */}
+          <button
+            type="button"
+            class="button customize-button"
+            aria-label={`Customize ${entry.appName}…`}
+            aria-expanded={open}
+            aria-controls={panelId}
+            onClick={() => setOpen(!open)}
+          >
+            <span>Customize…</span>
+            <Icon name="chevronDown" />
           </button>
-        )}
+        </div>
       </div>
-      <div class="app-settings">
-        {APP_CONTROLS.map((control) => (
-          <SettingControl
-            key={control.key}
-            id={id(control.key)}
-            label={control.label}
-            type={control.type}
-            value={valueOf(entry, control)}
-            hint={control.hint}
-            choices={control.choices?.(options)}
-            save={save(control.key)}
-          />
-        ))}
-        <p class="hint app-cap">
-          History keeps {count === 1 ? '1 notification' : `${count} notifications`} of it
-          {cap !== undefined ? `, and at most its newest ${cap} (“Notifications kept per app”, under History above).` : '.'}
-        </p>
+      <div id={panelId} class="app-more" hidden={!open}>
+        {open && (
+          <>
+            <div class="app-settings">
+              {control(NAME)}
+              <BannerTime entry={entry} id={id('banner-time')} />
+              {MORE_CONTROLS.map(control)}
+              <p class="hint app-cap">
+                History keeps {count === 1 ? '1 notification' : `${count} notifications`} of it
+                {cap !== undefined ? `, and at most its newest ${cap} (“Notifications kept per app”, under History above).` : '.'}
+              </p>
+            </div>
+            {entry.app !== OWN_APP && <AppKeys entry={entry} prefix={id('send')} />}
+            {entry.app !== OWN_APP && (
+              <div class="app-remove">
+                <button type="button" class="button" onClick={() => void remove(models, entry, count)}>
+                  <Icon name="trash" />
+                  <span>
+                    Remove<span class="visually-hidden"> {entry.appName}</span>
+                  </span>
+                </button>
+                <p class="hint">Deletes what Notifier keeps of it; it asks you first.</p>
+              </div>
+            )}
+          </>
+        )}
       </div>
     </section>
   );
@@ -145,11 +186,11 @@ export function AppsSection(): VNode {
       <h2 id="apps-heading" tabIndex={-1}>
         Apps
       </h2>
-      <p class="muted">Every app that sent a notification. Changes are saved at once.</p>
+      <p class="muted">Every app that sent a notification. Changes are saved at once; “Customize…” shows the rest of an app's settings.</p>
       {answer && answer.apps.length === 0 && <p class="muted">No app has sent a notification yet.</p>}
-      <div class="app-cards">
+      <div class="app-lines">
         {answer?.apps.map((entry, index) => (
-          <AppCard key={entry.app} entry={entry} index={index} />
+          <AppLine key={entry.app} entry={entry} index={index} />
         ))}
       </div>
     </section>

@@ -2,10 +2,11 @@
 // its meaning and range, grouped as a person looks for them. A key this page does not place (a newer daemon's)
 // still appears, under Advanced.
 
-import type { VNode } from 'preact';
+import { Fragment, type VNode } from 'preact';
 import type { SettingDescription } from '../../../protocol/app-api-settings.js';
 import { useModels } from '../models/context.js';
 import { SettingControl } from './control.js';
+import { DesktopSection } from './desktop.js';
 
 /** What each key is called on the page (the API's description says what it does). */
 const LABELS: Record<string, string> = {
@@ -123,12 +124,16 @@ export function GeneralSection(): VNode {
       <h2 id="general-heading">General settings</h2>
       <p class="muted">Each change is saved at once.</p>
       {GENERAL_GROUPS.map((group) => (
-        <fieldset key={group.title} class="group settings-group">
-          <legend>{group.title}</legend>
-          {[...group.keys, ...(group.title === 'Advanced' ? others : [])].map((key) => (
-            <GeneralSetting key={key} settingKey={key} />
-          ))}
-        </fieldset>
+        <Fragment key={group.title}>
+          <fieldset class="group settings-group">
+            <legend>{group.title}</legend>
+            {[...group.keys, ...(group.title === 'Advanced' ? others : [])].map((key) => (
+              <GeneralSetting key={key} settingKey={key} />
+            ))}
+          </fieldset>
+          {/* What History keeps of other programs, next to what it keeps of the apps. */}
+          {group.title === 'History' && <DesktopSection />}
+        </Fragment>
       ))}
     </section>
   );

@@ -8,14 +8,17 @@ import { messageOf } from '../models/requests.js';
 import { AppsSection } from './apps.js';
 import { GeneralSection } from './general.js';
 import { QuietSection } from './quiet.js';
+import { SessionsSection } from './sessions.js';
 import { VoiceSection } from './voice.js';
 import './settings.css';
 
 const SECTIONS: ReadonlyArray<readonly [id: string, title: string]> = [
   ['quiet-heading', 'Quiet hours'],
   ['general-heading', 'General settings'],
+  ['desktop-heading', "Other programs' notifications"],
   ['voice-heading', 'Sounds and voice'],
   ['apps-heading', 'Apps'],
+  ['sessions-heading', 'Signed-in windows'],
 ];
 
 /** A jump to a section: its heading takes the focus (the router would take the link for a page of its own). */
@@ -29,12 +32,13 @@ function jump(event: Event, id: string): void {
 }
 
 export function SettingsPage(): VNode {
-  const { settings } = useModels();
+  const { settings, desktop } = useModels();
   const [problems, setProblems] = useState<string[]>([]);
   useEffect(() => {
     const failed = (what: string) => (error: unknown) => setProblems((known) => [...known, `${what}: ${messageOf(error)}`]);
     void settings.loadQuiet().catch(failed('Quiet hours could not be read'));
     void settings.loadGeneral().catch(failed('The settings could not be read'));
+    void desktop.load().catch(failed("Other programs' notifications could not be read"));
     void settings.loadVoice().catch(failed('The voice engine could not be read'));
     void settings.loadApps().catch(failed('The apps could not be read'));
   }, []);
@@ -64,6 +68,7 @@ export function SettingsPage(): VNode {
       <GeneralSection />
       <VoiceSection />
       <AppsSection />
+      <SessionsSection />
     </div>
   );
 }

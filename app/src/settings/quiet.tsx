@@ -1,6 +1,7 @@
 // Quiet hours (GET and PUT /v1/settings/quiet-hours, through /app/api/settings/quiet-hours): what is quiet now, a
 // quiet period started here (the tray's "Quiet for an hour" changes the same state), and the weekly windows — each
-// with its days, start, end and what it silences — added, edited and removed.
+// with its days, start, end and what it silences — added, edited and removed. Every time of day is in the person's
+// own format (clock.ts), as the status line's "Quiet until 6:45 AM" is.
 
 import type { VNode } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -15,7 +16,8 @@ import { useModels } from '../models/context.js';
 import { ApiProblem, messageOf } from '../models/requests.js';
 import { CheckField, type Problem, TextField } from '../ui/fields.js';
 import { Icon } from '../ui/icon.js';
-import { minutesUntilTomorrowMorning, type Moment, untilTime, useTime } from '../ui/time.js';
+import { minutesUntilTomorrowMorning, type Moment, untilTime, useDateFormats, useTime } from '../ui/time.js';
+import { clockTime, parseClock } from './clock.js';
 
 /** The status is read again this often while the page is open (a window starts or ends on the clock). */
 const STATUS_REFRESH_MS = 30_000;
@@ -84,13 +86,15 @@ interface Draft extends Silences {
 
 const NEW_WINDOW: Draft = { id: null, start: '', end: '', days: [], speech: true, sounds: true, banners: false, speakSummary: false };
 
+/** What a time the page cannot read is told, with examples in the person's format. */
+const timeProblem = (moment: Pick<Moment, 'formats'>): string =>
+  `Write a time of day, such as ${clockTime('07:00', moment.formats)} or ${clockTime('22:30', moment.formats)}.`;
+
 /** The API's refusal of the window at `index`, next to its field, in the form's words where it can say better. */
-function problemOf(error: unknown, index: number): Problem {
+function problemOf(error: unknown, index: number, moment: Pick<Moment, 'formats'>): Problem {
   if (!(error instanceof ApiProblem)) return { control: '', message: messageOf(error) };
   const about = new RegExp(`^windows\\[${index}\\](\\.(start|end|days)|: start and end are the same)`).exec(error.message);
-  if (about?.[2] === 'start' || about?.[2] === 'end') {
-    return { control: `quiet-${about[2]}`, message: 'Write the time as HH:MM on the 24-hour clock, like 07:00 or 22:30.' };
-  }
+  if (about?.[2] === 'start' || about?.[2] === 'end') return { control: `quiet-${about[2]}`, message: timeProblem(moment) };
   if (about?.[1]?.includes('same')) return { control: 'quiet-end', message: 'The end must be another time than the start.' };
   if (about?.[2] === 'days') return { control: 'quiet-days', message: messageOf(error) };
   return { control: '', message: messageOf(error) };
@@ -105,6 +109,7 @@ const CHECKS: ReadonlyArray<readonly [keyof Silences | 'speakSummary', string]> 
 
 function WindowForm({ draft, windows, close }: { draft: Draft; windows: QuietWindowEntry[]; close: (saved: boolean) => void }): VNode {
   const { settings, status } = useModels();
+  const moment = useDateFormats();
   const [form, setForm] = useState(draft);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [saving, setSaving] = useState(false);
@@ -112,22 +117,29 @@ function WindowForm({ draft, windows, close }: { draft: Draft; windows: QuietWin
   useEffect(() => start.current?.querySelector('input')?.focus(), []);
   const edit = (change: Partial<Draft>): void => setForm((current) => ({ ...current, ...change }));
 
+  const refuse = (found: Problem): void => {
+    setProblem(found);
+    requestAnimationFrame(() => document.getElementById(found.control || 'quiet-form-problem')?.focus());
+  };
+
   const save = async (event: Event): Promise<void> => {
     event.preventDefault();
     if (saving) return;
     const { id, ...rest } = form;
-    const window = { ...(id ? { id } : {}), ...rest, start: rest.start.trim(), end: rest.end.trim() } as QuietWindowEntry;
+    // The times as the API writes them; one the page cannot read is said at once, next to its field.
+    const [start, end] = [parseClock(rest.start), parseClock(rest.end)];
+    if (start === null || end === null)
+      return refuse({ control: start === null ? 'quiet-start' : 'quiet-end', message: timeProblem(moment) });
+    const window = { ...(id ? { id } : {}), ...rest, start, end } as QuietWindowEntry;
     const index = id ? windows.findIndex((known) => known.id === id) : windows.length;
     const next = id ? windows.map((known, at) => (at === index ? window : known)) : [...windows, window];
     setSaving(true);
     try {
       await settings.changeQuiet({ windows: next });
-      status.say(`Quiet hours ${window.start} to ${window.end} saved.`);
+      status.say(`Quiet hours ${clockTime(start, moment.formats)} to ${clockTime(end, moment.formats)} saved.`);
       close(true);
     } catch (error) {
-      const found = problemOf(error, index);
-      setProblem(found);
-      requestAnimationFrame(() => document.getElementById(found.control || 'quiet-form-problem')?.focus());
+      refuse(problemOf(error, index, moment));
     } finally {
       setSaving(false);
     }
@@ -151,17 +163,15 @@ function WindowForm({ draft, windows, close }: { draft: Draft; windows: QuietWin
       <div class="field-row" ref={start}>
         <TextField
           id="quiet-start"
-          label="Start"
-          placeholder="22:30"
-          hint="24-hour clock, HH:MM"
+          label="Quiet from"
+          hint={`Such as ${clockTime('22:30', moment.formats)}`}
           problem={problem}
           value={form.start}
           onValue={(value) => edit({ start: value })}
         />
         <TextField
           id="quiet-end"
-          label="End"
-          placeholder="07:00"
+          label="Quiet until"
           hint="Past midnight runs into the next morning"
           problem={problem}
           value={form.end}
@@ -219,8 +229,10 @@ function WindowForm({ draft, windows, close }: { draft: Draft; windows: QuietWin
 
 function WindowRow({ window, onEdit }: { window: QuietWindowEntry; onEdit: () => void }): VNode {
   const { settings } = useModels();
+  const { formats } = useDateFormats();
   const change = useChange();
-  const name = `${window.start} to ${window.end}`;
+  const [start, end] = [clockTime(window.start, formats), clockTime(window.end, formats)];
+  const name = `${start} to ${end}`;
   const remove = (): void => {
     const windows = settings.quiet.value?.windows.filter((known) => known.id !== window.id) ?? [];
     void change({ windows }, `Quiet hours ${name} removed.`).then(() => document.getElementById('quiet-add')?.focus());
@@ -230,7 +242,7 @@ function WindowRow({ window, onEdit }: { window: QuietWindowEntry; onEdit: () =>
       <Icon name="moonStar" />
       <div class="quiet-window-text">
         <span class="quiet-window-time">
-          {window.start} – {window.end}
+          {start} – {end}
         </span>
         <span class="muted">
           {daysWords(window.days)} · silences {silencedWords(window)}
@@ -298,7 +310,12 @@ export function QuietSection(): VNode {
         <button
           type="button"
           class="button"
-          onClick={() => void change({ adHoc: { minutes: minutesUntilTomorrowMorning() } }, 'Quiet until tomorrow morning (9:00).')}
+          onClick={() =>
+            void change(
+              { adHoc: { minutes: minutesUntilTomorrowMorning() } },
+              `Quiet until tomorrow morning (${clockTime('09:00', moment.formats)}).`,
+            )
+          }
         >
           <Icon name="moonStar" />
           <span>Quiet until tomorrow morning</span>
@@ -330,7 +347,19 @@ export function QuietSection(): VNode {
       ) : (
         <ul class="framed-list quiet-windows" aria-label="Quiet hours">
           {answer.windows.map((window) => (
-            <WindowRow key={window.id} window={window} onEdit={() => setEditing({ ...window, days: [...window.days], id: window.id })} />
+            <WindowRow
+              key={window.id}
+              window={window}
+              onEdit={() =>
+                setEditing({
+                  ...window,
+                  start: clockTime(window.start, moment.formats),
+                  end: clockTime(window.end, moment.formats),
+                  days: [...window.days],
+                  id: window.id,
+                })
+              }
+            />
           ))}
         </ul>
       )}

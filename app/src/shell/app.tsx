@@ -12,6 +12,7 @@ import { type Models, useModels } from '../models/context.js';
 import { ConfirmDialog } from '../ui/confirm.js';
 import { Icon } from '../ui/icon.js';
 import { StatusLine } from '../ui/status.js';
+import { isTyping } from '../ui/typing.js';
 import { DesignerPage, LaterPage, loadRelay, loadSettings, type PageChunks } from './later-pages.js';
 import { Sidebar } from './sidebar.js';
 import './shell.css';
@@ -19,7 +20,7 @@ import './shell.css';
 /** What the window says once its session is over, and how the person opens it again (there is no password). */
 const ENDED_WHY = {
   signedOut: 'You signed out of Notifier in this window.',
-  ended: 'This window was signed out: Notifier restarted, or the window was not used for 12 hours.',
+  ended: 'This window was signed out: it was signed out in Settings, or not used for 30 days.',
 };
 
 /** The document's title: the page, with the unread count first; "Signed out" alone once the session is over. */
@@ -29,11 +30,9 @@ export function windowTitle({ api, history, router }: Models): string {
   return `${unread > 0 ? `(${unread}) ` : ''}Notifier — ${APP_PAGE_TITLES[router.route.value.page]}`;
 }
 
-/** "/" anywhere but in a field goes to History's search, as in a mail client. */
+/** "/" anywhere but in a field or an editor goes to the page's search, as in a mail client. */
 export function goToSearch(event: KeyboardEvent): void {
-  if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
-  const target = event.target as HTMLElement;
-  if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
+  if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || isTyping(event)) return;
   const search = document.querySelector<HTMLInputElement>('.search input');
   if (!search) return;
   event.preventDefault();

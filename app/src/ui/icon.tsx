@@ -7,9 +7,12 @@ import alarmClockOff from 'lucide-static/icons/alarm-clock-off.svg?raw';
 import arrowLeft from 'lucide-static/icons/arrow-left.svg?raw';
 import bellOff from 'lucide-static/icons/bell-off.svg?raw';
 import checkCheck from 'lucide-static/icons/check-check.svg?raw';
+import chevronDown from 'lucide-static/icons/chevron-down.svg?raw';
+import chevronsUp from 'lucide-static/icons/chevrons-up.svg?raw';
 import circleCheck from 'lucide-static/icons/circle-check.svg?raw';
 import clock from 'lucide-static/icons/clock.svg?raw';
 import cloud from 'lucide-static/icons/cloud.svg?raw';
+import copy from 'lucide-static/icons/copy.svg?raw';
 import download from 'lucide-static/icons/download.svg?raw';
 import eyeOff from 'lucide-static/icons/eye-off.svg?raw';
 import fileCode from 'lucide-static/icons/file-code.svg?raw';
@@ -17,13 +20,16 @@ import filter from 'lucide-static/icons/funnel.svg?raw';
 import globe from 'lucide-static/icons/globe.svg?raw';
 import hourglass from 'lucide-static/icons/hourglass.svg?raw';
 import inbox from 'lucide-static/icons/inbox.svg?raw';
+import keyboard from 'lucide-static/icons/keyboard.svg?raw';
 import logOut from 'lucide-static/icons/log-out.svg?raw';
 import mail from 'lucide-static/icons/mail.svg?raw';
+import mailOpen from 'lucide-static/icons/mail-open.svg?raw';
 import messageSquareReply from 'lucide-static/icons/message-square-reply.svg?raw';
 import monitor from 'lucide-static/icons/monitor.svg?raw';
 import monitorUp from 'lucide-static/icons/monitor-up.svg?raw';
 import moon from 'lucide-static/icons/moon.svg?raw';
 import moonStar from 'lucide-static/icons/moon-star.svg?raw';
+import octagonAlert from 'lucide-static/icons/octagon-alert.svg?raw';
 import palette from 'lucide-static/icons/palette.svg?raw';
 import plus from 'lucide-static/icons/plus.svg?raw';
 import radioTower from 'lucide-static/icons/radio-tower.svg?raw';
@@ -36,6 +42,7 @@ import sun from 'lucide-static/icons/sun.svg?raw';
 import terminal from 'lucide-static/icons/terminal.svg?raw';
 import trash from 'lucide-static/icons/trash-2.svg?raw';
 import triangleAlert from 'lucide-static/icons/triangle-alert.svg?raw';
+import undo2 from 'lucide-static/icons/undo-2.svg?raw';
 import x from 'lucide-static/icons/x.svg?raw';
 
 const SOURCES = {
@@ -43,9 +50,12 @@ const SOURCES = {
   arrowLeft,
   bellOff,
   checkCheck,
+  chevronDown,
+  chevronsUp,
   circleCheck,
   clock,
   cloud,
+  copy,
   download,
   eyeOff,
   fileCode,
@@ -53,13 +63,16 @@ const SOURCES = {
   globe,
   hourglass,
   inbox,
+  keyboard,
   logOut,
   mail,
+  mailOpen,
   messageSquareReply,
   monitor,
   monitorUp,
   moon,
   moonStar,
+  octagonAlert,
   palette,
   plus,
   radioTower,
@@ -72,6 +85,7 @@ const SOURCES = {
   terminal,
   trash,
   triangleAlert,
+  undo2,
   x,
 };
 

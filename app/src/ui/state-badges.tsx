@@ -1,8 +1,8 @@
 // A notification's state in words, as small badges: waiting for the person, replied, snoozed, failed, held,
-// relayed. Drawn in History's rows and details.
+// relayed; and its priority when it is high or urgent. Drawn in History's rows and details.
 
 import type { VNode } from 'preact';
-import type { RowState } from '../../../protocol/app-api.js';
+import type { MarkedPriority, RowState } from '../../../protocol/app-api.js';
 import { Icon, type IconName } from './icon.js';
 import { exactTime, type Moment, untilTime, useTime } from './time.js';
 import './state-badges.css';
@@ -44,6 +44,21 @@ export function StateBadges({ state }: { state: RowState }): VNode | null {
           <span class="badge-text">{badge.text}</span>
         </span>
       ))}
+    </span>
+  );
+}
+
+/** High or urgent, seen at a glance (urgent in the danger colour) and named in words ("High priority", "Urgent"). */
+export function PriorityMark({ priority }: { priority?: MarkedPriority }): VNode | null {
+  if (!priority) return null;
+  const urgent = priority === 'urgent';
+  return (
+    <span class={`badge badge-${priority}`} title={urgent ? 'Urgent' : 'High priority'}>
+      <Icon name={urgent ? 'octagonAlert' : 'chevronsUp'} />
+      <span class="badge-text">
+        {urgent ? 'Urgent' : 'High'}
+        {!urgent && <span class="visually-hidden"> priority</span>}
+      </span>
     </span>
   );
 }

@@ -1,5 +1,6 @@
-// One line at the bottom of the window that says what just happened ("Reply sent.") or what went wrong, read out by
-// screen readers (a live region), and gone after a few seconds. Pages say it with the status model
+// One line at the foot of the page that says what just happened ("Reply sent.") or what went wrong, read out by
+// screen readers (a live region), and gone after a few seconds. It has a strip of its own, under the page (never
+// over it: status.css). Pages say it with the status model
 // (models/status.ts): `status.say(…)`, `status.sayError(error)`.
 
 import type { VNode } from 'preact';

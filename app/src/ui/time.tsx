@@ -1,4 +1,5 @@
-// Times as a person reads them in a list ("3 min ago"), with the exact time for a tooltip. A component that draws
+// Times as a person reads them: how long ago ("3 min ago"), a row's clock time ("14:05", "Yesterday 22:10") and the
+// day a list's rows are headed by ("Today", "Thursday"), with the exact time for a tooltip. A component that draws
 // one reads the window's present and date formats with `useTime()` (models/time.ts), and is drawn again as the
 // present moves on.
 
@@ -44,12 +45,38 @@ export function relativeTime(iso: string, { now, formats }: Moment): string {
   return (date.getFullYear() === new Date(now).getFullYear() ? sameYear : otherYear).format(time);
 }
 
+/** The local midnight that starts the day `time` is in. */
+export function dayStart(time: number): number {
+  const date = new Date(time);
+  return new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
+}
+
 /** Midnights passed from `from` to `to`, in local time. */
 function calendarDaysBetween(from: number, to: number): number {
-  const start = new Date(from);
-  const end = new Date(to);
-  const midnight = (date: Date): number => new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
-  return Math.round((midnight(end) - midnight(start)) / DAY);
+  return Math.round((dayStart(to) - dayStart(from)) / DAY);
+}
+
+/**
+ * A row's time, which says when at a glance and stays true as the day goes on (unlike "just now"): "14:05" today,
+ * "Yesterday 22:10", "Thu 09:12" within the week, then the date and the time.
+ */
+export function rowTime(iso: string, { now, formats }: Moment): string {
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return '';
+  const days = calendarDaysBetween(time, now);
+  if (days <= 0) return formats.timeOfDay.format(time);
+  if (days === 1) return `Yesterday ${formats.timeOfDay.format(time)}`;
+  if (days < 7) return formats.weekday.format(time);
+  return (new Date(time).getFullYear() === new Date(now).getFullYear() ? formats.dateTime : formats.otherYearTime).format(time);
+}
+
+/** The heading of a day's rows: "Today", "Yesterday", the weekday within the week ("Thursday"), else the date. */
+export function dayLabel(time: number, { now, formats }: Moment): string {
+  const days = calendarDaysBetween(time, now);
+  if (days <= 0) return 'Today';
+  if (days === 1) return 'Yesterday';
+  if (days < 7) return formats.dayName.format(time);
+  return (new Date(time).getFullYear() === new Date(now).getFullYear() ? formats.day : formats.otherYearDay).format(time);
 }
 
 export function exactTime(iso: string, { formats }: Pick<Moment, 'formats'>): string {
@@ -73,12 +100,12 @@ export function minutesUntilTomorrowMorning(from = new Date()): number {
   return Math.max(1, Math.round((morning.getTime() - from.getTime()) / MINUTE));
 }
 
-/** A row's time: how long ago, with the exact time on hover. */
+/** A row's time (`rowTime`), with the exact time on hover. */
 export function When({ at }: { at: string }): VNode {
   const moment = useTime();
   return (
     <time class="when" dateTime={at} title={exactTime(at, moment)}>
-      {relativeTime(at, moment)}
+      {rowTime(at, moment)}
     </time>
   );
 }

@@ -6,7 +6,7 @@ import { type Approvals, codeOf, type QuestionFacts } from '../approvals/approva
 import { type CallbackBody, type Outcome, isLoopback, sendCallback } from './callbacks.js';
 import { fillTokens } from '../../../protocol/fields.js';
 import { buttonKind, isOpenableLink } from '../../../protocol/notification-rules.js';
-import type { Button, HistoryRecord } from '../../../protocol/types.js';
+import type { Button, CallbackTarget, HistoryRecord } from '../../../protocol/types.js';
 
 export interface Performance {
   record: HistoryRecord;
@@ -78,7 +78,7 @@ export class Actions {
   }
 
   /** docs/api/replies.md#r9: the button's callback URL, else the app's registered `callbackURL`. */
-  private async callback(request: Performance, target: { url?: string; payload?: unknown }): Promise<Outcome> {
+  private async callback(request: Performance, target: CallbackTarget): Promise<Outcome> {
     const { record, button, replyText, followUp } = request;
     const url = target.url ?? this.apps.get(record.app)?.callbackURL;
     if (!url) return { ok: false, reason: 'no callback URL' };
@@ -92,6 +92,11 @@ export class Actions {
         { notificationId: record.id, facts: { url, host: parsed.host } },
       );
       if (!allowed) return { ok: false, reason: `the person did not allow ${parsed.host}` };
+    }
+    if (target.method !== undefined || target.headers !== undefined || target.body !== undefined) {
+      // docs/api/replies.md#r10a: the sender wrote the request out (ntfy's http action); it goes as written.
+      const { method = 'POST', headers = {}, body } = target;
+      return sendCallback(url, { method, headers, ...(body !== undefined ? { body } : {}) });
     }
     const body: CallbackBody = { notificationId: record.id, app: record.app, action: button.label };
     const payload = withAdditions(target.payload, { reply: replyText, extra: extraOf(record) });

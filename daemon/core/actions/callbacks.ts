@@ -13,6 +13,13 @@ export interface CallbackBody {
 
 export type Outcome = { ok: true } | { ok: false; reason: string };
 
+/** docs/api/replies.md#r10a: a request its sender wrote out (ntfy's `http` action), sent as it is. */
+export interface WrittenRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
 /** docs/api/replies.md#r13: a callback to the computer itself needs no approval. */
 export function isLoopback(target: URL): boolean {
   const host = target.hostname.toLowerCase();
@@ -26,22 +33,30 @@ const RETRIED = (status: number): boolean => status === 408 || status === 429 ||
  * Sends the callback request: POST with a JSON body and `X-Notifier-Attempt`, 5 s per attempt, redirects never
  * followed, one retry after a network error or 408, 429, 5xx. Only a 2xx is success.
  */
-export async function sendCallback(url: string, body: CallbackBody): Promise<Outcome> {
+export async function sendCallback(url: string, body: CallbackBody | WrittenRequest): Promise<Outcome> {
   const first = await attempt(url, body, 1);
   if (first.ok || !first.retry) return first.outcome;
   await new Promise((resolve) => setTimeout(resolve, CALLBACK_RETRY_DELAY_MS));
   return (await attempt(url, body, 2)).outcome;
 }
 
-async function attempt(url: string, body: CallbackBody, number: 1 | 2): Promise<{ ok: boolean; retry: boolean; outcome: Outcome }> {
+/** The request of one attempt: Notifier's JSON (R10), or the sender's own request with Notifier's two headers added. */
+function requestOf(body: CallbackBody | WrittenRequest, number: 1 | 2): RequestInit {
+  const ours = { 'X-Notifier-Attempt': String(number), 'User-Agent': `Notifier/${VERSION}` };
+  if ('method' in body) {
+    const sendsBody = body.body !== undefined && body.method !== 'GET' && body.method !== 'HEAD';
+    return { method: body.method, headers: { ...body.headers, ...ours }, ...(sendsBody ? { body: body.body } : {}) };
+  }
+  return { method: 'POST', headers: { 'Content-Type': 'application/json', ...ours }, body: JSON.stringify(body) };
+}
+
+async function attempt(
+  url: string,
+  body: CallbackBody | WrittenRequest,
+  number: 1 | 2,
+): Promise<{ ok: boolean; retry: boolean; outcome: Outcome }> {
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Notifier-Attempt': String(number), 'User-Agent': `Notifier/${VERSION}` },
-      body: JSON.stringify(body),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(CALLBACK_ATTEMPT_MS),
-    });
+    const response = await fetch(url, { ...requestOf(body, number), redirect: 'manual', signal: AbortSignal.timeout(CALLBACK_ATTEMPT_MS) });
     await response.body?.cancel(); // the body is ignored (docs/api/replies.md#r11)
     if (response.status >= 200 && response.status < 300) return { ok: true, retry: false, outcome: { ok: true } };
     return { ok: false, retry: RETRIED(response.status), outcome: { ok: false, reason: `HTTP ${response.status}` } };

@@ -8,6 +8,8 @@ import type { CardPictures } from '../templates/cards.js';
 import { templatePath, type Designs } from '../templates/designs.js';
 import type { History } from '../history/history.js';
 import type { ReplyQueue } from '../notifications/replies.js';
+import type { SendKeys } from '../keys/send-keys.js';
+import type { ScheduledNotifications } from '../scheduled/scheduled.js';
 import type { HistoryRecord } from '../../../protocol/types.js';
 
 /** The parts of the core that hold something of an app. */
@@ -20,12 +22,14 @@ export interface AppParts {
   assets: Assets;
   approvals: Approvals;
   cards: CardPictures;
+  sendKeys: Pick<SendKeys, 'revokeApp'>;
+  scheduled: Pick<ScheduledNotifications, 'removeApp'>;
 }
 
 /**
  * DELETE /v1/apps/{id} (docs/api/apps.md#a7), once its banners are closed: everything the service keeps of the app
  * goes — History (and the speech and recordings made for it), the reply queue, templates, the manifest, assets,
- * card pictures, approvals and the registration. A recording another app also sent stays for that app.
+ * card pictures, approvals, its sending keys, what waits for its time and the registration. A recording another app also sent stays for that app.
  */
 export async function deleteAppFiles(parts: AppParts, app: string, records: HistoryRecord[]): Promise<void> {
   const sound = soundFiles(records, otherAppsRecordings(parts.history, app));
@@ -36,6 +40,8 @@ export async function deleteAppFiles(parts: AppParts, app: string, records: Hist
     removeManifest(parts, app),
     parts.cards.removeApp(app),
     parts.approvals.forgetApp(app),
+    parts.sendKeys.revokeApp(app),
+    parts.scheduled.removeApp(app),
     ...sound.map((file) => rm(file, { force: true })),
   ]);
   await parts.apps.remove(app);

@@ -18,6 +18,14 @@ const DEFAULT_CORNER = 'topRight';
 
 const RULES: readonly SettingRule[] = [
   {
+    key: 'displayName',
+    type: 'string',
+    maxLength: REGISTER_FIELD_BYTES.appName,
+    nullable: true,
+    description:
+      "The name the person gives the app (a topic of ntfy's, say): shown on its banners, in History and in the window instead of its own; null: its own again.",
+  },
+  {
     key: 'sound',
     type: 'string',
     maxLength: REGISTER_FIELD_BYTES['defaults.sound'],
@@ -161,6 +169,7 @@ export function appSettingsView(app: string, parts: AppSettingsParts) {
     ...(registration.bundleId ? { bundleId: registration.bundleId } : {}),
     ...(registration.callbackURL ? { callbackURL: registration.callbackURL } : {}),
     settings: {
+      displayName: preferences.displayName ?? null,
       sound: defaults.sound ?? 'default',
       persistent: defaults.persistent ?? true,
       timeout: defaults.timeout ?? 0,

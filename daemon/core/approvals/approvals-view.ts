@@ -1,11 +1,11 @@
 // What waits for the person's approval and what they granted, as the person's app shows it (docs/app.md#approvals):
 // the same questions and connector requests the private channel gives the tray, with their facts as data.
 
-import type { ApprovalQuestion, ApprovalsAnswer, ConnectorRequest, Grant, QuestionKind } from '../../../protocol/app-api.js';
+import type { ApprovalQuestion, ApprovalsAnswer, ConnectorRequest, Denial, Grant, QuestionKind } from '../../../protocol/app-api.js';
 import type { Approvals, OpenQuestion } from './approvals.js';
 
 export interface ApprovalSources {
-  approvals: Pick<Approvals, 'openQuestions' | 'list'>;
+  approvals: Pick<Approvals, 'openQuestions' | 'list' | 'denials'>;
   /** The cloud relay's connector requests waiting for the person (daemon/core/relay/connectors.ts). */
   connectors: { forPerson(): ConnectorRequest[] };
   appName(app: string): string;
@@ -52,6 +52,7 @@ export function approvalsView(sources: ApprovalSources): ApprovalsAnswer {
   return {
     questions: sources.approvals.openQuestions().map((open) => questionOf(open, sources.appName)),
     granted: grantsOf(sources.approvals, sources.appName),
+    denied: sources.approvals.denials().map((denial): Denial => ({ ...denial, appName: sources.appName(denial.app) })),
     connectors: sources.connectors.forPerson().map((request) => ({ ...request })),
   };
 }

@@ -8,17 +8,21 @@ import type { ApprovalQuestion } from '../../../protocol/app-api.js';
  * What the person allowed (`approvals.json`): an app's permission to run commands, scripts and shortcuts (which
  * the app asked for with `allowCommands`), callback hosts per app, and template code by template name. The API
  * can read and revoke these; only the person grants, by answering a question (`answer`), which reaches the
- * daemon through the private channel, never through the bearer-token API.
+ * daemon through the private channel, never through the bearer-token API. And what the person denied from now on.
  */
 interface ApprovalsFile {
   commands: Record<string, { approvedAt: string }>;
   /**
-   * Apps whose request to run code (`allowCommands: true` on register) the person declined in the person's app: not
-   * asked about again until the app withdraws its request and makes it anew, or the person allows it on a banner.
+   * Apps whose running of code the person denied from now on: their request to run it (`allowCommands: true` on
+   * register) declined, or "Deny from now on" in the person's app. Not asked about again, and its code refused
+   * without asking, until the app withdraws its request and makes it anew, or the person asks to be asked again.
    */
   declinedRequests?: Record<string, { declinedAt: string }>;
   callbackHosts: Record<string, Record<string, { approvedAt: string }>>;
   templates: Record<string, Record<string, { commands: string[]; approvedAt: string }>>;
+  /** Callback hosts per app, and templates' code by template name (any code), denied from now on, in the same way. */
+  deniedHosts?: Record<string, Record<string, { deniedAt: string }>>;
+  deniedTemplates?: Record<string, Record<string, { deniedAt: string }>>;
 }
 
 /** What a question asks the person to allow. */
@@ -26,6 +30,12 @@ export type Grant =
   | { kind: 'commands'; app: string }
   | { kind: 'callbackHost'; app: string; host: string }
   | { kind: 'templateCode'; app: string; template: string; code: string };
+
+/** What the person can deny from now on: a grant without its code (a template's code is denied whatever it is). */
+export type Denial =
+  | { kind: 'commands'; app: string }
+  | { kind: 'callbackHost'; app: string; host: string }
+  | { kind: 'templateCode'; app: string; template: string };
 
 /**
  * The code of a template's action as approvals bind it (docs/api/actions.md#x4: approval is bound to the template's name and
@@ -84,6 +94,8 @@ export class Approvals {
     document.data.declinedRequests ??= {};
     document.data.callbackHosts ??= {};
     document.data.templates ??= {};
+    document.data.deniedHosts ??= {};
+    document.data.deniedTemplates ??= {};
   }
 
   static async open(store: Store, presenter: Presenter): Promise<Approvals> {
@@ -95,6 +107,11 @@ export class Approvals {
     return this.document.data.commands[app] !== undefined;
   }
 
+  /** The person denied the app's standing request to run code (it is not asked again until made anew). */
+  requestDeclined(app: string): boolean {
+    return this.document.data.declinedRequests![app] !== undefined;
+  }
+
   hostAllowed(app: string, host: string): boolean {
     return this.document.data.callbackHosts[app]?.[host] !== undefined;
   }
@@ -104,11 +121,21 @@ export class Approvals {
     return this.document.data.templates[app]?.[template]?.commands.includes(code) ?? false;
   }
 
+  /** Whether the person denied this from now on (it is refused without asking). */
+  denied(grant: Denial): boolean {
+    const { declinedRequests, deniedHosts, deniedTemplates } = this.document.data;
+    if (grant.kind === 'commands') return declinedRequests![grant.app] !== undefined;
+    if (grant.kind === 'callbackHost') return deniedHosts![grant.app]?.[grant.host] !== undefined;
+    return deniedTemplates![grant.app]?.[grant.template] !== undefined;
+  }
+
   /**
    * Asks the person (once: the same open question is shared by everyone waiting for it) and resolves with the
-   * answer. An allowed grant is on disk before this resolves.
+   * answer; what the person denied from now on is answered "no" at once. An allowed grant is on disk before this
+   * resolves.
    */
   ask(grant: Grant, text: string, detail?: string, context: QuestionContext = {}): Promise<boolean> {
+    if (this.denied(grant)) return Promise.resolve(false);
     const key = grantKey(grant);
     const open = [...this.pending.values()].find((pending) => grantKey(pending.grant) === key);
     if (open) {
@@ -192,6 +219,57 @@ export class Approvals {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * The person denies something from now on (after revoking it, in the person's app): a grant of it goes, a question
+   * waiting for it is answered "no", and it is refused without asking until `askAgain`.
+   */
+  async deny(denial: Denial): Promise<void> {
+    const at = new Date().toISOString();
+    const data = this.document.data;
+    if (denial.kind === 'commands') {
+      data.declinedRequests![denial.app] = { declinedAt: at };
+      delete data.commands[denial.app];
+    } else if (denial.kind === 'callbackHost') {
+      (data.deniedHosts![denial.app] ??= {})[denial.host] = { deniedAt: at };
+      delete data.callbackHosts[denial.app]?.[denial.host];
+    } else {
+      (data.deniedTemplates![denial.app] ??= {})[denial.template] = { deniedAt: at };
+      delete data.templates[denial.app]?.[denial.template];
+    }
+    for (const [id, pending] of this.pending) {
+      if (!this.denied(pending.grant)) continue;
+      this.pending.delete(id);
+      if (!pending.request) this.presenter.withdraw(id);
+      pending.resolve(false);
+    }
+    await this.saveAndTell();
+  }
+
+  /** Forgets a denial: the person is asked again next time. False when it was not denied. */
+  async askAgain(denial: Denial): Promise<boolean> {
+    if (!this.denied(denial)) return false;
+    const { declinedRequests, deniedHosts, deniedTemplates } = this.document.data;
+    if (denial.kind === 'commands') delete declinedRequests![denial.app];
+    else if (denial.kind === 'callbackHost') delete deniedHosts![denial.app]![denial.host];
+    else delete deniedTemplates![denial.app]![denial.template];
+    await this.saveAndTell();
+    return true;
+  }
+
+  /** Everything denied from now on, with when (the person's app lists it). */
+  denials(): Array<Denial & { deniedAt: string }> {
+    const { declinedRequests, deniedHosts, deniedTemplates } = this.document.data;
+    return [
+      ...Object.entries(declinedRequests!).map(([app, { declinedAt }]) => ({ kind: 'commands' as const, app, deniedAt: declinedAt })),
+      ...Object.entries(deniedHosts!).flatMap(([app, hosts]) =>
+        Object.entries(hosts).map(([host, { deniedAt }]) => ({ kind: 'callbackHost' as const, app, host, deniedAt })),
+      ),
+      ...Object.entries(deniedTemplates!).flatMap(([app, names]) =>
+        Object.entries(names).map(([template, { deniedAt }]) => ({ kind: 'templateCode' as const, app, template, deniedAt })),
+      ),
+    ];
+  }
+
   /** Everything granted, for `GET /v1/actions/approvals`. */
   list() {
     const { commands, callbackHosts, templates } = this.document.data;
@@ -247,12 +325,10 @@ export class Approvals {
       pending.resolve(false);
     }
     this.changed();
-    const { commands, callbackHosts, templates, declinedRequests } = this.document.data;
-    if (!commands[app] && !callbackHosts[app] && !templates[app] && !declinedRequests![app]) return;
-    delete declinedRequests![app];
-    delete commands[app];
-    delete callbackHosts[app];
-    delete templates[app];
+    const { commands, callbackHosts, templates, declinedRequests, deniedHosts, deniedTemplates } = this.document.data;
+    const kept = [commands, callbackHosts, templates, declinedRequests!, deniedHosts!, deniedTemplates!];
+    if (kept.every((byApp) => byApp[app] === undefined)) return;
+    for (const byApp of kept) delete byApp[app];
     await this.save();
   }
 

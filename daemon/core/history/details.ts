@@ -4,6 +4,7 @@
 
 import type { ApprovalQuestion, ButtonDescription, CallbackAttempt, NotificationDetails, RelayReceipt } from '../../../protocol/app-api.js';
 import { buttonKind } from '../../../protocol/notification-rules.js';
+import { codeOf } from '../approvals/approvals.js';
 import type { Button, HistoryRecord } from '../../../protocol/types.js';
 import { idOf, type LiveButton } from '../templates/live-actions.js';
 import type { RowMaker } from './rows.js';
@@ -18,6 +19,37 @@ export interface DetailSources {
   callbackURL(app: string): string | undefined;
   /** The receipts of a relayed notification; undefined for one that was not relayed. */
   receipts(record: HistoryRecord): RelayReceipt[] | undefined;
+  /** Whether a button's code may run: as it is, after the person's approval (`asksFirst`), or not (`refused`). */
+  codeGate(record: HistoryRecord, live: LiveButton): Pick<ButtonDescription, 'asksFirst' | 'refused'>;
+}
+
+/** What says whether an app's or a template's code may run (the same facts daemon/core/actions/actions.ts goes by). */
+export interface CodeGateParts {
+  /** The app registered with `allowCommands: true`. */
+  asksToRunCode(app: string): boolean;
+  commandsAllowed(app: string): boolean;
+  requestDeclined(app: string): boolean;
+  templateCodeApproved(app: string, template: string, code: string): boolean;
+  appName(app: string): string;
+}
+
+/**
+ * Whether a button's code (a command, a script, a shortcut) may run when pressed: as it is, after the person is
+ * asked (`asksFirst`), or not at all (`refused`, in words): the app never asked to run code, or the person denied its
+ * request (a press would ask again, but a "no" is remembered: the window does not offer what was refused).
+ */
+export function codeGate(parts: CodeGateParts): DetailSources['codeGate'] {
+  return (record, live) => {
+    const kind = buttonKind(live.button);
+    if (kind !== 'command' && kind !== 'script' && kind !== 'shortcut') return {};
+    const { app } = record;
+    if (live.template !== undefined) return parts.templateCodeApproved(app, live.template, codeOf(live.button)) ? {} : { asksFirst: true };
+    const name = parts.appName(app);
+    if (!parts.asksToRunCode(app)) return { refused: `${name} did not ask to run commands, scripts and shortcuts on this computer.` };
+    if (parts.commandsAllowed(app)) return {};
+    if (parts.requestDeclined(app)) return { refused: `You denied ${name} running commands, scripts and shortcuts on this computer.` };
+    return { asksFirst: true };
+  };
 }
 
 /** What a button does, in the words the person reads next to it. */
@@ -75,6 +107,7 @@ export function detailsOf(record: HistoryRecord, sources: DetailSources): Notifi
     label: live.button.label,
     kind: buttonKind(live.button),
     what: whatItDoes(live, callbackURL),
+    ...sources.codeGate(record, live),
   }));
   const reply = rows.replyButton(record);
   const attempts = attemptsOf(record);

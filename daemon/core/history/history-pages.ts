@@ -9,6 +9,7 @@
 
 import { inHistoryState, type HistoryStateFilter } from '../../../protocol/app-api.js';
 import { foldForSearch, queryWords } from '../../../protocol/search-text.js';
+import { isDesktopApp } from '../../../protocol/notification-rules.js';
 import type { HistoryRecord } from '../../../protocol/types.js';
 import type { History, HistoryEvent } from './history.js';
 import { failureOf, type RowMaker } from './rows.js';
@@ -141,6 +142,9 @@ export class HistoryPages {
           },
           get failed() {
             return failureOf(record);
+          },
+          get program() {
+            return isDesktopApp(record.app);
           },
         },
       });

@@ -30,6 +30,7 @@ type Change =
   | { op: 'put'; app: string; record: HistoryRecord }
   | { op: 'set'; app: string; record: HistoryRecord }
   | { op: 'remove'; app: string; id: string }
+  | { op: 'restore'; app: string; record: HistoryRecord }
   | { op: 'clear'; app: string }
   | { op: 'trim'; app: string; cap: number };
 type JournalEntry = Change & { seq: number };
@@ -220,6 +221,27 @@ export class History {
     return this.get(app, id) ? this.change({ op: 'remove', app, id }) : undefined;
   }
 
+  /**
+   * Puts back a record the person deleted (the window's Undo) where its delivery time places it, unless a newer one
+   * took its id meanwhile. Its app's History must be loaded.
+   */
+  restore(record: HistoryRecord): Promise<void> {
+    return this.change({ op: 'restore', app: record.app, record });
+  }
+
+  /**
+   * Keeps a record's picture while the record is out of History but may come back (a deletion the person can undo);
+   * `letGoPicture` when it will not, and the picture goes unless a record holds it.
+   */
+  holdPicture(record: HistoryRecord): void {
+    this.images.retain(record.imagePath);
+  }
+
+  letGoPicture(record: HistoryRecord): void {
+    this.images.release(record.imagePath);
+    void this.images.sweep();
+  }
+
   /** Removes every record of one app, or of every app. */
   clear(app?: string): Promise<void> {
     const apps = app === undefined ? [...this.apps.keys()] : this.apps.has(app) ? [app] : [];
@@ -356,6 +378,15 @@ export class History {
         this.telling?.push({ type: 'stored', record: entry.record, previous: current });
         break;
       }
+      case 'restore': {
+        if (history.byId.has(entry.record.id)) return; // a newer notification took its id: it stays
+        history.records.splice(firstAfter(history.records, entry.record.deliveredAt), 0, entry.record);
+        history.byId.set(entry.record.id, entry.record);
+        this.images.retain(entry.record.imagePath);
+        this.telling?.push({ type: 'stored', record: entry.record });
+        this.evictBeyond(history, this.cap.historyCapPerApp);
+        break;
+      }
       case 'remove': {
         const current = history.byId.get(entry.id);
         if (!current) return;
@@ -469,6 +500,18 @@ export class History {
 /** How much of a History file holds its head (`{"app":"<id>","seq":N,`): an app id is at most 128 bytes. */
 const HEAD_BYTES = 2048;
 const HEAD = /^\{"app":"(?:[^"\\]|\\.)*","seq":(\d+)/;
+
+/** The index of the first record delivered after `time`, in records ordered by `deliveredAt` (a binary search). */
+export function firstAfter(records: readonly HistoryRecord[], time: string): number {
+  let low = 0;
+  let high = records.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (records[middle]!.deliveredAt <= time) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 
 /** The `seq` a History file was written with, read from its head; 0 when it has none (older or hand-made). */
 async function readSeqOf(file: string): Promise<number> {

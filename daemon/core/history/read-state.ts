@@ -1,7 +1,8 @@
 import { log } from '../../log.js';
 import type { Document, Store } from '../../store/store.js';
+import { isDesktopApp } from '../../../protocol/notification-rules.js';
 import type { HistoryRecord } from '../../../protocol/types.js';
-import type { History, HistoryEvent } from './history.js';
+import { firstAfter, type History, type HistoryEvent } from './history.js';
 
 // Read and unread (docs/app.md#read-and-unread): a notification is unread from its delivery until the person opens
 // it in the app, marks it read, or acts on its banner; one only spoken is delivered read. This is the person's
@@ -31,6 +32,14 @@ interface ReadStateFile {
 export interface ReadChange {
   app?: string;
   id?: string;
+  /** The state of the app (or of every app) was put back as it was (Undo of Mark all read), not marked read. */
+  restored?: true;
+}
+
+/** The read state of one app, or of every app, as "Mark all read" found it: what its Undo puts back. */
+export interface ReadSnapshot {
+  app?: string;
+  apps: Array<{ app: string; watermark?: string; read: string[]; unread: string[] }>;
 }
 
 /** In memory: the file's lists as sets, and the app's unread count once counted (kept up to date from then on). */
@@ -40,21 +49,12 @@ interface Exceptions {
   count?: number;
 }
 
-/** Spoken only, and spoken: no banner ever asked for the person's eyes (docs/app.md#read-and-unread). */
+/**
+ * Delivered read (docs/app.md#read-and-unread): spoken only, and spoken, so no banner ever asked for the person's
+ * eyes; or another program's, whose own banner the person saw (docs/desktop.md).
+ */
 const deliveredRead = (record: HistoryRecord): boolean =>
-  record.notification.presentation === 'voice' && record.dismissedAt === record.deliveredAt;
-
-/** Index of the first record delivered after `time` in records ordered by `deliveredAt` (binary search). */
-function firstAfter(records: readonly HistoryRecord[], time: string): number {
-  let low = 0;
-  let high = records.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (records[middle]!.deliveredAt <= time) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
+  (record.notification.presentation === 'voice' && record.dismissedAt === record.deliveredAt) || isDesktopApp(record.app);
 
 export class ReadState {
   private readonly byApp = new Map<string, Exceptions>();
@@ -123,6 +123,43 @@ export class ReadState {
       this.byApp.set(id, { read: new Set(), unread: new Set(), count: 0 });
     }
     await this.save(app === undefined ? {} : { app });
+  }
+
+  /** The state "Mark all read" of `app` (or of every app) is about to change, to put back with `restore`. */
+  snapshot(app?: string): ReadSnapshot {
+    const apps = app === undefined ? this.history.appIds() : [app];
+    return {
+      ...(app === undefined ? {} : { app }),
+      apps: apps.map((id) => {
+        const exceptions = this.byApp.get(id);
+        const watermark = this.document.data.apps[id]?.watermark;
+        return {
+          app: id,
+          ...(watermark ? { watermark } : {}),
+          read: [...(exceptions?.read ?? [])],
+          unread: [...(exceptions?.unread ?? [])],
+        };
+      }),
+    };
+  }
+
+  /**
+   * Puts back the state a snapshot kept (Undo of Mark all read): what was unread is unread again; what the person
+   * read since stays read; records gone since take their exceptions with them.
+   */
+  async restore(snapshot: ReadSnapshot): Promise<void> {
+    for (const kept of snapshot.apps) {
+      const inHistory = (id: string): boolean => this.history.get(kept.app, id) !== undefined;
+      const readSince = this.byApp.get(kept.app)?.read ?? new Set<string>();
+      const entry = this.fileEntry(kept.app);
+      if (kept.watermark === undefined) delete entry.watermark;
+      else entry.watermark = kept.watermark;
+      this.byApp.set(kept.app, {
+        read: new Set([...kept.read, ...readSince].filter(inHistory)),
+        unread: new Set(kept.unread.filter(inHistory)),
+      });
+    }
+    await this.save({ ...(snapshot.app === undefined ? {} : { app: snapshot.app }), restored: true });
   }
 
   /** Calls back after every change of a record's read state (not after a delivery); returns a function that stops. */

@@ -1,9 +1,9 @@
 // History as the person's app lists it (docs/app.md#history): one row per record, with its read state and what
 // became of it in a few words — waiting for an answer, replied, snoozed, failed, held back, dismissed, relayed.
 
-import type { HeldReason, HistoryRow, RowState } from '../../../protocol/app-api.js';
+import { type HeldReason, type HistoryRow, MARKED_PRIORITIES, type MarkedPriority, type RowState } from '../../../protocol/app-api.js';
 import { parseMarkdown, plainText } from '../../../protocol/markdown.js';
-import { buttonKind, isRelayedApp } from '../../../protocol/notification-rules.js';
+import { buttonKind, isDesktopApp, isRelayedApp } from '../../../protocol/notification-rules.js';
 import { HELD, SPEECH_SUPPRESSED, type HistoryRecord } from '../../../protocol/types.js';
 import type { Template } from '../../../templates-renderer/model.js';
 import { type LiveButton, liveButtons } from '../templates/live-actions.js';
@@ -16,9 +16,6 @@ export const ANSWERABLE_FOR_MS = 24 * 60 * 60 * 1000;
 
 /** A row's first line: at most this many characters of the body's first line. */
 const FIRST_LINE_CHARS = 200;
-
-/** The button kinds that answer the app that asked (a callback carries the answer back). */
-const ANSWER_KINDS = new Set(['callback', 'reply']);
 
 /** What the rows are made from: the core's parts, named so this file imports none of them. */
 export interface RowSources {
@@ -84,6 +81,7 @@ export class RowMaker {
       ...(held ? { held } : {}),
       ...(record.dismissedAt ? { dismissed: true } : {}),
       ...(isRelayed(record) ? { relayed: true } : {}),
+      ...(isDesktopApp(record.app) ? { program: true } : {}),
     };
   }
 
@@ -98,19 +96,23 @@ export class RowMaker {
       deliveredAt: record.deliveredAt,
       read: this.sources.isRead(record),
       state: this.state(record),
+      ...(MARKED_PRIORITIES.includes(notification.priority as MarkedPriority) ? { priority: notification.priority as MarkedPriority } : {}),
     };
   }
 
   /**
-   * Waiting for the person: an approval question it asked is open, or it asks for an answer (a reply, a button
-   * that answers the app) that has not been given and can still be given.
+   * Waiting for the person (docs/app.md#history): an approval question it asked is open; or, not yet answered and
+   * still answerable, it has a reply field, or its sender says it waits for an answer (`metadata.needsInput`, a
+   * relayed agent's `expectReply`). Buttons alone are not waiting: "Build passed" with a Retry asks nothing. A
+   * relayed notification always carries Reply, so there only the agent's word counts.
    */
   waiting(record: HistoryRecord): boolean {
     if (this.sources.asking(record.app, record.id)) return true;
     if (record.reply !== undefined || !this.answerable(record)) return false;
     const buttons = this.buttons(record);
-    const answered = buttons.some((live) => live.button.label === record.actionUsed);
-    return !answered && buttons.some((live) => ANSWER_KINDS.has(buttonKind(live.button)));
+    if (buttons.some((live) => live.button.label === record.actionUsed)) return false;
+    if (record.notification.metadata?.needsInput === true) return true;
+    return !isRelayed(record) && buttons.some((live) => buttonKind(live.button) === 'reply');
   }
 
   private answerable(record: HistoryRecord): boolean {

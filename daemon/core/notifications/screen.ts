@@ -142,6 +142,28 @@ export class Screen {
     await this.end(app, id, 'dismiss');
   }
 
+  /**
+   * Takes back a dismissal the person made in the window (its Undo): the record as `before` was (not dismissed, and
+   * snoozed again if it was), and its banner back on screen, quietly. False when it changed since in another way
+   * (shown again, answered, replaced, deleted), which then stands. An app already told the banner ended was told.
+   */
+  async undismiss(before: HistoryRecord): Promise<boolean> {
+    const { app, id } = before;
+    const current = this.parts.history.get(app, id);
+    if (before.dismissedAt || !current?.dismissedAt || current.deliveredAt !== before.deliveredAt || current.actionUsed !== 'dismiss') {
+      return false;
+    }
+    const { dismissedAt: _d, actionUsed: _a, ...rest } = current;
+    const record: HistoryRecord = { ...rest, ...(before.snoozedUntil ? { snoozedUntil: before.snoozedUntil } : {}) };
+    const saved = this.parts.history.update(app, id, () => record);
+    if (record.snoozedUntil) {
+      const until = Date.parse(record.snoozedUntil);
+      this.parts.timers.at('snooze', recordKey(app, id), until, () => void this.snoozeOver(app, id, { sound: true }));
+    } else if (!record.held) this.putUp(record, { sound: false });
+    await saved;
+    return true;
+  }
+
   /** POST /v1/dismissAll (docs/api/notifications.md#n40): every banner, one app's, or one stack of one app. Records stay. */
   async dismissAll(filter: { app?: string; group?: string }): Promise<void> {
     this.parts.inFlight.dismiss(timestamp(), filter.app);

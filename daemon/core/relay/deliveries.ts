@@ -1,10 +1,13 @@
-// Relayed notifications (docs/api/relay-connection.md#rl21, #rl30 to #rl32): a `notify` frame becomes a local notification
+// Relayed notifications (docs/api/relay-connection.md#rl21, #rl30 to #rl36): a `notify` frame becomes a local notification
 // of the app `cloud.<key name>`, rebuilt from the whitelist alone, delivered through the core's normal path (so
-// mute, quiet hours, History and the reply queue apply as they do to every app), and answered with receipts.
+// mute, quiet hours, History and the reply queue apply as they do to every app), and answered with receipts. One
+// with a collapse id takes the place of the key's earlier one with that id (its local id is the collapse id, so
+// the core replaces it in place); one with a time ahead waits among the scheduled notifications, and its receipts
+// follow when it shows (#rl35); a withdrawal takes back the key's notification of its collapse id (#rl36).
 
 import { LANG_PATTERN, NOTIFY_FIELD_BYTES } from '../../../protocol/limits.js';
 import type { NotifyFrame, SenderKey } from '../../../protocol/relay/frames.js';
-import { MAX_REPLY_CHARS } from '../../../protocol/relay/limits.js';
+import { MAX_REPLY_CHARS, SHOW_AT_MAX_AHEAD_MS } from '../../../protocol/relay/limits.js';
 import type { NotifyPayload, SpeakObject } from '../../../protocol/relay/notify.js';
 import { RELAY_ID_PATTERN, SUPPRESS_REASONS, type ReceiptInput } from '../../../protocol/relay/receipts.js';
 import { RELAYED_APP_PREFIX } from '../../../protocol/notification-rules.js';
@@ -13,11 +16,17 @@ import { HELD, SPEECH_SUPPRESSED, type HistoryRecord } from '../../../protocol/t
 import { log } from '../../log.js';
 import type { Document, Store } from '../../store/store.js';
 import type { NotificationInput } from '../notifications/checks.js';
+import type { Withdrawal } from '../scheduled/withdraw.js';
 
 /** RL31: a relay id seen in the last 24 hours is never shown twice. */
 export const SEEN_FOR_MS = 24 * 60 * 60 * 1000;
 /** RL31: at most this many ids are remembered (far above what a relay's daily caps let through). */
 const MAX_SEEN = 10_000;
+/**
+ * RL35: a time further ahead than the relay lets agents ask (RA44b), with an hour for the two clocks to differ, is
+ * broken: the notification shows at once instead of taking a place among the scheduled ones for years.
+ */
+const LATEST_SHOW_AT_MS = SHOW_AT_MAX_AHEAD_MS + 60 * 60_000;
 /** RL21: the metadata texts a relayed notification keeps, each cut to this many characters. */
 const METADATA_TEXT_CHARS = 200;
 
@@ -29,6 +38,10 @@ interface SeenEntry {
   app: string;
   /** What the relay was told (displayed, suppressed): told again when the notification comes again. */
   outcomes: Outcome[];
+  /** Its id on the computer where that is not the relay's: its collapse id. */
+  localId?: string;
+  /** It waits to show at its time: its receipts are told when it shows. */
+  waiting?: true;
 }
 
 interface SeenFile {
@@ -39,6 +52,10 @@ interface SeenFile {
 export interface DeliveryHost {
   /** The core's normal path (POST /v1/notify); resolves once the record is on disk. */
   notify(input: NotificationInput): Promise<string>;
+  /** Keeps it among the scheduled notifications to show at `at`; resolves once that is on disk. */
+  schedule(input: NotificationInput, at: Date): Promise<unknown>;
+  /** Takes back a notification of the app (clear: closed and read; delete: gone, or cancelled while it waits). */
+  withdraw(app: string, id: string, how: Withdrawal): Promise<void>;
   record(app: string, id: string): HistoryRecord | undefined;
   /** The app id for a sender (registered under its display name); resolves once that is saved. */
   appFor(key: SenderKey): Promise<string>;
@@ -73,7 +90,7 @@ export function localNotification(frame: NotifyFrame, app: string, displayName: 
   const persistent = payload.persistent ?? (payload.timeoutSeconds === undefined ? true : undefined);
   return {
     app,
-    id: frame.id,
+    id: payload.collapseId ?? frame.id,
     title: cutUTF8(payload.title, NOTIFY_FIELD_BYTES.title),
     ...(payload.subtitle ? { subtitle: cutUTF8(payload.subtitle, NOTIFY_FIELD_BYTES.subtitle) } : {}),
     ...(payload.body ? { body: cutUTF8(payload.body, NOTIFY_FIELD_BYTES.body) } : {}),
@@ -166,21 +183,42 @@ export class Deliveries {
     return work;
   }
 
-  /** The app of a relayed notification of the last 24 hours (the receipts of replies and speech name it). */
-  appOf(id: string): string | undefined {
-    return RELAY_ID_PATTERN.test(id) ? this.document.data.seen[id]?.app : undefined;
+  /**
+   * The relay id of a relayed notification of the last 24 hours, by its app and its id on the computer (the
+   * receipts of replies and speech name it): the relay id itself, or a collapse id, whose newest notification it is.
+   */
+  relayIdOf(app: string, localId: string): string | undefined {
+    const seen = this.document.data.seen;
+    if (RELAY_ID_PATTERN.test(localId)) return seen[localId]?.app === app ? localId : undefined;
+    let newest: { id: string; at: number } | undefined;
+    for (const [id, entry] of Object.entries(seen)) {
+      if (entry.app === app && entry.localId === localId && (!newest || entry.at >= newest.at)) newest = { id, at: entry.at };
+    }
+    return newest?.id;
   }
 
   /** RL32: the person replied: `replied` with the text (cut to the relay's limit). */
-  async replied(app: string, id: string, text: string): Promise<void> {
-    if (this.appOf(id) !== app) return;
-    await this.host.receipt({ id, kind: 'replied', text: text.slice(0, MAX_REPLY_CHARS) });
+  async replied(app: string, localId: string, text: string): Promise<void> {
+    const id = this.relayIdOf(app, localId);
+    if (id) await this.host.receipt({ id, kind: 'replied', text: text.slice(0, MAX_REPLY_CHARS) });
   }
 
   /** RL32: its speech finished. */
-  async spoken(app: string, id: string): Promise<void> {
-    if (this.appOf(id) !== app) return;
-    await this.host.receipt({ id, kind: 'spoken' });
+  async spoken(app: string, localId: string): Promise<void> {
+    const id = this.relayIdOf(app, localId);
+    if (id) await this.host.receipt({ id, kind: 'spoken' });
+  }
+
+  /** RL35: a scheduled notification showed: if it is a relayed one still waiting, the relay is told what became of it. */
+  async shown(app: string, localId: string): Promise<void> {
+    const id = this.relayIdOf(app, localId);
+    const entry = id === undefined ? undefined : this.document.data.seen[id];
+    if (!id || !entry?.waiting) return;
+    const outcomes = outcomesOf(this.host.record(app, localId));
+    const { waiting: _, ...told } = entry;
+    this.document.data.seen[id] = { ...told, outcomes };
+    await this.store.save(this.document);
+    await Promise.all(outcomes.map((outcome) => this.host.receipt({ id, ...outcome })));
   }
 
   /** Unpairing: the ids belong to the old pairing. */
@@ -194,29 +232,45 @@ export class Deliveries {
     if (known && Date.now() - known.at < SEEN_FOR_MS) return this.answer(frame.id, known.outcomes);
     if ('unreadable' in frame) {
       log.warn(`relay: notification ${frame.id} has no readable title; it is not shown`);
-      return this.remember(frame.id, '', [{ kind: 'suppressed', reason: SUPPRESS_REASONS.unreadable, scope: 'all' }]);
+      return this.remember(frame.id, { app: '', outcomes: [{ kind: 'suppressed', reason: SUPPRESS_REASONS.unreadable, scope: 'all' }] });
     }
     let app = '';
-    let outcomes: Outcome[];
+    let entry: Omit<SeenEntry, 'at'>;
     try {
       app = await this.host.appFor(frame.key);
-      await this.host.notify(localNotification(frame, app, this.host.displayName(app)));
-      outcomes = outcomesOf(this.host.record(app, frame.id));
+      const { withdraw, collapseId } = frame.payload;
+      if (withdraw && collapseId) return await this.remember(frame.id, { app, outcomes: await this.withdraw(app, collapseId, withdraw) });
+      const local = localNotification(frame, app, this.host.displayName(app));
+      const localId = local.id !== frame.id ? { localId: local.id! } : {};
+      const ahead = frame.payload.showAt === undefined ? 0 : Date.parse(frame.payload.showAt) - Date.now();
+      if (ahead > 0 && ahead <= LATEST_SHOW_AT_MS) {
+        await this.host.schedule(local, new Date(Date.parse(frame.payload.showAt!)));
+        entry = { app, outcomes: [], ...localId, waiting: true };
+      } else {
+        await this.host.notify(local);
+        entry = { app, outcomes: outcomesOf(this.host.record(app, local.id!)), ...localId };
+      }
     } catch (error) {
       log.warn(`relay: notification ${frame.id} could not be delivered: ${(error as Error).message}`);
-      outcomes = [{ kind: 'suppressed', reason: SUPPRESS_REASONS.deliveryFailed, scope: 'all' }];
+      entry = { app, outcomes: [{ kind: 'suppressed', reason: SUPPRESS_REASONS.deliveryFailed, scope: 'all' }] };
     }
-    await this.remember(frame.id, app, outcomes);
+    await this.remember(frame.id, entry);
   }
 
-  private async remember(id: string, app: string, outcomes: Outcome[]): Promise<void> {
+  /** RL36: a withdrawal shows nothing, so it has no receipts: the ack says the computer has it. */
+  private async withdraw(app: string, collapseId: string, how: Withdrawal): Promise<Outcome[]> {
+    await this.host.withdraw(app, collapseId, how);
+    return [];
+  }
+
+  private async remember(id: string, entry: Omit<SeenEntry, 'at'>): Promise<void> {
     const now = Date.now();
     const seen = this.document.data.seen;
-    seen[id] = { at: now, app, outcomes };
+    seen[id] = { at: now, ...entry };
     const ids = Object.keys(seen);
     for (const old of ids) if (now - seen[old]!.at >= SEEN_FOR_MS) delete seen[old];
     for (const old of Object.keys(seen).slice(0, Math.max(0, Object.keys(seen).length - MAX_SEEN))) delete seen[old];
-    await Promise.all([this.store.save(this.document), this.answer(id, outcomes)]);
+    await Promise.all([this.store.save(this.document), this.answer(id, entry.outcomes)]);
   }
 
   /** RL32: `ack`, then the receipts. */

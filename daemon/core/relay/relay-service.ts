@@ -24,6 +24,7 @@ import type { Presenter } from '../../present/presenter.js';
 import type { Document, Store } from '../../store/store.js';
 import type { NotificationInput } from '../notifications/checks.js';
 import type { ReplyRecord } from '../notifications/replies.js';
+import type { Withdrawal } from '../scheduled/withdraw.js';
 import { ConnectorApprovals, type Decision, type DecisionResult } from './connectors.js';
 import { cloudAppId, Deliveries } from './deliveries.js';
 import { instructionsFor, type InstructionsClient } from './instructions.js';
@@ -51,6 +52,10 @@ export type RelayKey = AgentKeyView;
 /** What the relay needs of the core. */
 export interface RelayHost {
   notify(input: NotificationInput): Promise<string>;
+  /** Keeps a notification to show at `at` (the scheduled notifications). */
+  schedule(input: NotificationInput, at: Date): Promise<unknown>;
+  /** Takes back a notification its sender sent earlier. */
+  withdraw(app: string, id: string, how: Withdrawal): Promise<void>;
   record(app: string, id: string): HistoryRecord | undefined;
   registration(app: string): AppRegistration | undefined;
   register(registration: AppRegistration): Promise<void>;
@@ -62,6 +67,8 @@ export interface RelayHost {
   onDeviceStatusChange(listener: () => void): void;
   onReply(listener: (reply: ReplyRecord) => void): void;
   onSpoken(listener: (app: string, id: string) => void): void;
+  /** Calls back after a scheduled notification showed. */
+  onScheduledShown(listener: (app: string, id: string) => void): void;
 }
 
 export interface RelayServiceOptions {
@@ -115,6 +122,7 @@ export class RelayService {
     host.onDeviceStatusChange(() => this.statusChanged());
     host.onReply((reply) => void this.deliveries.replied(reply.app, reply.notificationId, reply.text).catch(logFailure('a reply')));
     host.onSpoken((app, id) => void this.deliveries.spoken(app, id).catch(logFailure('a spoken receipt')));
+    host.onScheduledShown((app, id) => void this.deliveries.shown(app, id).catch(logFailure('a scheduled notification')));
   }
 
   static async open(options: RelayServiceOptions): Promise<RelayService> {
@@ -124,6 +132,8 @@ export class RelayService {
     let service!: RelayService;
     const deliveries = await Deliveries.open(store, {
       notify: (input) => host.notify(input),
+      schedule: (input, at) => host.schedule(input, at),
+      withdraw: (app, id, how) => host.withdraw(app, id, how),
       record: (app, id) => host.record(app, id),
       appFor: (key) => service.appFor(key),
       displayName: (app) => host.appName(app),

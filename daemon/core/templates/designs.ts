@@ -1,6 +1,7 @@
 // Manifests (`manifests/<app>.json`) and saved templates (`templates/<app>/<name>.json`, docs/api/templates.md#t5: one file per
 // app and name): held in memory, written through the store's group commit, so a route answers only once its change
-// is on disk. The built-in layouts are not files: `builtinTemplate` makes them on demand.
+// is on disk. The built-in layouts are not files: `builtinTemplate` makes them on demand. Every change, whichever
+// door made it, is told to the listeners (the window's Designer follows its library: docs/app.md#live-events).
 
 import path from 'node:path';
 import { builtinTemplate } from '../../../templates-renderer/builtins.js';
@@ -37,8 +38,19 @@ export const templatePath = (app: string, name: string): string =>
 export class Designs {
   private readonly manifests = new Map<string, Document<ManifestFile>>();
   private readonly templates = new Map<string, Document<Template>>();
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly store: Store) {}
+
+  /** Called once a manifest or a listed template was saved or deleted (on disk). The answer stops listening. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
 
   async load(): Promise<void> {
     for (const file of await this.store.listJSON('manifests')) await this.loadManifest(`manifests/${file}`);
@@ -127,6 +139,7 @@ export class Designs {
       if (existing) document.data = before;
       else this.manifests.delete(app);
     });
+    this.changed();
   }
 
   /** Removes an app's manifest; resolves with what it was (null when there was none). */
@@ -135,6 +148,7 @@ export class Designs {
     if (!document) return null;
     this.manifests.delete(app);
     await this.store.delete(document);
+    this.changed();
     return document.data;
   }
 
@@ -148,6 +162,7 @@ export class Designs {
     await saveOrUndo(this.store.save(document), () => {
       if (document.data === after) document.data = before;
     });
+    this.changed();
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -193,6 +208,7 @@ export class Designs {
     } catch (error) {
       throw errors.saveTemplateFailed(template.name, (error as Error).message);
     }
+    if (!isScratchName(template.name)) this.changed(); // a scratch template is listed nowhere
   }
 
   async deleteTemplate(app: string, name: string): Promise<boolean> {
@@ -203,6 +219,7 @@ export class Designs {
     await saveOrUndo(this.store.delete(document), () => {
       if (!this.templates.has(key)) this.templates.set(key, document);
     });
+    if (!isScratchName(name)) this.changed();
     return true;
   }
 

@@ -7,6 +7,7 @@ import type { NotificationInput } from '../../core/notifications/checks.js';
 import type { SpeakInput } from '../../core/notifications/notifications.js';
 import { log } from '../../log.js';
 import { bodyText, optionalBodyText } from '../params.js';
+import { asSender } from '../guard.js';
 import { ok, type Route } from '../route.js';
 import type { Services as AllServices } from '../services.js';
 import { validator } from '../validate.js';
@@ -66,16 +67,17 @@ export function notificationRoutes(): Route<Services>[] {
   return [
     {
       method: 'POST',
-      door: 'token',
+      door: 'sender',
       path: '/v1/notify',
       summary: 'Show a notification',
       description:
-        'Stores it in History and shows its banner (or speaks it). Keys that are not notification fields are template fields: they move into metadata.',
+        "Stores it in History and shows its banner (or speaks it). Keys that are not notification fields are template fields: they move into metadata. Opens with the API token or a sending key of the app (`app` may then be left out: it is the key's).",
       tag: 'Notifications',
       body: notificationSchema,
       reply: notifyReplySchema,
       errors: {
         400: 'a field is missing or has the wrong type or value, a button or the follow-up breaks a rule, or there is no title (and no template gives one)',
+        403: 'a sending key of another app',
         413: 'a field is over its size limit',
         429: 'the app is new and 200 apps are registered already',
       },
@@ -115,7 +117,10 @@ export function notificationRoutes(): Route<Services>[] {
           body: { app: 'com.example.build', title: 'Build 45 running', branch: 'main', percent: 40, timeout: 30 },
         },
       ],
-      handle: async ({ services, body }) => ({ ok: true, id: await services.notifications.notify(readNotification(body)) }),
+      handle: async ({ services, body, caller }) => ({
+        ok: true,
+        id: await services.notifications.notify(readNotification(asSender(caller, body))),
+      }),
     },
     {
       method: 'POST',

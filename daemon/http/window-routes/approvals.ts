@@ -1,6 +1,6 @@
-// `/app/api/approvals…` (docs/app.md#approvals): what waits for the person's approval, what they granted, and the
-// connector requests of the cloud relay with their codes. An answer here is the same answer as on a banner or in
-// the tray (the private channel): whichever comes first wins, and every view hears of it.
+// `/app/api/approvals…` (docs/app.md#approvals): what waits for the person's approval, what they granted or denied
+// from now on, and the connector requests of the cloud relay with their codes. An answer here is the same answer as
+// on a banner or in the tray (the private channel): whichever comes first wins, and every view hears of it.
 
 import {
   APP_API,
@@ -15,6 +15,7 @@ import {
 import { ApiError, errors } from '../../../protocol/errors.js';
 import { approvalsAnswerSchema } from '../../../protocol/schemas/app-api.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
+import type { Denial } from '../../core/approvals/approvals.js';
 import { log } from '../../log.js';
 import { bodyFlag, bodyText } from '../params.js';
 import type { PathParameter, Route } from '../route.js';
@@ -30,6 +31,16 @@ function revoke({ approvals }: Services, kind: GrantKind, app: string, body: Rec
   if (kind === 'commands') return approvals.revokeCommands(app);
   if (kind === 'callbackHost') return approvals.revokeHost(app, bodyText(body, 'host'));
   return approvals.revokeTemplate(app, bodyText(body, 'template'));
+}
+
+/** What a body names, as a revoke names it: `{kind, app}`, with the `host` or the `template` its kind needs. */
+function denialOf(body: Record<string, unknown>): Denial {
+  const kind = bodyText(body, 'kind') as GrantKind;
+  if (!GRANT_KINDS.includes(kind)) throw errors.invalidChoice('kind', GRANT_KINDS);
+  const app = bodyText(body, 'app');
+  if (kind === 'commands') return { kind, app };
+  if (kind === 'callbackHost') return { kind, app, host: bodyText(body, 'host') };
+  return { kind, app, template: bodyText(body, 'template') };
 }
 
 export function approvalRoutes(): Route<Services>[] {
@@ -63,6 +74,28 @@ export function approvalRoutes(): Route<Services>[] {
         if (!GRANT_KINDS.includes(kind)) throw errors.invalidChoice('kind', GRANT_KINDS);
         const app = bodyText(body, 'app');
         if (!(await revoke(services, kind, app, body))) throw errors.noApproval(`${app} / ${body.host ?? body.template ?? kind}`);
+        return { ok: true };
+      },
+    }),
+    windowRoute<Services, OkAnswer, RevokeRequest>({
+      method: 'POST',
+      path: APP_API.deny,
+      summary: 'Deny something from now on: refused without asking the person',
+      reply: okSchema,
+      handle: async ({ services, body }) => {
+        await services.approvals.deny(denialOf(body));
+        return { ok: true };
+      },
+    }),
+    windowRoute<Services, OkAnswer, RevokeRequest>({
+      method: 'POST',
+      path: APP_API.askAgain,
+      summary: 'Forget a denial: the person is asked again next time',
+      reply: okSchema,
+      handle: async ({ services, body }) => {
+        const denial = denialOf(body);
+        if (!(await services.approvals.askAgain(denial)))
+          throw errors.noDenial(`${denial.app} / ${body.host ?? body.template ?? denial.kind}`);
         return { ok: true };
       },
     }),

@@ -7,24 +7,33 @@ import {
   APP_HISTORY_LIMIT,
   EXPORT_FORMATS,
   HISTORY_STATES,
+  type DeleteAnswer,
+  type DeleteRequest,
+  type DismissAnswer,
   type ExportFormat,
   type HistoryPage,
   type NotificationDetails,
   type OkAnswer,
   type PressRequest,
+  type ReadAllAnswer,
   type ReadAllRequest,
   type ReadAnswer,
   type ReadRequest,
   type ReplyRequest,
   type ReshowAnswer,
+  type ScheduledAnswer,
   type SnoozeAnswer,
   type SnoozeRequest,
+  type UndoRequest,
 } from '../../../protocol/app-api.js';
 import { errors } from '../../../protocol/errors.js';
-import { buttonKind } from '../../../protocol/notification-rules.js';
+import { buttonKind, isDesktopApp } from '../../../protocol/notification-rules.js';
 import {
+  deleteAnswerSchema,
+  dismissAnswerSchema,
   historyPageSchema,
   notificationDetailsSchema,
+  readAllAnswerSchema,
   readAnswerSchema,
   reshowAnswerSchema,
   snoozeAnswerSchema,
@@ -38,14 +47,42 @@ import { log } from '../../log.js';
 import { bodyFlag, bodyText, optionalBodyText } from '../params.js';
 import { ok, query, type Call, type PathParameter, type QueryParameter, type Route } from '../route.js';
 import { snoozeMinutes } from '../routes/banners.js';
+import { scheduledRoutes } from '../routes/scheduled.js';
 import type { Services as AllServices } from '../services.js';
 import { historyCsv } from './export.js';
-import { type SentBody, type WindowCall, windowRoute } from './window-route.js';
+import { asWindowRoute, type SentBody, v1Route, type WindowCall, windowRoute } from './window-route.js';
 
 type Services = Pick<
   AllServices,
-  'history' | 'readState' | 'records' | 'screen' | 'person' | 'cards' | 'names' | 'rows' | 'pages' | 'details' | 'events'
+  | 'history'
+  | 'readState'
+  | 'records'
+  | 'screen'
+  | 'person'
+  | 'cards'
+  | 'names'
+  | 'rows'
+  | 'pages'
+  | 'details'
+  | 'events'
+  | 'scheduled'
+  | 'undo'
 >;
+
+/** At most this many records in one deletion (a selection is of the rows the window holds: at most 3,000). */
+const DELETE_MAX = 5000;
+
+/** The records a deletion names: `items`, a list of `{app, id}`. */
+function itemsOf(body: SentBody<DeleteRequest>): Array<{ app: string; id: string }> {
+  const items = (body as { items?: unknown }).items;
+  if (items === undefined) throw errors.missingField('items');
+  const fine =
+    Array.isArray(items) &&
+    items.length <= DELETE_MAX &&
+    items.every((item: { app?: unknown; id?: unknown } | null) => typeof item?.app === 'string' && typeof item.id === 'string');
+  if (!fine) throw errors.invalidField('items', `a list of at most ${DELETE_MAX} {app, id}`);
+  return items as Array<{ app: string; id: string }>;
+}
 
 /** The path of one notification: its app and id. */
 const ITEM: Readonly<Record<string, PathParameter>> = {
@@ -90,16 +127,21 @@ function itemRoute<Answer, Body = Record<string, unknown>, Input = undefined>(ro
   query?: QueryParameter[];
   reply: Route<Services>['reply'];
   read?: (body: SentBody<Body>) => Input;
+  /** It does what the notification's banner does (reply, press, show again, close, snooze): not to another program's. */
+  asBanner?: true;
   act: (record: HistoryRecord, call: WindowCall<Services, Body>, input: Input) => Answer | Promise<Answer>;
 }): Route<Services> {
-  const { method = 'POST', read, act, ...contract } = route;
+  const { method = 'POST', read, act, asBanner, ...contract } = route;
   return windowRoute<Services, Answer, Body>({
     method,
     params: ITEM,
     ...contract,
+    ...(asBanner ? { errors: { 409: "another program's notification: its banner and buttons are that program's" } } : {}),
     handle: async (call) => {
       const input = read?.(call.body) as Input;
-      return act(await recordOf(call), call, input);
+      const record = await recordOf(call);
+      if (asBanner && isDesktopApp(record.app)) throw errors.readOnly(call.services.names.name(record.app));
+      return act(record, call, input);
     },
   });
 }
@@ -113,7 +155,19 @@ const markRead = (services: Services, record: HistoryRecord): Promise<void> => s
 const exportName = (format: string): string => `notifier-history-${new Date().toISOString().slice(0, 10)}.${format}`;
 
 export function historyRoutes(): Route<Services>[] {
+  const scheduled = scheduledRoutes();
   return [
+    // What waits for its time (ntfy's delayed publishes), above the list; cancelled there.
+    asWindowRoute<Services, ScheduledAnswer>(
+      v1Route(scheduled, 'GET', '/v1/scheduled'),
+      APP_API.historyScheduled,
+      ({ services, query }) => ({
+        scheduled: services.scheduled.list(query.app as string | undefined),
+      }),
+    ),
+    asWindowRoute<Services, OkAnswer>(v1Route(scheduled, 'DELETE', '/v1/scheduled'), APP_API.historyScheduled, ({ services, query }) =>
+      services.scheduled.cancel(query.app as string, query.id as string).then(() => ({ ok: true as const })),
+    ),
     windowRoute<Services, HistoryPage>({
       method: 'GET',
       path: APP_API.history,
@@ -155,17 +209,61 @@ export function historyRoutes(): Route<Services>[] {
         res.end(body);
       },
     }),
-    windowRoute<Services, ReadAnswer, ReadAllRequest>({
+    windowRoute<Services, ReadAllAnswer, ReadAllRequest>({
       method: 'POST',
       path: APP_API.historyReadAll,
-      summary: "Mark every record read, or one app's",
-      reply: readAnswerSchema,
+      summary: "Mark every record read, or one app's; its Undo puts the read state back",
+      reply: readAllAnswerSchema,
       handle: async ({ services, body }) => {
         const app = body.app === undefined || body.app === null ? undefined : body.app;
         if (app !== undefined && (typeof app !== 'string' || app === '')) throw errors.invalidField('app', 'an app id');
         await services.history.ready;
+        const before = services.readState.snapshot(app);
         await services.readState.markAllRead(app);
-        return { ok: true, unread: unreadNow(services) };
+        return { ok: true, unread: unreadNow(services), undo: services.undo.keep(() => services.readState.restore(before)) };
+      },
+    }),
+    windowRoute<Services, DeleteAnswer, DeleteRequest>({
+      method: 'POST',
+      path: APP_API.historyDelete,
+      summary: 'Delete records (their banners close); its Undo puts them back as they were, read or unread',
+      reply: deleteAnswerSchema,
+      errors: { 400: 'items is not a list of at most 5000 {app, id}' },
+      handle: async ({ services, body }) => {
+        const gone: Array<{ record: HistoryRecord; read: boolean }> = [];
+        for (const { app, id } of itemsOf(body)) {
+          await services.history.load(app);
+          const record = services.history.get(app, id);
+          if (!record) continue; // gone already
+          gone.push({ record, read: services.readState.isRead(record) });
+          services.history.holdPicture(record); // kept while its Undo may bring the record back
+          await services.records.remove(app, id, 'person');
+        }
+        const undo = services.undo.keep(
+          async () => {
+            for (const { record, read } of gone) {
+              await services.history.load(record.app);
+              await services.history.restore(record);
+              // Restored, unless another with its id came meanwhile: it is read or unread as it was.
+              if (services.history.get(record.app, record.id) === record) await services.readState.mark(record, read);
+            }
+          },
+          () => {
+            for (const { record } of gone) services.history.letGoPicture(record);
+          },
+        );
+        return { ok: true, deleted: gone.length, undo };
+      },
+    }),
+    windowRoute<Services, OkAnswer, UndoRequest>({
+      method: 'POST',
+      path: APP_API.historyUndo,
+      summary: 'Take back a deletion, a Mark all read or a dismissal, by the token its answer gave (for 30 seconds)',
+      reply: okSchema,
+      errors: { 404: 'nothing to undo: the token was used, is older than 30 seconds, or is from before a restart' },
+      handle: async ({ services, body }) => {
+        if (!(await services.undo.undo(bodyText(body, 'undo')))) throw errors.nothingToUndo();
+        return { ok: true };
       },
     }),
     windowRoute<Services, OkAnswer>({
@@ -176,7 +274,7 @@ export function historyRoutes(): Route<Services>[] {
       reply: okSchema,
       handle: async ({ services, query }) => {
         const app = query.app as string | undefined;
-        await services.records.clear(app);
+        await services.records.clear(app, 'person');
         if (app === undefined) services.events.everythingRemoved();
         return { ok: true };
       },
@@ -197,7 +295,7 @@ export function historyRoutes(): Route<Services>[] {
       summary: 'Delete one record; its banner closes',
       params: ITEM,
       reply: okSchema,
-      handle: ({ services, params }) => services.records.remove(params.app!, params.id!).then(ok),
+      handle: ({ services, params }) => services.records.remove(params.app!, params.id!, 'person').then(ok),
     }),
     itemRoute({
       method: 'GET',
@@ -228,6 +326,7 @@ export function historyRoutes(): Route<Services>[] {
     }),
     itemRoute<OkAnswer, ReplyRequest, string>({
       path: APP_API.reply,
+      asBanner: true,
       summary: 'Reply, as typed on the banner',
       reply: okSchema,
       read: replyText,
@@ -244,6 +343,7 @@ export function historyRoutes(): Route<Services>[] {
     }),
     itemRoute<OkAnswer, PressRequest, string>({
       path: APP_API.press,
+      asBanner: true,
       summary: 'Press a button, as on the banner',
       reply: okSchema,
       // The action a press names: a button of the notification that takes no text.
@@ -262,6 +362,7 @@ export function historyRoutes(): Route<Services>[] {
     }),
     itemRoute<ReshowAnswer>({
       path: APP_API.reshow,
+      asBanner: true,
       summary: 'Show a notification again',
       reply: reshowAnswerSchema,
       act: async (record, { services }) => {
@@ -271,14 +372,19 @@ export function historyRoutes(): Route<Services>[] {
         return { ok: true, id };
       },
     }),
-    itemRoute<OkAnswer>({
+    itemRoute<DismissAnswer>({
       path: APP_API.dismiss,
-      summary: "Close a notification's banner",
-      reply: okSchema,
-      act: (record, { services }) => services.screen.dismiss(record.app, record.id).then(ok),
+      asBanner: true,
+      summary: "Close a notification's banner; its Undo puts the banner back",
+      reply: dismissAnswerSchema,
+      act: async (record, { services }) => {
+        await services.screen.dismiss(record.app, record.id);
+        return { ok: true, undo: services.undo.keep(() => services.screen.undismiss(record).then(() => undefined)) };
+      },
     }),
     itemRoute<SnoozeAnswer, SnoozeRequest, number>({
       path: APP_API.snooze,
+      asBanner: true,
       summary: 'Snooze a banner for some minutes',
       reply: snoozeAnswerSchema,
       read: snoozeMinutes,
@@ -286,6 +392,7 @@ export function historyRoutes(): Route<Services>[] {
     }),
     itemRoute<OkAnswer>({
       path: APP_API.unsnooze,
+      asBanner: true,
       summary: 'Bring a snoozed banner back now',
       reply: okSchema,
       act: (record, { services }) => services.screen.unsnooze(record.app, record.id).then(ok),

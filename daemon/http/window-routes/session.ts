@@ -3,10 +3,17 @@
 // here: the page has it from the sign-in alone (docs/app.md#the-three-doors).
 
 import os from 'node:os';
-import { APP_API, type AppsAnswer, type AppSummary, type OkAnswer, type SessionAnswer } from '../../../protocol/app-api.js';
+import {
+  APP_API,
+  type AppsAnswer,
+  type AppSummary,
+  type OkAnswer,
+  type SessionAnswer,
+  type SessionsAnswer,
+} from '../../../protocol/app-api.js';
 import { errors } from '../../../protocol/errors.js';
 import { MAX_IMAGE_BYTES } from '../../../protocol/limits.js';
-import { appsAnswerSchema, sessionAnswerSchema } from '../../../protocol/schemas/app-api.js';
+import { appsAnswerSchema, sessionAnswerSchema, sessionsAnswerSchema } from '../../../protocol/schemas/app-api.js';
 import { okSchema } from '../../../protocol/schemas/common.js';
 import { readSource } from '../../core/media/images.js';
 import { sniffImage } from '../../core/media/image-sniff.js';
@@ -66,6 +73,46 @@ export function sessionRoutes(): Route<Services>[] {
       handle: ({ services, req, res }) => {
         services.sessions.end(sessionCookie(req)!);
         res.setHeader('Set-Cookie', endedCookieHeader());
+        return { ok: true };
+      },
+    }),
+    windowRoute<Services, SessionsAnswer>({
+      method: 'GET',
+      path: APP_API.sessions,
+      summary: 'The signed-in windows (sessions), newest use first',
+      reply: sessionsAnswerSchema,
+      handle: ({ services, session }) => ({
+        sessions: services.sessions.list().map((open) => ({
+          handle: open.handle,
+          browser: open.browser,
+          signedInAt: new Date(open.createdAt).toISOString(),
+          lastUsedAt: new Date(open.lastUsed).toISOString(),
+          thisWindow: open === session,
+        })),
+      }),
+    }),
+    windowRoute<Services, OkAnswer>({
+      method: 'DELETE',
+      path: APP_API.sessions,
+      summary: 'Sign out everywhere: every window, this one too',
+      reply: okSchema,
+      handle: ({ services, res }) => {
+        services.sessions.endAll();
+        res.setHeader('Set-Cookie', endedCookieHeader());
+        return { ok: true };
+      },
+    }),
+    windowRoute<Services, OkAnswer>({
+      method: 'DELETE',
+      path: APP_API.sessionOne,
+      summary: 'Sign out one window, by its handle',
+      params: { handle: { description: 'the handle GET /app/api/sessions lists' } },
+      reply: okSchema,
+      errors: { 404: 'no signed-in window has that handle' },
+      handle: ({ services, params, session, res }) => {
+        const mine = session?.handle === params.handle;
+        if (!services.sessions.endHandle(params.handle!)) throw errors.noSuchSession();
+        if (mine) res.setHeader('Set-Cookie', endedCookieHeader());
         return { ok: true };
       },
     }),

@@ -7,9 +7,13 @@
 import { OWN_APP } from '../../../protocol/app-api.js';
 import {
   SETTINGS_APP_PATTERN,
+  SETTINGS_KEY_PATTERN,
   settingsPaths,
   VOICE_SAMPLE,
   type LastNotificationsAnswer,
+  type SendKeyCreated,
+  type SendKeyRequest,
+  type SendKeysAnswer,
   type VoiceTestAnswer,
 } from '../../../protocol/app-api-settings.js';
 import { errors } from '../../../protocol/errors.js';
@@ -18,6 +22,7 @@ import { firstLineOf } from '../../core/history/rows.js';
 import { ENGINE_VOICE } from '../../core/settings/settings.js';
 import type { Route } from '../route.js';
 import { appIdOf, appRoutes, appSettingsList, changeAppSettingsFrom } from '../routes/apps.js';
+import { keyLines, keyRoutes, readKeyRequest } from '../routes/keys.js';
 import { changeSettings, settingsRoutes as v1SettingsRoutes, settingsView } from '../routes/settings.js';
 import { voiceRoutes } from '../routes/voice.js';
 import type { Services as AllServices } from '../services.js';
@@ -25,7 +30,7 @@ import { asWindowRoute, v1Route, windowRoute } from './window-route.js';
 
 type Services = Pick<
   AllServices,
-  'settings' | 'voiceSetup' | 'quietHours' | 'apps' | 'approvals' | 'names' | 'appAdmin' | 'history' | 'speech' | 'voice'
+  'settings' | 'voiceSetup' | 'quietHours' | 'apps' | 'approvals' | 'names' | 'appAdmin' | 'history' | 'speech' | 'voice' | 'sendKeys'
 >;
 
 /** How long "Test voice" waits for the sample to be written before it answers anyway (the queue may be busy). */
@@ -66,6 +71,7 @@ async function testVoice(core: Services): Promise<VoiceTestAnswer> {
 export function settingsRoutes(): Route<Services>[] {
   const settings = v1SettingsRoutes();
   const apps = appRoutes();
+  const keys = keyRoutes();
   return [
     asWindowRoute(v1Route(settings, 'GET', '/v1/settings'), settingsPaths.settings, ({ services }) => settingsView(services)),
     asWindowRoute(v1Route(settings, 'PUT', '/v1/settings'), settingsPaths.settings, ({ services, body }) => changeSettings(services, body)),
@@ -104,6 +110,22 @@ export function settingsRoutes(): Route<Services>[] {
       await services.appAdmin.remove(app);
       return { ok: true, deleted: app };
     }),
+    // An app's sending keys (docs/app.md#settings, docs/api/keys.md): made here by the person, shown once.
+    asWindowRoute<Services, SendKeysAnswer>(v1Route(keys, 'GET', '/v1/keys'), settingsPaths.keys, ({ services, query }) => ({
+      keys: services.sendKeys.list(query.app as string | undefined),
+    })),
+    asWindowRoute<Services, SendKeyCreated, SendKeyRequest>(
+      v1Route(keys, 'POST', '/v1/keys'),
+      settingsPaths.keys,
+      async ({ services, body, req }) => {
+        const { app, name } = readKeyRequest(body);
+        const made = await services.sendKeys.create(app, name);
+        return { ...made, lines: keyLines(made, req.socket.localPort ?? 0) };
+      },
+    ),
+    asWindowRoute(v1Route(keys, 'DELETE', '/v1/keys/{id}'), SETTINGS_KEY_PATTERN, ({ services, params }) =>
+      services.sendKeys.revoke(params.id!).then(() => ({ ok: true })),
+    ),
     asWindowRoute(v1Route(voiceRoutes(), 'GET', '/v1/voice'), settingsPaths.voice, ({ services }) => services.speech.status()),
     windowRoute({
       method: 'POST',

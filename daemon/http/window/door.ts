@@ -8,7 +8,7 @@ import type { Request, Response } from 'express';
 import { APP_CSRF_HEADER, APP_CSRF_PARAM, APP_SESSION_COOKIE } from '../../../protocol/app-api.js';
 import { errors } from '../../../protocol/errors.js';
 import { isLoopbackHost, refuseDuplicateHost } from '../guard.js';
-import { csrfMatches, type Session, type Sessions } from './sessions.js';
+import { csrfMatches, SESSION_IDLE_MS, type Session, type Sessions } from './sessions.js';
 
 /** The CSP of every `/app` answer: the app's own files only, no inline script or style, never framed. */
 export const CONTENT_SECURITY_POLICY = [
@@ -56,8 +56,12 @@ export function cookieValue(req: Request, name: string): string | undefined {
 /** The session cookie's value. */
 export const sessionCookie = (req: Request): string | undefined => cookieValue(req, APP_SESSION_COOKIE);
 
-/** `Set-Cookie` for a new session: HttpOnly (no script reads it), SameSite=Strict (no other site sends it), `/app` only. */
-export const sessionCookieHeader = (id: string): string => `${APP_SESSION_COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/app`;
+/**
+ * `Set-Cookie` for a session: HttpOnly (no script reads it), SameSite=Strict (no other site sends it), `/app` only,
+ * and kept by the browser as long as the session may stay unused, so a window reopened after a reboot is signed in.
+ */
+export const sessionCookieHeader = (id: string): string =>
+  `${APP_SESSION_COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/app; Max-Age=${SESSION_IDLE_MS / 1000}`;
 /** `Set-Cookie` that removes it (Sign out). */
 export const endedCookieHeader = (): string => `${APP_SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/app; Max-Age=0`;
 

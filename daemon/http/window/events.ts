@@ -1,7 +1,8 @@
 // `GET /app/api/events` (docs/app.md#live-events): server-sent events, fed by the same core events the tray
 // watches. A notification that arrives or changes travels whole (its row), so the app paints it without asking;
-// removals, the unread count and the approvals follow as they change. The banner, the tray and the app are three
-// views of one state: each hears of a change, wherever it was made.
+// removals, the unread count and the approvals follow as they change, and so does the template library (the
+// Designer reads it again). The banner, the tray and the app are three views of one state: each hears of a change,
+// wherever it was made.
 
 import type { Request, Response } from 'express';
 import { APP_EVENTS_KEEPALIVE_MS, type AppEventName, type AppEvents } from '../../../protocol/app-api.js';
@@ -38,6 +39,7 @@ export class EventHub {
   /** The unread count the clients were told last. */
   private toldUnread: number | null = null;
   private unreadQueued = false;
+  private templatesQueued = false;
   /** The notifications that asked a question still open (their rows say `waiting`). */
   private asking = new Set<string>();
   private readonly stops: Array<() => void> = [];
@@ -54,6 +56,7 @@ export class EventHub {
       core.readState.onChange((change) => this.readChanged(change)),
       core.approvals.onChange(() => this.approvalsChanged(approvals)),
       core.relay.connectors.onChange(() => this.clients.size > 0 && this.send('approvals', approvals())),
+      core.designs.onChange(() => this.templatesChanged()),
       sessions.onEnd((session) => {
         for (const client of this.clients) if (client.session === session) this.drop(client);
       }),
@@ -134,7 +137,8 @@ export class EventHub {
     if (this.clients.size === 0) return;
     const record = change.app !== undefined && change.id !== undefined ? this.core.history.get(change.app, change.id) : undefined;
     if (record) this.send('row', { row: this.rows.row(record), seq });
-    else this.send('read', change.app === undefined ? { seq } : { app: change.app, seq });
+    else
+      this.send('read', { ...(change.app === undefined ? {} : { app: change.app }), seq, ...(change.restored ? { restored: true } : {}) });
     this.queueUnread();
   }
 
@@ -161,6 +165,16 @@ export class EventHub {
       if (open.notificationId) keys.add(recordKey(open.grant.app, open.notificationId));
     }
     return keys;
+  }
+
+  /** One templates event per turn of the event loop (removing an app deletes its templates one by one). */
+  private templatesChanged(): void {
+    if (this.clients.size === 0 || this.templatesQueued) return;
+    this.templatesQueued = true;
+    setImmediate(() => {
+      this.templatesQueued = false;
+      this.send('templates', {});
+    });
   }
 
   /** One unread event per turn of the event loop, and only when the count changed. */

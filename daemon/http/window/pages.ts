@@ -8,7 +8,7 @@ import type { Request, Response } from 'express';
 import { escapeHtml } from '../../../common/html-escape.js';
 import { APP_BASE, APP_CSRF_PARAM, APP_PAGES, HOW_TO_OPEN_NOTIFIER } from '../../../protocol/app-api.js';
 import { sessionCookie, sessionCookieHeader } from './door.js';
-import type { Sessions, SignInCodes } from './sessions.js';
+import { describeBrowser, type Sessions, type SignInCodes } from './sessions.js';
 
 /** The built files change name when their content changes: a year, never revalidated. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -95,8 +95,8 @@ export function signIn(req: Request, res: Response, codes: SignInCodes, sessions
     sendHtml(res, 401, serverPage('Notifier', `<p>${escapeHtml(SIGNIN_FAILED_TEXT)}</p>`));
     return;
   }
-  const { id, session } = sessions.create();
-  const target = `/app/${page.split('/').map(encodeURIComponent).join('/')}#${APP_CSRF_PARAM}=${session.csrf}`;
+  const { id, csrf } = sessions.create(describeBrowser(req.headers['user-agent']));
+  const target = `/app/${page.split('/').map(encodeURIComponent).join('/')}#${APP_CSRF_PARAM}=${csrf}`;
   res.setHeader('Set-Cookie', sessionCookieHeader(id));
   sendHtml(
     res,
@@ -114,10 +114,13 @@ export function signIn(req: Request, res: Response, codes: SignInCodes, sessions
  * a short page and 401 — no code of the app at all.
  */
 export async function sendPage(req: Request, res: Response, sessions: Sessions, appDir: string): Promise<void> {
-  if (!sessions.find(sessionCookie(req), { touch: true })) {
+  const id = sessionCookie(req);
+  if (!sessions.find(id, { touch: true })) {
     sendHtml(res, 401, serverPage('Notifier', `<p>${escapeHtml(NO_SESSION_TEXT)}</p>`));
     return;
   }
+  // The cookie's 30 days start again with each page opened, as the session's do.
+  res.setHeader('Set-Cookie', sessionCookieHeader(id!));
   const html = await readFile(path.join(appDir, 'index.html'), 'utf8').catch(() => null);
   if (html === null) {
     sendHtml(res, 503, serverPage('Notifier', '<p>The app is not built yet: run <code>npm run setup</code>, then open it again.</p>'));

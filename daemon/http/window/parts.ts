@@ -9,6 +9,7 @@ import type { HistoryPages } from '../../core/history/history-pages.js';
 import type { RowMaker } from '../../core/history/rows.js';
 import type { EventHub } from './events.js';
 import type { Sessions } from './sessions.js';
+import type { UndoShelf } from './undo.js';
 
 /** Where a script reaches this daemon (the first-run view). */
 export interface DaemonPlace {
@@ -22,6 +23,8 @@ export interface WindowParts {
   details: DetailSources;
   sessions: Sessions;
   events: EventHub;
+  /** What the person can take back for a while: deletions, Mark all read, dismissals. */
+  undo: UndoShelf;
   /** What waits for the person's approval, what they granted, and the connector requests (docs/app.md#approvals). */
   approvalsView(): ApprovalsAnswer;
   place(): DaemonPlace;

@@ -10,7 +10,7 @@ import { APP_API_BASE, APP_BASE, APP_PAGES, appPaths, isWithin, type AppPage } f
 import { recordKey } from '../../../protocol/record-key.js';
 import { errors } from '../../../protocol/errors.js';
 import { approvalsView as approvalsOf } from '../../core/approvals/approvals-view.js';
-import { type DetailSources } from '../../core/history/details.js';
+import { codeGate, type DetailSources } from '../../core/history/details.js';
 import { HistoryPages } from '../../core/history/history-pages.js';
 import { RowMaker } from '../../core/history/rows.js';
 import type { Core, OpenResult } from '../../core/core.js';
@@ -24,6 +24,7 @@ import type { Session } from './sessions.js';
 import { EventHub } from './events.js';
 import { isPagePath, SERVER_PAGE_CSS_PATH, sendBuiltFile, sendNotFound, sendPage, sendServerPageCss, signIn } from './pages.js';
 import { Sessions, SignInCodes } from './sessions.js';
+import { UndoShelf } from './undo.js';
 import { isRelayed } from '../../core/history/rows.js';
 
 /** The forwarding files of sign-in links in the support folder: `signin-<random>.html`. */
@@ -52,14 +53,20 @@ function forwardingPage(link: string): string {
 
 export class PersonApp {
   readonly codes = new SignInCodes();
-  readonly sessions = new Sessions();
   /** The window's own parts, which its routes are given beside the core's. */
   readonly parts: WindowParts;
   private readonly stale: Promise<void>;
 
-  constructor(
+  /** The window of this core, with the sessions kept in `sessions.json` (a window stays signed in across restarts). */
+  static async open(core: Core, options: PersonAppOptions): Promise<PersonApp> {
+    const document = await core.store.open<{ sessions: Record<string, Session> }>('sessions.json', { sessions: {} });
+    return new PersonApp(core, options, new Sessions(document, { save: () => core.store.save(document) }));
+  }
+
+  private constructor(
     core: Core,
     private readonly options: PersonAppOptions,
+    readonly sessions: Sessions,
   ) {
     // The notifications whose questions wait now, kept as the questions change (a waiting filter asks for each row).
     let asking = new Set<string>();
@@ -91,6 +98,13 @@ export class PersonApp {
       hasCard: (record) => core.cards.hasCard(record),
       callbackURL: (app) => core.apps.get(app)?.callbackURL,
       receipts: (record) => (isRelayed(record) ? outcomesOf(record) : undefined),
+      codeGate: codeGate({
+        asksToRunCode: (app) => core.apps.get(app)?.allowCommands === true,
+        commandsAllowed: (app) => core.approvals.commandsAllowed(app),
+        requestDeclined: (app) => core.approvals.requestDeclined(app),
+        templateCodeApproved: (app, template, code) => core.approvals.templateCodeApproved(app, template, code),
+        appName: (app) => core.names.name(app),
+      }),
     };
     const events = new EventHub(core, rows, this.sessions, approvalsView);
     this.parts = {
@@ -99,6 +113,7 @@ export class PersonApp {
       details,
       sessions: this.sessions,
       events,
+      undo: new UndoShelf(),
       approvalsView,
       place: () => this.options,
       openApp: (page) => this.open(page),
@@ -142,9 +157,10 @@ export class PersonApp {
     }
   }
 
-  /** The daemon stops: event streams end, codes end and their files go. Sessions end with the process. */
+  /** The daemon stops: event streams end, what Undo kept goes, codes end and their files go. Sessions end with the process. */
   close(): void {
     this.parts.events.close();
+    this.parts.undo.close();
     this.codes.clear();
   }
 

@@ -1,6 +1,7 @@
 // The person's way in (docs/app.md#signing-in): one-time sign-in codes, which only the private channel mints, and
-// the sessions they are traded for. Both live in memory only, as SHA-256 digests: a daemon that restarts ends
-// every session, and nothing on disk or in a log can be replayed.
+// the sessions they are traded for. Codes live in memory only; sessions also in `sessions.json`, as SHA-256 digests
+// of their ids and CSRF values, so a window stays signed in across restarts and nothing on disk or in a log can be
+// replayed.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppPage } from '../../../protocol/app-api.js';
@@ -9,8 +10,8 @@ import type { AppPage } from '../../../protocol/app-api.js';
 const CODE_BYTES = 32;
 /** A sign-in code is valid once, for this long. */
 export const SIGNIN_CODE_MS = 60_000;
-/** A session ends after this long without a request. */
-export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+/** A session ends after this long without a request (issue 34: 30 days unused). */
+export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000;
 /** Session ids and CSRF values: 32 random bytes, base64url. */
 const SECRET_BYTES = 32;
 
@@ -67,29 +68,66 @@ export class SignInCodes {
 }
 
 export interface Session {
-  /** The value the app sends back in `X-Notifier-CSRF` with every change. */
-  readonly csrf: string;
+  /** A name for the session that reveals nothing of it: the first characters of its digest (Settings lists it). */
+  readonly handle: string;
+  /** The digest of the value the app sends back in `X-Notifier-CSRF` with every change. */
+  readonly csrfDigest: string;
+  readonly createdAt: number;
   lastUsed: number;
+  /** The browser that signed in, in a few words ("Chromium on Linux"), from its User-Agent. */
+  readonly browser: string;
 }
 
-/** The person's sessions: in memory, ended after 12 hours idle, on Sign out, and when the daemon stops. */
+/** `sessions.json`: every open session under the digest of its id, never the id or the CSRF value themselves. */
+interface SessionsFile {
+  sessions: Record<string, Session>;
+}
+
+/** What Sessions keeps its file with (the core's store). */
+export interface SessionStore {
+  save(): Promise<void>;
+}
+
+/** Letters of a session's digest that name it in Settings: enough to tell sessions apart, useless to sign in. */
+const HANDLE_CHARS = 12;
+/** `lastUsed` is written again once it moved this much: a session's 30 days are counted to the hour, not the request. */
+const LAST_USED_WRITE_MS = 60 * 60 * 1000;
+
+/**
+ * The person's sessions (docs/app.md#signing-in): kept in `sessions.json` (0600, as digests), so a window stays
+ * signed in across a restart of the daemon or the computer; ended after 30 days without a request, at Sign out, or
+ * by "Sign out everywhere".
+ */
 export class Sessions {
   private readonly byDigest = new Map<string, Session>();
   /** Told when a session ends (its event streams close). */
   private readonly endListeners = new Set<(session: Session) => void>();
 
-  constructor(private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly document: { data: SessionsFile } = { data: { sessions: {} } },
+    private readonly store: SessionStore = { save: async () => undefined },
+    private readonly clock: () => number = Date.now,
+  ) {
+    document.data.sessions ??= {};
+    for (const [key, session] of Object.entries(document.data.sessions)) {
+      if (typeof session?.csrfDigest === 'string' && typeof session.lastUsed === 'number') this.byDigest.set(key, session);
+    }
+  }
 
   /**
-   * A new session: its id (for the cookie, never stored as is) and the session. Sessions idle too long end here too,
-   * so the daemon does not keep every window ever opened (most cookies never come back to end their session).
+   * A new session: its id (for the cookie, never stored as is), its CSRF value (for the page, once), and the
+   * session. Sessions idle too long end here too, so the file does not keep every window ever opened.
    */
-  create(): { id: string; session: Session } {
-    for (const [key, open] of this.byDigest) if (this.clock() - open.lastUsed > SESSION_IDLE_MS) this.remove(key);
+  create(browser: string): { id: string; csrf: string; session: Session } {
+    for (const [key, open] of this.byDigest) if (this.expired(open)) this.remove(key);
     const id = newSecret(SECRET_BYTES);
-    const session: Session = { csrf: newSecret(SECRET_BYTES), lastUsed: this.clock() };
-    this.byDigest.set(digest(id), session);
-    return { id, session };
+    const csrf = newSecret(SECRET_BYTES);
+    const key = digest(id);
+    const now = this.clock();
+    const session: Session = { handle: key.slice(0, HANDLE_CHARS), csrfDigest: digest(csrf), createdAt: now, lastUsed: now, browser };
+    this.byDigest.set(key, session);
+    this.persist();
+    return { id, csrf, session };
   }
 
   /** The session of a cookie's id, if it is still open (a request made with it counts as use when `touch`). */
@@ -98,22 +136,29 @@ export class Sessions {
     const key = digest(id);
     const session = this.byDigest.get(key);
     if (!session) return null;
-    if (this.clock() - session.lastUsed > SESSION_IDLE_MS) {
+    if (this.expired(session)) {
       this.remove(key);
       return null;
     }
-    if (options.touch) session.lastUsed = this.clock();
+    if (options.touch) this.touch(session);
     return session;
   }
 
-  /** A request made with the session counts as use: its 12 idle hours start again. */
+  /** A request made with the session counts as use: its 30 idle days start again. */
   touch(session: Session): void {
+    const before = session.lastUsed;
     session.lastUsed = this.clock();
+    if (session.lastUsed - before >= LAST_USED_WRITE_MS) this.persist();
   }
 
   /** Is the session still open (not signed out, not idle too long)? */
   isOpen(session: Session): boolean {
-    return [...this.byDigest.values()].includes(session) && this.clock() - session.lastUsed <= SESSION_IDLE_MS;
+    return [...this.byDigest.values()].includes(session) && !this.expired(session);
+  }
+
+  /** The open sessions, newest use first. */
+  list(): Session[] {
+    return [...this.byDigest.values()].filter((session) => !this.expired(session)).sort((a, b) => b.lastUsed - a.lastUsed);
   }
 
   /** Sign out. */
@@ -121,22 +166,66 @@ export class Sessions {
     this.remove(digest(id));
   }
 
+  /** Signs out the session of this handle (Settings); false when there is none. */
+  endHandle(handle: string): boolean {
+    const key = [...this.byDigest.keys()].find((candidate) => candidate.slice(0, HANDLE_CHARS) === handle);
+    if (key === undefined) return false;
+    this.remove(key);
+    return true;
+  }
+
+  /** "Sign out everywhere": every session ends, this one too. */
+  endAll(): void {
+    for (const key of [...this.byDigest.keys()]) this.remove(key);
+  }
+
   onEnd(listener: (session: Session) => void): () => void {
     this.endListeners.add(listener);
     return () => this.endListeners.delete(listener);
+  }
+
+  private expired(session: Session): boolean {
+    return this.clock() - session.lastUsed > SESSION_IDLE_MS;
   }
 
   private remove(key: string): void {
     const session = this.byDigest.get(key);
     if (!session) return;
     this.byDigest.delete(key);
+    this.persist();
     for (const listener of this.endListeners) listener(session);
   }
+
+  /** Written in the background: a lost write at worst signs a window out, or keeps one an hour longer. */
+  private persist(): void {
+    this.document.data = { sessions: Object.fromEntries(this.byDigest) };
+    void this.store.save().catch(() => undefined);
+  }
+}
+
+/** The browser of a User-Agent in a few words ("Chromium on Linux"), for the list of signed-in windows. */
+export function describeBrowser(userAgent: string | undefined): string {
+  const ua = userAgent ?? '';
+  const browser =
+    [
+      ['Edg/', 'Edge'],
+      ['Firefox/', 'Firefox'],
+      ['Chromium/', 'Chromium'],
+      ['Chrome/', 'Chrome'],
+      ['Safari/', 'Safari'],
+    ].find(([mark]) => ua.includes(mark!))?.[1] ?? 'A browser';
+  const system = [
+    ['Android', 'Android'],
+    ['Linux', 'Linux'],
+    ['Mac OS X', 'macOS'],
+    ['Windows', 'Windows'],
+  ].find(([mark]) => ua.includes(mark!))?.[1];
+  return system ? `${browser} on ${system}` : browser;
 }
 
 /** Compares a CSRF value in constant time. */
 export function csrfMatches(given: string | undefined, session: Session): boolean {
   if (given === undefined) return false;
-  const [a, b] = [Buffer.from(given), Buffer.from(session.csrf)];
+  const [a, b] = [Buffer.from(digest(given)), Buffer.from(session.csrfDigest)];
   return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -34,7 +34,8 @@ function frontPage(req: Request, res: Response): void {
 export function publicRoutes(): RouteGroup {
   return {
     routes: [
-      route({ method: 'ALL', path: '/', caller: 'none', handle: ({ req, res }) => frontPage(req, res) }),
+      // RA5, RA70: `GET /` (and HEAD); `POST /` is ntfy's JSON publishing (routes/dialects.ts).
+      route({ method: 'GET', path: '/', caller: 'none', handle: ({ req, res }) => frontPage(req, res) }),
       // RA5: the process is up, any method: a load balancer's check needs no credential and touches no database.
       route({ method: 'ALL', path: ['/health', '/healthz'], caller: 'none', handle: ({ res }) => answerJson(res, 200, HEALTH) }),
     ],

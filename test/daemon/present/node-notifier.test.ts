@@ -483,7 +483,7 @@ describe('the node-notifier presenter on Windows (SnoreToast)', () => {
 });
 
 describe('the node-notifier presenter elsewhere (notify-send)', () => {
-  test('text, picture, lifetime in seconds (0 stays) and urgency; no buttons, no expiry handling', async () => {
+  test('text, picture, lifetime in seconds (0 stays), urgency and its own desktop entry; no buttons, no expiry handling', async () => {
     const { fake, presenter } = await setUp('linux');
     expect(presenter.handlesExpiry).toBe(false);
     await presenter.show(banner({ imagePath: '/tmp/pic.png', priority: 'urgent' }));
@@ -491,9 +491,22 @@ describe('the node-notifier presenter elsewhere (notify-send)', () => {
     presenter.ask(question);
     await presenter.close({ app: 'ci', id: 'b1' });
     expect(fake.options).toEqual([
-      { title: 'Build passed', message: 'main\nAll 412 tests', icon: '/tmp/pic.png', timeout: 0, urgency: 'critical' },
-      { title: 'Build passed', message: 'All 412 tests', timeout: 8, urgency: 'low' },
-      { title: 'Notifier', message: 'Let backup run commands?\nrsync -a ~ /mnt', timeout: 0, urgency: 'critical' },
+      {
+        title: 'Build passed',
+        message: 'main\nAll 412 tests',
+        icon: '/tmp/pic.png',
+        timeout: 0,
+        urgency: 'critical',
+        hint: 'string:desktop-entry:notifier',
+      },
+      { title: 'Build passed', message: 'All 412 tests', timeout: 8, urgency: 'low', hint: 'string:desktop-entry:notifier' },
+      {
+        title: 'Notifier',
+        message: 'Let backup run commands?\nrsync -a ~ /mnt',
+        timeout: 0,
+        urgency: 'critical',
+        hint: 'string:desktop-entry:notifier',
+      },
     ]);
   });
 

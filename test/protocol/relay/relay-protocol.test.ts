@@ -5,7 +5,7 @@ import { describe, expect, test } from '@jest/globals';
 import { RelayError } from '../../../protocol/relay/errors.js';
 import { MAX_FRAME_BYTES } from '../../../protocol/relay/limits.js';
 import { parseDeviceFrame, readDeviceStatus } from '../../../protocol/relay/frames.js';
-import { checkNotifyBodySize, cleanNotification, maxNotifyRequestBytes } from '../../../protocol/relay/notify.js';
+import { checkNotifyBodySize, checkShowAt, cleanNotification, maxNotifyRequestBytes } from '../../../protocol/relay/notify.js';
 import { readReceipt } from '../../../protocol/relay/receipts.js';
 import { bearerToken, Credentials, newAgentKey, newDeviceToken, parseCredential, sha256Hex } from '../../../relay/core/credentials.js';
 import { deviceLockKey } from '../../../relay/store/postgres.js';
@@ -40,6 +40,43 @@ describe('the notify whitelist', () => {
     expect(cleanNotification({ title: 't', speed: 0.5 }).speak).toEqual({ speed: 0.5 });
     expect(cleanNotification({ title: 't', voice: 'Alex', speak: false }).speak).toBe(false);
     expect(cleanNotification({ title: 't', presentation: 'banner' }).speak).toBeUndefined();
+  });
+
+  test('showAt is a time with its zone, kept in UTC, at most 3 days ahead of the relay; collapseId is an id', () => {
+    const payload = cleanNotification({ title: 't', showAt: '2026-12-07T10:30:00+01:00', collapseId: 'backup:nightly' });
+    expect(payload).toMatchObject({ showAt: '2026-12-07T09:30:00.000Z', collapseId: 'backup:nightly' });
+    const now = Date.parse('2026-12-06T09:30:00Z');
+    expect(() => checkShowAt(payload, now)).not.toThrow();
+    expect(() => checkShowAt(payload, now + 86_400_000)).not.toThrow(); // already past: shown at once
+    const tooFar = refusal(() => checkShowAt(payload, now - 3 * 86_400_000));
+    expect([tooFar.code, tooFar.details.fields, tooFar.message]).toEqual(['invalid_request', ['showAt'], 'showAt: at most 3 days ahead']);
+    for (const showAt of ['2026-12-07 09:30', '2026-12-07T09:30:00', '1765100000', '2026-13-07T09:30:00Z']) {
+      expect(refusal(() => cleanNotification({ title: 't', showAt })).details.fields).toEqual(['showAt']);
+    }
+    expect(refusal(() => cleanNotification({ title: 't', collapseId: 'a/b' })).details.fields).toEqual(['collapseId']);
+  });
+
+  test('a withdrawal names its collapseId and carries nothing of a notification', () => {
+    expect(cleanNotification({ withdraw: 'clear', collapseId: 'door-1' })).toEqual({
+      title: '',
+      expectReply: false,
+      withdraw: 'clear',
+      collapseId: 'door-1',
+    });
+    expect(
+      cleanNotification({ withdraw: 'delete', collapseId: 'door-1', notificationId: 'undo-7', title: ' ', expectReply: false }),
+    ).toEqual({
+      title: '',
+      expectReply: false,
+      withdraw: 'delete',
+      collapseId: 'door-1',
+      notificationId: 'undo-7',
+    });
+    expect(refusal(() => cleanNotification({ withdraw: 'clear' })).details.fields).toEqual(['collapseId']);
+    expect(refusal(() => cleanNotification({ withdraw: 'hide', collapseId: 'x' })).details.fields).toEqual(['withdraw']);
+    const mixed = refusal(() => cleanNotification({ withdraw: 'clear', collapseId: 'x', title: 't', body: 'b', expectReply: true }));
+    expect([mixed.code, mixed.details.fields]).toEqual(['invalid_request', ['title', 'body', 'expectReply']]);
+    expect(mixed.message).toContain('title: not sent with withdraw');
   });
 
   test('refused keys are all named, dangerous ones called out', () => {

@@ -1,5 +1,5 @@
 // The person's app's state, unit by unit: sign-in codes (single use, 60 s, their files ended once), sessions
-// (12 hours idle, Sign out), and read state over a real History in a temporary folder (the count kept in step with
+// (30 days idle, Sign out, kept on disk as digests, listed and signed out by handle), and read state over a real History in a temporary folder (the count kept in step with
 // every kind of change, a spoken-only notification delivered read).
 
 import { afterAll, afterEach, describe, expect, jest, test } from '@jest/globals';
@@ -9,7 +9,14 @@ import { HistoryPages } from '../../../../daemon/core/history/history-pages.js';
 import { RowMaker } from '../../../../daemon/core/history/rows.js';
 import { ReadState } from '../../../../daemon/core/history/read-state.js';
 import { ImageCache } from '../../../../daemon/core/media/images.js';
-import { SESSION_IDLE_MS, SIGNIN_CODE_MS, Sessions, SignInCodes, csrfMatches } from '../../../../daemon/http/window/sessions.js';
+import {
+  SESSION_IDLE_MS,
+  SIGNIN_CODE_MS,
+  Sessions,
+  SignInCodes,
+  csrfMatches,
+  describeBrowser,
+} from '../../../../daemon/http/window/sessions.js';
 import { log } from '../../../../daemon/log.js';
 import { Store } from '../../../../daemon/store/store.js';
 import type { HistoryRecord } from '../../../../protocol/types.js';
@@ -62,10 +69,13 @@ describe('sign-in codes', () => {
 });
 
 describe('sessions', () => {
-  test('a session ends after 12 hours without a request; each request keeps it going', () => {
+  /** Sessions on a file of their own (in memory here), with the clock the test moves. */
+  const sessionsAt = (clock: () => number, document = { data: { sessions: {} } }) => new Sessions(document, undefined, clock);
+
+  test('a session ends after 30 days without a request; each request keeps it going', () => {
     let now = 0;
-    const sessions = new Sessions(() => now);
-    const { id, session } = sessions.create();
+    const sessions = sessionsAt(() => now);
+    const { id, session } = sessions.create('Chromium on Linux');
     now += SESSION_IDLE_MS - 1;
     expect(sessions.find(id, { touch: true })).toBe(session);
     now += SESSION_IDLE_MS - 1;
@@ -73,19 +83,20 @@ describe('sessions', () => {
     now += 2;
     expect(sessions.find(id, { touch: true })).toBeNull();
     expect(sessions.isOpen(session)).toBe(false);
+    expect(SESSION_IDLE_MS).toBe(30 * 24 * 60 * 60 * 1000);
   });
 
   test('sessions left idle end without their cookie coming back: the next sign-in ends them, and the daemon forgets them', () => {
     let now = 0;
-    const sessions = new Sessions(() => now);
+    const sessions = sessionsAt(() => now);
     const ended = jest.fn();
     sessions.onEnd(ended);
-    const idle = sessions.create();
-    const used = sessions.create();
+    const idle = sessions.create('Firefox on Linux');
+    const used = sessions.create('Chromium on Linux');
     now += SESSION_IDLE_MS;
     sessions.touch(used.session);
     now += 1;
-    sessions.create();
+    sessions.create('Chromium on Linux');
     expect(ended.mock.calls).toEqual([[idle.session]]);
     expect(sessions.isOpen(used.session)).toBe(true);
   });
@@ -94,14 +105,52 @@ describe('sessions', () => {
     const sessions = new Sessions();
     const ended = jest.fn();
     sessions.onEnd(ended);
-    const { id, session } = sessions.create();
-    expect(csrfMatches(session.csrf, session)).toBe(true);
-    expect(csrfMatches(`${session.csrf}x`, session)).toBe(false);
+    const { id, csrf, session } = sessions.create('Chromium on Linux');
+    expect(csrfMatches(csrf, session)).toBe(true);
+    expect(csrfMatches(`${csrf}x`, session)).toBe(false);
     expect(csrfMatches(undefined, session)).toBe(false);
     sessions.end(id);
     expect(ended).toHaveBeenCalledWith(session);
     expect(sessions.find(id, { touch: true })).toBeNull();
     expect(sessions.find(undefined, { touch: true })).toBeNull();
+  });
+
+  test('kept on disk as digests only: a restart reads them back, the same cookie and CSRF value still open the door', () => {
+    const document = { data: { sessions: {} } };
+    const saves = jest.fn(async () => undefined);
+    const before = new Sessions(document, { save: saves });
+    const { id, csrf } = before.create('Chromium on Linux');
+    expect(saves).toHaveBeenCalled();
+    const written = JSON.stringify(document.data);
+    expect(written).not.toContain(id);
+    expect(written).not.toContain(csrf);
+    const after = new Sessions(JSON.parse(JSON.stringify(document)) as typeof document);
+    const found = after.find(id, { touch: true });
+    expect(found).toMatchObject({ browser: 'Chromium on Linux', handle: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/) });
+    expect(csrfMatches(csrf, found!)).toBe(true);
+  });
+
+  test('listed newest use first; one signed out by its handle; "Sign out everywhere" ends them all', () => {
+    let now = 0;
+    const sessions = sessionsAt(() => now);
+    const first = sessions.create('Firefox on Linux');
+    now += 10;
+    const second = sessions.create('Chromium on Linux');
+    expect(sessions.list().map((session) => session.browser)).toEqual(['Chromium on Linux', 'Firefox on Linux']);
+    expect(sessions.endHandle(first.session.handle)).toBe(true);
+    expect(sessions.endHandle(first.session.handle)).toBe(false);
+    expect(sessions.find(first.id, { touch: false })).toBeNull();
+    sessions.create('Firefox on Linux');
+    sessions.endAll();
+    expect(sessions.list()).toEqual([]);
+    expect(sessions.find(second.id, { touch: false })).toBeNull();
+  });
+
+  test('a browser in a few words', () => {
+    const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    expect(describeBrowser(chrome)).toBe('Chrome on Linux');
+    expect(describeBrowser('Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0')).toBe('Firefox on Linux');
+    expect(describeBrowser(undefined)).toBe('A browser');
   });
 });
 

@@ -17,6 +17,7 @@ const core = {
   readState: { onChange: never, unreadCount: () => 0 },
   approvals: { onChange: never, openQuestions: () => [] },
   relay: { connectors: { onChange: never } },
+  designs: { onChange: never },
 } as unknown as Core;
 const sessions = { onEnd: never, isOpen: () => true } as unknown as Sessions;
 
@@ -42,7 +43,7 @@ class StalledResponse extends EventEmitter {
 
 describe('live events', () => {
   test('a stream that stopped reading is cut past its limit; one that reads goes on', () => {
-    const hub = new EventHub(core, {} as RowMaker, sessions, () => ({ questions: [], granted: [], connectors: [] }));
+    const hub = new EventHub(core, {} as RowMaker, sessions, () => ({ questions: [], granted: [], denied: [], connectors: [] }));
     const request = { socket: { setNoDelay: () => undefined } } as unknown as Request;
     const stalled = new StalledResponse();
     const reading = new StalledResponse();

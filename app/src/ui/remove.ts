@@ -1,4 +1,4 @@
-// Removing one of the relay's things (a key, an approved connector, a reply-event subscription): asked first; once
+// Removing one thing of a list (a relay key, an approved connector, a reply-event subscription, a sending key): asked first; once
 // the person says yes it is deleted, the status line says so, its list is read again, and the focus goes to the
 // list's heading (the row and its button are gone).
 
@@ -8,7 +8,7 @@ import { focusSoon } from './focus.js';
 
 export interface Removal {
   question: ConfirmQuestion;
-  /** What to DELETE (a path of `relayPaths`). */
+  /** What to DELETE (a path of the window's API). */
   path: string;
   /** What the status line says once it is gone. */
   done: string;
