@@ -9,7 +9,7 @@ import { generateHistory, QUERIES } from '../rigs/history-data.js';
 import { defineBenchmark } from './lib.js';
 import type { RunningDaemon } from './kit/daemon.js';
 import { request } from './kit/http.js';
-import { int, ms, percentile, printTable, ratio, verdict } from './kit/print.js';
+import { int, ms, percentile, printAgainstHealth, verdict } from './kit/print.js';
 import { sleep } from './kit/processes.js';
 import { signIn, watchRows } from './kit/window.js';
 
@@ -82,26 +82,13 @@ await defineBenchmark({
       const filtered = `q=${encodeURIComponent(queries[(index + 7) % queries.length]!)}&state=unread&from=2000-01-01&limit=${WINDOW}`;
       samples.filtered!.push((await timed(history(filtered), session)).ms);
     }
-    const row = (name: string, values: number[], baseline = samples.health!) => [
-      name,
-      String(values.length),
-      ms(percentile(values, 50)),
-      ms(percentile(values, 90)),
-      ms(percentile(values, 99)),
-      ratio(percentile(values, 50) / percentile(baseline, 50)),
-    ];
     console.log(`(a) GET /app/api/history at ${int(total)} records, ${queryCount} rounds, ${WINDOW} rows a window`);
-    printTable(
-      [
-        ['request', 'n', 'p50', 'p90', 'p99', 'p50 / health'],
-        row('GET /v1/health (baseline)', samples.health!),
-        row('no search: everything, or the unread', samples.landing!),
-        row('a new two-word search, first window', samples.search!),
-        row('the next window of the same search', samples.scroll!),
-        row('a new search, unread, from a date', samples.filtered!),
-      ],
-      '    ',
-    );
+    printAgainstHealth('request', samples.health!, [
+      ['no search: everything, or the unread', samples.landing!],
+      ['a new two-word search, first window', samples.search!],
+      ['the next window of the same search', samples.scroll!],
+      ['a new search, unread, from a date', samples.filtered!],
+    ]);
     console.log(`    matches per search: ${Math.min(...found)} to ${int(Math.max(...found))}`);
     const searchP50 = percentile(samples.search!, 50);
     console.log(`    target: a new search p50 < ${ms(TARGET_SEARCH_P50_MS)}: ${verdict(searchP50 < TARGET_SEARCH_P50_MS)}\n`);
@@ -110,13 +97,6 @@ await defineBenchmark({
     const liveHealth: number[] = [];
     for (let index = 0; index < NOTIFY_COUNT; index++) liveHealth.push((await timed(`${daemon.baseUrl}/v1/health`, {})).ms);
     console.log(`(b) POST /v1/notify -> its row on GET /app/api/events, ${NOTIFY_COUNT} notifications one after another`);
-    printTable(
-      [
-        ['measured', 'n', 'p50', 'p90', 'p99', 'p50 / health'],
-        row('GET /v1/health (baseline)', liveHealth, liveHealth),
-        row('notify -> row event', live, liveHealth),
-      ],
-      '    ',
-    );
+    printAgainstHealth('measured', liveHealth, [['notify -> row event', live]]);
   },
 });

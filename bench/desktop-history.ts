@@ -15,7 +15,7 @@ import { sessionBus } from '../daemon/integrations/dbus-bus.js';
 import { startFakeNotificationServer, startSessionBus } from '../rigs/session-bus.js';
 import { defineBenchmark } from './lib.js';
 import { request } from './kit/http.js';
-import { int, ms, percentile, printTable, ratio, verdict } from './kit/print.js';
+import { int, ms, percentile, printAgainstHealth, printTable, ratio, verdict } from './kit/print.js';
 import { cpuMs } from './kit/proc.js';
 import { sleep } from './kit/processes.js';
 import { signIn, watchRows } from './kit/window.js';
@@ -90,19 +90,8 @@ await defineBenchmark({
       }
     }
     stream.stop();
-    const row = (name: string, values: number[]) => [
-      name,
-      String(values.length),
-      ms(percentile(values, 50)),
-      ms(percentile(values, 90)),
-      ms(percentile(values, 99)),
-      ratio(percentile(values, 50) / percentile(health, 50)),
-    ];
     console.log(`\n(a) Notify on the bus -> its row on GET /app/api/events, ${rounds} one after another (20 unmeasured first)`);
-    printTable(
-      [['measured', 'n', 'p50', 'p90', 'p99', 'p50 / health'], row('GET /v1/health (baseline)', health), row('Notify -> row event', toRow)],
-      '    ',
-    );
+    printAgainstHealth('measured', health, [['Notify -> row event', toRow]]);
     const p50 = percentile(toRow, 50);
     console.log(`    target: p50 < ${ms(TARGET_ROW_P50_MS)}: ${verdict(p50 < TARGET_ROW_P50_MS)}`);
 

@@ -26,20 +26,25 @@ new Gauge({
 /** Latency buckets in seconds: from a cached SQLite read (about a millisecond) up to a slow webhook. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export const httpRequests = new Counter({
-  name: 'relay_http_requests_total',
-  help: 'HTTP requests answered, by route pattern, method and status',
-  labelNames: ['route', 'method', 'status'] as const,
-  registers: [registry],
-});
+/** A counter of the registry, by the labels named (each label takes values from a fixed set: see the head of this file). */
+const counter = <L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> =>
+  new Counter({ name, help, labelNames, registers: [registry] });
 
-export const httpDuration = new Histogram({
-  name: 'relay_http_request_duration_seconds',
-  help: 'Time from a request arriving to its answer being sent, by route pattern',
-  labelNames: ['route'] as const,
-  buckets: LATENCY_BUCKETS,
-  registers: [registry],
-});
+/** A histogram of the registry in seconds, on the latency buckets. */
+const latency = <L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Histogram<L> =>
+  new Histogram({ name, help, labelNames, buckets: LATENCY_BUCKETS, registers: [registry] });
+
+export const httpRequests = counter('relay_http_requests_total', 'HTTP requests answered, by route pattern, method and status', [
+  'route',
+  'method',
+  'status',
+]);
+
+export const httpDuration = latency(
+  'relay_http_request_duration_seconds',
+  'Time from a request arriving to its answer being sent, by route pattern',
+  ['route'],
+);
 
 export const connectedComputers = new Gauge({
   name: 'relay_connected_computers',
@@ -47,92 +52,79 @@ export const connectedComputers = new Gauge({
   registers: [registry],
 });
 
-export const notifications = new Counter({
-  name: 'relay_notifications_total',
-  help: 'POST /v1/notify outcomes: accepted, deduplicated or refused',
-  labelNames: ['outcome'] as const,
-  registers: [registry],
-});
+export const notifications = counter('relay_notifications_total', 'POST /v1/notify outcomes: accepted, deduplicated or refused', [
+  'outcome',
+]);
 
-export const notificationsRefused = new Counter({
-  name: 'relay_notifications_refused_total',
-  help: 'Notifications refused, by reason (the error code of the refusal)',
-  labelNames: ['reason'] as const,
-  registers: [registry],
-});
+export const notificationsRefused = counter(
+  'relay_notifications_refused_total',
+  'Notifications refused, by reason (the error code of the refusal)',
+  ['reason'],
+);
 
-export const notificationsGrouped = new Counter({
-  name: 'relay_notifications_grouped_total',
-  help: 'PostgreSQL: notify requests taken together with others waiting for the same transaction (one read and one write for all)',
-  registers: [registry],
-});
+export const notificationsGrouped = counter(
+  'relay_notifications_grouped_total',
+  'PostgreSQL: notify requests taken together with others waiting for the same transaction (one read and one write for all)',
+);
 
-export const notificationsDelivered = new Counter({
-  name: 'relay_notifications_delivered_total',
-  help: 'Notifications sent to a connected computer over its device stream',
-  registers: [registry],
-});
+export const notificationsDelivered = counter(
+  'relay_notifications_delivered_total',
+  'Notifications sent to a connected computer over its device stream',
+);
 
-export const replyEvents = new Counter({
-  name: 'relay_reply_events_total',
-  help: 'Webhook delivery attempts of reply events, by outcome (delivered, retried, given_up, gone)',
-  labelNames: ['outcome'] as const,
-  registers: [registry],
-});
+export const replyEvents = counter(
+  'relay_reply_events_total',
+  'Webhook delivery attempts of reply events, by outcome (delivered, retried, given_up, gone)',
+  ['outcome'],
+);
 
-export const webhookDuration = new Histogram({
-  name: 'relay_webhook_duration_seconds',
-  help: 'Time a webhook delivery attempt took, until its answer or failure',
-  buckets: LATENCY_BUCKETS,
-  registers: [registry],
-});
+export const webhookDuration = latency(
+  'relay_webhook_duration_seconds',
+  'Time a webhook delivery attempt took, until its answer or failure',
+);
 
-export const transactionDuration = new Histogram({
-  name: 'relay_db_transaction_duration_seconds',
-  help: 'Time a locked database transaction took, including the wait for its lock, by kind (device or relay)',
-  labelNames: ['kind'] as const,
-  buckets: LATENCY_BUCKETS,
-  registers: [registry],
-});
+export const transactionDuration = latency(
+  'relay_db_transaction_duration_seconds',
+  'Time a locked database transaction took, including the wait for its lock, by kind (device or relay)',
+  ['kind'],
+);
 
-export const receipts = new Counter({
-  name: 'relay_receipts_total',
-  help: 'Frames from computers about notifications: acks and receipts (displayed, clicked, replied...)',
-  labelNames: ['kind'] as const,
-  registers: [registry],
-});
+export const receipts = counter(
+  'relay_receipts_total',
+  'Frames from computers about notifications: acks and receipts (displayed, clicked, replied...)',
+  ['kind'],
+);
 
-export const replyEventsQueued = new Counter({
-  name: 'relay_reply_events_queued_total',
-  help: 'Reply events queued for webhook subscriptions',
-  registers: [registry],
-});
+export const replyEventsQueued = counter('relay_reply_events_queued_total', 'Reply events queued for webhook subscriptions');
 
-export const oauthGrants = new Counter({
-  name: 'relay_oauth_grants_total',
-  help: 'Token endpoint requests, by grant type and outcome (granted, or the OAuth error code)',
-  labelNames: ['grant', 'outcome'] as const,
-  registers: [registry],
-});
+export const oauthGrants = counter(
+  'relay_oauth_grants_total',
+  'Token endpoint requests, by grant type and outcome (granted, or the OAuth error code)',
+  ['grant', 'outcome'],
+);
 
-/** Read from the database at each scrape: what waits now, on every node of the relay. */
-export const queueDepth = new Gauge({
-  name: 'relay_queue_depth',
-  help: 'Notifications waiting for their computer (neither acknowledged nor given up), on the whole relay',
-  registers: [registry],
-  async collect() {
-    if (watched) this.set(await watched.waitingNotes());
-  },
-});
+/** A gauge read from the database at each scrape: what waits now, on every node of the relay. */
+const waiting = (name: string, help: string, count: (relay: Watched) => Promise<number>): Gauge =>
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    async collect() {
+      if (watched) this.set(await count(watched));
+    },
+  });
 
-export const outboxDepth = new Gauge({
-  name: 'relay_reply_events_waiting',
-  help: 'Reply events waiting in the webhook outbox (queued or to be retried), on the whole relay',
-  registers: [registry],
-  async collect() {
-    if (watched) this.set(await watched.waitingEvents());
-  },
-});
+export const queueDepth = waiting(
+  'relay_queue_depth',
+  'Notifications waiting for their computer (neither acknowledged nor given up), on the whole relay',
+  (relay) => relay.waitingNotes(),
+);
+
+export const outboxDepth = waiting(
+  'relay_reply_events_waiting',
+  'Reply events waiting in the webhook outbox (queued or to be retried), on the whole relay',
+  (relay) => relay.waitingEvents(),
+);
 
 export const poolConnections = new Gauge({
   name: 'relay_db_pool_connections',
@@ -158,11 +150,10 @@ export const queuedRequests = new Gauge({
   },
 });
 
-export const listenReconnects = new Counter({
-  name: 'relay_db_listen_reconnects_total',
-  help: 'PostgreSQL: times the listening connection (LISTEN, the bus between nodes) was opened again after it was lost',
-  registers: [registry],
-});
+export const listenReconnects = counter(
+  'relay_db_listen_reconnects_total',
+  'PostgreSQL: times the listening connection (LISTEN, the bus between nodes) was opened again after it was lost',
+);
 
 /** What the gauges read at scrape time, from the process's one relay. */
 export interface Watched {

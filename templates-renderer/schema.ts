@@ -262,7 +262,6 @@ const fontSize: PropertySpec = {
   type: 'number',
   ...range(LIMITS.fontSize),
   unit: 'points',
-  rangeMessage: `fontSize must be ${LIMITS.fontSize.min} to ${LIMITS.fontSize.max}`,
   description: "Font size in points; omitted: the style's size.",
 };
 
@@ -290,6 +289,24 @@ const actionRef: PropertySpec = {
 
 const positive = (description: string): PropertySpec => ({ type: 'number', exclusiveMinimum: 0, description });
 
+/** A text of {tokens} that must be given and not blank: what a text, badge or progress component shows. */
+const requiredBinding = (description: string): PropertySpec => ({
+  type: 'string',
+  required: true,
+  nonBlank: true,
+  requiredMessage: bindingRequired,
+  description,
+});
+
+/** An icon's size in points; its default (or what is drawn without one) differs by component. */
+const iconSize = (description: string, fallback: Pick<PropertySpec, 'default' | 'defaultDescription'>): PropertySpec => ({
+  type: 'number',
+  ...range(LIMITS.iconSize),
+  unit: 'points',
+  ...fallback,
+  description,
+});
+
 // ---------------------------------------------------------------------------------------------------------------
 // Shared definitions
 
@@ -311,25 +328,42 @@ const ALIGNMENT: PropertySpec = {
   description: 'Where the component sits inside its cell when the cell is larger than the component.',
 };
 
+/** rows and cols: how many tracks, said by the sizes when they are given. */
+const trackCount = (key: 'rows' | 'cols', fallback: number): PropertySpec => {
+  const [sizes, words] = key === 'rows' ? ['rowSizes', 'rows'] : ['colSizes', 'columns'];
+  return {
+    type: 'integer',
+    ...range(LIMITS.tracks),
+    default: fallback,
+    computedDefault: true,
+    defaultDescription: `the number of ${sizes}, else ${fallback}`,
+    description: `Number of ${words}.`,
+  };
+};
+
+/** A cell's row and col: one rule, one message for both (reported at the cell, where the two are read together). */
+const cellStart = (description: string): PropertySpec => ({
+  type: 'integer',
+  required: true,
+  minimum: 0,
+  rangeMessage: 'row and col start at 0',
+  reportAtObject: true,
+  description,
+});
+
+/** A cell's rowSpan and colSpan, likewise. */
+const cellSpan = (description: string): PropertySpec => ({
+  type: 'integer',
+  minimum: 1,
+  rangeMessage: 'rowSpan and colSpan must be at least 1',
+  reportAtObject: true,
+  default: 1,
+  description,
+});
+
 const GRID_PROPS = {
-  rows: {
-    type: 'integer',
-    ...range(LIMITS.tracks),
-    rangeMessage: `rows must be ${LIMITS.tracks.min} to ${LIMITS.tracks.max}`,
-    default: 3,
-    computedDefault: true,
-    defaultDescription: 'the number of rowSizes, else 3',
-    description: 'Number of rows.',
-  },
-  cols: {
-    type: 'integer',
-    ...range(LIMITS.tracks),
-    rangeMessage: `cols must be ${LIMITS.tracks.min} to ${LIMITS.tracks.max}`,
-    default: 4,
-    computedDefault: true,
-    defaultDescription: 'the number of colSizes, else 4',
-    description: 'Number of columns.',
-  },
+  rows: trackCount('rows', 3),
+  cols: trackCount('cols', 4),
   rowSizes: {
     type: 'array',
     reader: 'trackSizes',
@@ -379,38 +413,10 @@ const CELL_PROPS = {
     defaultDescription: 'r<row>c<col>',
     description: 'Unique within the template; problems are reported by cell id.',
   },
-  row: {
-    type: 'integer',
-    required: true,
-    minimum: 0,
-    rangeMessage: 'row and col start at 0',
-    reportAtObject: true,
-    description: 'First row, 0-based.',
-  },
-  col: {
-    type: 'integer',
-    required: true,
-    minimum: 0,
-    rangeMessage: 'row and col start at 0',
-    reportAtObject: true,
-    description: 'First column, 0-based.',
-  },
-  rowSpan: {
-    type: 'integer',
-    minimum: 1,
-    rangeMessage: 'rowSpan and colSpan must be at least 1',
-    reportAtObject: true,
-    default: 1,
-    description: 'Rows covered.',
-  },
-  colSpan: {
-    type: 'integer',
-    minimum: 1,
-    rangeMessage: 'rowSpan and colSpan must be at least 1',
-    reportAtObject: true,
-    default: 1,
-    description: 'Columns covered.',
-  },
+  row: cellStart('First row, 0-based.'),
+  col: cellStart('First column, 0-based.'),
+  rowSpan: cellSpan('Rows covered.'),
+  colSpan: cellSpan('Columns covered.'),
   align: ALIGNMENT,
   padding: {
     type: 'number',
@@ -498,7 +504,6 @@ const ACTION_PROPS = {
   snoozeMinutes: {
     type: 'integer',
     ...range(LIMITS.snoozeMinutes),
-    rangeMessage: `snoozeMinutes must be ${LIMITS.snoozeMinutes.min} to ${LIMITS.snoozeMinutes.max}`,
     defaultDescription: '15',
     description: 'kind snooze: minutes until the banner comes back.',
   },
@@ -533,7 +538,6 @@ const RULE_PROPS = {
   position: {
     type: 'integer',
     minimum: 0,
-    rangeMessage: 'position must be 0 or greater',
     description: 'Move the matched actions to this 0-based place (clamped), or insert an added one there.',
   },
   symbol: symbolName('Icon of the matched actions.'),
@@ -649,18 +653,11 @@ export const objectDefinition = (name: DefinitionName): ObjectSpec => {
 // Components
 
 const TEXT = {
-  binding: {
-    type: 'string',
-    required: true,
-    nonBlank: true,
-    requiredMessage: bindingRequired,
-    description: 'Text with {tokens}, e.g. "{title}" or "{count} new from {sender}".',
-  },
+  binding: requiredBinding('Text with {tokens}, e.g. "{title}" or "{count} new from {sender}".'),
   style: textStyle('body'),
   maxLines: {
     type: 'integer',
     minimum: 1,
-    rangeMessage: 'maxLines must be at least 1',
     defaultDescription: "by style: title 2, subtitle 2, body the template's maxBodyLines (8), caption 1, mono 4",
     description: 'Line limit; longer text ends with an ellipsis.',
   },
@@ -698,14 +695,7 @@ const IMAGE = {
 } as const satisfies Props<ImageComponent>;
 
 const ISSUER_ICON = {
-  size: {
-    type: 'number',
-    ...range(LIMITS.iconSize),
-    unit: 'points',
-    rangeMessage: `size must be ${LIMITS.iconSize.min} to ${LIMITS.iconSize.max}`,
-    default: 22,
-    description: 'Icon width and height.',
-  },
+  size: iconSize('Icon width and height.', { default: 22 }),
   shape: { type: 'string', enum: ['rounded', 'circle'], default: 'rounded', description: 'Rounded square or circle.' },
   cornerRadius: {
     type: 'number',
@@ -748,7 +738,7 @@ const ACTIONS_COMPONENT = {
     default: 'wrap',
     description: 'row: one line; wrap: flows onto more lines; stack: one per line.',
   },
-  maxVisible: { type: 'integer', minimum: 1, rangeMessage: 'maxVisible must be at least 1', description: 'Show at most this many.' },
+  maxVisible: { type: 'integer', minimum: 1, description: 'Show at most this many.' },
   include: {
     type: 'array',
     items: {
@@ -773,27 +763,14 @@ const ICON_BUTTON = {
     requiredMessage: 'an iconButton needs a symbol name, for example "x"',
     description: 'The icon, e.g. "x", "bell", "check".',
   },
-  size: {
-    type: 'number',
-    ...range(LIMITS.iconSize),
-    unit: 'points',
-    rangeMessage: `size must be ${LIMITS.iconSize.min} to ${LIMITS.iconSize.max}`,
-    defaultDescription: '18',
-    description: 'Diameter of the round button.',
-  },
+  size: iconSize('Diameter of the round button.', { defaultDescription: '18' }),
   color: color('Icon colour.'),
   action: actionSlot('the icon button'),
   actionRef,
 } as const satisfies Props<IconButtonComponent>;
 
 const BADGE = {
-  binding: {
-    type: 'string',
-    required: true,
-    nonBlank: true,
-    requiredMessage: bindingRequired,
-    description: 'Text of the pill with {tokens}, e.g. "{count}".',
-  },
+  binding: requiredBinding('Text of the pill with {tokens}, e.g. "{count}".'),
   color: color('Pill colour.', { default: 'accent' }),
   textColor: color('Text colour; omitted: legible on the pill.'),
   symbol: symbolName('Icon drawn before the text.'),
@@ -805,13 +782,7 @@ const STACK_BADGE = {
 } as const satisfies Props<StackBadgeComponent>;
 
 const PROGRESS = {
-  binding: {
-    type: 'string',
-    required: true,
-    nonBlank: true,
-    requiredMessage: bindingRequired,
-    description: 'The value: up to 1 a fraction, above 1 (or "40%") a percentage; clamped.',
-  },
+  binding: requiredBinding('The value: up to 1 a fraction, above 1 (or "40%") a percentage; clamped.'),
   color: color('Bar colour.', { default: 'accent' }),
   height: { type: 'number', exclusiveMinimum: 0, unit: 'points', default: 4, description: 'Bar thickness.' },
 } as const satisfies Props<ProgressComponent>;
@@ -849,14 +820,7 @@ const SYMBOL = {
     requiredMessage: 'a symbol needs a name, for example "bell"',
     description: 'An icon name from the bundled set (GET /v1/symbols), e.g. "bell".',
   },
-  size: {
-    type: 'number',
-    ...range(LIMITS.iconSize),
-    unit: 'points',
-    rangeMessage: `size must be ${LIMITS.iconSize.min} to ${LIMITS.iconSize.max}`,
-    default: 20,
-    description: 'Icon width and height.',
-  },
+  size: iconSize('Icon width and height.', { default: 20 }),
   color: color('Icon colour; omitted: primary.'),
 } as const satisfies Props<SymbolComponent>;
 

@@ -27,7 +27,9 @@ const LAYOUT_REVISION = 1;
 const CONNECT_TIMEOUT_MS = 5_000;
 
 const { Interface } = dbus.interface;
-const READ = 'read' as const;
+/** Properties the host only reads (each member's D-Bus signature): what the panel and the menu host ask for. */
+const readOnly = (signatures: Record<string, string>) =>
+  Object.fromEntries(Object.entries(signatures).map(([name, signature]) => [name, { signature, access: 'read' as const }]));
 
 type Pixmap = [width: number, height: number, argb: Buffer];
 type Properties = Record<string, dbus.Variant>;
@@ -174,24 +176,24 @@ class StatusNotifierItem extends Interface {
 }
 
 StatusNotifierItem.configureMembers({
-  properties: {
-    Category: { signature: 's', access: READ },
-    Id: { signature: 's', access: READ },
-    Title: { signature: 's', access: READ },
-    Status: { signature: 's', access: READ },
-    WindowId: { signature: 'i', access: READ },
-    IconThemePath: { signature: 's', access: READ },
-    IconName: { signature: 's', access: READ },
-    IconPixmap: { signature: 'a(iiay)', access: READ },
-    OverlayIconName: { signature: 's', access: READ },
-    OverlayIconPixmap: { signature: 'a(iiay)', access: READ },
-    AttentionIconName: { signature: 's', access: READ },
-    AttentionIconPixmap: { signature: 'a(iiay)', access: READ },
-    AttentionMovieName: { signature: 's', access: READ },
-    ToolTip: { signature: '(sa(iiay)ss)', access: READ },
-    ItemIsMenu: { signature: 'b', access: READ },
-    Menu: { signature: 'o', access: READ },
-  },
+  properties: readOnly({
+    Category: 's',
+    Id: 's',
+    Title: 's',
+    Status: 's',
+    WindowId: 'i',
+    IconThemePath: 's',
+    IconName: 's',
+    IconPixmap: 'a(iiay)',
+    OverlayIconName: 's',
+    OverlayIconPixmap: 'a(iiay)',
+    AttentionIconName: 's',
+    AttentionIconPixmap: 'a(iiay)',
+    AttentionMovieName: 's',
+    ToolTip: '(sa(iiay)ss)',
+    ItemIsMenu: 'b',
+    Menu: 'o',
+  }),
   methods: {
     ContextMenu: { inSignature: 'ii' },
     Activate: { inSignature: 'ii' },
@@ -308,12 +310,12 @@ class DBusMenu extends Interface {
 }
 
 DBusMenu.configureMembers({
-  properties: {
-    Version: { signature: 'u', access: READ },
-    TextDirection: { signature: 's', access: READ },
-    Status: { signature: 's', access: READ },
-    IconThemePath: { signature: 'as', access: READ },
-  },
+  properties: readOnly({
+    Version: 'u',
+    TextDirection: 's',
+    Status: 's',
+    IconThemePath: 'as',
+  }),
   methods: {
     GetLayout: { inSignature: 'iias', outSignature: 'u(ia{sv}av)' },
     GetGroupProperties: { inSignature: 'aias', outSignature: 'a(ia{sv})' },

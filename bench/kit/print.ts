@@ -39,6 +39,27 @@ export function printPercentiles(rows: Array<[string, number[]]>): void {
   ]);
 }
 
+/**
+ * Prints, indented under a heading line, n, p50, p90 and p99 of each row's samples and its p50 against GET
+ * /v1/health's, measured in the same run: a first row of its own. `what` heads the first column.
+ */
+export function printAgainstHealth(what: string, health: number[], rows: Array<[string, number[]]>): void {
+  const row = (name: string, samples: number[]) => [
+    name,
+    String(samples.length),
+    ...[50, 90, 99].map((p) => ms(percentile(samples, p))),
+    ratio(percentile(samples, 50) / percentile(health, 50)),
+  ];
+  printTable(
+    [
+      [what, 'n', 'p50', 'p90', 'p99', 'p50 / health'],
+      row('GET /v1/health (baseline)', health),
+      ...rows.map(([name, samples]) => row(name, samples)),
+    ],
+    '    ',
+  );
+}
+
 /** Prints rows as a table with aligned columns, each line indented by `indent`; the first row is the header. */
 export function printTable(rows: string[][], indent = ''): void {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));

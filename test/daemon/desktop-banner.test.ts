@@ -34,11 +34,11 @@ describe('the banner on dunst', () => {
     for (const program of ['which', 'sh', 'espeak-ng']) await symlink(await whereIs(program), path.join(bin, program));
     const paplay = '#!/bin/sh\necho "Connection failure: Connection refused" >&2\necho "pa_context_connect() failed." >&2\nexit 1\n';
     await writeFile(path.join(paplayBin, 'paplay'), paplay, { mode: 0o755 });
-    const args = (dir: string) => ['--support-dir', dir, '--port', '0', '--presenter', 'dbus', '--no-tray'];
+    const onDesktop = { presenter: 'dbus', tray: false } as const;
     [daemon, bare, unheard] = await Promise.all([
-      startDaemon({ supportDir, env: desktop.env, args: args(supportDir) }),
-      startDaemon({ supportDir: bareDir, env: { ...desktop.env, PATH: bin }, args: args(bareDir) }),
-      startDaemon({ supportDir: unheardDir, env: { ...desktop.env, PATH: `${paplayBin}${path.delimiter}${bin}` }, args: args(unheardDir) }),
+      startDaemon({ supportDir, env: desktop.env, ...onDesktop }),
+      startDaemon({ supportDir: bareDir, env: { ...desktop.env, PATH: bin }, ...onDesktop }),
+      startDaemon({ supportDir: unheardDir, env: { ...desktop.env, PATH: `${paplayBin}${path.delimiter}${bin}` }, ...onDesktop }),
     ]);
   }, 30_000);
 

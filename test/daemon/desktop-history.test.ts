@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import dbus from 'dbus-next';
 import { sessionBus } from '../../daemon/integrations/dbus-bus.js';
 import { startAppDaemon, type AppDaemon, type AppSession } from '../helpers/app.js';
-import { tempFolder } from '../helpers/daemon.js';
 import { type Desktop, displayed, startDesktop } from '../helpers/desktop.js';
 import { eventually } from '../helpers/in-process.js';
 
@@ -29,12 +28,7 @@ describe('other programs’ notifications in History', () => {
 
   beforeAll(async () => {
     desktop = await startDesktop();
-    const supportDir = await tempFolder();
-    daemon = await startAppDaemon({
-      supportDir,
-      env: desktop.env,
-      args: ['--support-dir', supportDir, '--port', '0', '--presenter', 'dbus'],
-    });
+    daemon = await startAppDaemon({ env: desktop.env, presenter: 'dbus' });
     session = await daemon.signIn();
   }, 60_000);
 

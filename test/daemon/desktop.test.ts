@@ -31,7 +31,7 @@ describe('the real desktop', () => {
     daemon = await startDaemon({
       supportDir,
       env: { ...desktop.env, PATH: `${path.join(out, 'bin')}${path.delimiter}${process.env.PATH}` },
-      args: ['--support-dir', supportDir, '--port', '0', '--presenter', 'dbus'],
+      presenter: 'dbus',
     });
     await eventually(() => daemon.log().includes('tray: tray ready'), 'the tray');
   }, 30_000);

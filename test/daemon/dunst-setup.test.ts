@@ -20,12 +20,7 @@ describe('the daemon and the dunst it shows banners on', () => {
     emptyBin = await tempFolder('notifier-empty-bin-');
     // dunst's shipped setting names dmenu by path; this one lets dunst look it up on its PATH, which lacks it.
     desktop = await startDesktop({ dunst: { settings: { dmenu: 'dmenu -p dunst:', markup: 'no' }, env: { PATH: emptyBin } } });
-    const supportDir = await tempFolder();
-    daemon = await startDaemon({
-      supportDir,
-      env: desktop.env,
-      args: ['--support-dir', supportDir, '--port', '0', '--presenter', 'dbus', '--no-tray'],
-    });
+    daemon = await startDaemon({ env: desktop.env, presenter: 'dbus', tray: false });
   }, 30_000);
 
   afterAll(async () => {

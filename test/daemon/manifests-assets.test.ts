@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { strToU8, zipSync } from 'fflate';
 import { type DaemonProcess, ROOT, startDaemon, tempFolder, useDaemon } from '../helpers/daemon.js';
+import { expectError } from '../helpers/http.js';
 import { IMAGES, filesUnder } from '../helpers/support.js';
 
 // docs/api/templates.md: manifests (PUT/GET/DELETE /v1/manifest, GET /v1/manifests), an app's Rive files and images
@@ -165,18 +166,10 @@ describe('manifests', () => {
   });
 
   test('a body that is not an object, or without app, is 400', async () => {
-    const array = await put([{ app: 'x' }]);
-    expect(array.status).toBe(400);
-    expect(array.json.error).toMatch(/^invalid manifest: /);
-    const string = await put('"just text"');
-    expect(string.status).toBe(400);
-    expect(string.json.error).toMatch(/^invalid manifest: /);
-    const noApp = await put({ appName: 'Nobody' });
-    expect(noApp.status).toBe(400);
-    expect(noApp.json.error).toBe('invalid manifest: app: required, a non-empty string');
-    const noBody = await daemon().api('PUT', '/v1/manifest');
-    expect(noBody.status).toBe(400);
-    expect(noBody.json.error).toBe('invalid manifest: app: required, a non-empty string');
+    expectError(await put([{ app: 'x' }]), 400, /^invalid manifest: /);
+    expectError(await put('"just text"'), 400, /^invalid manifest: /);
+    expectError(await put({ appName: 'Nobody' }), 400, 'invalid manifest: app: required, a non-empty string');
+    expectError(await daemon().api('PUT', '/v1/manifest'), 400, 'invalid manifest: app: required, a non-empty string');
   });
 
   test('a manifest is replaced whole, listed, and deleted', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createCanvas, loadImage } from 'canvas';
 import { type DaemonProcess, startDaemon } from '../helpers/daemon.js';
-import { apiError, type Reply } from '../helpers/http.js';
+import { expectError, type Reply } from '../helpers/http.js';
 import { IMAGES } from '../helpers/support.js';
 import { COMPONENTS_DOCUMENT_KEYS } from '../helpers/components.js';
 
@@ -104,14 +104,6 @@ describe('previews and lookups', () => {
   const post = (body: unknown, token?: string | null) =>
     daemon.api('POST', '/v1/preview', { body, ...(token !== undefined ? { token } : {}) });
   const get = (query: string, token?: string | null) => daemon.api('GET', `/v1/preview?${query}`, token !== undefined ? { token } : {});
-  const expectError = (reply: Reply, status: number, message: string | RegExp) => {
-    expect({ status: reply.status, type: reply.headers['content-type'] }).toEqual({
-      status,
-      type: expect.stringMatching(/^application\/json/),
-    });
-    if (typeof message === 'string') expect(reply.json).toEqual(apiError(message));
-    else expect(reply.json.error).toMatch(message);
-  };
 
   beforeAll(async () => {
     daemon = await startDaemon();

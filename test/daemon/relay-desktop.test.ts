@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import * as oauth from 'oauth4webapi';
 import { channelPath } from '../../daemon/control/channel.js';
-import { CLI, type DaemonProcess, startDaemon, tempFolder } from '../helpers/daemon.js';
+import { CLI, type DaemonProcess, startDaemon } from '../helpers/daemon.js';
 import { type Desktop, displayed, dunstHistory, replyWindow, startDesktop, typeInto } from '../helpers/desktop.js';
 import { channel, eventually } from '../helpers/in-process.js';
 import { insecure, openAuthorizePage, pageRid, startDeviceGrant } from '../helpers/oauth.js';
@@ -29,8 +29,7 @@ describe('the desktop on a real relay', () => {
   beforeAll(async () => {
     desktop = await startDesktop();
     relay = await startRelay({ backend: 'sqlite', env: { REGISTER_PER_HOUR: '1000' } });
-    const supportDir = await tempFolder();
-    daemon = await startDaemon({ supportDir, env: desktop.env, args: ['--support-dir', supportDir, '--port', '0', '--presenter', 'dbus'] });
+    daemon = await startDaemon({ env: desktop.env, presenter: 'dbus' });
     await eventually(() => daemon.log().includes('tray: tray ready'), 'the tray');
   }, 60_000);
 

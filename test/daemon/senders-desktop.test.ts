@@ -21,11 +21,7 @@ describe('senders that speak ntfy and Gotify, on the desktop', () => {
   beforeAll(async () => {
     desktop = await startDesktop();
     supportDir = await tempFolder();
-    daemon = await startDaemon({
-      supportDir,
-      env: desktop.env,
-      args: ['--support-dir', supportDir, '--port', '0', '--presenter', 'dbus', '--no-tray'],
-    });
+    daemon = await startDaemon({ supportDir, env: desktop.env, presenter: 'dbus', tray: false });
   }, 30_000);
 
   afterAll(async () => {

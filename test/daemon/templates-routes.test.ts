@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { safeFileName } from '../../daemon/store/safe-name.js';
 import { startDaemon, tempFolder, useDaemon } from '../helpers/daemon.js';
-import { apiError, type Reply } from '../helpers/http.js';
+import { expectError, type Reply } from '../helpers/http.js';
 import { type Running, answerQuestion, channel, eventually, startInProcess } from '../helpers/in-process.js';
 import { WRITTEN_OUT_CELL_DEFAULTS, WRITTEN_OUT_DEFAULTS, writeSupportFile, exists } from '../helpers/support.js';
 
@@ -34,11 +34,6 @@ describe('template routes', () => {
   const saveOk = async (body: unknown) => {
     const reply = await api('PUT', '/v1/templates', body);
     expect([reply.status, reply.json]).toEqual([200, { ok: true }]);
-  };
-  const expectError = (reply: Reply, status: number, message: string | RegExp) => {
-    expect(reply.status).toBe(status);
-    if (typeof message === 'string') expect(reply.json).toEqual(apiError(message));
-    else expect(reply.json.error).toMatch(message);
   };
   const latest = async (app: string) => (await api('GET', `/v1/history?${q({ app, limit: '1' })}`)).json.items[0];
 

@@ -82,7 +82,11 @@ export interface StartOptions {
   /** Default 0: a free port chosen by the system. */
   port?: number;
   env?: Record<string, string>;
-  /** Replace the command-line options entirely (for the env-variable tests). */
+  /** How it shows banners: default headless (it draws none); dbus, on the desktop's notification server. */
+  presenter?: 'headless' | 'dbus';
+  /** false: no tray icon (`--no-tray`). */
+  tray?: boolean;
+  /** Replace the command-line options entirely (for the env-variable tests): port, presenter and tray are not read then. */
   args?: string[];
   /** The `notifier` to run, as a program of its own (an installed package's); default: this checkout's build, under this Node. */
   program?: string;
@@ -91,7 +95,10 @@ export interface StartOptions {
 /** Runs `notifier daemon` (the built CLI) as its own process and waits until it answers its health route. */
 export async function startDaemon(options: StartOptions = {}): Promise<DaemonProcess> {
   const supportDir = options.supportDir ?? (await tempFolder());
-  const args = options.args ?? ['--support-dir', supportDir, '--port', String(options.port ?? 0), '--presenter', 'headless'];
+  const args = options.args ?? [
+    ...['--support-dir', supportDir, '--port', String(options.port ?? 0), '--presenter', options.presenter ?? 'headless'],
+    ...(options.tray === false ? ['--no-tray'] : []),
+  ];
   // A daemon given a HOME of its own gets its runtime folder there too: the programs it runs (espeak-ng, paplay,
   // through libpulse) would otherwise make a new /tmp/pulse-* for every home they have not seen before.
   const runtime = options.env?.HOME ? { XDG_RUNTIME_DIR: options.env.HOME } : {};

@@ -77,5 +77,15 @@ export function request(port: number, method: string, path: string, options: Req
 export const apiError = (message: string) =>
   expect.objectContaining({ error: message, code: expect.stringMatching(/^[a-z][a-z0-9_]*$/) }) as unknown as { error: string };
 
+/** The daemon's refusal: this status, a JSON body, and its error this message (or one matching this pattern). */
+export function expectError(reply: Reply, status: number, message: string | RegExp): void {
+  expect({ status: reply.status, type: reply.headers['content-type'] }).toEqual({
+    status,
+    type: expect.stringMatching(/^application\/json/),
+  });
+  if (typeof message === 'string') expect(reply.json).toEqual(apiError(message));
+  else expect(reply.json.error).toMatch(message);
+}
+
 /** The daemon's whole error body for a request that leaves out `field` (docs/api/README.md#errors), written out. */
 export const missingField = (field: string) => ({ error: `missing field: ${field}`, code: 'missing_field', field });

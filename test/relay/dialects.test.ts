@@ -30,13 +30,10 @@ describe("the dialects at the relay's root", () => {
   beforeAll(async () => {
     desktop = await startDesktop();
     relay = await startRelay({ backend: 'sqlite', env: { RELAY_METRICS_TOKEN: METRICS_TOKEN } });
-    const supportDir = await tempFolder();
-    daemon = await startDaemon({
-      supportDir,
-      env: desktop.env,
-      args: ['--support-dir', supportDir, '--port', '0', '--presenter', 'dbus', '--no-tray'],
+    daemon = await startDaemon({ env: desktop.env, presenter: 'dbus', tray: false });
+    const paired = await runProgram(process.execPath, [CLI, 'relay', 'pair', relay.baseUrl], {
+      env: { NOTIFIER_SUPPORT_DIR: daemon.supportDir },
     });
-    const paired = await runProgram(process.execPath, [CLI, 'relay', 'pair', relay.baseUrl], { env: { NOTIFIER_SUPPORT_DIR: supportDir } });
     expect(paired.code).toBe(0);
     await eventually(async () => (await daemon.api('GET', '/v1/relay/status')).json.online === true, 'the socket to be online');
     key = (await daemon.api('POST', '/v1/relay/keys', { body: { name: 'ci-bot' } })).json.key;

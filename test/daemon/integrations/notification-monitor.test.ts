@@ -31,20 +31,27 @@ async function program(address: string) {
     server.Notify('Mail', replacesId, '', summary, 'body', ['open', 'Open'], { urgency: new dbus.Variant('y', 2) }, -1);
 }
 
+/** A monitor on the bus, closed after the test: the events it reads, and the reasons it ends with. */
+async function watching(address: string) {
+  const events: ObservedEvent[] = [];
+  const ended: string[] = [];
+  const started = await NotificationMonitor.start({
+    address,
+    onEvent: (event) => events.push(event),
+    onEnd: (reason) => ended.push(reason),
+  });
+  if (!('monitor' in started)) throw new Error(started.refused);
+  cleanUp.push(() => started.monitor.close());
+  return { events, ended };
+}
+
 describe('the notification monitor', () => {
   test('reads a Notify, the server’s id for it and its signals; the program gets the server’s answer, never the monitor’s', async () => {
     const bus = await startSessionBus();
     cleanUp.push(() => bus.stop());
     const server = await startFakeNotificationServer(bus.address);
     cleanUp.push(() => server.stop());
-    const events: ObservedEvent[] = [];
-    const started = await NotificationMonitor.start({
-      address: bus.address,
-      onEvent: (event) => events.push(event),
-      onEnd: () => undefined,
-    });
-    if (!('monitor' in started)) throw new Error(started.refused);
-    cleanUp.push(() => started.monitor.close());
+    const { events } = await watching(bus.address);
     const notify = await program(bus.address);
     const id = await notify('New mail');
     expect(id).toBe(server.calls[0]!.id);
@@ -71,26 +78,12 @@ describe('the notification monitor', () => {
   test('a server that starts after the monitor: the monitor ends, saying so, and a new one sees the server’s answers', async () => {
     const bus = await startSessionBus();
     cleanUp.push(() => bus.stop());
-    const ended: string[] = [];
-    const first = await NotificationMonitor.start({
-      address: bus.address,
-      onEvent: () => undefined,
-      onEnd: (reason) => ended.push(reason),
-    });
-    if (!('monitor' in first)) throw new Error(first.refused);
-    cleanUp.push(() => first.monitor.close());
+    const { ended } = await watching(bus.address);
     const server = await startFakeNotificationServer(bus.address);
     cleanUp.push(() => server.stop());
     await eventually(() => ended.length === 1, 'the first monitor to end');
     expect(ended).toEqual(['the notification server changed']);
-    const events: ObservedEvent[] = [];
-    const second = await NotificationMonitor.start({
-      address: bus.address,
-      onEvent: (event) => events.push(event),
-      onEnd: () => undefined,
-    });
-    if (!('monitor' in second)) throw new Error(second.refused);
-    cleanUp.push(() => second.monitor.close());
+    const { events } = await watching(bus.address);
     const id = await (await program(bus.address))('Hello');
     await eventually(() => events.some((event) => event.type === 'answered' && event.id === id), 'the answer with its id');
   });

@@ -384,53 +384,21 @@ describe('errors', () => {
   });
 
   test('the catalogue', () => {
-    const made = (error: GotifyError) => ({ status: error.status, message: error.message, name: error.name });
-    expect(made(gotifyErrors.messageMissing())).toEqual({
-      status: 400,
-      message: 'the message field is required and must not be empty',
-      name: 'GotifyError',
-    });
-    expect(made(gotifyErrors.priorityInvalid('high'))).toEqual({
-      status: 400,
-      message: 'priority must be a whole number from 0 to 10 (got "high")',
-      name: 'GotifyError',
-    });
-    expect(made(gotifyErrors.bodyInvalid('invalid JSON'))).toEqual({
-      status: 400,
-      message: 'the body cannot be read: invalid JSON',
-      name: 'GotifyError',
-    });
-    expect(made(gotifyErrors.unauthorized())).toEqual({
-      status: 401,
-      message: 'you need to provide a valid access token or user credentials to access this api',
-      name: 'GotifyError',
-    });
-    expect(made(gotifyErrors.forbidden())).toEqual({
-      status: 403,
-      message: 'this key is not allowed to send messages',
-      name: 'GotifyError',
-    });
-    expect(made(gotifyErrors.notFound())).toEqual({ status: 404, message: 'no such page', name: 'GotifyError' });
-    expect(made(gotifyErrors.tooLarge())).toEqual({
-      status: 413,
-      message: 'the body is too large (at most 1048576 bytes)',
-      name: 'GotifyError',
-    });
-    expect(made(gotifyErrors.tooLarge(1000))).toEqual({
-      status: 413,
-      message: 'the body is too large (at most 1000 bytes)',
-      name: 'GotifyError',
-    });
-    expect(made(gotifyErrors.tooManyRequests())).toEqual({
-      status: 429,
-      message: 'too many requests; try again later',
-      name: 'GotifyError',
-    });
-    expect(made(gotifyErrors.tooManyRequests('too many apps (at most 200)'))).toEqual({
-      status: 429,
-      message: 'too many apps (at most 200)',
-      name: 'GotifyError',
-    });
+    const catalogue: Array<[GotifyError, number, string]> = [
+      [gotifyErrors.messageMissing(), 400, 'the message field is required and must not be empty'],
+      [gotifyErrors.priorityInvalid('high'), 400, 'priority must be a whole number from 0 to 10 (got "high")'],
+      [gotifyErrors.bodyInvalid('invalid JSON'), 400, 'the body cannot be read: invalid JSON'],
+      [gotifyErrors.unauthorized(), 401, 'you need to provide a valid access token or user credentials to access this api'],
+      [gotifyErrors.forbidden(), 403, 'this key is not allowed to send messages'],
+      [gotifyErrors.notFound(), 404, 'no such page'],
+      [gotifyErrors.tooLarge(), 413, 'the body is too large (at most 1048576 bytes)'],
+      [gotifyErrors.tooLarge(1000), 413, 'the body is too large (at most 1000 bytes)'],
+      [gotifyErrors.tooManyRequests(), 429, 'too many requests; try again later'],
+      [gotifyErrors.tooManyRequests('too many apps (at most 200)'), 429, 'too many apps (at most 200)'],
+    ];
+    for (const [error, status, message] of catalogue) {
+      expect({ status: error.status, message: error.message, name: error.name }).toEqual({ status, message, name: 'GotifyError' });
+    }
     expect(gotifyErrors.notFound()).toBeInstanceOf(Error);
   });
 

@@ -60,6 +60,11 @@ const refused = (parts: Parts): NtfyErrorBody => refusal(() => publish(parts));
 
 const ACTIONS_INVALID = 'invalid request: actions invalid, ';
 const actionsRefusal = (why: string): NtfyErrorBody => ({ code: 40018, http: 400, error: ACTIONS_INVALID + why });
+/** A test of each `x-actions` value: refused, for the reason given. */
+const refusesActions = (cases: Array<[actions: string, why: string]>) =>
+  test.each(cases)('%s is refused', (actions, why) => {
+    expect(refused({ headers: { 'x-actions': actions } })).toEqual(actionsRefusal(why));
+  });
 
 describe('every parameter under each of its names, as a header and in the query', () => {
   interface Case {
@@ -490,7 +495,7 @@ describe('actions in the short form', () => {
     ]);
   });
 
-  test.each([
+  refusesActions([
     [
       'view, A, https://a.example; view, B, https://b.example; view, C, https://c.example; view, D, https://d.example',
       'at most 3 actions are allowed (got 4)',
@@ -507,9 +512,7 @@ describe('actions in the short form', () => {
     ['view, "Open" now, https://example.com', '"n" after the quoted value "Open": end a field with , or ;'],
     ['http, Get, https://example.com, method=get, body=x', 'action 1: a GET request cannot have a body'],
     ['http, Go, https://example.com, headers.=x', 'headers. needs a header name: headers.<name>=<value>'],
-  ])('%s is refused', (actions, why) => {
-    expect(refused({ headers: { 'x-actions': actions } })).toEqual(actionsRefusal(why));
-  });
+  ]);
 });
 
 describe('actions as JSON', () => {
@@ -554,7 +557,7 @@ describe('actions as JSON', () => {
     });
   });
 
-  test.each([
+  refusesActions([
     ['[{"action": "view", "label": "Open"', 'the actions start with [ but are not a JSON array'],
     ['[1]', 'action 1 must be an object'],
     ['[{"action": "view", "label": 3, "url": "https://example.com"}]', 'action 1: label must be a string'],
@@ -565,9 +568,7 @@ describe('actions as JSON', () => {
     ],
     ['[{"action": "broadcast", "label": "A"}]', 'broadcast actions are Android intents, which a desktop cannot send (use view or http)'],
     ['[{"action": "view", "url": "https://example.com"}]', 'action 1 needs a label'],
-  ])('%s is refused', (actions, why) => {
-    expect(refused({ headers: { 'x-actions': actions } })).toEqual(actionsRefusal(why));
-  });
+  ]);
 });
 
 describe('attachments', () => {
