@@ -11,6 +11,9 @@ import { measurer, runsOf, setText } from './text.js';
 import { DEFAULT_MAX_LINES, LINE_HEIGHT, MONO, TEXT_STYLE, type Theme, colorOf, font } from './theme.js';
 
 const BADGE_HEIGHT = 20;
+/** How far the fill behind code reaches past its text at each side, and stays inside the line among words (points). */
+const CODE_FILL_OUTSET = 2;
+const CODE_FILL_INSET = 1.5;
 
 /** The symbols and pictures a template needs before it can be drawn (they load asynchronously). */
 export function neededSymbols(template: Template, theme: Theme, actions: DrawnAction[]): Array<{ name: string; color: string }> {
@@ -71,8 +74,10 @@ function text(component: Extract<Component, { type: 'text' }>, scene: Scene): Pr
   const maxLines = component.maxLines ?? (limit === 'body' ? scene.template.maxBodyLines : limit);
   const markdown = component.markdown ?? component.style === 'body';
   const runs = runsOf(value, markdown);
-  // Bold and italic runs of the body's Markdown (docs/api/notifications.md#n46) in their own font, measured and drawn.
-  const fontFor = (run: { bold?: boolean; italic?: boolean }): string => font(size, bold || run.bold === true, family, run.italic === true);
+  // Bold, italic and code runs of the body's Markdown (docs/api/notifications.md#n46) in their own font, measured
+  // and drawn; code in the monospace face.
+  const fontFor = (run: { bold?: boolean; italic?: boolean; code?: boolean }): string =>
+    font(size, bold || run.bold === true, run.code ? MONO : family, run.italic === true);
   const lineHeight = size * LINE_HEIGHT + (component.lineSpacing ?? 0);
   const color = colorOf(component.color, scene.theme, style.secondary ? scene.theme.secondary : scene.theme.primary);
   const { naturalWidth, lines } = setText(scene.measure, runs, maxLines, fontFor);
@@ -91,7 +96,20 @@ function text(component: Extract<Component, { type: 'text' }>, scene: Scene): Pr
               : 0;
         let x = frame.x + offset;
         const y = frame.y + index * lineHeight + size * 1.02;
+        // Code on the quieter fill, a little wider than its text; a line of code alone a whole line tall, so that
+        // a code block's lines make one box, and code among words a little less, clear of the lines around it.
+        const codeOnly = line.runs.every((run) => run.code);
         for (const run of line.runs) {
+          if (run.code) {
+            const inset = codeOnly ? 0 : CODE_FILL_INSET;
+            ctx.fillStyle = scene.theme.fill;
+            ctx.fillRect(
+              x - CODE_FILL_OUTSET,
+              frame.y + index * lineHeight + inset,
+              run.width + 2 * CODE_FILL_OUTSET,
+              lineHeight - 2 * inset,
+            );
+          }
           ctx.font = fontFor(run);
           ctx.fillStyle = run.link ? scene.theme.accent : color;
           ctx.fillText(run.text, x, y);

@@ -1,16 +1,17 @@
 import type { CanvasRenderingContext2D } from 'canvas';
 import { parseMarkdown } from '../protocol/markdown.js';
 
-/** A run of text: plain, bold, italic, or a Markdown link (drawn in the accent colour). */
+/** A run of text: plain, bold, italic, code (drawn in the monospace face), or a Markdown link (in the accent colour). */
 export interface Run {
   text: string;
   link: boolean;
   bold?: boolean;
   italic?: boolean;
+  code?: boolean;
 }
 
-/** The font of a run of a given style (bold, italic), for measuring and drawing it. */
-export type FontFor = (style: { bold?: boolean; italic?: boolean }) => string;
+/** The font of a run of a given style (bold, italic, code), for measuring and drawing it. */
+export type FontFor = (style: { bold?: boolean; italic?: boolean; code?: boolean }) => string;
 
 /** One laid-out line: its runs (each with its width) and its width. */
 export interface Line {
@@ -19,18 +20,21 @@ export interface Line {
 }
 
 const ELLIPSIS = '…';
+const NO_BREAK_SPACE = '\u00a0';
 
 /**
- * Splits text into runs: with `markdown`, its links (`[label](url)` draws `label`), bold and italic
- * (docs/api/notifications.md#n46), read as the desktop banner reads them (protocol/markdown.ts).
+ * Splits text into runs: with `markdown`, its links (`[label](url)` draws `label`), bold, italic and code, its
+ * blocks without their marks (a list's items after "• ", a heading in bold; docs/api/notifications.md#n46), read as
+ * the desktop banner reads them (protocol/markdown.ts).
  */
 export function runsOf(text: string, markdown: boolean): Run[] {
   if (!markdown) return [{ text, link: false }];
-  return parseMarkdown(text).map(({ text: piece, link, bold, italic }) => ({
+  return parseMarkdown(text).map(({ text: piece, link, bold, italic, code }) => ({
     text: piece,
     link,
     ...(bold ? { bold } : {}),
     ...(italic ? { italic } : {}),
+    ...(code ? { code } : {}),
   }));
 }
 
@@ -83,9 +87,13 @@ const styleOf = (run: Run): Omit<Run, 'text'> => ({
   link: run.link,
   ...(run.bold ? { bold: true } : {}),
   ...(run.italic ? { italic: true } : {}),
+  ...(run.code ? { code: true } : {}),
 });
 const sameStyle = (a: Run, b: Run): boolean =>
-  a.link === b.link && Boolean(a.bold) === Boolean(b.bold) && Boolean(a.italic) === Boolean(b.italic);
+  a.link === b.link &&
+  Boolean(a.bold) === Boolean(b.bold) &&
+  Boolean(a.italic) === Boolean(b.italic) &&
+  Boolean(a.code) === Boolean(b.code);
 
 function wordsOf(runs: Run[]): Word[] {
   const words: Word[] = [];
@@ -93,7 +101,12 @@ function wordsOf(runs: Run[]): Word[] {
   for (const run of runs) {
     for (const piece of run.text.split(/(\n| +)/)) {
       if (piece === '\n') breakNext = true;
-      else if (piece !== '' && piece.trim() === '') words.push({ ...styleOf(run), text: ' ', breakBefore: false });
+      else if (piece !== '' && (breakNext || words.length === 0) && piece.trim() === '') {
+        // A line's indentation (a code line's, an item of an item's list) is kept: no-break spaces, a word that
+        // the line does not drop as it drops a space.
+        words.push({ ...styleOf(run), text: NO_BREAK_SPACE.repeat(piece.length), breakBefore: breakNext });
+        breakNext = false;
+      } else if (piece !== '' && piece.trim() === '') words.push({ ...styleOf(run), text: ' ', breakBefore: false });
       else if (piece !== '') {
         words.push({ ...styleOf(run), text: piece, breakBefore: breakNext });
         breakNext = false;

@@ -15,6 +15,7 @@ import {
   SNOOZE_CHOICES,
   answerLabels,
 } from './presenter.js';
+import { parseMarkdown, plainText } from '../../protocol/markdown.js';
 import { recordKey } from '../../protocol/record-key.js';
 
 // Banners on macOS (Notification Center, through the terminal-notifier 1.7.2 that node-notifier 10.0.1 ships) and
@@ -323,7 +324,7 @@ export class NodeNotifierPresenter implements Presenter {
     return {
       title: banner.title || banner.appName,
       ...(banner.subtitle ? { subtitle: banner.subtitle } : {}),
-      message: banner.body || ' ',
+      message: bodyText(banner) || ' ',
       sound: macSound(banner.sound),
       ...(pictureOf(banner) ? { contentImage: pictureOf(banner) } : {}),
       group: macGroupOf(banner.key),
@@ -350,7 +351,7 @@ export class NodeNotifierPresenter implements Presenter {
     return {
       title: banner.title || banner.appName,
       // A toast has a title and a body: the subtitle becomes the body's first line.
-      message: [banner.subtitle, banner.body].filter(Boolean).join('\n') || ' ',
+      message: [banner.subtitle, bodyText(banner)].filter(Boolean).join('\n') || ' ',
       sound: banner.sound === null ? false : banner.sound.startsWith('Notification.') ? banner.sound : WINDOWS_DEFAULT_SOUND,
       ...(pictureOf(banner) ? { icon: pictureOf(banner) } : {}),
       id: delivery.toastId,
@@ -366,7 +367,7 @@ export class NodeNotifierPresenter implements Presenter {
     const options: NodeNotifierOptions = {
       title: banner.title || banner.appName,
       subtitle: action.label,
-      message: banner.body || ' ',
+      message: bodyText(banner) || ' ',
       sound: false,
       group: macGroupOf(banner.key),
       timeout: MAC_NO_TIME_LIMIT,
@@ -467,6 +468,9 @@ function defaultNotifier(platform: Platform): NotifierLike {
   return nodeNotifier as unknown as NotifierLike;
 }
 
+/** The body as these banners show it: text, its Markdown without its marks (docs/api/notifications.md#n46). */
+const bodyText = (banner: Banner): string | undefined => banner.body && plainText(parseMarkdown(banner.body));
+
 /** The banner's picture: its card where one was drawn (Notification Center and toasts show it as drawn), else its own. */
 const pictureOf = (banner: Banner): string | undefined => banner.card ?? banner.imagePath;
 
@@ -474,7 +478,7 @@ const pictureOf = (banner: Banner): string | undefined => banner.card ?? banner.
 function plainBanner(banner: Banner): NodeNotifierOptions {
   return {
     title: banner.title || banner.appName,
-    message: [banner.subtitle, banner.body].filter(Boolean).join('\n') || ' ',
+    message: [banner.subtitle, bodyText(banner)].filter(Boolean).join('\n') || ' ',
     ...(pictureOf(banner) ? { icon: pictureOf(banner) } : {}),
     // Seconds; 0 keeps it until it is dismissed.
     timeout: banner.expireSeconds === null ? 0 : Math.max(1, Math.round(banner.expireSeconds)),

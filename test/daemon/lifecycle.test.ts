@@ -233,6 +233,9 @@ describe('POST /v1/speak and speech', () => {
     expect((await n.record('voice', 'quiet')).speech).toEqual({ text: 'Nobody can say this.', suppressed: 'unavailable' });
     await n.notify({ app: 'voice', id: 'nv', title: 'Bid accepted', body: 'Acme paid [the invoice](https://x.example)', speak: true });
     expect((await n.record('voice', 'nv')).speech).toEqual({ text: 'Bid accepted. Acme paid the invoice.', suppressed: 'unavailable' });
+    // The body's Markdown is said without its marks (docs/api/voice.md#v2).
+    await n.notify({ app: 'voice', id: 'md', title: 'Deployed', body: '## **api** is live\n- on `prod`\n---\n> checked', speak: true });
+    expect((await n.record('voice', 'md')).speech).toEqual({ text: 'Deployed. api is live • on prod checked.', suppressed: 'unavailable' });
   });
 
   test('presentation both shows the banner and speaks; banner alone does not speak', async () => {

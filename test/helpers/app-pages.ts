@@ -122,10 +122,11 @@ export interface AxeViolation {
 }
 
 /**
- * axe-core's serious and critical violations on the page as it is now. The script is evaluated through the
- * browser's debugging protocol, so the page's Content-Security-Policy stays as strict as the person gets it.
+ * axe-core's serious and critical violations on the page as it is now, and those of the rules `anyImpact` names
+ * whatever their impact (`heading-order` is only "moderate"). The script is evaluated through the browser's
+ * debugging protocol, so the page's Content-Security-Policy stays as strict as the person gets it.
  */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+export async function axeViolations(page: Page, anyImpact: string[] = []): Promise<AxeViolation[]> {
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
     const page = globalThis as unknown as { axe: { run(context: unknown): Promise<{ violations: any[] }> }; document: unknown };
@@ -137,5 +138,7 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
       targets: (violation.nodes as Array<{ target: string[] }>).map((node) => node.target.join(' ')),
     }));
   });
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  return violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical' || anyImpact.includes(violation.id),
+  );
 }

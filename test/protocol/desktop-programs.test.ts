@@ -38,7 +38,7 @@ describe('a body’s markup', () => {
     expect(body).toBe('\\*not bold\\* \\[not\\](https://a.example) under \\`code\\` x');
     // Read back as History reads it: one plain run, no emphasis and no link.
     expect(parseMarkdown(body)).toEqual([
-      { text: '*not bold* [not](https://a.example) under `code` x', bold: false, italic: false, link: false },
+      { text: '*not bold* [not](https://a.example) under `code` x', bold: false, italic: false, code: false, link: false },
     ]);
   });
 

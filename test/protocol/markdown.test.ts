@@ -1,11 +1,21 @@
 import { describe, expect, test } from '@jest/globals';
 import { createCanvas } from 'canvas';
-import { bodyMarkup, parseMarkdown, plainText } from '../../protocol/markdown.js';
+import {
+  type Block,
+  bodyMarkup,
+  escapeMarkdown,
+  type List,
+  parseBlocks,
+  parseMarkdown,
+  plainText,
+  type StyledRun,
+} from '../../protocol/markdown.js';
 import { layoutText, runsOf } from '../../templates-renderer/text.js';
-import { font } from '../../templates-renderer/theme.js';
+import { font, MONO } from '../../templates-renderer/theme.js';
 
-// The body's Markdown (docs/api/notifications.md#n46) as freedesktop body markup and as plain text, with hostile
-// input: the sender's text must never become markup.
+// The body's Markdown (docs/api/notifications.md#n46): its blocks, as the details page draws them, and the same
+// text without its marks, as freedesktop body markup and as plain text (banners, cards, History's preview), with
+// hostile input: the sender's text must never become markup, and no text takes more than linear time to read.
 
 const markup = (text: string, links = true) => bodyMarkup(parseMarkdown(text), { links });
 const plain = (text: string) => plainText(parseMarkdown(text));
@@ -32,7 +42,7 @@ describe('links, bold and italic', () => {
     expect(plain('snake_case_name and 2 * 3 * 4')).toBe('snake_case_name and 2 * 3 * 4');
     expect(plain('unclosed **bold and *italic')).toBe('unclosed **bold and *italic');
     expect(plain('** spaced **')).toBe('** spaced **');
-    expect(plain('`**code**` and \\*escaped\\*')).toBe('`**code**` and *escaped*');
+    expect(plain('\\*escaped\\* and \\`ticks\\`')).toBe('*escaped* and `ticks`');
   });
 });
 
@@ -76,6 +86,264 @@ describe('hostile input', () => {
   });
 });
 
+/** A run of text in a style (the others off). */
+const run = (text: string, style: Partial<StyledRun> = {}): StyledRun => ({
+  text,
+  bold: false,
+  italic: false,
+  code: false,
+  link: false,
+  ...style,
+});
+
+/** Blocks in short: `{ p: text }`, `{ h2: text }`, `{ code, label }`, `{ quote: [...] }`, `{ ul: items }`, `{ ol3: items }`, 'hr'. */
+function outline(blocks: Block[]): unknown[] {
+  const items = (list: List): unknown[] =>
+    list.items.map((item) => (item.list ? [plainText(item.runs), { [listKey(item.list)]: items(item.list) }] : plainText(item.runs)));
+  const listKey = (list: List): string => (list.ordered ? `ol${list.start}` : 'ul');
+  return blocks.map((block) => {
+    switch (block.kind) {
+      case 'paragraph':
+        return { p: plainText(block.runs) };
+      case 'heading':
+        return { [`h${block.level}`]: plainText(block.runs) };
+      case 'code':
+        return { code: block.text, ...(block.label ? { label: block.label } : {}) };
+      case 'quote':
+        return { quote: outline(block.blocks) };
+      case 'list':
+        return { [listKey(block)]: items(block) };
+      case 'rule':
+        return 'hr';
+    }
+  });
+}
+const blocks = (text: string): unknown[] => outline(parseBlocks(text));
+
+describe('inline code', () => {
+  test('`code` is a run of code, its text literal: no emphasis, link or escape inside', () => {
+    expect(parseMarkdown('Run `npm test` now')).toEqual([run('Run '), run('npm test', { code: true }), run(' now')]);
+    expect(parseMarkdown('`**x** [a](https://x.example) \\*`')).toEqual([run('**x** [a](https://x.example) \\*', { code: true })]);
+    expect(parseMarkdown('**`x`** and [`y`](https://x.example)')).toEqual([
+      run('x', { bold: true, code: true }),
+      run(' and '),
+      run('y', { code: true, link: true, href: 'https://x.example' }),
+    ]);
+    expect(markup('`<b>` & `a`')).toBe('&lt;b&gt; &amp; a');
+  });
+
+  test('as many backticks close it as open it; one space inside each end goes; a line break is a space', () => {
+    expect(parseMarkdown('``a ` b``')).toEqual([run('a ` b', { code: true })]);
+    expect(parseMarkdown('`` `x` ``')).toEqual([run('`x`', { code: true })]);
+    expect(parseMarkdown('`a\nb`')).toEqual([run('a b', { code: true })]);
+    expect(parseMarkdown('` `')).toEqual([run(' ', { code: true })]);
+  });
+
+  test('backticks that nothing closes, or escaped, are text', () => {
+    expect(plain('a ` b')).toBe('a ` b');
+    expect(plain('``x` and')).toBe('``x` and');
+    expect(parseMarkdown('\\`x` `y`')).toEqual([run('`x'), run(' ', { code: true }), run('y`')]);
+  });
+});
+
+describe('blocks', () => {
+  test('paragraphs: apart after a blank line, their line breaks kept as written', () => {
+    expect(blocks('one\n  two\n\n\nthree')).toEqual([{ p: 'one\n  two' }, { p: 'three' }]);
+    expect(parseBlocks('a\n\nb').map((block) => block.afterBlank)).toEqual([false, true]);
+  });
+
+  test('headings # to ######, a closing run of # dropped; #word, ####### and # alone are text', () => {
+    expect(blocks('# One\n## Two ##\n###### Six\n### **Bold** `code`')).toEqual([
+      { h1: 'One' },
+      { h2: 'Two' },
+      { h6: 'Six' },
+      { h3: 'Bold code' },
+    ]);
+    expect(blocks('#hashtag\n####### seven\n#')).toEqual([{ p: '#hashtag\n####### seven\n#' }]);
+    expect(blocks('# C#')).toEqual([{ h1: 'C#' }]);
+  });
+
+  test('fenced code: its lines literal, the first word after the fence its label; ~~~ too; unclosed, to the end', () => {
+    expect(blocks('```sh title="x"\nnpm test\n  **not bold** <b>\n```\nafter')).toEqual([
+      { code: 'npm test\n  **not bold** <b>', label: 'sh' },
+      { p: 'after' },
+    ]);
+    expect(blocks('~~~~\n~~~\n```\n~~~~~')).toEqual([{ code: '~~~\n```' }]);
+    expect(blocks('```\nnever closed\n\n# still code')).toEqual([{ code: 'never closed\n\n# still code' }]);
+    expect(blocks('  ```\n    indented\n  ```')).toEqual([{ code: '  indented' }]);
+    expect(blocks('```inline``` is not a fence')).toEqual([{ p: 'inline is not a fence' }]);
+  });
+
+  test('bullet lists (-, *, +) and numbered ones (1. or 1)), from their first number', () => {
+    expect(blocks('- one\n* two\n+ **three**')).toEqual([{ ul: ['one', 'two', 'three'] }]);
+    expect(blocks('3. three\n4) four\n9. nine')).toEqual([{ ol3: ['three', 'four', 'nine'] }]);
+    expect(blocks('-not an item\n*emphasis* no\n1.5 litres')).toEqual([{ p: '-not an item\nemphasis no\n1.5 litres' }]);
+  });
+
+  test("an item's text goes on in the lines after it; after a blank line, when indented; other kinds end the list", () => {
+    expect(blocks('- one\ngoes on\n- two\n\n  its second paragraph\n- three\n\nafter')).toEqual([
+      { ul: ['one\ngoes on', 'two\n\nits second paragraph', 'three'] },
+      { p: 'after' },
+    ]);
+    expect(blocks('- a\n1. b')).toEqual([{ ul: ['a'] }, { ol1: ['b'] }]);
+    expect(blocks('- a\n# b\n- c\n```\nd\n```')).toEqual([{ ul: ['a'] }, { h1: 'b' }, { ul: ['c'] }, { code: 'd' }]);
+  });
+
+  test('a paragraph goes on into a numbered line unless it starts at 1; a bullet starts a list', () => {
+    expect(blocks('The year was\n2024. A good one')).toEqual([{ p: 'The year was\n2024. A good one' }]);
+    expect(blocks('Steps:\n1. build\n2. test')).toEqual([{ p: 'Steps:' }, { ol1: ['build', 'test'] }]);
+    expect(blocks('Failed:\n- lint')).toEqual([{ p: 'Failed:' }, { ul: ['lint'] }]);
+  });
+
+  test("one level of nesting: an indented item is in its item's list, a deeper one joins that list", () => {
+    expect(blocks('- a\n  - a1\n    - a1x\n  - a2\n- b\n  1. b1')).toEqual([
+      {
+        ul: [
+          ['a', { ul: ['a1', 'a1x', 'a2'] }],
+          ['b', { ol1: ['b1'] }],
+        ],
+      },
+    ]);
+  });
+
+  test('quotes: the > and a space after it go; they hold blocks, quotes too', () => {
+    expect(blocks('> said\n> twice\n>\n> - item\n> > inner\nafter')).toEqual([
+      { quote: [{ p: 'said\ntwice' }, { ul: ['item'] }, { quote: [{ p: 'inner' }] }] },
+      { p: 'after' },
+    ]);
+    expect(blocks('>no space')).toEqual([{ quote: [{ p: 'no space' }] }]);
+  });
+
+  test('rules: three or more -, * or _ alone on a line (spaces between allowed)', () => {
+    expect(blocks('a\n---\nb\n***\n_ _ _\n- - -')).toEqual([{ p: 'a' }, 'hr', { p: 'b' }, 'hr', 'hr', 'hr']);
+    expect(blocks('--\n-- x')).toEqual([{ p: '--\n-- x' }]);
+  });
+
+  test('Windows line ends read as line ends', () => {
+    expect(blocks('# Title\r\n- a\r\n- b\r\n')).toEqual([{ h1: 'Title' }, { ul: ['a', 'b'] }]);
+  });
+});
+
+const RICH = [
+  'Build **failed** on `main`:',
+  '',
+  '## What broke',
+  '- lint: 3 errors',
+  '- tests:',
+  '  - `history.test.ts`',
+  '1. fix',
+  '2. push',
+  '',
+  '```sh',
+  'npm test -- <filter>',
+  '```',
+  '> Retry *later*',
+  '---',
+  'Done.',
+].join('\n');
+
+describe('text without marks: banners, cards, the preview, Copy and speech', () => {
+  test('code kept, bullets as "•", numbers kept, headings and quotes without marks, rules gone, blocks apart as written', () => {
+    expect(plain(RICH)).toBe(
+      [
+        'Build failed on main:',
+        '',
+        'What broke',
+        '• lint: 3 errors',
+        '• tests:',
+        '  ◦ history.test.ts',
+        '1. fix',
+        '2. push',
+        '',
+        'npm test -- <filter>',
+        'Retry later',
+        '',
+        'Done.',
+      ].join('\n'),
+    );
+  });
+
+  test('as body markup: a heading in bold, code as text (the markup has no monospace), all of it escaped', () => {
+    expect(markup('# Deploy **now**\n- `<main>` & more\n```\n<b>x</b>\n```')).toBe(
+      '<b>Deploy now</b>\n• &lt;main&gt; &amp; more\n&lt;b&gt;x&lt;/b&gt;',
+    );
+  });
+
+  test('each block mark is read, and escaped it reads back as written', () => {
+    for (const text of [
+      '# a',
+      '## b ##',
+      '- c',
+      '+ d',
+      '* e',
+      '1. f',
+      '2) g',
+      '> h',
+      '---',
+      '***',
+      '___',
+      '```\ni\n```',
+      '~~~\nj\n~~~',
+      '  - k',
+    ]) {
+      expect({ text, kind: parseBlocks(text)[0]!.kind }).not.toEqual({ text, kind: 'paragraph' });
+      expect({ text, plain: plain(escapeMarkdown(text)) }).toEqual({ text, plain: text });
+    }
+  });
+});
+
+describe('hostile bodies are read in linear time', () => {
+  /** Four times the body's limit (16 KB): read in a quadratic time, this takes many seconds; in linear, milliseconds. */
+  const SIZE = 4 * 16_384;
+  /** Processor time allowed for one reading: generous, for a machine busy with other work. */
+  const BUDGET_MS = 1500;
+  const repeat = (piece: string, size = SIZE): string => piece.repeat(Math.ceil(size / piece.length));
+  /** The text as read and the processor time it took, once the code has run on a small one (compiled). */
+  const timed = (make: (size: number) => string): { shown: string; fast: boolean } => {
+    plain(make(SIZE / 64));
+    const text = make(SIZE);
+    const started = process.cpuUsage();
+    const shown = plain(text);
+    const used = process.cpuUsage(started);
+    return { shown, fast: (used.user + used.system) / 1000 < BUDGET_MS };
+  };
+
+  test('quotes in quotes stop at a depth and keep the rest as text', () => {
+    const { shown, fast } = timed((size) => repeat('>', size));
+    expect(shown).toBe(repeat('>').slice(4));
+    expect(fast).toBe(true);
+  });
+
+  test('items at ever deeper indentation, blank lines in lists, fences, rules, headings and code spans by the thousand', () => {
+    const cases: Array<[string, (size: number) => string, (shown: string) => boolean]> = [
+      [
+        'indentation',
+        (size) => Array.from({ length: size / 40 }, (_, index) => `${' '.repeat(index % 30)}- a`).join('\n'),
+        (shown) => shown.startsWith('• a\n  ◦ a'),
+      ],
+      ['blank lines', (size) => repeat('- a\n\n\n\n', size), (shown) => shown.startsWith('• a\n• a')],
+      ['fences', (size) => repeat('```\n', size), (shown) => !shown.includes('`')],
+      ['rules and headings', (size) => repeat('---\n# h\n', size), (shown) => shown.startsWith('h\n\nh')],
+      ['quoted items', (size) => repeat('> - `a` **b** [c](https://x.example)\n', size), (shown) => shown.startsWith('• a b c\n')],
+      [
+        'long marks',
+        (size) => `${'- '.repeat(size / 4)}x\n${' '.repeat(size / 4)}\n${'#'.repeat(size / 4)}`,
+        (shown) => shown.startsWith('• - - '),
+      ],
+      [
+        'backtick runs',
+        (size) => Array.from({ length: Math.sqrt(2 * size) }, (_, index) => '`'.repeat(index + 1)).join(' '),
+        (shown) => shown.startsWith('` `` ```'),
+      ],
+      ['code spans', (size) => repeat('`a', size), (shown) => /^a+(`a)?$/.test(shown)],
+    ];
+    for (const [name, make, looksRight] of cases) {
+      const { shown, fast } = timed(make);
+      expect({ name, right: looksRight(shown), fast }).toEqual({ name, right: true, fast: true });
+    }
+  });
+});
+
 describe('the card renderer reads the same Markdown (templates-renderer/text.ts)', () => {
   test('bold and italic runs are laid out in their own font', () => {
     const runs = runsOf('**Acme** shipped *v2* [docs](https://x.example)', true);
@@ -93,5 +361,23 @@ describe('the card renderer reads the same Markdown (templates-renderer/text.ts)
     const [plainLine] = layoutText(ctx, runsOf('Wide words', true), 1000, 1, fontFor);
     expect(styled!.runs).toMatchObject([{ text: 'Wide words', bold: true }]);
     expect(styled!.width).toBeGreaterThan(plainLine!.width);
+  });
+
+  test("code is laid out in the monospace face; a list's items on lines of their own after a bullet, indented inside", () => {
+    const runs = runsOf('Run `iiii` now\n- one\n  - inner', true);
+    expect(runs).toEqual([
+      { text: 'Run ', link: false },
+      { text: 'iiii', link: false, code: true },
+      { text: ' now\n• one\n  ◦ inner', link: false },
+    ]);
+    const ctx = createCanvas(10, 10).getContext('2d');
+    ctx.font = font(14, false);
+    const fontFor = (style: { code?: boolean }) => font(14, false, style.code ? MONO : undefined);
+    const lines = layoutText(ctx, runs, 1000, 5, fontFor);
+    expect(lines.map((line) => line.runs.map((run) => run.text).join(''))).toEqual(['Run iiii now', '• one', '\u00a0\u00a0◦ inner']);
+    const [code] = layoutText(ctx, runsOf('`iiii`', true), 1000, 1, fontFor);
+    const [words] = layoutText(ctx, runsOf('iiii', true), 1000, 1, fontFor);
+    expect(code!.runs).toMatchObject([{ text: 'iiii', code: true }]);
+    expect(code!.width).toBeGreaterThan(words!.width * 1.5); // an i is as wide as any letter in a monospace face
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { createCanvas, loadImage } from 'canvas';
 import { drawCard } from '../../daemon/core/templates/previews.js';
+import { escapeMarkdown } from '../../protocol/markdown.js';
 import type { Notification } from '../../protocol/types.js';
 import { builtinTemplate } from '../../templates-renderer/builtins.js';
 import type { Template } from '../../templates-renderer/model.js';
@@ -170,6 +171,37 @@ describe("the built-in layouts draw a notification's accentColor, show* and maxB
     const withFields = await decode(await render('imageLeft', 'light', { ...NOTIFICATION, ...LAYOUT_FIELDS[0]!.fields }, saved));
     expect(compare(withFields, plain)).toMatchObject({ same: true, differentShare: 0 });
   });
+});
+
+/** docs/api/notifications.md#n46: a body as agents write it, with inline code, a list in a list and a code block. */
+const MARKDOWN_BODY = [
+  'Build **failed** on `main`:',
+  '- lint: `3 errors`',
+  '- tests:',
+  '  - `history.test.ts`',
+  '```sh',
+  'npm test',
+  '  --watch',
+  '```',
+].join('\n');
+
+describe("a body's Markdown on the card", () => {
+  for (const appearance of APPEARANCES) {
+    test(`code in the monospace face on its fill, a list's items after bullets, no marks: builtin.imageLeft, ${appearance}`, async () => {
+      const notification = { ...NOTIFICATION, body: MARKDOWN_BODY, maxBodyLines: 8 };
+      const png = await render('imageLeft', appearance, notification);
+      if (UPDATE) {
+        await writeFile(goldenFile('imageLeft-markdown', appearance), png);
+        return;
+      }
+      const drawn = await decode(png);
+      const result = compare(drawn, await decode(await readGolden('imageLeft-markdown', appearance)));
+      expect(result.same ? 'same' : result.reason).toBe('same');
+      // ...and it is not the same text with its marks shown as written.
+      const asWritten = await decode(await render('imageLeft', appearance, { ...notification, body: escapeMarkdown(MARKDOWN_BODY) }));
+      expect(compare(drawn, asWritten).same).toBe(false);
+    });
+  }
 });
 
 // The comparison itself: it must tell a real change from the noise of another machine's fonts, or the tests above

@@ -326,7 +326,7 @@ export function ComposePage(): VNode {
             <p class="banner-app">{appChoices.find((app) => app.app === current.app)?.appName ?? current.app}</p>
             <p class="banner-title">{current.title || <span class="muted">Title</span>}</p>
             {current.subtitle && <p class="banner-subtitle">{current.subtitle}</p>}
-            {current.body ? <Markdown class="banner-body" text={current.body} /> : <p class="muted">The body appears here.</p>}
+            {current.body ? <Markdown class="banner-body" text={current.body} flat /> : <p class="muted">The body appears here.</p>}
             {(current.buttons.length > 0 || current.askReply) && (
               <div class="banner-buttons">
                 {current.buttons.map((button) => (

@@ -627,7 +627,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
         setOpen={setAnswering}
       />
 
-      {details.bodyMarkdown && <Markdown class="details-body" text={details.bodyMarkdown} />}
+      {details.bodyMarkdown && <Markdown class="details-body" text={details.bodyMarkdown} headingLevel={3} />}
       {details.hasCard && (
         <img
           class="card-picture"

@@ -16,6 +16,11 @@ export const ANSWERABLE_FOR_MS = 24 * 60 * 60 * 1000;
 
 /** A row's first line: at most this many characters of the body's first line. */
 const FIRST_LINE_CHARS = 200;
+/**
+ * How much of a body is read for its first line: its lines up to this many characters (a code block or a list may
+ * start before its first line of text, and a History page makes many rows at once).
+ */
+const FIRST_LINE_SOURCE_CHARS = 2000;
 
 /** What the rows are made from: the core's parts, named so this file imports none of them. */
 export interface RowSources {
@@ -28,10 +33,13 @@ export interface RowSources {
   now(): number;
 }
 
-/** The first line of a Markdown body as plain text. */
+/** The first line of a Markdown body as plain text, without its marks ("• " before a list's item). */
 export function firstLineOf(body: string | undefined): string {
-  const line = (body ?? '').split('\n').find((text) => text.trim() !== '') ?? '';
-  return plainText(parseMarkdown(line.trim())).slice(0, FIRST_LINE_CHARS);
+  const text = body ?? '';
+  const end = text.indexOf('\n', FIRST_LINE_SOURCE_CHARS);
+  const plain = plainText(parseMarkdown(end < 0 ? text : text.slice(0, end)));
+  const line = plain.split('\n').find((shown) => shown.trim() !== '') ?? '';
+  return line.trim().slice(0, FIRST_LINE_CHARS);
 }
 
 /** Why a record failed, in a few words: its action's note, its follow-up's failure, or speech that could not play. */

@@ -1,4 +1,5 @@
 import { SPOKEN_TEXT_CHARS } from '../../../protocol/limits.js';
+import { parseMarkdown, plainText } from '../../../protocol/markdown.js';
 import type { HistoryRecord, Notification } from '../../../protocol/types.js';
 
 const MARKDOWN_LINK = /\[([^\]]*)\]\([^)]*\)/g;
@@ -14,12 +15,14 @@ export const wantsSpeech = (n: Notification): boolean => n.speak !== undefined |
 
 /**
  * The speech record for History (docs/api/voice.md#v7: `text`, `voice`, ...; docs/api/voice.md#v2 for the text): the speak text, else
- * the title and the body as two sentences, the first 2000 characters. `suppressed` says why it was not played;
+ * the title and the body (its Markdown without its marks) as two sentences, the first 2000 characters. `suppressed` says why it was not played;
  * `audioPath` and `durationSeconds` are added once it is written.
  */
 export function speechRecord(n: Notification, suppressed: string | null): NonNullable<HistoryRecord['speech']> {
   const text = (
-    n.speak?.text !== undefined ? sentence(n.speak.text) : [sentence(n.title), sentence(n.body)].filter(Boolean).join(' ')
+    n.speak?.text !== undefined
+      ? sentence(n.speak.text)
+      : [sentence(n.title), sentence(n.body && plainText(parseMarkdown(n.body)))].filter(Boolean).join(' ')
   ).slice(0, SPOKEN_TEXT_CHARS);
   return { text, ...(n.speak?.voice ? { voice: n.speak.voice } : {}), ...(suppressed ? { suppressed } : {}) };
 }

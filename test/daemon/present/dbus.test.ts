@@ -15,6 +15,8 @@ log.setQuiet(true);
 
 /** The sample banner with markup characters in its body (the server reads body markup). */
 const banner = (overrides: Partial<Banner> = {}): Banner => sampleBanner({ body: 'All <b>412</b> tests & more', ...overrides });
+/** A body with Markdown blocks as agents write them (docs/api/notifications.md#n46). */
+const MARKDOWN_BLOCKS = '# Deploy\n- `api` & <web>\n- db\n```sh\nnpm test\n```\n> all *green*\n---\ndone';
 
 describe('the D-Bus presenter', () => {
   let bus: Awaited<ReturnType<typeof startSessionBus>>;
@@ -96,6 +98,11 @@ describe('the D-Bus presenter', () => {
     // The fake server advertises body-markup but not body-hyperlinks, and is not known to draw `value`.
     expect(call.body).toBe('main\n<b>Done</b> — log &lt;i&gt;\n40 %\n+3 more\n⚠ Retry did not work: HTTP 500');
     expect(call.hints.value).toBe(40);
+  });
+
+  test("the body's blocks without their marks: a heading in bold, items after bullets, code as text, no quote mark or rule", async () => {
+    await presenter.show(banner({ key: { app: 'ci', id: 'blocks' }, body: MARKDOWN_BLOCKS }));
+    expect(server.calls.at(-1)!.body).toBe('main\n<b>Deploy</b>\n• api &amp; &lt;web&gt;\n• db\nnpm test\nall <i>green</i>\n\ndone');
   });
 
   test('a banner drawn in place of another takes its slot (replaces_id) and its place in the bookkeeping', async () => {
@@ -291,6 +298,13 @@ describe('finding a notification server', () => {
     await withServer(['actions', 'body'], async (presenter, server) => {
       await presenter.show(banner({ body: '**Acme** [Join](https://meet.example) & <b>' }));
       expect(server.calls.at(-1)!.body).toBe('main\nAcme Join &amp; &lt;b&gt;');
+    });
+  });
+
+  test("without body-markup, the body's blocks are plain text without their marks", async () => {
+    await withServer(['actions', 'body'], async (presenter, server) => {
+      await presenter.show(banner({ body: MARKDOWN_BLOCKS }));
+      expect(server.calls.at(-1)!.body).toBe('main\nDeploy\n• api &amp; &lt;web&gt;\n• db\nnpm test\nall green\n\ndone');
     });
   });
 

@@ -516,6 +516,19 @@ describe('the node-notifier presenter elsewhere (notify-send)', () => {
   });
 });
 
+describe("the body's Markdown on these banners", () => {
+  test('each platform gets the body as text without its marks: items after bullets, code and headings as text', async () => {
+    const body = '## Deploy **done**\n- `api`\n- [log](https://ci.example/1)\n```\nok\n```';
+    const shown: Array<string | undefined> = [];
+    for (const platform of ['darwin', 'win32', 'linux'] as const) {
+      const { fake, presenter } = await setUp(platform);
+      await presenter.show(banner({ subtitle: undefined, body }));
+      shown.push(fake.options.at(-1)!.message);
+    }
+    expect(shown).toEqual(Array(3).fill('Deploy done\n• api\n• log\nok'));
+  });
+});
+
 describe('the node-notifier presenter never throws into the core', () => {
   test('notify throwing is logged: show, replace, close, ask and withdraw still return', async () => {
     const { fake, presenter, events } = await setUp('darwin');
