@@ -62,6 +62,9 @@ describe('Undo', () => {
     const offer = undoOffer('Deleted “Echo”.');
     await offer.waitFor();
     const shown = Date.now();
+    // The offer has a strip of its own under the list: it covers no row.
+    const list = (await page.getByRole('region', { name: 'Notifications list' }).boundingBox())!;
+    expect((await offer.boundingBox())!.y).toBeGreaterThanOrEqual(list.y + list.height);
     await offer.waitFor({ state: 'detached', timeout: 15_000 });
     expect(Date.now() - shown).toBeGreaterThan(8_000); // offered for 10 seconds
     expect(await v1Titles('ci')).not.toContain('Echo');

@@ -186,7 +186,6 @@ export function HistoryPage({ route }: { route: Route }): VNode {
         </div>
       </header>
       <ShortcutsHelp open={help} onClose={() => setHelp(false)} />
-      <UndoToast />
       {firstRun ? (
         <div class="first-run-pane">
           <FirstRun />
@@ -213,6 +212,7 @@ export function HistoryPage({ route }: { route: Route }): VNode {
           </div>
         </>
       )}
+      <UndoToast />
     </div>
   );
 }
