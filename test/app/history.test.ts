@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import { focusBecomes, openAppTab, startBrowser, startWebApp, titleBecomes } from '../helpers/app-pages.js';
+import { axeViolations, focusBecomes, openAppTab, startBrowser, startWebApp, titleBecomes } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
 import { waitFor } from '../helpers/daemon.js';
 
@@ -149,6 +149,59 @@ describe('History in the app', () => {
     await page.getByText('No notification matches').waitFor();
     await page.getByRole('combobox', { name: 'Dates' }).selectOption({ label: 'Any time' });
     await listShows(everything);
+  });
+
+  test('a narrow window shows the active filters as chips, counted on More filters; a chip removed with the keyboard updates the list, the count and the focus', async () => {
+    await page.setViewportSize({ width: 400, height: 800 });
+    await page.getByRole('link', { name: 'Back to History' }).click(); // the list, not the details open earlier
+    const more = page.getByRole('button', { name: /^More filters/ });
+    expect(await more.textContent()).toBe('More filters');
+    const chips = page.getByRole('list', { name: 'Active filters' }).getByRole('button');
+    expect(await chips.count()).toBe(0);
+    await page.getByRole('radio', { name: 'Unread' }).check();
+    await more.click();
+    await page.getByRole('combobox', { name: 'App' }).selectOption({ label: 'CI pipeline' });
+    await more.click(); // folded again: the chips say what narrows the list
+    await listShows(['Nightly tests passed']);
+    await page.getByRole('button', { name: 'More filters (2 active)', exact: true }).waitFor();
+    // What they show: their names but for the words only screen readers read.
+    const shown = await chips.evaluateAll((buttons) =>
+      buttons.map((button) => {
+        const drawn = button.cloneNode(true) as typeof button;
+        for (const hidden of drawn.querySelectorAll('.visually-hidden')) hidden.remove();
+        return drawn.textContent;
+      }),
+    );
+    expect(shown).toEqual(['Show: Unread', 'App: CI pipeline']);
+    await page.getByRole('button', { name: 'Remove filter: Show is Unread', exact: true }).waitFor();
+    const appChip = page.getByRole('button', { name: 'Remove filter: App is CI pipeline', exact: true });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const width of [400, 1280]) {
+        await page.setViewportSize({ width, height: 800 });
+        expect({ width, colorScheme, violations: await axeViolations(page) }).toEqual({ width, colorScheme, violations: [] });
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await appChip.isVisible()).toBe(false); // a wide window shows every filter's control, no chips
+    await page.setViewportSize({ width: 400, height: 800 });
+
+    // From the chips' list with Tab, Enter on the second: the first is left, and has the focus.
+    await page.getByRole('button', { name: 'Remove filter: Show is Unread', exact: true }).focus();
+    await page.keyboard.press('Tab');
+    await focusBecomes(page, 'Remove filter: App is: CI pipeline'); // its text: the name's words, and the colon shown
+    await page.keyboard.press('Enter');
+    await listShows(['Nightly tests passed', 'Café order ready']);
+    await page.getByRole('button', { name: 'More filters (1 active)', exact: true }).waitFor();
+    await focusBecomes(page, 'Remove filter: Show is: Unread');
+    // The last one: the focus goes to More filters, beside the chips.
+    await page.keyboard.press('Space');
+    await listShows(['Nightly tests passed', 'Café order ready', 'Deploy to production?', 'Build 4821 failed', 'Backup finished']);
+    await focusBecomes(page, 'More filters');
+    expect(await page.getByRole('radio', { name: 'All' }).isChecked()).toBe(true);
+    expect(await chips.count()).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(problems).toEqual([]);
   });
 
   test('export gives the rows as CSV and JSON', async () => {
