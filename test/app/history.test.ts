@@ -6,9 +6,10 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, focusBecomes, openAppTab, startBrowser, startWebApp, titleBecomes } from '../helpers/app-pages.js';
+import { expectAxeClean, focusBecomes, openAppTab, titleBecomes } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
 import { waitFor } from '../helpers/daemon.js';
+import { listShows as listShowsIn, openHistoryTab, rowOf, rowTitles, sendNotification } from '../helpers/history-fixtures.js';
 
 /** How long a burst of 400 notifications may take to show in the list (a wait, never a measure). */
 const BURST_SETTLES_MS = 30_000;
@@ -18,31 +19,17 @@ let browser: Browser;
 let page: Page;
 let problems: string[];
 
-const notify = async (body: Record<string, unknown>): Promise<string> => {
-  const reply = await daemon.api('POST', '/v1/notify', { body });
-  expect(reply.status).toBe(200);
-  return reply.json.id as string;
-};
-
-/** The row of a notification in the list, found by its title link, as a person finds it. */
-const row = (title: string) => page.getByRole('listitem').filter({ has: page.getByRole('link', { name: title, exact: true }) });
-const rowTitles = async (): Promise<string[]> => page.locator('.rows .row-title').allTextContents();
-/** Waits until the list shows exactly these titles, top to bottom. */
-async function listShows(titles: string[]): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    const shown = await rowTitles();
-    if (JSON.stringify(shown) === JSON.stringify(titles)) return;
-    if (Date.now() - started > 10_000) expect(shown).toEqual(titles);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const notify = (body: Record<string, unknown>): Promise<string> => sendNotification(daemon, body);
+const row = (title: string) => rowOf(page, title);
+const listShows = (titles: string[]): Promise<void> => listShowsIn(page, titles);
 
 beforeAll(async () => {
-  [daemon, browser] = await Promise.all([startWebApp(), startBrowser()]);
-  await daemon.api('POST', '/v1/register', { body: { app: 'backup', appName: 'Backup' } });
-  await daemon.api('POST', '/v1/register', { body: { app: 'ci', appName: 'CI pipeline' } });
-  ({ page, problems } = await openAppTab(browser, daemon));
+  ({ daemon, browser, page, problems } = await openHistoryTab({
+    apps: [
+      { app: 'backup', appName: 'Backup' },
+      { app: 'ci', appName: 'CI pipeline' },
+    ],
+  }));
 });
 
 describe('History in the app', () => {
@@ -175,14 +162,7 @@ describe('History in the app', () => {
     expect(shown).toEqual(['Show: Unread', 'App: CI pipeline']);
     await page.getByRole('button', { name: 'Remove filter: Show is Unread', exact: true }).waitFor();
     const appChip = page.getByRole('button', { name: 'Remove filter: App is CI pipeline', exact: true });
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      for (const width of [400, 1280]) {
-        await page.setViewportSize({ width, height: 800 });
-        expect({ width, colorScheme, violations: await axeViolations(page) }).toEqual({ width, colorScheme, violations: [] });
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await expectAxeClean(page);
     expect(await appChip.isVisible()).toBe(false); // a wide window shows every filter's control, no chips
     await page.setViewportSize({ width: 400, height: 800 });
 
@@ -267,7 +247,7 @@ describe('History in the app', () => {
     await page.getByRole('searchbox', { name: 'Search' }).focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    const second = (await rowTitles())[1]!;
+    const second = (await rowTitles(page))[1]!;
     await focusBecomes(page, second);
     for (const action of [`Mark “${second}” as read`, `Delete “${second}”`]) {
       await page.keyboard.press('Tab');
