@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, focusBecomes, openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
+import { expectAxeClean, focusBecomes, openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
 import { tempFolder, waitFor } from '../helpers/daemon.js';
 import { consentFrame, FakeRelay, notifyFrame } from '../helpers/fake-relay.js';
@@ -127,18 +127,7 @@ describe('Approvals in the app', () => {
     expect(await page.getByText('You have not allowed anything yet.').count()).toBe(0);
     expect(await allowed.getByText(/^Nothing is allowed/).count()).toBe(0);
     expect(await denied.getByText('Nothing is denied from now on.').count()).toBe(1);
-    const checkAxe = async (): Promise<void> => {
-      for (const width of [1280, 400]) {
-        await page.setViewportSize({ width, height: 800 });
-        for (const colorScheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme });
-          expect({ width, colorScheme, violations: await axeViolations(page) }).toEqual({ width, colorScheme, violations: [] });
-        }
-      }
-      await page.setViewportSize({ width: 1280, height: 800 });
-      await page.emulateMedia({ colorScheme: 'light' });
-    };
-    await checkAxe();
+    await expectAxeClean(page);
 
     await page.getByRole('button', { name: 'Deny from now on' }).focus();
     await page.keyboard.press('Enter');
@@ -146,7 +135,7 @@ describe('Approvals in the app', () => {
     await focusBecomes(page, 'Ask again');
     await allowed.getByText('Nothing is allowed now: every app asks you first.').waitFor();
     expect((await daemon.api('GET', '/v1/actions/approvals')).json.apps).toEqual([]);
-    await checkAxe();
+    await expectAxeClean(page);
 
     // Denied: the notification's Deploy cannot be pressed, and says why (the daemon refuses a press that still
     // comes, from a banner: test/daemon/window-api.test.ts); nothing asks and nothing runs.

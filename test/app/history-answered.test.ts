@@ -5,22 +5,18 @@
 // that the person denied, is disabled with the reason.
 
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
-import { axeViolations, openAppTab, startBrowser, startWebApp } from '../helpers/app-pages.js';
+import type { Page } from 'playwright-core';
+import { expectAxeClean } from '../helpers/app-pages.js';
 import type { AppDaemon, AppSession } from '../helpers/app.js';
 import { waitFor } from '../helpers/daemon.js';
+import { openHistoryTab, sendNotification } from '../helpers/history-fixtures.js';
 
 let daemon: AppDaemon;
 let session: AppSession;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 
-const notify = async (body: Record<string, unknown>): Promise<string> => {
-  const reply = await daemon.api('POST', '/v1/notify', { body });
-  expect(reply.status).toBe(200);
-  return reply.json.id as string;
-};
+const notify = (body: Record<string, unknown>): Promise<string> => sendNotification(daemon, body);
 const open = async (title: string): Promise<void> => {
   await page.getByRole('link', { name: title, exact: true }).click();
   await page.getByRole('heading', { level: 2, name: title }).waitFor();
@@ -31,13 +27,15 @@ const comesBefore = async (first: ReturnType<Page['locator']>, second: ReturnTyp
   first.evaluate((a, b) => Boolean(a.compareDocumentPosition(b as typeof a) & 4 /* b follows a */), await second.elementHandle());
 
 beforeAll(async () => {
-  [daemon, browser] = await Promise.all([startWebApp(), startBrowser()]);
+  ({ daemon, page, problems } = await openHistoryTab({
+    apps: [
+      { app: 'claude', appName: 'Claude Code' },
+      { app: 'deployer', appName: 'Deployer', allowCommands: true },
+      { app: 'denied', appName: 'Denied tool', allowCommands: true },
+      { app: 'plain', appName: 'Plain script' },
+    ],
+  }));
   session = await daemon.signIn();
-  await daemon.api('POST', '/v1/register', { body: { app: 'claude', appName: 'Claude Code' } });
-  await daemon.api('POST', '/v1/register', { body: { app: 'deployer', appName: 'Deployer', allowCommands: true } });
-  await daemon.api('POST', '/v1/register', { body: { app: 'denied', appName: 'Denied tool', allowCommands: true } });
-  await daemon.api('POST', '/v1/register', { body: { app: 'plain', appName: 'Plain script' } });
-  ({ page, problems } = await openAppTab(browser, daemon));
 });
 
 describe('an answered question', () => {
@@ -121,21 +119,16 @@ describe('an answered question', () => {
   });
 
   test('axe on answered details, light and dark, wide and 400 px', async () => {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      for (const width of [1280, 400]) {
-        await page.emulateMedia({ colorScheme });
-        await page.setViewportSize({ width, height: 800 });
-        for (const title of ['Open the pull request?', 'Ship the release?']) {
-          const id = (await daemon.api('GET', '/v1/history?app=claude')).json.items.find(
-            (item: { notification: { title: string } }) => item.notification.title === title,
-          ).id;
-          await page.goto(new URL(`/app/history/claude/${encodeURIComponent(id)}`, page.url()).href);
-          await details(title)
-            .getByText(/^You (replied|pressed).* · /)
-            .waitFor();
-          expect(await axeViolations(page)).toEqual([]);
-        }
-      }
+    for (const title of ['Open the pull request?', 'Ship the release?']) {
+      const id = (await daemon.api('GET', '/v1/history?app=claude')).json.items.find(
+        (item: { notification: { title: string } }) => item.notification.title === title,
+      ).id;
+      await expectAxeClean(page, async () => {
+        await page.goto(new URL(`/app/history/claude/${encodeURIComponent(id)}`, page.url()).href);
+        await details(title)
+          .getByText(/^You (replied|pressed).* · /)
+          .waitFor();
+      });
     }
     expect(problems).toEqual([]);
   });

@@ -5,13 +5,12 @@
 // Tab goes from From to To (a browser date field keeps Tab for its own parts).
 
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
-import { axeViolations, openAppTab, startBrowser } from '../helpers/app-pages.js';
+import type { Page } from 'playwright-core';
+import { axeViolations } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
-import { noonDaysAgo, type PastRecord, startWithHistory } from '../helpers/history-fixtures.js';
+import { listShows as listShowsIn, noonDaysAgo, openHistoryTab, type PastRecord, rowOf } from '../helpers/history-fixtures.js';
 
 let daemon: AppDaemon;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 
@@ -32,23 +31,8 @@ const PAST: PastRecord[] = [
   })),
 ];
 
-const rowTitles = (): Promise<string[]> => page.locator('.rows .row-title').allTextContents();
-const rowTime = (title: string) =>
-  page
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('link', { name: title, exact: true }) })
-    .locator('time')
-    .textContent();
-
-async function listShows(titles: string[]): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    const shown = await rowTitles();
-    if (JSON.stringify(shown) === JSON.stringify(titles)) return;
-    if (Date.now() - started > 10_000) expect(shown).toEqual(titles);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const rowTime = (title: string) => rowOf(page, title).locator('time').textContent();
+const listShows = (titles: string[]): Promise<void> => listShowsIn(page, titles);
 
 /** What the browser writes for a date: its weekday's name, or the whole date. */
 const browserWrites = (date: Date, options: Intl.DateTimeFormatOptions): Promise<string> =>
@@ -66,15 +50,15 @@ beforeAll(async () => {
     deliveredAt: new Date(Math.max(now - (index + 1) * 60_000, noonDaysAgo(0).getTime() - 12 * 3_600_000 + index)),
     title: `Pipeline ${100 - index} passed`,
   }));
-  [daemon, browser] = await Promise.all([startWithHistory([...PAST, ...today]), startBrowser()]);
-  for (const [app, appName] of [
-    ['calendar', 'Calendar'],
-    ['ci', 'CI'],
-    ['cron', 'cron'],
-    ['claude', 'Claude Code'],
-  ])
-    await daemon.api('POST', '/v1/register', { body: { app, appName } });
-  ({ page, problems } = await openAppTab(browser, daemon));
+  ({ daemon, page, problems } = await openHistoryTab({
+    past: [...PAST, ...today],
+    apps: [
+      { app: 'calendar', appName: 'Calendar' },
+      { app: 'ci', appName: 'CI' },
+      { app: 'cron', appName: 'cron' },
+      { app: 'claude', appName: 'Claude Code' },
+    ],
+  }));
 });
 
 describe('times and days', () => {

@@ -5,23 +5,18 @@
 // search only from outside a field.
 
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
-import { axeViolations, focusBecomes, openAppTab, startBrowser, startWebApp, titleBecomes } from '../helpers/app-pages.js';
+import type { Page } from 'playwright-core';
+import { axeViolations, focusBecomes, titleBecomes } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
 import { waitFor } from '../helpers/daemon.js';
+import { openHistoryTab, rowOf, rowTitles, sendNotification } from '../helpers/history-fixtures.js';
 
 let daemon: AppDaemon;
-let browser: Browser;
 let page: Page;
 let problems: string[];
 
-const notify = async (body: Record<string, unknown>): Promise<string> => {
-  const reply = await daemon.api('POST', '/v1/notify', { body });
-  expect(reply.status).toBe(200);
-  return reply.json.id as string;
-};
-const row = (title: string) => page.getByRole('listitem').filter({ has: page.getByRole('link', { name: title, exact: true }) });
-const rowTitles = (): Promise<string[]> => page.locator('.rows .row-title').allTextContents();
+const notify = (body: Record<string, unknown>): Promise<string> => sendNotification(daemon, body);
+const row = (title: string) => rowOf(page, title);
 const v1Titles = async (app: string): Promise<string[]> =>
   (await daemon.api('GET', `/v1/history?app=${app}`)).json.items.map(
     (item: { notification: { title: string } }) => item.notification.title,
@@ -37,12 +32,16 @@ const focused = (): Promise<string> =>
   });
 
 beforeAll(async () => {
-  [daemon, browser] = await Promise.all([startWebApp(), startBrowser()]);
-  await daemon.api('POST', '/v1/register', { body: { app: 'ci', appName: 'CI' } });
-  await daemon.api('POST', '/v1/register', { body: { app: 'claude', appName: 'Claude Code' } });
-  for (const title of ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo']) await notify({ app: 'ci', title });
-  await notify({ app: 'claude', title: 'Open the pull request?', buttons: [{ label: 'Answer', reply: { placeholder: 'yes or no' } }] });
-  ({ page, problems } = await openAppTab(browser, daemon));
+  ({ daemon, page, problems } = await openHistoryTab({
+    apps: [
+      { app: 'ci', appName: 'CI' },
+      { app: 'claude', appName: 'Claude Code' },
+    ],
+    notifications: [
+      ...['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'].map((title) => ({ app: 'ci', title })),
+      { app: 'claude', title: 'Open the pull request?', buttons: [{ label: 'Answer', reply: { placeholder: 'yes or no' } }] },
+    ],
+  }));
   await row('Alpha').waitFor();
 });
 
@@ -62,6 +61,9 @@ describe('Undo', () => {
     const offer = undoOffer('Deleted “Echo”.');
     await offer.waitFor();
     const shown = Date.now();
+    // The offer has a strip of its own under the list: it covers no row.
+    const list = (await page.getByRole('region', { name: 'Notifications list' }).boundingBox())!;
+    expect((await offer.boundingBox())!.y).toBeGreaterThanOrEqual(list.y + list.height);
     await offer.waitFor({ state: 'detached', timeout: 15_000 });
     expect(Date.now() - shown).toBeGreaterThan(8_000); // offered for 10 seconds
     expect(await v1Titles('ci')).not.toContain('Echo');
@@ -127,7 +129,7 @@ describe('the keys', () => {
   test('j and k move, Enter opens, r goes to the reply field, e marks read, # deletes (the focus stays in the list)', async () => {
     await page.goto(new URL('/app/history', page.url()).href);
     await row('Alpha').waitFor();
-    expect(await rowTitles()).toEqual(['Foxtrot', 'Open the pull request?', 'Delta', 'Charlie', 'Bravo', 'Alpha']);
+    expect(await rowTitles(page)).toEqual(['Foxtrot', 'Open the pull request?', 'Delta', 'Charlie', 'Bravo', 'Alpha']);
     await page.locator('main h1').focus();
     await page.keyboard.press('j'); // into the list
     await focusBecomes(page, 'Foxtrot');

@@ -5,8 +5,9 @@
 
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, focusBecomes, openAppTab, startBrowser, startWebApp, titleBecomes } from '../helpers/app-pages.js';
+import { axeViolations, expectAxeClean, focusBecomes, openAppTab, titleBecomes } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
+import { openHistoryTab, rowOf, sendNotification } from '../helpers/history-fixtures.js';
 
 /** A 1×1 PNG: an app's registered icon. */
 const DOT_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -16,30 +17,27 @@ let browser: Browser;
 let page: Page;
 let problems: string[];
 
-const notify = async (body: Record<string, unknown>): Promise<string> => {
-  const reply = await daemon.api('POST', '/v1/notify', { body });
-  expect(reply.status).toBe(200);
-  return reply.json.id as string;
-};
-const row = (title: string) => page.getByRole('listitem').filter({ has: page.getByRole('link', { name: title, exact: true }) });
+const notify = (body: Record<string, unknown>): Promise<string> => sendNotification(daemon, body);
+const row = (title: string) => rowOf(page, title);
 const pictureOf = (title: string) => row(title).locator('.app-picture');
 
 beforeAll(async () => {
-  [daemon, browser] = await Promise.all([startWebApp(), startBrowser()]);
-  for (const [app, appName] of [
-    ['ci', 'CI'],
-    ['claude', 'Claude Code'],
-    ['calendar', 'Calendar'],
-    ['cron', 'cron'],
-  ])
-    await daemon.api('POST', '/v1/register', { body: { app, appName } });
-  await daemon.api('POST', '/v1/register', { body: { app: 'backup', appName: 'Backup', icon: DOT_PNG } });
-  await notify({ app: 'backup', title: 'Backup finished' });
-  await notify({ app: 'cron', title: 'Disk almost full', priority: 'urgent' });
-  await notify({ app: 'calendar', title: 'Standup moved' });
-  await notify({ app: 'claude', title: 'Refactor finished', priority: 'high' });
-  await notify({ app: 'ci', title: 'Nightly tests passed', priority: 'low' });
-  ({ page, problems } = await openAppTab(browser, daemon));
+  ({ daemon, browser, page, problems } = await openHistoryTab({
+    apps: [
+      { app: 'ci', appName: 'CI' },
+      { app: 'claude', appName: 'Claude Code' },
+      { app: 'calendar', appName: 'Calendar' },
+      { app: 'cron', appName: 'cron' },
+      { app: 'backup', appName: 'Backup', icon: DOT_PNG },
+    ],
+    notifications: [
+      { app: 'backup', title: 'Backup finished' },
+      { app: 'cron', title: 'Disk almost full', priority: 'urgent' },
+      { app: 'calendar', title: 'Standup moved' },
+      { app: 'claude', title: 'Refactor finished', priority: 'high' },
+      { app: 'ci', title: 'Nightly tests passed', priority: 'low' },
+    ],
+  }));
   await row('Nightly tests passed').waitFor();
 });
 
@@ -84,17 +82,10 @@ describe('rows that tell apart', () => {
   });
 
   test('axe: the list with its marks and pictures, light and dark, wide and 400 px', async () => {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      for (const width of [1280, 400]) {
-        await page.emulateMedia({ colorScheme });
-        await page.setViewportSize({ width, height: 800 });
-        await page.goto(new URL('/app/history', page.url()).href);
-        await row('Disk almost full').waitFor();
-        expect(await axeViolations(page)).toEqual([]);
-      }
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.emulateMedia({ colorScheme: 'light' });
+    await expectAxeClean(page, async () => {
+      await page.goto(new URL('/app/history', page.url()).href);
+      await row('Disk almost full').waitFor();
+    });
   });
 
   test('a row’s actions show on hover and on keyboard focus; Mark as read and Delete from the row', async () => {

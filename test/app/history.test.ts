@@ -6,9 +6,10 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
-import { focusBecomes, openAppTab, startBrowser, startWebApp, titleBecomes } from '../helpers/app-pages.js';
+import { expectAxeClean, focusBecomes, openAppTab, titleBecomes } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
 import { waitFor } from '../helpers/daemon.js';
+import { listShows as listShowsIn, openHistoryTab, rowOf, rowTitles, sendNotification } from '../helpers/history-fixtures.js';
 
 /** How long a burst of 400 notifications may take to show in the list (a wait, never a measure). */
 const BURST_SETTLES_MS = 30_000;
@@ -18,31 +19,17 @@ let browser: Browser;
 let page: Page;
 let problems: string[];
 
-const notify = async (body: Record<string, unknown>): Promise<string> => {
-  const reply = await daemon.api('POST', '/v1/notify', { body });
-  expect(reply.status).toBe(200);
-  return reply.json.id as string;
-};
-
-/** The row of a notification in the list, found by its title link, as a person finds it. */
-const row = (title: string) => page.getByRole('listitem').filter({ has: page.getByRole('link', { name: title, exact: true }) });
-const rowTitles = async (): Promise<string[]> => page.locator('.rows .row-title').allTextContents();
-/** Waits until the list shows exactly these titles, top to bottom. */
-async function listShows(titles: string[]): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    const shown = await rowTitles();
-    if (JSON.stringify(shown) === JSON.stringify(titles)) return;
-    if (Date.now() - started > 10_000) expect(shown).toEqual(titles);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const notify = (body: Record<string, unknown>): Promise<string> => sendNotification(daemon, body);
+const row = (title: string) => rowOf(page, title);
+const listShows = (titles: string[]): Promise<void> => listShowsIn(page, titles);
 
 beforeAll(async () => {
-  [daemon, browser] = await Promise.all([startWebApp(), startBrowser()]);
-  await daemon.api('POST', '/v1/register', { body: { app: 'backup', appName: 'Backup' } });
-  await daemon.api('POST', '/v1/register', { body: { app: 'ci', appName: 'CI pipeline' } });
-  ({ page, problems } = await openAppTab(browser, daemon));
+  ({ daemon, browser, page, problems } = await openHistoryTab({
+    apps: [
+      { app: 'backup', appName: 'Backup' },
+      { app: 'ci', appName: 'CI pipeline' },
+    ],
+  }));
 });
 
 describe('History in the app', () => {
@@ -151,6 +138,52 @@ describe('History in the app', () => {
     await listShows(everything);
   });
 
+  test('a narrow window shows the active filters as chips, counted on More filters; a chip removed with the keyboard updates the list, the count and the focus', async () => {
+    await page.setViewportSize({ width: 400, height: 800 });
+    await page.getByRole('link', { name: 'Back to History' }).click(); // the list, not the details open earlier
+    const more = page.getByRole('button', { name: /^More filters/ });
+    expect(await more.textContent()).toBe('More filters');
+    const chips = page.getByRole('list', { name: 'Active filters' }).getByRole('button');
+    expect(await chips.count()).toBe(0);
+    await page.getByRole('radio', { name: 'Unread' }).check();
+    await more.click();
+    await page.getByRole('combobox', { name: 'App' }).selectOption({ label: 'CI pipeline' });
+    await more.click(); // folded again: the chips say what narrows the list
+    await listShows(['Nightly tests passed']);
+    await page.getByRole('button', { name: 'More filters (2 active)', exact: true }).waitFor();
+    // What they show: their names but for the words only screen readers read.
+    const shown = await chips.evaluateAll((buttons) =>
+      buttons.map((button) => {
+        const drawn = button.cloneNode(true) as typeof button;
+        for (const hidden of drawn.querySelectorAll('.visually-hidden')) hidden.remove();
+        return drawn.textContent;
+      }),
+    );
+    expect(shown).toEqual(['Show: Unread', 'App: CI pipeline']);
+    await page.getByRole('button', { name: 'Remove filter: Show is Unread', exact: true }).waitFor();
+    const appChip = page.getByRole('button', { name: 'Remove filter: App is CI pipeline', exact: true });
+    await expectAxeClean(page);
+    expect(await appChip.isVisible()).toBe(false); // a wide window shows every filter's control, no chips
+    await page.setViewportSize({ width: 400, height: 800 });
+
+    // From the chips' list with Tab, Enter on the second: the first is left, and has the focus.
+    await page.getByRole('button', { name: 'Remove filter: Show is Unread', exact: true }).focus();
+    await page.keyboard.press('Tab');
+    await focusBecomes(page, 'Remove filter: App is: CI pipeline'); // its text: the name's words, and the colon shown
+    await page.keyboard.press('Enter');
+    await listShows(['Nightly tests passed', 'Café order ready']);
+    await page.getByRole('button', { name: 'More filters (1 active)', exact: true }).waitFor();
+    await focusBecomes(page, 'Remove filter: Show is: Unread');
+    // The last one: the focus goes to More filters, beside the chips.
+    await page.keyboard.press('Space');
+    await listShows(['Nightly tests passed', 'Café order ready', 'Deploy to production?', 'Build 4821 failed', 'Backup finished']);
+    await focusBecomes(page, 'More filters');
+    expect(await page.getByRole('radio', { name: 'All' }).isChecked()).toBe(true);
+    expect(await chips.count()).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(problems).toEqual([]);
+  });
+
   test('export gives the rows as CSV and JSON', async () => {
     await page.getByRole('button', { name: 'Export or delete' }).click();
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export as CSV' }).click()]);
@@ -214,7 +247,7 @@ describe('History in the app', () => {
     await page.getByRole('searchbox', { name: 'Search' }).focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    const second = (await rowTitles())[1]!;
+    const second = (await rowTitles(page))[1]!;
     await focusBecomes(page, second);
     for (const action of [`Mark “${second}” as read`, `Delete “${second}”`]) {
       await page.keyboard.press('Tab');

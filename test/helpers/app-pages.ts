@@ -1,4 +1,4 @@
-import { afterAll } from '@jest/globals';
+import { afterAll, expect } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -141,4 +141,22 @@ export async function axeViolations(page: Page, anyImpact: string[] = []): Promi
   return violations.filter(
     (violation) => violation.impact === 'serious' || violation.impact === 'critical' || anyImpact.includes(violation.id),
   );
+}
+
+/** The looks a page is checked in: the person's window and a narrow one, each light and dark. */
+const LOOKS = [1280, 400].flatMap((width) => (['light', 'dark'] as const).map((colorScheme) => ({ width, colorScheme })));
+
+/**
+ * Expects no serious or critical axe violation on `page` at 1280 and 400 px wide, light and dark — each look set up
+ * by `prepare` first, when given — a violation named with its look; then puts the page back at 1280 px, light.
+ */
+export async function expectAxeClean(page: Page, prepare?: () => Promise<void>): Promise<void> {
+  for (const { width, colorScheme } of LOOKS) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.emulateMedia({ colorScheme });
+    await prepare?.();
+    expect({ width, colorScheme, violations: await axeViolations(page) }).toEqual({ width, colorScheme, violations: [] });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
 }

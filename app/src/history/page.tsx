@@ -3,7 +3,7 @@
 
 import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { appPaths, HISTORY_STATES, type HistoryStateFilter } from '../../../protocol/app-api.js';
+import { appPaths } from '../../../protocol/app-api.js';
 import { useModels } from '../models/context.js';
 import { withQuery } from '../models/requests.js';
 import type { Route } from '../models/router.js';
@@ -11,8 +11,8 @@ import { Icon } from '../ui/icon.js';
 import { Menu } from '../ui/menu.js';
 import { useRowActions } from './actions.js';
 import { BulkBar } from './bulk-bar.js';
-import { DateFilters } from './dates.js';
 import { Details } from './details.js';
+import { Filters } from './filters.js';
 import { FirstRun } from './first-run.js';
 import { GroupedList } from './groups.js';
 import { HistoryList } from './list.js';
@@ -20,15 +20,6 @@ import { ScheduledStrip } from './scheduled.js';
 import { ShortcutsHelp, useShortcuts } from './shortcuts.js';
 import { UndoToast } from './undo-toast.js';
 import './history.css';
-
-const STATE_LABELS: Record<HistoryStateFilter, string> = {
-  all: 'All',
-  unread: 'Unread',
-  waiting: 'Waiting',
-  replied: 'Replied',
-  failed: 'Failed',
-  programs: 'From other programs',
-};
 
 function SearchBox(): VNode {
   const { history } = useModels();
@@ -60,52 +51,6 @@ function SearchBox(): VNode {
           }
         }}
       />
-    </div>
-  );
-}
-
-function Filters(): VNode {
-  const { history, apps } = useModels();
-  const current = history.filters.value;
-  const setFilters = history.setFilters;
-  // A narrow window shows the app and date filters on demand (history.css); a wide one always.
-  const [more, setMore] = useState(Boolean(current.app || current.dates !== 'any'));
-  return (
-    <div class={`filters${more ? ' show-more' : ''}`}>
-      <fieldset class="segmented">
-        <legend class="visually-hidden">Show</legend>
-        {HISTORY_STATES.map((state) => (
-          <label key={state} class={current.state === state ? 'checked' : undefined}>
-            <input type="radio" name="state" value={state} checked={current.state === state} onChange={() => setFilters({ state })} />
-            {STATE_LABELS[state]}
-          </label>
-        ))}
-      </fieldset>
-      <button type="button" class="button button-quiet more-filters" aria-expanded={more} onClick={() => setMore(!more)}>
-        <Icon name="filter" />
-        <span>More filters</span>
-      </button>
-      <label class="field-inline extra">
-        <span>App</span>
-        <select value={current.app} onChange={(event) => setFilters({ app: event.currentTarget.value })}>
-          <option value="">All apps</option>
-          {apps.apps.value.map((app) => (
-            <option key={app.app} value={app.app}>
-              {app.appName}
-            </option>
-          ))}
-        </select>
-      </label>
-      <DateFilters />
-      <label class="field-inline extra group-toggle">
-        <input
-          type="checkbox"
-          role="switch"
-          checked={history.groupByApp.value}
-          onChange={(event) => (history.groupByApp.value = event.currentTarget.checked)}
-        />
-        <span>Group by app</span>
-      </label>
     </div>
   );
 }
@@ -186,7 +131,6 @@ export function HistoryPage({ route }: { route: Route }): VNode {
         </div>
       </header>
       <ShortcutsHelp open={help} onClose={() => setHelp(false)} />
-      <UndoToast />
       {firstRun ? (
         <div class="first-run-pane">
           <FirstRun />
@@ -213,6 +157,7 @@ export function HistoryPage({ route }: { route: Route }): VNode {
           </div>
         </>
       )}
+      <UndoToast />
     </div>
   );
 }

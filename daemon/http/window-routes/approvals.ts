@@ -26,21 +26,45 @@ type Services = Pick<AllServices, 'approvals' | 'relay' | 'approvalsView'>;
 
 const ID: Readonly<Record<string, PathParameter>> = { id: { description: "the question's or the request's id" } };
 
-/** Withdraws one grant; false when there was none. */
-function revoke({ approvals }: Services, kind: GrantKind, app: string, body: Record<string, unknown>): Promise<boolean> {
-  if (kind === 'commands') return approvals.revokeCommands(app);
-  if (kind === 'callbackHost') return approvals.revokeHost(app, bodyText(body, 'host'));
-  return approvals.revokeTemplate(app, bodyText(body, 'template'));
-}
-
-/** What a body names, as a revoke names it: `{kind, app}`, with the `host` or the `template` its kind needs. */
-function denialOf(body: Record<string, unknown>): Denial {
+/**
+ * What a revoke, a deny or an ask-again names, read from its body: `{kind, app}`, with the `host` or the `template`
+ * its kind needs (the same shape as a denial).
+ */
+function grantOf(body: Record<string, unknown>): Denial {
   const kind = bodyText(body, 'kind') as GrantKind;
   if (!GRANT_KINDS.includes(kind)) throw errors.invalidChoice('kind', GRANT_KINDS);
   const app = bodyText(body, 'app');
   if (kind === 'commands') return { kind, app };
   if (kind === 'callbackHost') return { kind, app, host: bodyText(body, 'host') };
   return { kind, app, template: bodyText(body, 'template') };
+}
+
+/** How a refusal names it: "Deployer / api.example.com". */
+function nameOf(grant: Denial): string {
+  if (grant.kind === 'callbackHost') return `${grant.app} / ${grant.host}`;
+  if (grant.kind === 'templateCode') return `${grant.app} / ${grant.template}`;
+  return `${grant.app} / commands`;
+}
+
+/** Withdraws one grant; false when there was none. */
+function revoke({ approvals }: Services, grant: Denial): Promise<boolean> {
+  if (grant.kind === 'commands') return approvals.revokeCommands(grant.app);
+  if (grant.kind === 'callbackHost') return approvals.revokeHost(grant.app, grant.host);
+  return approvals.revokeTemplate(grant.app, grant.template);
+}
+
+/** A route that does `act` to the grant its body names, and answers `{ok: true}`. */
+function grantRoute(path: string, summary: string, act: (services: Services, grant: Denial) => Promise<void>): Route<Services> {
+  return windowRoute<Services, OkAnswer, RevokeRequest>({
+    method: 'POST',
+    path,
+    summary,
+    reply: okSchema,
+    handle: async ({ services, body }) => {
+      await act(services, grantOf(body));
+      return { ok: true };
+    },
+  });
 }
 
 export function approvalRoutes(): Route<Services>[] {
@@ -64,40 +88,14 @@ export function approvalRoutes(): Route<Services>[] {
         return { ok: true };
       },
     }),
-    windowRoute<Services, OkAnswer, RevokeRequest>({
-      method: 'POST',
-      path: APP_API.revoke,
-      summary: 'Take back something the person granted',
-      reply: okSchema,
-      handle: async ({ services, body }) => {
-        const kind = bodyText(body, 'kind') as GrantKind;
-        if (!GRANT_KINDS.includes(kind)) throw errors.invalidChoice('kind', GRANT_KINDS);
-        const app = bodyText(body, 'app');
-        if (!(await revoke(services, kind, app, body))) throw errors.noApproval(`${app} / ${body.host ?? body.template ?? kind}`);
-        return { ok: true };
-      },
+    grantRoute(APP_API.revoke, 'Take back something the person granted', async (services, grant) => {
+      if (!(await revoke(services, grant))) throw errors.noApproval(nameOf(grant));
     }),
-    windowRoute<Services, OkAnswer, RevokeRequest>({
-      method: 'POST',
-      path: APP_API.deny,
-      summary: 'Deny something from now on: refused without asking the person',
-      reply: okSchema,
-      handle: async ({ services, body }) => {
-        await services.approvals.deny(denialOf(body));
-        return { ok: true };
-      },
-    }),
-    windowRoute<Services, OkAnswer, RevokeRequest>({
-      method: 'POST',
-      path: APP_API.askAgain,
-      summary: 'Forget a denial: the person is asked again next time',
-      reply: okSchema,
-      handle: async ({ services, body }) => {
-        const denial = denialOf(body);
-        if (!(await services.approvals.askAgain(denial)))
-          throw errors.noDenial(`${denial.app} / ${body.host ?? body.template ?? denial.kind}`);
-        return { ok: true };
-      },
+    grantRoute(APP_API.deny, 'Deny something from now on: refused without asking the person', (services, grant) =>
+      services.approvals.deny(grant),
+    ),
+    grantRoute(APP_API.askAgain, 'Forget a denial: the person is asked again next time', async (services, grant) => {
+      if (!(await services.approvals.askAgain(grant))) throw errors.noDenial(nameOf(grant));
     }),
     windowRoute<Services, OkAnswer, ConnectorDecisionRequest>({
       method: 'POST',
