@@ -42,7 +42,12 @@ const TEXTS: ReadonlyArray<{
 }> = [
   { key: 'title', label: 'Title' },
   { key: 'subtitle', label: 'Subtitle' },
-  { key: 'body', label: 'Body', rows: 5, hint: '**bold**, *italic* and [a link](https://example.com) work, as on the banner.' },
+  {
+    key: 'body',
+    label: 'Body',
+    rows: 5,
+    hint: 'Markdown: **bold**, *italic*, `code`, lists and [a link](https://example.com). History shows all of it; a banner shows what your desktop can draw.',
+  },
   {
     key: 'link',
     label: 'Link',
