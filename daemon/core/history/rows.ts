@@ -21,6 +21,8 @@ const FIRST_LINE_CHARS = 200;
  * start before its first line of text, and a History page makes many rows at once).
  */
 const FIRST_LINE_SOURCE_CHARS = 2000;
+/** ...and never more than this many in all: a body of one long line is not read whole for a 200-character row. */
+const FIRST_LINE_MOST_CHARS = 4000;
 
 /** What the rows are made from: the core's parts, named so this file imports none of them. */
 export interface RowSources {
@@ -37,7 +39,7 @@ export interface RowSources {
 export function firstLineOf(body: string | undefined): string {
   const text = body ?? '';
   const end = text.indexOf('\n', FIRST_LINE_SOURCE_CHARS);
-  const plain = plainText(parseMarkdown(end < 0 ? text : text.slice(0, end)));
+  const plain = plainText(parseMarkdown(text.slice(0, end < 0 ? FIRST_LINE_MOST_CHARS : Math.min(end, FIRST_LINE_MOST_CHARS))));
   const line = plain.split('\n').find((shown) => shown.trim() !== '') ?? '';
   return line.trim().slice(0, FIRST_LINE_CHARS);
 }

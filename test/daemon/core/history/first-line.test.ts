@@ -19,4 +19,11 @@ describe("a row's first line", () => {
     expect(firstLineOf('x'.repeat(500))).toBe('x'.repeat(200));
     expect(firstLineOf(`\`\`\`\n${'y'.repeat(3000)}\n${'z\n'.repeat(5000)}\`\`\``)).toBe('y'.repeat(200));
   });
+
+  test('a body of one long line is read only as far as a row needs (its first 4,000 characters)', () => {
+    // Read whole, a 16 KB line in the reader's slowest shape would cost each row of a History page milliseconds. What
+    // shows it: a bold run closed 4,500 characters on is not read as closed, so its mark stays.
+    expect(firstLineOf(`**${'a'.repeat(4500)}** done`)).toBe(`**${'a'.repeat(198)}`);
+    expect(firstLineOf(`**${'a'.repeat(3000)}** done`)).toBe('a'.repeat(200));
+  });
 });
