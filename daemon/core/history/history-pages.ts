@@ -112,6 +112,8 @@ export class HistoryPages {
       limit,
       words: queryWords(query.q),
       appName: (app) => this.sources.appName(app),
+      // "From other programs" reads only their apps: the others' records need not be tested one by one.
+      ...(query.state === 'programs' ? { apps: isDesktopApp } : {}),
       filter: this.filterOf(query),
     });
   }

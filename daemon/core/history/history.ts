@@ -79,6 +79,8 @@ export interface HistoryQuery {
   /** Folded query words; every one must occur in the record's title, subtitle, body, app id or app name. */
   words?: string[];
   appName?: (app: string) => string;
+  /** Only the apps this accepts: the others' records are not read at all. */
+  apps?: (app: string) => boolean;
   /** Only records this accepts. */
   filter?: (record: HistoryRecord) => boolean;
 }
@@ -275,9 +277,10 @@ export class History {
   }
 
   /** Records newest first, from one app or merged across all, optionally only those matching query words. */
-  query({ app, limit, words = [], appName = (id) => id, filter = () => true }: HistoryQuery): HistoryRecord[] {
+  query({ app, limit, words = [], appName = (id) => id, apps = () => true, filter = () => true }: HistoryQuery): HistoryRecord[] {
     if (limit <= 0) return [];
-    const sources = app === undefined ? [...this.apps.values()] : [this.apps.get(app)].filter((h) => h !== undefined);
+    const named = app === undefined ? [...this.apps.values()] : [this.apps.get(app)].filter((h) => h !== undefined);
+    const sources = named.filter((history) => apps(history.app));
     const cursors = sources.map((history) => cursor(matching(history, words, appName, filter))).filter((c) => c.current);
     return mergeNewestFirst(cursors, limit);
   }

@@ -34,7 +34,7 @@ export class Records {
       limit: query.limit,
       words: query.q === undefined ? [] : queryWords(query.q),
       appName: (app) => this.names.name(app),
-      filter: (record) => apiSees(record.app),
+      apps: apiSees,
     });
   }
 
