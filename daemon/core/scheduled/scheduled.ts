@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../../protocol/errors.js';
 import { MAX_SCHEDULED } from '../../../protocol/limits.js';
+import { recordKey } from '../../../protocol/record-key.js';
 import type { NotificationInput } from '../notifications/checks.js';
 import type { Document, Store } from '../../store/store.js';
 import { log } from '../../log.js';
@@ -32,8 +33,6 @@ interface ScheduledFile {
 /** A timer waits at most this long before it looks again (Node's timers take at most 24.8 days). */
 const LONGEST_WAIT_MS = 60 * 60_000;
 
-const keyOf = (app: string, id: string): string => `${app}\0${id}`;
-
 export class ScheduledNotifications {
   private readonly byKey = new Map<string, ScheduledEntry>();
   private timer: NodeJS.Timeout | null = null;
@@ -46,7 +45,7 @@ export class ScheduledNotifications {
     private readonly show: (body: NotificationInput) => Promise<unknown>,
     private readonly clock: () => number,
   ) {
-    for (const entry of document.data.entries ?? []) if (entry?.app && entry.id) this.byKey.set(keyOf(entry.app, entry.id), entry);
+    for (const entry of document.data.entries ?? []) if (entry?.app && entry.id) this.byKey.set(recordKey(entry.app, entry.id), entry);
   }
 
   /** `show` delivers a notification as `POST /v1/notify` does; nothing is shown before `start`. */
@@ -82,7 +81,7 @@ export class ScheduledNotifications {
    */
   async schedule(body: NotificationInput, at: Date): Promise<ScheduledView> {
     const id = body.id || randomUUID().toUpperCase();
-    const key = keyOf(body.app, id);
+    const key = recordKey(body.app, id);
     if (!this.byKey.has(key) && this.byKey.size >= MAX_SCHEDULED) throw errors.tooManyScheduled();
     const entry: ScheduledEntry = {
       app: body.app,
@@ -101,7 +100,7 @@ export class ScheduledNotifications {
 
   /** Cancels one before its time: 404 when none of this app and id waits. */
   async cancel(app: string, id: string): Promise<void> {
-    if (!this.byKey.delete(keyOf(app, id))) throw errors.scheduledNotFound(app, id);
+    if (!this.byKey.delete(recordKey(app, id))) throw errors.scheduledNotFound(app, id);
     await this.save();
     this.arm();
   }
@@ -141,7 +140,7 @@ export class ScheduledNotifications {
     const due = [...this.byKey.values()].filter((entry) => Date.parse(entry.at) <= now).sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
     for (const entry of due) {
       if (this.closed) return;
-      const key = keyOf(entry.app, entry.id);
+      const key = recordKey(entry.app, entry.id);
       if (this.byKey.get(key) !== entry) continue; // cancelled, or scheduled again, while an earlier one showed
       // Off the list before it shows: the file still holds it until the save below, so a crash in between shows
       // it again at the next start, under its id, in its own place.
