@@ -15,6 +15,12 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Chromium draws its address bar's drop-down as a web page of its own (the omnibox popup WebUI) and, in headless
+  // mode, builds it again for every new browser context, in a renderer of its own: a few hundred requests and
+  // 100-250 ms of CPU on a 2-core machine, competing with the page under test. Every sign-in of a test or
+  // benchmark is a new context (a browser that never signed in), whereas the person's window is one `--app=`
+  // window with no address bar; docs/performance.md ("The person's app") has the figures with and without it.
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup,PreloadTopChromeWebUI',
 ];
 
 /** A headless Chromium; the caller closes it (a test file in its afterAll). */

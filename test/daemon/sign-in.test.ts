@@ -50,6 +50,8 @@ describe('signing in through the private channel', () => {
     expect(signedIn.text).toContain(`<meta http-equiv="refresh" content="0;url=/app/approvals#csrf=${csrf}">`);
     expect(signedIn.text).toContain(`<a href="/app/approvals#csrf=${csrf}">Continue</a>`);
     expect(signedIn.text).not.toContain('<script');
+    // Nothing to fetch before the refresh may go on (it waits for its page to load).
+    expect(signedIn.text).not.toContain('<link');
     await waitFor(async () => ((await forwardingFiles(daemon)).includes(path.basename(file)) ? undefined : true), 'the file to go');
 
     const page = await daemon.raw('GET', '/app/approvals', { headers: { Cookie: cookieOf(signedIn) } });

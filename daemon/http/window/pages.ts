@@ -43,12 +43,16 @@ a { color: LinkText; }
 /** Where that stylesheet is served (a CSP of 'self' allows no inline style). */
 export const SERVER_PAGE_CSS_PATH = '/app/server-page.css';
 
-/** A page made by the server: a heading and a few lines, no script. */
-function serverPage(title: string, body: string, head = ''): string {
+/**
+ * A page made by the server: a heading and a few lines, no script. `styled: false` leaves the stylesheet out (the
+ * browser's own look, light or dark as the desktop is), for a page that is gone as soon as it has loaded.
+ */
+function serverPage(title: string, body: string, head = '', styled = true): string {
+  const stylesheet = styled ? `<link rel="stylesheet" href="${SERVER_PAGE_CSS_PATH}">` : '';
   return (
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">' +
-    `<link rel="stylesheet" href="${SERVER_PAGE_CSS_PATH}">${head}<title>${escapeHtml(title)}</title></head>\n` +
+    `${stylesheet}${head}<title>${escapeHtml(title)}</title></head>\n` +
     `<body><main><h1>${escapeHtml(title)}</h1>\n${body}</main></body></html>\n`
   );
 }
@@ -105,6 +109,8 @@ export function signIn(req: Request, res: Response, codes: SignInCodes, sessions
       'Notifier',
       `<p><a href="${escapeHtml(target)}">Continue</a></p>`,
       `<meta http-equiv="refresh" content="0;url=${escapeHtml(target)}">`,
+      // A refresh goes on only once its page has loaded: a stylesheet to fetch first would hold the app back.
+      false,
     ),
   );
 }
