@@ -3,7 +3,6 @@
 // The request is read into a `/v1/notify` body (protocol/dialects/ntfy.ts) and goes the way every notification
 // goes; the answer is ntfy's message JSON, a refusal ntfy's error JSON.
 
-import type { Request } from 'express';
 import {
   type EmojiLookup,
   emojiLookup,
@@ -11,8 +10,8 @@ import {
   ntfyMessage,
   readNtfyPublish,
   readSequenceTarget,
-  utf8Headers,
 } from '../../../protocol/dialects/ntfy.js';
+import { ntfyRequest } from '../../../protocol/dialects/ntfy-http.js';
 import { object } from '../../../protocol/schemas/json-schema.js';
 import { withdraw } from '../../core/scheduled/withdraw.js';
 import { senderApp } from '../guard.js';
@@ -25,10 +24,6 @@ type Services = Pick<AllServices, 'notifications' | 'scheduled' | 'screen' | 're
 /** ntfy's emoji short codes (`warning` → ⚠️), loaded the first time a message is published: most never have tags. */
 let emoji: Promise<EmojiLookup> | undefined;
 const emojiOf = (): Promise<EmojiLookup> => (emoji ??= import('gemoji').then((module) => emojiLookup(module.nameToEmoji)));
-
-/** The query's parameters; most publishes have none, and then no URL is parsed. */
-const queryOf = (req: Request): URLSearchParams =>
-  req.url.includes('?') ? new URL(req.url, 'http://notifier.invalid').searchParams : new URLSearchParams();
 
 /** What every route of ntfy's dialect is: a sender's, answered and refused in ntfy's shapes, its body read as bytes. */
 const NTFY_ROUTE = {
@@ -56,14 +51,7 @@ function publish(method: Method, path: string, summary: string): Route<Services>
       403: 'a sending key of another topic',
     },
     handle: async ({ services, params, caller, raw, req }) => {
-      const request = {
-        method: req.method as 'GET' | 'PUT' | 'POST',
-        topic: params.topic,
-        headers: utf8Headers(req.headers),
-        query: queryOf(req),
-        body: raw,
-      };
-      const translation = readNtfyPublish(request, await emojiOf());
+      const translation = readNtfyPublish(ntfyRequest(req, req.url, params.topic, raw), await emojiOf());
       senderApp(caller, translation.topic);
       const notification = readNotification(translation.notify);
       const { deliverAt } = translation;

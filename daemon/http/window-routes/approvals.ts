@@ -20,7 +20,7 @@ import { log } from '../../log.js';
 import { bodyFlag, bodyText } from '../params.js';
 import type { PathParameter, Route } from '../route.js';
 import type { Services as AllServices } from '../services.js';
-import { windowRoute } from './window-route.js';
+import { type SentBody, windowRoute } from './window-route.js';
 
 type Services = Pick<AllServices, 'approvals' | 'relay' | 'approvalsView'>;
 
@@ -67,6 +67,30 @@ function grantRoute(path: string, summary: string, act: (services: Services, gra
   });
 }
 
+/**
+ * A route that answers what waits under `{id}` (a question, a connector's request) with the yes or no of its body's
+ * `field`; `answer` is false when nothing waits there any more (answered elsewhere, or expired), and then `gone` refuses.
+ */
+function answerRoute<Body extends object>(
+  path: string,
+  summary: string,
+  field: keyof Body & string,
+  answer: (services: Services, id: string, yes: boolean) => Promise<boolean>,
+  gone: () => ApiError,
+): Route<Services> {
+  return windowRoute<Services, OkAnswer, Body>({
+    method: 'POST',
+    path,
+    summary,
+    params: ID,
+    reply: okSchema,
+    handle: async ({ services, params, body }) => {
+      if (!(await answer(services, params.id!, bodyFlag<SentBody<Body>>(body, field)))) throw gone();
+      return { ok: true };
+    },
+  });
+}
+
 export function approvalRoutes(): Route<Services>[] {
   return [
     windowRoute<Services, ApprovalsAnswer>({
@@ -76,18 +100,13 @@ export function approvalRoutes(): Route<Services>[] {
       reply: approvalsAnswerSchema,
       handle: ({ services }) => services.approvalsView(),
     }),
-    windowRoute<Services, OkAnswer, QuestionAnswerRequest>({
-      method: 'POST',
-      path: APP_API.question,
-      summary: 'Allow or deny what a question asks',
-      params: ID,
-      reply: okSchema,
-      handle: async ({ services, params, body }) => {
-        const allow = bodyFlag(body, 'allow');
-        if (!(await services.approvals.answer(params.id!, allow))) throw errors.noSuchQuestion();
-        return { ok: true };
-      },
-    }),
+    answerRoute<QuestionAnswerRequest>(
+      APP_API.question,
+      'Allow or deny what a question asks',
+      'allow',
+      ({ approvals }, id, allow) => approvals.answer(id, allow),
+      errors.noSuchQuestion,
+    ),
     grantRoute(APP_API.revoke, 'Take back something the person granted', async (services, grant) => {
       if (!(await revoke(services, grant))) throw errors.noApproval(nameOf(grant));
     }),
@@ -97,21 +116,16 @@ export function approvalRoutes(): Route<Services>[] {
     grantRoute(APP_API.askAgain, 'Forget a denial: the person is asked again next time', async (services, grant) => {
       if (!(await services.approvals.askAgain(grant))) throw errors.noDenial(nameOf(grant));
     }),
-    windowRoute<Services, OkAnswer, ConnectorDecisionRequest>({
-      method: 'POST',
-      path: APP_API.connector,
-      summary: "Approve or deny a connector's request",
-      params: ID,
-      reply: okSchema,
-      handle: async ({ services, params, body }) => {
-        const approve = bodyFlag(body, 'approve');
-        const answered = await services.relay.connectors.answer(params.id!, approve).catch((error: Error) => {
+    answerRoute<ConnectorDecisionRequest>(
+      APP_API.connector,
+      "Approve or deny a connector's request",
+      'approve',
+      ({ relay }, id, approve) =>
+        relay.connectors.answer(id, approve).catch((error: Error) => {
           log.error(`could not send an answer to the relay: ${error.message}`);
           throw error instanceof ApiError ? error : errors.relayFailed(error.message);
-        });
-        if (!answered) throw errors.noSuchConnectorRequest();
-        return { ok: true };
-      },
-    }),
+        }),
+      errors.noSuchConnectorRequest,
+    ),
   ];
 }

@@ -20,8 +20,8 @@ import {
   ntfyMessage,
   readNtfyPublish,
   readSequenceTarget,
-  utf8Headers,
 } from '../../../protocol/dialects/ntfy.js';
+import { ntfyRequest } from '../../../protocol/dialects/ntfy-http.js';
 import { relayedNotification, relayedWithdrawal, type RelayedFields, type RelayedWithdrawal } from '../../../protocol/dialects/relayed.js';
 import { maxNotifyRequestBytes } from '../../../protocol/relay/notify.js';
 import { RelayError } from '../../../protocol/relay/errors.js';
@@ -53,14 +53,7 @@ export function dialectRoutes(relay: Relay): RouteGroup {
   };
 
   const publish = async ({ req, res, caller }: Call<'sender'>) => {
-    const body = await bodyOf(req);
-    const request = {
-      method: req.method as 'GET' | 'PUT' | 'POST',
-      topic: req.params.topic as string | undefined,
-      headers: utf8Headers(req.headers),
-      query: req.originalUrl.includes('?') ? new URL(req.originalUrl, 'http://relay.invalid').searchParams : new URLSearchParams(),
-      body,
-    };
+    const request = ntfyRequest(req, req.originalUrl, req.params.topic as string | undefined, await bodyOf(req));
     const translation = readNtfyPublish(request, await emojiOf(), new Date(relay.clock()));
     const { deliverAt } = translation; // the computer keeps it until then (RA44b)
     const id = await send(req, caller, relayedNotification(translation.notify, translation.topic, deliverAt));
