@@ -8,11 +8,11 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import dbus from 'dbus-next';
 import { sessionBus } from '../../daemon/integrations/dbus-bus.js';
-import { startAppDaemon, type AppDaemon, type AppSession } from '../helpers/app.js';
-import { type Desktop, displayed, startDesktop } from '../helpers/desktop.js';
+import { startAppDaemon, type AppSession } from '../helpers/app.js';
+import { displayed, useDesktopDaemon } from '../helpers/desktop.js';
 import { eventually } from '../helpers/in-process.js';
 
 const run = promisify(execFile);
@@ -22,22 +22,13 @@ const EVOLUTION = 'desktop.org.gnome.evolution';
 const BURST = 200;
 
 describe('other programs’ notifications in History', () => {
-  let desktop: Desktop;
-  let daemon: AppDaemon;
+  const { desktop, daemon } = useDesktopDaemon((desktop) => startAppDaemon({ env: desktop.env, presenter: 'dbus' }), 60_000);
   let session: AppSession;
-
   beforeAll(async () => {
-    desktop = await startDesktop();
-    daemon = await startAppDaemon({ env: desktop.env, presenter: 'dbus' });
-    session = await daemon.signIn();
-  }, 60_000);
-
-  afterAll(async () => {
-    await daemon?.stop();
-    await desktop?.stop();
+    session = await daemon().signIn();
   });
 
-  const notifySend = (...args: string[]) => run('notify-send', args, { env: { ...process.env, ...desktop.env } });
+  const notifySend = (...args: string[]) => run('notify-send', args, { env: { ...process.env, ...desktop().env } });
   const rows = async (query: string) => (await session.call('GET', `/app/api/history?${query}`)).json.items as any[];
   const details = async (app: string, id: string) =>
     (await session.call('GET', `/app/api/history/${encodeURIComponent(app)}/${encodeURIComponent(id)}`)).json;
@@ -49,9 +40,9 @@ describe('other programs’ notifications in History', () => {
   test('off until the person turns it on in the window; the API token can neither turn it on nor read it', async () => {
     expect(await settings()).toEqual({ keep: false, monitor: { state: 'off' }, programs: [], where: expect.stringContaining('history') });
     await notifySend('-a', 'Mail', 'Before it was on', 'not kept');
-    await eventually(async () => (await displayed(desktop)) > 0, 'the banner on dunst');
+    await eventually(async () => (await displayed(desktop())) > 0, 'the banner on dunst');
     // The token's door has no such route.
-    expect((await daemon.api('PUT', SETTINGS, { body: { keep: true } })).status).toBe(401);
+    expect((await daemon().api('PUT', SETTINGS, { body: { keep: true } })).status).toBe(401);
     const on = await session.call('PUT', SETTINGS, { keep: true });
     expect(on.status).toBe(200);
     await eventually(async () => (await settings()).monitor.state === 'on', 'the monitor to watch');
@@ -59,7 +50,7 @@ describe('other programs’ notifications in History', () => {
   });
 
   test('a program’s notification: its name, summary, body reduced to Markdown, link, urgency, category, actions; how it ended', async () => {
-    await desktop.dunstctl('close-all');
+    await desktop().dunstctl('close-all');
     const body = 'From <b>Ann</b> &amp; Bo: <a href="https://mail.example/inbox/1">lunch?</a> <img src="x.png" alt="(photo)"/>';
     const sent = notifySend(
       '-a',
@@ -104,7 +95,7 @@ describe('other programs’ notifications in History', () => {
       expect({ action, status: refused.status, code: refused.json.code }).toEqual({ action, status: 409, code: 'read_only' });
     }
     // The person chooses Archive on the program's own banner (dunst's menu): the record says so, and how it ended.
-    await desktop.choose('Archive (New mail)');
+    await desktop().choose('Archive (New mail)');
     await sent;
     const ended = await eventually(async () => {
       const record = (await details(EVOLUTION, row.id)).record;
@@ -122,7 +113,7 @@ describe('other programs’ notifications in History', () => {
     const downloads = await rows('app=desktop.downloads');
     expect(downloads.map((row) => row.title)).toEqual(['Downloaded']);
     // The person closes it on dunst: the record says it was dismissed.
-    await desktop.dunstctl('close-all');
+    await desktop().dunstctl('close-all');
     await eventually(
       async () => (await details('desktop.downloads', downloads[0].id)).record.notification.metadata.ending === 'dismissed',
       'its ending',
@@ -149,14 +140,14 @@ describe('other programs’ notifications in History', () => {
         "{'image-data': <(2, 1, 6, false, 8, 3, [byte 255, 0, 0, 0, 255, 0])>, 'desktop-entry': <'org.example.Chat'>}",
         '5000',
       ],
-      { env: { ...process.env, ...desktop.env } },
+      { env: { ...process.env, ...desktop().env } },
     );
     const chat = await kept('desktop.org.example.chat', 'Ann');
     const picture = await readFile((await details('desktop.org.example.chat', chat.id)).record.imagePath);
     expect(picture.subarray(1, 4).toString()).toBe('PNG');
     expect([picture.readUInt32BE(16), picture.readUInt32BE(20)]).toEqual([2, 1]);
 
-    const own = await daemon.api('POST', '/v1/notify', { body: { app: 'ci', id: 'own-1', title: 'Build 12 passed' } });
+    const own = await daemon().api('POST', '/v1/notify', { body: { app: 'ci', id: 'own-1', title: 'Build 12 passed' } });
     expect(own.status).toBe(200);
     await eventually(async () => (await rows('app=ci')).length === 1, 'the own record');
     await notifySend('-a', 'Evolution', '-h', 'string:desktop-entry:org.gnome.Evolution', 'After Notifier’s own', 'x');
@@ -192,7 +183,7 @@ describe('other programs’ notifications in History', () => {
   });
 
   test('a burst from one program: every notification kept, in the order it sent them', async () => {
-    const bus = sessionBus(desktop.env.DBUS_SESSION_BUS_ADDRESS);
+    const bus = sessionBus(desktop().env.DBUS_SESSION_BUS_ADDRESS);
     try {
       const server = (await bus.getProxyObject('org.freedesktop.Notifications', '/org/freedesktop/Notifications')).getInterface(
         'org.freedesktop.Notifications',
@@ -213,10 +204,10 @@ describe('other programs’ notifications in History', () => {
   }, 60_000);
 
   test('the token’s History never holds other programs’ notifications, and no sender may take their app ids', async () => {
-    const items = (await daemon.api('GET', '/v1/history?limit=1000')).json.items as any[];
+    const items = (await daemon().api('GET', '/v1/history?limit=1000')).json.items as any[];
     expect(items.filter((item) => item.app.startsWith('desktop.'))).toEqual([]);
-    expect((await daemon.api('GET', `/v1/history?app=${EVOLUTION}`)).json.items).toEqual([]);
-    const posing = await daemon.api('POST', '/v1/notify', { body: { app: 'desktop.org.gnome.evolution', title: 'fake mail' } });
+    expect((await daemon().api('GET', `/v1/history?app=${EVOLUTION}`)).json.items).toEqual([]);
+    const posing = await daemon().api('POST', '/v1/notify', { body: { app: 'desktop.org.gnome.evolution', title: 'fake mail' } });
     expect([posing.status, posing.json.code]).toEqual([400, 'invalid_field']);
   });
 
@@ -224,7 +215,7 @@ describe('other programs’ notifications in History', () => {
     expect((await session.call('PUT', SETTINGS, { keep: false })).status).toBe(200);
     expect((await settings()).monitor).toEqual({ state: 'off' });
     await notifySend('-a', 'Evolution', '-h', 'string:desktop-entry:org.gnome.Evolution', 'After it was off', 'x');
-    await eventually(async () => (await displayed(desktop)) > 0, 'the banner on dunst');
+    await eventually(async () => (await displayed(desktop())) > 0, 'the banner on dunst');
     await new Promise((resolve) => setTimeout(resolve, 500));
     const titles = (await rows(`app=${EVOLUTION}`)).map((row) => row.title);
     expect(titles).not.toContain('After it was off');

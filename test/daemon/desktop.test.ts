@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { type DaemonProcess, startDaemon, tempFolder } from '../helpers/daemon.js';
-import { type Desktop, displayed as displayedOn, startDesktop, typeInto } from '../helpers/desktop.js';
+import { describe, expect, test } from '@jest/globals';
+import { startDaemon, tempFolder, tempFolderSync } from '../helpers/daemon.js';
+import { displayed as displayedOn, typeInto, useDesktopDaemon } from '../helpers/desktop.js';
 import { channelPath } from '../../daemon/control/channel.js';
 import { callbackServer, channel, eventually } from '../helpers/in-process.js';
 import { trayOnBus } from '../helpers/tray.js';
@@ -13,43 +13,33 @@ import { exists } from '../helpers/support.js';
 // menu), a real reply window typed into with xdotool, and the tray's menu clicked over D-Bus.
 
 describe('the real desktop', () => {
-  let desktop: Desktop;
-  let daemon: DaemonProcess;
-  let scripts: string;
-  let out: string;
-
-  beforeAll(async () => {
-    desktop = await startDesktop();
+  const out = tempFolderSync('notifier-desktop-out-');
+  const { desktop, daemon } = useDesktopDaemon(async (desktop) => {
     const supportDir = await tempFolder();
-    out = await tempFolder('notifier-desktop-out-');
-    scripts = path.join(supportDir, 'scripts');
+    const scripts = path.join(supportDir, 'scripts');
     await mkdir(scripts, { recursive: true });
     await writeFile(path.join(scripts, 'touch.sh'), `#!/bin/sh\ntouch "${out}/ran-$NOTIFIER_NOTIFICATION_ID"\n`);
     // Links go to a stand-in xdg-open that writes them down (no browser starts on the test's screen).
     await mkdir(path.join(out, 'bin'));
     await writeFile(path.join(out, 'bin', 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$1" >> "${out}/opened.txt"\n`, { mode: 0o755 });
-    daemon = await startDaemon({
+    const started = await startDaemon({
       supportDir,
       env: { ...desktop.env, PATH: `${path.join(out, 'bin')}${path.delimiter}${process.env.PATH}` },
       presenter: 'dbus',
     });
-    await eventually(() => daemon.log().includes('tray: tray ready'), 'the tray');
-  }, 30_000);
-
-  afterAll(async () => {
-    await daemon?.stop();
-    await desktop?.stop();
+    await eventually(() => started.log().includes('tray: tray ready'), 'the tray');
+    return started;
   });
 
-  const notify = (body: Record<string, unknown>) => daemon.api('POST', '/v1/notify', { body });
+  const notify = (body: Record<string, unknown>) => daemon().api('POST', '/v1/notify', { body });
   const record = async (app: string, id: string) =>
-    (await daemon.api('GET', `/v1/history?app=${app}&limit=100`)).json.items.find((item: { id: string }) => item.id === id);
-  const displayed = () => displayedOn(desktop);
-  const choose = (text: string) => desktop.choose(text);
+    (await daemon().api('GET', `/v1/history?app=${app}&limit=100`)).json.items.find((item: { id: string }) => item.id === id);
+  const displayed = () => displayedOn(desktop());
+  const choose = (text: string) => desktop().choose(text);
 
   test('a notification with two buttons reaches dunst; the one chosen there posts the callback and History says so', async () => {
     const server = await callbackServer();
-    await desktop.dunstctl('close-all');
+    await desktop().dunstctl('close-all');
     await notify({
       app: 'deploys',
       id: 'd1',
@@ -59,7 +49,7 @@ describe('the real desktop', () => {
     await eventually(async () => (await displayed()) === 1, 'the banner in dunst');
     await choose('Approve (Deploy to production?)');
     await eventually(() => server.received.length > 0, 'the callback');
-    const menu = await desktop.lastMenu();
+    const menu = await desktop().lastMenu();
     expect(menu).toMatch(/^#Approve \(Deploy to production\?\) \[\d+,approve\]$/m);
     expect(menu).toMatch(/^#Later \(Deploy to production\?\) \[\d+,later\]$/m);
     expect(server.received[0]!.body).toEqual({ notificationId: 'd1', app: 'deploys', action: 'Approve' });
@@ -70,7 +60,7 @@ describe('the real desktop', () => {
   test('dismissing through the API removes the banner from dunst', async () => {
     await notify({ app: 'dismiss', id: 'x', title: 'Going away' });
     await eventually(async () => (await displayed()) === 1);
-    await daemon.api('POST', '/v1/dismiss', { body: { app: 'dismiss', id: 'x' } });
+    await daemon().api('POST', '/v1/dismiss', { body: { app: 'dismiss', id: 'x' } });
     await eventually(async () => (await displayed()) === 0, 'dunst to close it');
     expect((await record('dismiss', 'x')).actionUsed).toBe('dismiss');
   });
@@ -83,14 +73,14 @@ describe('the real desktop', () => {
     expect(await displayed()).toBe(1);
     await choose('Details (Build passed)');
     await eventually(async () => (await record('reuse', 'build')).actionUsed === 'Details');
-    expect(await desktop.lastMenu()).not.toContain('Build running');
+    expect(await desktop().lastMenu()).not.toContain('Build running');
   });
 
   test('a click on a banner with a link records open; a banner whose time is up records timeout', async () => {
-    await desktop.dunstctl('close-all');
+    await desktop().dunstctl('close-all');
     await notify({ app: 'clicks', id: 'c', title: 'Click me', url: 'https://docs.example/clicked' });
     await eventually(async () => (await displayed()) === 1);
-    await desktop.dunstctl('action', '0');
+    await desktop().dunstctl('action', '0');
     await eventually(async () => (await record('clicks', 'c')).actionUsed === 'open', 'the click');
     expect(await readFile(path.join(out, 'opened.txt'), 'utf8')).toBe('https://docs.example/clicked\n');
     await notify({ app: 'clicks', id: 't', title: 'Short-lived', timeout: 1 });
@@ -98,7 +88,7 @@ describe('the real desktop', () => {
   });
 
   test('a reply typed into the reply window with xdotool lands in the reply queue', async () => {
-    await desktop.dunstctl('close-all');
+    await desktop().dunstctl('close-all');
     await notify({
       app: 'questions',
       id: 'q',
@@ -107,10 +97,10 @@ describe('the real desktop', () => {
     });
     await eventually(async () => (await displayed()) === 1);
     await choose('Reply (Ship it today?)');
-    await typeInto(desktop, 'questions', 'Yes, after lunch');
+    await typeInto(desktop(), 'questions', 'Yes, after lunch');
     const replies = await eventually(
       async () => {
-        const { json } = await daemon.api('GET', '/v1/replies?app=questions');
+        const { json } = await daemon().api('GET', '/v1/replies?app=questions');
         return json.count > 0 && json.replies;
       },
       'the reply',
@@ -121,8 +111,8 @@ describe('the real desktop', () => {
 
   /** Chooses, in dunst, the touch.sh button of a new banner of an app that may ask to run commands: the daemon asks first. */
   async function chooseScriptButton(sent: { app: string; appName: string; id: string; title: string; label: string }): Promise<void> {
-    await desktop.dunstctl('close-all');
-    await daemon.api('POST', '/v1/register', { body: { app: sent.app, appName: sent.appName, allowCommands: true } });
+    await desktop().dunstctl('close-all');
+    await daemon().api('POST', '/v1/register', { body: { app: sent.app, appName: sent.appName, allowCommands: true } });
     await notify({ app: sent.app, id: sent.id, title: sent.title, buttons: [{ label: sent.label, script: 'touch.sh' }] });
     await eventually(async () => (await displayed()) === 1);
     await choose(`${sent.label} (${sent.title})`);
@@ -130,7 +120,7 @@ describe('the real desktop', () => {
 
   test("the tray's Allow, clicked over dbusmenu, lets a waiting script run", async () => {
     await chooseScriptButton({ app: 'runner', appName: 'Runner', id: 'job1', title: 'Nightly job', label: 'Run now' });
-    const menu = await trayOnBus(desktop, daemon.child.pid!);
+    const menu = await trayOnBus(desktop(), daemon().child.pid!);
     const allow = await eventually(
       async () => (await menu.entries()).find((item) => item.label.startsWith('Allow: Let Runner run commands')),
       'the question in the tray',
@@ -158,7 +148,7 @@ describe('the real desktop', () => {
     await chooseScriptButton({ app: 'runner2', appName: 'Second runner', id: 'job2', title: 'Weekly job', label: 'Go' });
     await eventually(
       async () =>
-        (await channel(channelPath(daemon.supportDir), { op: 'questions' })).questions.some((q: { app: string }) => q.app === 'runner2'),
+        (await channel(channelPath(daemon().supportDir), { op: 'questions' })).questions.some((q: { app: string }) => q.app === 'runner2'),
       'the question',
     );
     await eventually(async () => (await displayed()) >= 2, 'the question banner');

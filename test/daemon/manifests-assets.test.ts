@@ -1,8 +1,8 @@
-import { mkdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { strToU8, zipSync } from 'fflate';
-import { type DaemonProcess, ROOT, startDaemon, tempFolder, useDaemon } from '../helpers/daemon.js';
+import { ROOT, tempFolderSync, useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/http.js';
 import { IMAGES, filesUnder } from '../helpers/support.js';
 
@@ -243,30 +243,22 @@ describe('the manifest count limit', () => {
 });
 
 describe('assets and the Rive check', () => {
-  let daemon: DaemonProcess;
-  let work: string;
-  beforeAll(async () => {
-    work = await tempFolder('notifier-assets-');
-    daemon = await startDaemon({ supportDir: path.join(work, 'support') });
-  });
-  afterAll(async () => {
-    await daemon.stop();
-    await rm(work, { recursive: true, force: true });
-  });
+  const work = tempFolderSync('notifier-assets-');
+  const daemon = useDaemon({ supportDir: path.join(work, 'support') });
 
-  const add = (body: Record<string, unknown>) => daemon.api('POST', '/v1/assets', { body });
-  const list = (app: string) => daemon.api('GET', `/v1/assets?app=${encodeURIComponent(app)}`);
-  const check = (body: Record<string, unknown>) => daemon.api('POST', '/v1/rive/check', { body });
-  const folderOf = (app: string) => path.join(daemon.supportDir, 'assets', app);
+  const add = (body: Record<string, unknown>) => daemon().api('POST', '/v1/assets', { body });
+  const list = (app: string) => daemon().api('GET', `/v1/assets?app=${encodeURIComponent(app)}`);
+  const check = (body: Record<string, unknown>) => daemon().api('POST', '/v1/rive/check', { body });
+  const folderOf = (app: string) => path.join(daemon().supportDir, 'assets', app);
 
   test('a manifest copies its declared Rive files into the app folder; DELETE removes only those copies', async () => {
     const own = await add({ app: 'anim', base64: b64(riveBytes('mine')), name: 'mine.riv' });
     expect(own.status).toBe(200);
-    const put = await daemon.api('PUT', '/v1/manifest', {
+    const put = await daemon().api('PUT', '/v1/manifest', {
       body: { app: 'anim', assets: [{ id: 'pulse', type: 'rive', path: RIVE_FIXTURE }] },
     });
     expect(put.status).toBe(200);
-    expect((await daemon.api('GET', '/v1/manifest?app=anim')).json.assets).toEqual([{ id: 'pulse', type: 'rive', path: RIVE_FIXTURE }]);
+    expect((await daemon().api('GET', '/v1/manifest?app=anim')).json.assets).toEqual([{ id: 'pulse', type: 'rive', path: RIVE_FIXTURE }]);
 
     const listed = await list('anim');
     expect(listed.status).toBe(200);
@@ -296,19 +288,19 @@ describe('assets and the Rive check', () => {
     expect(await readFile(path.join(folderOf('anim'), 'pulse.riv'))).toEqual(fixture);
     expect((await check({ app: 'anim', component: { type: 'rive', asset: 'pulse' } })).json).toMatchObject({ loaded: true });
 
-    expect((await daemon.api('DELETE', '/v1/manifest?app=anim')).status).toBe(200);
+    expect((await daemon().api('DELETE', '/v1/manifest?app=anim')).status).toBe(200);
     expect(await filesUnder(folderOf('anim'))).toEqual(['mine.riv']);
     expect(await stat(RIVE_FIXTURE)).toBeTruthy(); // the source stays where it was
   });
 
   test('a declared plain name is a file already in the app folder; DELETE leaves it', async () => {
     expect((await add({ app: 'plain', path: RIVE_FIXTURE, name: 'anim.riv' })).status).toBe(200);
-    expect((await daemon.api('PUT', '/v1/manifest', { body: { app: 'plain', assets: [{ id: 'hero', path: 'anim.riv' }] } })).status).toBe(
+    expect((await daemon().api('PUT', '/v1/manifest', { body: { app: 'plain', assets: [{ id: 'hero', path: 'anim.riv' }] } })).status).toBe(
       200,
     );
     expect((await list('plain')).json.assets).toEqual([expect.objectContaining({ file: 'anim.riv', declared: true })]);
     expect((await check({ app: 'plain', component: { type: 'rive', asset: 'hero' } })).json).toMatchObject({ loaded: true });
-    expect((await daemon.api('DELETE', '/v1/manifest?app=plain')).status).toBe(200);
+    expect((await daemon().api('DELETE', '/v1/manifest?app=plain')).status).toBe(200);
     expect(await filesUnder(folderOf('plain'))).toEqual(['anim.riv']);
     expect((await check({ app: 'plain', component: { type: 'rive', asset: 'hero' } })).json).toMatchObject({
       loaded: false,
@@ -317,7 +309,7 @@ describe('assets and the Rive check', () => {
   });
 
   test('a replaced manifest that no longer declares a file removes its copy', async () => {
-    const declare = (assets: unknown[]) => daemon.api('PUT', '/v1/manifest', { body: { app: 'swap', assets } });
+    const declare = (assets: unknown[]) => daemon().api('PUT', '/v1/manifest', { body: { app: 'swap', assets } });
     expect(
       (
         await declare([
@@ -333,7 +325,7 @@ describe('assets and the Rive check', () => {
 
   test('an asset id with capitals is found by its id', async () => {
     expect(
-      (await daemon.api('PUT', '/v1/manifest', { body: { app: 'caps', assets: [{ id: 'Bell', type: 'rive', path: RIVE_FIXTURE }] } }))
+      (await daemon().api('PUT', '/v1/manifest', { body: { app: 'caps', assets: [{ id: 'Bell', type: 'rive', path: RIVE_FIXTURE }] } }))
         .status,
     ).toBe(200);
     const listed = await list('caps');
@@ -346,7 +338,7 @@ describe('assets and the Rive check', () => {
 
   test('a declared file that cannot be copied does not block the manifest; the Rive check says why', async () => {
     const missing = path.join(work, 'nowhere', 'gone.riv');
-    const reply = await daemon.api('PUT', '/v1/manifest', {
+    const reply = await daemon().api('PUT', '/v1/manifest', {
       body: {
         app: 'lost',
         assets: [
@@ -364,7 +356,7 @@ describe('assets and the Rive check', () => {
   });
 
   test('a file:// URL naming another computer, or an id starting with a dot, is refused', async () => {
-    const reply = await daemon.api('PUT', '/v1/manifest', {
+    const reply = await daemon().api('PUT', '/v1/manifest', {
       body: {
         app: 'odd',
         assets: [
@@ -378,7 +370,7 @@ describe('assets and the Rive check', () => {
     expect(reply.json.error).toBe(
       'invalid manifest: assets[0].path: a file:// URL must name a file on this computer: file://elsewhere/x.riv; assets[1].id: cannot start with . (the file <id>.riv would be hidden)',
     );
-    const good = await daemon.api('PUT', '/v1/manifest', {
+    const good = await daemon().api('PUT', '/v1/manifest', {
       body: { app: 'odd', assets: [{ id: 'near', path: `file://${RIVE_FIXTURE}` }] },
     });
     expect(good.status).toBe(200);
@@ -394,7 +386,7 @@ describe('assets and the Rive check', () => {
       limits: { bytes: 10 * MB, riveFiles: 32, images: 100 },
       assets: [],
     });
-    const missing = await daemon.api('GET', '/v1/assets');
+    const missing = await daemon().api('GET', '/v1/assets');
     expect(missing.status).toBe(400);
     expect(missing.json.error).toBe('missing field: app');
   });
@@ -546,7 +538,7 @@ describe('assets and the Rive check', () => {
     expect((await add({ app: 'used', base64: b64(riveBytes('p')), name: 'pulse.riv' })).status).toBe(200);
     const image = await add({ app: 'used', path: PNG });
     expect(image.status).toBe(200);
-    const saveTemplate = (body: unknown) => daemon.api('PUT', '/v1/templates', { body });
+    const saveTemplate = (body: unknown) => daemon().api('PUT', '/v1/templates', { body });
     expect((await saveTemplate(riveTemplate('used', 'animated', [{ asset: 'pulse' }]))).status).toBe(200);
     const pictured = {
       app: 'used',
@@ -562,21 +554,21 @@ describe('assets and the Rive check', () => {
       ['sample.png', ['pictured']],
     ]);
 
-    const rive = await daemon.api('DELETE', '/v1/assets?app=used&file=pulse.riv');
+    const rive = await daemon().api('DELETE', '/v1/assets?app=used&file=pulse.riv');
     expect(rive.status).toBe(200);
     expect(rive.json).toEqual({ ok: true, deleted: 'pulse.riv', stillReferencedBy: ['animated'] });
-    const png = await daemon.api('DELETE', '/v1/assets?app=used&file=sample.png');
+    const png = await daemon().api('DELETE', '/v1/assets?app=used&file=sample.png');
     expect(png.json).toEqual({ ok: true, deleted: 'sample.png', stillReferencedBy: ['pictured'] });
     expect(await filesUnder(folderOf('used'))).toEqual([]);
 
-    const again = await daemon.api('DELETE', '/v1/assets?app=used&file=pulse.riv');
+    const again = await daemon().api('DELETE', '/v1/assets?app=used&file=pulse.riv');
     expect(again.status).toBe(404);
     expect(again.json.error).toBe('no such asset: pulse.riv');
     for (const file of ['notes.txt', '..%2Fx.png', 'manifest']) {
-      const refused = await daemon.api('DELETE', `/v1/assets?app=used&file=${file}`);
+      const refused = await daemon().api('DELETE', `/v1/assets?app=used&file=${file}`);
       expect(refused.status).toBe(400);
     }
-    expect((await daemon.api('DELETE', '/v1/assets?app=used')).json.error).toBe('missing field: file');
+    expect((await daemon().api('DELETE', '/v1/assets?app=used')).json.error).toBe('missing field: file');
   });
 
   describe('POST /v1/rive/check', () => {
@@ -720,20 +712,16 @@ describe('assets and the Rive check', () => {
 });
 
 describe('template bundles with Rive files', () => {
-  let daemon: DaemonProcess;
-  let work: string;
-  let loose: string;
-  let otherLoose: string;
+  const work = tempFolderSync('notifier-bundles-');
+  const daemon = useDaemon({ supportDir: path.join(work, 'support') });
+  const loose = path.join(work, 'a', 'wave.riv');
+  const otherLoose = path.join(work, 'b', 'wave.riv');
   beforeAll(async () => {
-    work = await tempFolder('notifier-bundles-');
-    daemon = await startDaemon({ supportDir: path.join(work, 'support') });
     await mkdir(path.join(work, 'a'));
     await mkdir(path.join(work, 'b'));
-    loose = path.join(work, 'a', 'wave.riv');
-    otherLoose = path.join(work, 'b', 'wave.riv');
     await writeFile(loose, riveBytes('wave a'));
     await writeFile(otherLoose, riveBytes('wave b'));
-    expect((await daemon.api('POST', '/v1/assets', { body: { app: 'src', path: RIVE_FIXTURE } })).status).toBe(200);
+    expect((await daemon().api('POST', '/v1/assets', { body: { app: 'src', path: RIVE_FIXTURE } })).status).toBe(200);
     // The loose-path cell comes first: its file must not take the name the asset's file needs.
     const template = riveTemplate('src', 'animated', [
       { path: path.join(work, 'a', 'pulse.riv') },
@@ -742,22 +730,18 @@ describe('template bundles with Rive files', () => {
       { path: otherLoose },
     ]);
     await writeFile(path.join(work, 'a', 'pulse.riv'), riveBytes('a loose pulse'));
-    expect((await daemon.api('PUT', '/v1/templates', { body: template })).status).toBe(200);
-  });
-  afterAll(async () => {
-    await daemon.stop();
-    await rm(work, { recursive: true, force: true });
+    expect((await daemon().api('PUT', '/v1/templates', { body: template })).status).toBe(200);
   });
 
-  const folderOf = (app: string) => path.join(daemon.supportDir, 'assets', app);
+  const folderOf = (app: string) => path.join(daemon().supportDir, 'assets', app);
   const exportBundle = async (app: string, name: string) => {
-    const reply = await daemon.api('GET', `/v1/templates/export?app=${app}&name=${encodeURIComponent(name)}`);
+    const reply = await daemon().api('GET', `/v1/templates/export?app=${app}&name=${encodeURIComponent(name)}`);
     expect(reply.status).toBe(200);
     return reply.json;
   };
-  const importBundle = (body: Record<string, unknown>) => daemon.api('POST', '/v1/templates/import', { body });
+  const importBundle = (body: Record<string, unknown>) => daemon().api('POST', '/v1/templates/import', { body });
   const templateOf = async (app: string, name: string) =>
-    (await daemon.api('GET', `/v1/templates?app=${app}`)).json.items.find((item: { name: string }) => item.name === name);
+    (await daemon().api('GET', `/v1/templates?app=${app}`)).json.items.find((item: { name: string }) => item.name === name);
   const components = async (app: string, name: string) =>
     (await templateOf(app, name)).cells.map((cell: { component: unknown }) => cell.component);
 
@@ -792,7 +776,7 @@ describe('template bundles with Rive files', () => {
     expect(await readFile(path.join(folderOf('dst'), 'wave.riv'))).toEqual(riveBytes('wave a'));
     expect(await readFile(path.join(folderOf('dst'), 'wave-2.riv'))).toEqual(riveBytes('wave b'));
     for (const component of cells) {
-      expect((await daemon.api('POST', '/v1/rive/check', { body: { app: 'dst', component } })).json).toMatchObject({ loaded: true });
+      expect((await daemon().api('POST', '/v1/rive/check', { body: { app: 'dst', component } })).json).toMatchObject({ loaded: true });
     }
   });
 
@@ -807,8 +791,8 @@ describe('template bundles with Rive files', () => {
 
   test('a different file of the same name is installed as <name>-2.riv, and stays the one drawn on re-import', async () => {
     const mine = riveBytes('the pulse clash already has');
-    expect((await daemon.api('POST', '/v1/assets', { body: { app: 'clash', base64: b64(mine), name: 'pulse.riv' } })).status).toBe(200);
-    expect((await daemon.api('PUT', '/v1/templates', { body: riveTemplate('src', 'solo', [{ asset: 'pulse' }]) })).status).toBe(200);
+    expect((await daemon().api('POST', '/v1/assets', { body: { app: 'clash', base64: b64(mine), name: 'pulse.riv' } })).status).toBe(200);
+    expect((await daemon().api('PUT', '/v1/templates', { body: riveTemplate('src', 'solo', [{ asset: 'pulse' }]) })).status).toBe(200);
     const bundle = await exportBundle('src', 'solo');
     expect(bundle.assets).toEqual(['pulse.riv']);
 
@@ -825,10 +809,10 @@ describe('template bundles with Rive files', () => {
   });
 
   test('an asset the manifest declares is packed from its copy', async () => {
-    expect((await daemon.api('PUT', '/v1/manifest', { body: { app: 'decl', assets: [{ id: 'beat', path: RIVE_FIXTURE }] } })).status).toBe(
-      200,
-    );
-    expect((await daemon.api('PUT', '/v1/templates', { body: riveTemplate('decl', 'beating', [{ asset: 'beat' }]) })).status).toBe(200);
+    expect(
+      (await daemon().api('PUT', '/v1/manifest', { body: { app: 'decl', assets: [{ id: 'beat', path: RIVE_FIXTURE }] } })).status,
+    ).toBe(200);
+    expect((await daemon().api('PUT', '/v1/templates', { body: riveTemplate('decl', 'beating', [{ asset: 'beat' }]) })).status).toBe(200);
     const bundle = await exportBundle('decl', 'beating');
     expect(bundle).toMatchObject({ assets: ['beat.riv'], warnings: [] });
     const imported = await importBundle({ base64: bundle.base64, app: 'decl-copy' });
@@ -837,7 +821,7 @@ describe('template bundles with Rive files', () => {
 
   test('missing files are warnings on export and missingAssets on import', async () => {
     const template = riveTemplate('src', 'broken', [{ asset: 'ghost' }, { path: path.join(work, 'gone.riv') }]);
-    expect((await daemon.api('PUT', '/v1/templates', { body: template })).status).toBe(200);
+    expect((await daemon().api('PUT', '/v1/templates', { body: template })).status).toBe(200);
     const bundle = await exportBundle('src', 'broken');
     expect(bundle.assets).toEqual([]);
     expect(bundle.warnings).toEqual([expect.stringContaining('asset "ghost"'), expect.stringContaining(path.join(work, 'gone.riv'))]);
@@ -851,13 +835,16 @@ describe('template bundles with Rive files', () => {
 
   test('export to a path writes the file, and import reads it back', async () => {
     const target = path.join(work, 'out.notifiertemplate');
-    const reply = await daemon.api('GET', `/v1/templates/export?app=src&name=solo&path=${encodeURIComponent(target)}`);
+    const reply = await daemon().api('GET', `/v1/templates/export?app=src&name=solo&path=${encodeURIComponent(target)}`);
     expect(reply.status).toBe(200);
     expect(reply.json).toMatchObject({ path: target, assets: ['pulse.riv'], bytes: (await stat(target)).size });
     expect(reply.json.base64).toBeUndefined();
     const imported = await importBundle({ path: target, app: 'from-file' });
     expect(imported.json).toMatchObject({ ok: true, installedAssets: ['pulse.riv'] });
-    const wrong = await daemon.api('GET', `/v1/templates/export?app=src&name=solo&path=${encodeURIComponent(path.join(work, 'out.zip'))}`);
+    const wrong = await daemon().api(
+      'GET',
+      `/v1/templates/export?app=src&name=solo&path=${encodeURIComponent(path.join(work, 'out.zip'))}`,
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.json.error).toBe('path must end in .notifiertemplate');
   });
@@ -881,7 +868,7 @@ describe('template bundles with Rive files', () => {
       expect(reply.status).toBe(400);
       expect(reply.json.error).toBe(message);
       expect(await everything()).toEqual(before);
-      expect((await daemon.api('GET', '/v1/templates?app=victim')).json.items).toEqual([]);
+      expect((await daemon().api('GET', '/v1/templates?app=victim')).json.items).toEqual([]);
     });
 
     test('a bundle whose template is invalid installs none of its files', async () => {

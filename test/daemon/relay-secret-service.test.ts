@@ -1,11 +1,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { CLI, type DaemonProcess, startDaemon, tempFolder } from '../helpers/daemon.js';
+import { CLI, type DaemonProcess, startDaemon, tempFolderSync } from '../helpers/daemon.js';
 import { eventually } from '../helpers/in-process.js';
 import { type Keyring, startKeyring } from '../helpers/keyring.js';
 import { runProgram } from '../helpers/process.js';
-import { type RelayProcess, startRelay } from '../helpers/relay.js';
+import { useRelay } from '../helpers/relay.js';
 import { exists } from '../helpers/support.js';
 
 // Where the device token is kept (docs/relay-desktop.md#the-device-token), with real parts: gnome-keyring-daemon
@@ -19,21 +19,18 @@ const ATTRIBUTES = ['application', 'notifier', 'account', 'relay-device-token'];
 const LABEL = 'Notifier: device token of the cloud relay';
 
 describe('the device token in the desktop Secret Service (gnome-keyring), with the real relay', () => {
+  const relay = useRelay({ backend: 'sqlite' });
+  const supportDir = tempFolderSync();
   let keyring: Keyring;
-  let relay: RelayProcess;
-  let supportDir: string;
   let daemon: DaemonProcess;
 
   beforeAll(async () => {
     keyring = await startKeyring();
-    relay = await startRelay({ backend: 'sqlite' });
-    supportDir = await tempFolder();
     daemon = await startDaemon({ supportDir, env: keyring.env });
   }, 30_000);
 
   afterAll(async () => {
     await daemon?.stop();
-    await relay?.stop();
     await keyring?.stop();
   });
 
@@ -57,7 +54,7 @@ describe('the device token in the desktop Secret Service (gnome-keyring), with t
     return [...printed.matchAll(/^label = (.*)\n(?:.*\n)*?secret = (.*)$/gm)].map(([, label, secret]) => ({ label, secret }));
   };
   /** Whether the relay takes this token (its list of this computer's entries). */
-  const relayTakes = async (token: string) => (await relay.call('GET', '/v1/device/devices', { token })).status === 200;
+  const relayTakes = async (token: string) => (await relay().call('GET', '/v1/device/devices', { token })).status === 200;
   /** Every file of the support folder that holds `text` (a durable write's temporary file may be renamed away first). */
   const filesHolding = async (text: string) => {
     const files = (await readdir(supportDir, { recursive: true })).map((name) => path.join(supportDir, name));
@@ -68,7 +65,7 @@ describe('the device token in the desktop Secret Service (gnome-keyring), with t
   let token = '';
 
   test('notifier relay pair: the token is in the login keyring, nowhere in the support folder; the status says secret-service', async () => {
-    const paired = (await relayCLI('pair', relay.baseUrl)).json;
+    const paired = (await relayCLI('pair', relay().baseUrl)).json;
     expect(paired).toEqual({ paired: true, deviceId: expect.stringMatching(/^[0-9a-f]{48}$/) });
     await online();
     expect(await status()).toMatchObject({ paired: true, state: 'online', deviceId: paired.deviceId, tokenStore: 'secret-service' });
@@ -91,7 +88,7 @@ describe('the device token in the desktop Secret Service (gnome-keyring), with t
     await restartDaemon();
     await online();
     expect(await status()).toMatchObject({ state: 'online', tokenStore: 'secret-service' });
-    const { devices } = (await relay.call('GET', '/v1/device/devices', { token })).json;
+    const { devices } = (await relay().call('GET', '/v1/device/devices', { token })).json;
     expect(devices).toEqual([expect.objectContaining({ online: true, thisDevice: true })]);
   });
 
@@ -139,14 +136,14 @@ describe('the device token in the desktop Secret Service (gnome-keyring), with t
   });
 
   test('a keyring locked when unpairing keeps its item; pairing while it is locked uses the 0600 file, which is then read, not the stale item; pairing with it unlocked replaces the item', async () => {
-    await relayCLI('pair', relay.baseUrl);
+    await relayCLI('pair', relay().baseUrl);
     await online();
     const [first] = await items();
     await keyring.lock();
     expect((await relayCLI('unpair')).json).toEqual({ unpaired: true });
     expect(daemon.log()).toContain(`the keyring is locked: its item "${LABEL}" stays there (the next pairing replaces it)`);
     // Locked: the new token goes to the file.
-    await relayCLI('pair', relay.baseUrl);
+    await relayCLI('pair', relay().baseUrl);
     await online();
     expect(await status()).toMatchObject({ tokenStore: 'file' });
     expect((await stat(tokenFile())).mode & 0o777).toBe(0o600);
@@ -161,7 +158,7 @@ describe('the device token in the desktop Secret Service (gnome-keyring), with t
     expect(await status()).toMatchObject({ state: 'online', tokenStore: 'file' });
     expect(await relayTakes(fromFile)).toBe(true);
     // Pairing now, with the keyring open: one item with the new token, and no file.
-    await relayCLI('pair', relay.baseUrl);
+    await relayCLI('pair', relay().baseUrl);
     await online();
     const [latest, ...others] = await items();
     expect(others).toEqual([]);
@@ -173,12 +170,12 @@ describe('the device token in the desktop Secret Service (gnome-keyring), with t
   }, 30_000);
 
   test('pairing while the daemon waits for a locked keyring ends the wait: the new token goes to the file, online', async () => {
-    await relayCLI('pair', relay.baseUrl);
+    await relayCLI('pair', relay().baseUrl);
     await online();
     await keyring.lock();
     await restartDaemon();
     await eventually(async () => (await status()).problem?.includes('the keyring is locked'), 'the wait for the keyring');
-    await relayCLI('pair', relay.baseUrl);
+    await relayCLI('pair', relay().baseUrl);
     await online();
     const paired = await status();
     expect(paired).toMatchObject({ state: 'online', tokenStore: 'file' });

@@ -295,44 +295,15 @@ describe('systemd quoting', () => {
 });
 
 describe('macOS launchd agent', () => {
-  test('the plist: ProgramArguments, RunAtLoad, KeepAlive on failure, the log file, XML escaping', () => {
+  test('the plist: ProgramArguments, RunAtLoad, KeepAlive on failure, the log file, XML escaping', async () => {
     const plist = launchdPlist({
       execPath: '/opt/homebrew/bin/node',
       mainScript: '/Users/ada/src/R&D <notifier>/dist/cli/main.js',
       options: { supportDir: '/Users/ada/notifier', port: 0, presenter: 'headless' },
       logFile: '/Users/ada/notifier/logs/daemon.log',
     });
-    expect(plist).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?>\n' +
-        '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n' +
-        '<plist version="1.0">\n' +
-        '<dict>\n' +
-        '\t<key>Label</key>\n' +
-        '\t<string>org.notifier.daemon</string>\n' +
-        '\t<key>ProgramArguments</key>\n' +
-        '\t<array>\n' +
-        '\t\t<string>/opt/homebrew/bin/node</string>\n' +
-        '\t\t<string>/Users/ada/src/R&amp;D &lt;notifier&gt;/dist/cli/main.js</string>\n' +
-        '\t\t<string>daemon</string>\n' +
-        '\t\t<string>--support-dir</string>\n' +
-        '\t\t<string>/Users/ada/notifier</string>\n' +
-        '\t\t<string>--port</string>\n' +
-        '\t\t<string>0</string>\n' +
-        '\t\t<string>--presenter</string>\n' +
-        '\t\t<string>headless</string>\n' +
-        '\t</array>\n' +
-        '\t<key>RunAtLoad</key>\n' +
-        '\t<true/>\n' +
-        '\t<key>KeepAlive</key>\n' +
-        '\t<dict>\n' +
-        '\t\t<key>SuccessfulExit</key>\n' +
-        '\t\t<false/>\n' +
-        '\t</dict>\n' +
-        '\t<key>StandardErrorPath</key>\n' +
-        '\t<string>/Users/ada/notifier/logs/daemon.log</string>\n' +
-        '</dict>\n' +
-        '</plist>\n',
-    );
+    // The whole agent file as launchd reads it, written out once beside this test (tabs and all).
+    expect(plist).toBe(await readFile(path.join(__dirname, 'fixtures', 'launchd-agent.plist'), 'utf8'));
   });
 
   test('a control character cannot go into a plist', () => {

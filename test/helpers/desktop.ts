@@ -1,8 +1,9 @@
-import { afterAll } from '@jest/globals';
+import { afterAll, beforeAll } from '@jest/globals';
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { type Desktop, type DunstOptions, startDesktop as startRig } from '../../rigs/desktop.js';
 import { waitFor } from '../../rigs/wait.js';
+import type { DaemonProcess } from './daemon.js';
 
 export type { Desktop, DunstOptions };
 
@@ -22,6 +23,28 @@ export async function startDesktop(options: { dunst?: DunstOptions } = {}): Prom
     await stop();
   };
   return desktop;
+}
+
+/**
+ * A desktop for the block it is called in, and the daemon `start` starts on it once it is up (with the D-Bus
+ * presenter, its banners on dunst): both before the block's tests. After them the daemon stops first, then the
+ * desktop: a daemon still running would be talking to a session bus that has gone.
+ */
+export function useDesktopDaemon<D extends DaemonProcess>(
+  start: (desktop: Desktop) => Promise<D>,
+  timeoutMs = 30_000,
+): { desktop: () => Desktop; daemon: () => D } {
+  let desktop: Desktop | undefined;
+  let daemon: D | undefined;
+  beforeAll(async () => {
+    desktop = await startDesktop();
+    daemon = await start(desktop);
+  }, timeoutMs);
+  afterAll(async () => {
+    await daemon?.stop();
+    await desktop?.stop();
+  });
+  return { desktop: () => desktop!, daemon: () => daemon! };
 }
 
 /** How many banners dunst has on screen. */

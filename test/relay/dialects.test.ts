@@ -9,55 +9,45 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { CLI, type DaemonProcess, startDaemon, tempFolder } from '../helpers/daemon.js';
-import { bannerOnDunst, type Desktop, startDesktop } from '../helpers/desktop.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { CLI, startDaemon, tempFolder } from '../helpers/daemon.js';
+import { bannerOnDunst, useDesktopDaemon } from '../helpers/desktop.js';
 import { eventually } from '../helpers/in-process.js';
 import { scrape, valueOf } from '../helpers/metrics.js';
 import { runProgram } from '../helpers/process.js';
-import { makeKey, pairDevice, type RelayProcess, startRelay, tampered } from '../helpers/relay.js';
+import { makeKey, pairDevice, tampered, useRelay } from '../helpers/relay.js';
 import { makeCertificates } from '../../rigs/webhooks.js';
 
 const run = promisify(execFile);
 const METRICS_TOKEN = 'dialects-metrics-token';
 
 describe("the dialects at the relay's root", () => {
-  let desktop: Desktop;
-  let relay: RelayProcess;
-  let daemon: DaemonProcess;
+  const { desktop, daemon } = useDesktopDaemon((desktop) => startDaemon({ env: desktop.env, presenter: 'dbus', tray: false }));
+  const relay = useRelay({ backend: 'sqlite', env: { RELAY_METRICS_TOKEN: METRICS_TOKEN } });
   let key = '';
 
   beforeAll(async () => {
-    desktop = await startDesktop();
-    relay = await startRelay({ backend: 'sqlite', env: { RELAY_METRICS_TOKEN: METRICS_TOKEN } });
-    daemon = await startDaemon({ env: desktop.env, presenter: 'dbus', tray: false });
-    const paired = await runProgram(process.execPath, [CLI, 'relay', 'pair', relay.baseUrl], {
-      env: { NOTIFIER_SUPPORT_DIR: daemon.supportDir },
+    const paired = await runProgram(process.execPath, [CLI, 'relay', 'pair', relay().baseUrl], {
+      env: { NOTIFIER_SUPPORT_DIR: daemon().supportDir },
     });
     expect(paired.code).toBe(0);
-    await eventually(async () => (await daemon.api('GET', '/v1/relay/status')).json.online === true, 'the socket to be online');
-    key = (await daemon.api('POST', '/v1/relay/keys', { body: { name: 'ci-bot' } })).json.key;
+    await eventually(async () => (await daemon().api('GET', '/v1/relay/status')).json.online === true, 'the socket to be online');
+    key = (await daemon().api('POST', '/v1/relay/keys', { body: { name: 'ci-bot' } })).json.key;
   }, 60_000);
 
-  afterAll(async () => {
-    await daemon?.stop();
-    await relay?.stop();
-    await desktop?.stop();
-  });
-
-  const apprise = (...args: string[]) => run('apprise', ['-vv', ...args], { env: { ...process.env, HOME: daemon.supportDir } });
+  const apprise = (...args: string[]) => run('apprise', ['-vv', ...args], { env: { ...process.env, HOME: daemon().supportDir } });
   /** The newest record of the key's app on the computer, once one titled `title` is there. */
   const arrived = (title: string) =>
     eventually(async () => {
-      const items = (await daemon.api('GET', '/v1/history?app=cloud.ci-bot')).json.items as any[];
+      const items = (await daemon().api('GET', '/v1/history?app=cloud.ci-bot')).json.items as any[];
       return items.find((item) => item.notification.title === title);
     }, `"${title}" on the computer`);
   const publish = (method: string, route: string, headers: Record<string, string>, body?: string) =>
-    relay.call(method, route, { headers: { 'Content-Type': 'text/plain', ...headers }, ...(body !== undefined ? { body } : {}) });
+    relay().call(method, route, { headers: { 'Content-Type': 'text/plain', ...headers }, ...(body !== undefined ? { body } : {}) });
 
   test("apprise's ntfy:// URL with an agent key: a banner on dunst as the key's, with the topic; a row in History", async () => {
-    await desktop.dunstctl('close-all');
-    const port = new URL(relay.baseUrl).port;
+    await desktop().dunstctl('close-all');
+    const port = new URL(relay().baseUrl).port;
     await apprise(
       '-t',
       'Deploy finished',
@@ -65,7 +55,7 @@ describe("the dialects at the relay's root", () => {
       'v2.3 is live',
       `ntfy://notifier:${key}@127.0.0.1:${port}/deploys?priority=high&tags=rocket,prod`,
     );
-    const banner = await bannerOnDunst(desktop, '🚀 Deploy finished');
+    const banner = await bannerOnDunst(desktop(), '🚀 Deploy finished');
     expect(banner.appname).toBe('ci-bot');
     const record = await arrived('🚀 Deploy finished');
     expect(record.notification).toMatchObject({
@@ -82,7 +72,7 @@ describe("the dialects at the relay's root", () => {
     // The TLS front a relay stands behind: it passes each request on to the relay as it came.
     const front = https.createServer({ key: certificates.key, cert: certificates.cert }, (req, res) => {
       const upstream = http.request(
-        { host: '127.0.0.1', port: relay.port, method: req.method, path: req.url, headers: req.headers },
+        { host: '127.0.0.1', port: relay().port, method: req.method, path: req.url, headers: req.headers },
         (answer) => {
           res.writeHead(answer.statusCode!, answer.headers);
           answer.pipe(res);
@@ -94,7 +84,7 @@ describe("the dialects at the relay's root", () => {
     try {
       const port = (front.address() as AddressInfo).port;
       await run('apprise', ['-vv', '-t', 'Release signed', '-b', 'over TLS', `ntfys://notifier:${key}@localhost:${port}/releases`], {
-        env: { ...process.env, HOME: daemon.supportDir, REQUESTS_CA_BUNDLE: certificates.caFile },
+        env: { ...process.env, HOME: daemon().supportDir, REQUESTS_CA_BUNDLE: certificates.caFile },
       });
       expect((await arrived('Release signed')).notification).toMatchObject({ subtitle: 'releases', body: 'over TLS' });
     } finally {
@@ -103,13 +93,13 @@ describe("the dialects at the relay's root", () => {
   });
 
   test("apprise's gotify:// URL with an agent key reaches the computer too", async () => {
-    const port = new URL(relay.baseUrl).port;
+    const port = new URL(relay().baseUrl).port;
     await apprise('-t', 'Nightly backup', '-b', 'done in 4 minutes', `gotify://127.0.0.1:${port}/${key}`);
     expect((await arrived('Nightly backup')).notification).toMatchObject({ app: 'cloud.ci-bot', body: 'done in 4 minutes' });
   });
 
   test("curl's forms: Basic, ?auth=, a view action as the link; the answer is ntfy's message with the receipt's id, counted", async () => {
-    const accepted = async () => valueOf(await scrape(relay, METRICS_TOKEN), 'relay_notifications_total', { outcome: 'accepted' });
+    const accepted = async () => valueOf(await scrape(relay(), METRICS_TOKEN), 'relay_notifications_total', { outcome: 'accepted' });
     const before = await accepted();
     const basic = `Basic ${Buffer.from(`:${key}`).toString('base64')}`;
     const reply = await publish(
@@ -121,12 +111,12 @@ describe("the dialects at the relay's root", () => {
     expect(reply.status).toBe(200);
     expect(reply.json).toMatchObject({ event: 'message', topic: 'builds', title: 'Build 812 passed', message: 'All 318 tests passed' });
     expect((await arrived('Build 812 passed')).notification).toMatchObject({ url: 'https://ci.example/812', subtitle: 'builds' });
-    const receipt = await relay.call('GET', `/v1/receipts/${reply.json.id}`, { token: key });
+    const receipt = await relay().call('GET', `/v1/receipts/${reply.json.id}`, { token: key });
     expect(receipt.status).toBe(200);
     expect(await accepted()).toBe(before + 1);
 
     const auth = Buffer.from(`Bearer ${key}`).toString('base64url');
-    const byGet = await relay.call('GET', `/builds/publish?message=Webhook+fired&auth=${auth}`);
+    const byGet = await relay().call('GET', `/builds/publish?message=Webhook+fired&auth=${auth}`);
     expect(byGet.status).toBe(200);
     await arrived('Webhook fired');
   });
@@ -152,9 +142,9 @@ describe("the dialects at the relay's root", () => {
         body: { code, http, error: expect.any(String) },
       });
     }
-    const gotify = await relay.call('POST', '/message', { headers: { 'X-Gotify-Key': 'nope' }, body: { message: 'x' } });
+    const gotify = await relay().call('POST', '/message', { headers: { 'X-Gotify-Key': 'nope' }, body: { message: 'x' } });
     expect([gotify.status, gotify.json]).toEqual([401, { error: 'Unauthorized', errorCode: 401, errorDescription: expect.any(String) }]);
-    const items = (await daemon.api('GET', '/v1/history?app=cloud.ci-bot')).json.items as any[];
+    const items = (await daemon().api('GET', '/v1/history?app=cloud.ci-bot')).json.items as any[];
     expect(items.filter((item) => item.notification.body === 'x')).toEqual([]);
   });
 
@@ -165,7 +155,7 @@ describe("the dialects at the relay's root", () => {
     const done = await publish('POST', '/backups', { ...bearer, Title: 'Backup done', 'X-Sequence-ID': 'nightly' }, 'in 4 minutes');
     expect(done.json).toMatchObject({ event: 'message', sequence_id: 'nightly' });
     await arrived('Backup done');
-    const items = (await daemon.api('GET', '/v1/history?app=cloud.ci-bot')).json.items as any[];
+    const items = (await daemon().api('GET', '/v1/history?app=cloud.ci-bot')).json.items as any[];
     expect(items.filter((item) => item.id === 'nightly').map((item) => item.notification.title)).toEqual(['Backup done']);
 
     const sentAt = Date.now();
@@ -180,17 +170,17 @@ describe("the dialects at the relay's root", () => {
     expect(later.json.time * 1000).toBeGreaterThanOrEqual(Math.floor(sentAt / 1000) * 1000 + 9000);
     await eventually(
       async () =>
-        ((await daemon.api('GET', '/v1/scheduled?app=cloud.ci-bot')).json.scheduled as any[]).some(
+        ((await daemon().api('GET', '/v1/scheduled?app=cloud.ci-bot')).json.scheduled as any[]).some(
           (entry) => entry.title === 'Stretch your legs',
         ),
       'it waiting on the computer',
     );
     expect(
-      ((await daemon.api('GET', '/v1/history?app=cloud.ci-bot')).json.items as any[]).map((item) => item.notification.title),
+      ((await daemon().api('GET', '/v1/history?app=cloud.ci-bot')).json.items as any[]).map((item) => item.notification.title),
     ).not.toContain('Stretch your legs');
     const record = await eventually(
       async () =>
-        ((await daemon.api('GET', '/v1/history?app=cloud.ci-bot')).json.items as any[]).find(
+        ((await daemon().api('GET', '/v1/history?app=cloud.ci-bot')).json.items as any[]).find(
           (item) => item.notification.title === 'Stretch your legs',
         ),
       'it to show at its time',
@@ -201,7 +191,7 @@ describe("the dialects at the relay's root", () => {
 
   test("ntfy's clear and delete of a sequence id take the notification back on the computer, one waiting for its time included", async () => {
     const bearer = { Authorization: `Bearer ${key}` };
-    const history = async () => (await daemon.api('GET', '/v1/history?app=cloud.ci-bot')).json.items as any[];
+    const history = async () => (await daemon().api('GET', '/v1/history?app=cloud.ci-bot')).json.items as any[];
     const door = () => history().then((items) => items.find((item) => item.id === 'door-1'));
     await publish('POST', '/doors', { ...bearer, Title: 'Front door open', 'X-Sequence-ID': 'door-1' }, 'since 21:04');
     await arrived('Front door open');
@@ -215,25 +205,25 @@ describe("the dialects at the relay's root", () => {
     expect([deleted.status, deleted.json.event]).toEqual([200, 'message_delete']);
     await eventually(async () => (await door()) === undefined, 'it gone from History');
 
-    const scheduled = async () => (await daemon.api('GET', '/v1/scheduled?app=cloud.ci-bot')).json.scheduled as any[];
+    const scheduled = async () => (await daemon().api('GET', '/v1/scheduled?app=cloud.ci-bot')).json.scheduled as any[];
     await publish('POST', '/doors', { ...bearer, Title: 'Lock the door', 'X-Sequence-ID': 'lock-1', 'X-Delay': '1h' }, 'at 23:00');
     await eventually(async () => (await scheduled()).some((entry) => entry.id === 'lock-1'), 'it waiting on the computer');
     expect((await publish('DELETE', '/doors/lock-1', bearer)).status).toBe(200);
     await eventually(async () => !(await scheduled()).some((entry) => entry.id === 'lock-1'), 'it cancelled');
     // The relay's own paths stay its own: a DELETE it does not serve is its 404, not a sequence id.
-    const notOurs = await relay.call('DELETE', '/v1/nothing', { token: key });
+    const notOurs = await relay().call('DELETE', '/v1/nothing', { token: key });
     expect([notOurs.status, notOurs.json.error]).toEqual([404, 'not_found']);
   });
 
   test("a topic names nothing on the relay: another computer's key reaches only that computer", async () => {
-    const other = await pairDevice(relay, 'other-computer');
-    const otherKey = await makeKey(relay, other.token, 'other-bot');
+    const other = await pairDevice(relay(), 'other-computer');
+    const otherKey = await makeKey(relay(), other.token, 'other-bot');
     const reply = await publish('POST', '/builds', { Authorization: `Bearer ${otherKey}`, Title: 'For the other computer' }, 'not here');
     expect(reply.status).toBe(200);
     // This computer's own next notification arrives; the other's never does.
     await publish('POST', '/builds', { Authorization: `Bearer ${key}`, Title: 'For this computer' }, 'here');
     await arrived('For this computer');
-    const titles = (await daemon.api('GET', '/v1/history?limit=500')).json.items.map((item: any) => item.notification.title);
+    const titles = (await daemon().api('GET', '/v1/history?limit=500')).json.items.map((item: any) => item.notification.title);
     expect(titles).not.toContain('For the other computer');
   });
 });

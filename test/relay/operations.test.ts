@@ -55,6 +55,13 @@ const SENDERS = 4;
 const BEFORE_BACKUP = 100;
 const secret = (): string => randomBytes(32).toString('hex');
 
+/** A SQLite relay with a secret of its own, and the variables a `notifier-relay` command needs to open the same data. */
+async function startSqliteRelay(env: Record<string, string> = {}) {
+  const relaySecret = secret();
+  const relay = await startRelay({ backend: 'sqlite', secret: relaySecret, env });
+  return { relay, relaySecret, commandEnv: { RELAY_DATA_DIR: relay.dataDir, RELAY_SECRET: relaySecret } };
+}
+
 /**
  * What a SQLite file holds, read by a child process (no better-sqlite3 object in the test process):
  * integrity_check's verdict and the notificationIds of its notifications.
@@ -71,8 +78,7 @@ async function inspectCopy(file: string): Promise<{ integrity: string; nids: str
 
 describe('notifier-relay backup', () => {
   test('a copy made under steady load opens, passes integrity_check, and a relay on it serves what was acknowledged', async () => {
-    const relaySecret = secret();
-    const relay = await startRelay({ backend: 'sqlite', secret: relaySecret, env: ROOMY_LOAD });
+    const { relay, relaySecret, commandEnv } = await startSqliteRelay(ROOMY_LOAD);
     const device = await pairWithKey(relay);
     const acknowledged: string[] = [];
     const otherStatuses: number[] = [];
@@ -93,7 +99,7 @@ describe('notifier-relay backup', () => {
     try {
       await waitFor(() => (acknowledged.length >= BEFORE_BACKUP ? true : undefined), `${BEFORE_BACKUP} notifications acknowledged`);
       before = [...acknowledged];
-      backedUp = await relayCommand(['backup', copy], { RELAY_DATA_DIR: relay.dataDir, RELAY_SECRET: relaySecret });
+      backedUp = await relayCommand(['backup', copy], commandEnv);
       const afterBackup = acknowledged.length;
       await waitFor(() => (acknowledged.length > afterBackup ? true : undefined), 'the load to go on after the backup');
     } finally {
@@ -200,15 +206,14 @@ describe('notifier-relay backup', () => {
 
 describe('notifier-relay check', () => {
   test('a good configuration with a running relay: exit 0, ready', async () => {
-    const relaySecret = secret();
-    const relay = await startRelay({ backend: 'sqlite', secret: relaySecret });
+    const { relay, commandEnv } = await startSqliteRelay();
     try {
-      const run = await relayCommand(['check'], { RELAY_DATA_DIR: relay.dataDir, RELAY_SECRET: relaySecret });
+      const run = await relayCommand(['check'], commandEnv);
       expect([run.code, run.stderr]).toEqual([0, '']);
       expect(run.stdout).toContain('configuration: valid');
       expect(run.stdout).toMatch(/^schema: current \(\d+ migrations\)$/m);
       expect(run.stdout).toContain('ready: yes (/ready would answer 200)');
-      const json = await relayCommand(['check', '--json'], { RELAY_DATA_DIR: relay.dataDir, RELAY_SECRET: relaySecret });
+      const json = await relayCommand(['check', '--json'], commandEnv);
       expect(json.code).toBe(0);
       expect(JSON.parse(json.stdout)).toMatchObject({ ready: true, database: { answers: true }, schema: { state: 'current' } });
     } finally {
@@ -248,11 +253,10 @@ describe('notifier-relay check', () => {
   });
 
   test('a schema newer than this relay knows: says so, not ready', async () => {
-    const relaySecret = secret();
-    const relay = await startRelay({ backend: 'sqlite', secret: relaySecret });
+    const { relay, commandEnv } = await startSqliteRelay();
     expect(await relay.stop()).toBe(0);
     await addFutureMigration(relay.dataDir);
-    const run = await relayCommand(['check'], { RELAY_DATA_DIR: relay.dataDir, RELAY_SECRET: relaySecret });
+    const run = await relayCommand(['check'], commandEnv);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('schema: newer than this relay knows (it has migration 999_from_the_future)');
     expect(run.stdout).toContain("ready: no (/ready would answer 503: the database's schema is not the one this relay node knows)");
