@@ -17,6 +17,7 @@ import { Fact } from '../ui/facts.js';
 import { Icon, type IconName } from '../ui/icon.js';
 import { exactTime, type Moment, relativeTime, untilTime, useTime } from '../ui/time.js';
 import { focusSoon } from '../ui/focus.js';
+import '../ui/tones.css';
 import { useSubmit } from '../ui/submit.js';
 
 export const PAIR_HEADING_ID = 'relay-pair-heading';
@@ -187,7 +188,7 @@ export function Connection({ current }: { current: RelayStatusAnswer }): VNode {
       <h2 id={CONNECTION_HEADING_ID} tabIndex={-1}>
         Connection
       </h2>
-      <p class={`relay-state relay-state-${state.tone}`}>
+      <p class={`relay-state tone-${state.tone}`}>
         <Icon name={state.icon} />
         <strong>{state.words}</strong>
         {when && <span class="muted"> — {when}</span>}
