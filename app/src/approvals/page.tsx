@@ -55,17 +55,21 @@ async function change({ api, approvals, status }: Models, path: string, item: Na
   }
 }
 
+type RowState = 'allowed' | 'revoked' | 'denied';
+
+/** Each row's button, by its state: what is allowed can be revoked, what was revoked denied from now on, what is denied asked again. */
+const BUTTONS: Record<RowState, string> = { allowed: 'Revoke', revoked: 'Deny from now on', denied: 'Ask again' };
+
 interface RowProps {
   item: Named;
-  /** `allowed`, `revoked` or `denied`: its words, and the ids of its words and its button. */
-  state: 'allowed' | 'revoked' | 'denied';
+  /** `allowed`, `revoked` or `denied`: its words, its button, and the ids of its words and its button. */
+  state: RowState;
   at?: string | undefined;
-  button: string;
   onPress: () => void;
 }
 
 /** One row: the app, what it may or may not do, since when, and its button (described by the row's words). */
-function Row({ item, state, at, button, onPress }: RowProps): VNode {
+function Row({ item, state, at, onPress }: RowProps): VNode {
   const moment = useTime();
   const id = idOf(state, item);
   return (
@@ -80,7 +84,7 @@ function Row({ item, state, at, button, onPress }: RowProps): VNode {
         )}
       </div>
       <button id={`${id}-button`} type="button" class="button" aria-describedby={id} onClick={onPress}>
-        {button}
+        {BUTTONS[state]}
       </button>
     </li>
   );
@@ -148,24 +152,10 @@ export function ApprovalsPage(): VNode {
               ) : (
                 <ul class="framed-list grants">
                   {current.granted.map((grant) => (
-                    <Row
-                      key={keyOf(grant)}
-                      item={grant}
-                      state="allowed"
-                      at={grant.grantedAt}
-                      button="Revoke"
-                      onPress={() => void revoke(grant)}
-                    />
+                    <Row key={keyOf(grant)} item={grant} state="allowed" at={grant.grantedAt} onPress={() => void revoke(grant)} />
                   ))}
                   {stillRevoked.map((item) => (
-                    <Row
-                      key={keyOf(item)}
-                      item={item}
-                      state="revoked"
-                      at={item.revokedAt}
-                      button="Deny from now on"
-                      onPress={() => void deny(item)}
-                    />
+                    <Row key={keyOf(item)} item={item} state="revoked" at={item.revokedAt} onPress={() => void deny(item)} />
                   ))}
                 </ul>
               )}
@@ -179,14 +169,7 @@ export function ApprovalsPage(): VNode {
               ) : (
                 <ul class="framed-list grants">
                   {current.denied.map((denial) => (
-                    <Row
-                      key={keyOf(denial)}
-                      item={denial}
-                      state="denied"
-                      at={denial.deniedAt}
-                      button="Ask again"
-                      onPress={() => void askAgain(denial)}
-                    />
+                    <Row key={keyOf(denial)} item={denial} state="denied" at={denial.deniedAt} onPress={() => void askAgain(denial)} />
                   ))}
                 </ul>
               )}

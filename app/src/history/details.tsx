@@ -29,6 +29,7 @@ import { pageHref } from '../models/router.js';
 import { useAnswerFocus } from '../ui/answer-buttons.js';
 import { AppPicture } from '../ui/app-picture.js';
 import { copyText } from '../ui/copy.js';
+import { Fact } from '../ui/facts.js';
 import { Icon, type IconName } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
 import { Menu } from '../ui/menu.js';
@@ -363,10 +364,9 @@ function WhatHappened({ details }: { details: NotificationDetails }): VNode | nu
       <h3 id="happened-heading">What happened</h3>
       <dl class="facts">
         {facts.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
+          <Fact key={label} term={label}>
+            {value}
+          </Fact>
         ))}
       </dl>
       {details.callbackAttempts && details.callbackAttempts.length > 0 && (

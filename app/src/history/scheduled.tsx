@@ -7,14 +7,14 @@ import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { APP_API, type ScheduledAnswer, type ScheduledRow } from '../../../protocol/app-api.js';
 import { useModels } from '../models/context.js';
-import { focusSoon } from '../ui/focus.js';
+import { type Removal, RemovableRow } from '../ui/remove.js';
 import { exactTime, useTime } from '../ui/time.js';
 import '../ui/keys.css';
 
 const HEADING_ID = 'scheduled-heading';
 
 export function ScheduledStrip(): VNode | null {
-  const { api, events, confirm, status, apps } = useModels();
+  const { api, events, apps } = useModels();
   const moment = useTime();
   const [rows, setRows] = useState<ScheduledRow[]>([]);
 
@@ -28,22 +28,17 @@ export function ScheduledStrip(): VNode | null {
     return events.on('row', () => void load());
   }, []);
 
-  const cancel = async (row: ScheduledRow): Promise<void> => {
-    const yes = await confirm.ask({
+  const cancel = (row: ScheduledRow): Removal => ({
+    question: {
       title: `Cancel “${row.title}”?`,
       message: `It will not show at ${exactTime(row.at, moment)}, and nothing of it is kept.`,
       confirm: 'Cancel it',
-    });
-    if (!yes) return;
-    try {
-      await api.call('DELETE', `${APP_API.historyScheduled}?app=${encodeURIComponent(row.app)}&id=${encodeURIComponent(row.id)}`);
-      status.say(`“${row.title}” was cancelled.`);
-      await load();
-      focusSoon(HEADING_ID);
-    } catch (error) {
-      status.sayError(error);
-    }
-  };
+    },
+    path: `${APP_API.historyScheduled}?app=${encodeURIComponent(row.app)}&id=${encodeURIComponent(row.id)}`,
+    done: `“${row.title}” was cancelled.`,
+    reload: load,
+    headingId: HEADING_ID,
+  });
 
   if (rows.length === 0) return null;
   const nameOf = (app: string): string => apps.apps.value.find((each) => each.app === app)?.appName ?? app;
@@ -53,20 +48,12 @@ export function ScheduledStrip(): VNode | null {
         Waiting to show ({rows.length})
       </h2>
       <ul class="framed-list" aria-label="Notifications waiting to show">
-        {rows.map((row) => {
-          const id = `scheduled-${row.app}-${row.id}`;
-          return (
-            <li key={`${row.app}/${row.id}`} class="framed-row key-row">
-              <div id={id}>
-                <strong>{row.title || '(no title)'}</strong> <span class="muted">· {nameOf(row.app)}</span>
-                <div class="muted key-row-times">shows {exactTime(row.at, moment)}</div>
-              </div>
-              <button type="button" class="button" aria-describedby={id} onClick={() => void cancel(row)}>
-                Cancel
-              </button>
-            </li>
-          );
-        })}
+        {rows.map((row) => (
+          <RemovableRow key={`${row.app}/${row.id}`} id={`scheduled-${row.app}-${row.id}`} button="Cancel" removal={cancel(row)}>
+            <strong>{row.title || '(no title)'}</strong> <span class="muted">· {nameOf(row.app)}</span>
+            <div class="muted key-row-times">shows {exactTime(row.at, moment)}</div>
+          </RemovableRow>
+        ))}
       </ul>
     </section>
   );

@@ -16,37 +16,30 @@ import { useAnswerFocus } from '../ui/answer-buttons.js';
 import { ConnectorCard } from '../ui/connector-card.js';
 import { KeyTimes } from '../ui/key-parts.js';
 import { exactTime, relativeTime, useTime } from '../ui/time.js';
-import { removeAfterAsking } from '../ui/remove.js';
+import { type Removal, RemovableRow } from '../ui/remove.js';
 
 const CONNECTORS_HEADING_ID = 'relay-connectors-heading';
 const EVENTS_HEADING_ID = 'relay-events-heading';
 
 function ApprovedConnector({ row }: { row: RelayKeyRow }): VNode {
-  const models = useModels();
-  const id = `relay-connector-${row.id}`;
+  const { relay } = useModels();
   const name = row.displayName ?? row.name;
-  const revoke = (): Promise<void> =>
-    removeAfterAsking(models, {
-      question: {
-        title: `Revoke ${name}?`,
-        message: `${name} can no longer send you notifications. To let it in again, it signs in again and you approve it.`,
-        confirm: 'Revoke',
-      },
-      path: relayPaths.key(row.id),
-      done: `${name} was revoked.`,
-      reload: models.relay.loadConnectors,
-      headingId: CONNECTORS_HEADING_ID,
-    });
+  const revoke: Removal = {
+    question: {
+      title: `Revoke ${name}?`,
+      message: `${name} can no longer send you notifications. To let it in again, it signs in again and you approve it.`,
+      confirm: 'Revoke',
+    },
+    path: relayPaths.key(row.id),
+    done: `${name} was revoked.`,
+    reload: relay.loadConnectors,
+    headingId: CONNECTORS_HEADING_ID,
+  };
   return (
-    <li class="framed-row key-row">
-      <div id={id}>
-        <strong>{name}</strong>
-        <KeyTimes made="approved" at={row.createdAt} {...(row.lastUsedAt ? { lastUsedAt: row.lastUsedAt } : {})} />
-      </div>
-      <button type="button" class="button" aria-describedby={id} onClick={() => void revoke()}>
-        Revoke
-      </button>
-    </li>
+    <RemovableRow id={`relay-connector-${row.id}`} button="Revoke" removal={revoke}>
+      <strong>{name}</strong>
+      <KeyTimes made="approved" at={row.createdAt} {...(row.lastUsedAt ? { lastUsedAt: row.lastUsedAt } : {})} />
+    </RemovableRow>
   );
 }
 
@@ -90,37 +83,30 @@ export function ConnectorsSection(): VNode {
 }
 
 function SubscriptionRow({ subscription }: { subscription: RelaySubscription }): VNode {
-  const models = useModels();
+  const { relay } = useModels();
   const moment = useTime();
-  const id = `relay-subscription-${subscription.id}`;
   const who = subscription.key.displayName ?? subscription.key.name;
-  const end = (): Promise<void> =>
-    removeAfterAsking(models, {
-      question: {
-        title: 'End this subscription?',
-        message: `${who} is no longer told of your replies at ${subscription.host}. It can ask again.`,
-        confirm: 'End',
-      },
-      path: relayPaths.subscription(subscription.id),
-      done: 'The subscription was ended.',
-      reload: models.relay.loadSubscriptions,
-      headingId: EVENTS_HEADING_ID,
-    });
+  const end: Removal = {
+    question: {
+      title: 'End this subscription?',
+      message: `${who} is no longer told of your replies at ${subscription.host}. It can ask again.`,
+      confirm: 'End',
+    },
+    path: relayPaths.subscription(subscription.id),
+    done: 'The subscription was ended.',
+    reload: relay.loadSubscriptions,
+    headingId: EVENTS_HEADING_ID,
+  };
   return (
-    <li class="framed-row key-row">
-      <div id={id}>
-        <strong>{who}</strong> is told of your replies at <code class="exact">{subscription.host}</code>
-        <div class="muted key-row-times">
-          {subscription.createdAt && (
-            <span title={exactTime(subscription.createdAt, moment)}>since {relativeTime(subscription.createdAt, moment)}</span>
-          )}
-          {subscription.pending ? ` · ${subscription.pending} waiting to be delivered` : ''}
-        </div>
+    <RemovableRow id={`relay-subscription-${subscription.id}`} button="End" removal={end}>
+      <strong>{who}</strong> is told of your replies at <code class="exact">{subscription.host}</code>
+      <div class="muted key-row-times">
+        {subscription.createdAt && (
+          <span title={exactTime(subscription.createdAt, moment)}>since {relativeTime(subscription.createdAt, moment)}</span>
+        )}
+        {subscription.pending ? ` · ${subscription.pending} waiting to be delivered` : ''}
       </div>
-      <button type="button" class="button" aria-describedby={id} onClick={() => void end()}>
-        End
-      </button>
-    </li>
+    </RemovableRow>
   );
 }
 

@@ -14,11 +14,12 @@ import {
 } from '../../../protocol/app-api-relay.js';
 import { useModels } from '../models/context.js';
 import { ApiProblem, messageOf, sentence } from '../models/requests.js';
-import { type Problem, SelectField, TextField } from '../ui/fields.js';
+import { FormProblem, type Problem, SelectField, TextField } from '../ui/fields.js';
 import { Icon } from '../ui/icon.js';
 import { HideKey, KeyTimes, KeyValue, SetupLines } from '../ui/key-parts.js';
 import { focusSoon } from '../ui/focus.js';
-import { removeAfterAsking } from '../ui/remove.js';
+import { type Removal, RemovableRow } from '../ui/remove.js';
+import { useSubmit } from '../ui/submit.js';
 import { setupsFor } from './setups.js';
 import '../ui/cards.css';
 
@@ -65,38 +66,30 @@ function NewKey({ made, onDone }: { made: RelayKeyCreated; onDone: () => void })
 }
 
 function KeyRow({ row }: { row: RelayKeyRow }): VNode {
-  const models = useModels();
-  const id = `relay-key-${row.id}`;
-  const revoke = (): Promise<void> =>
-    removeAfterAsking(models, {
-      question: {
-        title: `Revoke the key “${row.name}”?`,
-        message: 'The agent that uses it can no longer send you notifications. Its app and its notifications in History stay.',
-        confirm: 'Revoke',
-      },
-      path: relayPaths.key(row.id),
-      done: `The key “${row.name}” was revoked.`,
-      reload: models.relay.loadKeys,
-      headingId: KEYS_HEADING_ID,
-    });
+  const { relay } = useModels();
+  const revoke: Removal = {
+    question: {
+      title: `Revoke the key “${row.name}”?`,
+      message: 'The agent that uses it can no longer send you notifications. Its app and its notifications in History stay.',
+      confirm: 'Revoke',
+    },
+    path: relayPaths.key(row.id),
+    done: `The key “${row.name}” was revoked.`,
+    reload: relay.loadKeys,
+    headingId: KEYS_HEADING_ID,
+  };
   const client = CLIENT_LABELS[row.client as RelayKeyClient] ?? row.client;
+  // A revoked key stays listed (with when), with nothing left to press.
   return (
-    <li class="framed-row key-row">
-      <div id={id}>
-        <strong>{row.name}</strong> <span class="muted">· {client}</span>
-        <KeyTimes
-          made="made"
-          at={row.createdAt}
-          {...(row.lastUsedAt ? { lastUsedAt: row.lastUsedAt } : {})}
-          {...(row.revokedAt ? { revokedAt: row.revokedAt } : {})}
-        />
-      </div>
-      {!row.revokedAt && (
-        <button type="button" class="button" aria-describedby={id} onClick={() => void revoke()}>
-          Revoke
-        </button>
-      )}
-    </li>
+    <RemovableRow id={`relay-key-${row.id}`} button="Revoke" removal={row.revokedAt ? undefined : revoke}>
+      <strong>{row.name}</strong> <span class="muted">· {client}</span>
+      <KeyTimes
+        made="made"
+        at={row.createdAt}
+        {...(row.lastUsedAt ? { lastUsedAt: row.lastUsedAt } : {})}
+        {...(row.revokedAt ? { revokedAt: row.revokedAt } : {})}
+      />
+    </RemovableRow>
   );
 }
 
@@ -104,31 +97,18 @@ export function KeysSection(): VNode {
   const { api, relay, status } = useModels();
   const [name, setName] = useState('');
   const [client, setClient] = useState<RelayKeyClient>('other');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<Problem | null>(null);
+  const { busy, problem, submit } = useSubmit(keyProblem, 'relay-key-problem');
   // The key made: only here, for as long as this view shows it.
   const [made, setMade] = useState<RelayKeyCreated | null>(null);
 
-  const create = async (event: Event): Promise<void> => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setProblem(null);
-    try {
-      const answer = await api.call<RelayKeyCreated, RelayKeyRequest>('POST', relayPaths.keys, { name: name.trim(), client });
-      setMade(answer);
-      setName('');
-      status.say(`The key “${answer.name}” was made. Copy it now: it is shown only once.`);
-      focusSoon(NEW_KEY_HEADING_ID);
-      void relay.loadKeys();
-    } catch (error) {
-      const found = keyProblem(error);
-      setProblem(found);
-      focusSoon(found.control || 'relay-key-problem');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const create = submit(async () => {
+    const answer = await api.call<RelayKeyCreated, RelayKeyRequest>('POST', relayPaths.keys, { name: name.trim(), client });
+    setMade(answer);
+    setName('');
+    status.say(`The key “${answer.name}” was made. Copy it now: it is shown only once.`);
+    focusSoon(NEW_KEY_HEADING_ID);
+    void relay.loadKeys();
+  });
   const done = (): void => {
     setMade(null);
     focusSoon('relay-key-name');
@@ -166,11 +146,7 @@ export function KeysSection(): VNode {
             <span>{busy ? 'Creating…' : 'Create key'}</span>
           </button>
         </div>
-        {problem?.control === '' && (
-          <p id="relay-key-problem" class="field-problem" role="alert" tabIndex={-1}>
-            {problem.message}
-          </p>
-        )}
+        <FormProblem id="relay-key-problem" problem={problem} />
       </form>
       {error && <p class="field-problem">The keys could not be read: {error}</p>}
       {answer &&

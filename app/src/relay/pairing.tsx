@@ -12,10 +12,13 @@ import {
 } from '../../../protocol/app-api-relay.js';
 import { type Models, useModels } from '../models/context.js';
 import { ApiProblem, messageOf, sentence } from '../models/requests.js';
-import { type Problem, TextField } from '../ui/fields.js';
+import { FormProblem, type Problem, TextField } from '../ui/fields.js';
+import { Fact } from '../ui/facts.js';
 import { Icon, type IconName } from '../ui/icon.js';
 import { exactTime, type Moment, relativeTime, untilTime, useTime } from '../ui/time.js';
 import { focusSoon } from '../ui/focus.js';
+import '../ui/tones.css';
+import { useSubmit } from '../ui/submit.js';
 
 export const PAIR_HEADING_ID = 'relay-pair-heading';
 export const CONNECTION_HEADING_ID = 'relay-connection-heading';
@@ -45,33 +48,23 @@ export function PairForm({ again }: { again?: RelayStatusAnswer }): VNode {
   const { api, relay, status } = useModels();
   const [address, setAddress] = useState(again?.relayURL ?? '');
   const [secret, setSecret] = useState('');
-  const [busy, setBusy] = useState('');
-  const [problem, setProblem] = useState<Problem | null>(null);
+  // The address being paired with, said while the pairing is out.
+  const [pairingWith, setPairingWith] = useState('');
+  const { busy, problem, submit } = useSubmit(pairingProblem, 'relay-pair-problem');
 
-  const pair = async (event: Event): Promise<void> => {
-    event.preventDefault();
-    if (busy) return;
+  const pair = submit(async () => {
     const relayURL = address.trim();
-    setBusy(relayURL);
-    setProblem(null);
-    try {
-      await api.call<RelayPairAnswer, RelayPairRequest>('POST', relayPaths.pair, {
-        relayURL,
-        ...(secret ? { pairingSecret: secret } : {}),
-      });
-      setSecret('');
-      await relay.loadStatus();
-      relay.watchClosely();
-      status.say(`Paired with ${relayURL}. Agents can now send you notifications through it.`);
-      focusSoon(CONNECTION_HEADING_ID);
-    } catch (error) {
-      const found = pairingProblem(error);
-      setProblem(found);
-      focusSoon(found.control || 'relay-pair-problem');
-    } finally {
-      setBusy('');
-    }
-  };
+    setPairingWith(relayURL);
+    await api.call<RelayPairAnswer, RelayPairRequest>('POST', relayPaths.pair, {
+      relayURL,
+      ...(secret ? { pairingSecret: secret } : {}),
+    });
+    setSecret('');
+    await relay.loadStatus();
+    relay.watchClosely();
+    status.say(`Paired with ${relayURL}. Agents can now send you notifications through it.`);
+    focusSoon(CONNECTION_HEADING_ID);
+  });
 
   return (
     <section class="section relay-pair" aria-labelledby={PAIR_HEADING_ID}>
@@ -82,7 +75,7 @@ export function PairForm({ again }: { again?: RelayStatusAnswer }): VNode {
         A cloud relay lets agents that run elsewhere — Claude, Codex, ChatGPT, a build server — send you notifications on this computer and
         read your replies. Whoever runs the relay gives you its address, and sometimes a pairing secret.
       </p>
-      <form class="relay-form" onSubmit={(event) => void pair(event)} aria-busy={busy !== ''} noValidate>
+      <form class="relay-form" onSubmit={(event) => void pair(event)} aria-busy={busy} noValidate>
         <TextField
           id="relay-url"
           label="Relay address"
@@ -103,19 +96,15 @@ export function PairForm({ again }: { again?: RelayStatusAnswer }): VNode {
           hint="Only if the relay has one: ask whoever runs it."
         />
         <div class="actions send-row">
-          <button type="submit" class="button button-primary" aria-disabled={busy !== ''}>
+          <button type="submit" class="button button-primary" aria-disabled={busy}>
             <Icon name="radioTower" />
             <span>{busy ? 'Pairing…' : 'Pair'}</span>
           </button>
           <p class="muted relay-progress" role="status">
-            {busy && `Pairing with ${busy}: asking the relay for a code and using it at once…`}
+            {busy && `Pairing with ${pairingWith}: asking the relay for a code and using it at once…`}
           </p>
         </div>
-        {problem?.control === '' && (
-          <p id="relay-pair-problem" class="field-problem" role="alert" tabIndex={-1}>
-            {problem.message}
-          </p>
-        )}
+        <FormProblem id="relay-pair-problem" problem={problem} />
       </form>
     </section>
   );
@@ -199,37 +188,29 @@ export function Connection({ current }: { current: RelayStatusAnswer }): VNode {
       <h2 id={CONNECTION_HEADING_ID} tabIndex={-1}>
         Connection
       </h2>
-      <p class={`relay-state relay-state-${state.tone}`}>
+      <p class={`relay-state tone-${state.tone}`}>
         <Icon name={state.icon} />
         <strong>{state.words}</strong>
         {when && <span class="muted"> — {when}</span>}
       </p>
       {current.problem && !current.online && <p class="muted">Why: {sentence(current.problem)}</p>}
       <dl class="facts">
-        <div>
-          <dt>Relay address</dt>
-          <dd>
-            <code class="exact">{current.relayURL}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>MCP address</dt>
-          <dd>
-            <code class="exact">{current.mcpURL}</code>
-            <span class="muted"> — where agents that sign in themselves (ChatGPT, Claude) connect</span>
-          </dd>
-        </div>
+        <Fact term="Relay address">
+          <code class="exact">{current.relayURL}</code>
+        </Fact>
+        <Fact term="MCP address">
+          <code class="exact">{current.mcpURL}</code>
+          <span class="muted"> — where agents that sign in themselves (ChatGPT, Claude) connect</span>
+        </Fact>
         {current.pairedAt && (
-          <div>
-            <dt>Paired</dt>
-            <dd title={exactTime(current.pairedAt, moment)}>{relativeTime(current.pairedAt, moment)}</dd>
-          </div>
+          <Fact term="Paired" title={exactTime(current.pairedAt, moment)}>
+            {relativeTime(current.pairedAt, moment)}
+          </Fact>
         )}
         {current.tokenStore && (
-          <div>
-            <dt>Its key is kept</dt>
-            <dd>{current.tokenStore === 'secret-service' ? 'in your desktop’s keyring' : 'in a file only you can read'}</dd>
-          </div>
+          <Fact term="Its key is kept">
+            {current.tokenStore === 'secret-service' ? 'in your desktop’s keyring' : 'in a file only you can read'}
+          </Fact>
         )}
       </dl>
       <div class="actions">

@@ -10,6 +10,7 @@ import { PROGRAM_KEEPS, type ProgramKeep } from '../../../protocol/desktop-progr
 import { useModels } from '../models/context.js';
 import { messageOf } from '../models/requests.js';
 import { WatchState } from '../ui/desktop-watch.js';
+import { Fact } from '../ui/facts.js';
 import { described, FieldNotes, type Problem } from '../ui/fields.js';
 import { SettingControl } from './control.js';
 
@@ -88,27 +89,15 @@ export function DesktopSection(): VNode {
           />
           <WatchState answer={answer} />
           <dl class="facts desktop-facts">
-            <div>
-              <dt>What is kept</dt>
-              <dd>
-                Of each notification: the program's name, the title, the text, its picture, the labels of its buttons, how its banner ended
-                and which button you chose.
-              </dd>
-            </div>
-            <div>
-              <dt>Where</dt>
-              <dd>
-                On this computer, with the rest of History, in the folder <code class="exact">{answer.where}</code>.
-              </dd>
-            </div>
-            <div>
-              <dt>Who sees them</dt>
-              <dd>Only you, here. The programs, scripts and agents that use Notifier never see them.</dd>
-            </div>
-            <div>
-              <dt>To stop</dt>
-              <dd>Turn the switch off: nothing more is kept. What was kept stays in History until you delete it there.</dd>
-            </div>
+            <Fact term="What is kept">
+              Of each notification: the program's name, the title, the text, its picture, the labels of its buttons, how its banner ended
+              and which button you chose.
+            </Fact>
+            <Fact term="Where">
+              On this computer, with the rest of History, in the folder <code class="exact">{answer.where}</code>.
+            </Fact>
+            <Fact term="Who sees them">Only you, here. The programs, scripts and agents that use Notifier never see them.</Fact>
+            <Fact term="To stop">Turn the switch off: nothing more is kept. What was kept stays in History until you delete it there.</Fact>
           </dl>
           {(answer.keep || answer.programs.length > 0) && <Programs programs={answer.programs} />}
         </>

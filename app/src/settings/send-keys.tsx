@@ -8,11 +8,12 @@ import { useState } from 'preact/hooks';
 import { type AppSettingsEntry, type SendKeyCreated, type SendKeyRow, settingsPaths } from '../../../protocol/app-api-settings.js';
 import { useModels } from '../models/context.js';
 import { messageOf } from '../models/requests.js';
-import { type Problem, TextField } from '../ui/fields.js';
+import { TextField } from '../ui/fields.js';
 import { focusSoon } from '../ui/focus.js';
 import { Icon } from '../ui/icon.js';
 import { HideKey, KeyTimes, KeyValue, SetupLines, type SetupLine } from '../ui/key-parts.js';
-import { removeAfterAsking } from '../ui/remove.js';
+import { type Removal, RemovableRow } from '../ui/remove.js';
+import { useSubmit } from '../ui/submit.js';
 
 /** A topic of ntfy's dialect is an app id of these characters only (docs/api/ntfy.md#nt2). */
 const TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
@@ -68,30 +69,23 @@ function NewKey({ made, appName, onDone }: { made: SendKeyCreated; appName: stri
 }
 
 function KeyRow({ row, headingId }: { row: SendKeyRow; headingId: string }): VNode {
-  const models = useModels();
-  const id = `send-key-${row.id}`;
-  const revoke = (): Promise<void> =>
-    removeAfterAsking(models, {
-      question: {
-        title: `Revoke the sending key “${row.name}”?`,
-        message: 'The tool that uses it can no longer send notifications. What it sent stays in History.',
-        confirm: 'Revoke',
-      },
-      path: settingsPaths.key(row.id),
-      done: `The sending key “${row.name}” was revoked.`,
-      reload: models.settings.loadKeys,
-      headingId,
-    });
+  const { settings } = useModels();
+  const revoke: Removal = {
+    question: {
+      title: `Revoke the sending key “${row.name}”?`,
+      message: 'The tool that uses it can no longer send notifications. What it sent stays in History.',
+      confirm: 'Revoke',
+    },
+    path: settingsPaths.key(row.id),
+    done: `The sending key “${row.name}” was revoked.`,
+    reload: settings.loadKeys,
+    headingId,
+  };
   return (
-    <li class="framed-row key-row">
-      <div id={id}>
-        <strong>{row.name}</strong> <span class="muted">· {row.hint}…</span>
-        <KeyTimes made="made" at={row.createdAt} {...(row.lastUsedAt ? { lastUsedAt: row.lastUsedAt } : {})} />
-      </div>
-      <button type="button" class="button" aria-describedby={id} onClick={() => void revoke()}>
-        Revoke
-      </button>
-    </li>
+    <RemovableRow id={`send-key-${row.id}`} button="Revoke" removal={revoke}>
+      <strong>{row.name}</strong> <span class="muted">· {row.hint}…</span>
+      <KeyTimes made="made" at={row.createdAt} {...(row.lastUsedAt ? { lastUsedAt: row.lastUsedAt } : {})} />
+    </RemovableRow>
   );
 }
 
@@ -99,32 +93,21 @@ function KeyRow({ row, headingId }: { row: SendKeyRow; headingId: string }): VNo
 export function AppKeys({ entry, prefix }: { entry: AppSettingsEntry; prefix: string }): VNode {
   const { settings, status } = useModels();
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<Problem | null>(null);
-  // The key made: only here, for as long as this card shows it.
-  const [made, setMade] = useState<SendKeyCreated | null>(null);
   const headingId = `${prefix}-keys`;
   const nameId = `${prefix}-key-name`;
+  // Every failure is shown under the name, the form's one field.
+  const { busy, problem, submit } = useSubmit((error) => ({ control: nameId, message: messageOf(error) }), nameId);
+  // The key made: only here, for as long as this card shows it.
+  const [made, setMade] = useState<SendKeyCreated | null>(null);
   const keys = settings.sendKeys.value.filter((row) => row.app === entry.app);
 
-  const make = async (event: Event): Promise<void> => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setProblem(null);
-    try {
-      const answer = await settings.makeKey({ app: entry.app, ...(name.trim() ? { name: name.trim() } : {}) });
-      setMade(answer);
-      setName('');
-      status.say(`The sending key “${answer.name}” was made. Copy it now: it is shown only once.`);
-      focusSoon(`send-key-new-${answer.id}`);
-    } catch (error) {
-      setProblem({ control: nameId, message: messageOf(error) });
-      focusSoon(nameId);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const make = submit(async () => {
+    const answer = await settings.makeKey({ app: entry.app, ...(name.trim() ? { name: name.trim() } : {}) });
+    setMade(answer);
+    setName('');
+    status.say(`The sending key “${answer.name}” was made. Copy it now: it is shown only once.`);
+    focusSoon(`send-key-new-${answer.id}`);
+  });
 
   return (
     <section class="app-keys" aria-labelledby={headingId}>

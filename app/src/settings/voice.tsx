@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { settingsPaths, VOICE_SAMPLE, type VoiceAnswer, type VoiceTestAnswer } from '../../../protocol/app-api-settings.js';
 import { useModels } from '../models/context.js';
 import { messageOf } from '../models/requests.js';
+import { Fact } from '../ui/facts.js';
 import { GeneralSetting, SOUND_KEYS } from './general.js';
 
 /** What to install for a player, by the package that has one (Debian and Ubuntu names, then the others'). */
@@ -17,37 +18,30 @@ const PLAYER_ADVICE =
 function EngineFacts({ state }: { state: VoiceAnswer }): VNode {
   return (
     <dl class="facts voice-facts">
-      <div>
-        <dt>Speech engine</dt>
-        <dd>
-          {state.engineName ? (
-            state.engine === 'off' ? (
-              `${state.engineName}, turned off below`
-            ) : (
-              `${state.engineName}, in use`
-            )
+      <Fact term="Speech engine">
+        {state.engineName ? (
+          state.engine === 'off' ? (
+            `${state.engineName}, turned off below`
           ) : (
-            <>
-              None on this computer.{' '}
-              {state.installCommand ? (
-                <>
-                  To install one, run <code>{state.installCommand}</code>.
-                </>
-              ) : (
-                'Install espeak-ng to hear notifications read aloud.'
-              )}
-            </>
-          )}
-        </dd>
-      </div>
-      <div>
-        <dt>Audio player</dt>
-        <dd>{state.audioPlayer ? state.audioPlayer : <>None: speech is shown as a banner instead. {PLAYER_ADVICE}</>}</dd>
-      </div>
-      <div>
-        <dt>Voices</dt>
-        <dd>{state.voices.length === 0 ? 'None' : `${state.voices.length} to choose from`}</dd>
-      </div>
+            `${state.engineName}, in use`
+          )
+        ) : (
+          <>
+            None on this computer.{' '}
+            {state.installCommand ? (
+              <>
+                To install one, run <code>{state.installCommand}</code>.
+              </>
+            ) : (
+              'Install espeak-ng to hear notifications read aloud.'
+            )}
+          </>
+        )}
+      </Fact>
+      <Fact term="Audio player">
+        {state.audioPlayer ? state.audioPlayer : <>None: speech is shown as a banner instead. {PLAYER_ADVICE}</>}
+      </Fact>
+      <Fact term="Voices">{state.voices.length === 0 ? 'None' : `${state.voices.length} to choose from`}</Fact>
     </dl>
   );
 }

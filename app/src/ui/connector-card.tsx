@@ -6,6 +6,7 @@ import type { VNode } from 'preact';
 import { appPaths, type ConnectorDecisionRequest, type ConnectorRequest, type OkAnswer } from '../../../protocol/app-api.js';
 import { useModels } from '../models/context.js';
 import { AnswerButtons } from './answer-buttons.js';
+import { Fact } from './facts.js';
 import { Icon } from './icon.js';
 import { exactTime, relativeTime, useTime } from './time.js';
 import './cards.css';
@@ -32,32 +33,22 @@ export function ConnectorCard({ request }: { request: ConnectorRequest }): VNode
       </header>
       <dl class="facts">
         {request.redirectHost && (
-          <div>
-            <dt>Returns to</dt>
-            <dd>
-              <code class="exact">{request.redirectHost}</code>
-            </dd>
-          </div>
+          <Fact term="Returns to">
+            <code class="exact">{request.redirectHost}</code>
+          </Fact>
         )}
         {request.userCode && (
-          <div>
-            <dt>Code it shows</dt>
-            <dd>
-              <code class="exact">{request.userCode}</code>
-            </dd>
-          </div>
+          <Fact term="Code it shows">
+            <code class="exact">{request.userCode}</code>
+          </Fact>
         )}
-        <div>
-          <dt>Approval code</dt>
-          <dd>
-            <code class="approval-code">{request.code}</code>
-            <span class="muted"> — type it on the page that asked, if it asks for it</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Expires</dt>
-          <dd title={exactTime(request.expiresAt, moment)}>{relativeTime(request.expiresAt, moment)}</dd>
-        </div>
+        <Fact term="Approval code">
+          <code class="approval-code">{request.code}</code>
+          <span class="muted"> — type it on the page that asked, if it asks for it</span>
+        </Fact>
+        <Fact term="Expires" title={exactTime(request.expiresAt, moment)}>
+          {relativeTime(request.expiresAt, moment)}
+        </Fact>
       </dl>
       {request.problem && <p class="field-problem">{request.problem}</p>}
       <AnswerButtons yes="Approve" no="Deny" answer={decide} />

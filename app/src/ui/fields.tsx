@@ -45,6 +45,16 @@ export function FieldNotes({ id, hint, problem }: { id: string; hint?: string | 
   );
 }
 
+/** The problem of the whole form (one that names no field), where the focus goes after a failed submit. */
+export function FormProblem({ id, problem }: { id: string; problem: Problem | null }): VNode | null {
+  if (problem?.control !== '') return null;
+  return (
+    <p id={id} class="field-problem" role="alert" tabIndex={-1}>
+      {problem.message}
+    </p>
+  );
+}
+
 function Frame(props: Common & { control: (described: Described) => VNode }): VNode {
   const mine = props.problem?.control === props.id;
   return (

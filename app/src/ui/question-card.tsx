@@ -11,6 +11,7 @@ import {
 } from '../../../protocol/app-api.js';
 import { useModels } from '../models/context.js';
 import { AnswerButtons } from './answer-buttons.js';
+import { Fact } from './facts.js';
 import { Icon, type IconName } from './icon.js';
 import './cards.css';
 
@@ -61,10 +62,9 @@ function Detail({ question }: { question: ApprovalQuestion }): VNode | null {
       {shown.length > 0 && (
         <dl class="facts">
           {shown.map(([label, value, code]) => (
-            <div key={label}>
-              <dt>{label}</dt>
-              <dd>{code ? <code class="exact">{value}</code> : value}</dd>
-            </div>
+            <Fact key={label} term={label}>
+              {code ? <code class="exact">{value}</code> : value}
+            </Fact>
           ))}
         </dl>
       )}

@@ -6,6 +6,7 @@ import type { MarkedPriority, RowState } from '../../../protocol/app-api.js';
 import { Icon, type IconName } from './icon.js';
 import { exactTime, type Moment, untilTime, useTime } from './time.js';
 import './state-badges.css';
+import './tones.css';
 
 interface Badge {
   text: string;
@@ -39,7 +40,7 @@ export function StateBadges({ state }: { state: RowState }): VNode | null {
   return (
     <span class="badges">
       {badges.map((badge) => (
-        <span key={badge.text} class={`badge badge-${badge.tone}`} title={badge.title ?? badge.text}>
+        <span key={badge.text} class={`badge tone-${badge.tone}`} title={badge.title ?? badge.text}>
           <Icon name={badge.icon} />
           <span class="badge-text">{badge.text}</span>
         </span>
@@ -53,7 +54,7 @@ export function PriorityMark({ priority }: { priority?: MarkedPriority }): VNode
   if (!priority) return null;
   const urgent = priority === 'urgent';
   return (
-    <span class={`badge badge-${priority}`} title={urgent ? 'Urgent' : 'High priority'}>
+    <span class={`badge tone-${priority}`} title={urgent ? 'Urgent' : 'High priority'}>
       <Icon name={urgent ? 'octagonAlert' : 'chevronsUp'} />
       <span class="badge-text">
         {urgent ? 'Urgent' : 'High'}
