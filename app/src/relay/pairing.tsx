@@ -101,7 +101,7 @@ export function PairForm({ again }: { again?: RelayStatusAnswer }): VNode {
             <span>{busy ? 'Pairing…' : 'Pair'}</span>
           </button>
           <p class="muted relay-progress" role="status">
-            {busy && `Pairing with ${pairingWith}: asking the relay for a code and using it at once…`}
+            {busy && pairingWith !== '' && `Pairing with ${pairingWith}: asking the relay for a code and using it at once…`}
           </p>
         </div>
         <FormProblem id="relay-pair-problem" problem={problem} />
