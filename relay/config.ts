@@ -91,7 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): RelayConfig {
     else limits[key] = value;
   }
 
-  const port = parsePort(given('RELAY_PORT'), problems);
+  const port = parsePort('RELAY_PORT', given('RELAY_PORT'), DEFAULTS.port, problems);
   const secret = given('RELAY_SECRET');
   if (secret !== undefined && secret.length < MIN_SECRET_CHARS)
     problems.push(`RELAY_SECRET must have at least ${MIN_SECRET_CHARS} characters`);
@@ -142,13 +142,7 @@ function parseLogSettings(level: string | undefined, format: string | undefined,
 }
 
 function parseMetrics(given: (name: string) => string | undefined, problems: string[]): MetricsSettings {
-  const portText = given('RELAY_METRICS_PORT');
-  let port: number | undefined;
-  if (portText !== undefined) {
-    if (!/^\d+$/.test(portText.trim()) || Number(portText) > 65535)
-      problems.push(`RELAY_METRICS_PORT must be a port number from 1 to 65535, or 0 for any free port (got ${JSON.stringify(portText)})`);
-    else port = Number(portText);
-  }
+  const port = parsePort('RELAY_METRICS_PORT', given('RELAY_METRICS_PORT'), undefined, problems);
   const token = given('RELAY_METRICS_TOKEN');
   if (token !== undefined && token.length < MIN_METRICS_TOKEN_CHARS)
     problems.push(`RELAY_METRICS_TOKEN must have at least ${MIN_METRICS_TOKEN_CHARS} characters`);
@@ -168,30 +162,33 @@ function parseCallbackHosts(text: string | undefined, problems: string[]): strin
   return [...new Set(hosts)];
 }
 
-/** 1 to 65535; 0 asks the system for a free port (the relay prints the one it got). */
-function parsePort(text: string | undefined, problems: string[]): number {
-  if (text === undefined) return DEFAULTS.port;
-  const port = Number(text);
-  if (!/^\d+$/.test(text.trim()) || port > 65535) {
-    problems.push(`RELAY_PORT must be a port number from 1 to 65535, or 0 for any free port (got ${JSON.stringify(text)})`);
-    return DEFAULTS.port;
+/** The largest port number there is. */
+const MAX_PORT = 65535;
+
+/**
+ * A whole number from 0 to `max`, in digits: `fallback` when the variable is unset, and when it is not such a number
+ * (then `${name} must be ${what}` is a problem).
+ */
+function wholeUpTo<T>(name: string, text: string | undefined, max: number, fallback: T, what: string, problems: string[]): number | T {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || value > max) {
+    problems.push(`${name} must be ${what} (got ${JSON.stringify(text)})`);
+    return fallback;
   }
-  return port;
+  return value;
 }
+
+/** 1 to 65535; 0 asks the system for a free port (the relay prints the one it got). */
+const parsePort = <T>(name: string, text: string | undefined, fallback: T, problems: string[]): number | T =>
+  wholeUpTo(name, text, MAX_PORT, fallback, `a port number from 1 to ${MAX_PORT}, or 0 for any free port`, problems);
 
 /**
  * Whole seconds, 0 to MAX_DRAIN_S: long enough for a load balancer to see /ready fail and stop sending, shorter than
  * what a supervisor waits before SIGKILL (Kubernetes' default terminationGracePeriodSeconds is 30).
  */
-function parseDrainSeconds(text: string | undefined, problems: string[]): number {
-  if (text === undefined) return DEFAULT_DRAIN_S;
-  const seconds = Number(text);
-  if (!/^\d+$/.test(text.trim()) || seconds > MAX_DRAIN_S) {
-    problems.push(`RELAY_DRAIN_S must be a whole number of seconds from 0 to ${MAX_DRAIN_S} (got ${JSON.stringify(text)})`);
-    return DEFAULT_DRAIN_S;
-  }
-  return seconds;
-}
+const parseDrainSeconds = (text: string | undefined, problems: string[]): number =>
+  wholeUpTo('RELAY_DRAIN_S', text, MAX_DRAIN_S, DEFAULT_DRAIN_S, `a whole number of seconds from 0 to ${MAX_DRAIN_S}`, problems);
 
 /** `true`/`yes`/`1`: one proxy in front; a larger number: that many; `false`/`no`/`0`/unset: none. */
 function parseTrustProxy(text: string | undefined, problems: string[]): number {

@@ -290,17 +290,24 @@ function newestChange(entry) {
   return readdirSync(full).reduce((newest, name) => Math.max(newest, newestChange(path.join(entry, name))), info.mtimeMs);
 }
 
+/** Runs `work` when one of `inputs` changed since `stamp` was written (or there is none), then writes `stamp`. */
+function whenChanged(stamp, inputs, message, work) {
+  const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
+  if (built >= Math.max(...inputs.map(newestChange))) return;
+  say(message);
+  work();
+  writeFileSync(stamp, new Date().toISOString());
+}
+
 function build() {
-  const built = existsSync(BUILD_STAMP) ? statSync(BUILD_STAMP).mtimeMs : 0;
-  if (built >= Math.max(...BUILD_INPUTS.map(newestChange))) return;
-  say('building (tsc)');
-  rmSync(path.join(root, 'dist'), { recursive: true, force: true }); // no stale output of deleted sources
-  run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
-  chmodSync(path.join(root, 'dist', 'cli', 'main.js'), 0o755);
-  chmodSync(path.join(root, 'dist', 'relay', 'main.js'), 0o755);
-  // The OpenAPI document is made from the built route list; the file is committed, and a test keeps it current.
-  run(process.execPath, [path.join(root, 'dist', 'daemon', 'http', 'write-openapi.js'), path.join(root, 'docs', 'api', 'openapi.json')]);
-  writeFileSync(BUILD_STAMP, new Date().toISOString());
+  whenChanged(BUILD_STAMP, BUILD_INPUTS, 'building (tsc)', () => {
+    rmSync(path.join(root, 'dist'), { recursive: true, force: true }); // no stale output of deleted sources
+    run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
+    chmodSync(path.join(root, 'dist', 'cli', 'main.js'), 0o755);
+    chmodSync(path.join(root, 'dist', 'relay', 'main.js'), 0o755);
+    // The OpenAPI document is made from the built route list; the file is committed, and a test keeps it current.
+    run(process.execPath, [path.join(root, 'dist', 'daemon', 'http', 'write-openapi.js'), path.join(root, 'docs', 'api', 'openapi.json')]);
+  });
 }
 
 /**
@@ -309,12 +316,10 @@ function build() {
  * runner` reads the TypeScript config without writing a temporary copy of it into node_modules.
  */
 function buildApp() {
-  const built = existsSync(APP_STAMP) ? statSync(APP_STAMP).mtimeMs : 0;
-  if (built >= Math.max(...APP_INPUTS.map(newestChange))) return;
-  say('building the app (vite)');
-  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  run(process.execPath, [vite, 'build', '--config', path.join('app', 'vite.config.ts'), '--configLoader', 'runner']);
-  writeFileSync(APP_STAMP, new Date().toISOString());
+  whenChanged(APP_STAMP, APP_INPUTS, 'building the app (vite)', () => {
+    const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+    run(process.execPath, [vite, 'build', '--config', path.join('app', 'vite.config.ts'), '--configLoader', 'runner']);
+  });
 }
 
 const [major, minor] = process.versions.node.split('.').map(Number);

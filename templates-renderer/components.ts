@@ -4,7 +4,7 @@
 import type { CanvasRenderingContext2D, Image } from 'canvas';
 import { resolveBinding } from '../protocol/fields.js';
 import { actionsFor, buttons, fitLabel, replyField } from './buttons.js';
-import type { Cell, Component, Template } from './model.js';
+import type { Cell, Component, ComponentType, Template } from './model.js';
 import { alignedX, drawPicture, place, roundRect } from './paint.js';
 import { type DrawnAction, type Prepared, type Scene, symbolKey } from './scene.js';
 import { measurer, runsOf, setText } from './text.js';
@@ -29,42 +29,40 @@ export function neededSymbols(template: Template, theme: Theme, actions: DrawnAc
   return wanted;
 }
 
+type ComponentOf<T extends ComponentType> = Extract<Component, { type: T }>;
+/** What makes a component of one type ready to measure and draw. */
+type Preparer<T extends ComponentType> = (component: ComponentOf<T>, scene: Scene) => Prepared;
+
+/** Each type of component and what prepares it: its own function below, or buttons.ts's. */
+const PREPARERS: { [T in ComponentType]: Preparer<T> } = {
+  text,
+  image,
+  issuerIcon,
+  timestamp,
+  button: (component, scene) => buttons(actionsFor(component, scene), 'row', 6, scene, scene.questioning),
+  actions: (component, scene) =>
+    scene.replying
+      ? replyField(scene)
+      : buttons(actionsFor(component, scene), component.layout, component.spacing, scene, scene.questioning, component.maxVisible),
+  iconButton: (component, scene) =>
+    symbolBox(component.symbol, component.size ?? 28, colorOf(component.color, scene.theme, scene.theme.primary), scene, true),
+  badge,
+  stackBadge,
+  progress,
+  rive,
+  symbol: (component, scene) =>
+    symbolBox(component.name, component.size, colorOf(component.color, scene.theme, scene.theme.primary), scene, false),
+  spacer: () => ({ empty: false, measureWidth: () => 0, measureHeight: () => 0, draw: () => undefined }),
+};
+
 export function prepare(cell: Cell, scene: Scene): Prepared {
-  const component = cell.component;
-  switch (component.type) {
-    case 'text':
-      return text(component, scene);
-    case 'image':
-      return image(component, scene);
-    case 'issuerIcon':
-      return issuerIcon(component, scene);
-    case 'timestamp':
-      return timestamp(component, scene);
-    case 'button':
-      return buttons(actionsFor(component, scene), 'row', 6, scene, scene.questioning);
-    case 'actions':
-      if (scene.replying) return replyField(scene);
-      return buttons(actionsFor(component, scene), component.layout, component.spacing, scene, scene.questioning, component.maxVisible);
-    case 'iconButton':
-      return symbolBox(component.symbol, component.size ?? 28, colorOf(component.color, scene.theme, scene.theme.primary), scene, true);
-    case 'badge':
-      return badge(component, scene);
-    case 'stackBadge':
-      return stackBadge(component, scene);
-    case 'progress':
-      return progress(component, scene);
-    case 'rive':
-      return rive(component, scene);
-    case 'symbol':
-      return symbolBox(component.name, component.size, colorOf(component.color, scene.theme, scene.theme.primary), scene, false);
-    case 'spacer':
-      return { empty: false, measureWidth: () => 0, measureHeight: () => 0, draw: () => undefined };
-  }
+  // The entry looked up takes exactly this component's type: a pairing TypeScript cannot follow through the lookup.
+  return PREPARERS[cell.component.type](cell.component as never, scene);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 
-function text(component: Extract<Component, { type: 'text' }>, scene: Scene): Prepared {
+function text(component: ComponentOf<'text'>, scene: Scene): Prepared {
   const { text: value, empty } = resolveBinding(component.binding, scene.fields);
   const style = TEXT_STYLE[component.style];
   const size = component.fontSize ?? style.size;
@@ -121,7 +119,7 @@ function text(component: Extract<Component, { type: 'text' }>, scene: Scene): Pr
   };
 }
 
-function image(component: Extract<Component, { type: 'image' }>, scene: Scene): Prepared {
+function image(component: ComponentOf<'image'>, scene: Scene): Prepared {
   const { text: source, empty: unbound } = resolveBinding(component.binding, scene.fields);
   const picture = unbound ? undefined : scene.images.get(source);
   const heightFor = (width: number): number =>
@@ -143,7 +141,7 @@ function image(component: Extract<Component, { type: 'image' }>, scene: Scene): 
   };
 }
 
-function issuerIcon(component: Extract<Component, { type: 'issuerIcon' }>, scene: Scene): Prepared {
+function issuerIcon(component: ComponentOf<'issuerIcon'>, scene: Scene): Prepared {
   const size = component.size;
   const radius = component.shape === 'circle' ? size / 2 : (component.cornerRadius ?? size * 0.22);
   const picture = scene.appIcon ? scene.images.get(scene.appIcon) : undefined;
@@ -180,7 +178,7 @@ export function initialOf(name: string): string {
   return Array.from(upper).length === 1 ? upper : first;
 }
 
-function timestamp(component: Extract<Component, { type: 'timestamp' }>, scene: Scene): Prepared {
+function timestamp(component: ComponentOf<'timestamp'>, scene: Scene): Prepared {
   const raw = component.binding ? resolveBinding(component.binding, scene.fields).text : scene.fields.deliveredAt;
   const when = parseTime(raw);
   const label = when ? (component.relative ? relative(when, scene.now) : clock(when, scene.timeZone)) : '';
@@ -237,14 +235,14 @@ function clock(when: Date, timeZone?: string): string {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-function badge(component: Extract<Component, { type: 'badge' }>, scene: Scene): Prepared {
+function badge(component: ComponentOf<'badge'>, scene: Scene): Prepared {
   const { text: label, empty } = resolveBinding(component.binding, scene.fields);
   const textColor = colorOf(component.textColor, scene.theme, scene.theme.onAccent);
   const symbol = component.symbol ? scene.symbols.get(symbolKey(component.symbol, textColor)) : undefined;
   return capsule(label, empty, colorOf(component.color, scene.theme, scene.theme.accent), textColor, symbol, scene);
 }
 
-function stackBadge(component: Extract<Component, { type: 'stackBadge' }>, scene: Scene): Prepared {
+function stackBadge(component: ComponentOf<'stackBadge'>, scene: Scene): Prepared {
   const count = scene.stackCount;
   return capsule(
     String(count),
@@ -283,7 +281,7 @@ function capsule(label: string, empty: boolean, color: string, textColor: string
   };
 }
 
-function progress(component: Extract<Component, { type: 'progress' }>, scene: Scene): Prepared {
+function progress(component: ComponentOf<'progress'>, scene: Scene): Prepared {
   const value = fractionOf(resolveBinding(component.binding, scene.fields).text);
   return {
     empty: value === null,
@@ -316,7 +314,7 @@ export function fractionOf(text: string): number | null {
 }
 
 /** Rive cannot draw here (no runtime): a labelled placeholder where the animation would be. */
-function rive(component: Extract<Component, { type: 'rive' }>, scene: Scene): Prepared {
+function rive(component: ComponentOf<'rive'>, scene: Scene): Prepared {
   const label = `Rive: ${component.asset ?? (component.path ?? '').split('/').pop()}`;
   const heightFor = (width: number): number => component.height ?? (component.aspectRatio ? width / component.aspectRatio : 60);
   return {

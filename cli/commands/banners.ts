@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { SNOOZE_MAX_MINUTES, SPEECH_SPEED } from '../../protocol/limits.js';
 import { UsageError, defined, numberIn } from '../args.js';
-import { act, notificationCommand, send } from './common.js';
+import { act, notificationCommand, routeCommand, send } from './common.js';
 
 export function registerBannerCommands(program: Command): void {
   act(
@@ -35,10 +35,7 @@ export function registerBannerCommands(program: Command): void {
     },
   );
 
-  act(
-    program.command('compose').description("open Notifier's window at Compose on this computer's desktop (POST /v1/compose)"),
-    (context) => send(context, { method: 'POST', path: '/v1/compose' }),
-  );
+  routeCommand(program, 'compose', "open Notifier's window at Compose on this computer's desktop", 'POST', '/v1/compose');
 
   act(
     program

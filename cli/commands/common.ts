@@ -103,13 +103,17 @@ const routeDescription = (what: string, route: string): string => `${what} (${ro
  * (`notifier relay status`); the group's other subcommands are added to the group it returns.
  */
 export function showingGroup(parent: Command, name: string, path: string, about: { group: string; shown: [string, string] }): Command {
-  const route = `GET ${path}`;
-  const group = parent.command(name).description(routeDescription(about.group, route));
-  const show = (context: Context) => send(context, { method: 'GET', path });
-  act(group, show);
-  const [shown, what] = about.shown;
-  act(group.command(shown).description(routeDescription(what, route)), show);
+  const group = parent.command(name).description(routeDescription(about.group, `GET ${path}`));
+  act(group, (context) => send(context, { method: 'GET', path }));
+  routeCommand(group, ...about.shown, 'GET', path);
   return group;
+}
+
+/** A command that is one route and takes no arguments: `METHOD path`, with this body (or none). */
+export function routeCommand(parent: Command, name: string, what: string, method: 'GET' | 'POST', path: string, body?: unknown): Command {
+  return act(parent.command(name).description(routeDescription(what, `${method} ${path}`)), (context) =>
+    send(context, { method, path, body }),
+  );
 }
 
 /** A command about one notification, `--app ID --id ID`: the two are sent to one route, as a DELETE's query or as the body. */
@@ -123,6 +127,15 @@ export function notificationCommand(parent: Command, name: string, what: string,
     const target = { app: context.opts.app as string, id: context.opts.id as string };
     return send(context, method === 'DELETE' ? { method, path, query: target } : { method, path, body: target });
   });
+}
+
+/** A command that removes one thing named by its argument `<id>`: `DELETE path/{id}`. */
+export function deleteCommand(parent: Command, name: string, what: string, path: string, idHelp: string): Command {
+  const command = parent
+    .command(name)
+    .description(routeDescription(what, `DELETE ${path}/{id}`))
+    .argument('<id>', idHelp);
+  return act(command, (context) => send(context, { method: 'DELETE', path: `${path}/${encodeURIComponent(context.args[0] as string)}` }));
 }
 
 /** A required option that commander cannot require (on a command that also has subcommands). */

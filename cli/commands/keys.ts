@@ -3,7 +3,7 @@
 // `notifier scheduled ...`: what the senders asked to show later (docs/api/scheduled.md).
 
 import type { Command } from 'commander';
-import { act, notificationCommand, send, showingGroup } from './common.js';
+import { act, deleteCommand, notificationCommand, send, showingGroup } from './common.js';
 
 export function registerKeyCommands(program: Command): void {
   const keys = showingGroup(program, 'keys', '/v1/keys', {
@@ -21,10 +21,7 @@ export function registerKeyCommands(program: Command): void {
       return send(context, { method: 'POST', path: '/v1/keys', body: { app: context.opts.app as string, ...(name ? { name } : {}) } });
     },
   );
-  act(
-    keys.command('revoke').description('revoke a sending key (DELETE /v1/keys/{id})').argument('<id>', "the key's id (key-…)"),
-    (context) => send(context, { method: 'DELETE', path: `/v1/keys/${encodeURIComponent(context.args[0] as string)}` }),
-  );
+  deleteCommand(keys, 'revoke', 'revoke a sending key', '/v1/keys', "the key's id (key-…)");
 }
 
 export function registerScheduledCommands(program: Command): void {

@@ -2,7 +2,7 @@
 
 import { type Command, Argument } from 'commander';
 import { UsageError, defined, localPathArgument, wholeNumber } from '../args.js';
-import { act, send, showingGroup } from './common.js';
+import { act, routeCommand, send, showingGroup } from './common.js';
 
 /** The agent clients `mcp install` knows (docs/api/mcp.md#m1). */
 const MCP_CLIENTS = ['claudeCode', 'codex', 'claudeDesktop', 'cli', 'generic'];
@@ -39,9 +39,7 @@ export function registerMiscCommands(program: Command): void {
     ['cancel', 'cancel', 'stop an install in progress'],
     ['use-existing', 'useExisting', 'use a voice installation already on this computer'],
   ] as const) {
-    act(voice.command(word).description(`${what} (POST /v1/voice/install)`), (context) =>
-      send(context, { method: 'POST', path: '/v1/voice/install', body: { action } }),
-    );
+    routeCommand(voice, word, what, 'POST', '/v1/voice/install', { action });
   }
 
   const mcp = showingGroup(program, 'mcp', '/v1/mcp', {

@@ -6,7 +6,7 @@ import { type Command, Argument, Option } from 'commander';
 import { relayAddressProblem } from '../../protocol/relay/address.js';
 import { INSTRUCTION_CLIENTS, RELAY_CLIENTS } from '../../protocol/schemas/relay.js';
 import { UsageError } from '../args.js';
-import { act, ask, send, showingGroup } from './common.js';
+import { act, ask, deleteCommand, routeCommand, send, showingGroup } from './common.js';
 
 export function registerRelayCommands(program: Command): void {
   const relay = showingGroup(program, 'relay', '/v1/relay/status', {
@@ -63,30 +63,16 @@ export function registerRelayCommands(program: Command): void {
       });
     },
   );
-  act(
-    keys.command('revoke').description('revoke an agent key (DELETE /v1/relay/keys/{id})').argument('<id>', "the key's id (8 hex digits)"),
-    (context) => send(context, { method: 'DELETE', path: `/v1/relay/keys/${encodeURIComponent(context.args[0] as string)}` }),
-  );
+  deleteCommand(keys, 'revoke', 'revoke an agent key', '/v1/relay/keys', "the key's id (8 hex digits)");
 
-  act(relay.command('connectors').description('connectors approved, and requests waiting for you (GET /v1/relay/connectors)'), (context) =>
-    send(context, { method: 'GET', path: '/v1/relay/connectors' }),
-  );
-  act(relay.command('usage').description("today's use of the relay (GET /v1/relay/usage)"), (context) =>
-    send(context, { method: 'GET', path: '/v1/relay/usage' }),
-  );
+  routeCommand(relay, 'connectors', 'connectors approved, and requests waiting for you', 'GET', '/v1/relay/connectors');
+  routeCommand(relay, 'usage', "today's use of the relay", 'GET', '/v1/relay/usage');
 
   const events = showingGroup(relay, 'events', '/v1/relay/events', {
     group: "connectors' reply-event subscriptions",
     shown: ['list', 'every subscription'],
   });
-  act(
-    events
-      .command('end')
-      .description('end a subscription (DELETE /v1/relay/events/subscriptions/{id})')
-      .argument('<id>', 'sub_ and 20 hex digits'),
-    (context) =>
-      send(context, { method: 'DELETE', path: `/v1/relay/events/subscriptions/${encodeURIComponent(context.args[0] as string)}` }),
-  );
+  deleteCommand(events, 'end', 'end a subscription', '/v1/relay/events/subscriptions', 'sub_ and 20 hex digits');
 
   act(
     relay

@@ -2,7 +2,7 @@
 
 import { type Command, Option } from 'commander';
 import { UsageError, clockTime, keyValues, positiveNumber } from '../args.js';
-import { act, send, sendPicked, showingGroup } from './common.js';
+import { act, routeCommand, send, sendPicked, showingGroup } from './common.js';
 
 /** KEY=VALUE words: at least one. */
 function pairs(words: string[]): Record<string, unknown> {
@@ -43,9 +43,7 @@ export function registerSettingsCommands(program: Command): void {
     const adHoc = { ...(until !== undefined ? { until } : { minutes }), ...(banners ? { banners: true } : {}) };
     await send(context, { method: 'PUT', path: '/v1/settings/quiet-hours', body: { adHoc } });
   });
-  act(quiet.command('status').description('show quiet hours and whether they are on (GET /v1/settings/quiet-hours)'), (context) =>
-    send(context, { method: 'GET', path: '/v1/settings/quiet-hours' }),
-  );
+  routeCommand(quiet, 'status', 'show quiet hours and whether they are on', 'GET', '/v1/settings/quiet-hours');
   act(quiet.command('off').description('end quiet hours now (PUT /v1/settings/quiet-hours {"resume": true})'), (context) =>
     send(context, { method: 'PUT', path: '/v1/settings/quiet-hours', body: { resume: true } }),
   );

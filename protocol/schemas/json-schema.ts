@@ -7,6 +7,8 @@ const described = (schema: JsonSchema, description: string | undefined): JsonSch
   description === undefined ? schema : { ...schema, description };
 
 export const text = (description?: string): JsonSchema => described({ type: 'string' }, description);
+/** A string that may not be empty. */
+export const filledText = (description: string): JsonSchema => ({ type: 'string', minLength: 1, description });
 export const flag = (description?: string): JsonSchema => described({ type: 'boolean' }, description);
 export const number = (description?: string): JsonSchema => described({ type: 'number' }, description);
 export const integer = (description?: string): JsonSchema => described({ type: 'integer' }, description);
@@ -18,6 +20,12 @@ export const oneOfText = (values: readonly string[], description?: string): Json
 export function object(properties: Record<string, JsonSchema>, required: readonly string[] = [], description?: string): JsonSchema {
   return described({ type: 'object', ...(required.length > 0 ? { required: [...required] } : {}), properties }, description);
 }
+
+/** A request body with these properties and no others: a key the daemon does not know is refused, not ignored. */
+export const closedObject = (properties: Record<string, JsonSchema>, required: readonly string[] = []): JsonSchema => ({
+  ...object(properties, required),
+  additionalProperties: false,
+});
 
 /** An object whose keys are free and whose values all have one schema. */
 export const map = (values: JsonSchema, description?: string): JsonSchema =>

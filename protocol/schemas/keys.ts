@@ -2,7 +2,7 @@
 
 import { MAX_SEND_KEY_NAME_BYTES } from '../limits.js';
 import { appId } from './common.js';
-import { list, object, text, timestamp } from './json-schema.js';
+import { closedObject, filledText, list, object, text, timestamp } from './json-schema.js';
 
 const sendKeyProperties = {
   id: text('key- and 8 hex digits'),
@@ -17,15 +17,13 @@ const sendKeySchema = object(sendKeyProperties, ['id', 'app', 'name', 'hint', 'c
 
 export const sendKeysSchema = object({ keys: list(sendKeySchema, 'oldest first') }, ['keys']);
 
-export const sendKeyCreateSchema = {
-  type: 'object',
-  required: ['app'],
-  properties: {
-    app: { type: 'string', minLength: 1, description: 'the app the key sends as (for ntfy, the topic)' },
-    name: { type: 'string', description: `what the person calls it, at most ${MAX_SEND_KEY_NAME_BYTES} bytes` },
+export const sendKeyCreateSchema = closedObject(
+  {
+    app: filledText('the app the key sends as (for ntfy, the topic)'),
+    name: text(`what the person calls it, at most ${MAX_SEND_KEY_NAME_BYTES} bytes`),
   },
-  additionalProperties: false,
-} as const;
+  ['app'],
+);
 
 export const sendKeyCreatedSchema = object(
   {

@@ -1,33 +1,27 @@
 // The cloud relay as this computer uses it: the local routes under /v1/relay/ (docs/api/relay-connection.md). No schema here
 // has a place for the device token or a connector's 6-digit code: no route returns them.
 
-import { flag, integer, list, map, number, object, oneOfText, text, timestamp } from './json-schema.js';
+import { closedObject, filledText, flag, integer, list, map, number, object, oneOfText, text, timestamp } from './json-schema.js';
 
 export const RELAY_CLIENTS = ['claude', 'codex', 'other'] as const;
 export const INSTRUCTION_CLIENTS = ['chatgpt', 'claude', 'codex', 'device'] as const;
 
 const relayURL = text('the relay, for example https://relay.example.org (http only on a loopback host)');
 
-export const relayPairSchema = {
-  type: 'object',
-  required: ['relayURL'],
-  properties: {
-    relayURL: { type: 'string', minLength: 1, description: 'https, or http on a loopback host such as 127.0.0.1' },
-    pairingSecret: { type: 'string', description: "the relay's PAIRING_SECRET, when it has one" },
+export const relayPairSchema = closedObject(
+  {
+    relayURL: filledText('https, or http on a loopback host such as 127.0.0.1'),
+    pairingSecret: text("the relay's PAIRING_SECRET, when it has one"),
   },
-  additionalProperties: false,
-} as const;
+  ['relayURL'],
+);
 
 export const relayPairReplySchema = object({ paired: { const: true }, deviceId: text("this computer's id on the relay") }, [
   'paired',
   'deviceId',
 ]);
 
-export const relayUnpairSchema = {
-  type: 'object',
-  properties: { force: { type: 'boolean', description: 'forget the pairing even when the relay cannot be told (default false)' } },
-  additionalProperties: false,
-} as const;
+export const relayUnpairSchema = closedObject({ force: flag('forget the pairing even when the relay cannot be told (default false)') });
 
 export const relayUnpairReplySchema = object({ unpaired: { const: true } }, ['unpaired']);
 
@@ -70,15 +64,13 @@ const relayKeySchema = object(
 
 export const relayKeysSchema = object({ keys: list(relayKeySchema, 'oldest first, revoked ones included') }, ['keys']);
 
-export const relayKeyCreateSchema = {
-  type: 'object',
-  required: ['name'],
-  properties: {
-    name: { type: 'string', minLength: 1, description: '1 to 32 of a-z, 0-9 and -, not starting with -' },
-    client: { type: 'string', enum: [...RELAY_CLIENTS], description: 'claude, codex or other (default)' },
+export const relayKeyCreateSchema = closedObject(
+  {
+    name: filledText('1 to 32 of a-z, 0-9 and -, not starting with -'),
+    client: oneOfText(RELAY_CLIENTS, 'claude, codex or other (default)'),
   },
-  additionalProperties: false,
-} as const;
+  ['name'],
+);
 
 export const relayKeyCreatedSchema = object(
   {

@@ -6,6 +6,7 @@
 
 import { AUDIO_KEEP_MS, RATE_WINDOW_MS, TASK_INTERVALS_MS, TIME, USAGE_KEEP_DAYS } from '../limits.js';
 import { log } from '../log.js';
+import { deleteUpTo } from '../store/queries.js';
 import { nextTaskDue } from '../store/tasks.js';
 import { pruneIdleDevices } from './devices.js';
 import { deleteOldNotes, expireWaiting, queueTtlMs } from './notes.js';
@@ -48,18 +49,12 @@ async function deleteOld(relay: Relay, now: number): Promise<void> {
   const db = relay.store.db;
   await deleteOldNotes(relay, db, now);
   await deleteOldEvents(db, now);
-  await db
-    .deleteFrom('key_hits')
-    .where('at', '<=', now - RATE_WINDOW_MS)
-    .execute();
+  await deleteUpTo(db, 'key_hits', 'at', now - RATE_WINDOW_MS);
   await db
     .deleteFrom('usage_days')
     .where('day', '<', utcDay(now - USAGE_KEEP_DAYS * TIME.DAY))
     .execute();
-  await db
-    .deleteFrom('reply_audio')
-    .where('created_at', '<=', now - AUDIO_KEEP_MS)
-    .execute();
+  await deleteUpTo(db, 'reply_audio', 'created_at', now - AUDIO_KEEP_MS);
   await forgetOldPairing(db, now);
 }
 

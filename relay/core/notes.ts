@@ -14,7 +14,7 @@ import {
 } from '../../protocol/relay/notify.js';
 import type { ReceiptInput } from '../../protocol/relay/receipts.js';
 import type { DeviceTx, RelayDb } from '../store/backend.js';
-import { countRows, oneOf } from '../store/queries.js';
+import { countRows, deleteUpTo, oneOf } from '../store/queries.js';
 import { combinesWrites, prepared, write, type Write } from '../store/prepared.js';
 import type { KeyRow, NoteRow } from '../store/schema.js';
 import { NOTE_DELETE_GRACE_MS, NOTIFICATION_ID_WINDOW_MS, RATE_WINDOW_MS } from '../limits.js';
@@ -238,7 +238,7 @@ export async function deleteOldNotes(relay: Relay, db: RelayDb, now: number): Pr
     .deleteFrom('reply_audio')
     .where(({ eb, refTuple }) => eb(refTuple('device_id', 'rid'), 'in', old.$asTuple('device_id', 'rid')))
     .execute();
-  await db.deleteFrom('notes').where('created_at', '<=', cutoff).execute();
+  await deleteUpTo(db, 'notes', 'created_at', cutoff);
 }
 
 /** RA31: the frames of the waiting queue, oldest first. */

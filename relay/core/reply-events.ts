@@ -5,6 +5,7 @@
 
 import type { DeviceTx, RelayDb } from '../store/backend.js';
 import { prepared } from '../store/prepared.js';
+import { deleteUpTo } from '../store/queries.js';
 import type { NoteRow } from '../store/schema.js';
 import { EVENT_KEEP_MS, MAX_DELIVERY_AGE_MS, MAX_REPLAY_EVENTS } from '../limits.js';
 import { replyEventsQueued } from '../metrics.js';
@@ -156,10 +157,7 @@ async function oldestKeptSeq(db: RelayDb, deviceId: string): Promise<number> {
  * rows this old.
  */
 export async function deleteOldEvents(db: RelayDb, now: number): Promise<void> {
-  await db
-    .deleteFrom('reply_events')
-    .where('at', '<=', now - EVENT_KEEP_MS)
-    .execute();
+  await deleteUpTo(db, 'reply_events', 'at', now - EVENT_KEEP_MS);
   await db
     .deleteFrom('event_outbox')
     .where('created_at', '<=', now - MAX_DELIVERY_AGE_MS)

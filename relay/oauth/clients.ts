@@ -13,6 +13,7 @@ import { NOTIFY_SCOPE } from '../core/auth.js';
 import { randomHex, sameSecret, sha256Hex } from '../core/credentials.js';
 import type { Relay } from '../core/relay.js';
 import { secondsUntil } from '../core/time.js';
+import { deleteUpTo } from '../store/queries.js';
 import type { OAuthClientRow } from '../store/schema.js';
 import {
   AUTH_METHODS,
@@ -71,10 +72,7 @@ export async function registerClient(relay: Relay, body: unknown): Promise<Regis
   const secret = registration.authMethod === 'none' ? undefined : randomHex(32);
   const now = relay.clock();
   const limited = await relay.store.withRelayLock(async (tx): Promise<OAuthError | undefined> => {
-    await tx.db
-      .deleteFrom('oauth_registrations')
-      .where('at', '<=', now - REGISTER_WINDOW_MS)
-      .execute();
+    await deleteUpTo(tx.db, 'oauth_registrations', 'at', now - REGISTER_WINDOW_MS);
     const recent = await tx.db
       .selectFrom('oauth_registrations')
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<number>('at').as('oldest')])

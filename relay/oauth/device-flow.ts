@@ -19,7 +19,7 @@ import type { Relay } from '../core/relay.js';
 import type { OAuthRequestRow } from '../store/schema.js';
 import type { OAuthClient } from './client-rules.js';
 import { CODE_EXCHANGE_MS, DEVICE_LIMIT_RETRY_SECONDS, DEVICE_POLL_INTERVAL_SECONDS, REQUEST_TTL_MS } from './limits.js';
-import { beginRequest, chooseDevice, formatUserCode, normaliseUserCode } from './requests.js';
+import { beginRequest, chooseDevice, formatUserCode, normaliseUserCode, updateRequest } from './requests.js';
 import { connectorActive, issueTokens, parseOAuthToken, revokeGrant, type TokenAnswer } from './tokens.js';
 
 export interface DeviceAuthorization {
@@ -94,8 +94,7 @@ export async function pollDeviceGrant(relay: Relay, client: OAuthClient, deviceC
       .executeTakeFirst();
     if (!row) return { refusal: 'expired' };
     if (row.client_id !== client.id) throw invalidGrant('this device code belongs to another client');
-    const update = (fields: Partial<OAuthRequestRow>) =>
-      tx.db.updateTable('oauth_requests').set(fields).where('device_id', '=', row.device_id).where('id', '=', row.id).execute();
+    const update = (fields: Partial<OAuthRequestRow>) => updateRequest(tx.db, row.device_id, row.id, fields);
     if (row.status === 'pending' && row.expires_at > now) {
       const tooSoon = now - (row.last_poll_at ?? 0) < row.interval_seconds * 1000;
       await update({ last_poll_at: now, ...(tooSoon && { interval_seconds: row.interval_seconds + DEVICE_POLL_INTERVAL_SECONDS }) });

@@ -107,12 +107,7 @@ async function closePending(
 ): Promise<void> {
   const pending = tx.db.selectFrom('oauth_requests').select('id').where('device_id', '=', deviceId).where('status', '=', 'pending');
   for (const { id } of await narrow(pending).execute()) {
-    await tx.db
-      .updateTable('oauth_requests')
-      .set({ status, decided_at: now })
-      .where('device_id', '=', deviceId)
-      .where('id', '=', id)
-      .execute();
+    await updateRequest(tx.db, deviceId, id, { status, decided_at: now });
     tx.publish({ t: 'consent_resolved', d: deviceId, i: id, s: status });
   }
 }
@@ -124,6 +119,10 @@ export async function expireRequests(tx: DeviceTx, deviceId: string, now: number
 
 const selectRequest = (db: RelayDb, deviceId: string, id: string) =>
   db.selectFrom('oauth_requests').selectAll().where('device_id', '=', deviceId).where('id', '=', id).executeTakeFirst();
+
+/** Changes these columns of one request. */
+export const updateRequest = (db: RelayDb, deviceId: string, id: string, fields: Partial<OAuthRequestRow>) =>
+  db.updateTable('oauth_requests').set(fields).where('device_id', '=', deviceId).where('id', '=', id).execute();
 
 // --- Which computer -----------------------------------------------------------------------------------------
 
@@ -213,7 +212,7 @@ export async function beginRequest(relay: Relay, deviceId: string, request: NewR
     };
     const id = takenOver?.id ?? `${deviceId}${randomHex(12)}`;
     if (takenOver) {
-      await tx.db.updateTable('oauth_requests').set(fields).where('device_id', '=', deviceId).where('id', '=', id).execute();
+      await updateRequest(tx.db, deviceId, id, fields);
     } else {
       await tx.db
         .insertInto('oauth_requests')
@@ -291,31 +290,21 @@ export async function settleRequest(
     let outcome = decision;
     if (code !== undefined && !sameSecret(code, approvalCode(relay, row))) {
       const attempts = row.attempts + 1;
-      await tx.db.updateTable('oauth_requests').set({ attempts }).where('device_id', '=', deviceId).where('id', '=', id).execute();
+      await updateRequest(tx.db, deviceId, id, { attempts });
       if (attempts < MAX_WRONG_APPROVAL_CODES)
         return { kind: 'wrong', row: { ...row, attempts }, triesLeft: MAX_WRONG_APPROVAL_CODES - attempts };
       outcome = 'deny';
     }
     if (outcome === 'approve') {
       const keyId = await createConnectorKey(tx, deviceId, row.client_id, row.client_name, now);
-      await tx.db
-        .updateTable('oauth_requests')
-        .set({
-          status: 'approved',
-          decided_at: now,
-          key_id: keyId,
-          code_hash: row.flow === 'code' ? sha256Hex(authorizationCode(relay, row)) : null,
-        })
-        .where('device_id', '=', deviceId)
-        .where('id', '=', id)
-        .execute();
+      await updateRequest(tx.db, deviceId, id, {
+        status: 'approved',
+        decided_at: now,
+        key_id: keyId,
+        code_hash: row.flow === 'code' ? sha256Hex(authorizationCode(relay, row)) : null,
+      });
     } else {
-      await tx.db
-        .updateTable('oauth_requests')
-        .set({ status: 'denied', decided_at: now })
-        .where('device_id', '=', deviceId)
-        .where('id', '=', id)
-        .execute();
+      await updateRequest(tx.db, deviceId, id, { status: 'denied', decided_at: now });
     }
     const status = outcome === 'approve' ? 'approved' : 'denied';
     tx.publish({ t: 'consent_resolved', d: deviceId, i: id, s: status });

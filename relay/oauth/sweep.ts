@@ -5,6 +5,7 @@
 
 import type { Task } from '../core/housekeeping.js';
 import type { Relay } from '../core/relay.js';
+import { deleteUpTo } from '../store/queries.js';
 import { CONSENT_LIST_WINDOW_MS, REGISTER_WINDOW_MS } from './limits.js';
 import { MAX_KEPT_DOCUMENTS } from './metadata-documents.js';
 import { expireRequests } from './requests.js';
@@ -25,11 +26,8 @@ export async function sweepOAuth(relay: Relay, now: number): Promise<void> {
     .where('created_at', '<=', now - CONSENT_LIST_WINDOW_MS)
     .where('status', '!=', 'pending')
     .execute();
-  await db
-    .deleteFrom('oauth_registrations')
-    .where('at', '<=', now - REGISTER_WINDOW_MS)
-    .execute();
-  await db.deleteFrom('oauth_client_documents').where('expires_at', '<=', now).execute();
+  await deleteUpTo(db, 'oauth_registrations', 'at', now - REGISTER_WINDOW_MS);
+  await deleteUpTo(db, 'oauth_client_documents', 'expires_at', now);
   const kept = db.selectFrom('oauth_client_documents').select('url').orderBy('fetched_at', 'desc').limit(MAX_KEPT_DOCUMENTS);
   await db.deleteFrom('oauth_client_documents').where('url', 'not in', kept).execute();
 }

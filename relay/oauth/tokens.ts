@@ -17,6 +17,7 @@ import type { DeviceTx, RelayDb } from '../store/backend.js';
 import { prepared } from '../store/prepared.js';
 import type { OAuthClient } from './client-rules.js';
 import { CODE_EXCHANGE_MS, CODE_VERIFIER, EXPIRES_IN_SECONDS, MAX_TOKENS_PER_CONNECTOR } from './limits.js';
+import { updateRequest } from './requests.js';
 
 export interface TokenAnswer {
   access_token: string;
@@ -211,12 +212,7 @@ export async function exchangeCode(relay: Relay, client: OAuthClient, exchange: 
     if (now >= (row.decided_at ?? 0) + CODE_EXCHANGE_MS) throw invalidGrant('the code expired: 5 minutes to exchange it');
     if (!(await connectorActive(tx.db, row.device_id, row.key_id))) throw invalidGrant('the connector was revoked on the computer');
     checkResource(exchange.resource, row.resource, row.origin);
-    await tx.db
-      .updateTable('oauth_requests')
-      .set({ redeemed_at: now })
-      .where('device_id', '=', row.device_id)
-      .where('id', '=', row.id)
-      .execute();
+    await updateRequest(tx.db, row.device_id, row.id, { redeemed_at: now });
     return issueTokens(
       tx,
       { deviceId: row.device_id, keyId: row.key_id!, clientId: client.id, resource: row.resource, family: row.id },

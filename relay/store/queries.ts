@@ -4,14 +4,28 @@
 // (postgres.ts), where `in ($1, $2, ...)` would make a new text for every length. There the dialects really
 // differ: PostgreSQL binds an array, SQLite has no arrays and reads a JSON list.
 
-import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import type { Dialect } from './backend.js';
+import { sql, type RawBuilder, type SelectQueryBuilder, type StringReference } from 'kysely';
+import type { Dialect, RelayDb } from './backend.js';
 import type { RelayDatabase } from './schema.js';
 
 /** How many rows `query` selects (count(*), a number on both dialects). */
 export async function countRows<TB extends keyof RelayDatabase>(query: SelectQueryBuilder<RelayDatabase, TB, object>): Promise<number> {
   const row = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/** Deletes the rows of `table` whose time `column` (milliseconds) is at or before `cutoff`: what outlived its use. */
+export async function deleteUpTo<T extends keyof RelayDatabase>(
+  db: RelayDb,
+  table: T,
+  column: StringReference<RelayDatabase, T>,
+  cutoff: number,
+): Promise<void> {
+  // Kysely cannot type a condition on a table named by a type parameter; `column` is checked against `table` above.
+  await db
+    .deleteFrom(table as keyof RelayDatabase)
+    .where(sql.ref(column), '<=', cutoff)
+    .execute();
 }
 
 /**
