@@ -14,7 +14,7 @@ export const settingsPaths = {
   appSettings: '/app/api/settings/apps',
   /** GET: each app's newest notification (the page's own route). */
   lastNotifications: '/app/api/settings/apps/last',
-  /** DELETE: `DELETE /v1/apps/{id}` (the route's pattern: `appPattern`). */
+  /** DELETE: `DELETE /v1/apps/{id}` (the route's pattern: `SETTINGS_APP_PATTERN`). */
   app: (app: string): string => pathOf(SETTINGS_APP_PATTERN, { id: app }),
   /** GET: `GET /v1/voice`. */
   voice: '/app/api/settings/voice',

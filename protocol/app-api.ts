@@ -342,7 +342,6 @@ export interface ButtonDescription {
   refused?: string;
 }
 
-/** What became of a callback, a follow-up or an action (the record's note and follow-up). */
 /** How a button's callback went: sent and answered 2xx, failed, or waiting for the person's approval. */
 export const CALLBACK_OUTCOMES = ['ran', 'failed', 'waitingForApproval'] as const;
 export type CallbackOutcome = (typeof CALLBACK_OUTCOMES)[number];
