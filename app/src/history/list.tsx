@@ -132,18 +132,16 @@ export function HistoryList({ selected }: { selected?: { app: string; id: string
     });
   };
 
-  /** A click on a row's checkbox: that row in or out of the selection; with Shift, every row from the last one. */
+  /**
+   * A click on a row's checkbox: that row in or out of the selection; with Shift, every row from the last one,
+   * those not fetched yet (far between the two) asked for first.
+   */
   const check = (row: HistoryRow, range: boolean): void => {
     const from = range ? history.anchor() : null;
     const at = from === null ? undefined : history.positionOf(keyParts(from).app, keyParts(from).id);
     const to = history.positionOf(row.app, row.id);
     if (at === undefined || to === undefined) return history.select(row);
-    const rows: HistoryRow[] = [];
-    for (let position = Math.min(at, to); position <= Math.max(at, to); position++) {
-      const one = rowAt(position);
-      if (one) rows.push(one); // a row not fetched yet (far between the two) is left out
-    }
-    history.select(row, { range: rows });
+    void history.rowsBetween(at, to).then((rows) => history.select(row, { range: rows }));
   };
 
   /**

@@ -65,6 +65,11 @@ const EARLY_KEPT = 5000;
 /** Rows kept in memory; far-away ones are dropped first (and asked for again when scrolled back to). */
 const CACHE_ROWS = 3000;
 /**
+ * A Shift range selects at most this many rows: the rows between its ends that are not in memory are fetched
+ * (APP_HISTORY_LIMIT.max at a time); for more, an app's Clear and Delete all of History are there.
+ */
+export const RANGE_MAX = 5000;
+/**
  * Events in a burst that need the daemon's answer (a bulk delete, arrivals during a search) become one fetch of the
  * rows, this long after the first of them: waiting for the last, a steady stream would put it off for ever.
  */
@@ -475,6 +480,31 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
     },
     /** Where a row is in the list now (the rows in memory), for a range. */
     positionOf: (app: string, id: string): number | undefined => positions.get(recordKey(app, id)),
+    /**
+     * The rows of a Shift range, from the position `from` (the row selected last) to `to`, the RANGE_MAX nearest
+     * `from` at most: those in memory, and the others asked of the daemon, a window at a time. A window that cannot
+     * be fetched is left out.
+     */
+    async rowsBetween(from: number, to: number): Promise<HistoryRow[]> {
+      const first = from <= to ? from : Math.max(to, from - RANGE_MAX + 1);
+      const end = from <= to ? Math.min(to, from + RANGE_MAX - 1) : from;
+      const found: HistoryRow[] = [];
+      for (let position = first; position <= end;) {
+        const row = rows.get(position);
+        if (row) {
+          found.push(row);
+          position++;
+          continue;
+        }
+        let gapEnd = position;
+        while (gapEnd <= end && !rows.has(gapEnd) && gapEnd - position < APP_HISTORY_LIMIT.max) gapEnd++;
+        const path = withQuery(appPaths.history, { ...query.peek(), offset: position, limit: gapEnd - position });
+        const page = await api.call<HistoryPage>('GET', path).catch(() => null);
+        if (page) found.push(...page.items);
+        position = gapEnd;
+      }
+      return found;
+    },
     opened,
     replyWanted,
     undo,
