@@ -92,7 +92,7 @@ function text(component: ComponentOf<'text'>, scene: Scene): Prepared {
             : component.alignment === 'trailing'
               ? frame.width - line.width
               : 0;
-        let x = frame.x + offset;
+        let x = frame.x + offset + (line.indent ?? 0);
         const y = frame.y + index * lineHeight + size * 1.02;
         // Code on the quieter fill, a little wider than its text; a line of code alone a whole line tall, so that
         // a code block's lines make one box, and code among words a little less, clear of the lines around it.

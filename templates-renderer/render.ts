@@ -326,7 +326,7 @@ function questionPanel(
   const detailCount = details.reduce((sum, detail) => sum + detail.lines.length, 0);
   const height = 12 + title.length * titleLine + 2 + detailCount * detailLine + 10 + QUESTION_BUTTON + 6;
   const text = (ctx: CanvasRenderingContext2D, line: Line, x: number, baseline: number): void => {
-    ctx.fillText(line.runs.map((run) => run.text).join(''), x, baseline);
+    ctx.fillText(line.runs.map((run) => run.text).join(''), x + (line.indent ?? 0), baseline);
   };
   return {
     height,

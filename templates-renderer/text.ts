@@ -16,7 +16,10 @@ export type FontFor = (style: { bold?: boolean; italic?: boolean; code?: boolean
 /** One laid-out line: its runs (each with its width) and its width. */
 export interface Line {
   runs: Array<Run & { width: number }>;
+  /** With `indent`, when there is one. */
   width: number;
+  /** Room left before the first run: a list item's lines after its first stand under its text, not its mark. */
+  indent?: number;
 }
 
 const ELLIPSIS = '…';
@@ -116,6 +119,11 @@ function wordsOf(runs: Run[]): Word[] {
   return words;
 }
 
+/** A list item's mark as the Markdown reader writes it in text (protocol/markdown.ts): a bullet, or a number. */
+const LIST_MARK = /^(?:•|◦|\d{1,9}\.)$/;
+/** A hanging indent takes at most this share of the width: in a narrow column, the text keeps its room. */
+const HANG_MAX_SHARE = 1 / 3;
+
 /**
  * How far a line may pass its width and still fit: a millionth of a point. A line's width is a sum of its words'
  * widths, and the same widths added in another order (a run's, then the line's) may differ in the last bit; a
@@ -133,15 +141,30 @@ export function layoutText(ctx: CanvasRenderingContext2D, runs: Run[], width: nu
   const base = ctx.font;
   const measureIn = (style: Omit<Run, 'text'>, text: string): number => widthIn(ctx, fontFor ? fontFor(style) : base, text);
   const fits = (lineWidth: number): boolean => lineWidth <= width + FIT_SLACK;
-  const lines: Piece[][] = [];
+  const words = wordsOf(runs);
+  const wordWidth = (word: Run): number => measureIn(styleOf(word), word.text);
+  /** The hanging indent of the line of text starting at `words[at]`: its indentation, list mark and space, or 0. */
+  const hangAt = (at: number): number => {
+    let next = at;
+    let hang = 0;
+    if (/^\u00a0+$/.test(words[next]?.text ?? '')) hang += wordWidth(words[next++]!);
+    if (!LIST_MARK.test(words[next]?.text ?? '') || words[next + 1]?.text !== ' ') return 0;
+    hang += wordWidth(words[next]!) + wordWidth(words[next + 1]!);
+    return hang <= width * HANG_MAX_SHARE ? hang : 0;
+  };
+  const lines: Array<{ pieces: Piece[]; indent: number }> = [];
   let current: Piece[] = [];
+  let indent = 0;
   let used = 0;
+  let hang = hangAt(0);
   let cut = false;
-  const finishLine = (): boolean => {
+  /** Ends the line; the next one is the same line of text wrapped (`wrapped`), standing under its text, or a new one. */
+  const finishLine = (wrapped: boolean): boolean => {
     while (current.at(-1)?.text === ' ') used -= current.pop()!.width;
-    lines.push(current);
+    lines.push({ pieces: current, indent });
     current = [];
-    used = 0;
+    indent = wrapped ? hang : 0;
+    used = indent;
     if (lines.length >= maxLines) cut = true;
     return !cut;
   };
@@ -150,18 +173,21 @@ export function layoutText(ctx: CanvasRenderingContext2D, runs: Run[], width: nu
     used += pieceWidth;
   };
 
-  for (const word of wordsOf(runs)) {
-    if (word.breakBefore && current.length > 0 && !finishLine()) break;
+  for (const [at, word] of words.entries()) {
+    if (word.breakBefore) {
+      if (current.length > 0 && !finishLine(false)) break;
+      hang = hangAt(at);
+    }
     const style = styleOf(word);
     const measure = (text: string): number => measureIn(style, text);
-    const wordWidth = measure(word.text);
+    const measured = measure(word.text);
     if (word.text === ' ') {
-      if (current.length > 0) push(style, ' ', wordWidth);
+      if (current.length > 0) push(style, ' ', measured);
       continue;
     }
-    if (current.length > 0 && !fits(used + wordWidth) && !finishLine()) break;
-    if (fits(wordWidth)) {
-      push(style, word.text, wordWidth);
+    if (current.length > 0 && !fits(used + measured) && !finishLine(true)) break;
+    if (fits(used + measured)) {
+      push(style, word.text, measured);
       continue;
     }
     // A word wider than the line: as many characters as fit, then the rest on the next lines.
@@ -171,14 +197,17 @@ export function layoutText(ctx: CanvasRenderingContext2D, runs: Run[], width: nu
       while (count < rest.length && fits(used + measure(rest.slice(0, count + 1)))) count++;
       push(style, rest.slice(0, count), measure(rest.slice(0, count)));
       rest = rest.slice(count);
-      if (rest !== '' && !finishLine()) break;
+      if (rest !== '' && !finishLine(true)) break;
     }
     if (cut) break;
   }
-  if (!cut && current.length > 0) finishLine();
-  else if (cut && lines.length > 0) ellipsize(lines.at(-1)!, width, measureIn);
+  if (!cut && current.length > 0) finishLine(false);
+  else if (cut && lines.length > 0) {
+    const last = lines.at(-1)!;
+    ellipsize(last.pieces, width - last.indent, measureIn);
+  }
   if (ctx.font !== base) ctx.font = base;
-  return lines.map(toLine);
+  return lines.map(({ pieces, indent }) => toLine(pieces, indent));
 }
 
 /** A text of a card, set in its fonts: how wide it wants to be, and its lines at the width it is given. */
@@ -242,7 +271,7 @@ function ellipsize(line: Piece[], width: number, measureIn: (style: Omit<Run, 't
 }
 
 /** Adjacent pieces of the same style become one run. */
-function toLine(pieces: Piece[]): Line {
+function toLine(pieces: Piece[], indent: number): Line {
   const runs: Line['runs'] = [];
   for (const piece of pieces) {
     const last = runs.at(-1);
@@ -251,5 +280,6 @@ function toLine(pieces: Piece[]): Line {
       last.width += piece.width;
     } else runs.push({ ...piece });
   }
-  return { runs, width: runs.reduce((sum, run) => sum + run.width, 0) };
+  const width = runs.reduce((sum, run) => sum + run.width, indent);
+  return indent > 0 ? { runs, width, indent } : { runs, width };
 }

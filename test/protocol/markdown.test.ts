@@ -380,4 +380,36 @@ describe('the card renderer reads the same Markdown (templates-renderer/text.ts)
     expect(code!.runs).toMatchObject([{ text: 'iiii', code: true }]);
     expect(code!.width).toBeGreaterThan(words!.width * 1.5); // an i is as wide as any letter in a monospace face
   });
+
+  test('a list item that wraps goes on under its text, not under its mark; other lines that wrap start at the edge', () => {
+    const ctx = createCanvas(10, 10).getContext('2d');
+    ctx.font = font(14, false);
+    const width = (text: string): number => ctx.measureText(text).width;
+    const words = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet';
+    const lines = layoutText(ctx, runsOf(`Before the list, ${words}\n- ${words}\n  - ${words}\n12. ${words}`, true), 160, 40);
+    const text = (line: (typeof lines)[number]): string => line.runs.map((run) => run.text).join('');
+    const startOf = (prefix: string): number => lines.findIndex((line) => text(line).startsWith(prefix));
+    const [bullet, inner, numbered] = [startOf('• '), startOf('\u00a0\u00a0◦ '), startOf('12. ')];
+    expect([bullet, inner, numbered].every((at) => at > 0)).toBe(true);
+    // The paragraph before: every line at the edge.
+    expect(lines.slice(0, bullet).map((line) => line.indent)).toEqual(lines.slice(0, bullet).map(() => undefined));
+    // Each item's later lines stand where its text starts, after the mark and its space; the line's width counts it.
+    const hangs = [
+      { first: bullet, last: inner, hang: width('• ') },
+      { first: inner, last: numbered, hang: width('\u00a0\u00a0◦ ') },
+      { first: numbered, last: lines.length, hang: width('12. ') },
+    ];
+    for (const { first, last, hang } of hangs) {
+      expect(last - first).toBeGreaterThan(1); // it did wrap
+      expect(lines[first]!.indent).toBeUndefined();
+      for (const line of lines.slice(first + 1, last)) {
+        expect(line.indent).toBeCloseTo(hang, 5);
+        expect(line.width).toBeLessThanOrEqual(160 + 1e-6);
+        expect(line.width).toBeCloseTo(hang + line.runs.reduce((sum, run) => sum + run.width, 0), 5);
+      }
+    }
+    // In a column too narrow to give a third of itself to the mark, the text keeps its room.
+    const narrow = layoutText(ctx, runsOf(`12. ${words}`, true), width('12. ') * 2, 40);
+    expect(narrow.every((line) => line.indent === undefined)).toBe(true);
+  });
 });
