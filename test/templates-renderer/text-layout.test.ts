@@ -100,3 +100,25 @@ describe('a text cell at its natural width keeps every word on its one line', ()
     });
   });
 });
+
+test("a list item that wraps is drawn on under its text, where its first line's words start after the bullet", () => {
+  const { scene, template } = textCell('body');
+  const item = '- Run the whole suite on Node 20 and on Node 24, then the package test, then tag the release';
+  const prepared = prepare(template.cells[0]!, { ...scene, fields: { text: item } });
+  const width = 200; // narrower than the item: it wraps
+  const drawn: Array<{ text: string; x: number; y: number; bullet: number }> = [];
+  const ctx = createCanvas(400, 400).getContext('2d');
+  const fillText = ctx.fillText.bind(ctx);
+  ctx.fillText = (text: string, x: number, y: number) => {
+    drawn.push({ text, x, y, bullet: ctx.measureText('• ').width }); // in the font the line is drawn in
+    fillText(text, x, y);
+  };
+  prepared.draw(ctx, { x: 10, y: 0, width, height: prepared.measureHeight(width) });
+  const lines = [...new Set(drawn.map(({ y }) => y))].map((y) => drawn.filter((piece) => piece.y === y));
+  expect(lines.length).toBeGreaterThan(2);
+  expect(lines[0]![0]).toMatchObject({ x: 10, text: expect.stringMatching(/^• Run/) });
+  for (const line of lines.slice(1)) {
+    expect(line[0]!.text).not.toMatch(/^•/);
+    expect(line[0]!.x).toBeCloseTo(10 + line[0]!.bullet, 5);
+  }
+});
