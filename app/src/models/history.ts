@@ -221,13 +221,16 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
     return pending.some((window) => window.generation === generation && position >= window.start && position < window.end);
   }
 
+  /** The request for the rows at positions `[start, end)` under the filters shown. */
+  const rowsPath = (start: number, end: number): string =>
+    withQuery(appPaths.history, { ...query.peek(), offset: start, limit: end - start });
+
   async function fetchWindow(start: number, end: number, signal?: AbortSignal): Promise<void> {
     const window = { start, end: Math.min(end, start + APP_HISTORY_LIMIT.max), generation };
     pending.push(window);
     let page: HistoryPage;
     try {
-      const path = withQuery(appPaths.history, { ...query.peek(), offset: window.start, limit: window.end - window.start });
-      page = await api.call<HistoryPage>('GET', path, undefined, { signal });
+      page = await api.call<HistoryPage>('GET', rowsPath(window.start, window.end), undefined, { signal });
     } catch (error) {
       if (!isAbort(error) && window.generation === generation) loadError.value = messageOf(error);
       return forget(window);
@@ -498,8 +501,7 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
         }
         let gapEnd = position;
         while (gapEnd <= end && !rows.has(gapEnd) && gapEnd - position < APP_HISTORY_LIMIT.max) gapEnd++;
-        const path = withQuery(appPaths.history, { ...query.peek(), offset: position, limit: gapEnd - position });
-        const page = await api.call<HistoryPage>('GET', path).catch(() => null);
+        const page = await api.call<HistoryPage>('GET', rowsPath(position, gapEnd)).catch(() => null);
         if (page) found.push(...page.items);
         position = gapEnd;
       }
