@@ -155,6 +155,19 @@ describe('Compose in the app', () => {
     expect(await top(add)).toBe(addTop); // the button stays where it was pressed
     await page.keyboard.type('Later');
 
+    // A person who clicks into another field before the new label took the focus is left there, typing where they
+    // are (on a slow machine the two frames the page waits can be longer than a click).
+    const moved = await page.evaluate(async () => {
+      const { document, requestAnimationFrame } = globalThis as any;
+      document.getElementById('compose-add-button').click();
+      document.getElementById('compose-title').focus();
+      for (let frame = 0; frame < 4; frame += 1) await new Promise((done) => requestAnimationFrame(done));
+      return document.activeElement?.id;
+    });
+    expect(moved).toBe('compose-title');
+    await page.getByRole('button', { name: 'Remove button 4' }).click();
+    await isFocused('Button 3 label');
+
     // Removing one: the focus goes to the button that took its place, and from the last to "Add a button".
     await page.getByRole('button', { name: 'Remove button 2' }).click();
     await isFocused('Button 2 label');

@@ -216,7 +216,7 @@ export function ComposePage(): VNode {
                   problem={problem}
                   type={field.type === 'number' || field.type === 'date' || field.type === 'url' ? field.type : 'text'}
                   value={current.fields[field.key] ?? ''}
-                  onValue={(value) => edit({ fields: { ...current.fields, [field.key]: value } })}
+                  onValue={(value) => edit((now) => ({ fields: { ...now.fields, [field.key]: value } }))}
                 />
               ))}
             </fieldset>
@@ -233,7 +233,7 @@ export function ComposePage(): VNode {
                 class="button button-quiet"
                 onClick={() => {
                   const added = compose.newButton();
-                  edit({ buttons: [...current.buttons, added] });
+                  edit((now) => ({ buttons: [...now.buttons, added] }));
                   focusSoon(`button-label-${added.key}`);
                 }}
               >
@@ -245,7 +245,7 @@ export function ComposePage(): VNode {
             )}
             {current.buttons.map((button, index) => {
               const update = (change: Partial<typeof button>): void =>
-                edit({ buttons: current.buttons.map((other) => (other.key === button.key ? { ...other, ...change } : other)) });
+                edit((now) => ({ buttons: now.buttons.map((other) => (other.key === button.key ? { ...other, ...change } : other)) }));
               // The focus goes where the row was: the next button's label, else the one before, else "Add a button".
               const remove = (): void => {
                 const rest = current.buttons.filter((other) => other.key !== button.key);

@@ -50,8 +50,9 @@ export const ComposeModel = createModel(() => {
   let nextKey = 1;
   return {
     draft,
-    edit(change: Partial<Draft>): void {
-      draft.value = { ...draft.value, ...change };
+    /** A change, or a function of the draft as it is now (not as the page last drew it: two edits can come before a redraw). */
+    edit(change: Partial<Draft> | ((now: Draft) => Partial<Draft>)): void {
+      draft.value = { ...draft.value, ...(typeof change === 'function' ? change(draft.value) : change) };
     },
     clear(): void {
       draft.value = EMPTY_DRAFT;
