@@ -112,6 +112,30 @@ export async function focusBecomes(page: Page, text: string): Promise<void> {
     });
 }
 
+/**
+ * A person quicker than the page's own focus move: clicks `selector` and, as soon as the field `fieldId` is in the
+ * page (a mutation observer answers before the next frame), moves into it. Answers the id of what has the focus
+ * four frames later, when every focus move the click started (they wait one or two frames, or a paint) is done.
+ */
+export function focusAfterQuickMove(page: Page, selector: string, fieldId: string): Promise<string> {
+  return page.evaluate(
+    async ([selector, fieldId]) => {
+      const { document, requestAnimationFrame, MutationObserver } = globalThis as any;
+      const drawn = new Promise<void>((done) => {
+        if (document.getElementById(fieldId)) return done();
+        const watch = new MutationObserver(() => document.getElementById(fieldId) && (watch.disconnect(), done()));
+        watch.observe(document.body, { childList: true, subtree: true });
+      });
+      document.querySelector(selector).click();
+      await drawn;
+      document.getElementById(fieldId).focus();
+      for (let frame = 0; frame < 4; frame += 1) await new Promise((done) => requestAnimationFrame(done));
+      return document.activeElement?.id ?? '';
+    },
+    [selector, fieldId] as const,
+  );
+}
+
 const AXE = readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
 export interface AxeViolation {

@@ -21,7 +21,7 @@ import { useModels } from '../models/context.js';
 import { isAbort, messageOf, withQuery } from '../models/requests.js';
 import { detailsHref } from '../models/router.js';
 import { CheckField, type Problem, SelectField, TextField } from '../ui/fields.js';
-import { focusSoon } from '../ui/focus.js';
+import { focusSoon, focusWhenDrawn } from '../ui/focus.js';
 import { Icon } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
 import { toNotification } from './notification.js';
@@ -149,7 +149,7 @@ export function ComposePage(): VNode {
       const found = problemOf(error, current, templateFields);
       setProblem(found);
       // Take the person to the field (after it shows its message).
-      requestAnimationFrame(() => (document.getElementById(found.control) ?? document.getElementById('compose-problem'))?.focus());
+      focusWhenDrawn(() => document.getElementById(found.control) ?? document.getElementById('compose-problem'));
     } finally {
       setSending(false);
     }

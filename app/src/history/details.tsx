@@ -29,6 +29,7 @@ import { pageHref } from '../models/router.js';
 import { useAnswerFocus } from '../ui/answer-buttons.js';
 import { AppPicture } from '../ui/app-picture.js';
 import { copyText } from '../ui/copy.js';
+import { focusWhenDrawn } from '../ui/focus.js';
 import { Fact } from '../ui/facts.js';
 import { Icon, type IconName } from '../ui/icon.js';
 import { Markdown } from '../ui/markdown.js';
@@ -476,7 +477,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
       return false;
     }
     setAnswering(true);
-    requestAnimationFrame(() => document.getElementById('reply-text')?.focus());
+    focusWhenDrawn(() => document.getElementById('reply-text'));
     return true;
   };
   void history.replyWanted.value; // drawn again when r is pressed with the details open

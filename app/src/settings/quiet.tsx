@@ -15,6 +15,7 @@ import {
 import { useModels } from '../models/context.js';
 import { ApiProblem, messageOf } from '../models/requests.js';
 import { CheckField, type Problem, TextField } from '../ui/fields.js';
+import { focusWhenDrawn } from '../ui/focus.js';
 import { Icon } from '../ui/icon.js';
 import { minutesUntilTomorrowMorning, type Moment, untilTime, useDateFormats, useTime } from '../ui/time.js';
 import { clockTime, parseClock } from './clock.js';
@@ -113,13 +114,17 @@ function WindowForm({ draft, windows, close }: { draft: Draft; windows: QuietWin
   const [form, setForm] = useState(draft);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [saving, setSaving] = useState(false);
-  const start = useRef<HTMLDivElement>(null);
-  useEffect(() => start.current?.querySelector('input')?.focus(), []);
+  const formElement = useRef<HTMLFormElement>(null);
+  // The form opens with the focus on its first field, unless the person is already in one of its fields (the
+  // effect runs after the form was drawn, and a quick click can come first).
+  useEffect(() => {
+    if (!formElement.current?.contains(document.activeElement)) document.getElementById('quiet-start')?.focus();
+  }, []);
   const edit = (change: Partial<Draft>): void => setForm((current) => ({ ...current, ...change }));
 
   const refuse = (found: Problem): void => {
     setProblem(found);
-    requestAnimationFrame(() => document.getElementById(found.control || 'quiet-form-problem')?.focus());
+    focusWhenDrawn(() => document.getElementById(found.control || 'quiet-form-problem'));
   };
 
   const save = async (event: Event): Promise<void> => {
@@ -148,6 +153,7 @@ function WindowForm({ draft, windows, close }: { draft: Draft; windows: QuietWin
   const daysProblem = problem?.control === 'quiet-days';
   return (
     <form
+      ref={formElement}
       class="quiet-form group"
       aria-labelledby="quiet-form-title"
       noValidate
@@ -160,7 +166,7 @@ function WindowForm({ draft, windows, close }: { draft: Draft; windows: QuietWin
       }}
     >
       <h3 id="quiet-form-title">{draft.id ? 'Edit quiet hours' : 'New quiet hours'}</h3>
-      <div class="field-row" ref={start}>
+      <div class="field-row">
         <TextField
           id="quiet-start"
           label="Quiet from"
@@ -235,7 +241,10 @@ function WindowRow({ window, onEdit }: { window: QuietWindowEntry; onEdit: () =>
   const name = `${start} to ${end}`;
   const remove = (): void => {
     const windows = settings.quiet.value?.windows.filter((known) => known.id !== window.id) ?? [];
-    void change({ windows }, `Quiet hours ${name} removed.`).then(() => document.getElementById('quiet-add')?.focus());
+    const pressed = document.activeElement;
+    void change({ windows }, `Quiet hours ${name} removed.`).then(() =>
+      focusWhenDrawn(() => document.getElementById('quiet-add'), 0, pressed),
+    );
   };
   return (
     <li class="quiet-window">
@@ -287,7 +296,7 @@ export function QuietSection(): VNode {
   const close = (): void => {
     const returnTo = editing?.id ? `quiet-edit-${editing.id}` : 'quiet-add';
     setEditing(null);
-    requestAnimationFrame(() => (document.getElementById(returnTo) ?? document.getElementById('quiet-add'))?.focus());
+    focusWhenDrawn(() => document.getElementById(returnTo) ?? document.getElementById('quiet-add'));
   };
   const active = answer.status.active;
   return (
@@ -324,12 +333,13 @@ export function QuietSection(): VNode {
           <button
             type="button"
             class="button"
-            onClick={() =>
+            onClick={(event) => {
               // The button goes with the quiet: the focus goes to the first one, not to the page's start.
+              const pressed = event.currentTarget;
               void change({ resume: true }, 'Quiet is off: sounds and speech are back.').then(() =>
-                document.getElementById('quiet-hour')?.focus(),
-              )
-            }
+                focusWhenDrawn(() => document.getElementById('quiet-hour'), 0, pressed),
+              );
+            }}
           >
             <Icon name="x" />
             <span>Turn quiet off</span>

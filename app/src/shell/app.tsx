@@ -78,7 +78,9 @@ export function App(): VNode {
       return;
     }
     const heading = main.current?.querySelector<HTMLElement>('h1');
-    if (!heading) return;
+    // Unless the person is already in the new page (this runs once it is painted, and a quick click can come first).
+    const now = document.activeElement;
+    if (!heading || (now !== main.current && main.current?.contains(now))) return;
     heading.tabIndex = -1;
     heading.focus({ preventScroll: true });
   }, [page]);
