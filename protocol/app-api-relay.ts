@@ -2,7 +2,8 @@
 // of their answers. Most are `/v1/relay` routes answered by their own handler (docs/api/relay-connection.md), so a
 // refusal here is the API's, word for word; usage adds the relay's limits, which `/v1/relay/usage` leaves out.
 
-import { pathOf, type ConnectorRequest } from './app-api.js';
+import { pathOf } from './app-api.js';
+import type { ConnectorRequest } from './app-api-approvals.js';
 import type { AgentKeyView } from './relay/device-api.js';
 
 /** The patterns of the relay page's routes that name a key or a subscription. */

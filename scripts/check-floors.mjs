@@ -7,9 +7,10 @@
 // Only Node's own modules: it reads the files as text (relative imports, `import … from`, `export … from` and
 // `import()`), the same way for .ts, .tsx and .mjs.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CODE_FOLDERS, sourceFiles } from './source-files.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -17,47 +18,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const AREAS = ['', 'daemon/', 'daemon/core/', 'daemon/http/', 'relay/', 'app/src/', 'cli/', 'tray/'];
 /** The product's folders: a dynamic import() from one of them into another is refused (tests and benchmarks may). */
 const PRODUCT = new Set(['protocol', 'common', 'templates-renderer', 'daemon', 'cli', 'tray', 'relay', 'app']);
-/** Top-level folders that are code (the others are data: fixtures, docs). */
-const CODE_FOLDERS = [
-  'protocol',
-  'common',
-  'templates-renderer',
-  'daemon',
-  'cli',
-  'tray',
-  'relay',
-  'app',
-  'clients',
-  'bench',
-  'rigs',
-  'test',
-  'scripts',
-];
 const SOURCE = /\.(ts|tsx|mts|mjs)$/;
 const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'";]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
-
-function sources(folder) {
-  const found = [];
-  for (const name of readdirSync(path.join(root, folder))) {
-    const file = path.join(folder, name);
-    if (name === 'node_modules' || name === 'dist') continue;
-    if (statSync(path.join(root, file)).isDirectory()) found.push(...sources(file));
-    else if (SOURCE.test(name) && !name.endsWith('.d.ts')) found.push(file);
-  }
-  return found;
-}
 
 /** Every relative import: from which file to which module (its path without extension), and whether dynamic. */
 function imports() {
   const all = [];
   for (const folder of CODE_FOLDERS) {
-    let files;
-    try {
-      files = sources(folder);
-    } catch {
-      continue; // a folder this checkout does not have
-    }
-    for (const file of files) {
+    for (const file of sourceFiles(root, folder, SOURCE)) {
       const text = readFileSync(path.join(root, file), 'utf8');
       for (const match of text.matchAll(IMPORT)) {
         const spec = match[1] ?? match[2];

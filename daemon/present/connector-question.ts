@@ -1,7 +1,8 @@
 // How a connector request is put to the person (docs/api/relay-connection.md#rl41): the banner's question and the
 // tray's entries say the same words, so both take them from here.
 
-import { OWN_APP, type ConnectorRequest } from '../../protocol/app-api.js'; // the questions are asked in Notifier's name, never the agent's
+import { OWN_APP } from '../../protocol/app-api.js'; // the questions are asked in Notifier's name, never the agent's
+import type { ConnectorRequest } from '../../protocol/app-api-approvals.js';
 import type { Question } from './presenter.js';
 
 /** A request as the banner and the tray show it (the tray over the private channel): with the 6-digit code. */

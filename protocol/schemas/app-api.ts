@@ -3,7 +3,8 @@
 // every answer the window gets against its route's schema, so a type and its answer cannot drift apart. The routes
 // that do what a `/v1` route does answer that route's schema.
 
-import { CALLBACK_OUTCOMES, GRANT_KINDS, HELD_REASONS, MARKED_PRIORITIES, QUESTION_KINDS } from '../app-api.js';
+import { CALLBACK_OUTCOMES, HELD_REASONS, MARKED_PRIORITIES } from '../app-api.js';
+import { GRANT_KINDS, QUESTION_KINDS } from '../app-api-approvals.js';
 import { PROGRAM_KEEPS } from '../desktop-programs.js';
 import { RECEIPT_KINDS, SUPPRESS_SCOPES } from '../relay/receipts.js';
 import { appId, notificationId, okWith } from './common.js';

@@ -6,7 +6,8 @@
 
 import type { VNode } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import { appPaths, type Denial, type Grant, type GrantKind, type OkAnswer, type RevokeRequest } from '../../../protocol/app-api.js';
+import { appPaths, type OkAnswer } from '../../../protocol/app-api.js';
+import type { Denial, Grant, GrantKind, RevokeRequest } from '../../../protocol/app-api-approvals.js';
 import { type Models, useModels } from '../models/context.js';
 import { useAnswerFocus } from '../ui/answer-buttons.js';
 import { ConnectorCard } from '../ui/connector-card.js';

@@ -3,7 +3,8 @@
 // all read this one model, so an answer given on a banner, in the tray or here shows everywhere at once.
 
 import { computed, createModel, signal } from '@preact/signals';
-import { appPaths, type ApprovalsAnswer } from '../../../protocol/app-api.js';
+import { appPaths } from '../../../protocol/app-api.js';
+import type { ApprovalsAnswer } from '../../../protocol/app-api-approvals.js';
 import { type LiveEvents, type Requests, whileAlive } from './dependencies.js';
 
 export const ApprovalsModel = createModel((api: Requests, events: LiveEvents) => {

@@ -3,7 +3,8 @@
 // Relay page, answered through the same route.
 
 import type { VNode } from 'preact';
-import { appPaths, type ConnectorDecisionRequest, type ConnectorRequest, type OkAnswer } from '../../../protocol/app-api.js';
+import { appPaths, type OkAnswer } from '../../../protocol/app-api.js';
+import type { ConnectorDecisionRequest, ConnectorRequest } from '../../../protocol/app-api-approvals.js';
 import { useModels } from '../models/context.js';
 import { AnswerButtons } from './answer-buttons.js';
 import { Fact } from './facts.js';

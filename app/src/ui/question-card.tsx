@@ -2,13 +2,8 @@
 // Approvals page and on the notification that asked.
 
 import type { VNode } from 'preact';
-import {
-  appPaths,
-  type ApprovalQuestion,
-  type OkAnswer,
-  type QuestionAnswerRequest,
-  type QuestionKind,
-} from '../../../protocol/app-api.js';
+import { appPaths, type OkAnswer } from '../../../protocol/app-api.js';
+import type { ApprovalQuestion, QuestionAnswerRequest, QuestionKind } from '../../../protocol/app-api-approvals.js';
 import { useModels } from '../models/context.js';
 import { AnswerButtons } from './answer-buttons.js';
 import { Fact } from './facts.js';

@@ -1,7 +1,14 @@
 // What waits for the person's approval and what they granted, as the person's app shows it (docs/app.md#approvals):
 // the same questions and connector requests the private channel gives the tray, with their facts as data.
 
-import type { ApprovalQuestion, ApprovalsAnswer, ConnectorRequest, Denial, Grant, QuestionKind } from '../../../protocol/app-api.js';
+import type {
+  ApprovalQuestion,
+  ApprovalsAnswer,
+  ConnectorRequest,
+  Denial,
+  Grant,
+  QuestionKind,
+} from '../../../protocol/app-api-approvals.js';
 import type { Approvals, OpenQuestion } from './approvals.js';
 
 export interface ApprovalSources {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Presenter, Question } from '../../present/presenter.js';
 import type { Document, Store } from '../../store/store.js';
 import type { Button } from '../../../protocol/types.js';
-import type { ApprovalQuestion } from '../../../protocol/app-api.js';
+import type { ApprovalQuestion } from '../../../protocol/app-api-approvals.js';
 
 /**
  * What the person allowed (`approvals.json`): an app's permission to run commands, scripts and shortcuts (which

@@ -2,7 +2,8 @@
 // buttons and what each does in plain words, whether it takes a reply, its card, the questions it asked, what
 // became of its actions, and, for a relayed one, the receipts this computer sent.
 
-import type { ApprovalQuestion, ButtonDescription, CallbackAttempt, NotificationDetails, RelayReceipt } from '../../../protocol/app-api.js';
+import type { ButtonDescription, CallbackAttempt, NotificationDetails, RelayReceipt } from '../../../protocol/app-api.js';
+import type { ApprovalQuestion } from '../../../protocol/app-api-approvals.js';
 import { buttonKind } from '../../../protocol/notification-rules.js';
 import { codeOf } from '../approvals/approvals.js';
 import type { Button, HistoryRecord } from '../../../protocol/types.js';

@@ -2,16 +2,15 @@
 // from now on, and the connector requests of the cloud relay with their codes. An answer here is the same answer as
 // on a banner or in the tray (the private channel): whichever comes first wins, and every view hears of it.
 
+import { APP_API, type OkAnswer } from '../../../protocol/app-api.js';
 import {
-  APP_API,
   type ApprovalsAnswer,
   type ConnectorDecisionRequest,
   GRANT_KINDS,
   type GrantKind,
-  type OkAnswer,
   type QuestionAnswerRequest,
   type RevokeRequest,
-} from '../../../protocol/app-api.js';
+} from '../../../protocol/app-api-approvals.js';
 import { ApiError, errors } from '../../../protocol/errors.js';
 import { approvalsAnswerSchema } from '../../../protocol/schemas/app-api.js';
 import { okSchema } from '../../../protocol/schemas/common.js';

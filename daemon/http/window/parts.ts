@@ -2,7 +2,8 @@
 // the live events, the approvals as the window shows them, where the daemon is, and how a window is opened on the
 // desktop. The window's routes are given them beside the core's parts (daemon/http/services.ts).
 
-import type { AppPage, ApprovalsAnswer } from '../../../protocol/app-api.js';
+import type { AppPage } from '../../../protocol/app-api.js';
+import type { ApprovalsAnswer } from '../../../protocol/app-api-approvals.js';
 import type { OpenResult } from '../../core/core.js';
 import type { DetailSources } from '../../core/history/details.js';
 import type { HistoryPages } from '../../core/history/history-pages.js';
