@@ -123,7 +123,8 @@ await send('Debugger.setBlackboxPatterns', { patterns: ['/node_modules/', '^node
 const handler = path.join(dist, 'daemon', 'http', 'routes', 'notifications.js');
 const line = readFileSync(handler, 'utf8')
   .split('\n')
-  .findIndex((text) => text.includes('services.notifications.notify(readNotification(body))'));
+  // The handler's one call into the core: whatever reads the body on the way (a sending key's sender, say).
+  .findIndex((text) => text.includes('services.notifications.notify(readNotification('));
 if (line < 0) throw new Error("the /v1/notify handler's line was not found");
 await send('Debugger.setBreakpointByUrl', { lineNumber: line, url: `file://${handler}` });
 const answered = notify();
