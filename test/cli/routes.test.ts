@@ -94,6 +94,9 @@ interface Row {
   body?: unknown;
 }
 
+/** `notifier notify --app demo --title T` and what follows. */
+const notifyDemo = (...rest: string[]): string[] => ['notify', '--app', 'demo', '--title', 'T', ...rest];
+
 /** `words` is the command line as a person types it; `argv` splits it (quoted arguments given as such). */
 const row = (argv: string[], method: string, route: string, expected: { query?: Record<string, string>; body?: unknown } = {}): Row => ({
   words: argv.join(' '),
@@ -177,32 +180,22 @@ const PARITY: Row[] = [
       },
     },
   ),
-  row(['notify', '--app', 'demo', '--title', 'T', '--no-persistent', '--no-snooze', '--timeout', '0'], 'POST', '/v1/notify', {
+  row(notifyDemo('--no-persistent', '--no-snooze', '--timeout', '0'), 'POST', '/v1/notify', {
     body: { app: 'demo', title: 'T', persistent: false, snooze: false, timeout: 0 },
   }),
-  row(['notify', '--app', 'demo', '--title', 'T', '--no-subtitle'], 'POST', '/v1/notify', {
+  row(notifyDemo('--no-subtitle'), 'POST', '/v1/notify', {
     body: { app: 'demo', title: 'T', showSubtitle: false },
   }),
-  row(['notify', '--app', 'demo', '--title', 'T', '--body', 'kept', '--no-body', '--no-time'], 'POST', '/v1/notify', {
+  row(notifyDemo('--body', 'kept', '--no-body', '--no-time'), 'POST', '/v1/notify', {
     body: { app: 'demo', title: 'T', body: 'kept', showBody: false, showTimestamp: false },
   }),
   row(['notify', '--app', 'demo', '--template', 'card'], 'POST', '/v1/notify', { body: { app: 'demo', template: 'card' } }),
-  row(['notify', '--app', 'demo', '--title', 'T', '--speak'], 'POST', '/v1/notify', { body: { app: 'demo', title: 'T', speak: true } }),
+  row(notifyDemo('--speak'), 'POST', '/v1/notify', { body: { app: 'demo', title: 'T', speak: true } }),
+  row(notifyDemo('--speak-text', 'Say this', '--voice', 'af_heart', '--speed', '1.5', '--lang', 'en-us'), 'POST', '/v1/notify', {
+    body: { app: 'demo', title: 'T', speak: { text: 'Say this', voice: 'af_heart', speed: 1.5, lang: 'en-us' } },
+  }),
   row(
-    ['notify', '--app', 'demo', '--title', 'T', '--speak-text', 'Say this', '--voice', 'af_heart', '--speed', '1.5', '--lang', 'en-us'],
-    'POST',
-    '/v1/notify',
-    {
-      body: { app: 'demo', title: 'T', speak: { text: 'Say this', voice: 'af_heart', speed: 1.5, lang: 'en-us' } },
-    },
-  ),
-  row(
-    [
-      'notify',
-      '--app',
-      'demo',
-      '--title',
-      'T',
+    notifyDemo(
       '--button',
       'Open=https://example.com/?a=b',
       '--button',
@@ -221,7 +214,7 @@ const PARITY: Row[] = [
       'Why=reply:',
       '--button',
       'Later',
-    ],
+    ),
     'POST',
     '/v1/notify',
     {
@@ -242,50 +235,28 @@ const PARITY: Row[] = [
       },
     },
   ),
-  row(['notify', '--app', 'demo', '--title', 'T', '--reminder', 'Pay | rent|2026-12-01T09:00:00Z'], 'POST', '/v1/notify', {
+  row(notifyDemo('--reminder', 'Pay | rent|2026-12-01T09:00:00Z'), 'POST', '/v1/notify', {
     body: { app: 'demo', title: 'T', reminder: { title: 'Pay | rent', due: '2026-12-01T09:00:00Z' } },
   }),
-  row(['notify', '--app', 'demo', '--title', 'T', '--reminder', 'Just a title'], 'POST', '/v1/notify', {
+  row(notifyDemo('--reminder', 'Just a title'), 'POST', '/v1/notify', {
     body: { app: 'demo', title: 'T', reminder: { title: 'Just a title' } },
   }),
-  row(
-    [
-      'notify',
-      '--app',
-      'demo',
-      '--title',
-      'T',
-      '--follow-up-after',
-      '10m',
-      '--follow-up-shortcut',
-      'Escalate',
-      '--follow-up-input',
-      '{title}',
-    ],
-    'POST',
-    '/v1/notify',
-    {
-      body: {
-        app: 'demo',
-        title: 'T',
-        followUp: { after: 600, action: { label: 'Escalate', kind: 'shortcut', shortcut: 'Escalate', input: '{title}' } },
-      },
+  row(notifyDemo('--follow-up-after', '10m', '--follow-up-shortcut', 'Escalate', '--follow-up-input', '{title}'), 'POST', '/v1/notify', {
+    body: {
+      app: 'demo',
+      title: 'T',
+      followUp: { after: 600, action: { label: 'Escalate', kind: 'shortcut', shortcut: 'Escalate', input: '{title}' } },
     },
-  ),
-  row(['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '90', '--follow-up-command', 'echo hi'], 'POST', '/v1/notify', {
+  }),
+  row(notifyDemo('--follow-up-after', '90', '--follow-up-command', 'echo hi'), 'POST', '/v1/notify', {
     body: { app: 'demo', title: 'T', followUp: { after: 90, action: { label: 'Follow-up', kind: 'command', command: 'echo hi' } } },
   }),
-  row(['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '2h', '--follow-up-script', 'tidy.sh'], 'POST', '/v1/notify', {
+  row(notifyDemo('--follow-up-after', '2h', '--follow-up-script', 'tidy.sh'), 'POST', '/v1/notify', {
     body: { app: 'demo', title: 'T', followUp: { after: 7200, action: { label: 'tidy.sh', kind: 'script', script: 'tidy.sh' } } },
   }),
-  row(
-    ['notify', '--app', 'demo', '--title', 'T', '--button', 'Ack=cb:', '--follow-up-after', '5', '--follow-up-ref', 'ack'],
-    'POST',
-    '/v1/notify',
-    {
-      body: { app: 'demo', title: 'T', buttons: [{ label: 'Ack', callback: {} }], followUp: { after: 5, actionRef: 'ack' } },
-    },
-  ),
+  row(notifyDemo('--button', 'Ack=cb:', '--follow-up-after', '5', '--follow-up-ref', 'ack'), 'POST', '/v1/notify', {
+    body: { app: 'demo', title: 'T', buttons: [{ label: 'Ack', callback: {} }], followUp: { after: 5, actionRef: 'ack' } },
+  }),
   row(['notify', '--json', 'body.json', '--title', 'Flag wins', '--metadata', '{"b":2}'], 'POST', '/v1/notify', {
     body: { app: 'from-json', title: 'Flag wins', metadata: { a: 1, b: 2 }, defaults: { sound: 'Glass' } },
   }),
@@ -647,8 +618,8 @@ describe('output', () => {
 
   test('--wait takes 1 second to a day; --timeout and --consume go with their own mode of replies', async () => {
     for (const argv of [
-      ['notify', '--app', 'demo', '--title', 'T', '--wait', '0'],
-      ['notify', '--app', 'demo', '--title', 'T', '--wait', '2d'],
+      notifyDemo('--wait', '0'),
+      notifyDemo('--wait', '2d'),
       ['replies', '--timeout', '5'],
       ['replies', '--wait', 'q1', '--consume'],
     ]) {
@@ -723,36 +694,27 @@ const MISTAKES: Mistake[] = [
   mistake(['notify', '--title', 'T'], '--app is required'),
   mistake(['notify', '--app', 'demo'], /--title is required/),
   mistake(['notify', '--app', 'demo', '--title'], "option '--title <text>' argument missing"),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--bogus'], "unknown option '--bogus'"),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--timeout', 'soon'], /option '--timeout <seconds>' argument 'soon' is invalid/),
+  mistake(notifyDemo('--bogus'), "unknown option '--bogus'"),
+  mistake(notifyDemo('--timeout', 'soon'), /option '--timeout <seconds>' argument 'soon' is invalid/),
+  mistake(notifyDemo('--priority', 'bogus'), /argument 'bogus' is invalid. Allowed choices are low, normal, high, urgent/),
+  mistake(notifyDemo('--layout', 'diagonal'), /argument 'diagonal' is invalid/),
+  mistake(notifyDemo('--max-body-lines', '0'), /'--max-body-lines <n>' argument '0' is invalid/),
+  mistake(notifyDemo('--speed', '3'), /'--speed <n>' argument '3' is invalid/),
+  mistake(notifyDemo('--accent', 'blue'), '--accent must be a hex colour such as #1E90FF, not blue'),
+  mistake(notifyDemo('--metadata', '[1]'), /'--metadata <json>' argument '\[1\]' is invalid/),
+  mistake(notifyDemo('--button', 'Later='), /argument 'Later=' is invalid. nothing after =/),
+  mistake(notifyDemo('--button', 'Ack=cb:{nope'), /the cb: payload is not JSON/),
+  mistake(notifyDemo('--button', 'Go=somewhere'), /the target is a link/),
+  mistake(notifyDemo('--follow-up-after', '4'), /'--follow-up-after <duration>' argument '4' is invalid/),
+  mistake(notifyDemo('--follow-up-after', '8d', '--follow-up-command', 'x'), /argument '8d' is invalid/),
+  mistake(notifyDemo('--follow-up-after', '10m'), /--follow-up-after needs an action/),
+  mistake(notifyDemo('--follow-up-shortcut', 'S'), '--follow-up-shortcut needs --follow-up-after (seconds, or 90s, 10m, 2h)'),
   mistake(
-    ['notify', '--app', 'demo', '--title', 'T', '--priority', 'bogus'],
-    /argument 'bogus' is invalid. Allowed choices are low, normal, high, urgent/,
-  ),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--layout', 'diagonal'], /argument 'diagonal' is invalid/),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--max-body-lines', '0'], /'--max-body-lines <n>' argument '0' is invalid/),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--speed', '3'], /'--speed <n>' argument '3' is invalid/),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--accent', 'blue'], '--accent must be a hex colour such as #1E90FF, not blue'),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--metadata', '[1]'], /'--metadata <json>' argument '\[1\]' is invalid/),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--button', 'Later='], /argument 'Later=' is invalid. nothing after =/),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--button', 'Ack=cb:{nope'], /the cb: payload is not JSON/),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--button', 'Go=somewhere'], /the target is a link/),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '4'], /'--follow-up-after <duration>' argument '4' is invalid/),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '8d', '--follow-up-command', 'x'], /argument '8d' is invalid/),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '10m'], /--follow-up-after needs an action/),
-  mistake(
-    ['notify', '--app', 'demo', '--title', 'T', '--follow-up-shortcut', 'S'],
-    '--follow-up-shortcut needs --follow-up-after (seconds, or 90s, 10m, 2h)',
-  ),
-  mistake(
-    ['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '60', '--follow-up-shortcut', 'S', '--follow-up-command', 'c'],
+    notifyDemo('--follow-up-after', '60', '--follow-up-shortcut', 'S', '--follow-up-command', 'c'),
     'give one follow-up action, not --follow-up-shortcut and --follow-up-command',
   ),
-  mistake(
-    ['notify', '--app', 'demo', '--title', 'T', '--follow-up-after', '60', '--follow-up-command', 'c', '--follow-up-input', 'i'],
-    /--follow-up-input goes with/,
-  ),
-  mistake(['notify', '--app', 'demo', '--title', 'T', '--json', 'missing.json'], 'cannot read missing.json: no such file'),
+  mistake(notifyDemo('--follow-up-after', '60', '--follow-up-command', 'c', '--follow-up-input', 'i'), /--follow-up-input goes with/),
+  mistake(notifyDemo('--json', 'missing.json'), 'cannot read missing.json: no such file'),
   mistake(['register', '--name', 'Demo'], '--app is required'),
   mistake(['register', '--app', 'demo', '--corner', 'middle'], /Allowed choices are topRight/),
   mistake(['speak', '--app', 'demo'], 'give the text to say: --text TEXT or words'),

@@ -58,6 +58,7 @@ export async function prepare(input: NotificationInput, parts: PrepareParts): Pr
   let imagePath: string | null = null;
   let recording: string | null = null;
   let dismissedAt: string | undefined;
+  let superseded = false;
   if (notification.image !== undefined || notification.audio !== undefined || !parts.history.isLoaded(input.app)) {
     const arriving = parts.inFlight.begin(input.app, id);
     [imagePath, recording] = await Promise.all([
@@ -65,27 +66,19 @@ export async function prepare(input: NotificationInput, parts: PrepareParts): Pr
       notification.audio === undefined ? null : parts.voice.cacheRecording(notification.audio),
       parts.history.load(input.app),
     ]);
-    if (!parts.inFlight.finish(input.app, id, arriving)) {
+    superseded = !parts.inFlight.finish(input.app, id, arriving);
+    if (superseded) {
       parts.images.discard(imagePath);
-      // Each answer is one literal written out: spreading a shared part into it costs microseconds per notification.
-      return {
-        id,
-        app: input.app,
-        appName,
-        notification,
-        deliveredAt,
-        fields: {},
-        imagePath: null,
-        recording,
-        superseded: true,
-        registered,
-      };
+      imagePath = null;
+    } else {
+      dismissedAt = arriving.dismissedAt;
     }
-    dismissedAt = arriving.dismissedAt;
   }
   // A picture or recording sent inline is kept as a file: the record names the file, not the bytes.
-  if (imagePath && notification.image?.startsWith('data:')) notification.image = imagePath;
-  if (recording && notification.audio?.startsWith('data:')) notification.audio = recording;
+  if (!superseded) {
+    if (imagePath && notification.image?.startsWith('data:')) notification.image = imagePath;
+    if (recording && notification.audio?.startsWith('data:')) notification.audio = recording;
+  }
 
   return {
     id,
@@ -93,11 +86,12 @@ export async function prepare(input: NotificationInput, parts: PrepareParts): Pr
     appName,
     notification,
     deliveredAt,
-    fields: fieldsOf(notification, appName, deliveredAt, parts.designs),
+    // A superseded notification goes no further: its fields are never read.
+    fields: superseded ? {} : fieldsOf(notification, appName, deliveredAt, parts.designs),
     imagePath,
     recording,
     ...(dismissedAt !== undefined ? { dismissedAt } : {}),
-    superseded: false,
+    superseded,
     registered,
   };
 }

@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from '@jest/globals';
 import { type Core, openCore as assemble } from '../../../daemon/core/core.js';
@@ -30,6 +30,10 @@ afterEach(async () => {
     await rm(folder, { recursive: true, force: true });
   }
 });
+
+/** Two different 1x1 PNGs, sent inline: each is kept as a file of its own. */
+const RED_PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+const BLUE_PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPj/HwADBwIAMCbHYQAAAABJRU5ErkJggg==';
 
 const note = (fields: Partial<NotificationInput> & { app?: string } = {}): NotificationInput => ({
   app: 'core',
@@ -100,6 +104,24 @@ describe('what the presenter is asked to draw', () => {
     expect(presenter.calls.map((call) => call.call)).toEqual(['show', 'replace']);
     expect(presenter.onScreen.size).toBe(1);
     expect(presenter.banner('core', 'same')!.title).toBe('Built');
+  });
+
+  test('two notifications with one id on their way in at once (pictures being kept): the newer takes the place, the older goes no further', async () => {
+    const presenter = new TestPresenter();
+    const { core, supportDir } = await openCore(presenter);
+    // Both wait for their picture to be copied into the support folder: the older finds its place taken.
+    const [older, newer] = await Promise.all([
+      core.notifications.notify(note({ id: 'both', title: 'Older', image: RED_PIXEL })),
+      core.notifications.notify(note({ id: 'both', title: 'Newer', image: BLUE_PIXEL })),
+    ]);
+    expect(presenter.calls.map((call) => call.call)).toEqual(['show']);
+    expect(presenter.banner('core', 'both')!.title).toBe('Newer');
+    expect(core.history.recordsOf('core').map((record) => record.notification.title)).toEqual(['Newer']);
+    expect([older, newer]).toEqual(['both', 'both']);
+    // The older one's picture is not kept: only the newer's file stays.
+    const kept = core.history.get('core', 'both')!.imagePath!;
+    await waitFor(async () => ((await readdir(path.dirname(kept))).length === 1 ? true : undefined), "the older picture's removal");
+    expect(kept.startsWith(supportDir)).toBe(true);
   });
 
   test('dismiss closes the banner on the display; showing the id again is a new `show`', async () => {

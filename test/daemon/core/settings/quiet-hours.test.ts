@@ -189,18 +189,8 @@ describe('changes: checks', () => {
       { windows: [{ days: ['Monday', 'TUE', 'wed', 'mon'], start: '22:30', end: '07:30' }] },
       at(6, 12),
     );
-    expect(next.windows).toEqual([
-      {
-        id: expect.any(String),
-        days: ['mon', 'tue', 'wed'],
-        start: '22:30',
-        end: '07:30',
-        speech: true,
-        sounds: false,
-        banners: false,
-        speakSummary: false,
-      },
-    ]);
+    // window()'s flags are the defaults: speech on, sounds, banners and the spoken summary off.
+    expect(next.windows).toEqual([{ ...window({ days: ['mon', 'tue', 'wed'] }), id: expect.any(String) }]);
     expect(next.windows[0]!.id).not.toBe('');
   });
 
