@@ -410,8 +410,9 @@ export class History {
 
   /** Evicts an app's oldest records beyond `cap` (their banners go too: onEvict). */
   private evictBeyond(history: AppHistory, cap: number): void {
-    const excess = history.records.length - cap;
-    for (const evicted of excess > 0 ? history.records.splice(0, excess) : []) {
+    // `shift` moves the array's start in place; `splice(0, n)` moves every record that stays (docs/performance-history.md).
+    while (history.records.length > cap) {
+      const evicted = history.records.shift()!;
       history.byId.delete(evicted.id);
       this.images.release(evicted.imagePath);
       this.telling?.push({ type: 'removed', record: evicted });

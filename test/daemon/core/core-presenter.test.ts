@@ -210,6 +210,21 @@ describe('what is on screen never outgrows History', () => {
     expect([...presenter.onScreen.values()].map((banner) => banner.key.id).sort()).toEqual(['b', 'c']);
     expect(core.banners.isOnScreen('core', 'a')).toBe(false);
   });
+
+  test('a lower cap takes every record beyond it at once, oldest first, with their banners', async () => {
+    const presenter = new TestPresenter();
+    const { core } = await openCore(presenter);
+    for (const id of ['a', 'b', 'c', 'd', 'e']) await core.notifications.notify(note({ id }));
+    const removed: string[] = [];
+    core.history.onChange((event) => {
+      if (event.type === 'removed') removed.push(event.record.id);
+    });
+    await core.settings.change({ historyCapPerApp: 2 });
+    await waitFor(() => (core.history.recordsOf('core').length === 2 ? true : undefined), 'the trim');
+    expect(core.history.recordsOf('core').map((record) => record.id)).toEqual(['d', 'e']);
+    expect(removed).toEqual(['a', 'b', 'c']);
+    expect([...presenter.onScreen.values()].map((banner) => banner.key.id).sort()).toEqual(['d', 'e']);
+  });
 });
 
 describe('keys', () => {
