@@ -87,6 +87,8 @@ export const APP_API = {
   history: '/app/api/history',
   historyExport: '/app/api/history/export',
   historyReadAll: '/app/api/history/read-all',
+  /** POST: marks the records of a selection read or unread, in one request. */
+  historyMark: '/app/api/history/mark',
   /** POST: deletes records, which its Undo puts back (`historyUndo`). */
   historyDelete: '/app/api/history/delete',
   /** POST: takes back a deletion, a Mark all read or a dismissal, by the token its answer gave. */
@@ -138,6 +140,7 @@ export const appPaths = {
   history: APP_API.history,
   historyExport: APP_API.historyExport,
   historyReadAll: APP_API.historyReadAll,
+  historyMark: APP_API.historyMark,
   historyDelete: APP_API.historyDelete,
   historyUndo: APP_API.historyUndo,
   notification: (app: string, id: string): string => pathOf(APP_API.notification, { app, id }),
@@ -392,15 +395,31 @@ export interface ReadAllRequest {
 export interface ReadAnswer {
   ok: true;
   unread: number;
+  /**
+   * The number of the last change to History's rows the count includes (as a page's and the events'): answers to
+   * requests made together arrive in any order, and the window keeps the count of the highest number.
+   */
+  seq: number;
 }
 /** Of read-all: and the token its Undo takes (`POST /app/api/history/undo`). */
 export interface ReadAllAnswer extends ReadAnswer {
   undo: string;
 }
 
+/**
+ * The most records one request of a selection names (Mark read or unread, Delete): a Shift range selects at most
+ * this many; for more, an app's Clear and Delete all of History are there.
+ */
+export const SELECTION_MAX = 5000;
+
 /** `POST /app/api/history/delete`: the records to delete. */
 export interface DeleteRequest {
   items: Array<{ app: string; id: string }>;
+}
+/** `POST /app/api/history/mark`: the records to mark read (`read: true`) or unread. Its answer is a `ReadAnswer`. */
+export interface MarkRequest {
+  items: Array<{ app: string; id: string }>;
+  read: boolean;
 }
 /** How many were deleted (those already gone are not), and the token that puts them back. */
 export interface DeleteAnswer {
@@ -488,8 +507,8 @@ export interface AppEvents {
   row: { row: HistoryRow; seq: number };
   /** A record deleted (`id`), an app's records cleared (`app` alone), or everything (no `app`). */
   removed: { app?: string; id?: string; seq: number };
-  /** The total of unread records. */
-  unread: { unread: number };
+  /** The total of unread records, after the change numbered `seq` (and before the next). */
+  unread: { unread: number; seq: number };
   /** The questions, grants or connector requests changed. */
   approvals: ApprovalsAnswer;
   /**

@@ -122,9 +122,10 @@ export const notificationDetailsSchema = object(
   ['row', 'record', 'bodyMarkdown', 'buttons', 'takesReply', 'hasCard', 'questions'],
 );
 
-export const readAnswerSchema = okWith({ unread: integer() }, ['unread']);
+const unreadSeq = integer('the number of the last change to History the count includes');
+export const readAnswerSchema = okWith({ unread: integer(), seq: unreadSeq }, ['unread', 'seq']);
 const undoToken = text('the token POST /app/api/history/undo takes, for 30 seconds');
-export const readAllAnswerSchema = okWith({ unread: integer(), undo: undoToken }, ['unread', 'undo']);
+export const readAllAnswerSchema = okWith({ unread: integer(), seq: unreadSeq, undo: undoToken }, ['unread', 'seq', 'undo']);
 export const deleteAnswerSchema = okWith({ deleted: integer(), undo: undoToken }, ['deleted', 'undo']);
 export const dismissAnswerSchema = okWith({ undo: undoToken }, ['undo']);
 export const reshowAnswerSchema = okWith({ id: notificationId }, ['id']);

@@ -9,7 +9,15 @@ import { expect, test } from '@jest/globals';
 import { randomGenerator } from '../../rigs/random.js';
 import { type LiveEvents, type Requests, systemClock } from '../../app/src/models/dependencies.js';
 import { HistoryModel } from '../../app/src/models/history.js';
-import type { AppEventName, AppEvents, HistoryPage, HistoryRow } from '../../protocol/app-api.js';
+import {
+  type AppEventName,
+  type AppEvents,
+  appPaths,
+  type HistoryPage,
+  type HistoryRow,
+  type MarkRequest,
+  type ReadAnswer,
+} from '../../protocol/app-api.js';
 
 type Listener = (data: never) => void;
 
@@ -79,22 +87,34 @@ class ModelDaemon implements Requests, LiveEvents {
     this.rows.unshift(row);
     const data: AppEvents['row'] = { row, seq: ++this.seq };
     this.emit(() => this.listeners.get('row')?.(data as never));
+    this.tellUnread();
+  }
+
+  /** The count after the change just made, on the stream, with its number. */
+  private tellUnread(): void {
+    const data: AppEvents['unread'] = { unread: this.unread(), seq: this.seq };
+    this.emit(() => this.listeners.get('unread')?.(data as never));
   }
 
   remove(position: number): void {
     const [row] = this.rows.splice(position, 1);
     const data: AppEvents['removed'] = { app: row!.app, id: row!.id, seq: ++this.seq };
     this.emit(() => this.listeners.get('removed')?.(data as never));
+    this.tellUnread();
+  }
+
+  unread(): number {
+    return this.rows.filter((row) => !row.read).length;
   }
 
   /**
    * The API, as the model calls it: the request reaches the daemon after a while; it answers from what it holds
-   * then, and the answer takes a while back.
+   * then, and the answer takes a while back. A page of rows, or a selection marked read or unread.
    */
-  call<T>(_method: string, path: string): Promise<T> {
+  call<T>(_method: string, path: string, body?: unknown): Promise<T> {
     return new Promise((resolve) =>
       this.later(this.delay(5), () => {
-        const answer = this.page(path);
+        const answer = path === appPaths.historyMark ? this.mark(body as MarkRequest) : this.page(path);
         this.later(this.delay(15), () => resolve(answer as T));
       }),
     );
@@ -104,8 +124,26 @@ class ModelDaemon implements Requests, LiveEvents {
     const query = new URL(path, 'http://127.0.0.1').searchParams;
     const offset = Number(query.get('offset'));
     const limit = Number(query.get('limit'));
-    return { seq: this.seq, total: this.rows.length, unread: this.rows.length, items: this.rows.slice(offset, offset + limit) };
+    return { seq: this.seq, total: this.rows.length, unread: this.unread(), items: this.rows.slice(offset, offset + limit) };
   }
+
+  /** Each row's change travels on the stream, then the new count; the answer says the count too. */
+  private mark({ items, read }: MarkRequest): ReadAnswer {
+    for (const { id } of items) {
+      const position = this.rows.findIndex((row) => row.id === id);
+      const row = { ...this.rows[position]!, read };
+      this.rows[position] = row;
+      const data: AppEvents['row'] = { row, seq: ++this.seq };
+      this.emit(() => this.listeners.get('row')?.(data as never));
+    }
+    this.tellUnread();
+    const answer: ReadAnswer = { ok: true, unread: this.unread(), seq: this.seq };
+    this.afterMark?.();
+    return answer;
+  }
+
+  /** Runs once a selection is marked, before its answer leaves (notifications that come right after). */
+  afterMark: (() => void) | undefined;
 }
 
 let daemon: ModelDaemon;
@@ -172,4 +210,27 @@ test.each(SEEDS)('scrolled down, rows arriving on top shift the rows in memory, 
   await settled();
   clearInterval(painter);
   expectTheDaemons(history);
+});
+
+test.each(SEEDS)('Mark read on a selection while notifications keep coming: the count ends as the daemon’s (seed %i)', async (seed) => {
+  daemon = new ModelDaemon(seed);
+  for (let index = 0; index < 120; index++) daemon.add(`unread${index}`);
+  daemon.openStream();
+  const history = freshHistory();
+  await history.reload();
+  history.showRange(0, 120);
+  await settled();
+  expect(history.unreadTotal.value).toBe(120);
+  // The answer counts what the daemon held when it marked them: the counts of the notifications that came right
+  // after travel on the stream, and may arrive before it.
+  daemon.afterMark = () => {
+    for (let index = 0; index < 5; index++) daemon.add(`new${index}`);
+  };
+  await history.setRead(
+    Array.from({ length: 100 }, (_, position) => history.rowAt(position)!),
+    true,
+  );
+  await settled();
+  expect(daemon.unread()).toBe(25);
+  expect(history.unreadTotal.value).toBe(25);
 });

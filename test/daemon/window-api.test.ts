@@ -9,6 +9,7 @@ import { tempFolder, waitFor } from '../helpers/daemon.js';
 import { callbackServer } from '../helpers/in-process.js';
 import { startAppDaemon, type AppDaemon, type AppSession, type EventStream } from '../helpers/app.js';
 import { exists } from '../helpers/support.js';
+import { SELECTION_MAX } from '../../protocol/app-api.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** A 1×1 PNG. */
@@ -163,9 +164,13 @@ describe('read and unread', () => {
     expect(details.status).toBe(200);
     expect(details.json.row.read).toBe(true);
     expect(await unread()).toBe(before - 1);
-    expect((await session.call('POST', '/app/api/history/mail/m1/read', { read: false })).json).toEqual({ ok: true, unread: before });
+    const markedUnread = (await session.call('POST', '/app/api/history/mail/m1/read', { read: false })).json;
+    expect(markedUnread).toEqual({ ok: true, unread: before, seq: expect.any(Number) });
     expect((await row('mail', 'm1')).read).toBe(false);
-    expect((await session.call('POST', '/app/api/history/mail/m1/read', { read: true })).json).toEqual({ ok: true, unread: before - 1 });
+    // Each answer says which change its count includes, numbered as the page's and the live events' changes are.
+    const markedRead = (await session.call('POST', '/app/api/history/mail/m1/read', { read: true })).json;
+    expect(markedRead).toEqual({ ok: true, unread: before - 1, seq: markedUnread.seq + 1 });
+    expect((await history()).seq).toBe(markedRead.seq);
     expect((await history('?state=unread&app=mail')).items.map((item: { id: string }) => item.id)).toEqual(['m2']);
   });
 
@@ -188,6 +193,32 @@ describe('read and unread', () => {
     await notify({ app: 'mail', id: 'm2', title: 'Two, once more' });
     expect((await row('mail', 'm2')).read).toBe(false);
     expect(await unread()).toBe(1);
+  });
+
+  test('a selection marked read, then unread, in one request each; those gone are left out; refusals name the field', async () => {
+    for (const id of ['s1', 's2', 's3']) await notify({ app: 'sel', id, title: id });
+    const before = await unread();
+    const items = [
+      { app: 'sel', id: 's1' },
+      { app: 'sel', id: 's3' },
+      { app: 'sel', id: 'gone' },
+      { app: 'no-such-app', id: 'x' },
+    ];
+    const marked = await session.call('POST', '/app/api/history/mark', { items, read: true });
+    expect([marked.status, marked.json]).toEqual([200, { ok: true, unread: before - 2, seq: expect.any(Number) }]);
+    expect([(await row('sel', 's1')).read, (await row('sel', 's2')).read, (await row('sel', 's3')).read]).toEqual([true, false, true]);
+    expect((await history()).seq).toBe(marked.json.seq);
+    const again = await session.call('POST', '/app/api/history/mark', { items, read: false });
+    expect(again.json).toEqual({ ok: true, unread: before, seq: marked.json.seq + 2 });
+    expect((await row('sel', 's1')).read).toBe(false);
+
+    const refused = async (body: unknown) => (await session.call('POST', '/app/api/history/mark', body)).json;
+    expect(await refused({ items })).toMatchObject({ code: 'missing_field', field: 'read' });
+    expect(await refused({ items, read: 'yes' })).toMatchObject({ field: 'read' });
+    expect(await refused({ read: true })).toMatchObject({ code: 'missing_field', field: 'items' });
+    expect(await refused({ items: [{ app: 'sel' }], read: true })).toMatchObject({ field: 'items' });
+    const tooMany = Array.from({ length: SELECTION_MAX + 1 }, (_, index) => ({ app: 'sel', id: `n${index}` }));
+    expect(await refused({ items: tooMany, read: true })).toMatchObject({ field: 'items' });
   });
 
   test('read state survives a restart; /v1 shows none of it', async () => {
@@ -590,7 +621,7 @@ describe('Undo: a deletion, a Mark all read, a dismissal taken back', () => {
     await session.call('POST', '/app/api/history/undo/r1/read', { read: true });
     const unread = (await history()).unread;
     const marked = (await session.call('POST', '/app/api/history/read-all', { app: 'undo' })).json;
-    expect(marked).toEqual({ ok: true, unread: unread - 1, undo: expect.any(String) });
+    expect(marked).toEqual({ ok: true, unread: unread - 1, seq: expect.any(Number), undo: expect.any(String) });
     const stream = await session.events();
     const from = stream.received.length;
     expect((await undo(marked.undo)).status).toBe(200);
@@ -704,13 +735,15 @@ describe('live events', () => {
   test('the stream starts with its number and the unread count; a notification arrives as its row', async () => {
     await stream.next('unread');
     expect(stream.received.map((event) => event.event).slice(0, 2)).toEqual(['stream', 'unread']);
+    // The count says which change it includes: at the start, the stream's own number.
+    expect(stream.received[1]!.data.seq).toBe(stream.received[0]!.data.seq);
     const from = stream.received.length;
     const started = performance.now();
     await notify({ app: 'live', id: 'l1', title: 'Live one', body: 'first\nsecond' });
     const { data, at } = await stream.next('row', (data) => data.row.id === 'l1', from);
     expect(data.row).toMatchObject({ app: 'live', id: 'l1', title: 'Live one', firstLine: 'first', read: false });
     expect(at - started).toBeLessThan(5000);
-    await stream.next('unread', () => true, from);
+    expect((await stream.next('unread', () => true, from)).data.seq).toBe(data.seq);
   });
 
   test('a change, a read, a removal and a question reach the stream', async () => {

@@ -145,7 +145,7 @@ describe('/app/api takes the session only', () => {
     expect(noOrigin.status).toBe(403);
     expect((await session.call('GET', '/app/api/history?app=door')).json.items[0].read).toBe(false);
     const done = await session.call('POST', route, { read: true });
-    expect(done.json).toEqual({ ok: true, unread: 0 });
+    expect(done.json).toEqual({ ok: true, unread: 0, seq: expect.any(Number) });
   });
 
   test('a change sends its body as application/json: text/plain, a form or no type is 415 and changes nothing', async () => {
@@ -173,7 +173,7 @@ describe('/app/api takes the session only', () => {
     expect((await session.call('GET', '/app/api/history?app=door')).json.items[0].read).toBe(false);
     // JSON with a charset is JSON; a change without a body needs no type.
     const read = await session.call('POST', route, body, { 'Content-Type': 'application/json; charset=utf-8' });
-    expect([read.status, read.json]).toEqual([200, { ok: true, unread: 0 }]);
+    expect([read.status, read.json]).toEqual([200, { ok: true, unread: 0, seq: expect.any(Number) }]);
     const unread = await session.call('POST', route, JSON.stringify({ read: false }), { 'Content-Type': 'Application/JSON' });
     expect(unread.status).toBe(200);
     expect((await session.call('POST', '/app/api/history/read-all')).status).toBe(200);

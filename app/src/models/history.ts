@@ -23,7 +23,8 @@ import {
   type ReadAllAnswer,
   type ReadAllRequest,
   type ReadAnswer,
-  type ReadRequest,
+  type MarkRequest,
+  SELECTION_MAX,
   type UndoRequest,
 } from '../../../protocol/app-api.js';
 import { type Clock, type LiveEvents, type Requests, whileAlive } from './dependencies.js';
@@ -68,26 +69,12 @@ const CACHE_ROWS = 3000;
  * A Shift range selects at most this many rows: the rows between its ends that are not in memory are fetched
  * (APP_HISTORY_LIMIT.max at a time); for more, an app's Clear and Delete all of History are there.
  */
-export const RANGE_MAX = 5000;
+export const RANGE_MAX = SELECTION_MAX;
 /**
  * Events in a burst that need the daemon's answer (a bulk delete, arrivals during a search) become one fetch of the
  * rows, this long after the first of them: waiting for the last, a steady stream would put it off for ever.
  */
 const BURST_WAIT_MS = 50;
-/** Requests of one change to many rows (marking read, deleting) in flight at a time. */
-const AT_A_TIME = 6;
-
-/** Runs `act` on every item, `AT_A_TIME` at once; rejects with the first failure, after the others have run. */
-async function eachOf<T>(items: T[], act: (item: T) => Promise<unknown>): Promise<void> {
-  const queue = [...items];
-  const failures: unknown[] = [];
-  const worker = async (): Promise<void> => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await act(item).catch((error) => failures.push(error));
-  };
-  await Promise.all(Array.from({ length: Math.min(AT_A_TIME, items.length) }, worker));
-  if (failures.length > 0) throw failures[0];
-}
-
 /** How long the window offers to take back a deletion, a Mark all read or a dismissal (the daemon keeps it longer). */
 export const UNDO_OFFERED_MS = 10_000;
 
@@ -129,6 +116,16 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
   const total = signal(0);
   /** Unread records in all of History: the page title's count. */
   const unreadTotal = signal(0);
+  /**
+   * The number of the change the count includes. The count comes from pages, answers and events that may arrive out
+   * of order (six Mark read requests at once; an answer after the stream's newer event): an older one is ignored.
+   */
+  let unreadSeq = -1;
+  const tellUnread = ({ unread, seq }: { unread: number; seq: number }): void => {
+    if (seq < unreadSeq) return;
+    unreadSeq = seq;
+    unreadTotal.value = unread;
+  };
   /** The first window arrived (until then the list says it is loading, not that History is empty). */
   const loaded = signal(false);
   const loadError = signal('');
@@ -301,7 +298,7 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
     batch(() => {
       page.items.forEach((row, index) => put(at + index, row));
       total.value = page.total;
-      unreadTotal.value = page.unread;
+      tellUnread(page);
       loaded.value = true;
       loadError.value = '';
       evictFarRows();
@@ -434,7 +431,7 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
   whileAlive(
     () => events.on('row', ({ row, seq }) => follow(seq, () => onRow(row))),
     () => events.on('removed', ({ seq, ...removed }) => follow(seq, () => onRemoved(removed))),
-    () => events.on('unread', ({ unread }) => (unreadTotal.value = unread)),
+    () => events.on('unread', tellUnread),
     () => events.on('read', ({ seq, ...read }) => follow(seq, () => onAllRead(read))),
     // A stream began: the changes after `seq` will come on it. Rows that include fewer missed some, and after the
     // stream was lost (the daemon may have restarted, numbering anew) everything is asked for again.
@@ -442,6 +439,7 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
       events.onOpen((again, seq) => {
         early = []; // the last stream's
         streamFrom = seq;
+        unreadSeq = -1; // a daemon that restarted numbers its changes anew; the stream's count comes next
         if (again || (known !== null && known < seq)) void reload({ keepRows: true });
       }),
   );
@@ -528,12 +526,12 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
       shownRange = { start: 0, end: shownRange.end - shownRange.start };
       void reload();
     },
-    /** Marks rows read or unread; their rows change as the daemon's events come. */
+    /** Marks rows read or unread, SELECTION_MAX in one request; their rows change as the daemon's events come. */
     async setRead(rows: HistoryRow[], read: boolean): Promise<void> {
-      await eachOf(rows, async (row) => {
-        const answer = await api.call<ReadAnswer, ReadRequest>('POST', appPaths.read(row.app, row.id), { read });
-        unreadTotal.value = answer.unread;
-      });
+      for (let start = 0; start < rows.length; start += SELECTION_MAX) {
+        const items = rows.slice(start, start + SELECTION_MAX).map(({ app, id }) => ({ app, id }));
+        tellUnread(await api.call<ReadAnswer, MarkRequest>('POST', appPaths.historyMark, { items, read }));
+      }
     },
     /** Deletes rows in one request, and offers Undo; they leave the list as the daemon's events come. */
     async remove(rows: HistoryRow[], text: string): Promise<void> {
@@ -548,7 +546,7 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
     /** POST read-all (of one app, or of all), and offers Undo: the count is the daemon's answer. */
     async markAllRead(app: string | undefined, text: string): Promise<void> {
       const answer = await api.call<ReadAllAnswer, ReadAllRequest>('POST', appPaths.historyReadAll, app ? { app } : {});
-      unreadTotal.value = answer.unread;
+      tellUnread(answer);
       offer(text, answer.undo);
     },
   };

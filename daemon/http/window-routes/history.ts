@@ -7,11 +7,13 @@ import {
   APP_HISTORY_LIMIT,
   EXPORT_FORMATS,
   HISTORY_STATES,
+  SELECTION_MAX,
   type DeleteAnswer,
   type DeleteRequest,
   type DismissAnswer,
   type ExportFormat,
   type HistoryPage,
+  type MarkRequest,
   type NotificationDetails,
   type OkAnswer,
   type PressRequest,
@@ -69,19 +71,23 @@ type Services = Pick<
   | 'undo'
 >;
 
-/** At most this many records in one deletion (a selection is of the rows the window holds: at most 3,000). */
-const DELETE_MAX = 5000;
-
-/** The records a deletion names: `items`, a list of `{app, id}`. */
-function itemsOf(body: SentBody<DeleteRequest>): Array<{ app: string; id: string }> {
+/** The records a selection's request names (Delete, Mark read or unread): `items`, a list of `{app, id}`. */
+function itemsOf(body: SentBody<DeleteRequest | MarkRequest>): Array<{ app: string; id: string }> {
   const items = (body as { items?: unknown }).items;
   if (items === undefined) throw errors.missingField('items');
   const fine =
     Array.isArray(items) &&
-    items.length <= DELETE_MAX &&
+    items.length <= SELECTION_MAX &&
     items.every((item: { app?: unknown; id?: unknown } | null) => typeof item?.app === 'string' && typeof item.id === 'string');
-  if (!fine) throw errors.invalidField('items', `a list of at most ${DELETE_MAX} {app, id}`);
+  if (!fine) throw errors.invalidField('items', `a list of at most ${SELECTION_MAX} {app, id}`);
   return items as Array<{ app: string; id: string }>;
+}
+
+/** The records a selection names that are in History now (those gone already are left out). */
+async function selectedRecords(services: Services, body: SentBody<DeleteRequest | MarkRequest>): Promise<HistoryRecord[]> {
+  const items = itemsOf(body);
+  for (const app of new Set(items.map((item) => item.app))) await services.history.load(app);
+  return items.map(({ app, id }) => services.history.get(app, id)).filter((record) => record !== undefined);
 }
 
 /** The path of one notification: its app and id. */
@@ -146,7 +152,11 @@ function itemRoute<Answer, Body = Record<string, unknown>, Input = undefined>(ro
   });
 }
 
-const unreadNow = (services: Services) => services.readState.unreadCount();
+/** The unread count now, with the number of the last change it includes (read at one instant, so they agree). */
+const unreadNow = (services: Services): { unread: number; seq: number } => ({
+  unread: services.readState.unreadCount(),
+  seq: services.events.seq,
+});
 
 /** The person did something to this notification in the app: it is read. */
 const markRead = (services: Services, record: HistoryRecord): Promise<void> => services.readState.mark(record, true);
@@ -182,7 +192,7 @@ export function historyRoutes(): Route<Services>[] {
       handle: async ({ services, query }): Promise<HistoryPage> => {
         await services.history.ready;
         const { total, records } = services.pages.page(pageQuery(query), query.offset as number, query.limit as number);
-        return { seq: services.events.seq, total, unread: unreadNow(services), items: records.map((record) => services.rows.row(record)) };
+        return { ...unreadNow(services), total, items: records.map((record) => services.rows.row(record)) };
       },
     }),
     windowRoute({
@@ -220,7 +230,20 @@ export function historyRoutes(): Route<Services>[] {
         await services.history.ready;
         const before = services.readState.snapshot(app);
         await services.readState.markAllRead(app);
-        return { ok: true, unread: unreadNow(services), undo: services.undo.keep(() => services.readState.restore(before)) };
+        return { ok: true, ...unreadNow(services), undo: services.undo.keep(() => services.readState.restore(before)) };
+      },
+    }),
+    windowRoute<Services, ReadAnswer, MarkRequest>({
+      method: 'POST',
+      path: APP_API.historyMark,
+      summary: 'Mark the records of a selection read or unread, in one request (those gone meanwhile are left out)',
+      reply: readAnswerSchema,
+      errors: { 400: 'items is not a list of at most 5000 {app, id}, or read is not true or false' },
+      handle: async ({ services, body }) => {
+        const read = bodyFlag(body, 'read');
+        // Each changes at once; they reach the disk together.
+        await Promise.all((await selectedRecords(services, body)).map((record) => services.readState.mark(record, read)));
+        return { ok: true, ...unreadNow(services) };
       },
     }),
     windowRoute<Services, DeleteAnswer, DeleteRequest>({
@@ -231,13 +254,11 @@ export function historyRoutes(): Route<Services>[] {
       errors: { 400: 'items is not a list of at most 5000 {app, id}' },
       handle: async ({ services, body }) => {
         const gone: Array<{ record: HistoryRecord; read: boolean }> = [];
-        for (const { app, id } of itemsOf(body)) {
-          await services.history.load(app);
-          const record = services.history.get(app, id);
-          if (!record) continue; // gone already
+        for (const record of await selectedRecords(services, body)) {
+          if (services.history.get(record.app, record.id) !== record) continue; // gone, or another took its id, meanwhile
           gone.push({ record, read: services.readState.isRead(record) });
           services.history.holdPicture(record); // kept while its Undo may bring the record back
-          await services.records.remove(app, id, 'person');
+          await services.records.remove(record.app, record.id, 'person');
         }
         const undo = services.undo.keep(
           async () => {
@@ -321,7 +342,7 @@ export function historyRoutes(): Route<Services>[] {
       read: (body) => bodyFlag(body, 'read'),
       act: async (record, { services }, read) => {
         await services.readState.mark(record, read);
-        return { ok: true, unread: unreadNow(services) };
+        return { ok: true, ...unreadNow(services) };
       },
     }),
     itemRoute<OkAnswer, ReplyRequest, string>({

@@ -86,7 +86,7 @@ export class EventHub {
     req.socket.setNoDelay(true);
     res.once('close', () => this.drop(client));
     this.write(client, 'stream', { seq: this.changes });
-    this.write(client, 'unread', { unread: this.core.readState.unreadCount() });
+    this.write(client, 'unread', { unread: this.core.readState.unreadCount(), seq: this.changes });
   }
 
   /** Sends an event to every open stream. */
@@ -186,7 +186,7 @@ export class EventHub {
       const unread = this.core.readState.unreadCount();
       if (unread === this.toldUnread) return;
       this.toldUnread = unread;
-      this.send('unread', { unread });
+      this.send('unread', { unread, seq: this.changes });
     });
   }
 }

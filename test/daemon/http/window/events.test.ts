@@ -49,7 +49,7 @@ describe('live events', () => {
     const reading = new StalledResponse();
     hub.subscribe(request, stalled as unknown as Response, {} as Session);
     hub.subscribe(request, reading as unknown as Response, {} as Session);
-    const unread = { unread: 1 };
+    const unread = { unread: 1, seq: 0 };
     while (!stalled.destroyed) {
       reading.writableLength = 0; // this one's reader keeps up
       hub.send('unread', unread);
