@@ -117,8 +117,8 @@ export const HistoryModel = createModel(({ api, events, clock }: HistoryDependen
   /** Unread records in all of History: the page title's count. */
   const unreadTotal = signal(0);
   /**
-   * The number of the change the count includes. The count comes from pages, answers and events that may arrive out
-   * of order (six Mark read requests at once; an answer after the stream's newer event): an older one is ignored.
+   * The number of the change the count includes. The count comes from pages, answers and events that travel on
+   * separate connections (an answer may arrive after the stream's newer count): an older one is ignored.
    */
   let unreadSeq = -1;
   const tellUnread = ({ unread, seq }: { unread: number; seq: number }): void => {
