@@ -5,8 +5,7 @@
 // together answer as they would one by one; a job the database fails rolls back alone. Transactions are counted by
 // PostgreSQL itself: pg_stat_database.xact_commit of the relay's database, read once the relay has stopped (a
 // backend reports its counts when it exits), the test watching from the server's `postgres` database so that its own
-// queries are not counted (CI once counted 52 for a burst where the limit was 46: more polls on a loaded machine);
-// statements by triggers the test adds.
+// queries (more of them on a loaded machine) are not counted; statements by triggers the test adds.
 
 import { describe, expect, test } from '@jest/globals';
 import pg from 'pg';
