@@ -153,6 +153,16 @@ export interface HistoryRecord {
   replyTranscript?: string;
 }
 
+/** docs/api/replies.md#the-reply-record: an item of an app's reply queue, what the person typed into a banner. */
+export interface ReplyRecord {
+  notificationId: string;
+  app: string;
+  /** The notification's title; absent when it had none. */
+  title?: string;
+  text: string;
+  repliedAt: string;
+}
+
 /** docs/api/apps.md#post-v1-register: the corners a banner may appear in. */
 export const CORNERS = ['topRight', 'topLeft', 'bottomRight', 'bottomLeft'] as const;
 

@@ -8,8 +8,7 @@ import type {
   NotificationFields,
   ReplyRecord as ClientReplyRecord,
 } from '../../clients/node/notifier.js';
-import type { ReplyRecord } from '../../daemon/core/notifications/replies.js';
-import type { HistoryRecord, Notification } from '../../protocol/types.js';
+import type { HistoryRecord, Notification, ReplyRecord } from '../../protocol/types.js';
 
 /** The keys a type names, without those of an index signature (`[templateField: string]: unknown`). */
 type NamedKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };

@@ -1,17 +1,9 @@
 import { MAX_REPLIES_PER_APP } from '../../../protocol/limits.js';
+import type { ReplyRecord } from '../../../protocol/types.js';
 import { safeFileName } from '../../store/safe-name.js';
 import type { Document, Store } from '../../store/store.js';
 
 const FOLDER = 'replies';
-
-/** docs/api/replies.md#the-reply-record (an item of the queue). */
-export interface ReplyRecord {
-  notificationId: string;
-  app: string;
-  title?: string;
-  text: string;
-  repliedAt: string;
-}
 
 /** `replies/<app>.json`: one app's queue, oldest first. */
 interface RepliesFile {

@@ -2,11 +2,11 @@
 // to one notification — answered the moment the person replies, or, when asked, the moment its banner ends without
 // one. Nothing polls: the reply queue and the end of a banner call back.
 
-import type { HistoryRecord } from '../../../protocol/types.js';
+import type { HistoryRecord, ReplyRecord } from '../../../protocol/types.js';
 import type { History } from '../history/history.js';
 import type { Designs } from '../templates/designs.js';
 import { endingOf, type WaitEnded } from './endings.js';
-import type { ReplyQueue, ReplyRecord } from './replies.js';
+import type { ReplyQueue } from './replies.js';
 import type { Screen } from './screen.js';
 
 export type WaitResult = { replied: true; reply: ReplyRecord } | WaitEnded | { replied: false; timedOut: true; waitedSeconds: number };

@@ -17,13 +17,12 @@ import type { AckFrame, DeviceStatus, HelloFrame, SenderKey, StatusFrame } from 
 import { readRelayFrame } from '../../../protocol/relay/inbound.js';
 import { MAX_DEVICE_NAME_CHARS } from '../../../protocol/relay/limits.js';
 import type { ReceiptInput } from '../../../protocol/relay/receipts.js';
-import type { AppRegistration, HistoryRecord } from '../../../protocol/types.js';
+import type { AppRegistration, HistoryRecord, ReplyRecord } from '../../../protocol/types.js';
 import { secretStore, SecretUnavailable, type SecretPlace, type SecretStore } from '../../integrations/secret-service.js';
 import { log } from '../../log.js';
 import type { Presenter } from '../../present/presenter.js';
 import type { Document, Store } from '../../store/store.js';
 import type { NotificationInput } from '../notifications/checks.js';
-import type { ReplyRecord } from '../notifications/replies.js';
 import type { Withdrawal } from '../scheduled/withdraw.js';
 import { ConnectorApprovals, type Decision, type DecisionResult } from './connectors.js';
 import { cloudAppId, Deliveries } from './deliveries.js';
