@@ -50,13 +50,22 @@ function run(program: string, args: string[], env: Record<string, string>): Prom
   );
 }
 
-/** A free X display number (no socket and no lock file for it). */
-function freeDisplay(): number {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const number = 100 + Math.floor(Math.random() * 800);
-    if (!existsSync(`/tmp/.X11-unix/X${number}`) && !existsSync(`/tmp/.X${number}-lock`)) return number;
-  }
-  throw new Error('no free X display number');
+/**
+ * Starts Xvfb on a display it finds free itself (`-displayfd`: it takes the first number whose lock it gets, and
+ * writes it to the pipe once it listens), so desktops that test files start at the same time never share one.
+ */
+async function startXvfb(processes: ChildProcess[]): Promise<number> {
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+  });
+  processes.push(xvfb);
+  let written = '';
+  xvfb.stdio[3]!.on('data', (chunk: Buffer) => (written += chunk.toString()));
+  await waitFor(() => {
+    if (xvfb.exitCode !== null) throw new Error(`Xvfb exited (${xvfb.exitCode}) before it listened`);
+    return /^\d+\n/.test(written) ? true : undefined;
+  }, 'Xvfb');
+  return Number.parseInt(written, 10);
 }
 
 /**
@@ -67,7 +76,7 @@ function freeDisplay(): number {
 export async function startDesktop(options: { dunst?: DunstOptions } = {}): Promise<Desktop> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'notifier-desktop-'));
   const processes: ChildProcess[] = [];
-  const display = freeDisplay();
+  let display: number | undefined;
   let bus: Awaited<ReturnType<typeof startSessionBus>> | undefined;
   let stopped = false;
   const stop = async (): Promise<void> => {
@@ -76,8 +85,8 @@ export async function startDesktop(options: { dunst?: DunstOptions } = {}): Prom
     await Promise.all(processes.reverse().map(stopProcess));
     await bus?.stop();
     // Xvfb removes these itself when it exits cleanly; not after a SIGKILL.
-    const xFiles = [`/tmp/.X${display}-lock`, `/tmp/.X11-unix/X${display}`];
-    await Promise.all([folder, ...(processes.length > 0 ? xFiles : [])].map((file) => rm(file, { recursive: true, force: true })));
+    const xFiles = display === undefined ? [] : [`/tmp/.X${display}-lock`, `/tmp/.X11-unix/X${display}`];
+    await Promise.all([folder, ...xFiles].map((file) => rm(file, { recursive: true, force: true })));
   };
   try {
     return await startParts();
@@ -87,9 +96,7 @@ export async function startDesktop(options: { dunst?: DunstOptions } = {}): Prom
   }
 
   async function startParts(): Promise<Desktop> {
-    const xvfb = spawn('Xvfb', [`:${display}`, '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
-    processes.push(xvfb);
-    await waitFor(() => (existsSync(`/tmp/.X11-unix/X${display}`) ? true : undefined), 'Xvfb');
+    display = await startXvfb(processes);
     bus = await startSessionBus();
     const env = { DISPLAY: `:${display}`, DBUS_SESSION_BUS_ADDRESS: bus.address };
 
