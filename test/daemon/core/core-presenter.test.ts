@@ -376,9 +376,11 @@ describe('what the person sees after acting (docs/desktop.md, failures)', () => 
     presenter.openFails = 'no browser';
     await core.notifications.notify(note({ id: 'f', buttons: [{ label: 'Docs', url: 'https://example.com/docs' }] }));
     presenter.press('core', 'f', 'docs');
-    await waitFor(() => (core.history.get('core', 'f')?.actionNote ? true : undefined), 'the note');
-    expect(core.history.get('core', 'f')!.actionNote).toBe('Docs: no browser');
+    // The note is in History's memory at once but the banner is drawn again only once it is on disk: wait for the
+    // banner, the later of the two.
+    await waitFor(() => presenter.banner('core', 'f')?.problem, 'the banner saying why');
     expect(presenter.banner('core', 'f')).toMatchObject({ problem: 'Docs did not work: no browser', sound: null });
+    expect(core.history.get('core', 'f')!.actionNote).toBe('Docs: no browser');
   });
 
   test('what the display could not do (no reply window): History keeps the note and the banner says why', async () => {
