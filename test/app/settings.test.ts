@@ -396,6 +396,18 @@ describe('Settings in the app', () => {
     await answered;
     await page.evaluate(() => new Promise((resolve) => (globalThis as any).requestAnimationFrame(() => setTimeout(resolve, 100))));
     expect(await seconds.inputValue()).toBe('30');
+    // The answer to this save comes late (the daemon answers once the change is on disk, which a busy machine
+    // makes slow): held here until the next save, refused, has been shown. Only the newest save may say whether
+    // the field is in error, so the late success does not wipe the refusal.
+    const saveUrl = '**/app/api/settings/apps';
+    const isLate = (request: { postDataJSON(): any }) => request.postDataJSON()?.timeout === 30;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(saveUrl, async (route) => {
+      const answer = await route.fetch();
+      if (isLate(route.request())) await released;
+      await route.fulfill({ response: answer });
+    });
     await page.keyboard.press('ArrowRight');
     await until(async () => ((await appSettings()).timeout === 30 ? true : undefined));
     expect(await appSettings()).toMatchObject({ persistent: false, timeout: 30 });
@@ -403,6 +415,12 @@ describe('Settings in the app', () => {
     await seconds.fill('100000');
     await seconds.press('Tab');
     await until(async () => ((await seconds.getAttribute('aria-invalid')) === 'true' ? true : undefined));
+    const lateAnswer = page.waitForResponse((response) => isLate(response.request()));
+    release();
+    await lateAnswer;
+    await page.unroute(saveUrl);
+    await page.evaluate(() => new Promise((resolve) => (globalThis as any).requestAnimationFrame(() => setTimeout(resolve, 100))));
+    expect(await seconds.getAttribute('aria-invalid')).toBe('true');
     expect(await appSettings()).toMatchObject({ persistent: false, timeout: 30 });
     expect(problems.splice(0)).toEqual([expect.stringMatching(/^400 .*\/app\/api\/settings\/apps$/)]);
     await seconds.fill('0');

@@ -9,7 +9,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { AppSettingsEntry, SettingValue } from '../../../protocol/app-api-settings.js';
 import { useModels } from '../models/context.js';
 import { messageOf } from '../models/requests.js';
-import { described, FieldNotes, type Problem } from '../ui/fields.js';
+import { described, FieldNotes } from '../ui/fields.js';
+import { useSaves } from '../ui/saves.js';
 
 /** What a banner of an app that is not persistent and has no timeout of its own does. */
 const NOT_PERSISTENT_SECONDS = 8;
@@ -25,7 +26,7 @@ export function BannerTime({ entry, id }: { entry: AppSettingsEntry; id: string 
   const seconds = timeout > 0 ? timeout : persistent ? undefined : NOT_PERSISTENT_SECONDS;
   const secondsId = `${id}-seconds`;
   const [text, setText] = useState(String(seconds ?? SUGGESTED_SECONDS));
-  const [problem, setProblem] = useState<Problem | null>(null);
+  const { problem, run } = useSaves((error) => ({ control: secondsId, message: messageOf(error) }));
   // Saved seconds are shown (after a change here or elsewhere), unless the person's refused text waits. Until
   // closed keeps the number the field had, so choosing "For" again brings back the person's own number.
   useEffect(() => {
@@ -33,12 +34,7 @@ export function BannerTime({ entry, id }: { entry: AppSettingsEntry; id: string 
   }, [seconds, problem]);
 
   const save = async (change: Record<string, SettingValue>): Promise<void> => {
-    try {
-      await settings.changeApp(entry.app, change);
-      setProblem(null);
-    } catch (error) {
-      setProblem({ control: secondsId, message: messageOf(error) });
-    }
+    await run(() => settings.changeApp(entry.app, change));
   };
   /** The seconds typed; 0 is "until I close them", and anything that is not a number goes as typed, for the API's words. */
   const forSeconds = (typed: string): Promise<void> => {

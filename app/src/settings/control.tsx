@@ -6,7 +6,8 @@ import type { VNode } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { SettingValue } from '../../../protocol/app-api-settings.js';
 import { messageOf } from '../models/requests.js';
-import { described, FieldNotes, type Problem, SelectField, TextField } from '../ui/fields.js';
+import { described, FieldNotes, SelectField, TextField } from '../ui/fields.js';
+import { useSaves } from '../ui/saves.js';
 
 export interface ControlProps {
   id: string;
@@ -33,22 +34,12 @@ function typed(type: ControlProps['type'], text: string): SettingValue {
 export function SettingControl(props: ControlProps): VNode {
   const shown = props.value === null ? '' : String(props.value);
   const [text, setText] = useState(shown);
-  const [problem, setProblem] = useState<Problem | null>(null);
+  const { problem, run } = useSaves((error) => ({ control: props.id, message: messageOf(error) }));
   // A value saved elsewhere (reset, another window) replaces what is shown, unless the person's refused text waits.
   useEffect(() => {
     if (!problem) setText(shown);
   }, [shown]);
 
-  const run = async (action: () => Promise<void>): Promise<boolean> => {
-    try {
-      await action();
-      setProblem(null);
-      return true;
-    } catch (error) {
-      setProblem({ control: props.id, message: messageOf(error) });
-      return false;
-    }
-  };
   const save = (value: SettingValue | null): Promise<boolean> => run(() => props.save(value));
 
   const reset = props.reset && !props.reset.isDefault && (

@@ -4,14 +4,15 @@
 // other setting on the page, and a refusal is shown next to its control.
 
 import type { VNode } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import type { DesktopProgram } from '../../../protocol/app-api-settings.js';
 import { PROGRAM_KEEPS, type ProgramKeep } from '../../../protocol/desktop-programs.js';
 import { useModels } from '../models/context.js';
 import { messageOf } from '../models/requests.js';
 import { WatchState } from '../ui/desktop-watch.js';
 import { Fact } from '../ui/facts.js';
-import { described, FieldNotes, type Problem } from '../ui/fields.js';
+import { described, FieldNotes } from '../ui/fields.js';
+import { useSaves } from '../ui/saves.js';
 import { SettingControl } from './control.js';
 
 /** Each choice of a program, as the person reads it, and what the status line says once it is saved. */
@@ -23,17 +24,11 @@ const KEEPS: Record<ProgramKeep, { label: string; saved: string }> = {
 
 function ProgramChoice({ program }: { program: DesktopProgram }): VNode {
   const { desktop, status } = useModels();
-  const [problem, setProblem] = useState<Problem | null>(null);
   const id = `keep-${program.app}`;
+  const { problem, run } = useSaves((error) => ({ control: id, message: messageOf(error) }));
   const hint = program.excludedByDefault ? `Left out by default — ${program.excludedByDefault}.` : undefined;
   const change = async (keep: ProgramKeep): Promise<void> => {
-    try {
-      await desktop.setProgramKeep(program.app, keep);
-      setProblem(null);
-      status.say(`${program.name}: ${KEEPS[keep].saved}.`);
-    } catch (error) {
-      setProblem({ control: id, message: messageOf(error) });
-    }
+    if (await run(() => desktop.setProgramKeep(program.app, keep))) status.say(`${program.name}: ${KEEPS[keep].saved}.`);
   };
   return (
     <li class={`framed-row desktop-program${problem ? ' field-invalid' : ''}`}>
