@@ -14,6 +14,16 @@ export async function nextTaskDue(db: RelayDb): Promise<number | undefined> {
   return row?.due ?? undefined;
 }
 
+/**
+ * Which of `names` may be due at `now` (no row yet, or its time has come): one look at the table, so a wake-up does
+ * not claim (a transaction each, on PostgreSQL) every task only to learn it is not due. The claim decides.
+ */
+export async function possiblyDue(db: RelayDb, names: readonly string[], now: number): Promise<Set<string>> {
+  const later = await db.selectFrom('tasks').select('name').where('due_at', '>', now).execute();
+  const notDue = new Set(later.map((row) => row.name));
+  return new Set(names.filter((name) => !notDue.has(name)));
+}
+
 /** Task `name` is due again at `dueAt` (its row is made if it has none yet). */
 export async function setTaskDue(db: RelayDb, name: string, dueAt: number): Promise<void> {
   await db
