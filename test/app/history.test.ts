@@ -5,7 +5,7 @@
 
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { expectAxeClean, focusBecomes, openAppTab, titleBecomes } from '../helpers/app-pages.js';
 import type { AppDaemon } from '../helpers/app.js';
 import { waitFor } from '../helpers/daemon.js';
@@ -311,6 +311,40 @@ describe('History in the app', () => {
     await page.getByRole('alert').getByText('This notification is no longer in History.').waitFor();
     expect(await page.getByRole('button', { name: 'Show again' }).count()).toBe(0);
     await row('Soon gone').waitFor({ state: 'detached' });
+  });
+
+  test('details read again after a change show the newest, even when an earlier read is answered late', async () => {
+    await notify({ app: 'ci', id: 'late-read', title: 'Deploy started' });
+    // The first read of the details is answered only after the notification has changed and been read again.
+    const details = (url: URL) => url.pathname === '/app/api/history/ci/late-read';
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let fetched!: () => void;
+    const firstFetched = new Promise<void>((resolve) => (fetched = resolve));
+    let firstRead: Request | undefined;
+    await page.route(details, async (route) => {
+      const first = firstRead === undefined;
+      firstRead ??= route.request();
+      const answer = await route.fetch();
+      if (first) {
+        fetched();
+        await released;
+      }
+      await route.fulfill({ response: answer });
+    });
+    await page.getByRole('link', { name: 'Deploy started', exact: true }).click();
+    await firstFetched;
+    await notify({ app: 'ci', id: 'late-read', title: 'Deploy finished' });
+    await page.getByRole('heading', { level: 2, name: 'Deploy finished' }).waitFor();
+    release();
+    await firstRead!.response();
+    await page.unroute(details);
+    await page.evaluate(() => new Promise((resolve) => (globalThis as any).requestAnimationFrame(() => setTimeout(resolve, 100))));
+    expect(await page.getByRole('heading', { level: 2, name: 'Deploy started' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { level: 2, name: 'Deploy finished' }).count()).toBe(1);
+    // The tests after this one count the list's rows.
+    expect((await daemon.api('DELETE', '/v1/history/item?app=ci&id=late-read')).status).toBe(200);
+    await row('Deploy finished').waitFor({ state: 'detached' });
   });
 
   test('a body with HTML and a javascript: link runs nothing and makes no element', async () => {

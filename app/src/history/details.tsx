@@ -329,6 +329,7 @@ export function Details({ selected }: { selected: Selected }): VNode {
   const [problem, setProblem] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
   const load = useRef<() => Promise<void>>(async () => undefined);
+  const loads = useRef(0); // only the newest read is shown: an older one answered late would show what was before
   const shown = useRef<NotificationDetails | null>(null);
   shown.current = details;
   const toolbar = useRef<HTMLDivElement>(null);
@@ -336,13 +337,15 @@ export function Details({ selected }: { selected: Selected }): VNode {
   const answerFocus = useAnswerFocus(heading);
 
   load.current = async () => {
+    const number = ++loads.current;
     try {
       const answer = await api.call<NotificationDetails>('GET', appPaths.notification(selected.app, selected.id));
+      if (number !== loads.current) return;
       setDetails(answer);
       setProblem('');
       history.opened.value = answer.row;
     } catch (error) {
-      setProblem(messageOf(error));
+      if (number === loads.current) setProblem(messageOf(error));
     }
   };
 
