@@ -313,34 +313,53 @@ describe('History in the app', () => {
     await row('Soon gone').waitFor({ state: 'detached' });
   });
 
-  test('details read again after a change show the newest, even when an earlier read is answered late', async () => {
+  test('details read again show the newest read, whatever order the answers come in, and take the focus once drawn', async () => {
     await notify({ app: 'ci', id: 'late-read', title: 'Deploy started' });
-    // The first read of the details is answered only after the notification has changed and been read again.
     const details = (url: URL) => url.pathname === '/app/api/history/ci/late-read';
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let fetched!: () => void;
-    const firstFetched = new Promise<void>((resolve) => (fetched = resolve));
-    let firstRead: Request | undefined;
+    const settled = () =>
+      page.evaluate(() => new Promise((resolve) => (globalThis as any).requestAnimationFrame(() => setTimeout(resolve, 100))));
+    const signal = () => {
+      let done!: () => void;
+      const promise = new Promise<void>((resolve) => (done = resolve));
+      return { promise, done };
+    };
+    // Each read of the details takes the next gate, if any is left: what it waits for before it is answered.
+    const gates: Array<(request: Request) => { sent?: () => void; answered: () => Promise<unknown> }> = [];
     await page.route(details, async (route) => {
-      const first = firstRead === undefined;
-      firstRead ??= route.request();
+      const gate = gates.shift()?.(route.request());
+      gate?.sent?.();
       const answer = await route.fetch();
-      if (first) {
-        fetched();
-        await released;
-      }
+      await gate?.answered();
       await route.fulfill({ response: answer });
     });
+
+    // Opening reads the details, which marks them read, which reads them again: the first answer comes once the
+    // second read is on its way, and the second once the page has had the first.
+    const secondSent = signal();
+    let firstRead!: Request;
+    gates.push(
+      (request) => ((firstRead = request), { answered: () => secondSent.promise }),
+      () => ({ sent: secondSent.done, answered: async () => (await firstRead.response(), await settled()) }),
+    );
     await page.getByRole('link', { name: 'Deploy started', exact: true }).click();
-    await firstFetched;
+    await page.getByRole('heading', { level: 2, name: 'Deploy started' }).waitFor();
+    await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === 'details-title');
+
+    // A read of an older content answered after a read of the newest: the newest stays.
+    const olderFetched = signal();
+    const newestShown = signal();
+    let olderRead!: Request;
+    gates.push((request) => ((olderRead = request), { answered: () => (olderFetched.done(), newestShown.promise) }));
+    await notify({ app: 'ci', id: 'late-read', title: 'Deploy running' });
+    await olderFetched.promise;
     await notify({ app: 'ci', id: 'late-read', title: 'Deploy finished' });
     await page.getByRole('heading', { level: 2, name: 'Deploy finished' }).waitFor();
-    release();
-    await firstRead!.response();
+    newestShown.done();
+    await olderRead.response();
+    await settled();
     await page.unroute(details);
-    await page.evaluate(() => new Promise((resolve) => (globalThis as any).requestAnimationFrame(() => setTimeout(resolve, 100))));
-    expect(await page.getByRole('heading', { level: 2, name: 'Deploy started' }).count()).toBe(0);
+    for (const older of ['Deploy started', 'Deploy running'])
+      expect(await page.getByRole('heading', { level: 2, name: older }).count()).toBe(0);
     expect(await page.getByRole('heading', { level: 2, name: 'Deploy finished' }).count()).toBe(1);
     // The tests after this one count the list's rows.
     expect((await daemon.api('DELETE', '/v1/history/item?app=ci&id=late-read')).status).toBe(200);

@@ -329,24 +329,31 @@ export function Details({ selected }: { selected: Selected }): VNode {
   const [problem, setProblem] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
   const load = useRef<() => Promise<void>>(async () => undefined);
-  const loads = useRef(0); // only the newest read is shown: an older one answered late would show what was before
+  // Only the newest read is shown: an older one answered late would show what was before. Whoever waits for an older
+  // read waits for the newest, so what follows it (the focus) comes once the details are drawn.
+  const reads = useRef<{ number: number; done: Promise<void> }>({ number: 0, done: Promise.resolve() });
   const shown = useRef<NotificationDetails | null>(null);
   shown.current = details;
   const toolbar = useRef<HTMLDivElement>(null);
   const toolbarFocus = useToolbarFocus(toolbar);
   const answerFocus = useAnswerFocus(heading);
 
-  load.current = async () => {
-    const number = ++loads.current;
-    try {
-      const answer = await api.call<NotificationDetails>('GET', appPaths.notification(selected.app, selected.id));
-      if (number !== loads.current) return;
-      setDetails(answer);
-      setProblem('');
-      history.opened.value = answer.row;
-    } catch (error) {
-      if (number === loads.current) setProblem(messageOf(error));
-    }
+  load.current = () => {
+    const number = reads.current.number + 1;
+    const read = async (): Promise<void> => {
+      try {
+        const answer = await api.call<NotificationDetails>('GET', appPaths.notification(selected.app, selected.id));
+        if (number !== reads.current.number) return reads.current.done;
+        setDetails(answer);
+        setProblem('');
+        history.opened.value = answer.row;
+      } catch (error) {
+        if (number !== reads.current.number) return reads.current.done;
+        setProblem(messageOf(error));
+      }
+    };
+    reads.current = { number, done: read() };
+    return reads.current.done;
   };
 
   /** The key r asked to reply to it: the reply field takes the focus ("Answer again" opens), or it says it takes none. */
