@@ -7,7 +7,7 @@
 import { AUDIO_KEEP_MS, RATE_WINDOW_MS, TASK_INTERVALS_MS, TIME, USAGE_KEEP_DAYS } from '../limits.js';
 import { log } from '../log.js';
 import { deleteUpTo } from '../store/queries.js';
-import { nextTaskDue, possiblyDue } from '../store/tasks.js';
+import { nextTaskDue, tasksNotDue } from '../store/tasks.js';
 import { pruneIdleDevices } from './devices.js';
 import { deleteOldNotes, expireWaiting, queueTtlMs } from './notes.js';
 import { forgetOldPairing } from './pairing.js';
@@ -80,13 +80,10 @@ export class Housekeeper {
 
   /** Runs every task that is due now (each claimed, so one process runs it). */
   async runDueTasks(): Promise<void> {
-    const due = await possiblyDue(
-      this.relay.store.db,
-      this.tasks.map((task) => task.name),
-      this.relay.clock(),
-    ).catch(() => new Set(this.tasks.map((task) => task.name))); // the claims will say
+    // Should the look fail, every task is tried: its claim says whether it is due.
+    const notDue = await tasksNotDue(this.relay.store.db, this.relay.clock()).catch(() => new Set<string>());
     for (const task of this.tasks) {
-      if (!due.has(task.name)) continue;
+      if (notDue.has(task.name)) continue;
       const now = this.relay.clock();
       try {
         await this.relay.store.claimTask(task.name, now, now + TASK_INTERVALS_MS[task.name], () => task.run(this.relay, now));

@@ -15,13 +15,12 @@ export async function nextTaskDue(db: RelayDb): Promise<number | undefined> {
 }
 
 /**
- * Which of `names` may be due at `now` (no row yet, or its time has come): one look at the table, so a wake-up does
- * not claim (a transaction each, on PostgreSQL) every task only to learn it is not due. The claim decides.
+ * The tasks not due at `now`: one look at the table, so a wake-up does not claim (a transaction each, on PostgreSQL)
+ * every task only to learn it is not due. A task without a row yet is not among them; the claim decides.
  */
-export async function possiblyDue(db: RelayDb, names: readonly string[], now: number): Promise<Set<string>> {
+export async function tasksNotDue(db: RelayDb, now: number): Promise<Set<string>> {
   const later = await db.selectFrom('tasks').select('name').where('due_at', '>', now).execute();
-  const notDue = new Set(later.map((row) => row.name));
-  return new Set(names.filter((name) => !notDue.has(name)));
+  return new Set(later.map((row) => row.name));
 }
 
 /** Task `name` is due again at `dueAt` (its row is made if it has none yet). */

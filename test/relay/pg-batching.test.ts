@@ -75,7 +75,7 @@ async function commits(url: string): Promise<number> {
 
 /**
  * Puts off the relay's background tasks (docs/relay.md, "Several nodes") an hour, past any part of the test. The
- * OAuth sweep is due every 30 s, and one run of the tasks commits about 16 transactions: on a loaded machine it fell
+ * OAuth sweep is due every 30 s, and one run of the tasks committed about 16 transactions: on a loaded machine it fell
  * inside one part of the test and not the other (a burst counted 47 and 52 where the limits were 43 and 46; 34
  * without a run). A relay that starts still looks at the task table, a cost each part has alike, but finds none due.
  */
