@@ -1,13 +1,15 @@
 // Throughput of POST /v1/notify against a same-run baseline (a bare Express 5 hello-world).
 //   npm run bench:notify [-- --duration 10 --warmup 2 --connections 16 --cpu-prof <folder>]
 // Both servers run pinned to CPU 0, the load generator (autocannon, its own process) to CPU 1. The daemon has
-// a fresh support folder, the headless presenter and persistence on: every answer waits for an fsync.
+// a fresh support folder, the headless presenter and persistence on: every answer waits for an fsync. Afterwards
+// it times that durable write alone on the same disk (bench/kit/disk.ts).
 
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { defineBenchmark } from './lib.js';
+import { measureSyncAppend } from './kit/disk.js';
 import { describeAnswers, failed, loadCells, runLoad, type Measured } from './kit/load.js';
-import { int, printTable, ratio, verdict } from './kit/print.js';
+import { int, ms, printTable, ratio, verdict } from './kit/print.js';
 
 const TARGET_RATIO = 0.5;
 const HISTORY_CAP = 1000;
@@ -101,7 +103,15 @@ await defineBenchmark({
       `    History afterwards: ${perApp} records (cap ${HISTORY_CAP} per app), ` +
         `${(historyBytes / 1024 / APPS.length).toFixed(0)} KiB per file: each write of an app's History rewrites that much`,
     );
-    console.log(`    answers sane (all 2xx, no errors, each app's History holds its share or the cap): ${sane ? 'yes' : 'NO'}\n`);
+    console.log(`    answers sane (all 2xx, no errors, each app's History holds its share or the cap): ${sane ? 'yes' : 'NO'}`);
+    // What each answer waits for on this disk, measured in the daemon's folder once it has stopped: on machine L
+    // the durable write costs about a fifth of the throughput (docs/performance-history.md, "bench:notify").
+    const records = Object.values(recordsPerApp).reduce((sum, n) => sum + n, 0);
+    const lineBytes = Math.round(historyBytes / Math.max(1, records));
+    const sync = await measureSyncAppend(daemon.supportDir, lineBytes);
+    console.log(
+      `    this disk's durable append of ${lineBytes} bytes, as the journal writes it: p50 ${ms(sync.medianMs)}, p99 ${ms(sync.p99Ms)}\n`,
+    );
 
     printTable([
       ['server', 'req/s', 'p50', 'p99', 'max', 'requests', 'server CPU', 'vs baseline'],
