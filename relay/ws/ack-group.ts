@@ -8,7 +8,6 @@
 import type { Relay } from '../core/relay.js';
 import { addUsages, type Counts } from '../core/usage.js';
 import { LAST_SEEN_WRITE_MS } from '../limits.js';
-import { receipts } from '../metrics.js';
 import type { JobGroup, LastWrite, RelayDb } from '../store/backend.js';
 import { oneOf, rowsIn } from '../store/queries.js';
 import { prepared, write, type Write } from '../store/prepared.js';
@@ -52,7 +51,6 @@ async function applyAcks(relay: Relay, db: RelayDb, inputs: AckInput[], lastWrit
   lastWrite?.([]); // one statement on PostgreSQL (addUsages): it may carry the COMMIT
   await addUsages(db, now, counts, writes);
   for (const connection of due) connection.lastSeenWrite = now;
-  receipts.inc({ kind: 'ack' }, acked.length);
   return inputs.map(() => ({ value: undefined, messages: [] }));
 }
 

@@ -237,7 +237,9 @@ export class DeviceStream {
   private async applyFrames(connection: DeviceConnection, frames: DeviceFrame[]): Promise<void> {
     const deviceId = connection.deviceId;
     const runs = ackRuns(frames);
+    let receiptsApplied = 0;
     const apply = async (tx: DeviceTx): Promise<void> => {
+      receiptsApplied = 0;
       const now = this.relay.clock();
       const alongside = ackWrites(tx.db, deviceId, runs[0]!.acks, now);
       if (now - connection.lastSeenWrite >= LAST_SEEN_WRITE_MS) {
@@ -247,10 +249,9 @@ export class DeviceStream {
       await addUsage(tx.db, deviceId, now, { ws_messages: frames.length }, alongside);
       for (const [index, { frame, acks }] of runs.entries()) {
         if (index > 0) await runWrites(tx.db, ackWrites(tx.db, deviceId, acks, now));
-        receipts.inc({ kind: 'ack' }, acks.length);
         if (!frame) continue;
         try {
-          await applyFrame(tx, deviceId, frame, now);
+          if (await applyFrame(tx, deviceId, frame, now)) receiptsApplied += 1;
         } catch (error) {
           if (!(error instanceof RelayError)) throw error; // each check comes before its write: nothing to undo
         }
@@ -259,6 +260,11 @@ export class DeviceStream {
     // Frames that are all acks may be applied with other computers' (ack-group.ts), as `apply` would apply them.
     const input: AckInput = { connection, acks: runs[0]!.acks, frames: frames.length };
     await this.relay.store.withDeviceLock(deviceId, apply, runs.length === 1 ? { group: ackGroup(this.relay), input } : undefined);
+    // Counted once committed (whether `apply` or the ack group ran): a scrape that sees an ack counted sees its note
+    // gone from the queue, and a transaction that failed counts nothing.
+    const ackCount = runs.reduce((sum, run) => sum + run.acks.length, 0);
+    receipts.inc({ kind: 'ack' }, ackCount);
+    if (receiptsApplied > 0) receipts.inc({ kind: 'receipt' }, receiptsApplied);
     for (const frame of frames) {
       const acked = frame.type === 'ack' ? frame.id : frame.type === 'receipt' ? (frame.id ?? frame.notificationId) : undefined;
       if (typeof acked === 'string') connection.sent.delete(acked); // it will not be sent again: nothing to remember
@@ -312,11 +318,10 @@ function ackRuns(frames: DeviceFrame[]): Array<{ acks: string[]; frame?: DeviceF
   return runs;
 }
 
-/** RA32: one frame from the computer other than an ack (ackRuns). */
-async function applyFrame(tx: DeviceTx, deviceId: string, frame: DeviceFrame, now: number): Promise<void> {
+/** RA32: one frame from the computer other than an ack (ackRuns); true when it was a receipt, applied. */
+async function applyFrame(tx: DeviceTx, deviceId: string, frame: DeviceFrame, now: number): Promise<boolean> {
   if (frame.type === 'hello' || frame.type === 'status') await saveStatus(tx.db, deviceId, readDeviceStatus(frame));
-  if (frame.type === 'receipt') {
-    await applyReceipt(tx, deviceId, readReceipt(frame, { idAlias: true }), now);
-    receipts.inc({ kind: 'receipt' });
-  }
+  if (frame.type !== 'receipt') return false;
+  await applyReceipt(tx, deviceId, readReceipt(frame, { idAlias: true }), now);
+  return true;
 }
