@@ -313,6 +313,37 @@ describe('Settings in the app', () => {
     expect(problems).toEqual([]);
   });
 
+  test('a switch flipped on and off, the answer to "on" coming last, shows what the daemon has: off', async () => {
+    const toggle = page.getByRole('switch', { name: 'Show the card picture on banners' });
+    expect((await settings()).bannerCardImage).toBe(false);
+    expect(await toggle.isChecked()).toBe(false);
+    // The daemon answers a change once it is on disk, which a busy machine makes slow, and the browser sends over
+    // several connections: here the answer to "on" is held until the answer to "off" has come.
+    const saveUrl = '**/app/api/settings';
+    const saving = (on: boolean) => (request: { method(): string; postDataJSON(): any }) =>
+      request.method() === 'PUT' && request.postDataJSON()?.bannerCardImage === on;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(saveUrl, async (route) => {
+      const answer = await route.fetch();
+      if (saving(true)(route.request())) await released;
+      await route.fulfill({ response: answer });
+    });
+    await toggle.check();
+    await until(async () => ((await settings()).bannerCardImage === true ? true : undefined));
+    const offAnswered = page.waitForResponse((response) => saving(false)(response.request()));
+    await toggle.uncheck();
+    await offAnswered;
+    const onAnswered = page.waitForResponse((response) => saving(true)(response.request()));
+    release();
+    await onAnswered;
+    await page.unroute(saveUrl);
+    await page.evaluate(() => new Promise((resolve) => (globalThis as any).requestAnimationFrame(() => setTimeout(resolve, 100))));
+    expect((await settings()).bannerCardImage).toBe(false);
+    expect(await toggle.isChecked()).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
   test('an app muted on the page has its next banner held back', async () => {
     const card = appCard('Builds');
     expect(await card.getByText(/^Last: Build 42 passed · /).count()).toBe(1);

@@ -12,31 +12,36 @@ import {
 } from '../../../protocol/app-api-settings.js';
 import type { ProgramKeep } from '../../../protocol/desktop-programs.js';
 import type { Clock, LiveEvents, Requests } from './dependencies.js';
+import { inOrder, inOrderBy } from './in-order.js';
 
 /** While the watch is starting, it is read again this often (it is on, or refused, within a second or two). */
 const STARTING_READ_MS = 700;
 
 export const DesktopModel = createModel((api: Requests, events: LiveEvents, clock: Clock) => {
   const answer = signal<DesktopAnswer | null>(null);
+  // Read while starting, and changed: answers that can come back out of order, of which the newest stays.
+  const answerInOrder = inOrder();
+  const programInOrder = inOrderBy();
 
   async function load(): Promise<void> {
-    answer.value = await api.call<DesktopAnswer>('GET', settingsPaths.desktop);
+    await answerInOrder(api.call<DesktopAnswer>('GET', settingsPaths.desktop), (read) => (answer.value = read));
   }
 
   return {
     answer,
     load,
     /** Turns keeping on or off; the answer says what the watch does now. */
-    async setKeep(keep: boolean): Promise<DesktopAnswer> {
-      const changed = await api.call<DesktopAnswer, DesktopRequest>('PUT', settingsPaths.desktop, { keep });
-      answer.value = changed;
-      return changed;
+    setKeep(keep: boolean): Promise<DesktopAnswer> {
+      const change = api.call<DesktopAnswer, DesktopRequest>('PUT', settingsPaths.desktop, { keep });
+      return answerInOrder(change, (changed) => (answer.value = changed));
     },
     /** What is kept of one program from now on; throws the API's refusal. */
     async setProgramKeep(app: string, keep: ProgramKeep): Promise<void> {
-      const changed = await api.call<DesktopProgram, DesktopProgramRequest>('PUT', settingsPaths.desktopProgram(app), { keep });
-      const current = answer.value;
-      if (current) answer.value = { ...current, programs: current.programs.map((program) => (program.app === app ? changed : program)) };
+      const change = api.call<DesktopProgram, DesktopProgramRequest>('PUT', settingsPaths.desktopProgram(app), { keep });
+      await programInOrder(app)(change, (changed) => {
+        const current = answer.value;
+        if (current) answer.value = { ...current, programs: current.programs.map((program) => (program.app === app ? changed : program)) };
+      });
     },
     /**
      * While a view shows it: read again while the watch is starting (no event says when it is on), and when a

@@ -23,6 +23,7 @@ import {
 import type { AppsModel } from './apps.js';
 import type { LiveEvents, Requests } from './dependencies.js';
 import { titleOf } from './history.js';
+import { inOrder, inOrderBy } from './in-order.js';
 
 export const SettingsModel = createModel((api: Requests, events: LiveEvents, apps: AppsModel) => {
   const general = signal<SettingsAnswer | null>(null);
@@ -33,20 +34,27 @@ export const SettingsModel = createModel((api: Requests, events: LiveEvents, app
   const last = signal<LastNotificationsAnswer['last']>({});
   /** Every sending key (never a key itself), read with the apps. */
   const sendKeys = signal<SendKeysAnswer['keys']>([]);
+  // Each value is read and changed by requests whose answers can come back out of order: the newest answer stays.
+  const generalInOrder = inOrder();
+  const quietInOrder = inOrder();
+  const appsInOrder = inOrder();
+  const appInOrder = inOrderBy();
 
   async function loadKeys(): Promise<void> {
     sendKeys.value = (await api.call<SendKeysAnswer>('GET', settingsPaths.keys)).keys;
   }
 
   async function loadApps(): Promise<void> {
-    const [settings, newest] = await Promise.all([
+    const read = Promise.all([
       api.call<AppSettingsAnswer>('GET', settingsPaths.appSettings),
       api.call<LastNotificationsAnswer>('GET', settingsPaths.lastNotifications),
       apps.load(),
       loadKeys(),
     ]);
-    appSettings.value = settings;
-    last.value = newest.last;
+    await appsInOrder(read, ([settings, newest]) => {
+      appSettings.value = settings;
+      last.value = newest.last;
+    });
   }
 
   return {
@@ -64,20 +72,20 @@ export const SettingsModel = createModel((api: Requests, events: LiveEvents, app
       return made;
     },
     async loadGeneral(): Promise<void> {
-      general.value = await api.call<SettingsAnswer>('GET', settingsPaths.settings);
+      await generalInOrder(api.call<SettingsAnswer>('GET', settingsPaths.settings), (answer) => (general.value = answer));
     },
     /** PUT one key; the answer is the whole state again. */
-    async changeGeneral(key: string, value: SettingValue | null): Promise<SettingsAnswer> {
-      const answer = await api.call<SettingsAnswer, SettingsChange>('PUT', settingsPaths.settings, { [key]: value });
-      general.value = answer;
-      return answer;
+    changeGeneral(key: string, value: SettingValue | null): Promise<SettingsAnswer> {
+      const change = api.call<SettingsAnswer, SettingsChange>('PUT', settingsPaths.settings, { [key]: value });
+      return generalInOrder(change, (answer) => (general.value = answer));
     },
     async loadQuiet(): Promise<void> {
-      quiet.value = await api.call<QuietHoursAnswer>('GET', settingsPaths.quietHours);
+      await quietInOrder(api.call<QuietHoursAnswer>('GET', settingsPaths.quietHours), (answer) => (quiet.value = answer));
     },
     /** PUT the quiet hours (a quiet period, its end, or the weekly windows); throws the API's refusal. */
     async changeQuiet(change: QuietHoursChange): Promise<void> {
-      quiet.value = await api.call<QuietHoursAnswer, QuietHoursChange>('PUT', settingsPaths.quietHours, change);
+      const changed = api.call<QuietHoursAnswer, QuietHoursChange>('PUT', settingsPaths.quietHours, change);
+      await quietInOrder(changed, (answer) => (quiet.value = answer));
     },
     async loadVoice(): Promise<void> {
       voice.value = await api.call<VoiceAnswer>('GET', settingsPaths.voice);
@@ -85,9 +93,11 @@ export const SettingsModel = createModel((api: Requests, events: LiveEvents, app
     loadApps,
     /** PUT keys of one app (one change: all or nothing); the answer is the app's entry as it is now. */
     async changeApp(app: string, change: Record<string, SettingValue | null>): Promise<void> {
-      const answer = await api.call<{ app: AppSettingsEntry }, AppSettingsChange>('PUT', settingsPaths.appSettings, { app, ...change });
-      const current = appSettings.value;
-      if (current) appSettings.value = { ...current, apps: current.apps.map((entry) => (entry.app === app ? answer.app : entry)) };
+      const changed = api.call<{ app: AppSettingsEntry }, AppSettingsChange>('PUT', settingsPaths.appSettings, { app, ...change });
+      await appInOrder(app)(changed, (answer) => {
+        const current = appSettings.value;
+        if (current) appSettings.value = { ...current, apps: current.apps.map((entry) => (entry.app === app ? answer.app : entry)) };
+      });
     },
     /**
      * While the page is open: a notification that arrives or changes is its app's newest; a new app's card is added,
