@@ -13,6 +13,7 @@ import {
   type RelayUsageAnswer,
 } from '../../../protocol/app-api-relay.js';
 import type { Clock, LiveEvents, Requests } from './dependencies.js';
+import { inOrder, inOrderBy } from './in-order.js';
 import { messageOf } from './requests.js';
 
 /** How often the page reads the pairing's state while it is open: a local read, no call to the relay. */
@@ -42,18 +43,23 @@ export const RelayModel = createModel((api: Requests, events: LiveEvents, clock:
   const usage = signal<Loaded<RelayUsageAnswer>>(empty());
   const subscriptions = signal<Loaded<RelayEventsAnswer>>(empty());
   let cancelSettle = (): void => undefined;
+  // The state is polled and the lists read again on events: an earlier read answered late never replaces a later one.
+  const statusInOrder = inOrder();
+  const listInOrder = inOrderBy();
+
+  function showStatus(answer: RelayStatusAnswer): void {
+    const before = status.value;
+    if (before && before.state !== answer.state) stateChangedAt.value = new Date(clock.now()).toISOString();
+    status.value = answer;
+    statusError.value = '';
+    // Paired since the last read (here, from the CLI, in another window): the lists are there to read now.
+    if (before && answer.paired && !before.paired) void loadLists();
+    if (!answer.paired) forgetLists();
+  }
 
   async function loadStatus(): Promise<RelayStatusAnswer | null> {
     try {
-      const answer = await api.call<RelayStatusAnswer>('GET', relayPaths.status);
-      const before = status.value;
-      if (before && before.state !== answer.state) stateChangedAt.value = new Date(clock.now()).toISOString();
-      status.value = answer;
-      statusError.value = '';
-      // Paired since the last read (here, from the CLI, in another window): the lists are there to read now.
-      if (before && answer.paired && !before.paired) void loadLists();
-      if (!answer.paired) forgetLists();
-      return answer;
+      return await statusInOrder(api.call<RelayStatusAnswer>('GET', relayPaths.status), showStatus);
     } catch (error) {
       statusError.value = messageOf(error);
       return null;
@@ -62,7 +68,7 @@ export const RelayModel = createModel((api: Requests, events: LiveEvents, clock:
 
   async function load<T>(target: Signal<Loaded<T>>, path: string): Promise<void> {
     try {
-      target.value = { answer: await api.call<T>('GET', path), error: '' };
+      await listInOrder(path)(api.call<T>('GET', path), (answer) => (target.value = { answer, error: '' }));
     } catch (error) {
       target.value = { answer: target.value.answer, error: messageOf(error) }; // what was read before stays shown
     }
