@@ -183,6 +183,45 @@ describe('Approvals in the app', () => {
     expect(problems).toEqual([]);
   });
 
+  test('a read of the approvals answered after a live change does not put back what was before', async () => {
+    const register = (app: string, appName: string) =>
+      daemon.api('POST', '/v1/register', { body: { app, appName, allowCommands: true } }).then((reply) => expect(reply.status).toBe(200));
+    await register('watcher', 'Watcher');
+    await page.getByRole('navigation').getByRole('link', { name: 'Approvals', exact: true }).click();
+    const watcher = page.getByRole('article', { name: 'Watcher: Permission to run commands' });
+    await watcher.getByRole('button', { name: 'Allow', exact: true }).click();
+    await watcher.waitFor({ state: 'detached' });
+    // Revoke reads the list again; the daemon answers that read at once, and the answer is held here until a
+    // change made after it has come live (the answer travels on its own connection, the event on the stream).
+    let fetched!: () => void;
+    const answerFetched = new Promise<void>((resolve) => (fetched = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/app/api/approvals', async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const answer = await route.fetch();
+      fetched();
+      await released;
+      await route.fulfill({ response: answer });
+    });
+    await page.getByRole('listitem').filter({ hasText: 'Watcher may run commands' }).getByRole('button', { name: 'Revoke' }).click();
+    await answerFetched;
+    await register('latecomer', 'Latecomer');
+    const latecomer = page.getByRole('article', { name: 'Latecomer: Permission to run commands' });
+    await latecomer.waitFor(); // live, from the approvals event
+    const lateAnswer = page.waitForResponse(
+      (response) => response.url().endsWith('/app/api/approvals') && response.request().method() === 'GET',
+    );
+    release();
+    await lateAnswer;
+    await page.unroute('**/app/api/approvals');
+    await page.evaluate(() => new Promise((resolve) => (globalThis as any).requestAnimationFrame(() => setTimeout(resolve, 100))));
+    expect(await latecomer.count()).toBe(1);
+    await latecomer.getByRole('button', { name: 'Deny', exact: true }).click();
+    await latecomer.waitFor({ state: 'detached' });
+    expect(problems).toEqual([]);
+  });
+
   test('a connector asking through the cloud relay shows with its 6-digit code; Approve answers the relay', async () => {
     const relay = await FakeRelay.start();
     const paired = await daemon.api('POST', '/v1/relay/pair', { body: { relayURL: relay.url } });

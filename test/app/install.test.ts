@@ -235,7 +235,6 @@ describe('the shell while the daemon restarts', () => {
       await page
         .getByText('History could not be loaded: Notifier did not answer. Is it still running? To open Notifier, click its icon')
         .waitFor();
-      await page.screenshot({ path: '/tmp/install-offline.png' });
 
       daemon = await start(port);
       // The session was kept on disk: the reload is the window again, signed in, with History.
@@ -335,7 +334,6 @@ describe("History's first-run view", () => {
             found.push(
               `${colorScheme} ${width}: ${violation.impact} ${violation.id} (${violation.help}) at ${violation.targets.join(', ')}`,
             );
-          await page.screenshot({ path: `/tmp/install-first-run-${colorScheme}-${width}.png`, fullPage: true });
           if (colorScheme === 'light' && width === 1280) {
             // Tab goes from the page's own controls to the test button, the offer to keep other programs'
             // notifications, then to Copy.

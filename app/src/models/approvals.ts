@@ -10,10 +10,18 @@ import { type LiveEvents, type Requests, whileAlive } from './dependencies.js';
 export const ApprovalsModel = createModel((api: Requests, events: LiveEvents) => {
   const current = signal<ApprovalsAnswer | null>(null);
   const error = signal('');
+  /**
+   * `approvals` events received. Every change sends one with the whole state, in order on one stream, so once an
+   * event has come after a read went out, the events say at least as much as that read's answer (a later change's
+   * event is on its way behind it): the answer, which may be older than the event, is not shown.
+   */
+  let eventsReceived = 0;
 
   async function load(): Promise<void> {
+    const before = eventsReceived;
     try {
-      current.value = await api.call<ApprovalsAnswer>('GET', appPaths.approvals);
+      const answer = await api.call<ApprovalsAnswer>('GET', appPaths.approvals);
+      if (eventsReceived === before) current.value = answer;
       error.value = '';
     } catch (problem) {
       error.value = (problem as Error).message;
@@ -21,7 +29,11 @@ export const ApprovalsModel = createModel((api: Requests, events: LiveEvents) =>
   }
 
   whileAlive(
-    () => events.on('approvals', (answer) => (current.value = answer)),
+    () =>
+      events.on('approvals', (answer) => {
+        eventsReceived += 1;
+        current.value = answer;
+      }),
     () => events.onOpen(() => void load()),
   );
   return {
