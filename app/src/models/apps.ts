@@ -5,6 +5,7 @@
 import { createModel, signal } from '@preact/signals';
 import { appPaths, type AppsAnswer, type AppSummary } from '../../../protocol/app-api.js';
 import { type Clock, type LiveEvents, type Requests, whileAlive } from './dependencies.js';
+import { inOrder } from './in-order.js';
 
 /** A burst of rows of new apps becomes one read of the apps, this long after the last of them. */
 const BURST_WAIT_MS = 50;
@@ -12,10 +13,12 @@ const BURST_WAIT_MS = 50;
 export const AppsModel = createModel((api: Requests, events: LiveEvents, clock: Clock) => {
   const apps = signal<AppSummary[]>([]);
   let cancelLater = (): void => undefined;
+  /** Read on several occasions at once (the stream opening, Settings, a burst of new apps): the newest read stays. */
+  const readsInOrder = inOrder();
 
   async function load(): Promise<void> {
     try {
-      apps.value = (await api.call<AppsAnswer>('GET', appPaths.apps)).apps;
+      await readsInOrder(api.call<AppsAnswer>('GET', appPaths.apps), (answer) => (apps.value = answer.apps));
     } catch {
       // the app filter lists what it knows; History itself still works
     }

@@ -14,6 +14,7 @@ import {
 } from '../../../protocol/app-api-designer.js';
 import type { ApiModel } from './api.js';
 import type { LiveEvents } from './dependencies.js';
+import { inOrder } from './in-order.js';
 import { ApiProblem, messageOf } from './requests.js';
 import type { ThemeModel } from './theme.js';
 
@@ -90,6 +91,8 @@ export const DesignerModel = createModel((api: Pick<ApiModel, 'call' | 'send'>, 
   /** What Save was refused for (a reserved name…), and the text it was refused: marked while the text is that one. */
   const refusedSave = signal<{ text: string; marks: Marked[] } | null>(null);
   const library = signal<DesignerLibrary | null>(null);
+  /** Read again on every change told by the stream: an older read answered late never replaces a newer one. */
+  const libraryInOrder = inOrder();
   /** The renderer's schema (GET components): what the editor completes. Read once per visit of the window. */
   const schema = signal<Record<string, unknown> | null>(null);
 
@@ -154,7 +157,7 @@ export const DesignerModel = createModel((api: Pick<ApiModel, 'call' | 'send'>, 
     }),
     drawPicture,
     async loadLibrary(): Promise<void> {
-      library.value = await api.call<DesignerLibrary>('GET', designerPaths.library);
+      await libraryInOrder(api.call<DesignerLibrary>('GET', designerPaths.library), (answer) => (library.value = answer));
     },
     /**
      * While the page is open: `changed` runs whenever a template or a manifest was saved or deleted (by the API, an
