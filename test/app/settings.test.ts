@@ -316,7 +316,7 @@ describe('Settings in the app', () => {
   test('a switch flipped on and off, the answer to "on" coming last, shows what the daemon has: off', async () => {
     const toggle = page.getByRole('switch', { name: 'Show the card picture on banners' });
     expect((await settings()).bannerCardImage).toBe(false);
-    expect(await toggle.isChecked()).toBe(false);
+    await until(async () => ((await toggle.isChecked()) ? undefined : true), 'the reset before to be shown');
     // The daemon answers a change once it is on disk, which a busy machine makes slow, and the browser sends over
     // several connections: here the answer to "on" is held until the answer to "off" has come.
     const saveUrl = '**/app/api/settings';
