@@ -50,10 +50,14 @@ describe('the banner on dunst', () => {
 
   const displayed = async () => Number(await desktop.dunstctl('count', 'displayed'));
   /** Closes every banner in dunst and returns what dunst got, newest first (its history keeps closed ones). */
-  const closeAllAndRead = async (): Promise<DunstEntry[]> => {
-    await desktop.dunstctl('close-all');
+  /** What dunst's history holds (the banners closed), newest first. */
+  const readHistory = async (): Promise<DunstEntry[]> => {
     const history = JSON.parse(await desktop.dunstctl('history')) as { data: Array<Array<Record<string, { data: string }>>> };
     return history.data[0]!.map((entry) => ({ summary: entry.summary!.data, body: entry.body!.data, appname: entry.appname!.data }));
+  };
+  const closeAllAndRead = async (): Promise<DunstEntry[]> => {
+    await desktop.dunstctl('close-all');
+    return readHistory();
   };
   const record = async (from: DaemonProcess, app: string, id: string) =>
     (await from.api('GET', `/v1/history?app=${app}&limit=200`)).json.items.find((item: { id: string }) => item.id === id);
@@ -212,6 +216,9 @@ describe('the banner on dunst', () => {
     await desktop.dunstctl('action', '0');
     await eventually(async () => (await record(bare, 'docs', 'k')).actionNote?.startsWith('open: '), 'the note');
     expect((await record(bare, 'docs', 'k')).actionNote).toBe('open: xdg-open is not installed');
+    // The clicked banner stays on screen until the daemon closes it, after the note: only then is the short one
+    // drawn. One banner on screen is the short one once the clicked one is in dunst's history.
+    await eventually(async () => (await readHistory()).some((entry) => entry.summary === 'New docs'), 'the clicked banner closed');
     await eventually(async () => (await displayed()) === 1, 'the short banner');
     const [shown] = await closeAllAndRead();
     expect(shown).toMatchObject({ summary: 'New docs', appname: 'docs', body: '⚠ Could not open the link: xdg-open is not installed' });
