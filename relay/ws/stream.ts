@@ -237,9 +237,9 @@ export class DeviceStream {
   private async applyFrames(connection: DeviceConnection, frames: DeviceFrame[]): Promise<void> {
     const deviceId = connection.deviceId;
     const runs = ackRuns(frames);
-    let receiptsApplied = 0;
-    const apply = async (tx: DeviceTx): Promise<void> => {
-      receiptsApplied = 0;
+    /** Applies the frames; the receipts applied (the ack group, which runs frames that are all acks, applies none). */
+    const apply = async (tx: DeviceTx): Promise<number> => {
+      let receiptsApplied = 0;
       const now = this.relay.clock();
       const alongside = ackWrites(tx.db, deviceId, runs[0]!.acks, now);
       if (now - connection.lastSeenWrite >= LAST_SEEN_WRITE_MS) {
@@ -256,10 +256,12 @@ export class DeviceStream {
           if (!(error instanceof RelayError)) throw error; // each check comes before its write: nothing to undo
         }
       }
+      return receiptsApplied;
     };
     // Frames that are all acks may be applied with other computers' (ack-group.ts), as `apply` would apply them.
     const input: AckInput = { connection, acks: runs[0]!.acks, frames: frames.length };
-    await this.relay.store.withDeviceLock(deviceId, apply, runs.length === 1 ? { group: ackGroup(this.relay), input } : undefined);
+    const grouped = runs.length === 1 ? { group: ackGroup(this.relay), input } : undefined;
+    const receiptsApplied = (await this.relay.store.withDeviceLock(deviceId, apply, grouped)) ?? 0;
     // Counted once committed (whether `apply` or the ack group ran): a scrape that sees an ack counted sees its note
     // gone from the queue, and a transaction that failed counts nothing.
     const ackCount = runs.reduce((sum, run) => sum + run.acks.length, 0);
